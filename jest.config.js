@@ -1,0 +1,32 @@
+// @ts-check
+const { configUmiAlias, createConfig } = require('@umijs/max/test');
+
+/**
+ * Two projects: `node` for schemas, generators and the server (real database, real TCP, real
+ * browser driven from node), `console` for React code under jsdom with Umi's aliases.
+ */
+module.exports = async () => {
+  const node = createConfig({ target: 'node', jsTransformer: 'esbuild' });
+  const browser = await configUmiAlias({
+    ...createConfig({ target: 'browser', jsTransformer: 'esbuild' }),
+    setupFiles: ['<rootDir>/tests/setup/jsdom.ts'],
+  });
+  // testTimeout is a global option; createConfig puts it on the project, where jest warns.
+  delete node.testTimeout;
+  delete browser.testTimeout;
+  return {
+    testTimeout: 60000,
+    projects: [
+      {
+        ...node,
+        displayName: 'node',
+        testMatch: ['<rootDir>/tests/{schemas,generators,server,e2e}/**/*.test.ts'],
+      },
+      {
+        ...browser,
+        displayName: 'console',
+        testMatch: ['<rootDir>/tests/src/**/*.test.{ts,tsx}'],
+      },
+    ],
+  };
+};

@@ -1,0 +1,33 @@
+import Ajv, { type Options } from 'ajv';
+import addFormats from 'ajv-formats';
+import { customFormats } from './formats';
+import { X_KEYWORDS } from './keywords';
+
+/**
+ * The one set of ajv options for both sides (server validator compiler and the console's rjsf
+ * validator), so a body the form accepts is a body the server accepts.
+ * verbose: errors carry parentSchema, which the error mapper reads for x-messages and labels.
+ */
+export const AJV_OPTIONS: Options = {
+  allErrors: true,
+  strict: true,
+  allowUnionTypes: true,
+  verbose: true,
+  useDefaults: true,
+  coerceTypes: false,
+  removeAdditional: false,
+};
+
+/** Registers our formats and annotation keywords on an ajv instance (also rjsf's). */
+export function extendAjv<T extends Ajv>(ajv: T): T {
+  addFormats(ajv);
+  for (const [name, format] of Object.entries(customFormats)) {
+    ajv.addFormat(name, typeof format === 'function' ? { type: 'string', validate: format } : format);
+  }
+  ajv.addVocabulary([...X_KEYWORDS]);
+  return ajv;
+}
+
+export function createAjv(overrides: Options = {}): Ajv {
+  return extendAjv(new Ajv({ ...AJV_OPTIONS, ...overrides }));
+}

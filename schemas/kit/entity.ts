@@ -1,0 +1,237 @@
+/**
+ * Types of our entity-schema conventions (schemas/README.md) and the pure helpers that derive
+ * request schemas from an entity schema. Shared by the server, the console and the generators.
+ */
+
+export type SearchMode = 'like' | 'eq' | 'range';
+export type Widget =
+  | 'text'
+  | 'textarea'
+  | 'password'
+  | 'number'
+  | 'select'
+  | 'treeSelect'
+  | 'date'
+  | 'dateRange'
+  | 'switch'
+  | 'upload';
+
+export interface XUi {
+  /** Shown as a table column (default true for non-hidden properties). */
+  column?: boolean;
+  /** Searchable in `criteria`, and how. Only these keys are accepted in criteria. */
+  search?: SearchMode;
+  /** May be used as `order.property`. */
+  sort?: boolean;
+  widget?: Widget;
+  /** Position in tables and forms (ascending). */
+  order?: number;
+  /** Not shown in the form (still in the table unless column is false). */
+  hideInForm?: boolean;
+}
+
+export interface XRef {
+  /** Entity name of the referenced registry entry, or 'organisation'. */
+  entity: string;
+  /** Column of the referenced table shown instead of the id. */
+  label: string;
+  /** Read-only output property carrying that label in list and get responses. */
+  as: string;
+}
+
+export type Operation = 'create' | 'update' | 'remove' | 'get' | 'query' | 'options';
+
+/** 'METHOD /path' with {param} placeholders; several entries give aliases. */
+export type RouteList = string[];
+
+export interface XEntity {
+  name: string;
+  table: string;
+  /** Rows belong to an organisation and are visible only inside the caller's subtree. */
+  orgScoped: boolean;
+  /** Action codes per operation; 'NONE' means any signed-in member. */
+  permissions: Record<'read' | 'create' | 'update' | 'remove', string>;
+  routes: Partial<Record<Operation, RouteList>>;
+  /** Sets of properties unique together (the database enforces them; violations answer 406). */
+  unique?: string[][];
+  /** Properties searched by criteria.keyword (case-insensitive contains on any of them). */
+  keyword?: string[];
+  defaultOrder?: { property: string; direction: 'ASC' | 'DESC' };
+  /** Property used as the label in options lists (default 'name'). */
+  optionLabel?: string;
+}
+
+export interface PropertySchema {
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | Array<string>;
+  format?: string;
+  enum?: Array<string | number | boolean | null>;
+  const?: unknown;
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  readOnly?: boolean;
+  title?: string;
+  description?: string;
+  items?: PropertySchema;
+  'x-ui'?: XUi;
+  'x-ref'?: XRef;
+  'x-messages'?: Record<string, string>;
+  'x-column'?: string;
+}
+
+export interface EntitySchema {
+  $schema?: string;
+  $id?: string;
+  title?: string;
+  description?: string;
+  type: 'object';
+  required?: string[];
+  properties: Record<string, PropertySchema>;
+  additionalProperties?: boolean;
+  'x-entity': XEntity;
+}
+
+/** Properties every entity has; added by `effectiveSchema`, never written in the schema files. */
+export const STANDARD_PROPERTIES: Record<string, PropertySchema> = {
+  id: { type: 'integer', readOnly: true, 'x-ui': { column: false, sort: true } },
+  createdAt: { type: 'string', format: 'date-time', readOnly: true, 'x-ui': { column: false, sort: true, order: 900 } },
+  updatedAt: { type: 'string', format: 'date-time', readOnly: true, 'x-ui': { sort: true, order: 901 } },
+};
+
+export const ORG_PROPERTIES: Record<string, PropertySchema> = {
+  orgId: {
+    type: 'integer',
+    minimum: 1,
+    'x-ui': { search: 'eq', widget: 'treeSelect', order: 800 },
+    'x-ref': { entity: 'organisation', label: 'name', as: 'orgName' },
+  },
+};
+
+/**
+ * The schema as the server and console use it: the file's properties plus the standard ones,
+ * the organisation (when org-scoped) and the read-only label of every relation.
+ */
+export function effectiveSchema(file: EntitySchema): EntitySchema {
+  const props: Record<string, PropertySchema> = { ...STANDARD_PROPERTIES };
+  if (file['x-entity'].orgScoped) Object.assign(props, ORG_PROPERTIES);
+  Object.assign(props, file.properties);
+  for (const p of Object.values({ ...props })) {
+    const ref = p['x-ref'];
+    if (ref && !props[ref.as]) props[ref.as] = { type: ['string', 'null'], readOnly: true, 'x-ui': { column: false } };
+  }
+  return { ...file, properties: props, additionalProperties: false };
+}
+
+/** snake_case column of a property. */
+export function columnOf(name: string, prop?: PropertySchema): string {
+  return prop?.['x-column'] ?? name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+}
+
+/** Properties stored in the entity's own table (not relation labels). */
+export function storedProperties(schema: EntitySchema): Array<[string, PropertySchema]> {
+  const labels = new Set(
+    Object.values(schema.properties)
+      .map((p) => p['x-ref']?.as)
+      .filter((x): x is string => !!x),
+  );
+  return Object.entries(schema.properties).filter(([name]) => !labels.has(name));
+}
+
+/** Writable properties (what a create or update body may set). */
+export function writableProperties(schema: EntitySchema): Array<[string, PropertySchema]> {
+  return storedProperties(schema).filter(([, p]) => !p.readOnly);
+}
+
+/** The create/update body schema: writable properties; read-only ones are tolerated and ignored. */
+export function inputSchema(schema: EntitySchema): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(schema.properties)) {
+    properties[name] = p.readOnly ? {} : stripForInput(p);
+  }
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: (schema.required ?? []).filter((r) => !schema.properties[r]?.readOnly),
+    properties,
+  };
+}
+
+function stripForInput(p: PropertySchema): PropertySchema {
+  // Defaults are applied by the database on create, so an update never resets a field to its default.
+  const { default: _default, ...rest } = p;
+  return rest;
+}
+
+export function searchableProperties(schema: EntitySchema): Array<[string, PropertySchema, SearchMode]> {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => p['x-ui']?.search)
+    .map(([n, p]) => [n, p, p['x-ui']!.search!]);
+}
+
+export function sortableProperties(schema: EntitySchema): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => p['x-ui']?.sort)
+    .map(([n]) => n);
+}
+
+export const MAX_PAGE_SIZE = 10000;
+
+/** The paging body `{criteria, order{direction, property}, pageIndex, pageSize}` for one entity. */
+export function queryBodySchema(schema: EntitySchema): Record<string, unknown> {
+  const criteria: Record<string, unknown> = {};
+  for (const [name, p, mode] of searchableProperties(schema)) {
+    const scalar = criterionValueSchema(p);
+    criteria[name] =
+      mode === 'range'
+        ? { type: ['array', 'null'], maxItems: 2, items: { anyOf: [scalar, { type: 'null' }, { const: '' }] } }
+        : { anyOf: [scalar, { type: 'null' }, { const: '' }] };
+  }
+  if (schema['x-entity'].keyword?.length) criteria.keyword = { type: ['string', 'null'], maxLength: 100 };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      criteria: { type: ['object', 'null'], additionalProperties: false, properties: criteria },
+      order: {
+        type: ['object', 'null'],
+        additionalProperties: false,
+        properties: {
+          direction: { enum: ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descend', null] },
+          property: { enum: [...sortableProperties(schema), null] },
+        },
+      },
+      pageIndex: { type: 'integer', minimum: 1, default: 1 },
+      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
+    },
+  };
+}
+
+function criterionValueSchema(p: PropertySchema): PropertySchema {
+  const base = Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type;
+  const out: PropertySchema = { type: (base ?? 'string') as PropertySchema['type'] };
+  if (p.enum) out.enum = p.enum.filter((v) => v !== null);
+  if (base === 'string') out.maxLength = 100;
+  if (p.format === 'date' || p.format === 'date-time') out.format = p.format;
+  return out;
+}
+
+/** The page every list answers with. */
+export interface Page<T> {
+  data: T[];
+  total: number;
+  pageIndex: number;
+  pageSize: number;
+}
+
+export const pageResponseSchema = (item: Record<string, unknown>) => ({
+  type: 'object',
+  properties: {
+    data: { type: 'array', items: item },
+    total: { type: 'integer' },
+    pageIndex: { type: 'integer' },
+    pageSize: { type: 'integer' },
+  },
+});
