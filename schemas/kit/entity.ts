@@ -130,6 +130,9 @@ export function columnOf(name: string, prop?: PropertySchema): string {
   return prop?.['x-column'] ?? name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 }
 
+/** Name of the unique index for a set of columns; the server maps violations back through it. */
+export const uniqueIndexName = (table: string, columns: string[]) => `${table}_${columns.join('_')}_key`;
+
 /** Properties stored in the entity's own table (not relation labels). */
 export function storedProperties(schema: EntitySchema): Array<[string, PropertySchema]> {
   const labels = new Set(
@@ -145,24 +148,37 @@ export function writableProperties(schema: EntitySchema): Array<[string, Propert
   return storedProperties(schema).filter(([, p]) => !p.readOnly);
 }
 
-/** The create/update body schema: writable properties; read-only ones are tolerated and ignored. */
-export function inputSchema(schema: EntitySchema): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  for (const [name, p] of Object.entries(schema.properties)) {
-    properties[name] = p.readOnly ? {} : stripForInput(p);
-  }
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: (schema.required ?? []).filter((r) => !schema.properties[r]?.readOnly),
-    properties,
-  };
+/** Optional fields accept null (and the server turns '' into null), so a form can clear them. */
+function nullable(p: PropertySchema): PropertySchema {
+  if (!p.type) return p;
+  const types = Array.isArray(p.type) ? p.type : [p.type];
+  if (types.includes('null')) return p;
+  return { ...p, type: [...types, 'null'], ...(p.enum ? { enum: [...p.enum, null] } : {}) };
 }
 
-function stripForInput(p: PropertySchema): PropertySchema {
-  // Defaults are applied by the database on create, so an update never resets a field to its default.
-  const { default: _default, ...rest } = p;
-  return rest;
+function bodySchema(schema: EntitySchema, requireFields: boolean): Record<string, unknown> {
+  const required = (schema.required ?? []).filter((r) => !schema.properties[r]?.readOnly);
+  const properties: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(schema.properties)) {
+    // Read-only properties (id, timestamps, relation labels) are tolerated and ignored, so a client
+    // may send back the object it read. Defaults are the database's job, so no default here.
+    const { default: _default, ...rest } = p;
+    properties[name] = p.readOnly ? {} : required.includes(name) ? rest : nullable(rest);
+  }
+  return { type: 'object', additionalProperties: false, ...(requireFields ? { required } : {}), properties };
+}
+
+/** The create body: writable properties, required ones present. */
+export const createBodySchema = (schema: EntitySchema) => bodySchema(schema, true);
+/** The update body: any subset of the writable properties (absent ones are left unchanged). */
+export const updateBodySchema = (schema: EntitySchema) => bodySchema(schema, false);
+
+/** Turns '' into null for optional properties (in place), before validation. */
+export function normaliseBody(schema: EntitySchema, body: Record<string, unknown>): void {
+  const required = new Set(schema.required ?? []);
+  for (const [k, v] of Object.entries(body)) {
+    if (v === '' && schema.properties[k] && !required.has(k)) body[k] = null;
+  }
 }
 
 export function searchableProperties(schema: EntitySchema): Array<[string, PropertySchema, SearchMode]> {

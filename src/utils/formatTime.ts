@@ -28,7 +28,8 @@ function fromTimestamp(ms: number, tenDigits: boolean): Date | null {
 function parseLocalDateString(text: string): Date | null {
   const m = LOCAL_DATE_RE.exec(text);
   if (!m) return null;
-  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1, 7).map((part) => (part === undefined ? 0 : Number(part)));
+  // Absent time parts (undefined groups) count as 0.
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((part) => (part === undefined ? 0 : Number(part)));
   const ms = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0'));
   const date = new Date(y, mo - 1, d, h, mi, s, ms);
   // Reject overflow such as 2024-02-30 or 25:00, which Date would silently roll over.

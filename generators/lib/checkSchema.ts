@@ -1,0 +1,39 @@
+import { createAjv } from '../../schemas/kit/ajv';
+import { effectiveSchema, type EntitySchema } from '../../schemas/kit/entity';
+
+const ROUTE = /^(GET|POST|PUT|DELETE|PATCH) \/[A-Za-z0-9/_{}-]+$/;
+const NAME = /^[a-z][A-Za-z0-9]*$/;
+const TABLE = /^[a-z][a-z0-9_]*$/;
+
+/** Problems with one entity schema against the conventions of schemas/README.md (empty = fine). */
+export function checkSchema(name: string, schema: EntitySchema, knownEntities: Set<string>): string[] {
+  const problems: string[] = [];
+  const x = schema['x-entity'];
+  if (!x) return [`${name}: missing x-entity`];
+  if (x.name !== name) problems.push(`${name}: x-entity.name must equal the file name`);
+  if (!NAME.test(x.name)) problems.push(`${name}: x-entity.name must be camelCase`);
+  if (!TABLE.test(x.table ?? '')) problems.push(`${name}: x-entity.table must be snake_case`);
+  for (const op of ['read', 'create', 'update', 'remove'] as const) {
+    if (!x.permissions?.[op]) problems.push(`${name}: x-entity.permissions.${op} is required`);
+  }
+  for (const [op, routes] of Object.entries(x.routes ?? {})) {
+    for (const r of routes ?? []) if (!ROUTE.test(r)) problems.push(`${name}: route ${op} "${r}" is not "METHOD /path"`);
+  }
+  const eff = effectiveSchema(schema);
+  const props = eff.properties;
+  for (const r of schema.required ?? []) if (!props[r]) problems.push(`${name}: required "${r}" is not a property`);
+  for (const set of x.unique ?? []) for (const p of set) if (!props[p]) problems.push(`${name}: unique "${p}" is not a property`);
+  for (const p of x.keyword ?? []) if (!props[p]) problems.push(`${name}: keyword "${p}" is not a property`);
+  if (x.defaultOrder && !props[x.defaultOrder.property]?.['x-ui']?.sort) problems.push(`${name}: defaultOrder property must be sortable`);
+  for (const [p, s] of Object.entries(schema.properties)) {
+    if (!NAME.test(p)) problems.push(`${name}: property "${p}" must be camelCase`);
+    const ref = s['x-ref'];
+    if (ref && ref.entity !== 'organisation' && !knownEntities.has(ref.entity)) problems.push(`${name}.${p}: x-ref to unknown entity "${ref.entity}"`);
+  }
+  try {
+    createAjv().compile(eff);
+  } catch (e) {
+    problems.push(`${name}: ${(e as Error).message}`);
+  }
+  return problems;
+}

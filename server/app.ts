@@ -1,0 +1,96 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { translator } from '../schemas/kit/catalogue';
+import { entities } from '../schemas/generated/registry';
+import type { EntitySchema } from '../schemas/kit/entity';
+import { installAuthentication } from './auth/authenticate';
+import { PUBLIC } from './auth/caller';
+import { registerLogin } from './auth/loginRoute';
+import { buildModel, type EntityModel } from './crud/model';
+import { registerEntityRoutes } from './crud/routes';
+import type { Database } from './db/database';
+import { makeErrorHandler, type UniqueIndexMap } from './http/errorHandler';
+import './http/fastifyTypes';
+import { requestLanguage } from './http/language';
+import { loggerOptions } from './http/logging';
+import { serveConsole } from './http/staticConsole';
+import { installValidators } from './http/validators';
+
+export interface AppOptions {
+  database: Database;
+  secret: string;
+  tokenTtlHours?: number;
+  /** Built console to serve at /; omitted → API only. */
+  consoleDir?: string;
+  logLevel?: string;
+  /** Entity schemas to serve (default: the generated registry). */
+  entitySchemas?: Record<string, EntitySchema>;
+}
+
+export const VERSION = '0.1.0';
+
+function uniqueIndexes(models: EntityModel[]): UniqueIndexMap {
+  const map: UniqueIndexMap = new Map();
+  for (const m of models)
+    for (const u of m.uniqueIndexes) map.set(u.index, { fields: u.fields, labelKeys: u.fields.map((f) => `${m.labelPrefix}.${f}`) });
+  return map;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { database } = opts;
+  const db = database.db;
+  const app = Fastify({ logger: loggerOptions(opts.logLevel ?? 'info'), bodyLimit: 1024 * 1024 });
+  installValidators(app);
+
+  const schemas = opts.entitySchemas ?? entities;
+  const models = Object.values(schemas).map((s) => buildModel(s, schemas));
+  app.setErrorHandler(makeErrorHandler(uniqueIndexes(models)));
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd writes its styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'self'"],
+      },
+    },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: '车管星 · Fleet Star API', version: VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const sessionDeps = { db, secret: opts.secret, ttlHours: opts.tokenTtlHours ?? 12 };
+  installAuthentication(app, sessionDeps);
+
+  app.get('/api/health', { config: { permission: PUBLIC }, schema: { tags: ['system'] } }, async () => {
+    await db.selectFrom('schema_migration').select('name').limit(1).execute();
+    return { status: 'ok', database: database.kind, version: VERSION };
+  });
+  registerLogin(app, sessionDeps);
+  for (const m of models) registerEntityRoutes(app, db as unknown as Kysely<unknown>, m);
+
+  const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
+  app.setNotFoundHandler((req, reply) => {
+    if (hasConsole && req.method === 'GET' && !req.url.startsWith('/api')) return reply.sendFile('index.html');
+    const t = translator(requestLanguage(req));
+    return reply.status(404).send({ success: false, code: 'error.routeNotFound', message: t('error.routeNotFound') });
+  });
+  return app;
+}

@@ -1,0 +1,47 @@
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Embedded database files and uploads live here. */
+  dataDir: string;
+  /** postgres://… to use a PostgreSQL server instead of the embedded database. */
+  databaseUrl?: string;
+  /** Password of the seeded `admin` account; generated and printed once when unset. */
+  adminPassword?: string;
+  /** Token signing secret; generated and kept in the database when unset. */
+  jwtSecret?: string;
+  jt808Port: number;
+  /** Built console served at /; absent → API only. */
+  consoleDir: string;
+  /** 'demo' seeds demo organisations, vehicles, terminals and drivers on an empty database. */
+  seed: 'demo' | 'none';
+  tokenTtlHours: number;
+  logLevel: string;
+}
+
+function int(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const root = path.resolve(__dirname, '..');
+  const seed = env.SEED ?? 'demo';
+  if (seed !== 'demo' && seed !== 'none') throw new Error(`SEED must be "demo" or "none", got "${seed}"`);
+  return {
+    port: int('PORT', env.PORT, 8000),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || path.join(root, 'data')),
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    jwtSecret: env.JWT_SECRET || undefined,
+    jt808Port: int('JT808_PORT', env.JT808_PORT, 6808),
+    consoleDir: path.resolve(env.CONSOLE_DIR || path.join(root, 'dist')),
+    seed,
+    tokenTtlHours: Number(env.TOKEN_TTL_HOURS) > 0 ? Number(env.TOKEN_TTL_HOURS) : 12,
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

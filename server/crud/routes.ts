@@ -1,0 +1,106 @@
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { Kysely } from 'kysely';
+import { normaliseBody, pageResponseSchema, type Operation } from '../../schemas/kit/entity';
+import { callerOf } from '../auth/authenticate';
+import { notFound } from '../http/errors';
+import type { EntityModel } from './model';
+import { getOne, options, queryPage, type QueryBody } from './query';
+import { createRow, deleteRow, updateRow } from './write';
+
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+};
+const optionsQuery = {
+  type: 'object',
+  properties: { q: { type: 'string', maxLength: 100 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 } },
+};
+
+/** 'PUT /vehicle/terminal/{id}' → ['PUT', '/api/vehicle/terminal/:id'] */
+export function parseRoute(route: string): [HTTPMethods, string] {
+  const [method, path] = route.split(' ');
+  return [method as HTTPMethods, '/api' + path.replace(/\{(\w+)\}/g, ':$1')];
+}
+
+/**
+ * The generic CRUD of one entity at the paths its schema declares: bodies validated by the schema,
+ * every route guarded by the schema's action code and scoped to the caller's organisation subtree.
+ */
+export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, m: EntityModel): void {
+  const x = m.schema['x-entity'];
+  const item = { type: 'object', additionalProperties: true, properties: {} };
+  const each = (op: Operation, fn: (method: HTTPMethods, url: string) => void) => {
+    for (const r of x.routes[op] ?? []) fn(...parseRoute(r));
+  };
+  const base = (op: Operation, permission: string) => ({
+    config: { permission, labels: m.labelPrefix },
+    schema: { tags: [m.name], summary: `${op} ${m.schema.title ?? m.name}` },
+  });
+  const normalise = async (req: { body: unknown }) => {
+    if (req.body && typeof req.body === 'object') normaliseBody(m.schema, req.body as Record<string, unknown>);
+  };
+
+  each('create', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('create', x.permissions.create),
+      schema: { ...base('create', x.permissions.create).schema, body: m.createSchema, response: { 201: item } },
+      preValidation: normalise,
+      handler: async (req, reply) => reply.status(201).send(await createRow(db, m, callerOf(req), req.body as Record<string, unknown>)),
+    }),
+  );
+  each('update', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('update', x.permissions.update),
+      schema: { ...base('update', x.permissions.update).schema, params: idParams, body: m.updateSchema, response: { 200: item } },
+      preValidation: normalise,
+      handler: async (req) => updateRow(db, m, callerOf(req), (req.params as { id: number }).id, req.body as Record<string, unknown>),
+    }),
+  );
+  each('remove', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('remove', x.permissions.remove),
+      schema: { ...base('remove', x.permissions.remove).schema, params: idParams, response: { 204: { type: 'null' } } },
+      handler: async (req, reply) => {
+        await deleteRow(db, m, callerOf(req), (req.params as { id: number }).id);
+        return reply.status(204).send();
+      },
+    }),
+  );
+  each('get', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('get', x.permissions.read),
+      schema: { ...base('get', x.permissions.read).schema, params: idParams, response: { 200: item } },
+      handler: async (req) => (await getOne(db, m, callerOf(req), (req.params as { id: number }).id)) ?? Promise.reject(notFound()),
+    }),
+  );
+  each('query', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('query', x.permissions.read),
+      schema: { ...base('query', x.permissions.read).schema, body: m.querySchema, response: { 200: pageResponseSchema(item) } },
+      handler: async (req) => queryPage(db, m, callerOf(req), (req.body ?? {}) as QueryBody),
+    }),
+  );
+  each('options', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('options', x.permissions.read),
+      schema: { ...base('options', x.permissions.read).schema, querystring: optionsQuery },
+      handler: async (req) => {
+        const q = req.query as { q?: string; limit: number };
+        return options(db, m, callerOf(req), q.q || undefined, q.limit);
+      },
+    }),
+  );
+}

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { renderFieldError, toFieldErrors } from '../../schemas/kit/errors';
+import { translator } from '../../schemas/kit/catalogue';
+import { AppError, invalid } from './errors';
+import { requestLanguage } from './language';
+
+/** Unique index name → the properties it covers (their label keys), for readable 406 answers. */
+export type UniqueIndexMap = Map<string, { fields: string[]; labelKeys: string[] }>;
+
+interface DbError {
+  code?: string;
+  constraint?: string;
+}
+
+function classify(error: FastifyError & DbError, req: FastifyRequest, unique: UniqueIndexMap): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error.validation) {
+    const fes = toFieldErrors(error.validation, req.routeOptions.config?.labels ?? 'common.fields');
+    return invalid(fes);
+  }
+  switch (error.code) {
+    case '23505': {
+      const hit = error.constraint ? unique.get(error.constraint) : undefined;
+      const labelKeys = hit?.labelKeys ?? [];
+      const fes = (hit?.fields ?? []).map((field, i) => ({ field, key: 'error.duplicate', params: {}, labelKey: labelKeys[i] }));
+      return new AppError(406, 'error.duplicate', {}, fes, { fields: labelKeys.length ? labelKeys : ['common.fields.id'] });
+    }
+    case '23503':
+      return req.method === 'DELETE' ? new AppError(406, 'error.inUse') : new AppError(400, 'http.badRequest');
+    case '22P02':
+    case '22007':
+    case '22008':
+    case '22003':
+    case '22001':
+      return new AppError(400, 'http.badRequest');
+  }
+  if (error.code?.startsWith('FST_ERR_CTP') && error.statusCode === 400) return new AppError(400, 'error.badJson');
+  if (error.statusCode === 413) return new AppError(413, 'error.payloadTooLarge');
+  if (error.statusCode === 429) return new AppError(429, 'http.tooManyRequests');
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new AppError(error.statusCode, 'http.badRequest');
+  return null;
+}
+
+/** Every failure answers `{success:false, code, message, errors?}` in the caller's language. */
+export function makeErrorHandler(unique: UniqueIndexMap) {
+  return (error: FastifyError & DbError, req: FastifyRequest, reply: FastifyReply) => {
+    const t = translator(requestLanguage(req));
+    const known = classify(error, req, unique);
+    if (!known) {
+      req.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send({ success: false, code: 'http.serverError', message: t('http.serverError') });
+    }
+    const params = { ...known.params };
+    for (const [name, keys] of Object.entries(known.labelLists)) params[name] = keys.map((k) => t(k)).join('、');
+    const errors = known.fieldErrors.map((fe) => ({ field: fe.field, key: fe.key, message: renderFieldError(fe, t) }));
+    const message = known.fieldErrors.length && known.status === 400 ? errors[0].message : t(known.key, params);
+    return reply.status(known.status).send({ success: false, code: known.key, message, ...(errors.length ? { errors } : {}) });
+  };
+}

@@ -1,0 +1,43 @@
+/** Packed BCD helpers (phone numbers, timestamps). */
+
+import { Jt808EncodeError } from './errors';
+
+/** Value 0..99 of a BCD byte, or -1 when a nibble is above 9. */
+export const BCD_VALUE: Int8Array = (() => {
+  const t = new Int8Array(256).fill(-1);
+  for (let hi = 0; hi < 10; hi++) for (let lo = 0; lo < 10; lo++) t[(hi << 4) | lo] = hi * 10 + lo;
+  return t;
+})();
+
+/**
+ * Digits of a BCD field. Packed BCD digits are the hex digits of the bytes, so Node's
+ * native hex conversion does the work; a non-decimal nibble shows up as a-f instead of failing
+ * (Traccar meets such ids and keeps them).
+ */
+export function readBcd(buf: Buffer, start: number, length: number): string {
+  return buf.toString('hex', start, start + length);
+}
+
+/** Drop leading zeros (SmallChi: 012345678900 -> 12345678900); an all-zero id stays "0". */
+export function trimLeadingZeros(digits: string): string {
+  let i = 0;
+  const last = digits.length - 1;
+  while (i < last && digits.charCodeAt(i) === 48) i++;
+  return i === 0 ? digits : digits.slice(i);
+}
+
+const HEX_DIGITS = /^[0-9a-fA-F]*$/;
+
+/** Write `digits` left-padded with zeros into `length` BCD bytes. */
+export function writeBcd(buf: Buffer, offset: number, digits: string, length: number): void {
+  if (!HEX_DIGITS.test(digits)) throw new Jt808EncodeError('BAD_FIELD', `not BCD digits: ${JSON.stringify(digits)}`);
+  if (digits.length > length * 2) {
+    throw new Jt808EncodeError('TOO_LONG', `${digits.length} digits do not fit BCD[${length}]`);
+  }
+  buf.write(digits.padStart(length * 2, '0'), offset, length, 'hex');
+}
+
+/** One byte 0..99 as BCD. */
+export function toBcdByte(value: number): number {
+  return (((value / 10) | 0) << 4) | value % 10;
+}

@@ -1,0 +1,55 @@
+/** Wire constants of JT/T 808 (2011/2013/2019). */
+
+export const FLAG = 0x7e;
+export const ESCAPE = 0x7d;
+
+/**
+ * Largest frame we accept, counted unescaped between the flags (header + body + checksum).
+ * A single packet carries at most 1023 body bytes, so 16 KiB leaves room for vendor
+ * oddities while bounding per-connection memory.
+ */
+export const MAX_FRAME_BYTES = 16 * 1024;
+
+/** Body length is a 10-bit field. */
+export const MAX_BODY_LENGTH = 1023;
+
+/** Smallest unescaped packet: 12-byte header + empty body + checksum. */
+export const MIN_PACKET_BYTES = 13;
+
+export const HEADER_2013_BYTES = 12;
+export const HEADER_2019_BYTES = 17;
+export const PACKET_INFO_BYTES = 4;
+
+/** Body-property bits. */
+export const PROP_LENGTH_MASK = 0x03ff;
+export const PROP_ENCRYPTION_SHIFT = 10;
+export const PROP_ENCRYPTION_MASK = 0x1c00;
+export const PROP_SUBPACKAGE = 0x2000;
+export const PROP_VERSION = 0x4000;
+export const PROP_RESERVED = 0x8000;
+
+export type Jt808Version = 2011 | 2013 | 2019;
+
+/** Message ids handled by this codec. `as const` keeps literal types for union narrowing. */
+export const MsgId = {
+  TerminalResponse: 0x0001,
+  PlatformResponse: 0x8001,
+  Heartbeat: 0x0002,
+  Logout: 0x0003,
+  Register: 0x0100,
+  RegisterResponse: 0x8100,
+  Auth: 0x0102,
+  Location: 0x0200,
+  LocationQuery: 0x8201,
+  LocationQueryResponse: 0x0201,
+  BatchLocation: 0x0704,
+  Transparent: 0x0900,
+  SetParams: 0x8103,
+  TerminalControl: 0x8105,
+  Text: 0x8300,
+} as const;
+
+export type KnownMsgId = (typeof MsgId)[keyof typeof MsgId];
+
+/** Default device timezone: GMT+8 (the reference: Traccar's default and the standard's). */
+export const DEFAULT_TZ_OFFSET_MINUTES = 480;

@@ -1,0 +1,42 @@
+/**
+ * Typed errors of the JT/T 808 codec. A malformed frame only ever raises
+ * Jt808DecodeError, so the gateway can drop and log it with a stable code.
+ */
+
+export type Jt808ErrorCode =
+  | 'BAD_CHECKSUM' // XOR checksum does not match
+  | 'TRUNCATED' // fewer bytes than the header or the body length announce
+  | 'BAD_ESCAPE' // 0x7d not followed by 0x01 or 0x02
+  | 'TOO_LONG' // frame above MAX_FRAME_BYTES
+  | 'BAD_LENGTH' // more bytes than the header announces, or no header layout fits
+  | 'BAD_FLAG' // missing or stray 0x7e delimiter
+  | 'BAD_PACKET' // subpackage count/index out of range
+  | 'BAD_BODY' // body too short or inconsistent for its message id
+  | 'BAD_HEX'; // CLI input is not hex
+
+export class Jt808DecodeError extends Error {
+  readonly code: Jt808ErrorCode;
+
+  constructor(code: Jt808ErrorCode, message: string) {
+    super(`${code}: ${message}`);
+    this.name = 'Jt808DecodeError';
+    this.code = code;
+  }
+}
+
+export type Jt808EncodeErrorCode = 'BAD_FIELD' | 'TOO_LONG';
+
+/** Raised by encoders when a field does not fit its wire format (a programming error, not input data). */
+export class Jt808EncodeError extends Error {
+  readonly code: Jt808EncodeErrorCode;
+
+  constructor(code: Jt808EncodeErrorCode, message: string) {
+    super(`${code}: ${message}`);
+    this.name = 'Jt808EncodeError';
+    this.code = code;
+  }
+}
+
+export function isJt808DecodeError(e: unknown): e is Jt808DecodeError {
+  return e instanceof Jt808DecodeError;
+}
