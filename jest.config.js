@@ -20,6 +20,8 @@ module.exports = async () => {
       {
         ...node,
         displayName: 'node',
+        // PGlite loads Node built-ins with import(), which jest's module sandbox cannot run.
+        transform: { ...node.transform, '\\.cjs$': '<rootDir>/tests/setup/cjsDynamicImport.js' },
         testMatch: ['<rootDir>/tests/{schemas,generators,server,e2e}/**/*.test.ts'],
       },
       {

@@ -88,7 +88,9 @@ export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined,
     const seen = byField.get(field);
     if (!seen || r < seen.rank) byField.set(field, { e: candidate, rank: r });
   }
-  return [...byField.values()].map((x) => x.e);
+  // A person reads the first message first: missing and wrong values before unknown extras.
+  const weight = (e: FieldError) => (e.key === 'validation.unknownField' || e.key === 'validation.notSearchable' ? 1 : 0);
+  return [...byField.values()].map((x) => x.e).sort((a, b) => weight(a) - weight(b));
 }
 
 /** The text of one field error in a language (the field label translated first). */

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pgliteDialect';
@@ -69,7 +70,6 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 }
 
 async function openPGlite(dataDir: string): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   const client = await PGlite.create(dataDir, {
     parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },

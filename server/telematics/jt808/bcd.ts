@@ -18,6 +18,22 @@ export function readBcd(buf: Buffer, start: number, length: number): string {
   return buf.toString('hex', start, start + length);
 }
 
+const HEX2: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/**
+ * BCD phone/terminal id with leading zeros dropped, built straight from the bytes (the gateway
+ * does this for every frame, so it avoids a hex conversion plus a slice).
+ */
+export function readBcdTrimmed(buf: Buffer, start: number, length: number): string {
+  const end = start + length;
+  let i = start;
+  while (i < end - 1 && buf[i] === 0) i++;
+  const first = buf[i];
+  let s = first < 0x10 ? HEX2[first][1] : HEX2[first];
+  for (i++; i < end; i++) s += HEX2[buf[i]];
+  return s;
+}
+
 /** Drop leading zeros (SmallChi: 012345678900 -> 12345678900); an all-zero id stays "0". */
 export function trimLeadingZeros(digits: string): string {
   let i = 0;

@@ -66,11 +66,24 @@ export function unescapeBytes(src: Buffer, start: number, end: number): Buffer {
   return out.subarray(0, o);
 }
 
+/** Where the packet of a wire frame lies: p[start, end) is unescaped header..checksum. */
+export interface PacketRange {
+  p: Buffer;
+  start: number;
+  end: number;
+}
+
 /**
  * Turn one wire frame (escaped, normally with both 0x7e flags) into its unescaped packet
  * (header..checksum). Frames without flags are accepted too (e.g. pasted from a log).
  */
 export function unframe(frame: Buffer, maxFrameBytes = MAX_FRAME_BYTES): Buffer {
+  const r = unframeRange(frame, maxFrameBytes);
+  return r.start === 0 && r.end === r.p.length ? r.p : r.p.subarray(r.start, r.end);
+}
+
+/** unframe without creating a view when nothing needs unescaping (the decode hot path). */
+export function unframeRange(frame: Buffer, maxFrameBytes = MAX_FRAME_BYTES): PacketRange {
   let start = 0;
   let end = frame.length;
   const opens = end > 0 && frame[0] === FLAG;
@@ -87,9 +100,14 @@ export function unframe(frame: Buffer, maxFrameBytes = MAX_FRAME_BYTES): Buffer 
   if (end - start > maxFrameBytes * 2) throw new Jt808DecodeError('TOO_LONG', `${end - start} wire bytes`);
   const stray = frame.indexOf(FLAG, start);
   if (stray >= 0 && stray < end) throw new Jt808DecodeError('BAD_FLAG', `0x7e inside the frame at ${stray}`);
+  const esc = frame.indexOf(ESCAPE, start);
+  if (esc < 0 || esc >= end) {
+    if (end - start > maxFrameBytes) throw new Jt808DecodeError('TOO_LONG', `${end - start} bytes > ${maxFrameBytes}`);
+    return { p: frame, start, end };
+  }
   const packet = unescapeBytes(frame, start, end);
   if (packet.length > maxFrameBytes) throw new Jt808DecodeError('TOO_LONG', `${packet.length} bytes > ${maxFrameBytes}`);
-  return packet;
+  return { p: packet, start: 0, end: packet.length };
 }
 
 export interface FrameSplitterOptions {

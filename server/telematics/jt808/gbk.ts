@@ -4,6 +4,8 @@
  * built once, lazily, by decoding every GBK double-byte code (~24k codes, ~20 ms).
  */
 
+import { TextDecoder } from 'node:util';
+
 let decoder: TextDecoder | undefined;
 let encodeTable: Map<number, number> | undefined;
 

@@ -7,7 +7,7 @@
  * props: bits 0-9 body length, 10-12 encryption (bit 10 = RSA), 13 subpackage, 14 version flag.
  */
 
-import { readBcd, trimLeadingZeros, writeBcd } from './bcd';
+import { readBcdTrimmed, writeBcd } from './bcd';
 import {
   HEADER_2013_BYTES,
   HEADER_2019_BYTES,
@@ -53,15 +53,15 @@ export interface ParsedHeader extends Jt808Header {
 }
 
 /**
- * Parse the header of an unescaped packet whose last byte is the checksum.
+ * Parse the header of the unescaped packet p[base, end) whose last byte is the checksum.
  * The layout is chosen by the total length: bit 14 normally means 2019, but some devices set it
  * on a 2013 layout (SmallChi's JTT2013Force case), and the 5-byte difference tells them apart.
  */
-export function parseHeader(p: Buffer, hintVersion?: Jt808Version): ParsedHeader {
-  const avail = p.length - 1; // without the checksum
-  if (avail < 4) throw new Jt808DecodeError('TRUNCATED', `${p.length} bytes cannot hold a header`);
-  const msgId = u16(p, 0);
-  const props = u16(p, 2);
+export function parseHeader(p: Buffer, hintVersion?: Jt808Version, base = 0, end = p.length): ParsedHeader {
+  const avail = end - base - 1; // without the checksum
+  if (avail < 4) throw new Jt808DecodeError('TRUNCATED', `${end - base} bytes cannot hold a header`);
+  const msgId = u16(p, base);
+  const props = u16(p, base + 2);
   const bodyLength = props & PROP_LENGTH_MASK;
   const sub = (props & PROP_SUBPACKAGE) !== 0;
   const extra = sub ? PACKET_INFO_BYTES : 0;
@@ -80,14 +80,14 @@ export function parseHeader(p: Buffer, hintVersion?: Jt808Version): ParsedHeader
     else throw tooLong(avail, need2013);
   }
 
-  let o = 4;
+  let o = base + 4;
   let protocolVersion: number | undefined;
   let phoneBytes = 6;
   if (is2019) {
     protocolVersion = p[o++];
     phoneBytes = 10;
   }
-  const phone = trimLeadingZeros(readBcd(p, o, phoneBytes));
+  const phone = readBcdTrimmed(p, o, phoneBytes);
   o += phoneBytes;
   const serial = u16(p, o);
   o += 2;

@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { hashPassword } from '../../server/auth/password';
+import type { MemberType } from '../../server/auth/caller';
+import { openDatabase, type Database } from '../../server/db/database';
+import { migrate } from '../../server/db/migrate';
+import { seed } from '../../server/seed/seed';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** Both backends every database test runs on. PostgreSQL listens at 127.0.0.1:5432 on our machines. */
+export const BACKENDS: Backend[] = ['pglite', 'postgres'];
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+export const ADMIN_PASSWORD = 'Admin2026x';
+
+/** A fresh PostgreSQL database for one test file, dropped again by the returned function. */
+export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `fs_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = '/' + name;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+  /** Logs in and returns the bearer token. */
+  login(loginName: string, password: string): Promise<string>;
+  /** Adds a member (in the organisation with this code) and returns its token. */
+  memberToken(orgCode: string, memberType: MemberType): Promise<string>;
+  orgId(code: string): Promise<number>;
+  call(token: string | null, method: InjectOptions['method'], url: string, body?: unknown, lang?: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers of any shape
+}
+
+/** The real app on a real, migrated, demo-seeded database, driven through Fastify's inject. */
+export async function startTestServer(backend: Backend): Promise<TestServer> {
+  const pgdb = backend === 'postgres' ? await freshPostgres() : null;
+  const database = await openDatabase(pgdb ? { databaseUrl: pgdb.url, poolSize: 4 } : { dataDir: 'memory://' });
+  await migrate(database);
+  await seed(database.db, { demo: true, adminPassword: ADMIN_PASSWORD });
+  const app = await buildApp({ database, secret: 'test-secret', logLevel: 'silent' });
+  const call: TestServer['call'] = async (token, method, url, body, lang) => {
+    const res = await app.inject({
+      method,
+      url,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(lang ? { 'accept-language': lang } : {}) },
+      ...(body !== undefined ? { payload: body as object } : {}),
+    });
+    return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+  };
+  const orgId = async (code: string) => (await database.db.selectFrom('organisation').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
+  const login = async (loginName: string, password: string) => {
+    const r = await call(null, 'POST', '/api/login', { loginName, password });
+    if (r.status !== 200) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
+    return r.body.object.token as string;
+  };
+  const hash = await hashPassword('Member2026x');
+  let n = 0;
+  return {
+    app,
+    database,
+    call,
+    orgId,
+    login,
+    async memberToken(orgCode, memberType) {
+      const loginName = `${orgCode.toLowerCase()}-${memberType}-${++n}`;
+      await database.db
+        .insertInto('member')
+        .values({ uid: crypto.randomUUID(), login_name: loginName, name: loginName, member_type: memberType, org_id: await orgId(orgCode), password_hash: hash, first_sign: false })
+        .execute();
+      return login(loginName, 'Member2026x');
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await pgdb?.drop();
+    },
+  };
+}
