@@ -1,12 +1,32 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { generatedFiles, missingMigrations, writeFiles } from './lib/generate';
+import { generatedFiles, missingLocaleStubs, missingMigrations, writeFiles } from './lib/generate';
 import { projectPaths } from './lib/paths';
 
-/** `npm run gen [-- --root DIR]`: schema → types, registry, locale index; scaffold missing migrations. */
+/**
+ * `npm run gen [-- --root DIR] [--check]`: schema → types, registry, locale index; scaffolds
+ * missing label files and migrations. With --check nothing is written: it exits 1 naming every stale file.
+ */
 async function main() {
   const i = process.argv.indexOf('--root');
   const paths = projectPaths(path.resolve(i > 0 ? process.argv[i + 1] : path.join(__dirname, '..')));
-  const written = [...writeFiles(await generatedFiles(paths)), ...writeFiles(missingMigrations(paths))];
+  const stubs = missingLocaleStubs(paths);
+  const migrations = missingMigrations(paths);
+  if (process.argv.includes('--check')) {
+    const generated = await generatedFiles(paths);
+    const stale = [...generated].filter(([f, c]) => !fs.existsSync(f) || fs.readFileSync(f, 'utf8') !== c).map(([f]) => f);
+    const missing = [...migrations.keys(), ...stubs.keys()];
+    for (const f of stale) console.error('stale:', path.relative(paths.root, f));
+    for (const f of missing) console.error('missing:', path.relative(paths.root, f).replace(/\d{16}/, '<timestamp>'));
+    if (stale.length || missing.length) {
+      console.error('run `npm run gen` and commit the result');
+      process.exit(1);
+    }
+    console.log('generated files are up to date');
+    return;
+  }
+  // Label stubs first: the generated locale index imports them.
+  const written = [...writeFiles(stubs), ...writeFiles(migrations), ...writeFiles(await generatedFiles(paths))];
   for (const f of written) console.log('wrote', path.relative(paths.root, f));
   if (!written.length) console.log('generated files are up to date');
 }

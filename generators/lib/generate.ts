@@ -106,6 +106,32 @@ export function missingMigrations(paths: ProjectPaths, now = new Date()): Map<st
   return out;
 }
 
+/**
+ * Label files for entities that have none yet in a language: every key present (so the console and
+ * the completeness test work at once), holding the property names until an analyst writes labels.
+ */
+export function missingLocaleStubs(paths: ProjectPaths): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of readSchemas(paths)) {
+    const eff = effectiveSchema(f.schema);
+    const stub: { title: string; fields: Record<string, string>; enums?: Record<string, Record<string, string>> } = {
+      title: f.schema.title ?? f.name,
+      fields: Object.fromEntries(Object.keys(f.schema.properties).map((p) => [p, p])),
+    };
+    for (const p of Object.values(f.schema.properties)) {
+      const ref = p['x-ref'];
+      if (ref) stub.fields[ref.as] = ref.as;
+    }
+    const enums = Object.entries(eff.properties).filter(([, p]) => p.enum);
+    if (enums.length) stub.enums = Object.fromEntries(enums.map(([n, p]) => [n, Object.fromEntries(p.enum!.filter((v) => v !== null).map((v) => [String(v), String(v)]))]));
+    for (const lang of LANGUAGES) {
+      const file = path.join(paths.locales, lang, 'entities', `${f.name}.json`);
+      if (!fs.existsSync(file)) out.set(file, JSON.stringify(stub, null, 2) + '\n');
+    }
+  }
+  return out;
+}
+
 function topoSort(files: SchemaFile[]): SchemaFile[] {
   const byName = new Map(files.map((f) => [f.name, f]));
   const done = new Set<string>();

@@ -4,34 +4,10 @@ import { translator } from '../../schemas/kit/catalogue';
 import type { DB } from '../db/tables';
 import { AppError } from '../http/errors';
 import { requestLanguage } from '../http/language';
+import { loginBodySchema, type LoginBody } from '../../schemas/kit/loginSchema';
 import { PUBLIC } from './caller';
 import { burnPasswordCheck, verifyPassword } from './password';
 import { openSession, type SessionDeps } from './sessions';
-
-export const APPLICATIONS = ['obd-web', 'vehicle-app'] as const;
-
-export const loginBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['loginName', 'password'],
-  properties: {
-    loginName: { type: 'string', minLength: 1, maxLength: 64 },
-    password: {
-      type: 'string',
-      format: 'login-password',
-      'x-messages': { required: 'validation.loginPassword.required', format: 'validation.loginPassword.format' },
-    },
-    application: { type: 'string', enum: [...APPLICATIONS], default: 'obd-web' },
-    ip: { type: 'string', maxLength: 64 },
-  },
-};
-
-interface LoginBody {
-  loginName: string;
-  password: string;
-  application: string;
-  ip?: string;
-}
 
 /** POST /api/login: SPEC.md's request and `{success, message, object}` response. */
 export function registerLogin(app: FastifyInstance, deps: SessionDeps & { db: Kysely<DB> }): void {

@@ -9,11 +9,11 @@
 
 export * from './constants';
 export * from './errors';
-export { FrameSplitter, escapeFrame, unframe, unescapeBytes, xorChecksum } from './framing';
+export { FrameSplitter, escapeFrame, unframe, unframeRange, unescapeBytes, xorChecksum } from './framing';
 export type { FrameSplitterOptions, FrameSplitterStats } from './framing';
 export { parseHeader, writeHeader, headerSize } from './header';
 export type { HeaderInput, Jt808Header, PacketInfo, ParsedHeader } from './header';
-export { decodeFrame, decodePacket, buildMessage, isKnown } from './decode';
+export { decodeFrame, decodePacket, decodePacketRange, buildMessage, isKnown } from './decode';
 export type { DecodeOptions, DecodedMessage, KnownMessage, MessageMeta, OpaqueMessage } from './decode';
 export { encodeFrame, encodeFrames, encodeMessage, encodeMessageFrames, encodePacket } from './encode';
 export type { EncodeFrameOptions, MessageHeaderInput } from './encode';

@@ -5,8 +5,12 @@
  * The checksum is the XOR of the unescaped bytes from the message id to the end of the body.
  */
 
-import { ESCAPE, FLAG, MAX_FRAME_BYTES, MIN_PACKET_BYTES } from './constants';
+import * as constants from './constants';
 import { Jt808DecodeError, type Jt808ErrorCode } from './errors';
+
+// Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
+// this hot path binds what it uses once, at load.
+const { ESCAPE, FLAG, MAX_FRAME_BYTES, MIN_PACKET_BYTES } = constants;
 
 /** XOR of buf[start..end). */
 export function xorChecksum(buf: Uint8Array, start = 0, end = buf.length): number {
@@ -113,6 +117,8 @@ export function unframeRange(frame: Buffer, maxFrameBytes = MAX_FRAME_BYTES): Pa
 export interface FrameSplitterOptions {
   /** Largest unescaped frame kept; longer ones are dropped (default MAX_FRAME_BYTES). */
   maxFrameBytes?: number;
+  /** Shorter delimited chunks are dropped as runts (default 13: header + checksum). */
+  minPacketBytes?: number;
   /** Called for every dropped frame, with the reason and how many bytes were lost. */
   onDrop?: (code: Jt808ErrorCode, bytes: number) => void;
 }
@@ -142,8 +148,9 @@ const SHRINK_ABOVE = 2048;
 export class FrameSplitter {
   readonly stats: FrameSplitterStats = { frames: 0, junkBytes: 0, oversized: 0, badEscape: 0, runts: 0 };
   private readonly max: number;
+  private readonly min: number;
   private readonly onDrop?: (code: Jt808ErrorCode, bytes: number) => void;
-  private buf: Buffer = Buffer.allocUnsafe(INITIAL_CAPACITY);
+  private buf: Buffer;
   private len = 0;
   private inFrame = false;
   private escPending = false;
@@ -153,6 +160,8 @@ export class FrameSplitter {
 
   constructor(options: FrameSplitterOptions = {}) {
     this.max = options.maxFrameBytes ?? MAX_FRAME_BYTES;
+    this.min = Math.max(1, options.minPacketBytes ?? MIN_PACKET_BYTES);
+    this.buf = Buffer.allocUnsafe(Math.min(INITIAL_CAPACITY, this.max));
     this.onDrop = options.onDrop;
   }
 
@@ -172,7 +181,7 @@ export class FrameSplitter {
     this.escPending = false;
     this.discard = undefined;
     this.discarded = 0;
-    if (this.buf.length > SHRINK_ABOVE) this.buf = Buffer.allocUnsafe(INITIAL_CAPACITY);
+    if (this.buf.length > SHRINK_ABOVE) this.buf = Buffer.allocUnsafe(Math.min(INITIAL_CAPACITY, this.max));
   }
 
   push(chunk: Uint8Array): Buffer[] {
@@ -215,7 +224,7 @@ export class FrameSplitter {
       this.report(this.discard, this.discarded);
     } else if (this.len === 0) {
       // Back-to-back flags: the second one opens the next frame.
-    } else if (this.len < MIN_PACKET_BYTES) {
+    } else if (this.len < this.min) {
       this.stats.runts++;
       this.onDrop?.('TRUNCATED', this.len);
     } else {
@@ -223,7 +232,7 @@ export class FrameSplitter {
       this.buf.copy(packet, 0, 0, this.len);
       out.push(packet);
       this.stats.frames++;
-      if (this.buf.length > SHRINK_ABOVE) this.buf = Buffer.allocUnsafe(INITIAL_CAPACITY);
+      if (this.buf.length > SHRINK_ABOVE) this.buf = Buffer.allocUnsafe(Math.min(INITIAL_CAPACITY, this.max));
     }
     this.startFrame();
   }

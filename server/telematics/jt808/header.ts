@@ -7,8 +7,17 @@
  * props: bits 0-9 body length, 10-12 encryption (bit 10 = RSA), 13 subpackage, 14 version flag.
  */
 
-import { readBcdTrimmed, writeBcd } from './bcd';
-import {
+import * as bcd from './bcd';
+import * as bytes from './bytes';
+import * as constants from './constants';
+import type { Jt808Version } from './constants';
+import { Jt808DecodeError, Jt808EncodeError } from './errors';
+
+// Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
+// this hot path binds what it uses once, at load.
+const { readBcdTrimmed, writeBcd } = bcd;
+const { u16 } = bytes;
+const {
   HEADER_2013_BYTES,
   HEADER_2019_BYTES,
   MAX_BODY_LENGTH,
@@ -19,10 +28,7 @@ import {
   PROP_RESERVED,
   PROP_SUBPACKAGE,
   PROP_VERSION,
-  type Jt808Version,
-} from './constants';
-import { Jt808DecodeError, Jt808EncodeError } from './errors';
-import { u16 } from './bytes';
+} = constants;
 
 export interface PacketInfo {
   /** Total packets of the message. */

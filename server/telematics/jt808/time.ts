@@ -1,7 +1,12 @@
 /** BCD timestamps (YYMMDDhhmmss in the device timezone) <-> epoch ms and ISO 8601 UTC. */
 
-import { BCD_VALUE, toBcdByte } from './bcd';
+import * as bcd from './bcd';
+import { toBcdByte } from './bcd';
 import { Jt808EncodeError } from './errors';
+
+// Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
+// this hot path binds what it uses once, at load.
+const { BCD_VALUE } = bcd;
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -40,6 +45,9 @@ export function writeBcdTime(out: Buffer, o: number, epochMs: number, tzOffsetMi
   out[o + 5] = toBcdByte(d.getUTCSeconds());
 }
 
+let lastDay = NaN;
+let lastDayPrefix = '';
+
 const PAD2: readonly string[] = Array.from({ length: 100 }, (_, i) => (i < 10 ? `0${i}` : `${i}`));
 
 /**
@@ -50,6 +58,14 @@ const PAD2: readonly string[] = Array.from({ length: 100 }, (_, i) => (i < 10 ? 
 export function isoFromEpochMs(ms: number): string {
   const days = Math.floor(ms / DAY_MS);
   let rem = ms - days * DAY_MS;
+  if (days === lastDay && rem % 1000 === 0) {
+    // Reports of one device cluster on the same day: reuse its "YYYY-MM-DDT" prefix.
+    const h = Math.floor(rem / 3_600_000);
+    rem -= h * 3_600_000;
+    const mi = Math.floor(rem / MINUTE_MS);
+    const s = (rem - mi * MINUTE_MS) / 1000;
+    return `${lastDayPrefix}${PAD2[h]}:${PAD2[mi]}:${PAD2[s]}.000Z`;
+  }
   const h = Math.floor(rem / 3_600_000);
   rem -= h * 3_600_000;
   const mi = Math.floor(rem / MINUTE_MS);
@@ -66,7 +82,9 @@ export function isoFromEpochMs(ms: number): string {
   const m = mp < 10 ? mp + 3 : mp - 9;
   const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
   if (y < 1000 || y > 9999 || frac !== 0) return new Date(ms).toISOString();
-  return `${y}-${PAD2[m]}-${PAD2[d]}T${PAD2[h]}:${PAD2[mi]}:${PAD2[s]}.000Z`;
+  lastDay = days;
+  lastDayPrefix = `${y}-${PAD2[m]}-${PAD2[d]}T`;
+  return `${lastDayPrefix}${PAD2[h]}:${PAD2[mi]}:${PAD2[s]}.000Z`;
 }
 
 /** Accepts ISO strings, epoch ms or Date; NaN for null/invalid. */

@@ -3,15 +3,15 @@
  * decode / encode dispatch.
  */
 
-import { MsgId, type Jt808Version } from '../constants';
+import { MsgId as MsgIdImport, type Jt808Version } from '../constants';
 import { Jt808EncodeError } from '../errors';
 import { decodeAuth, encodeAuth, type AuthBody } from './auth';
 import { decodeBatchLocation, encodeBatchLocation, type BatchLocationBody, type BatchLocationInput } from './batch';
 import type { BodyContext } from './context';
 import { decodeTerminalControl, encodeTerminalControl, type TerminalControlBody } from './control';
 import { decodeGeneralResponse, encodeGeneralResponse, type GeneralResponseBody, type GeneralResponseInput } from './general';
+import * as location from './location';
 import {
-  decodeLocation,
   decodeLocationQueryResponse,
   encodeLocation,
   encodeLocationQueryResponse,
@@ -70,6 +70,11 @@ export type Jt808BodyInput =
   | { msgId: typeof MsgId.SetParams; body: SetParamsBody }
   | { msgId: typeof MsgId.TerminalControl; body: TerminalControlBody }
   | { msgId: typeof MsgId.Text; body: TextMessageInput };
+
+// Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
+// this hot path binds what it uses once, at load.
+const MsgId = MsgIdImport;
+const { decodeLocation } = location;
 
 const KNOWN: ReadonlySet<number> = new Set(Object.values(MsgId));
 

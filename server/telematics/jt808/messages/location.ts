@@ -4,11 +4,23 @@
  *   | direction WORD | time BCD[6] | additional items.
  */
 
-import { ByteWriter, i16, u16, u32 } from '../bytes';
-import { isoFromEpochMs, readBcdTime, toEpochMs, writeBcdTime } from '../time';
-import { needBytes } from './context';
-import { alarmWord, decodeAlarm, decodeStatus, statusWord, type AlarmFlags, type AlarmInput, type LocationStatus, type StatusInput } from './locationFlags';
-import { decodeExtras, encodeExtras, type LocationExtras, type LocationExtrasInput } from './locationExtras';
+import * as bytes from '../bytes';
+import { ByteWriter } from '../bytes';
+import * as time from '../time';
+import { toEpochMs, writeBcdTime } from '../time';
+import * as context from './context';
+import * as flags from './locationFlags';
+import { alarmWord, statusWord, type AlarmFlags, type AlarmInput, type LocationStatus, type StatusInput } from './locationFlags';
+import * as extras from './locationExtras';
+import { encodeExtras, type LocationExtras, type LocationExtrasInput } from './locationExtras';
+
+// Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
+// this hot path binds what it uses once, at load.
+const { i16, u16, u32 } = bytes;
+const { isoFromEpochMs, readBcdTime } = time;
+const { needBytes } = context;
+const { decodeAlarm, decodeStatus } = flags;
+const { decodeExtras } = extras;
 
 export const LOCATION_FIXED_BYTES = 28;
 

@@ -4,11 +4,11 @@
  * This is the hot path of the gateway: numbers are read straight from the packet, no slices.
  */
 
-import { ByteWriter, hex, i16, u16, u32 } from '../bytes';
+import * as bytes from '../bytes';
+import { ByteWriter } from '../bytes';
 import { Jt808EncodeError } from '../errors';
+import * as flags from './locationFlags';
 import {
-  decodeIo,
-  decodeSignals,
   ioWord,
   signalsWord,
   type IoInput,
@@ -30,7 +30,14 @@ import {
   type ObdRealtime,
   type ObdValues,
 } from './obd';
-import { byteTlvFits, itemKey, type UnknownItem } from './tlv';
+import * as tlv from './tlv';
+import { itemKey, type UnknownItem } from './tlv';
+
+// Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
+// this hot path binds what it uses once, at load.
+const { hex, i16, u16, u32 } = bytes;
+const { decodeIo, decodeSignals } = flags;
+const { byteTlvFits } = tlv;
 
 export const AREA_TYPE_NAMES = ['none', 'circle', 'rectangle', 'polygon', 'route'] as const;
 export type AreaTypeName = (typeof AREA_TYPE_NAMES)[number] | 'unknown';
