@@ -16,6 +16,7 @@ module.exports = async () => {
   delete browser.testTimeout;
   return {
     testTimeout: 60000,
+    reporters: ['default', '<rootDir>/tests/setup/summaryReporter.js'],
     projects: [
       {
         ...node,

@@ -76,6 +76,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
+  // A route under /api that forgets its permission fails at start-up, not in production.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !route.config?.permission) {
+      throw new Error(`route ${route.method} ${route.url} declares no permission`);
+    }
+  });
   const sessionDeps = { db, secret: opts.secret, ttlHours: opts.tokenTtlHours ?? 12 };
   installAuthentication(app, sessionDeps);
 

@@ -18,9 +18,11 @@ export const AJV_OPTIONS: Options = {
   removeAdditional: false,
 };
 
-/** Registers our formats and annotation keywords on an ajv instance (also rjsf's). */
+/**
+ * Registers our formats and annotation keywords on an ajv instance that already has the standard
+ * formats (rjsf's adds them itself; createAjv adds them first).
+ */
 export function extendAjv<T extends Ajv>(ajv: T): T {
-  addFormats(ajv);
   for (const [name, format] of Object.entries(customFormats)) {
     ajv.addFormat(name, typeof format === 'function' ? { type: 'string', validate: format } : format);
   }
@@ -29,5 +31,7 @@ export function extendAjv<T extends Ajv>(ajv: T): T {
 }
 
 export function createAjv(overrides: Options = {}): Ajv {
-  return extendAjv(new Ajv({ ...AJV_OPTIONS, ...overrides }));
+  const ajv = new Ajv({ ...AJV_OPTIONS, ...overrides });
+  addFormats(ajv);
+  return extendAjv(ajv);
 }
