@@ -13,7 +13,7 @@ export async function serveConsole(app: FastifyInstance, dir: string): Promise<b
   await app.register(fastifyStatic, {
     root: dir,
     wildcard: true,
-    index: false,
+    index: ['index.html'],
     dotfiles: 'deny',
     setHeaders: (res, file) => {
       res.header('Cache-Control', file.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');

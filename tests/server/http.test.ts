@@ -31,6 +31,9 @@ describe('HTTP surface', () => {
     const asset = await app.inject({ url: '/app.123.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
+    const home = await app.inject({ url: '/' });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toBe('<html>console</html>');
     const route = await app.inject({ url: '/vehicleDetail/vehicleDetail/12' });
     expect(route.statusCode).toBe(200);
     expect(route.body).toBe('<html>console</html>');

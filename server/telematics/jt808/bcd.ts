@@ -9,20 +9,13 @@ export const BCD_VALUE: Int8Array = (() => {
   return t;
 })();
 
-/**
- * Digits of a BCD field. Packed BCD digits are the hex digits of the bytes, so Node's
- * native hex conversion does the work; a non-decimal nibble shows up as a-f instead of failing
- * (Traccar meets such ids and keeps them).
- */
-export function readBcd(buf: Buffer, start: number, length: number): string {
-  return buf.toString('hex', start, start + length);
-}
-
 const HEX2: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /**
- * BCD phone/terminal id with leading zeros dropped, built straight from the bytes (the gateway
- * does this for every frame, so it avoids a hex conversion plus a slice).
+ * BCD phone/terminal id with leading zeros dropped (SmallChi: 012345678900 -> 12345678900; an
+ * all-zero id stays "0"). Packed BCD digits are the hex digits of the bytes, so a non-decimal
+ * nibble shows up as a-f instead of failing (Traccar meets such ids and keeps them). Built
+ * straight from the bytes: the gateway does this for every frame.
  */
 export function readBcdTrimmed(buf: Buffer, start: number, length: number): string {
   const end = start + length;
@@ -32,14 +25,6 @@ export function readBcdTrimmed(buf: Buffer, start: number, length: number): stri
   let s = first < 0x10 ? HEX2[first][1] : HEX2[first];
   for (i++; i < end; i++) s += HEX2[buf[i]];
   return s;
-}
-
-/** Drop leading zeros (SmallChi: 012345678900 -> 12345678900); an all-zero id stays "0". */
-export function trimLeadingZeros(digits: string): string {
-  let i = 0;
-  const last = digits.length - 1;
-  while (i < last && digits.charCodeAt(i) === 48) i++;
-  return i === 0 ? digits : digits.slice(i);
 }
 
 const HEX_DIGITS = /^[0-9a-fA-F]*$/;

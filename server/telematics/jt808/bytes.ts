@@ -25,12 +25,6 @@ export function hex(b: Buffer, start: number, end: number): string {
   return b.toString('hex', start, end);
 }
 
-/** Parse hex (spaces tolerated by the caller stripping them first); undefined when not hex. */
-export function fromHex(text: string): Buffer | undefined {
-  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return undefined;
-  return Buffer.from(text, 'hex');
-}
-
 /** Growable big-endian writer for encoders (encoding is not on the hot path). */
 export class ByteWriter {
   private buf: Buffer;

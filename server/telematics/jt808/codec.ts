@@ -5,6 +5,10 @@
  *   decodePacket(packet)    -> same, for FrameSplitter output (unescaped, no flags)
  *   encodeFrame(header, body)      -> wire bytes (escaping, checksum, length bits, subpackages)
  *   encodeMessage(header, message) -> wire bytes of a typed message
+ *
+ * Narrowing: `if (m.opaque) ...` (unknown id, fragment, encrypted: body is a Buffer) first,
+ * then `switch (m.msgId)` gives the precise body type. Streams: FrameSplitter per connection,
+ * SubpackageAssembler for fragments.
  */
 
 export * from './constants';
@@ -21,3 +25,5 @@ export { SubpackageAssembler } from './subpackage';
 export type { SubpackageOptions, SubpackageStats } from './subpackage';
 export { decodeGbk, encodeGbk } from './gbk';
 export * from './messages';
+export { messageToJson, locationToJson, toJsonValue, formatMsgId, errorToJson } from './toJson';
+export type { JsonMessage, JsonValue } from './toJson';

@@ -125,7 +125,8 @@ export function decodePacket(packet: Buffer, opts: DecodeOptions = {}): DecodedM
 /** Decode one wire frame: escaped, normally with both 0x7e flags. Throws only Jt808DecodeError. */
 export function decodeFrame(bytes: Buffer, opts: DecodeOptions = {}): DecodedMessage {
   const n = bytes.length;
-  if (n > MIN_PACKET_BYTES && bytes[0] === FLAG && bytes[n - 1] === FLAG) {
+  const max = opts.maxFrameBytes ?? MAX_FRAME_BYTES;
+  if (n > MIN_PACKET_BYTES && n - 2 <= max && bytes[0] === FLAG && bytes[n - 1] === FLAG) {
     // Fast path: one pass checks for escapes and stray flags and computes the checksum.
     let sum = 0;
     let clean = true;
@@ -140,6 +141,6 @@ export function decodeFrame(bytes: Buffer, opts: DecodeOptions = {}): DecodedMes
     }
     if (clean) return decodePacketRange(bytes, 1, n - 1, opts, sum ^ bytes[last]);
   }
-  const r = unframeRange(bytes, opts.maxFrameBytes ?? MAX_FRAME_BYTES);
+  const r = unframeRange(bytes, max);
   return decodePacketRange(r.p, r.start, r.end, opts);
 }

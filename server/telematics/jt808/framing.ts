@@ -135,7 +135,7 @@ export interface FrameSplitterStats {
 
 const INITIAL_CAPACITY = 256;
 /** After a frame larger than this, go back to a small buffer so idle connections stay cheap. */
-const SHRINK_ABOVE = 2048;
+const SHRINK_ABOVE = 1024;
 
 /**
  * Streaming splitter for one TCP connection: push raw chunks, get complete unescaped packets
