@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { generatedFiles, missingLocaleStubs, missingMigrations, writeFiles } from './lib/generate';
+import { generatedFiles, missingLocaleStubs, missingMigrations, writeAll } from './lib/generate';
 import { projectPaths } from './lib/paths';
 
 /**
@@ -10,9 +10,9 @@ import { projectPaths } from './lib/paths';
 async function main() {
   const i = process.argv.indexOf('--root');
   const paths = projectPaths(path.resolve(i > 0 ? process.argv[i + 1] : path.join(__dirname, '..')));
-  const stubs = missingLocaleStubs(paths);
-  const migrations = missingMigrations(paths);
   if (process.argv.includes('--check')) {
+    const stubs = missingLocaleStubs(paths);
+    const migrations = missingMigrations(paths);
     const generated = await generatedFiles(paths);
     const stale = [...generated].filter(([f, c]) => !fs.existsSync(f) || fs.readFileSync(f, 'utf8') !== c).map(([f]) => f);
     const missing = [...migrations.keys(), ...stubs.keys()];
@@ -25,8 +25,7 @@ async function main() {
     console.log('generated files are up to date');
     return;
   }
-  // Label stubs first: the generated locale index imports them.
-  const written = [...writeFiles(stubs), ...writeFiles(migrations), ...writeFiles(await generatedFiles(paths))];
+  const written = await writeAll(paths);
   for (const f of written) console.log('wrote', path.relative(paths.root, f));
   if (!written.length) console.log('generated files are up to date');
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { generatedFiles, missingLocaleStubs, missingMigrations, writeFiles } from './lib/generate';
+import { writeAll } from './lib/generate';
 import { projectPaths } from './lib/paths';
 
 /** `npm run new-entity <camelName>`: scaffolds a schema, then its labels, migration and generated files. */
@@ -48,7 +48,7 @@ async function main() {
     },
   };
   fs.writeFileSync(file, JSON.stringify(schema, null, 2) + '\n');
-  const written = [file, ...writeFiles(missingLocaleStubs(paths)), ...writeFiles(missingMigrations(paths)), ...writeFiles(await generatedFiles(paths))];
+  const written = [file, ...(await writeAll(paths))];
   for (const f of written) console.log('wrote', path.relative(paths.root, f));
   console.log(
     `\nNext: edit ${path.relative(paths.root, file)} and its labels. Until the migration has run anywhere, delete it and run ` +

@@ -160,3 +160,8 @@ export function writeFiles(files: Map<string, string>): string[] {
   }
   return written;
 }
+
+/** Everything `npm run gen` writes: label stubs first (the locale index imports them), migrations, generated files. */
+export async function writeAll(paths: ProjectPaths): Promise<string[]> {
+  return [...writeFiles(missingLocaleStubs(paths)), ...writeFiles(missingMigrations(paths)), ...writeFiles(await generatedFiles(paths))];
+}

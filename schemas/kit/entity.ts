@@ -118,7 +118,7 @@ export function effectiveSchema(file: EntitySchema): EntitySchema {
   const props: Record<string, PropertySchema> = { ...STANDARD_PROPERTIES };
   if (file['x-entity'].orgScoped) Object.assign(props, ORG_PROPERTIES);
   Object.assign(props, file.properties);
-  for (const p of Object.values({ ...props })) {
+  for (const p of Object.values(props)) {
     const ref = p['x-ref'];
     if (ref && !props[ref.as]) props[ref.as] = { type: ['string', 'null'], readOnly: true, 'x-ui': { column: false } };
   }

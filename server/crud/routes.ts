@@ -33,9 +33,9 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, 
   const each = (op: Operation, fn: (method: HTTPMethods, url: string) => void) => {
     for (const r of x.routes[op] ?? []) fn(...parseRoute(r));
   };
-  const base = (op: Operation, permission: string) => ({
+  const base = (op: Operation, permission: string, schema: Record<string, unknown> = {}) => ({
     config: { permission, labels: m.labelPrefix },
-    schema: { tags: [m.name], summary: `${op} ${m.schema.title ?? m.name}` },
+    schema: { tags: [m.name], summary: `${op} ${m.schema.title ?? m.name}`, ...schema },
   });
   const normalise = async (req: { body: unknown }) => {
     if (req.body && typeof req.body === 'object') normaliseBody(m.schema, req.body as Record<string, unknown>);
@@ -45,8 +45,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, 
     app.route({
       method,
       url,
-      ...base('create', x.permissions.create),
-      schema: { ...base('create', x.permissions.create).schema, body: m.createSchema, response: { 201: item } },
+      ...base('create', x.permissions.create, { body: m.createSchema, response: { 201: item } }),
       preValidation: normalise,
       handler: async (req, reply) => reply.status(201).send(await createRow(db, m, callerOf(req), req.body as Record<string, unknown>)),
     }),
@@ -55,8 +54,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, 
     app.route({
       method,
       url,
-      ...base('update', x.permissions.update),
-      schema: { ...base('update', x.permissions.update).schema, params: idParams, body: m.updateSchema, response: { 200: item } },
+      ...base('update', x.permissions.update, { params: idParams, body: m.updateSchema, response: { 200: item } }),
       preValidation: normalise,
       handler: async (req) => updateRow(db, m, callerOf(req), (req.params as { id: number }).id, req.body as Record<string, unknown>),
     }),
@@ -65,8 +63,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, 
     app.route({
       method,
       url,
-      ...base('remove', x.permissions.remove),
-      schema: { ...base('remove', x.permissions.remove).schema, params: idParams, response: { 204: { type: 'null' } } },
+      ...base('remove', x.permissions.remove, { params: idParams, response: { 204: { type: 'null' } } }),
       handler: async (req, reply) => {
         await deleteRow(db, m, callerOf(req), (req.params as { id: number }).id);
         return reply.status(204).send();
@@ -77,8 +74,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, 
     app.route({
       method,
       url,
-      ...base('get', x.permissions.read),
-      schema: { ...base('get', x.permissions.read).schema, params: idParams, response: { 200: item } },
+      ...base('get', x.permissions.read, { params: idParams, response: { 200: item } }),
       handler: async (req) => (await getOne(db, m, callerOf(req), (req.params as { id: number }).id)) ?? Promise.reject(notFound()),
     }),
   );
@@ -86,8 +82,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, 
     app.route({
       method,
       url,
-      ...base('query', x.permissions.read),
-      schema: { ...base('query', x.permissions.read).schema, body: m.querySchema, response: { 200: pageResponseSchema(item) } },
+      ...base('query', x.permissions.read, { body: m.querySchema, response: { 200: pageResponseSchema(item) } }),
       handler: async (req) => queryPage(db, m, callerOf(req), (req.body ?? {}) as QueryBody),
     }),
   );
@@ -95,8 +90,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, 
     app.route({
       method,
       url,
-      ...base('options', x.permissions.read),
-      schema: { ...base('options', x.permissions.read).schema, querystring: optionsQuery },
+      ...base('options', x.permissions.read, { querystring: optionsQuery }),
       handler: async (req) => {
         const q = req.query as { q?: string; limit: number };
         return options(db, m, callerOf(req), q.q || undefined, q.limit);

@@ -5,7 +5,7 @@ import type { Jt808Version } from './constants';
 import { Jt808DecodeError } from './errors';
 import * as framing from './framing';
 import * as header from './header';
-import type { PacketInfo } from './header';
+import type { Jt808Header } from './header';
 import * as messages from './messages';
 import type { Jt808Body } from './messages';
 
@@ -27,20 +27,8 @@ export interface DecodeOptions {
   maxFrameBytes?: number;
 }
 
-/** Header fields every decoded message carries. */
-export interface MessageMeta {
-  version: Jt808Version;
-  /** Terminal phone/id, leading zeros trimmed. */
-  phone: string;
-  serial: number;
-  packet?: PacketInfo;
-  /** Raw body-properties word. */
-  properties: number;
-  /** Encryption bits 10-12 (0 = none). */
-  encryption: number;
-  /** 2019 protocol-version byte. */
-  protocolVersion?: number;
-}
+/** Header fields every decoded message carries (the id sits beside the body). */
+export type MessageMeta = Omit<Jt808Header, 'msgId'>;
 
 /** A message this codec understands; narrow on msgId for the precise body type. */
 export type KnownMessage = Jt808Body & MessageMeta & { opaque?: undefined };
