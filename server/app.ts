@@ -36,6 +36,19 @@ export interface AppOptions {
 
 export const VERSION = '0.1.0';
 
+/** Every /api route and the permission it declares (for the permission tests and the docs). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  permission: string | Record<string, string>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeCatalogue: RouteEntry[];
+  }
+}
+
 function uniqueIndexes(models: EntityModel[]): UniqueIndexMap {
   const map: UniqueIndexMap = new Map();
   for (const m of models)
@@ -80,7 +93,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   // A route under /api that forgets its permission fails at start-up, not in production.
+  const catalogue: RouteEntry[] = [];
+  app.decorate('routeCatalogue', catalogue);
   app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && route.config?.permission) {
+      for (const method of [route.method].flat()) catalogue.push({ method, url: route.url, permission: route.config.permission });
+    }
     const p = route.config?.permission;
     if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !(typeof p === 'string' ? p : p && Object.keys(p).length)) {
       throw new Error(`route ${route.method} ${route.url} declares no permission`);

@@ -55,7 +55,10 @@ export async function authorizedResources(db: Kysely<DB>, caller: Caller, applic
     .distinct()
     .where('mr.member_id', '=', caller.memberId)
     .execute();
-  return withAncestors(all, new Set(granted.map((g) => g.resource_id)));
+  // Actions follow the caller's codes, which an impersonation narrows to what both members hold.
+  const ids = new Set(granted.map((g) => g.resource_id));
+  const actionsHeld = all.filter((r) => ids.has(r.id) && (r.kind !== 'Action' || caller.codes.has(r.code)));
+  return withAncestors(all, new Set(actionsHeld.map((r) => r.id)));
 }
 
 /** The rows in `ids` plus every ancestor of them. */

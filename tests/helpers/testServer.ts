@@ -51,7 +51,7 @@ export interface TestServer {
   /** Like memberToken, also returning the member's id and login name. */
   addMember(orgCode: string, memberType: MemberType, codes?: string[]): Promise<{ id: number; loginName: string; token: string }>;
   orgId(code: string): Promise<number>;
-  call(token: string | null, method: InjectOptions['method'], url: string, body?: unknown, lang?: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers of any shape
+  call(token: string | null, method: InjectOptions['method'], url: string, body?: unknown, lang?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers of any shape
 }
 
 /** The real app on a real, migrated, demo-seeded database, driven through Fastify's inject. */
@@ -61,11 +61,11 @@ export async function startTestServer(backend: Backend): Promise<TestServer> {
   await migrate(database);
   await seed(database.db, { demo: true, adminPassword: ADMIN_PASSWORD });
   const app = await buildApp({ database, secret: 'test-secret', logLevel: 'silent' });
-  const call: TestServer['call'] = async (token, method, url, body, lang) => {
+  const call: TestServer['call'] = async (token, method, url, body, lang, extra) => {
     const res = await app.inject({
       method,
       url,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(lang ? { 'accept-language': lang } : {}) },
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(lang ? { 'accept-language': lang } : {}), ...extra },
       ...(body !== undefined ? { payload: body as object } : {}),
     });
     return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
