@@ -2,6 +2,8 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Kysely } from 'kysely';
 import { normaliseBody, pageResponseSchema, type Operation } from '../../schemas/kit/entity';
 import { callerOf } from '../auth/authenticate';
+import type { DB } from '../db/tables';
+import { auditRequest } from '../passport/audit';
 import { notFound } from '../http/errors';
 import type { EntityModel } from './model';
 import { getOne, options, queryPage, type QueryBody } from './query';
@@ -65,7 +67,9 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<unknown>, 
       url,
       ...base('remove', x.permissions.remove, { params: idParams, response: { 204: { type: 'null' } } }),
       handler: async (req, reply) => {
-        await deleteRow(db, m, callerOf(req), (req.params as { id: number }).id);
+        const id = (req.params as { id: number }).id;
+        await deleteRow(db, m, callerOf(req), id);
+        await auditRequest(db as unknown as Kysely<DB>, req, callerOf(req), 'entityDelete', `${m.name}:${id}`);
         return reply.status(204).send();
       },
     }),

@@ -109,12 +109,15 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
       checkSystemFlag(caller, body);
       const org = await one(caller, idOf(req));
       const moving = body.parentId !== undefined && body.parentId !== org.parentId;
+      const parent = moving ? await orgInScope(db, caller, body.parentId!, 'parentId', `${labels}.parentId`) : null;
+      if (parent) {
+        if (org.id === caller.orgId) throw new AppError(406, 'passport.orgOwn');
+        // An organisation cannot move below itself.
+        if (parent.path.startsWith(org.path)) throw new AppError(400, 'validation.refNotFound', {}, [{ field: 'parentId', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.parentId` }]);
+      }
+      // Only the transaction's own connection inside: the embedded database has just one.
       await db.transaction().execute(async (trx) => {
-        if (moving) {
-          if (org.id === caller.orgId) throw new AppError(406, 'passport.orgOwn');
-          const parent = await orgInScope(db, caller, body.parentId!, 'parentId', `${labels}.parentId`);
-          // An organisation cannot move below itself.
-          if (parent.path.startsWith(org.path)) throw new AppError(400, 'validation.refNotFound', {}, [{ field: 'parentId', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.parentId` }]);
+        if (parent) {
           const newPath = `${parent.path}${org.id}/`;
           await trx
             .updateTable('organisation')
