@@ -71,6 +71,9 @@ describe.each(BACKENDS)('passport entities on %s', (backend) => {
     expect((await s.call(admin, 'DELETE', `/api/passport/resource/${leaf.body.id}`)).status).toBe(204);
     expect((await s.call(admin, 'DELETE', `/api/passport/resource/${top.body.id}`)).status).toBe(204);
     expect((await s.call(admin, 'GET', '/api/passport/resource/all', undefined, undefined, { 'x-application-code': 'nope' })).status).toBe(400);
+    // AppCode chooses the application when it names one.
+    const viaAppCode = await s.call(admin, 'GET', '/api/passport/resource/all', undefined, undefined, { appcode: 'vehicle-app' });
+    expect(viaAppCode.body.map((r: { code: string }) => r.code)).toEqual(['app-home', 'app-vehicle', 'app-alarm', 'app-mine']);
   });
 
   it('registers accounts with the phone rules of §5, edits them and lists them', async () => {
