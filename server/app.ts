@@ -19,6 +19,7 @@ import { loggerOptions } from './http/logging';
 import { serveConsole } from './http/staticConsole';
 import { registerPassport } from './passport';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from './passport/throttle';
+import { registerDecodeRoute } from './telematics/jt808/decodeRoute';
 import { installValidators } from './http/validators';
 
 export interface AppOptions {
@@ -112,6 +113,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return { status: 'ok', database: database.kind, version: VERSION };
   });
   registerPassport(app, { ...sessionDeps, throttle: opts.throttle ?? DEFAULT_THROTTLE });
+  registerDecodeRoute(app);
   for (const m of models) registerEntityRoutes(app, db as unknown as Kysely<unknown>, m);
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;

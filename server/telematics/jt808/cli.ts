@@ -7,37 +7,10 @@
  */
 
 import { createInterface } from 'node:readline';
-import { DEFAULT_TZ_OFFSET_MINUTES } from './constants';
-import { decodeFrame, type DecodeOptions } from './decode';
-import { Jt808DecodeError } from './errors';
-import { SubpackageAssembler } from './subpackage';
-import { errorToJson, messageToJson } from './toJson';
+import type { DecodeOptions } from './decode';
+import { TextDecoder808 } from './decodeText';
 
 const USAGE = 'usage: jt808 decode [--tz=<minutes east of UTC, default 480>] [--no-checksum] [<hex frame> ...]\n';
-
-interface CliState {
-  opts: DecodeOptions;
-  assembler: SubpackageAssembler;
-  failed: boolean;
-}
-
-function decodeLine(line: string, state: CliState): string {
-  const text = line.replace(/\s+/g, '').replace(/^0x/i, '');
-  try {
-    if (text.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(text)) {
-      throw new Jt808DecodeError('BAD_HEX', `not a hex frame: ${JSON.stringify(line.trim().slice(0, 80))}`);
-    }
-    const msg = decodeFrame(Buffer.from(text, 'hex'), state.opts);
-    if (msg.opaque === 'fragment') {
-      const whole = state.assembler.push(msg);
-      if (whole) return JSON.stringify({ ...messageToJson(whole), reassembledFrom: msg.packet?.count ?? 0 });
-    }
-    return JSON.stringify(messageToJson(msg));
-  } catch (e) {
-    state.failed = true;
-    return JSON.stringify(errorToJson(e));
-  }
-}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -61,21 +34,17 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     } else frames.push(arg);
   }
-  const state: CliState = {
-    opts,
-    assembler: new SubpackageAssembler({ tzOffsetMinutes: opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES }),
-    failed: false,
-  };
+  const decoder = new TextDecoder808(opts);
   if (frames.length > 0) {
-    for (const f of frames) process.stdout.write(`${decodeLine(f, state)}\n`);
+    for (const f of frames) process.stdout.write(`${JSON.stringify(decoder.decode(f))}\n`);
   } else {
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
     for await (const line of rl) {
       if (line.trim() === '') continue;
-      process.stdout.write(`${decodeLine(line, state)}\n`);
+      process.stdout.write(`${JSON.stringify(decoder.decode(line))}\n`);
     }
   }
-  return state.failed ? 1 : 0;
+  return decoder.failed ? 1 : 0;
 }
 
 if (require.main === module) {
