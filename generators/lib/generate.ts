@@ -92,8 +92,7 @@ export function missingMigrations(paths: ProjectPaths, now = new Date()): Map<st
   const existing = fs.existsSync(paths.migrations)
     ? fs.readdirSync(paths.migrations).map((f) => fs.readFileSync(path.join(paths.migrations, f), 'utf8'))
     : [];
-  const tables: Record<string, string> = { organisation: 'organisation' };
-  for (const f of files) tables[f.name] = f.schema['x-entity'].table;
+  const all = Object.fromEntries(files.map((f) => [f.name, f.schema]));
   const out = new Map<string, string>();
   const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 14);
   // Referenced entities first, so foreign keys point at tables that exist.
@@ -101,7 +100,7 @@ export function missingMigrations(paths: ProjectPaths, now = new Date()): Map<st
   order.forEach((f, i) => {
     if (existing.some((sql) => sql.split('\n').includes(migrationMarker(f.name)))) return;
     const file = path.join(paths.migrations, `${stamp}${String(i).padStart(2, '0')}_create_${f.schema['x-entity'].table}.sql`);
-    out.set(file, createTableSql(f.schema, tables));
+    out.set(file, createTableSql(f.schema, all));
   });
   return out;
 }
