@@ -1,0 +1,36 @@
+import type { ResourceItem } from '../../server/passport/resources';
+import { buildTree, type TreeNode } from '../../server/passport/tree';
+import type { Application, ResourceFixture } from '../../server/seed/menu';
+
+/**
+ * An application's seeded resource tree (server/seed/menu.ts) as `GET resource/authorized/{app}`
+ * answers it for a member holding every code: rows numbered and sorted the way the seed stores
+ * them (server/seed/resources.ts), then nested.
+ */
+export function resourceTree(application: Application, tree: ResourceFixture[]): Array<TreeNode<ResourceItem>> {
+  const rows: ResourceItem[] = [];
+  const walk = (items: ResourceFixture[], parentId: number | null) => {
+    items.forEach((r, i) => {
+      const id = rows.length + 1;
+      rows.push({
+        id,
+        application,
+        name: r.name,
+        code: r.code,
+        kind: r.kind,
+        path: r.path ?? null,
+        url: r.url ?? null,
+        icon: r.icon ?? null,
+        sort: (i + 1) * 10,
+        parentId,
+        hidden: !!r.hidden,
+        affix: !!r.affix,
+        noCache: !!r.noCache,
+        activeMenu: r.activeMenu ?? null,
+      });
+      walk(r.children ?? [], id);
+    });
+  };
+  walk(tree, null);
+  return buildTree(rows);
+}
