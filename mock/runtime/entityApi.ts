@@ -101,8 +101,10 @@ export function entityApi(name: string, schema: EntitySchema, entities: Record<s
       if (x.orgScoped && (input.orgId === undefined || input.orgId === null)) input.orgId = caller.orgId;
       checkRefs(caller, input);
       const values = { ...Object.fromEntries(defaults.map(([n, p]) => [n, p.default])), ...writableOf(input) };
+      // The database takes the id before its unique indexes refuse the row: a refused create uses one up.
+      const id = store.allocateId(name);
       checkUnique(values);
-      return { status: 201, body: view(store.insert(name, values)) };
+      return { status: 201, body: view(store.insert(name, values, id)) };
     },
     update(caller, { params, body }) {
       const input = check<Body>(validators.update, normalised(body), labels);

@@ -35,10 +35,15 @@ export class MockStore {
     return t;
   }
 
-  /** Adds a row with a fresh id and timestamps (what the database's defaults would give). */
-  insert(entity: string, values: Record<string, unknown>): Row {
+  /** The next id of a table; like a database sequence, an id handed out is never handed out again. */
+  allocateId(entity: string): number {
     const id = this.nextId.get(entity) ?? 1;
     this.nextId.set(entity, id + 1);
+    return id;
+  }
+
+  /** Adds a row with its id (fresh unless given) and timestamps, as the database's defaults would. */
+  insert(entity: string, values: Record<string, unknown>, id = this.allocateId(entity)): Row {
     const now = new Date().toISOString();
     const row: Row = { ...values, id, createdAt: now, updatedAt: now };
     this.rows(entity).push(row);
