@@ -1,6 +1,6 @@
 import type { ResourceItem } from '../../server/passport/resources';
 import { buildTree, type TreeNode } from '../../server/passport/tree';
-import type { Application, ResourceFixture } from '../../server/seed/menu';
+import { resourceFields, type Application, type ResourceFixture } from '../../server/seed/menu';
 
 /**
  * An application's seeded resource tree (server/seed/menu.ts) as `GET resource/authorized/{app}`
@@ -12,22 +12,7 @@ export function resourceTree(application: Application, tree: ResourceFixture[]):
   const walk = (items: ResourceFixture[], parentId: number | null) => {
     items.forEach((r, i) => {
       const id = rows.length + 1;
-      rows.push({
-        id,
-        application,
-        name: r.name,
-        code: r.code,
-        kind: r.kind,
-        path: r.path ?? null,
-        url: r.url ?? null,
-        icon: r.icon ?? null,
-        sort: (i + 1) * 10,
-        parentId,
-        hidden: !!r.hidden,
-        affix: !!r.affix,
-        noCache: !!r.noCache,
-        activeMenu: r.activeMenu ?? null,
-      });
+      rows.push({ id, application, ...resourceFields(r), sort: (i + 1) * 10, parentId });
       walk(r.children ?? [], id);
     });
   };
