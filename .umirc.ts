@@ -20,6 +20,8 @@ export default defineConfig({
   favicons: ['/favicon.svg'],
   mfsu: false,
   codeSplitting: { jsStrategy: 'granularChunks' },
+  // `npm run dev:mock`: mock/api.generated.ts answers every /api call; its runtime is not a mock file.
+  mock: { exclude: ['mock/runtime/**'] },
   proxy: {
     '/api': { target: process.env.API_URL || 'http://127.0.0.1:8000', changeOrigin: true },
   },

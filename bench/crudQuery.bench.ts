@@ -50,24 +50,29 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     const app = await buildApp({ database, secret: 'bench', logLevel: 'silent' });
     const login = await app.inject({ method: 'POST', url: '/api/login', payload: { loginName: 'admin', password: 'Admin2026x' } });
     const token = JSON.parse(login.body).object.token as string;
-    const bodies = [
-      (i: number) => ({ criteria: { keyword: `A0${(i % 90) + 10}` }, order: { property: 'licence', direction: 'ASC' }, pageIndex: 1 + (i % 5), pageSize: 20 }),
-      (i: number) => ({ criteria: { licence: `${i % 1000}` }, order: { property: 'updatedAt', direction: 'DESC' }, pageIndex: 1, pageSize: 20 }),
-      (i: number) => ({ criteria: { customer: `客户${i % 997}` }, order: { property: 'licence', direction: 'DESC' }, pageIndex: 2, pageSize: 50 }),
-      () => ({ order: { property: 'licence', direction: 'ASC' }, pageIndex: 100, pageSize: 20 }),
+    // Each shape names what it exercises, so a slow figure points at its cause.
+    const bodies: Array<[string, (i: number) => Record<string, unknown>]> = [
+      ['keyword', (i: number) => ({ criteria: { keyword: `A0${(i % 90) + 10}` }, order: { property: 'licence', direction: 'ASC' }, pageIndex: 1 + (i % 5), pageSize: 20 })],
+      ['likeShort', (i: number) => ({ criteria: { licence: `${i % 1000}` }, order: { property: 'updatedAt', direction: 'DESC' }, pageIndex: 1, pageSize: 20 })],
+      ['likeCjk', (i: number) => ({ criteria: { customer: `客户${i % 997}` }, order: { property: 'licence', direction: 'DESC' }, pageIndex: 2, pageSize: 50 })],
+      ['deepPage', () => ({ order: { property: 'licence', direction: 'ASC' }, pageIndex: 100, pageSize: 20 })],
     ];
     const call = (i: number) =>
-      app.inject({ method: 'POST', url: '/api/vehicle/vehicle/query', headers: { authorization: `Bearer ${token}` }, payload: bodies[i % bodies.length](i) });
+      app.inject({ method: 'POST', url: '/api/vehicle/vehicle/query', headers: { authorization: `Bearer ${token}` }, payload: bodies[i % bodies.length][1](i) });
     for (let i = 0; i < 20; i++) await call(i); // warm-up
     const samples: number[] = [];
+    const byShape = new Map<string, number[]>(bodies.map(([name]) => [name, []]));
     for (let i = 0; i < RUNS; i++) {
       const s = process.hrtime.bigint();
       const r = await call(i);
-      samples.push(Number(process.hrtime.bigint() - s) / 1e6);
+      const ms = Number(process.hrtime.bigint() - s) / 1e6;
+      samples.push(ms);
+      byShape.get(bodies[i % bodies.length][0])!.push(ms);
       if (r.statusCode !== 200) throw new Error(r.body);
     }
     await app.close();
-    return { name: `crud.query.vehicle.${kind}`, rows: ROWS, fillMs, ...summarise(samples), budgetP95Ms: 50 };
+    const shapes = Object.fromEntries([...byShape].map(([name, ms]) => [name, summarise(ms)]));
+    return { name: `crud.query.vehicle.${kind}`, rows: ROWS, fillMs, ...summarise(samples), budgetP95Ms: 50, shapes };
   } finally {
     await database.close();
     await pg?.drop();

@@ -8,6 +8,7 @@ export function projectPaths(root: string) {
     locales: path.join(root, 'schemas', 'locales'),
     generated: path.join(root, 'schemas', 'generated'),
     migrations: path.join(root, 'server', 'db', 'migrations'),
+    mock: path.join(root, 'mock'),
   };
 }
 export type ProjectPaths = ReturnType<typeof projectPaths>;

@@ -1,4 +1,5 @@
 import { columnOf, effectiveSchema, uniqueIndexName, storedProperties, type EntitySchema, type PropertySchema } from '../../schemas/kit/entity';
+import { queryIndexSql, TRGM_EXTENSION } from './indexSql';
 
 const baseType = (p: PropertySchema) => (Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type);
 
@@ -30,10 +31,15 @@ function sqlLiteral(v: unknown): string {
 
 export const migrationMarker = (entity: string) => `-- entity: ${entity}`;
 
-/** The CREATE TABLE migration scaffolded for a new entity (then an ordinary, hand-editable migration). */
-export function createTableSql(file: EntitySchema, refTables: Record<string, string>): string {
+/**
+ * The CREATE TABLE migration scaffolded for a new entity (then an ordinary, hand-editable migration),
+ * with the indexes its unique sets, relations, searches and sorts need. `all`: every schema file by name.
+ */
+export function createTableSql(file: EntitySchema, all: Record<string, EntitySchema>): string {
   const schema = effectiveSchema(file);
   const x = schema['x-entity'];
+  const refTables: Record<string, string> = { organisation: 'organisation' };
+  for (const [name, s] of Object.entries(all)) refTables[name] = s['x-entity'].table;
   const required = new Set(schema.required ?? []);
   const lines: string[] = [];
   for (const [name, p] of storedProperties(schema)) {
@@ -70,5 +76,8 @@ export function createTableSql(file: EntitySchema, refTables: Record<string, str
       out.push(`CREATE INDEX ${x.table}_${col}_idx ON ${x.table} (${col});`);
     }
   }
+  const queryIndexes = queryIndexSql(file, all);
+  if (queryIndexes.some((s) => s.includes('gin_trgm_ops'))) out.push(TRGM_EXTENSION);
+  out.push(...queryIndexes);
   return out.join('\n') + '\n';
 }

@@ -143,6 +143,33 @@ export function storedProperties(schema: EntitySchema): Array<[string, PropertyS
   return Object.entries(schema.properties).filter(([name]) => !labels.has(name));
 }
 
+/** Stored as text (so "contains" search runs on the value itself, no cast). */
+export function isTextProperty(p: PropertySchema | undefined): boolean {
+  const t = Array.isArray(p?.type) ? p.type.find((x) => x !== 'null') : p?.type;
+  return !!p && (t === undefined || t === 'string') && p.format !== 'date' && p.format !== 'date-time';
+}
+
+/**
+ * `keyword` searches the entity's own keyword columns as one text: the values joined by a separator
+ * no keyword contains (the query strips it), so one trigram index serves the whole OR and the
+ * planner estimates it as one condition. The migration's index and the query must use this same
+ * expression (`alias` qualifies columns in the query; the index names them bare).
+ */
+export const KEYWORD_SEPARATOR = '\x1f';
+
+export function keywordColumns(schema: EntitySchema): Array<{ col: string; text: boolean }> {
+  const own = new Map(storedProperties(schema));
+  return (schema['x-entity'].keyword ?? [])
+    .filter((k) => own.has(k))
+    .map((k) => ({ col: columnOf(k, own.get(k)), text: isTextProperty(own.get(k)) }));
+}
+
+export function keywordDocument(columns: Array<{ col: string; text: boolean }>, alias?: string): string {
+  const ref = (c: { col: string; text: boolean }) => `${alias ? alias + '.' : ''}${c.col}${c.text ? '' : '::text'}`;
+  if (columns.length === 1) return ref(columns[0]);
+  return columns.map((c) => `coalesce(${ref(c)}, '')`).join(` || E'\\x1f' || `);
+}
+
 /** Writable properties (what a create or update body may set). */
 export function writableProperties(schema: EntitySchema): Array<[string, PropertySchema]> {
   return storedProperties(schema).filter(([, p]) => !p.readOnly);
@@ -237,7 +264,10 @@ function criterionValueSchema(p: PropertySchema): PropertySchema {
 /** The page every list answers with. */
 export interface Page<T> {
   data: T[];
+  /** Rows matching the criteria: exact when `totalExact`, otherwise a lower bound (counting stopped). */
   total: number;
+  /** False when counting stopped at the cap (10,000 rows, or the end of the requested page if further). */
+  totalExact: boolean;
   pageIndex: number;
   pageSize: number;
 }
@@ -246,7 +276,8 @@ export const pageResponseSchema = (item: Record<string, unknown>) => ({
   type: 'object',
   properties: {
     data: { type: 'array', items: item },
-    total: { type: 'integer' },
+    total: { type: 'integer', description: 'rows matching the criteria; a lower bound when totalExact is false' },
+    totalExact: { type: 'boolean', description: 'false when counting stopped at max(10000, pageIndex × pageSize) rows' },
     pageIndex: { type: 'integer' },
     pageSize: { type: 'integer' },
   },

@@ -1,6 +1,9 @@
 import {
   columnOf,
   createBodySchema,
+  isTextProperty,
+  keywordColumns,
+  keywordDocument,
   queryBodySchema,
   searchableProperties,
   sortableProperties,
@@ -26,6 +29,15 @@ export interface RefModel {
   isOrganisation: boolean;
 }
 
+/**
+ * What a filter on a property tests. An own column is compared in place (so its indexes serve);
+ * a relation label becomes `fk IN (ids of referenced rows whose label matches)`, evaluated once
+ * before the scan instead of joining every row first.
+ */
+export type FilterTarget =
+  | { kind: 'column'; expr: string; text: boolean }
+  | { kind: 'ref'; fk: string; table: string; labelCol: string; text: boolean };
+
 /** Everything the generic CRUD needs about one entity, computed once at start-up. */
 export interface EntityModel {
   name: string;
@@ -37,10 +49,10 @@ export interface EntityModel {
   columns: Map<string, string>;
   writable: Map<string, PropertySchema>;
   refs: RefModel[];
-  /** prop → [SQL expression (qualified column), search mode]. */
-  searchable: Map<string, { expr: string; mode: SearchMode; prop: PropertySchema }>;
+  /** prop → what its criterion tests, and how. */
+  searchable: Map<string, { target: FilterTarget; mode: SearchMode; prop: PropertySchema }>;
   sortable: Map<string, string>;
-  keyword: string[];
+  keyword: FilterTarget[];
   defaultOrder: { expr: string; direction: 'ASC' | 'DESC' };
   optionLabel: string;
   createSchema: Record<string, unknown>;
@@ -49,12 +61,23 @@ export interface EntityModel {
   uniqueIndexes: Array<{ index: string; fields: string[] }>;
 }
 
+/** The keyword's own columns as one document (one indexed condition), plus each relation label. */
+function keywordTargets(schema: EntitySchema, targetOf: Map<string, FilterTarget>): FilterTarget[] {
+  const own = keywordColumns(schema);
+  const labels = (schema['x-entity'].keyword ?? []).map((k) => targetOf.get(k)!).filter((t) => t.kind === 'ref');
+  return [...(own.length ? [{ kind: 'column' as const, expr: keywordDocument(own, 't'), text: true }] : []), ...labels];
+}
+
 export function buildModel(schema: EntitySchema, all: Record<string, EntitySchema>): EntityModel {
   const x = schema['x-entity'];
   const columns = new Map(storedProperties(schema).map(([n, p]) => [n, columnOf(n, p)]));
   const refs: RefModel[] = [];
   const exprOf = new Map<string, string>();
-  for (const [n, c] of columns) exprOf.set(n, `t.${c}`);
+  const targetOf = new Map<string, FilterTarget>();
+  for (const [n, c] of columns) {
+    exprOf.set(n, `t.${c}`);
+    targetOf.set(n, { kind: 'column', expr: `t.${c}`, text: isTextProperty(schema.properties[n]) });
+  }
   Object.entries(schema.properties).forEach(([prop, p]) => {
     const ref = p['x-ref'];
     if (!ref) return;
@@ -74,9 +97,12 @@ export function buildModel(schema: EntitySchema, all: Record<string, EntitySchem
       isOrganisation,
     });
     exprOf.set(ref.as, `${alias}.${labelCol}`);
+    const table = refs[refs.length - 1].table;
+    const labelText = isOrganisation || isTextProperty(target!.properties[ref.label]);
+    targetOf.set(ref.as, { kind: 'ref', fk: `t.${columns.get(prop)!}`, table, labelCol, text: labelText });
   });
   const searchable = new Map(
-    searchableProperties(schema).map(([n, p, mode]) => [n, { expr: exprOf.get(n)!, mode, prop: p }] as const),
+    searchableProperties(schema).map(([n, p, mode]) => [n, { target: targetOf.get(n)!, mode, prop: p }] as const),
   );
   const sortable = new Map(sortableProperties(schema).map((n) => [n, exprOf.get(n)!] as const));
   const order = x.defaultOrder ?? { property: 'id', direction: 'ASC' as const };
@@ -91,7 +117,7 @@ export function buildModel(schema: EntitySchema, all: Record<string, EntitySchem
     refs,
     searchable,
     sortable,
-    keyword: (x.keyword ?? []).map((k) => exprOf.get(k)!),
+    keyword: keywordTargets(schema, targetOf),
     defaultOrder: { expr: exprOf.get(order.property) ?? 't.id', direction: order.direction },
     optionLabel: exprOf.get(x.optionLabel ?? 'name') ?? 't.id',
     createSchema: createBodySchema(schema),

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Page } from '../../schemas/kit/entity';
+import { KEYWORD_SEPARATOR, type Page } from '../../schemas/kit/entity';
 import type { Caller } from '../auth/caller';
-import type { EntityModel } from './model';
+import type { EntityModel, FilterTarget } from './model';
 
 // Identifiers below come from checked schemas (camelCase / snake_case only); every value is a parameter.
 const raw = (s: string) => sql.raw(s);
@@ -22,54 +22,75 @@ export function selectList(m: EntityModel): Fragment {
   return raw([...cols, ...labels].join(', '));
 }
 
-export function fromClause(m: EntityModel): Fragment {
+export function fromClause(m: EntityModel, base: Fragment = raw(m.table)): Fragment {
   const joins = m.refs.map((r) => `LEFT JOIN ${r.table} ${r.alias} ON ${r.alias}.id = t.${r.col}`);
-  return raw([`${m.table} t`, ...joins].join(' '));
+  return sql`${base} t ${raw(joins.join(' '))}`;
 }
+
+/** Ids of the organisation subtree under a path, computed once per statement (an init plan). */
+const subtreeIds = (path: Fragment) => sql`ARRAY(SELECT id FROM organisation WHERE path LIKE ${path})`;
 
 /** Rows of org-scoped entities are visible only inside the caller's organisation subtree. */
 export function scopeCondition(m: EntityModel, caller: Caller): Fragment {
   if (!m.orgScoped) return sql`TRUE`;
-  return sql`t.org_id IN (SELECT id FROM organisation WHERE path LIKE ${caller.orgPath + '%'})`;
+  return sql`t.org_id = ANY (${subtreeIds(sql`${caller.orgPath + '%'}`)})`;
 }
 
 const likePattern = (v: string) => '%' + v.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
 const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.every(isEmpty));
 
+/**
+ * Case-insensitive "contains". A value without any letter that has case (digits, CJK, …) gives the
+ * same answer with LIKE, which compares bytes instead of lower-casing every row: much cheaper on a scan.
+ */
+function contains(value: string, text: boolean): (col: Fragment) => Fragment {
+  const op = raw(value.toLowerCase() === value.toUpperCase() ? 'LIKE' : 'ILIKE');
+  return (col) => sql`${text ? col : sql`${col}::text`} ${op} ${likePattern(value)}`;
+}
+
+/** A test on a property: in place on an own column, or as `fk = ANY(matching referenced ids)`. */
+function onTarget(target: FilterTarget, test: (col: Fragment) => Fragment): Fragment {
+  if (target.kind === 'column') return test(raw(target.expr));
+  return sql`${raw(target.fk)} = ANY (ARRAY(SELECT id FROM ${raw(target.table)} WHERE ${test(raw(target.labelCol))}))`;
+}
+
+/** Conditions of a query's criteria; they name only the entity's own table (alias t). */
 function criteriaConditions(m: EntityModel, criteria: Record<string, unknown>): Fragment[] {
   const out: Fragment[] = [];
   for (const [key, value] of Object.entries(criteria)) {
     if (isEmpty(value)) continue;
     if (key === 'keyword') {
-      const pattern = likePattern(String(value));
-      out.push(sql`(${sql.join(m.keyword.map((e) => sql`${raw(e)}::text ILIKE ${pattern}`), sql` OR `)})`);
+      const v = String(value).split(KEYWORD_SEPARATOR).join('');
+      out.push(sql`(${sql.join(m.keyword.map((k) => onTarget(k, contains(v, k.text))), sql` OR `)})`);
       continue;
     }
     if (key === 'orgId') {
       // An organisation filter means that organisation and everything below it.
-      out.push(sql`t.org_id IN (SELECT id FROM organisation WHERE path LIKE (SELECT path FROM organisation WHERE id = ${value}) || '%')`);
+      out.push(sql`t.org_id = ANY (${subtreeIds(sql`(SELECT path FROM organisation WHERE id = ${value}) || '%'`)})`);
       continue;
     }
     const s = m.searchable.get(key);
     if (!s) continue; // the body schema already refused it
-    const col = raw(s.expr);
-    if (s.mode === 'like') out.push(sql`${col} ILIKE ${likePattern(String(value))}`);
-    else if (s.mode === 'eq') out.push(sql`${col} = ${value}`);
+    if (s.mode === 'like') out.push(onTarget(s.target, contains(String(value), s.target.text)));
+    else if (s.mode === 'eq') out.push(onTarget(s.target, (col) => sql`${col} = ${value}`));
     else {
       const [from, to] = value as unknown[];
-      if (!isEmpty(from)) out.push(sql`${col} >= ${from}`);
-      if (!isEmpty(to)) out.push(sql`${col} <= ${to}`);
+      if (!isEmpty(from)) out.push(onTarget(s.target, (col) => sql`${col} >= ${from}`));
+      if (!isEmpty(to)) out.push(onTarget(s.target, (col) => sql`${col} <= ${to}`));
     }
   }
   return out;
 }
 
-function orderClause(m: EntityModel, order: QueryBody['order']): Fragment {
+function orderOf(m: EntityModel, order: QueryBody['order']): { expr: string; dir: 'ASC' | 'DESC' } {
   const expr = order?.property ? m.sortable.get(order.property) : undefined;
-  const dir = order?.direction && /^desc/i.test(order.direction) ? 'DESC' : 'ASC';
-  // The id breaks ties, so pages never overlap or skip rows however many rows share a value.
-  return expr ? raw(`${expr} ${dir}, t.id ${dir}`) : raw(`${m.defaultOrder.expr} ${m.defaultOrder.direction}, t.id ASC`);
+  if (!expr) return { expr: m.defaultOrder.expr, dir: m.defaultOrder.direction };
+  return { expr, dir: order?.direction && /^desc/i.test(order.direction) ? 'DESC' : 'ASC' };
 }
+
+// The id breaks ties, so pages never overlap or skip rows however many rows share a value; it runs
+// the same way as the sort so a (column, id) index serves both.
+const orderClause = (o: { expr: string; dir: string }) => raw(`${o.expr} ${o.dir}, t.id ${o.dir}`);
 
 /** Strips nulls so a response carries only what is set (the generated types mark fields optional). */
 export function compact(row: Row): Row {
@@ -78,15 +99,39 @@ export function compact(row: Row): Row {
   return out;
 }
 
+/**
+ * Counting stops after this many rows (or after the requested page, when it lies further): an exact
+ * count of a large table costs a scan of all of it on every page. Past the cap the page says
+ * `totalExact: false` and `total` is a lower bound.
+ */
+export const COUNT_CAP = 10_000;
+
+async function countUpTo(db: Kysely<unknown>, m: EntityModel, where: Fragment, limit: number): Promise<number> {
+  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${raw(m.table)} t WHERE ${where} LIMIT ${limit}) c`.execute(db);
+  return r.rows[0]?.n ?? 0;
+}
+
 export async function queryPage(db: Kysely<unknown>, m: EntityModel, caller: Caller, body: QueryBody): Promise<Page<Row>> {
   const pageIndex = body.pageIndex ?? 1;
   const pageSize = body.pageSize ?? 20;
+  const offset = (pageIndex - 1) * pageSize;
   const where = sql.join([scopeCondition(m, caller), ...criteriaConditions(m, body.criteria ?? {})], sql` AND `);
-  const [rows, count] = await Promise.all([
-    sql<Row>`SELECT ${selectList(m)} FROM ${fromClause(m)} WHERE ${where} ORDER BY ${orderClause(m, body.order)} LIMIT ${pageSize} OFFSET ${(pageIndex - 1) * pageSize}`.execute(db),
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM ${fromClause(m)} WHERE ${where}`.execute(db),
-  ]);
-  return { data: rows.rows.map(compact), total: count.rows[0]?.n ?? 0, pageIndex, pageSize };
+  const order = orderOf(m, body.order);
+  // Filter, sort and cut the page on the entity's table alone, then join the labels of those rows
+  // only (not of every row skipped by the offset). A sort on a relation label needs the joins first.
+  const own = order.expr.startsWith('t.');
+  const page = own
+    ? sql`(SELECT t.* FROM ${raw(m.table)} t WHERE ${where} ORDER BY ${orderClause(order)} LIMIT ${pageSize} OFFSET ${offset})`
+    : raw(m.table);
+  const rows = own
+    ? await sql<Row>`SELECT ${selectList(m)} FROM ${fromClause(m, page)} ORDER BY ${orderClause(order)}`.execute(db)
+    : await sql<Row>`SELECT ${selectList(m)} FROM ${fromClause(m)} WHERE ${where} ORDER BY ${orderClause(order)} LIMIT ${pageSize} OFFSET ${offset}`.execute(db);
+  const data = rows.rows.map(compact);
+  // A page that is not full tells the total without counting (unless it is empty past the end).
+  if (data.length < pageSize && (data.length > 0 || offset === 0)) return { data, total: offset + data.length, totalExact: true, pageIndex, pageSize };
+  const limit = Math.max(COUNT_CAP, offset + pageSize);
+  const n = await countUpTo(db, m, where, limit + 1);
+  return { data, total: Math.min(n, limit), totalExact: n <= limit, pageIndex, pageSize };
 }
 
 export async function getOne(db: Kysely<unknown>, m: EntityModel, caller: Caller, id: number): Promise<Row | undefined> {
@@ -101,7 +146,7 @@ export interface OptionItem {
 
 /** `{value, label}` pairs for selects; `q` narrows by label, at most `limit` rows. */
 export async function options(db: Kysely<unknown>, m: EntityModel, caller: Caller, q: string | undefined, limit: number): Promise<OptionItem[]> {
-  const filter = q ? sql`${raw(m.optionLabel)}::text ILIKE ${likePattern(q)}` : sql`TRUE`;
+  const filter = q ? contains(q, false)(raw(m.optionLabel)) : sql`TRUE`;
   const r = await sql<OptionItem>`SELECT t.id AS value, ${raw(m.optionLabel)} AS label FROM ${fromClause(m)} WHERE ${scopeCondition(m, caller)} AND ${filter} ORDER BY ${raw(m.optionLabel)}, t.id LIMIT ${limit}`.execute(db);
   return r.rows;
 }

@@ -8,22 +8,7 @@ import { notFound } from '../http/errors';
 import type { EntityModel } from './model';
 import { getOne, options, queryPage, type QueryBody } from './query';
 import { createRow, deleteRow, updateRow } from './write';
-
-const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-};
-const optionsQuery = {
-  type: 'object',
-  properties: { q: { type: 'string', maxLength: 100 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 } },
-};
-
-/** 'PUT /vehicle/terminal/{id}' → ['PUT', '/api/vehicle/terminal/:id'] */
-export function parseRoute(route: string): [HTTPMethods, string] {
-  const [method, path] = route.split(' ');
-  return [method as HTTPMethods, '/api' + path.replace(/\{(\w+)\}/g, ':$1')];
-}
+import { idParams, optionsQuery, parseRoute } from './routeSpec';
 
 /**
  * The generic CRUD of one entity at the paths its schema declares: bodies validated by the schema,

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FieldError } from '../../schemas/kit/errors';
 import type { Caller } from '../auth/caller';
-import { invalid, notFound } from '../http/errors';
+import { invalid, notFound, refNotFound } from '../http/errors';
 import type { EntityModel } from './model';
 import { getOne, scopeCondition, type Row } from './query';
 
@@ -24,7 +24,7 @@ async function checkRefs(db: Kysely<unknown>, m: EntityModel, caller: Caller, bo
         ? sql`org_id IN (SELECT id FROM organisation WHERE path LIKE ${caller.orgPath + '%'})`
         : sql`TRUE`;
     const hit = await sql`SELECT 1 FROM ${sql.raw(r.table)} WHERE id = ${v} AND ${scope}`.execute(db);
-    if (!hit.rows.length) errors.push({ field: r.prop, key: 'validation.refNotFound', params: {}, labelKey: `${m.labelPrefix}.${r.prop}` });
+    if (!hit.rows.length) errors.push(refNotFound(r.prop, m.labelPrefix));
   }
   if (errors.length) throw invalid(errors);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pgliteDialect';
@@ -72,6 +73,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 async function openPGlite(dataDir: string): Promise<Database> {
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   const client = await PGlite.create(dataDir, {
+    // Extensions the migrations create (PostgreSQL ships them as contrib; PGlite needs them loaded).
+    extensions: { pg_trgm },
     parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },
   });
   const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { renderFieldError, toFieldErrors } from '../../schemas/kit/errors';
+import { toFieldErrors } from '../../schemas/kit/errors';
 import { translator } from '../../schemas/kit/catalogue';
-import { AppError, invalid } from './errors';
+import { AppError, duplicate, errorBody, invalid } from './errors';
 import { requestLanguage } from './language';
 
 /** Unique index name → the properties it covers (their label keys), for readable 406 answers. */
@@ -21,9 +21,7 @@ function classify(error: FastifyError & DbError, req: FastifyRequest, unique: Un
   switch (error.code) {
     case '23505': {
       const hit = error.constraint ? unique.get(error.constraint) : undefined;
-      const labelKeys = hit?.labelKeys ?? [];
-      const fes = (hit?.fields ?? []).map((field, i) => ({ field, key: 'error.duplicate', params: {}, labelKey: labelKeys[i] }));
-      return new AppError(406, 'error.duplicate', {}, fes, { fields: labelKeys.length ? labelKeys : ['common.fields.id'] });
+      return duplicate(hit?.fields ?? [], hit?.labelKeys ?? []);
     }
     case '23503':
       return req.method === 'DELETE' ? new AppError(406, 'error.inUse') : new AppError(400, 'http.badRequest');
@@ -50,10 +48,6 @@ export function makeErrorHandler(unique: UniqueIndexMap) {
       req.log.error({ err: error }, 'unhandled error');
       return reply.status(500).send({ success: false, code: 'http.serverError', message: t('http.serverError') });
     }
-    const params = { ...known.params };
-    for (const [name, keys] of Object.entries(known.labelLists)) params[name] = keys.map((k) => t(k)).join('、');
-    const errors = known.fieldErrors.map((fe) => ({ field: fe.field, key: fe.key, message: renderFieldError(fe, t) }));
-    const message = known.fieldErrors.length && known.status === 400 ? errors[0].message : t(known.key, params);
-    return reply.status(known.status).send({ success: false, code: known.key, message, ...(errors.length ? { errors } : {}) });
+    return reply.status(known.status).send(errorBody(known, t));
   };
 }

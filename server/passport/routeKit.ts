@@ -1,10 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-export const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-};
+export { idParams } from '../crud/routeSpec';
 
 export const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
 

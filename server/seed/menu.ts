@@ -162,6 +162,22 @@ export const VEHICLE_APP_MENU: ResourceFixture[] = [
 
 export const MENUS: Record<Application, ResourceFixture[]> = { 'obd-web': OBD_WEB_MENU, 'vehicle-app': VEHICLE_APP_MENU };
 
+/** A seeded resource's stored fields, absent texts as null and absent flags as false. */
+export function resourceFields(r: ResourceFixture) {
+  return {
+    name: r.name,
+    code: r.code,
+    kind: r.kind,
+    path: r.path ?? null,
+    url: r.url ?? null,
+    icon: r.icon ?? null,
+    hidden: !!r.hidden,
+    affix: !!r.affix,
+    noCache: !!r.noCache,
+    activeMenu: r.activeMenu ?? null,
+  };
+}
+
 /** Every action code seeded for an application. */
 export function actionCodes(tree: ResourceFixture[]): string[] {
   return tree.flatMap((r) => [...(r.kind === 'Action' ? [r.code] : []), ...actionCodes(r.children ?? [])]);

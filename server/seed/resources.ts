@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/tables';
-import { MENUS, type ResourceFixture } from './menu';
+import { MENUS, resourceFields, type ResourceFixture } from './menu';
 
 /**
  * Makes sure every seeded resource exists (matched by application and code), on every start: a new
@@ -14,23 +14,10 @@ export async function syncResources(db: Kysely<DB> | Transaction<DB>): Promise<n
       for (const [i, r] of items.entries()) {
         let id = existing.get(r.code);
         if (id === undefined) {
+          const { noCache, activeMenu, ...fields } = resourceFields(r);
           const row = await db
             .insertInto('resource')
-            .values({
-              application,
-              name: r.name,
-              code: r.code,
-              kind: r.kind,
-              path: r.path ?? null,
-              url: r.url ?? null,
-              icon: r.icon ?? null,
-              sort: (i + 1) * 10,
-              parent_id: parentId,
-              hidden: !!r.hidden,
-              affix: !!r.affix,
-              no_cache: !!r.noCache,
-              active_menu: r.activeMenu ?? null,
-            })
+            .values({ application, ...fields, no_cache: noCache, active_menu: activeMenu, sort: (i + 1) * 10, parent_id: parentId })
             .returning('id')
             .executeTakeFirstOrThrow();
           id = row.id;

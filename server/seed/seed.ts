@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/tables';
 import { generatePassword, hashPassword } from '../auth/password';
+import { entities } from '../../schemas/generated/registry';
+import { fixtureRows } from './fixtureRows';
 import { demoFixtures, ROOT_ORG, type DemoFixtures, type OrgFixture } from './fixtures';
 import { APPLICATIONS } from './menu';
 import { syncResources } from './resources';
@@ -85,22 +87,9 @@ export async function seed(db: Kysely<DB>, opts: { demo: boolean; adminPassword?
 }
 
 async function seedDemo(trx: Transaction<DB>, fx: DemoFixtures, orgs: Map<string, { id: number }>): Promise<void> {
-  const orgId = (code: string) => orgs.get(code)!.id;
   const byKey = new Map<string, number>();
-  for (const { org, ...b } of fx.brands) byKey.set(`brand:${org}:${b.name}`, await insert(trx, 'vehicle_brand', { ...b, orgId: orgId(org) }));
-  for (const { org, ...f } of fx.fuelTypes) byKey.set(`fuel:${org}:${f.name}`, await insert(trx, 'fuel_type', { ...f, orgId: orgId(org) }));
-  for (const { org, ...t } of fx.terminals) byKey.set(`terminal:${t.terminalNo}`, await insert(trx, 'terminal', { ...t, orgId: orgId(org) }));
-  for (const { org, ...d } of fx.drivers) byKey.set(`driver:${org}:${d.name}`, await insert(trx, 'driver', { ...d, orgId: orgId(org) }));
-  // Brands and fuel types are kept by the client organisation above each team.
-  const clientOf = (code: string) => fx.organisations.find((o) => o.code === code)?.parent ?? code;
-  for (const { org, brand, fuelType, driver, terminalNo, ...v } of fx.vehicles) {
-    await insert(trx, 'vehicle', {
-      ...v,
-      orgId: orgId(org),
-      brandId: brand ? byKey.get(`brand:${clientOf(org)}:${brand}`) : undefined,
-      fuelTypeId: fuelType ? byKey.get(`fuel:${clientOf(org)}:${fuelType}`) : undefined,
-      terminalId: terminalNo ? byKey.get(`terminal:${terminalNo}`) : undefined,
-      driverId: driver ? byKey.get(`driver:${org}:${driver}`) : undefined,
-    });
+  for (const row of fixtureRows(fx)) {
+    const refs = Object.fromEntries(Object.entries(row.refs).map(([prop, key]) => [prop, byKey.get(key)]));
+    byKey.set(row.key, await insert(trx, entities[row.entity]['x-entity'].table, { ...row.values, ...refs, orgId: orgs.get(row.org)!.id }));
   }
 }

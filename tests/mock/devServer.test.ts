@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { DEMO_PASSWORD } from '../../mock/runtime/server';
+import { freePort } from '../helpers/serverProcess';
+
+const root = path.resolve(__dirname, '../..');
+
+/**
+ * `npm run dev:mock` for real: Umi's dev server loads mock/api.generated.ts (and not the runtime
+ * as mock files) and answers the console's calls with no API server running.
+ */
+describe('npm run dev:mock', () => {
+  let child: ChildProcess | undefined;
+  let out = '';
+  afterAll(async () => {
+    if (child?.pid && child.exitCode === null) {
+      const exited = new Promise((r) => child!.once('exit', r));
+      process.kill(-child.pid, 'SIGTERM'); // the dev server and the workers it forked
+      await exited;
+    }
+  });
+
+  it('serves the vehicle list from the mock', async () => {
+    const port = await freePort();
+    child = spawn(path.join(root, 'node_modules/.bin/max'), ['dev'], {
+      cwd: root,
+      // The same switch as the npm script; the API proxy points at a port nothing listens on.
+      env: { ...process.env, MOCK: 'generated', PORT: String(port), API_URL: 'http://127.0.0.1:9' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const base = `http://127.0.0.1:${port}/api`;
+    const json = { 'content-type': 'application/json' };
+    // Until its first build is done, Umi answers every request with its loading page.
+    let token: string | undefined;
+    for (const deadline = Date.now() + 150_000; !token; ) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`max dev did not serve the mock:\n${out}`);
+      const r = await fetch(`${base}/login`, { method: 'POST', headers: json, body: JSON.stringify({ loginName: 'admin', password: DEMO_PASSWORD }) }).catch(() => null);
+      if (r?.headers.get('content-type')?.includes('json')) token = (await r.json()).object.token;
+      else await new Promise((res) => setTimeout(res, 1000));
+    }
+    const page = await fetch(`${base}/vehicle/vehicle/query`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${token}`, 'accept-language': 'en-US' },
+      body: JSON.stringify({ criteria: { keyword: '粤B' }, order: { property: 'licence', direction: 'DESC' }, pageIndex: 1, pageSize: 5 }),
+    });
+    expect(page.status).toBe(200);
+    const body = await page.json();
+    expect(body).toMatchObject({ total: 8, totalExact: true, pageIndex: 1, pageSize: 5 });
+    expect(body.data.map((v: { licence: string }) => v.licence)).toEqual([...body.data.map((v: { licence: string }) => v.licence)].sort().reverse());
+    expect(body.data[0]).toMatchObject({ orgName: '深圳车队', brandName: expect.any(String), terminalNo: expect.stringMatching(/^8080/) });
+    const bad = await fetch(`${base}/vehicle/vehicle/query`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}`, 'accept-language': 'en-US' }, body: JSON.stringify({ criteria: { remark: 'x' } }) });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toBe('Cannot search by "remark"');
+  }, 180_000);
+});
