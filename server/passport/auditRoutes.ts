@@ -73,7 +73,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
           .execute(),
         q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { data, total: total.n, pageIndex: p.pageIndex, pageSize: p.pageSize };
+      return { data, total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
     },
   });
 }

@@ -269,7 +269,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
         q.select(MEMBER_COLUMNS).orderBy(col, dir).orderBy('m.id', dir).limit(p.pageSize).offset((p.pageIndex - 1) * p.pageSize).execute(),
         q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { data: await withRolesAndApps(db, rows), total: total.n, pageIndex: p.pageIndex, pageSize: p.pageSize };
+      return { data: await withRolesAndApps(db, rows), total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
     },
   });
 

@@ -189,7 +189,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
         q.select(ORG_COLUMNS).orderBy(col, dir).orderBy('o.id', dir).limit(p.pageSize).offset((p.pageIndex - 1) * p.pageSize).execute(),
         q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { data, total: total.n, pageIndex: p.pageIndex, pageSize: p.pageSize };
+      return { data, total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
     },
   });
 

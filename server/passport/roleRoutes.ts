@@ -140,7 +140,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
         q.select(ROLE_COLUMNS).orderBy(col, dir).orderBy('r.id', dir).limit(p.pageSize).offset((p.pageIndex - 1) * p.pageSize).execute(),
         q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { data, total: total.n, pageIndex: p.pageIndex, pageSize: p.pageSize };
+      return { data, total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
     },
   });
 
