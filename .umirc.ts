@@ -23,9 +23,20 @@ export default defineConfig({
   proxy: {
     '/api': { target: process.env.API_URL || 'http://127.0.0.1:8000', changeOrigin: true },
   },
+  // API base used on localhost / 192.168.x (SPEC.md §7); the dev server proxies /api.
+  define: { 'process.env.API_BASE_DEV': process.env.API_BASE_DEV || '/api' },
+  // Root is the route guard (SPEC.md §2); every menu route is resolved by the shell at run time.
   routes: [
-    { path: '/login', component: 'login', layout: false },
-    { path: '/', component: 'index' },
-    { path: '*', component: '404', layout: false },
+    {
+      path: '/',
+      component: '@/shell/Root',
+      routes: [
+        { path: '/login', component: 'login' },
+        { path: '/login/:userName/:password', component: 'login/credentials' },
+        { path: '/password/weak', component: 'password/weak' },
+        { path: '/404', component: '404' },
+        { path: '/*', component: '@/shell/Shell' },
+      ],
+    },
   ],
 });
