@@ -1,0 +1,166 @@
+/**
+ * The seeded resource trees (menus and their action codes) of each application: SPEC.md §1's
+ * functional areas, with every action code of §6 and every code an entity schema or a
+ * hand-written route declares (a test checks that no route guards itself with an unseeded code).
+ *
+ * `path` is the console route; `url` is the console page key (null → the 404 page, SPEC §2).
+ * Names are the Chinese titles; the console may translate them by `menu.<code>` keys.
+ */
+export type ResourceKind = 'Menu' | 'Action';
+
+export interface ResourceFixture {
+  name: string;
+  code: string;
+  kind: ResourceKind;
+  path?: string;
+  url?: string | null;
+  icon?: string;
+  hidden?: boolean;
+  affix?: boolean;
+  noCache?: boolean;
+  activeMenu?: string;
+  children?: ResourceFixture[];
+}
+
+export const APPLICATIONS = ['obd-web', 'vehicle-app'] as const;
+export type Application = (typeof APPLICATIONS)[number];
+export const DEFAULT_APPLICATION: Application = 'obd-web';
+
+/** A page: a menu whose route path and page key follow from its parent path and code. */
+function page(name: string, parent: string, code: string, icon: string, actions: Array<[string, string]> = [], extra: Partial<ResourceFixture> = {}): ResourceFixture {
+  const path = `${parent}/${code}`;
+  return {
+    name,
+    code: path.slice(1).replace(/\//g, '-'),
+    kind: 'Menu',
+    path,
+    url: path.slice(1),
+    icon,
+    ...extra,
+    children: actions.map(([actionName, actionCode]) => ({ name: actionName, code: actionCode, kind: 'Action' })),
+  };
+}
+
+function area(name: string, code: string, icon: string, children: ResourceFixture[]): ResourceFixture {
+  return { name, code, kind: 'Menu', path: `/${code}`, url: null, icon, children };
+}
+
+const crud = (entity: string, label: string): Array<[string, string]> => [
+  [`新增${label}`, `${entity}-add`],
+  [`编辑${label}`, `${entity}-edit`],
+  [`删除${label}`, `${entity}-remove`],
+];
+
+export const OBD_WEB_MENU: ResourceFixture[] = [
+  { ...page('仪表盘', '', 'dashboard', 'DashboardOutlined', [], { affix: true }) },
+  area('告警中心', 'alarm', 'AlertOutlined', [
+    page('AI告警', '/alarm', 'ai', 'RobotOutlined', [['处理告警', 'alarm-handle']]),
+    page('围栏告警', '/alarm', 'fence', 'GatewayOutlined'),
+    page('车载诊断告警', '/alarm', 'obd', 'ToolOutlined'),
+  ]),
+  area('车队管理', 'fleet', 'CarOutlined', [
+    page('车辆管理', '/fleet', 'vehicleList', 'CarOutlined', [
+      ...crud('vehicle', '车辆'),
+      ['绑定终端', 'vehicle-bind'],
+      ['解绑终端', 'vehicle-unbind'],
+      ['服务续期', 'vehicle-editService'],
+      ['导入车辆', 'vehicle-import'],
+      ['导出车辆', 'vehicle-export'],
+    ]),
+    page('车辆品牌', '/fleet', 'brand', 'TagsOutlined', crud('vehicleBrand', '品牌')),
+    page('燃料类型', '/fleet', 'fuelType', 'FireOutlined', crud('fuelType', '燃料类型')),
+    page('驾驶员', '/fleet', 'driver', 'IdcardOutlined', [...crud('driver', '驾驶员'), ['导入驾驶员', 'driver-import']]),
+    page('电子围栏', '/fleet', 'fence', 'BorderOutlined', [...crud('fence', '围栏'), ['开启围栏', 'fence-open'], ['停止围栏', 'fence-stop']]),
+    page('策略', '/fleet', 'strategy', 'ControlOutlined', crud('policy', '策略')),
+    page('终端管理', '/fleet', 'terminal', 'HddOutlined', [
+      ...crud('terminal', '终端'),
+      ['导入终端', 'terminal-import'],
+      ['终端续期', 'terminal-renew'],
+      ['下发指令', 'terminal-command'],
+    ]),
+    page('通知', '/fleet', 'notify', 'NotificationOutlined', crud('notify', '通知')),
+    page('排班', '/fleet', 'schedule', 'ScheduleOutlined', crud('schedule', '排班')),
+    page('服务期与续费', '/fleet', 'servicePeriod', 'FieldTimeOutlined', [['续费', 'servicePeriod-renew']]),
+    page('背书', '/fleet', 'endorsement', 'AuditOutlined', crud('endorsement', '背书')),
+    page('实时监控', '/fleet', 'monitor', 'EnvironmentOutlined'),
+  ]),
+  area('运营管理', 'operation', 'ShopOutlined', [
+    page('API用户', '/operation', 'apiUser', 'ApiOutlined', crud('apiUser', 'API用户')),
+    page('商户信息', '/operation', 'business', 'ShopOutlined', crud('merchant', '商户')),
+    page('意见反馈', '/operation', 'feedback', 'MessageOutlined', [['处理反馈', 'feedback-handle']]),
+    page('油价', '/operation', 'oilPrice', 'DollarOutlined', crud('oilPrice', '油价')),
+    page('停车场', '/operation', 'park', 'CarOutlined', crud('park', '停车场')),
+    page('加油站', '/operation', 'oilStation', 'ShopOutlined', crud('oilStation', '加油站')),
+  ]),
+  area('统计分析', 'statistics', 'BarChartOutlined', [
+    page('费用统计', '/statistics', 'cost', 'AccountBookOutlined'),
+    page('行驶日报', '/statistics', 'daily', 'CalendarOutlined'),
+    page('油耗统计', '/statistics', 'fuel', 'LineChartOutlined'),
+    page('健康指数', '/statistics', 'health', 'HeartOutlined'),
+    page('安全统计', '/statistics', 'safety', 'SafetyOutlined'),
+  ]),
+  area('车队监控', 'team', 'TeamOutlined', [
+    page('违规记录', '/team', 'breakRules', 'WarningOutlined'),
+    page('订单排班', '/team', 'orderSchedule', 'OrderedListOutlined'),
+  ]),
+  area('系统管理', 'system', 'SettingOutlined', [
+    page('账号管理', '/system', 'account', 'UserOutlined', [
+      ['注册账号', 'member-register'],
+      ['编辑账号', 'member-edit'],
+      ['重置密码', 'member-resetpassword'],
+      ['模拟登录', 'member-simulate'],
+    ]),
+    page('APP账号', '/system', 'appAccount', 'MobileOutlined', [['编辑APP账号', 'appMember-edit']]),
+    page('日志', '/system', 'log', 'FileSearchOutlined', [['查看日志', 'log-view']]),
+    page('菜单管理', '/system', 'menu', 'MenuOutlined', [
+      ['新增菜单', 'resource-add'],
+      ['编辑菜单', 'resource-edit'],
+      ['删除菜单', 'resource-remove'],
+      ['新增APP菜单', 'resource-add-app-vehicle'],
+      ['编辑APP菜单', 'resource-edit-app-vehicle'],
+      ['删除APP菜单', 'resource-remove-app-vehicle'],
+    ]),
+    page('组织管理', '/system', 'org', 'ApartmentOutlined', [
+      ['新增组织', 'org-add'],
+      ['编辑组织', 'org-edit'],
+      ['删除组织', 'org-remove'],
+      ['编辑链接', 'org-editLink'],
+    ]),
+    page('角色管理', '/system', 'role', 'SafetyCertificateOutlined', [
+      ['新增角色', 'role-add'],
+      ['编辑角色', 'role-edit'],
+      ['删除角色', 'role-remove'],
+      ['角色授权', 'role-authorize'],
+      ['新增APP角色', 'role-add-app-vehicle'],
+      ['编辑APP角色', 'role-edit-app-vehicle'],
+      ['删除APP角色', 'role-remove-app-vehicle'],
+      ['APP角色授权', 'role-authorize-app-vehicle'],
+    ]),
+  ]),
+  area('工具', 'tools', 'ToolOutlined', [page('JT/T 808 解码', '/tools', 'jt808', 'CodeOutlined')]),
+];
+
+export const VEHICLE_APP_MENU: ResourceFixture[] = [
+  { name: '首页', code: 'app-home', kind: 'Menu', path: '/home', url: 'home', icon: 'home' },
+  {
+    name: '车辆',
+    code: 'app-vehicle',
+    kind: 'Menu',
+    path: '/vehicle',
+    url: 'vehicle',
+    icon: 'car',
+    children: [
+      { name: '车辆定位', code: 'app-vehicle-locate', kind: 'Action' },
+      { name: '轨迹回放', code: 'app-vehicle-track', kind: 'Action' },
+    ],
+  },
+  { name: '告警', code: 'app-alarm', kind: 'Menu', path: '/alarm', url: 'alarm', icon: 'bell', children: [{ name: '处理告警', code: 'app-alarm-handle', kind: 'Action' }] },
+  { name: '我的', code: 'app-mine', kind: 'Menu', path: '/mine', url: 'mine', icon: 'user' },
+];
+
+export const MENUS: Record<Application, ResourceFixture[]> = { 'obd-web': OBD_WEB_MENU, 'vehicle-app': VEHICLE_APP_MENU };
+
+/** Every action code seeded for an application. */
+export function actionCodes(tree: ResourceFixture[]): string[] {
+  return tree.flatMap((r) => [...(r.kind === 'Action' ? [r.code] : []), ...actionCodes(r.children ?? [])]);
+}
