@@ -15,6 +15,8 @@ export default defineConfig({
     baseSeparator: '-',
   },
   hash: true,
+  // Browser tests build into a temp dir so a run never clobbers dist/.
+  outputPath: process.env.CONSOLE_OUTPUT || 'dist',
   history: { type: 'browser' },
   publicPath: '/',
   favicons: ['/favicon.svg'],

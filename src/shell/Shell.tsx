@@ -5,7 +5,7 @@ import ChangePasswordDialog from '../components/password/ChangePasswordDialog';
 import { loadSession } from '../services/session';
 import { useIsMobile } from './device';
 import { resolvePath, type MenuRoute } from './navigation';
-import { useNavigationState } from './navigationStore';
+import { useMenuNavigation } from './useMenuNavigation';
 import Navbar from './Navbar';
 import { openPasswordDialog } from './passwordDialogStore';
 import { updateSettings, useSettings } from './settings';
@@ -23,8 +23,7 @@ const REDIRECT_PREFIX = '/redirect';
 
 /** Where the path leads inside the shell: the special /403 and /redirect pages or a menu route. */
 function useShellTarget(pathname: string) {
-  const state = useNavigationState();
-  const nav = state.status === 'ready' ? state.nav : null;
+  const nav = useMenuNavigation();
   if (!nav) return { nav: null, kind: 'none' as const };
   if (pathname === '/403') return { nav, kind: 'forbidden' as const };
   if (pathname.startsWith(REDIRECT_PREFIX + '/')) return { nav, kind: 'redirect' as const, to: pathname.slice(REDIRECT_PREFIX.length) };

@@ -55,7 +55,10 @@ export const normalisePath = (p: string): string => {
 
 const menusOf = (items: readonly ResourceItem[] | undefined) => (items ?? []).filter((i) => i.kind === 'Menu' && i.path);
 
-export function buildNavigation(tree: readonly ResourceItem[]): Navigation {
+/** The title shown for a menu item (the server's name by default). */
+export type TitleOf = (item: ResourceItem) => string;
+
+export function buildNavigation(tree: readonly ResourceItem[], titleOf: TitleOf = (i) => i.name): Navigation {
   const routes: MenuRoute[] = [];
   const wrappers: SingleMenuWrapper[] = [];
   const permissions = new Set<string>();
@@ -72,11 +75,12 @@ export function buildNavigation(tree: readonly ResourceItem[]): Navigation {
     const nodes: MenuNode[] = [];
     for (const i of menusOf(items)) {
       const path = normalisePath(i.path as string);
-      const breadcrumb = [...trail, i.name];
+      const title = titleOf(i);
+      const breadcrumb = [...trail, title];
       routes.push({
         path,
         name: i.code,
-        title: i.name,
+        title,
         icon: i.icon || null,
         pageKey: i.url || null,
         hidden: Boolean(i.hidden),
@@ -86,7 +90,7 @@ export function buildNavigation(tree: readonly ResourceItem[]): Navigation {
         breadcrumb,
       });
       const children = walk(i.children, breadcrumb);
-      if (!i.hidden) nodes.push({ path, title: i.name, icon: i.icon || null, ...(children.length ? { children } : {}) });
+      if (!i.hidden) nodes.push({ path, title, icon: i.icon || null, ...(children.length ? { children } : {}) });
     }
     return nodes;
   };

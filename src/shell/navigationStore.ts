@@ -1,4 +1,4 @@
-import { authorizedResources } from '../services/passport';
+import { authorizedResources, type ResourceItem } from '../services/passport';
 import { buildNavigation, type Navigation } from './navigation';
 import { isGranted, type PermissionRequirement } from './permissionRule';
 import { createStore, useStore } from './store';
@@ -6,7 +6,7 @@ import { createStore, useStore } from './store';
 export type NavigationState =
   | { status: 'idle' }
   | { status: 'loading' }
-  | { status: 'ready'; nav: Navigation }
+  | { status: 'ready'; tree: ResourceItem[]; nav: Navigation }
   | { status: 'failed'; error: unknown };
 
 export const navigationStore = createStore<NavigationState>({ status: 'idle' });
@@ -21,8 +21,9 @@ export function loadNavigation(): Promise<Navigation> {
     navigationStore.set({ status: 'loading' });
     inFlight = authorizedResources()
       .then((tree) => {
-        const nav = buildNavigation(Array.isArray(tree) ? tree : []);
-        navigationStore.set({ status: 'ready', nav });
+        const items = Array.isArray(tree) ? tree : [];
+        const nav = buildNavigation(items);
+        navigationStore.set({ status: 'ready', tree: items, nav });
         return nav;
       })
       .catch((error: unknown) => {

@@ -22,7 +22,8 @@ const item = (kind: 'Menu' | 'Action', code: string, children: ResourceItem[] = 
 });
 
 function grant(...codes: string[]) {
-  act(() => navigationStore.set({ status: 'ready', nav: buildNavigation([item('Menu', 'system', codes.map((c) => item('Action', c)))]) }));
+  const tree = [item('Menu', 'system', codes.map((c) => item('Action', c)))];
+  act(() => navigationStore.set({ status: 'ready', tree, nav: buildNavigation(tree) }));
 }
 
 function ui() {

@@ -1,7 +1,11 @@
-import { IntlProvider } from '@umijs/max';
+import { IntlProvider as UntypedIntlProvider } from '@umijs/max';
+import type { ComponentType, ReactNode } from 'react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { catalogues } from '../../../../schemas/kit/catalogue';
 import ChangePasswordForm from '../../../../src/components/password/ChangePasswordForm';
+
+// react-intl's class component types predate React 18's children rules.
+const IntlProvider = UntypedIntlProvider as unknown as ComponentType<{ locale: string; messages: Record<string, string>; children: ReactNode }>;
 
 // antd's responsive helpers ask for matchMedia, which jsdom lacks.
 beforeAll(() => {
