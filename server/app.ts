@@ -9,7 +9,6 @@ import { entities } from '../schemas/generated/registry';
 import type { EntitySchema } from '../schemas/kit/entity';
 import { installAuthentication } from './auth/authenticate';
 import { PUBLIC } from './auth/caller';
-import { registerLogin } from './auth/loginRoute';
 import { buildModel, type EntityModel } from './crud/model';
 import { registerEntityRoutes } from './crud/routes';
 import type { Database } from './db/database';
@@ -18,6 +17,8 @@ import './http/fastifyTypes';
 import { requestLanguage } from './http/language';
 import { loggerOptions } from './http/logging';
 import { serveConsole } from './http/staticConsole';
+import { registerPassport } from './passport';
+import { DEFAULT_THROTTLE, type ThrottlePolicy } from './passport/throttle';
 import { installValidators } from './http/validators';
 
 export interface AppOptions {
@@ -27,6 +28,8 @@ export interface AppOptions {
   /** Built console to serve at /; omitted → API only. */
   consoleDir?: string;
   logLevel?: string;
+  /** Failed-login slowing and lockout (default: DEFAULT_THROTTLE). */
+  throttle?: ThrottlePolicy;
   /** Entity schemas to serve (default: the generated registry). */
   entitySchemas?: Record<string, EntitySchema>;
 }
@@ -78,7 +81,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // A route under /api that forgets its permission fails at start-up, not in production.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !route.config?.permission) {
+    const p = route.config?.permission;
+    if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !(typeof p === 'string' ? p : p && Object.keys(p).length)) {
       throw new Error(`route ${route.method} ${route.url} declares no permission`);
     }
   });
@@ -89,7 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await db.selectFrom('schema_migration').select('name').limit(1).execute();
     return { status: 'ok', database: database.kind, version: VERSION };
   });
-  registerLogin(app, sessionDeps);
+  registerPassport(app, { ...sessionDeps, throttle: opts.throttle ?? DEFAULT_THROTTLE });
   for (const m of models) registerEntityRoutes(app, db as unknown as Kysely<unknown>, m);
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;

@@ -2,6 +2,9 @@
 export type MemberType = 'administrator' | 'orgUser' | 'serviceUser' | 'externalUser';
 export const MEMBER_TYPES: readonly MemberType[] = ['administrator', 'orgUser', 'serviceUser', 'externalUser'];
 
+/** 'full' sessions act normally; 'password' sessions (weak password at login) may only change it. */
+export type SessionScope = 'full' | 'password';
+
 export interface Caller {
   memberId: number;
   uid: string;
@@ -9,11 +12,16 @@ export interface Caller {
   loginName: string;
   memberType: MemberType;
   orgId: number;
+  orgName: string;
+  orgType: string;
   /** '/1/4/': the caller sees this organisation and everything below it. */
   orgPath: string;
   sessionId: string;
+  scope: SessionScope;
+  /** Set when this session impersonates the member: the session of the member acting. */
+  originSessionId: string | null;
   application: string;
-  /** Holds every action code (administrators until roles decide otherwise). */
+  /** Holds every action code: administrators of the system organisation. */
   allCodes: boolean;
   codes: ReadonlySet<string>;
 }
@@ -24,3 +32,6 @@ export const PUBLIC = 'PUBLIC';
 export function can(caller: Caller, code: string): boolean {
   return code === NONE || caller.allCodes || caller.codes.has(code);
 }
+
+/** Whether an organisation path lies inside the caller's subtree. */
+export const inSubtree = (caller: Caller, orgPath: string) => orgPath.startsWith(caller.orgPath);

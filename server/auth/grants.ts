@@ -1,9 +1,26 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/tables';
 import type { MemberType } from './caller';
 
 /**
- * The action codes a member holds. Until roles exist, administrators hold every code and other
- * members none; the passport issue replaces this with the member's roles.
+ * The action codes a member holds in an application: the Action resources granted to their roles.
+ * Administrators of a system organisation (the platform operator) hold every code.
  */
-export function grantedCodes(memberType: MemberType): { allCodes: boolean; codes: Set<string> } {
-  return memberType === 'administrator' ? { allCodes: true, codes: new Set() } : { allCodes: false, codes: new Set() };
+export async function grantedCodes(
+  db: Kysely<DB>,
+  member: { id: number; memberType: MemberType; orgIsSystem: boolean },
+  application: string,
+): Promise<{ allCodes: boolean; codes: Set<string> }> {
+  if (member.memberType === 'administrator' && member.orgIsSystem) return { allCodes: true, codes: new Set() };
+  const rows = await db
+    .selectFrom('member_role as mr')
+    .innerJoin('role_resource as rr', 'rr.role_id', 'mr.role_id')
+    .innerJoin('resource as r', 'r.id', 'rr.resource_id')
+    .select('r.code')
+    .distinct()
+    .where('mr.member_id', '=', member.id)
+    .where('r.application', '=', application)
+    .where('r.kind', '=', 'Action')
+    .execute();
+  return { allCodes: false, codes: new Set(rows.map((r) => r.code)) };
 }

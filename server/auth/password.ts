@@ -1,3 +1,4 @@
+import { passwordViolations } from '../../schemas/kit/password';
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 
@@ -38,6 +39,7 @@ export async function burnPasswordCheck(password: string): Promise<void> {
 export function generatePassword(): string {
   for (;;) {
     const pw = crypto.randomBytes(12).toString('base64url').replace(/[-_]/g, '').slice(0, 12);
-    if (/[A-Za-z]/.test(pw) && /\d/.test(pw) && pw.length === 12 && !/(.)\1\1/.test(pw)) return pw;
+    // Must pass the change-dialog rules, or the first login would be refused as weak.
+    if (pw.length === 12 && passwordViolations(pw).length === 0) return pw;
   }
 }

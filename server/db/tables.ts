@@ -9,12 +9,16 @@ export interface OrganisationTable {
   name: string;
   parent_id: number | null;
   path: string;
-  type: string;
-  status: string;
+  type: Generated<string>;
+  status: Generated<string>;
   contact: string | null;
   phone: string | null;
   address: string | null;
-  is_system: boolean;
+  is_system: Generated<boolean>;
+  link: string | null;
+  title: string | null;
+  logo: string | null;
+  theme_color: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }
@@ -47,6 +51,8 @@ export interface SessionTable {
   created_at: Generated<Date>;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  scope: Generated<'full' | 'password'>;
+  origin_session_id: string | null;
 }
 
 export interface AppSettingTable {
@@ -59,10 +65,83 @@ export interface SchemaMigrationTable {
   applied_at: Generated<Date>;
 }
 
+export interface ResourceTable {
+  id: Generated<number>;
+  application: string;
+  name: string;
+  code: string;
+  kind: 'Menu' | 'Action';
+  path: string | null;
+  url: string | null;
+  icon: string | null;
+  sort: Generated<number>;
+  parent_id: number | null;
+  hidden: Generated<boolean>;
+  affix: Generated<boolean>;
+  no_cache: Generated<boolean>;
+  active_menu: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface RoleTable {
+  id: Generated<number>;
+  org_id: number;
+  application: string;
+  name: string;
+  description: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface RoleResourceTable {
+  role_id: number;
+  resource_id: number;
+}
+
+export interface MemberRoleTable {
+  member_id: number;
+  role_id: number;
+}
+
+export interface MemberApplicationTable {
+  member_id: number;
+  application: string;
+}
+
+export interface LoginThrottleTable {
+  key: string;
+  failures: Generated<number>;
+  window_start: Generated<Date>;
+  locked_until: Timestamp | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Generated<Date>;
+  member_id: number | null;
+  member_name: string | null;
+  org_id: number | null;
+  actor_member_id: number | null;
+  application: string | null;
+  action: string;
+  target: string | null;
+  success: Generated<boolean>;
+  ip: string | null;
+  detail: string | null;
+}
+
 export interface DB {
   organisation: OrganisationTable;
   member: MemberTable;
   session: SessionTable;
+  resource: ResourceTable;
+  role: RoleTable;
+  role_resource: RoleResourceTable;
+  member_role: MemberRoleTable;
+  member_application: MemberApplicationTable;
+  login_throttle: LoginThrottleTable;
+  audit_log: AuditLogTable;
   app_setting: AppSettingTable;
   schema_migration: SchemaMigrationTable;
 }

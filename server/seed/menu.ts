@@ -6,6 +6,8 @@
  * `path` is the console route; `url` is the console page key (null → the 404 page, SPEC §2).
  * Names are the Chinese titles; the console may translate them by `menu.<code>` keys.
  */
+import { APPLICATIONS } from '../../schemas/kit/loginSchema';
+
 export type ResourceKind = 'Menu' | 'Action';
 
 export interface ResourceFixture {
@@ -22,7 +24,7 @@ export interface ResourceFixture {
   children?: ResourceFixture[];
 }
 
-export const APPLICATIONS = ['obd-web', 'vehicle-app'] as const;
+export { APPLICATIONS };
 export type Application = (typeof APPLICATIONS)[number];
 export const DEFAULT_APPLICATION: Application = 'obd-web';
 

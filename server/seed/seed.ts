@@ -3,6 +3,9 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB } from '../db/tables';
 import { generatePassword, hashPassword } from '../auth/password';
 import { demoFixtures, ROOT_ORG, type DemoFixtures, type OrgFixture } from './fixtures';
+import { APPLICATIONS } from './menu';
+import { syncResources } from './resources';
+import { seedDemoAccounts } from './demoAccounts';
 
 export interface SeedResult {
   seeded: boolean;
@@ -52,6 +55,7 @@ export async function seed(db: Kysely<DB>, opts: { demo: boolean; adminPassword?
   const password = opts.adminPassword ?? generatePassword();
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
+    await syncResources(trx);
     const existing = await trx.selectFrom('organisation').select('id').limit(1).execute();
     if (existing.length) return { seeded: false };
     const orgs = new Map<string, { id: number; path: string }>();
@@ -69,8 +73,13 @@ export async function seed(db: Kysely<DB>, opts: { demo: boolean; adminPassword?
         password_hash: passwordHash,
         first_sign: false,
       })
-      .execute();
-    if (opts.demo) await seedDemo(trx, fx, orgs);
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then(({ id }) => trx.insertInto('member_application').values(APPLICATIONS.map((application) => ({ member_id: id, application }))).execute());
+    if (opts.demo) {
+      await seedDemo(trx, fx, orgs);
+      await seedDemoAccounts(trx, orgs, passwordHash);
+    }
     return { seeded: true, ...(opts.adminPassword ? {} : { generatedAdminPassword: password }) };
   });
 }

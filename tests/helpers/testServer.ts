@@ -15,6 +15,7 @@ export const BACKENDS: Backend[] = ['pglite', 'postgres'];
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 export const ADMIN_PASSWORD = 'Admin2026x';
+export const MEMBER_PASSWORD = 'Member2026x';
 
 /** A fresh PostgreSQL database for one test file, dropped again by the returned function. */
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -42,8 +43,13 @@ export interface TestServer {
   close(): Promise<void>;
   /** Logs in and returns the bearer token. */
   login(loginName: string, password: string): Promise<string>;
-  /** Adds a member (in the organisation with this code) and returns its token. */
-  memberToken(orgCode: string, memberType: MemberType): Promise<string>;
+  /**
+   * Adds a member (in the organisation with this code) holding a role with these action codes
+   * (default: every obd-web code for administrators, none for others) and returns its token.
+   */
+  memberToken(orgCode: string, memberType: MemberType, codes?: string[]): Promise<string>;
+  /** Like memberToken, also returning the member's id and login name. */
+  addMember(orgCode: string, memberType: MemberType, codes?: string[]): Promise<{ id: number; loginName: string; token: string }>;
   orgId(code: string): Promise<number>;
   call(token: string | null, method: InjectOptions['method'], url: string, body?: unknown, lang?: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers of any shape
 }
@@ -70,21 +76,38 @@ export async function startTestServer(backend: Backend): Promise<TestServer> {
     if (r.status !== 200) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
     return r.body.object.token as string;
   };
-  const hash = await hashPassword('Member2026x');
+  const hash = await hashPassword(MEMBER_PASSWORD);
   let n = 0;
+  const addMember: TestServer['addMember'] = async (orgCode, memberType, codes) => {
+      const db = database.db;
+      const loginName = `${orgCode.toLowerCase()}-${memberType}-${++n}`;
+      const org = await orgId(orgCode);
+      const { id } = await db
+        .insertInto('member')
+        .values({ uid: crypto.randomUUID(), login_name: loginName, name: loginName, member_type: memberType, org_id: org, password_hash: hash, first_sign: false })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('member_application').values({ member_id: id, application: 'obd-web' }).execute();
+      const wanted = codes ?? (memberType === 'administrator' ? null : []);
+      let q = db.selectFrom('resource').select('id').where('application', '=', 'obd-web');
+      if (wanted) q = q.where('code', 'in', wanted.length ? wanted : ['-']);
+      const resources = await q.execute();
+      if (resources.length) {
+        const role = await db.insertInto('role').values({ org_id: org, application: 'obd-web', name: `role-${loginName}` }).returning('id').executeTakeFirstOrThrow();
+        await db.insertInto('role_resource').values(resources.map((r) => ({ role_id: role.id, resource_id: r.id }))).execute();
+        await db.insertInto('member_role').values({ member_id: id, role_id: role.id }).execute();
+      }
+      return { id, loginName, token: await login(loginName, MEMBER_PASSWORD) };
+    };
   return {
     app,
     database,
     call,
     orgId,
     login,
-    async memberToken(orgCode, memberType) {
-      const loginName = `${orgCode.toLowerCase()}-${memberType}-${++n}`;
-      await database.db
-        .insertInto('member')
-        .values({ uid: crypto.randomUUID(), login_name: loginName, name: loginName, member_type: memberType, org_id: await orgId(orgCode), password_hash: hash, first_sign: false })
-        .execute();
-      return login(loginName, 'Member2026x');
+    addMember,
+    async memberToken(orgCode, memberType, codes) {
+      return (await addMember(orgCode, memberType, codes)).token;
     },
     async close() {
       await app.close();

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { auditBodySchema } from '../../schemas/kit/passportSchemas';
+import { callerOf } from '../auth/authenticate';
+import { NONE } from '../auth/caller';
+import { auditRequest } from './audit';
+import type { PassportDeps } from './deps';
+import { descending, likePattern, pagingBody, type Paging } from './routeKit';
+
+/** The console's own audit events (SPEC §7) and the log page's query, scoped to the caller subtree. */
+export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): void {
+  const { db } = deps;
+
+  app.post('/api/vehicle/audit/audit/:app', {
+    config: { permission: NONE, labels: 'passport.fields' },
+    schema: {
+      tags: ['audit'],
+      summary: 'Record an audit event of the console',
+      params: { type: 'object', required: ['app'], properties: { app: { type: 'string', enum: ['obd-web', 'vehicle-app'] } } },
+      body: auditBodySchema,
+    },
+    handler: async (req, reply) => {
+      const b = req.body as { action: string; target?: string | null; detail?: string | null };
+      // Client events are namespaced so they can never pass for server-side ones.
+      await auditRequest(db, req, callerOf(req), `client:${b.action}`, b.target ?? undefined, b.detail ?? undefined);
+      return reply.status(201).send({ success: true });
+    },
+  });
+
+  app.post('/api/vehicle/audit/query', {
+    config: { permission: 'log-view' },
+    schema: {
+      tags: ['audit'],
+      summary: 'Audit log of the caller subtree, newest first',
+      body: pagingBody(
+        {
+          action: { type: ['string', 'null'], maxLength: 64 },
+          memberId: { type: ['integer', 'null'] },
+          success: { type: ['boolean', 'null'] },
+          at: { type: ['array', 'null'], maxItems: 2, items: { type: ['string', 'null'], format: 'date-time' } },
+        },
+        ['at', 'action'],
+      ),
+    },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      const p = (req.body ?? { pageIndex: 1, pageSize: 20 }) as Paging;
+      const c = p.criteria ?? {};
+      let q = db
+        .selectFrom('audit_log as a')
+        .innerJoin('organisation as o', 'o.id', 'a.org_id')
+        .leftJoin('member as actor', 'actor.id', 'a.actor_member_id')
+        .where('o.path', 'like', caller.orgPath + '%');
+      if (typeof c.keyword === 'string' && c.keyword) {
+        const k = likePattern(c.keyword);
+        q = q.where((eb) => eb.or([eb('a.member_name', 'ilike', k), eb('a.target', 'ilike', k), eb('a.action', 'ilike', k)]));
+      }
+      if (typeof c.action === 'string' && c.action) q = q.where('a.action', '=', c.action);
+      if (typeof c.memberId === 'number') q = q.where('a.member_id', '=', c.memberId);
+      if (typeof c.success === 'boolean') q = q.where('a.success', '=', c.success);
+      const [from, to] = Array.isArray(c.at) ? (c.at as Array<string | null>) : [];
+      if (from) q = q.where('a.at', '>=', new Date(from));
+      if (to) q = q.where('a.at', '<=', new Date(to));
+      const dir = p.order?.property && !descending(p) ? 'asc' : 'desc';
+      const col = p.order?.property === 'action' ? 'a.action' : 'a.at';
+      const [data, total] = await Promise.all([
+        q
+          .select(['a.id', 'a.at', 'a.action', 'a.member_id as memberId', 'a.member_name as memberName', 'a.org_id as orgId', 'o.name as orgName', 'actor.name as actorName', 'a.application', 'a.target', 'a.success', 'a.ip', 'a.detail'])
+          .orderBy(col, dir)
+          .orderBy('a.id', dir)
+          .limit(p.pageSize)
+          .offset((p.pageIndex - 1) * p.pageSize)
+          .execute(),
+        q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { data, total: total.n, pageIndex: p.pageIndex, pageSize: p.pageSize };
+    },
+  });
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { translator } from '../../schemas/kit/catalogue';
+import { callerOf } from '../auth/authenticate';
+import { NONE } from '../auth/caller';
+import { openSession, revokeSession } from '../auth/sessions';
+import { AppError, notFound } from '../http/errors';
+import { requestLanguage } from '../http/language';
+import { auditRequest } from './audit';
+import type { PassportDeps } from './deps';
+import { idOf, idParams } from './routeKit';
+import { sessionObject } from './sessionObject';
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Simulated login (SPEC §4): act as a member of one's own subtree, in a session tied to the origin
+ * session (it ends with it and holds only codes both members hold). Both ways are audited.
+ */
+export function registerImpersonationRoutes(app: FastifyInstance, deps: PassportDeps): void {
+  const { db } = deps;
+
+  app.post('/api/passport/member/:id/simulate-login', {
+    config: { permission: 'member-simulate' },
+    schema: { tags: ['member'], summary: 'Simulate login as a member of the caller subtree', params: idParams },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      const target = await db
+        .selectFrom('member as m')
+        .innerJoin('organisation as o', 'o.id', 'm.org_id')
+        .select(['m.id', 'm.status', 'm.expire_date', 'o.status as org_status'])
+        .where('m.id', '=', idOf(req))
+        .where('o.path', 'like', caller.orgPath + '%')
+        .executeTakeFirst();
+      if (!target) throw notFound();
+      if (target.id === caller.memberId) throw new AppError(406, 'passport.simulateSelf');
+      // Nested impersonation would make "simulate logout" ambiguous.
+      if (caller.originSessionId) throw new AppError(406, 'passport.notImpersonating');
+      if (target.status !== 'enabled') throw new AppError(406, 'error.accountDisabled');
+      if (target.org_status !== 'enabled') throw new AppError(406, 'error.orgDisabled');
+      if (target.expire_date && target.expire_date < today()) throw new AppError(406, 'error.accountExpired');
+      const token = await openSession(deps, target.id, {
+        application: caller.application,
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+        originSessionId: caller.sessionId,
+      });
+      await auditRequest(db, req, caller, 'simulateLogin', String(target.id));
+      return { success: true, message: translator(requestLanguage(req))('passport.simulateLogin'), object: await sessionObject(db, target.id, token) };
+    },
+  });
+
+  app.post('/api/passport/member/simulate-logout', {
+    config: { permission: NONE },
+    schema: { tags: ['member'], summary: 'End a simulated login; the origin session carries on' },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      if (!caller.originSessionId) throw new AppError(406, 'passport.notImpersonating');
+      await revokeSession(db, caller.sessionId);
+      await auditRequest(db, req, caller, 'simulateLogout');
+      return { success: true, message: translator(requestLanguage(req))('passport.simulateLogout') };
+    },
+  });
+}

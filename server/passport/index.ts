@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { registerAuditRoutes } from './auditRoutes';
+import type { PassportDeps } from './deps';
+import { registerImpersonationRoutes } from './impersonationRoutes';
+import { registerLoginRoutes } from './loginRoutes';
+import { registerMemberRoutes } from './memberRoutes';
+import { registerOrgRoutes } from './orgRoutes';
+import { registerResourceRoutes } from './resourceRoutes';
+import { registerRoleRoutes } from './roleRoutes';
+
+/** Every passport route: sessions, accounts, organisations, roles, resources, impersonation, audit. */
+export function registerPassport(app: FastifyInstance, deps: PassportDeps): void {
+  registerLoginRoutes(app, deps);
+  registerOrgRoutes(app, deps);
+  registerResourceRoutes(app, deps);
+  registerRoleRoutes(app, deps);
+  registerMemberRoutes(app, deps);
+  registerImpersonationRoutes(app, deps);
+  registerAuditRoutes(app, deps);
+}

@@ -1,0 +1,145 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { passwordViolations } from '../../schemas/kit/password';
+import { changePasswordBodySchema } from '../../schemas/kit/passportSchemas';
+import { loginBodySchema, type LoginBody } from '../../schemas/kit/loginSchema';
+import { translator } from '../../schemas/kit/catalogue';
+import { callerOf } from '../auth/authenticate';
+import { NONE, PUBLIC } from '../auth/caller';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../auth/password';
+import { openSession, revokeMemberSessions, revokeSession } from '../auth/sessions';
+import { AppError } from '../http/errors';
+import { requestLanguage } from '../http/language';
+import { writeAudit, auditRequest } from './audit';
+import type { PassportDeps } from './deps';
+import { sessionObject } from './sessionObject';
+import { accountKey, addressKey, clearFailures, lockedMinutes, recordFailure } from './throttle';
+
+const today = () => new Date().toISOString().slice(0, 10);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** POST /api/login, POST /api/logout, change password and the caller's own summary. */
+export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): void {
+  const { db } = deps;
+  const t = (req: FastifyRequest) => translator(requestLanguage(req));
+
+  app.post('/api/login', {
+    config: { permission: PUBLIC, labels: 'login.fields', rateLimit: { max: 60, timeWindow: '1 minute' } },
+    schema: { tags: ['passport'], summary: 'Log in (SPEC §7): {success, message, object}', body: loginBodySchema },
+    handler: async (req) => {
+      const body = req.body as LoginBody;
+      const application = body.application ?? 'obd-web';
+      const ip = req.ip;
+      const keys = [accountKey(body.loginName), addressKey(ip)];
+      const locked = await lockedMinutes(db, keys);
+      if (locked) throw new AppError(400, 'passport.locked', { minutes: locked });
+
+      const m = await db
+        .selectFrom('member as m')
+        .innerJoin('organisation as o', 'o.id', 'm.org_id')
+        .select(['m.id', 'm.uid', 'm.name', 'm.member_type', 'm.password_hash', 'm.status', 'm.expire_date', 'm.first_sign', 'm.org_id', 'o.status as org_status'])
+        .select((eb) =>
+          eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', application)).as('has_app'),
+        )
+        .where(sql`lower(m.login_name)`, '=', body.loginName.toLowerCase())
+        .executeTakeFirst();
+      const passwordOk = m ? await verifyPassword(body.password, m.password_hash) : (await burnPasswordCheck(body.password), false);
+      if (!m || !passwordOk) {
+        const delay = await recordFailure(db, deps.throttle, [
+          { key: keys[0], lockAfter: deps.throttle.lockAccountAfter },
+          { key: keys[1], lockAfter: deps.throttle.lockAddressAfter },
+        ]);
+        await writeAudit(db, {
+          action: 'loginFailed',
+          member: m ? { id: m.id, name: m.name, orgId: m.org_id } : null,
+          target: body.loginName.slice(0, 64),
+          success: false,
+          ip,
+          application,
+        });
+        await sleep(delay);
+        throw new AppError(400, 'error.loginFailed');
+      }
+      // Account state is told only to someone who knows the password.
+      if (m.status !== 'enabled') throw new AppError(400, 'error.accountDisabled');
+      if (m.org_status !== 'enabled') throw new AppError(400, 'error.orgDisabled');
+      if (m.expire_date && m.expire_date < today()) throw new AppError(400, 'error.accountExpired');
+      if (!m.has_app) throw new AppError(400, 'passport.applicationNotAllowed');
+      await clearFailures(db, keys[0]);
+      const info = { application, ip, userAgent: req.headers['user-agent'] ?? null };
+
+      if (passwordViolations(body.password).length) {
+        // SPEC §4: refused with weakPassword, plus a token good only for changing the password.
+        const token = await openSession(deps, m.id, { ...info, scope: 'password' });
+        await writeAudit(db, { action: 'login', member: { id: m.id, name: m.name, orgId: m.org_id }, ip, application, success: false, detail: 'weakPassword' });
+        return { success: false, code: 'weakPassword', message: t(req)('passport.weakPassword'), object: { weakPassword: true, token, uid: m.uid } };
+      }
+      const token = await openSession(deps, m.id, info);
+      await db.updateTable('member').set({ sign_in_count: sql`sign_in_count + 1`, last_sign_in: new Date() }).where('id', '=', m.id).execute();
+      await writeAudit(db, { action: 'login', member: { id: m.id, name: m.name, orgId: m.org_id }, ip, application });
+      return { success: true, message: t(req)('login.success'), object: await sessionObject(db, m.id, token) };
+    },
+  });
+
+  app.post('/api/logout', {
+    config: { permission: NONE, passwordScope: true },
+    schema: { tags: ['passport'], summary: 'Log out: the token is revoked' },
+    handler: async (req, reply) => {
+      const caller = callerOf(req);
+      await revokeSession(db, caller.sessionId);
+      await auditRequest(db, req, caller, 'logout');
+      return reply.status(204).send();
+    },
+  });
+
+  app.post('/api/passport/member/change-password', {
+    config: { permission: NONE, passwordScope: true, labels: 'passport.fields' },
+    schema: { tags: ['passport'], summary: 'Change own password (also with a weak-password token); revokes every session', body: changePasswordBodySchema },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      const body = req.body as { oldPassword: string; newPassword: string; confirmPassword?: string; uid?: string };
+      // The uid of SPEC's body must be the caller's own: nobody changes another's password here.
+      if (body.uid !== undefined && body.uid !== caller.uid) throw new AppError(403, 'http.forbidden');
+      if (body.confirmPassword !== undefined && body.confirmPassword !== body.newPassword) {
+        throw new AppError(400, 'validation.confirmPassword.mismatch', {}, [{ field: 'confirmPassword', key: 'validation.confirmPassword.mismatch', params: {} }]);
+      }
+      const m = await db.selectFrom('member').select('password_hash').where('id', '=', caller.memberId).executeTakeFirstOrThrow();
+      if (!(await verifyPassword(body.oldPassword, m.password_hash))) {
+        await auditRequest(db, req, caller, 'passwordChange', undefined, 'oldPasswordWrong').then(() => undefined);
+        throw new AppError(400, 'passport.oldPasswordWrong', {}, [{ field: 'oldPassword', key: 'passport.oldPasswordWrong', params: {} }]);
+      }
+      if (body.oldPassword === body.newPassword) {
+        throw new AppError(400, 'passport.samePassword', {}, [{ field: 'newPassword', key: 'passport.samePassword', params: {} }]);
+      }
+      await db
+        .updateTable('member')
+        .set({ password_hash: await hashPassword(body.newPassword), first_sign: false, password_changed_at: new Date(), updated_at: new Date() })
+        .where('id', '=', caller.memberId)
+        .execute();
+      await revokeMemberSessions(db, caller.memberId);
+      await auditRequest(db, req, caller, 'passwordChange');
+      return { success: true, message: t(req)('passport.passwordChanged') };
+    },
+  });
+
+  app.get('/api/passport/member/current', {
+    config: { permission: NONE, passwordScope: true },
+    schema: { tags: ['passport'], summary: "The caller's member id, name and organisation type" },
+    handler: async (req) => {
+      const c = callerOf(req);
+      const m = await db.selectFrom('member').select(['first_sign']).where('id', '=', c.memberId).executeTakeFirstOrThrow();
+      return {
+        memberId: c.memberId,
+        memberName: c.name,
+        orgType: c.orgType,
+        orgId: c.orgId,
+        orgName: c.orgName,
+        loginName: c.loginName,
+        memberType: c.memberType,
+        uid: c.uid,
+        firstSign: m.first_sign,
+        simulated: !!c.originSessionId,
+      };
+    },
+  });
+}

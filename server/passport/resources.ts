@@ -1,0 +1,98 @@
+import { sql, type Kysely } from 'kysely';
+import type { Caller } from '../auth/caller';
+import type { DB } from '../db/tables';
+
+export interface ResourceItem {
+  id: number;
+  application: string;
+  name: string;
+  code: string;
+  kind: 'Menu' | 'Action';
+  path: string | null;
+  url: string | null;
+  icon: string | null;
+  sort: number;
+  parentId: number | null;
+  hidden: boolean;
+  affix: boolean;
+  noCache: boolean;
+  activeMenu: string | null;
+}
+
+export async function resourcesOf(db: Kysely<DB>, application: string): Promise<ResourceItem[]> {
+  return db
+    .selectFrom('resource')
+    .select([
+      'id',
+      'application',
+      'name',
+      'code',
+      'kind',
+      'path',
+      'url',
+      'icon',
+      'sort',
+      'parent_id as parentId',
+      'hidden',
+      'affix',
+      'no_cache as noCache',
+      'active_menu as activeMenu',
+    ])
+    .where('application', '=', application)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+}
+
+/** Resources granted to the caller in an application, with the menus above them so the tree holds together. */
+export async function authorizedResources(db: Kysely<DB>, caller: Caller, application: string): Promise<ResourceItem[]> {
+  const all = await resourcesOf(db, application);
+  if (caller.allCodes) return all;
+  const granted = await db
+    .selectFrom('member_role as mr')
+    .innerJoin('role_resource as rr', 'rr.role_id', 'mr.role_id')
+    .select('rr.resource_id')
+    .distinct()
+    .where('mr.member_id', '=', caller.memberId)
+    .execute();
+  return withAncestors(all, new Set(granted.map((g) => g.resource_id)));
+}
+
+/** The rows in `ids` plus every ancestor of them. */
+export function withAncestors(all: ResourceItem[], ids: Set<number>): ResourceItem[] {
+  const byId = new Map(all.map((r) => [r.id, r]));
+  const keep = new Set<number>();
+  for (const id of ids) {
+    for (let r = byId.get(id); r && !keep.has(r.id); r = r.parentId === null ? undefined : byId.get(r.parentId)) keep.add(r.id);
+  }
+  return all.filter((r) => keep.has(r.id));
+}
+
+/**
+ * Resource ids a caller may grant: those they hold themselves. Codes outside the caller's grant are
+ * returned so the refusal can name them.
+ */
+export async function ungrantable(db: Kysely<DB>, caller: Caller, resourceIds: number[]): Promise<{ missing: number[]; notHeld: string[] }> {
+  if (!resourceIds.length) return { missing: [], notHeld: [] };
+  const rows = await db.selectFrom('resource').select(['id', 'application', 'code']).where('id', 'in', resourceIds).execute();
+  const found = new Set(rows.map((r) => r.id));
+  const missing = resourceIds.filter((id) => !found.has(id));
+  if (caller.allCodes) return { missing, notHeld: [] };
+  const held = await db
+    .selectFrom('member_role as mr')
+    .innerJoin('role_resource as rr', 'rr.role_id', 'mr.role_id')
+    .select('rr.resource_id')
+    .where('mr.member_id', '=', caller.memberId)
+    .where('rr.resource_id', 'in', resourceIds)
+    .execute();
+  const heldIds = new Set(held.map((h) => h.resource_id));
+  return { missing, notHeld: rows.filter((r) => !heldIds.has(r.id)).map((r) => r.code) };
+}
+
+/** Whether `candidate` would be an ancestor-or-self of `id` (a cycle if made its parent). */
+export async function isDescendantOrSelf(db: Kysely<DB>, id: number, candidate: number): Promise<boolean> {
+  const r = await sql<{ hit: number }>`
+    WITH RECURSIVE sub(id) AS (SELECT ${id}::int UNION ALL SELECT r.id FROM resource r JOIN sub ON r.parent_id = sub.id)
+    SELECT 1 AS hit FROM sub WHERE id = ${candidate} LIMIT 1`.execute(db);
+  return r.rows.length > 0;
+}

@@ -1,0 +1,73 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/tables';
+
+/**
+ * Failed logins, per account and per address: after a few failures each answer is slowed, then the
+ * key is locked for a while. Kept in the database so every instance and restart agree.
+ */
+export interface ThrottlePolicy {
+  /** Failures counted within this window (minutes). */
+  windowMinutes: number;
+  /** Failures after which answers are slowed by `slowMs` per extra failure (capped at `maxSlowMs`). */
+  slowAfter: number;
+  slowMs: number;
+  maxSlowMs: number;
+  /** Failures after which the key is locked for `lockMinutes`. */
+  lockAccountAfter: number;
+  lockAddressAfter: number;
+  lockMinutes: number;
+}
+
+export const DEFAULT_THROTTLE: ThrottlePolicy = {
+  windowMinutes: 15,
+  slowAfter: 2,
+  slowMs: 400,
+  maxSlowMs: 3000,
+  lockAccountAfter: 5,
+  lockAddressAfter: 30,
+  lockMinutes: 15,
+};
+
+export const accountKey = (loginName: string) => `account:${loginName.toLowerCase()}`;
+export const addressKey = (ip: string) => `ip:${ip}`;
+
+/** Minutes left on the longest lock among the keys, or 0 when none is locked. */
+export async function lockedMinutes(db: Kysely<DB>, keys: string[]): Promise<number> {
+  const rows = await db.selectFrom('login_throttle').select('locked_until').where('key', 'in', keys).where('locked_until', '>', new Date()).execute();
+  const until = Math.max(0, ...rows.map((r) => new Date(r.locked_until as Date).getTime()));
+  return until ? Math.ceil((until - Date.now()) / 60000) : 0;
+}
+
+/** Counts a failure on each key, locking keys over their limit; returns how long to delay the answer. */
+export async function recordFailure(db: Kysely<DB>, policy: ThrottlePolicy, keys: Array<{ key: string; lockAfter: number }>): Promise<number> {
+  let worst = 0;
+  for (const { key, lockAfter } of keys) {
+    const windowStart = new Date(Date.now() - policy.windowMinutes * 60000);
+    const row = await db
+      .insertInto('login_throttle')
+      .values({ key, failures: 1 })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          // A failure after a quiet window starts counting afresh.
+          failures: sql`CASE WHEN login_throttle.window_start < ${windowStart} THEN 1 ELSE login_throttle.failures + 1 END`,
+          window_start: sql`CASE WHEN login_throttle.window_start < ${windowStart} THEN now() ELSE login_throttle.window_start END`,
+        }),
+      )
+      .returning('failures')
+      .executeTakeFirstOrThrow();
+    if (row.failures >= lockAfter) {
+      await db
+        .updateTable('login_throttle')
+        .set({ locked_until: new Date(Date.now() + policy.lockMinutes * 60000), failures: 0, window_start: new Date() })
+        .where('key', '=', key)
+        .execute();
+    }
+    worst = Math.max(worst, row.failures);
+  }
+  return worst > policy.slowAfter ? Math.min(policy.maxSlowMs, (worst - policy.slowAfter) * policy.slowMs) : 0;
+}
+
+/** A successful login forgets the account's failures. */
+export async function clearFailures(db: Kysely<DB>, key: string): Promise<void> {
+  await db.deleteFrom('login_throttle').where('key', '=', key).execute();
+}

@@ -1,0 +1,45 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/tables';
+import { MENUS, type ResourceFixture } from './menu';
+
+/**
+ * Makes sure every seeded resource exists (matched by application and code), on every start: a new
+ * release's menus and action codes appear, and what administrators changed is left alone.
+ */
+export async function syncResources(db: Kysely<DB> | Transaction<DB>): Promise<number> {
+  let added = 0;
+  for (const [application, tree] of Object.entries(MENUS)) {
+    const existing = new Map((await db.selectFrom('resource').select(['id', 'code']).where('application', '=', application).execute()).map((r) => [r.code, r.id]));
+    const walk = async (items: ResourceFixture[], parentId: number | null): Promise<void> => {
+      for (const [i, r] of items.entries()) {
+        let id = existing.get(r.code);
+        if (id === undefined) {
+          const row = await db
+            .insertInto('resource')
+            .values({
+              application,
+              name: r.name,
+              code: r.code,
+              kind: r.kind,
+              path: r.path ?? null,
+              url: r.url ?? null,
+              icon: r.icon ?? null,
+              sort: (i + 1) * 10,
+              parent_id: parentId,
+              hidden: !!r.hidden,
+              affix: !!r.affix,
+              no_cache: !!r.noCache,
+              active_menu: r.activeMenu ?? null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          id = row.id;
+          added++;
+        }
+        await walk(r.children ?? [], id);
+      }
+    };
+    await walk(tree, null);
+  }
+  return added;
+}
