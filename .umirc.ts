@@ -37,6 +37,8 @@ export default defineConfig({
         { path: '/login/:userName/:password', component: 'login/credentials' },
         { path: '/password/weak', component: 'password/weak' },
         { path: '/404', component: '404' },
+        // `/` is not matched by the splat below in Umi's route tree: the shell takes it explicitly.
+        { path: '/', component: '@/shell/Shell' },
         { path: '/*', component: '@/shell/Shell' },
       ],
     },
