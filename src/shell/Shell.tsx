@@ -63,7 +63,8 @@ export default function Shell() {
   if (target.kind === 'resolved') {
     const r = target.resolution;
     if (r.kind === 'redirect') return <Navigate to={r.to} replace />;
-    if (r.kind === 'notFound') return <Navigate to="/404" replace />;
+    // A member without any page still gets the shell at / (e.g. for the forced first-sign change).
+    if (r.kind === 'notFound' && pathname !== '/') return <Navigate to="/404" replace />;
   }
 
   const nav = target.nav;
