@@ -15,6 +15,8 @@ export default defineConfig({
     baseSeparator: '-',
   },
   hash: true,
+  // Browser tests build into a temp dir so a run never clobbers dist/.
+  outputPath: process.env.CONSOLE_OUTPUT || 'dist',
   history: { type: 'browser' },
   publicPath: '/',
   favicons: ['/favicon.svg'],
@@ -25,9 +27,22 @@ export default defineConfig({
   proxy: {
     '/api': { target: process.env.API_URL || 'http://127.0.0.1:8000', changeOrigin: true },
   },
+  // API base used on localhost / 192.168.x (SPEC.md §7); the dev server proxies /api.
+  define: { 'process.env.API_BASE_DEV': process.env.API_BASE_DEV || '/api' },
+  // Root is the route guard (SPEC.md §2); every menu route is resolved by the shell at run time.
   routes: [
-    { path: '/login', component: 'login', layout: false },
-    { path: '/', component: 'index' },
-    { path: '*', component: '404', layout: false },
+    {
+      path: '/',
+      component: '@/shell/Root',
+      routes: [
+        { path: '/login', component: 'login' },
+        { path: '/login/:userName/:password', component: 'login/credentials' },
+        { path: '/password/weak', component: 'password/weak' },
+        { path: '/404', component: '404' },
+        // `/` is not matched by the splat below in Umi's route tree: the shell takes it explicitly.
+        { path: '/', component: '@/shell/Shell' },
+        { path: '/*', component: '@/shell/Shell' },
+      ],
+    },
   ],
 });

@@ -8,7 +8,8 @@ const { configUmiAlias, createConfig } = require('@umijs/max/test');
 module.exports = async () => {
   const node = createConfig({ target: 'node', jsTransformer: 'esbuild' });
   const browser = await configUmiAlias({
-    ...createConfig({ target: 'browser', jsTransformer: 'esbuild' }),
+    // The automatic JSX runtime, as Umi compiles the console (no `import React` needed).
+    ...createConfig({ target: 'browser', jsTransformer: 'esbuild', jsTransformerOpts: { jsx: 'automatic' } }),
     setupFiles: ['<rootDir>/tests/setup/jsdom.ts'],
   });
   // testTimeout is a global option; createConfig puts it on the project, where jest warns.

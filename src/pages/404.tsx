@@ -1,7 +1,20 @@
-import { Link, useIntl } from '@umijs/max';
-import { Result } from 'antd';
+import { Link } from '@umijs/max';
+import { Button, Result } from 'antd';
+import { useT } from '../shell/useT';
 
+/** Unknown paths and menu entries without a page (SPEC.md §2). */
 export default function NotFound() {
-  const intl = useIntl();
-  return <Result status="404" title="404" subTitle={intl.formatMessage({ id: 'console.notFound' })} extra={<Link to="/">{intl.formatMessage({ id: 'app.title' })}</Link>} />;
+  const t = useT();
+  return (
+    <Result
+      status="404"
+      title="404"
+      subTitle={t('console.notFound')}
+      extra={
+        <Link to="/">
+          <Button type="primary">{t('console.backHome')}</Button>
+        </Link>
+      }
+    />
+  );
 }

@@ -1,33 +1,83 @@
 /**
  * The signed-in session kept in browser storage (SPEC.md §3), deliberately without the password:
- * only the login name is remembered.
+ * only the login name is remembered (DESIGN.md, Security).
  */
 export interface Session {
   token: string;
   uid: string;
+  /** The member's id. */
   id: number;
   name: string;
   memberType: string;
   branch: string;
   firstSign: boolean;
   loginName: string;
+  memberId?: number;
+  memberName?: string;
+  orgType?: string | null;
+  title?: string | null;
+  logo?: string | null;
+  themeColor?: string | null;
 }
 
-const KEY = 'fleet-star.session';
+/** What simulate login saves before switching (SPEC.md §4) — the whole session, to restore it. */
+export type OriginSession = Session;
 
-export function saveSession(s: Session): void {
-  localStorage.setItem(KEY, JSON.stringify(s));
+/** A login refused for a weak password: the token works only for change-password (SPEC.md §4). */
+export interface WeakLogin {
+  token: string;
+  uid: string;
+  loginName: string;
 }
 
-export function loadSession(): Session | null {
+const SESSION = 'fleet-star.session';
+const ORIGIN = 'fleet-star.origin';
+const REMEMBERED = 'fleet-star.loginName';
+// The weak-password token lives only as long as the tab: it is a one-purpose credential.
+const WEAK = 'fleet-star.weakLogin';
+
+function read<T>(store: Storage, key: string): T | null {
   try {
-    const raw = localStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
+    const raw = store.getItem(key);
+    return raw ? (JSON.parse(raw) as T) : null;
   } catch {
     return null;
   }
 }
 
+export const saveSession = (s: Session): void => localStorage.setItem(SESSION, JSON.stringify(s));
+export const loadSession = (): Session | null => read<Session>(localStorage, SESSION);
+export const getToken = (): string | null => loadSession()?.token ?? null;
+
+export function updateSession(patch: Partial<Session>): void {
+  const s = loadSession();
+  if (s) saveSession({ ...s, ...patch });
+}
+
+export const saveOrigin = (s: OriginSession): void => localStorage.setItem(ORIGIN, JSON.stringify(s));
+export const loadOrigin = (): OriginSession | null => read<OriginSession>(localStorage, ORIGIN);
+export const isImpersonating = (): boolean => loadOrigin() !== null;
+
+export const rememberLoginName = (name: string): void => localStorage.setItem(REMEMBERED, name);
+export const forgetLoginName = (): void => localStorage.removeItem(REMEMBERED);
+export const rememberedLoginName = (): string => localStorage.getItem(REMEMBERED) ?? '';
+
+export const saveWeakLogin = (w: WeakLogin): void => sessionStorage.setItem(WEAK, JSON.stringify(w));
+export const loadWeakLogin = (): WeakLogin | null => read<WeakLogin>(sessionStorage, WEAK);
+export const clearWeakLogin = (): void => sessionStorage.removeItem(WEAK);
+
+/** Logged out: every stored session value goes (the remembered login name and settings stay). */
 export function clearSession(): void {
-  localStorage.removeItem(KEY);
+  localStorage.removeItem(SESSION);
+  localStorage.removeItem(ORIGIN);
+  clearWeakLogin();
+}
+
+/** Simulate logout: back to the saved origin session. */
+export function restoreOrigin(): boolean {
+  const origin = loadOrigin();
+  if (!origin) return false;
+  saveSession(origin);
+  localStorage.removeItem(ORIGIN);
+  return true;
 }

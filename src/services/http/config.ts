@@ -1,0 +1,55 @@
+import { getLocale, type AxiosError, type AxiosResponse, type RequestConfig, type RequestOptions } from '@umijs/max';
+import { translator } from '../../../schemas/kit/catalogue';
+import { DEFAULT_LANGUAGE, matchLanguage } from '../../../schemas/kit/i18n';
+import { getToken } from '../session';
+import { apiBase } from './baseUrl';
+import { describeFailure, successText } from './failure';
+import { feedback, showFailure } from './feedback';
+import { callHeaders, type CallOptions } from './headers';
+
+export const REQUEST_TIMEOUT_MS = 300_000;
+
+const t = (key: string) => translator(matchLanguage(getLocale()) ?? DEFAULT_LANGUAGE)(key);
+
+/** 401 "log in again": the session is gone, so drop it and start over at the login page. */
+function relogin(): void {
+  // Imported lazily: the logout flow pulls in the shell's stores.
+  void import('../../shell/logout').then(({ forgetSession }) => {
+    forgetSession();
+    window.location.reload();
+  });
+}
+
+/** Umi's request configuration (exported from app.tsx): base address, timeout, headers, SPEC.md §8. */
+export function requestConfig(): RequestConfig {
+  return {
+    baseURL: apiBase(window.location),
+    timeout: REQUEST_TIMEOUT_MS,
+    requestInterceptors: [
+      (config: RequestOptions) => {
+        const opts = config as RequestOptions & CallOptions;
+        return { ...config, headers: { ...config.headers, ...callHeaders(opts, getToken(), getLocale()) } };
+      },
+    ],
+    responseInterceptors: [
+      (response: AxiosResponse) => {
+        const opts = response.config as CallOptions;
+        const text = opts.quiet ? undefined : successText(response.status, t);
+        if (text) void feedback().message.success(text);
+        return response;
+      },
+    ],
+    errorConfig: {
+      errorHandler: (error, opts) => {
+        if ((opts as CallOptions).skipErrorHandler) return;
+        reportFailure(error);
+      },
+    },
+  };
+}
+
+/** Shows what SPEC.md §8 says for a failed call. */
+export function reportFailure(error: unknown): void {
+  const response = (error as AxiosError).response;
+  showFailure(describeFailure({ status: response?.status, data: response?.data }, t), relogin);
+}

@@ -1,0 +1,114 @@
+import { Navigate, useLocation, useNavigate } from '@umijs/max';
+import { Drawer, Layout, Result } from 'antd';
+import { useEffect, useState } from 'react';
+import ChangePasswordDialog from '../components/password/ChangePasswordDialog';
+import { loadSession } from '../services/session';
+import { useIsMobile } from './device';
+import { resolvePath, type MenuRoute } from './navigation';
+import { useMenuNavigation } from './useMenuNavigation';
+import Navbar from './Navbar';
+import { openPasswordDialog } from './passwordDialogStore';
+import { updateSettings, useSettings } from './settings';
+import './shell.css';
+import Sidebar from './Sidebar';
+import TagsView from './TagsView';
+import { LOGIN_THEME_COLOR } from './theme';
+import { useT } from './useT';
+import ViewHost from './ViewHost';
+import { addView, initViews, viewsStore } from './visitedViews';
+
+export const SIDEBAR_WIDTH = 210;
+const COLLAPSED_WIDTH = 54;
+const REDIRECT_PREFIX = '/redirect';
+
+/** Where the path leads inside the shell: the special /403 and /redirect pages or a menu route. */
+function useShellTarget(pathname: string) {
+  const nav = useMenuNavigation();
+  if (!nav) return { nav: null, kind: 'none' as const };
+  if (pathname === '/403') return { nav, kind: 'forbidden' as const };
+  if (pathname.startsWith(REDIRECT_PREFIX + '/')) return { nav, kind: 'redirect' as const, to: pathname.slice(REDIRECT_PREFIX.length) };
+  return { nav, kind: 'resolved' as const, resolution: resolvePath(nav, pathname) };
+}
+
+/** The signed-in console: sidebar, navbar, tag tabs and the kept-alive pages of menu routes. */
+export default function Shell() {
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const t = useT();
+  const mobile = useIsMobile();
+  const { sidebarOpened } = useSettings();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const session = loadSession();
+  const target = useShellTarget(pathname);
+  const current: MenuRoute | null = target.kind === 'resolved' && target.resolution.kind === 'route' ? target.resolution.route : null;
+
+  // Affix tabs first, once per menu.
+  const routes = target.nav?.routes;
+  useEffect(() => {
+    if (routes) viewsStore.set((s) => (s.views.length ? s : initViews(routes)));
+  }, [routes]);
+  useEffect(() => {
+    if (current) viewsStore.set((s) => addView(s, current));
+  }, [current]);
+  // SPEC.md §4: the first-sign flag forces the change-password dialog.
+  useEffect(() => {
+    if (session?.firstSign) openPasswordDialog(true);
+  }, [session?.firstSign]);
+  useEffect(() => {
+    if (target.kind === 'redirect') navigate(target.to + search, { replace: true });
+  }, [target.kind, target.kind === 'redirect' ? target.to : '', search, navigate]);
+
+  if (!session) return <Navigate to="/404" replace />;
+  if (!target.nav) return null;
+  if (target.kind === 'resolved') {
+    const r = target.resolution;
+    if (r.kind === 'redirect') return <Navigate to={r.to} replace />;
+    // A member without any page still gets the shell at / (e.g. for the forced first-sign change).
+    if (r.kind === 'notFound' && pathname !== '/') return <Navigate to="/404" replace />;
+  }
+
+  const nav = target.nav;
+  const frame = session.themeColor || LOGIN_THEME_COLOR;
+  const sidebar = (collapsed: boolean) => (
+    <Sidebar
+      menus={nav.menus}
+      selected={current?.activeMenu ?? current?.path ?? ''}
+      collapsed={collapsed}
+      frameColor={frame}
+      title={session.title || t('app.title')}
+      logo={session.logo || '/favicon.svg'}
+      onNavigate={mobile ? () => setDrawerOpen(false) : undefined}
+    />
+  );
+
+  return (
+    <Layout className="fs-shell" style={{ minHeight: '100vh' }}>
+      {mobile ? (
+        <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} width={SIDEBAR_WIDTH} closable={false} styles={{ body: { padding: 0, background: frame } }}>
+          {sidebar(false)}
+        </Drawer>
+      ) : (
+        <Layout.Sider width={SIDEBAR_WIDTH} collapsedWidth={COLLAPSED_WIDTH} collapsed={!sidebarOpened} trigger={null} className="fs-sider">
+          {sidebar(!sidebarOpened)}
+        </Layout.Sider>
+      )}
+      <Layout>
+        <Layout.Header className="fs-header">
+          <Navbar
+            routes={nav.routes}
+            current={current}
+            mobile={mobile}
+            sidebarOpen={mobile ? drawerOpen : sidebarOpened}
+            onToggleSidebar={() => (mobile ? setDrawerOpen(!drawerOpen) : updateSettings({ sidebarOpened: !sidebarOpened }))}
+          />
+        </Layout.Header>
+        <TagsView activePath={current?.path ?? null} defaultPath={nav.defaultPath ?? '/'} />
+        <Layout.Content className="fs-content">
+          {target.kind === 'forbidden' && <Result status="403" title="403" subTitle={t('console.forbidden')} />}
+          <ViewHost active={current} routes={nav.routes} />
+        </Layout.Content>
+      </Layout>
+      <ChangePasswordDialog />
+    </Layout>
+  );
+}

@@ -1,0 +1,114 @@
+import {
+  AccountBookOutlined,
+  AlertOutlined,
+  ApartmentOutlined,
+  ApiOutlined,
+  AppstoreOutlined,
+  AuditOutlined,
+  BarChartOutlined,
+  BorderOutlined,
+  CalendarOutlined,
+  CarOutlined,
+  CodeOutlined,
+  ControlOutlined,
+  DashboardOutlined,
+  DollarOutlined,
+  EnvironmentOutlined,
+  FieldTimeOutlined,
+  FileSearchOutlined,
+  FireOutlined,
+  GatewayOutlined,
+  HddOutlined,
+  HeartOutlined,
+  IdcardOutlined,
+  LineChartOutlined,
+  MenuOutlined,
+  MessageOutlined,
+  MobileOutlined,
+  NotificationOutlined,
+  OrderedListOutlined,
+  RobotOutlined,
+  SafetyCertificateOutlined,
+  SafetyOutlined,
+  ScheduleOutlined,
+  SettingOutlined,
+  ShopOutlined,
+  TagsOutlined,
+  TeamOutlined,
+  ToolOutlined,
+  UserOutlined,
+  WarningOutlined,
+} from '@ant-design/icons';
+import { lazy, Suspense, type ComponentType } from 'react';
+
+/**
+ * Menu icons by antd icon name. Those of the seeded menus (server/seed/menu.ts) are bundled with the shell; any other name loads
+ * the full icon set (a separate chunk served by us, never a CDN) the first time it is needed.
+ */
+const BUNDLED: Record<string, ComponentType> = {
+  AccountBookOutlined,
+  AlertOutlined,
+  ApartmentOutlined,
+  ApiOutlined,
+  AppstoreOutlined,
+  AuditOutlined,
+  BarChartOutlined,
+  BorderOutlined,
+  CalendarOutlined,
+  CarOutlined,
+  CodeOutlined,
+  ControlOutlined,
+  DashboardOutlined,
+  DollarOutlined,
+  EnvironmentOutlined,
+  FieldTimeOutlined,
+  FileSearchOutlined,
+  FireOutlined,
+  GatewayOutlined,
+  HddOutlined,
+  HeartOutlined,
+  IdcardOutlined,
+  LineChartOutlined,
+  MenuOutlined,
+  MessageOutlined,
+  MobileOutlined,
+  NotificationOutlined,
+  OrderedListOutlined,
+  RobotOutlined,
+  SafetyCertificateOutlined,
+  SafetyOutlined,
+  ScheduleOutlined,
+  SettingOutlined,
+  ShopOutlined,
+  TagsOutlined,
+  TeamOutlined,
+  ToolOutlined,
+  UserOutlined,
+  WarningOutlined,
+};
+
+const loaded = new Map<string, ComponentType>();
+
+function lazyIcon(name: string): ComponentType {
+  let C = loaded.get(name);
+  if (!C) {
+    C = lazy(async () => {
+      const all = (await import('@ant-design/icons')) as unknown as Record<string, ComponentType | undefined>;
+      return { default: /^[A-Z]\w+(Outlined|Filled|TwoTone)$/.test(name) && all[name] ? all[name]! : AppstoreOutlined };
+    });
+    loaded.set(name, C);
+  }
+  return C;
+}
+
+export default function MenuIcon({ name }: { name: string | null }) {
+  if (!name) return null;
+  const Bundled = BUNDLED[name];
+  if (Bundled) return <Bundled />;
+  const Lazy = lazyIcon(name);
+  return (
+    <Suspense fallback={<AppstoreOutlined />}>
+      <Lazy />
+    </Suspense>
+  );
+}

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServerProcess, type ServerProcess } from '../../helpers/serverProcess';
+
+export const ROOT = path.resolve(__dirname, '../../..');
+export const SCREENSHOTS = path.join(ROOT, 'screenshots');
+export const ADMIN_PASSWORD = 'Admin2026x';
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+/** Builds the console once into a temp dir (about a minute). */
+export function buildConsole(): string {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-console-'));
+  const r = spawnSync(path.join(ROOT, 'node_modules/.bin/max'), ['build'], { cwd: ROOT, env: { ...process.env, CONSOLE_OUTPUT: out }, encoding: 'utf8' });
+  if (r.status !== 0 || !fs.existsSync(path.join(out, 'index.html'))) throw new Error(`console build failed:\n${r.stdout}\n${r.stderr}`);
+  return out;
+}
+
+/** `npm start` on a fresh embedded database with the demo seed, serving the built console. */
+export async function startConsoleServer(consoleDir: string): Promise<ServerProcess & { dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-e2e-data-'));
+  const srv = await startServerProcess(ROOT, { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir }, []);
+  return { ...srv, dataDir };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A fresh browser profile in a language; every request that leaves the test server fails the test. */
+export async function openPage(browser: Browser, baseURL: string, locale = 'zh-CN'): Promise<{ context: BrowserContext; page: Page; external: string[] }> {
+  const context = await browser.newContext({ baseURL, locale, viewport: { width: 1280, height: 760 } });
+  const external: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(baseURL) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    external.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  return { context, page, external };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** gzip size of every script file a page loaded from the build. */
+export function gzipSizeOf(consoleDir: string, urls: readonly string[]): number {
+  return urls.reduce((sum, u) => sum + zlib.gzipSync(fs.readFileSync(path.join(consoleDir, new URL(u).pathname))).length, 0);
+}
+
+/** Everything the page keeps in local and session storage, as one string. */
+export const storageDump = (page: Page): Promise<string> => page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+
+export async function login(page: Page, loginName: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.locator('#loginName').fill(loginName);
+  await page.locator('#password').fill(password);
+  await page.locator('button[type=submit]').click();
+}

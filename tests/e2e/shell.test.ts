@@ -1,0 +1,271 @@
+import type { Browser, Page } from 'playwright-core';
+import { http } from '../helpers/serverProcess';
+import { ADMIN_PASSWORD, buildConsole, gzipSizeOf, launchChromium, login, openPage, screenshot, startConsoleServer, storageDump } from './helpers/console';
+
+/**
+ * The console shell in a real browser against `npm start` on a fresh database (SPEC.md §2, §4, §5,
+ * §8). One console build, one server and one browser serve every test of this file.
+ */
+jest.setTimeout(180_000);
+
+let consoleDir: string;
+let server: Awaited<ReturnType<typeof startConsoleServer>>;
+let browser: Browser;
+let adminToken: string;
+
+interface Resource {
+  id: number;
+  code: string;
+  kind: string;
+  children?: Resource[];
+}
+
+const flat = (tree: Resource[]): Resource[] => tree.flatMap((r) => [r, ...flat(r.children ?? [])]);
+
+async function api(method: string, path: string, body?: unknown, token = adminToken) {
+  const r = await http(server.url + '/api' + path, method, body, token);
+  if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${r.text}`);
+  return r.json;
+}
+
+async function register(loginName: string, password: string, roleIds: number[] = []) {
+  await api('POST', '/passport/passport/register', { loginName, name: loginName, memberType: 'orgUser', expireDate: '2099-12-31', password, roleIds });
+}
+
+/** Logged in as admin in a fresh browser profile, on the shell. */
+async function adminPage(locale = 'zh-CN') {
+  const opened = await openPage(browser, server.url, locale);
+  await login(opened.page, 'admin', ADMIN_PASSWORD);
+  await opened.page.waitForURL('**/dashboard');
+  return opened;
+}
+
+const sidebarTitles = (page: Page) => page.locator('[data-testid=sidebar-menu] > li').allInnerTexts();
+const tabTitles = (page: Page) => page.locator('.fs-tags .ant-tabs-tab').allInnerTexts();
+
+beforeAll(async () => {
+  consoleDir = buildConsole();
+  server = await startConsoleServer(consoleDir);
+  browser = await launchChromium();
+  adminToken = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD, application: 'obd-web' })).json.object.token;
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('login', () => {
+  it('loads under 500 KB of gzipped script, from our server only', async () => {
+    const { page, context, external } = await openPage(browser, server.url);
+    const scripts: string[] = [];
+    page.on('response', (r) => r.url().endsWith('.js') && scripts.push(r.url()));
+    await page.goto('/login', { waitUntil: 'networkidle' });
+    await page.getByText('记住登录名').waitFor();
+    expect(gzipSizeOf(consoleDir, scripts)).toBeLessThan(500 * 1024);
+    expect(external).toEqual([]);
+    await screenshot(page, 'login');
+    await context.close();
+  });
+
+  it('refuses a wrong password with the server message, then signs in', async () => {
+    const { page, context } = await openPage(browser, server.url);
+    await login(page, 'admin', 'Wrong2026x');
+    await page.getByTestId('login-error').getByText('用户名或密码错误').waitFor();
+    await page.locator('#password').fill(ADMIN_PASSWORD);
+    await page.locator('button[type=submit]').click();
+    await page.waitForURL('**/dashboard');
+    await page.getByTestId('user-menu').getByText('系统管理员').waitFor();
+    expect(await storageDump(page)).not.toContain(ADMIN_PASSWORD);
+    // With a token, /login goes home.
+    await page.goto('/login');
+    await page.waitForURL('**/dashboard');
+    await screenshot(page, 'shell-zh-CN');
+    await context.close();
+  });
+
+  it('checks the login form with the SPEC.md messages', async () => {
+    const { page, context } = await openPage(browser, server.url);
+    await page.goto('/login');
+    await page.locator('button[type=submit]').click();
+    await page.getByText('登录名不能为空').waitFor();
+    await page.getByText('登录密码不能为空').waitFor();
+    await context.close();
+  });
+
+  it('/login/{u}/{p} signs in and leaves the password nowhere', async () => {
+    const { page, context } = await openPage(browser, server.url);
+    const seen: string[] = [];
+    page.on('framenavigated', (f) => f === page.mainFrame() && seen.push(f.url()));
+    await page.goto(`/login/admin/${ADMIN_PASSWORD}`);
+    await page.waitForURL('**/dashboard');
+    expect(page.url()).not.toContain(ADMIN_PASSWORD);
+    expect(await storageDump(page)).not.toContain(ADMIN_PASSWORD);
+    expect(await page.evaluate(() => JSON.stringify(history.state))).not.toContain(ADMIN_PASSWORD);
+    // Back does not return to the address with the password: it was replaced.
+    await page.goBack().catch(() => undefined);
+    expect(page.url()).not.toContain(ADMIN_PASSWORD);
+    await context.close();
+  });
+});
+
+describe('password flows', () => {
+  it('forces the change on the first sign-in, then logs out', async () => {
+    await register('first.sign', 'Fleet2468x');
+    const { page, context } = await openPage(browser, server.url);
+    await login(page, 'first.sign', 'Fleet2468x');
+    const dialog = page.locator('.ant-modal').filter({ hasText: '重置密码' });
+    await dialog.getByText('首次登录，请修改密码后重新登录').waitFor();
+    expect(await dialog.locator('.ant-modal-close').count()).toBe(0);
+    const inputs = dialog.locator('input[type=password]');
+    await inputs.nth(0).fill('Fleet2468x');
+    await inputs.nth(1).fill('abc');
+    // The rules popover lives in a portal outside the dialog.
+    await page.getByTestId('password-rules').waitFor();
+    expect(await dialog.getByTestId('strength-meter').getAttribute('data-strength')).toBe('weak');
+    await inputs.nth(1).fill('Fleet#97531x');
+    expect(await dialog.getByTestId('strength-meter').getAttribute('data-strength')).toBe('strong');
+    await inputs.nth(2).fill('Fleet#97531x');
+    await screenshot(page, 'change-password');
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await page.waitForURL('**/login');
+    await login(page, 'first.sign', 'Fleet#97531x');
+    // No role, no pages: the shell stays at / with nothing forced on the member any more.
+    await page.getByTestId('user-menu').waitFor();
+    expect(await page.locator('.ant-modal').filter({ hasText: '重置密码' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('sends a weak password to /password/weak and changes it there', async () => {
+    await register('weak.one', 'aaa111');
+    const { page, context } = await openPage(browser, server.url);
+    await login(page, 'weak.one', 'aaa111');
+    await page.waitForURL('**/password/weak');
+    await page.getByTestId('change-password-form').waitFor();
+    const inputs = page.locator('input[type=password]');
+    await inputs.nth(0).fill('aaa111');
+    await inputs.nth(1).fill('Fleet#86420y');
+    await inputs.nth(2).fill('Fleet#86420y');
+    await page.getByRole('button', { name: /确\s*定/ }).click();
+    await page.waitForURL(/\/login(\?|$)/);
+    await login(page, 'weak.one', 'Fleet#86420y');
+    await page.getByTestId('user-menu').waitFor();
+    await context.close();
+  });
+});
+
+describe('menus from the server', () => {
+  it('shows a member with a smaller role fewer menus', async () => {
+    const all = flat(await api('GET', '/passport/resource/all'));
+    const ids = all.filter((r) => ['dashboard', 'fleet', 'fleet-brand', 'vehicleBrand-add'].includes(r.code)).map((r) => r.id);
+    const role = await api('POST', '/passport/role', { name: '品牌维护', resourceIds: ids });
+    await register('brand.keeper', 'Fleet2468x', [role.id]);
+    await api('POST', '/passport/member/change-password', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, (await http(server.url + '/api/login', 'POST', { loginName: 'brand.keeper', password: 'Fleet2468x', application: 'obd-web' })).json.object.token);
+
+    const admin = await adminPage();
+    const adminMenus = await sidebarTitles(admin.page);
+    await admin.context.close();
+
+    const { page, context } = await openPage(browser, server.url);
+    await login(page, 'brand.keeper', 'Fleet#13579z');
+    await page.waitForURL('**/dashboard');
+    expect(await sidebarTitles(page)).toEqual(['仪表盘', '车队管理']);
+    expect(adminMenus.length).toBeGreaterThan(5);
+    // A menu the role lacks is no route for this member.
+    await page.goto('/system/role');
+    await page.waitForURL('**/404');
+    await context.close();
+  });
+
+  it('redirects an unknown path to /404', async () => {
+    const { page, context } = await adminPage();
+    await page.goto('/no/such/page');
+    await page.waitForURL('**/404');
+    await page.getByText('抱歉，您访问的页面不存在').waitFor();
+    await context.close();
+  });
+
+  it('finds a menu by a misspelt title in the header search', async () => {
+    const { page, context } = await adminPage();
+    await page.locator('.fs-header-search input').fill('角色管里');
+    await page.locator('.ant-select-item-option').filter({ hasText: '角色管理' }).first().click();
+    await page.waitForURL('**/system/role');
+    await context.close();
+  });
+});
+
+describe('tag tabs', () => {
+  it('closes others and all from the context menu, never the affix tab', async () => {
+    const { page, context } = await adminPage();
+    for (const p of ['/system/role', '/system/org', '/fleet/brand']) {
+      await page.evaluate((path) => window.history.pushState(null, '', path), p);
+      await page.evaluate(() => window.dispatchEvent(new PopStateEvent('popstate')));
+      await page.waitForURL('**' + p);
+    }
+    expect(await tabTitles(page)).toEqual(['仪表盘', '角色管理', '组织管理', '车辆品牌']);
+    await page.locator('.fs-tags [data-path="/system/org"]').click({ button: 'right' });
+    await page.locator('.ant-dropdown:visible').getByText('关闭其他').click();
+    await page.waitForURL('**/system/org');
+    expect(await tabTitles(page)).toEqual(['仪表盘', '组织管理']);
+    await page.locator('.fs-tags [data-path="/system/org"]').click({ button: 'right' });
+    await page.locator('.ant-dropdown:visible').getByText('刷新').click();
+    await page.waitForURL('**/system/org');
+    await page.locator('.ant-dropdown:visible').waitFor({ state: 'hidden' });
+    await page.locator('.fs-tags [data-path="/dashboard"]').click({ button: 'right' });
+    await page.locator('.ant-dropdown:visible').getByText('关闭所有').click();
+    await page.waitForURL('**/dashboard');
+    expect(await tabTitles(page)).toEqual(['仪表盘']);
+    await context.close();
+  });
+});
+
+describe('theme and language', () => {
+  it('switch and persist over a reload', async () => {
+    const { page, context } = await adminPage();
+    await page.getByTestId('language-menu').click();
+    await page.locator('.ant-dropdown:visible').getByText('English').click();
+    await page.getByText('Search menus').waitFor();
+    await page.locator('.ant-color-picker-trigger').click();
+    await page.locator('.ant-color-picker-presets-color').nth(3).click();
+    await page.keyboard.press('Escape');
+    const picked = await page.evaluate(() => localStorage.getItem('fleet-star.theme'));
+    expect(picked).toBe('#13c2c2');
+    await page.reload();
+    await page.getByText('Search menus').waitFor();
+    expect(await sidebarTitles(page)).toContain('System');
+    const selected = await page.locator('[data-testid=sidebar-menu] .ant-menu-item-selected').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(selected).toBe('rgb(19, 194, 194)');
+    await screenshot(page, 'shell-en-US');
+    await context.close();
+  });
+
+  it.each(['zh-CN', 'en-US', 'es-ES', 'ja-JP'])('render the shell in %s with no missing key', async (lang) => {
+    const { page, context } = await adminPage(lang);
+    await page.getByTestId('user-menu').click();
+    await page.locator('.ant-dropdown:visible').waitFor();
+    const text = await page.locator('body').innerText();
+    expect(text).not.toMatch(/\b(console|http|validation|menu)\.[a-zA-Z]/);
+    await context.close();
+  });
+});
+
+describe('request errors', () => {
+  it('asks to log in again when the token has been revoked (401)', async () => {
+    const { page, context } = await adminPage();
+    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('fleet-star.session')!).token as string);
+    expect((await http(server.url + '/api/logout', 'POST', undefined, token)).status).toBe(204);
+    await page.getByTestId('user-menu').click();
+    await page.locator('.ant-dropdown:visible').getByText('修改密码').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '重置密码' });
+    const inputs = dialog.locator('input[type=password]');
+    await inputs.nth(0).fill(ADMIN_PASSWORD);
+    await inputs.nth(1).fill('Fleet#97531x');
+    await inputs.nth(2).fill('Fleet#97531x');
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '确定登出' });
+    await confirm.getByText('你已被登出，可以取消继续留在该页面，或者重新登录').waitFor();
+    await confirm.getByRole('button', { name: '重新登录' }).click();
+    await page.waitForURL(/\/login(\?|$)/);
+    await context.close();
+  });
+});
