@@ -33,7 +33,7 @@ export function scopeCondition(m: EntityModel, caller: Caller): Fragment {
   return sql`t.org_id IN (SELECT id FROM organisation WHERE path LIKE ${caller.orgPath + '%'})`;
 }
 
-const likePattern = (v: string) => '%' + v.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+export const likePattern = (v: string) => '%' + v.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
 const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.every(isEmpty));
 
 function criteriaConditions(m: EntityModel, criteria: Record<string, unknown>): Fragment[] {
@@ -64,11 +64,17 @@ function criteriaConditions(m: EntityModel, criteria: Record<string, unknown>): 
   return out;
 }
 
-function orderClause(m: EntityModel, order: QueryBody['order']): Fragment {
+/** The sort expression and direction of a body's order (the entity's default when absent or unknown). */
+export function sortKey(m: EntityModel, order: QueryBody['order']): { expr: string; dir: 'ASC' | 'DESC' } {
   const expr = order?.property ? m.sortable.get(order.property) : undefined;
-  const dir = order?.direction && /^desc/i.test(order.direction) ? 'DESC' : 'ASC';
+  if (!expr) return { expr: m.defaultOrder.expr, dir: m.defaultOrder.direction };
+  return { expr, dir: order?.direction && /^desc/i.test(order.direction) ? 'DESC' : 'ASC' };
+}
+
+function orderClause(m: EntityModel, order: QueryBody['order']): Fragment {
+  const { expr, dir } = sortKey(m, order);
   // The id breaks ties, so pages never overlap or skip rows however many rows share a value.
-  return expr ? raw(`${expr} ${dir}, t.id ${dir}`) : raw(`${m.defaultOrder.expr} ${m.defaultOrder.direction}, t.id ASC`);
+  return raw(`${expr} ${dir}, t.id ${dir}`);
 }
 
 /** Strips nulls so a response carries only what is set (the generated types mark fields optional). */
@@ -78,10 +84,14 @@ export function compact(row: Row): Row {
   return out;
 }
 
+/** The list's WHERE: the caller's scope and the body's criteria (export uses the same). */
+export const whereClause = (m: EntityModel, caller: Caller, criteria: QueryBody['criteria']): Fragment =>
+  sql.join([scopeCondition(m, caller), ...criteriaConditions(m, criteria ?? {})], sql` AND `);
+
 export async function queryPage(db: Kysely<unknown>, m: EntityModel, caller: Caller, body: QueryBody): Promise<Page<Row>> {
   const pageIndex = body.pageIndex ?? 1;
   const pageSize = body.pageSize ?? 20;
-  const where = sql.join([scopeCondition(m, caller), ...criteriaConditions(m, body.criteria ?? {})], sql` AND `);
+  const where = whereClause(m, caller, body.criteria);
   const [rows, count] = await Promise.all([
     sql<Row>`SELECT ${selectList(m)} FROM ${fromClause(m)} WHERE ${where} ORDER BY ${orderClause(m, body.order)} LIMIT ${pageSize} OFFSET ${(pageIndex - 1) * pageSize}`.execute(db),
     sql<{ n: number }>`SELECT count(*)::int AS n FROM ${fromClause(m)} WHERE ${where}`.execute(db),
