@@ -6,7 +6,7 @@ import { multipartFile, XLSX } from '../helpers/multipart';
 /** Rows of the first sheet of an xlsx, as the cell values a person sees. */
 async function readXlsx(data: Buffer): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(data);
+  await wb.xlsx.load(data as unknown as ArrayBuffer); // exceljs types predate Node 20 generic Buffer
   const rows: unknown[][] = [];
   wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
   return rows;
