@@ -1,4 +1,5 @@
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -11,6 +12,8 @@ import { installAuthentication } from './auth/authenticate';
 import { PUBLIC } from './auth/caller';
 import { buildModel, type EntityModel } from './crud/model';
 import { registerEntityRoutes } from './crud/routes';
+import { registerSheetRoutes } from './crud/sheetRoutes';
+import { registerVehicleExtras } from './vehicle';
 import type { Database } from './db/database';
 import { makeErrorHandler, type UniqueIndexMap } from './http/errorHandler';
 import './http/fastifyTypes';
@@ -83,6 +86,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(rateLimit, { global: false });
+  // Uploads are read one file at a time; each route sets its own, smaller, size limit.
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10, parts: 20 } });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -114,7 +119,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   registerPassport(app, { ...sessionDeps, throttle: opts.throttle ?? DEFAULT_THROTTLE });
   registerDecodeRoute(app);
-  for (const m of models) registerEntityRoutes(app, db as unknown as Kysely<unknown>, m);
+  for (const m of models) {
+    registerEntityRoutes(app, db as unknown as Kysely<unknown>, m);
+    registerSheetRoutes(app, db as unknown as Kysely<unknown>, m);
+  }
+  const byName = new Map(models.map((m) => [m.name, m]));
+  registerVehicleExtras(app, { db: db as unknown as Kysely<unknown>, has: (n) => byName.has(n), model: (n) => byName.get(n)! });
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {

@@ -25,6 +25,11 @@ export function checkSchema(name: string, schema: EntitySchema, knownEntities: S
   for (const set of x.unique ?? []) for (const p of set) if (!props[p]) problems.push(`${name}: unique "${p}" is not a property`);
   for (const p of x.keyword ?? []) if (!props[p]) problems.push(`${name}: keyword "${p}" is not a property`);
   if (x.defaultOrder && !props[x.defaultOrder.property]?.['x-ui']?.sort) problems.push(`${name}: defaultOrder property must be sortable`);
+  for (const p of Object.values(x.stamp ?? {})) if (!props[p]?.readOnly) problems.push(`${name}: stamp "${p}" must be a read-only property`);
+  if (x.renew) {
+    if (!x.routes.renew || !x.routes.renewValidate) problems.push(`${name}: renew needs routes.renew and routes.renewValidate`);
+    for (const p of [x.renew.match, ...x.renew.fields]) if (!props[p] || props[p].readOnly) problems.push(`${name}: renew "${p}" is not a writable property`);
+  }
   for (const [p, s] of Object.entries(schema.properties)) {
     if (!NAME.test(p)) problems.push(`${name}: property "${p}" must be camelCase`);
     const ref = s['x-ref'];

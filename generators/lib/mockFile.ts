@@ -1,9 +1,9 @@
-import type { Operation } from '../../schemas/kit/entity';
+import type { CrudOperation } from '../../schemas/kit/entity';
 import { parseRoute } from '../../server/crud/routeSpec';
 import { HEADER } from './header';
 import type { SchemaFile } from './readSchemas';
 
-const OPERATIONS: Operation[] = ['create', 'update', 'remove', 'get', 'query', 'options'];
+const OPERATIONS: CrudOperation[] = ['create', 'update', 'remove', 'get', 'query', 'options'];
 
 /**
  * `mock/api.generated.ts`: Umi mock routes (`npm run dev:mock`) for every route every entity schema

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../../schemas/kit/ajv';
-import { createBodySchema, normaliseBody, queryBodySchema, updateBodySchema, writableProperties, type EntitySchema, type Operation, type Page } from '../../schemas/kit/entity';
+import { createBodySchema, normaliseBody, queryBodySchema, updateBodySchema, writableProperties, type EntitySchema, type CrudOperation, type Page } from '../../schemas/kit/entity';
 import { toFieldErrors } from '../../schemas/kit/errors';
 import { idParams, optionsQuery } from '../../server/crud/routeSpec';
 import { AppError, duplicate, invalid, notFound, refNotFound } from '../../server/http/errors';
@@ -32,7 +32,7 @@ function check<T>(validate: ValidateFunction, data: unknown, labels: string): T 
  * 201 with the row, 200 on update, 204 on delete, 400 for a body the schema refuses or a relation to
  * an unseen row, 404 for an unknown or out-of-scope id, 406 for a broken unique set or a row in use.
  */
-export function entityApi(name: string, schema: EntitySchema, entities: Record<string, EntitySchema>, store: MockStore): Record<Operation, EntityOp> {
+export function entityApi(name: string, schema: EntitySchema, entities: Record<string, EntitySchema>, store: MockStore): Record<CrudOperation, EntityOp> {
   const x = schema['x-entity'];
   const labels = `entity.${name}.fields`;
   const writable = writableProperties(schema).map(([n]) => n);

@@ -1,6 +1,6 @@
 import { translator } from '../../schemas/kit/catalogue';
 import type { EntityName } from '../../schemas/generated/registry';
-import type { EntitySchema, Operation } from '../../schemas/kit/entity';
+import type { CrudOperation, EntitySchema } from '../../schemas/kit/entity';
 import { languageFromHeader } from '../../schemas/kit/i18n';
 import { AppError, errorBody } from '../../server/http/errors';
 import type { DemoFixtures } from '../../server/seed/fixtures';
@@ -27,7 +27,7 @@ export interface MockServer {
   /** POST /api/login, POST /api/logout, GET /api/passport/member/current, GET …/resource/authorized/:app. */
   passportRoutes: MockRoutes;
   /** The handler of one entity operation; the generated mock file binds it to the schema's paths. */
-  entity(name: EntityName, op: Operation): UmiHandler;
+  entity(name: EntityName, op: CrudOperation): UmiHandler;
   /** To list last: any other /api call answers 404 as the server does (nothing is proxied). */
   fallbackRoutes: MockRoutes;
 }
@@ -51,7 +51,7 @@ export function createMockServer(opts: MockServerOptions): MockServer {
   const store = MockStore.fromFixtures(opts.entities, opts.fixtures);
   const root = store.orgs.find((o) => o.code === ROOT_ORG)!;
   const passport = passportApi({ loginName: 'admin', password: opts.adminPassword ?? DEMO_PASSWORD, name: '系统管理员', uid: 'mock-admin', org: root }, opts.menus);
-  const apis = new Map<string, Record<Operation, EntityOp>>();
+  const apis = new Map<string, Record<CrudOperation, EntityOp>>();
   const apiOf = (name: EntityName) => {
     if (!apis.has(name)) apis.set(name, entityApi(name, opts.entities[name], opts.entities, store));
     return apis.get(name)!;

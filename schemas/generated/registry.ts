@@ -2,22 +2,60 @@
 // Do not edit by hand: change the source and run `npm run gen`.
 
 import { effectiveSchema, type EntitySchema } from '../kit/entity';
+import apiUser from '../apiUser.schema.json';
+import businessInfo from '../businessInfo.schema.json';
+import configParseFile from '../configParseFile.schema.json';
 import driver from '../driver.schema.json';
+import endorsement from '../endorsement.schema.json';
+import expertFault from '../expertFault.schema.json';
+import feedback from '../feedback.schema.json';
+import fence from '../fence.schema.json';
 import fuelType from '../fuelType.schema.json';
+import interMember from '../interMember.schema.json';
+import merchant from '../merchant.schema.json';
+import notice from '../notice.schema.json';
+import notify from '../notify.schema.json';
+import oilPrice from '../oilPrice.schema.json';
+import oilStation from '../oilStation.schema.json';
+import park from '../park.schema.json';
+import policy from '../policy.schema.json';
+import schedule from '../schedule.schema.json';
+import servicePeriod from '../servicePeriod.schema.json';
+import task from '../task.schema.json';
 import terminal from '../terminal.schema.json';
 import vehicle from '../vehicle.schema.json';
 import vehicleBrand from '../vehicleBrand.schema.json';
+import vehicleModel from '../vehicleModel.schema.json';
 
-export const entityNames = ['driver', 'fuelType', 'terminal', 'vehicle', 'vehicleBrand'] as const;
+export const entityNames = ['apiUser', 'businessInfo', 'configParseFile', 'driver', 'endorsement', 'expertFault', 'feedback', 'fence', 'fuelType', 'interMember', 'merchant', 'notice', 'notify', 'oilPrice', 'oilStation', 'park', 'policy', 'schedule', 'servicePeriod', 'task', 'terminal', 'vehicle', 'vehicleBrand', 'vehicleModel'] as const;
 export type EntityName = (typeof entityNames)[number];
 
 /** The schema files as written. */
 export const entityFiles: Record<EntityName, EntitySchema> = {
+  apiUser: apiUser as unknown as EntitySchema,
+  businessInfo: businessInfo as unknown as EntitySchema,
+  configParseFile: configParseFile as unknown as EntitySchema,
   driver: driver as unknown as EntitySchema,
+  endorsement: endorsement as unknown as EntitySchema,
+  expertFault: expertFault as unknown as EntitySchema,
+  feedback: feedback as unknown as EntitySchema,
+  fence: fence as unknown as EntitySchema,
   fuelType: fuelType as unknown as EntitySchema,
+  interMember: interMember as unknown as EntitySchema,
+  merchant: merchant as unknown as EntitySchema,
+  notice: notice as unknown as EntitySchema,
+  notify: notify as unknown as EntitySchema,
+  oilPrice: oilPrice as unknown as EntitySchema,
+  oilStation: oilStation as unknown as EntitySchema,
+  park: park as unknown as EntitySchema,
+  policy: policy as unknown as EntitySchema,
+  schedule: schedule as unknown as EntitySchema,
+  servicePeriod: servicePeriod as unknown as EntitySchema,
+  task: task as unknown as EntitySchema,
   terminal: terminal as unknown as EntitySchema,
   vehicle: vehicle as unknown as EntitySchema,
   vehicleBrand: vehicleBrand as unknown as EntitySchema,
+  vehicleModel: vehicleModel as unknown as EntitySchema,
 };
 
 /** The schemas as the server and console use them (standard properties added). */

@@ -5,6 +5,64 @@
 /* eslint-disable */
 
 /**
+ * A third party allowed to call the open API with an application key.
+ */
+export interface ApiUser {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  appKey: string;
+  contact?: string;
+  phone?: string;
+  ipWhitelist?: string;
+  rateLimit?: number | null;
+  expireDate?: string;
+  enabled?: boolean;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * The registered business information of a company the organisation serves or is.
+ */
+export interface BusinessInfo {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  companyName: string;
+  creditCode?: string;
+  legalPerson?: string;
+  contact?: string;
+  phone?: string;
+  address?: string;
+  businessScope?: string;
+  licenseExpire?: string;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A configuration resolution file: the XML that tells the platform how to parse a model's terminal data.
+ */
+export interface ConfigParseFile {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  enabled?: boolean;
+  fileName?: string;
+  fileSize?: number;
+  latestOperator?: string;
+  latestOperatedAt?: string;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
  * A driver of the organisation's vehicles, with the licence the dispatcher checks.
  */
 export interface Driver {
@@ -20,6 +78,105 @@ export interface Driver {
   licenseExpire?: string;
   hireDate?: string;
   status?: "active" | "leave" | "left";
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * An insurance endorsement on a vehicle's policy (a change of its terms).
+ */
+export interface Endorsement {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  vehicleId: number;
+  insurer?: string;
+  policyNo: string;
+  endorsementNo: string;
+  changeType?: "coverage" | "beneficiary" | "vehicleInfo" | "cancellation" | "other";
+  effectiveDate?: string;
+  premiumChange?: number | null;
+  content?: string;
+  orgName?: string | null;
+  vehicleLicence?: string | null;
+}
+
+/**
+ * The expert fault library: what a diagnostic trouble code (SPN/FMI) means and how to fix it. Shared by every organisation.
+ */
+export interface ExpertFault {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  spn: number;
+  fmi: number;
+  name: string;
+  unit: string;
+  level: "low" | "medium" | "high" | "critical";
+  description: string;
+  resolvent: string;
+  cause?: string;
+  maintenanceMeasures?: string;
+  cases?: string;
+}
+
+/**
+ * Feedback a member sends; operations staff handle it and reply.
+ */
+export interface Feedback {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  title: string;
+  content: string;
+  category?: "bug" | "suggestion" | "complaint" | "other";
+  contact?: string;
+  phone?: string;
+  status?: "pending" | "processing" | "resolved";
+  reply?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A geofence (circle or polygon, WGS-84) that raises alarms when vehicles enter or leave it while it is open.
+ */
+export interface Fence {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  fenceType: "circle" | "polygon";
+  /**
+   * circle: {center:[lng,lat], radius (m)}; polygon: {points:[[lng,lat],…] (3 to 500)}
+   */
+  geometry: (
+    | {
+        center: unknown;
+        radius: unknown;
+      }
+    | {
+        points: unknown;
+      }
+  ) & {
+    /**
+     * @minItems 2
+     * @maxItems 2
+     */
+    center?: [number, number];
+    radius?: number;
+    /**
+     * @minItems 3
+     * @maxItems 500
+     */
+    points?: [[number, number], [number, number], [number, number], ...[number, number][]];
+  };
+  alarmOnEnter?: boolean;
+  alarmOnExit?: boolean;
+  speedLimit?: number | null;
+  status?: "open" | "stopped";
   remark?: string;
   orgName?: string | null;
 }
@@ -42,6 +199,241 @@ export interface FuelType {
 }
 
 /**
+ * An international member: an account of the international (overseas) app, managed by the organisation.
+ */
+export interface InterMember {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  email: string;
+  mobile?: string;
+  country?: string;
+  language?: "zh-CN" | "en-US" | "es-ES" | "ja-JP";
+  status?: "enabled" | "disabled";
+  expireDate?: string;
+  passwordResetAt?: string;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A merchant the organisation works with (repair shop, dealer, insurer, fuel supplier).
+ */
+export interface Merchant {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  category?: "repair" | "dealer" | "insurance" | "fuel" | "other";
+  contact?: string;
+  phone?: string;
+  address?: string;
+  status?: "enabled" | "disabled";
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A notice (announcement) shown to the organisation's members.
+ */
+export interface Notice {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  title: string;
+  content: string;
+  level?: "info" | "important" | "urgent";
+  publishAt?: string;
+  expireAt?: string;
+  published?: boolean;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A notification rule: who is told about which alarms, through which channel.
+ */
+export interface Notify {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  alarmType:
+    | "FireOn"
+    | "Low"
+    | "Fault"
+    | "Crash"
+    | "Trail"
+    | "PullOut"
+    | "Insert"
+    | "Idle"
+    | "OfflineLongTime"
+    | "StopLongTime"
+    | "OverSpeed";
+  channel: "platform" | "sms" | "email" | "app";
+  receivers?: string;
+  quietStart?: string;
+  quietEnd?: string;
+  enabled?: boolean;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * The price of a fuel grade in a region from a date (used by cost statistics).
+ */
+export interface OilPrice {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  region: string;
+  fuelGrade: string;
+  price: number;
+  effectiveDate: string;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A fuel station vehicles refuel at.
+ */
+export interface OilStation {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  brand?: "sinopec" | "petrochina" | "cnooc" | "shell" | "private" | "other";
+  address?: string;
+  longitude?: number | null;
+  latitude?: number | null;
+  fuelGrades?: string;
+  phone?: string;
+  openHours?: string;
+  enabled?: boolean;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A parking lot vehicles may be kept at.
+ */
+export interface Park {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  address?: string;
+  longitude?: number | null;
+  latitude?: number | null;
+  capacity?: number | null;
+  contact?: string;
+  phone?: string;
+  openHours?: string;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A strategy: when an alarm of a type fires (threshold and duration) and how it is notified.
+ */
+export interface Policy {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  alarmType:
+    | "FireOn"
+    | "Low"
+    | "Fault"
+    | "Crash"
+    | "Trail"
+    | "PullOut"
+    | "Insert"
+    | "Idle"
+    | "OfflineLongTime"
+    | "StopLongTime"
+    | "OverSpeed";
+  threshold?: number | null;
+  durationMinutes?: number | null;
+  notifyPlatform?: boolean;
+  notifySms?: boolean;
+  enabled?: boolean;
+  remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A driver's shift on a vehicle on a day.
+ */
+export interface Schedule {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  driverId: number;
+  vehicleId?: number | null;
+  workDate: string;
+  shift: "morning" | "afternoon" | "night" | "allDay";
+  route?: string;
+  remark?: string;
+  orgName?: string | null;
+  driverName?: string | null;
+  vehicleLicence?: string | null;
+}
+
+/**
+ * A paid service period of a vehicle (a server period or its renewal).
+ */
+export interface ServicePeriod {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  vehicleId: number;
+  kind?: "initial" | "renewal";
+  periodStart: string;
+  periodEnd: string;
+  amount?: number | null;
+  paid?: boolean;
+  invoiceNo?: string;
+  remark?: string;
+  orgName?: string | null;
+  vehicleLicence?: string | null;
+}
+
+/**
+ * A transport or service task assigned to a vehicle and driver.
+ */
+export interface Task {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  taskType?: "delivery" | "pickup" | "maintenance" | "inspection" | "other";
+  vehicleId?: number | null;
+  driverId?: number | null;
+  origin?: string;
+  destination?: string;
+  startTime?: string;
+  endTime?: string;
+  status?: "pending" | "running" | "done" | "cancelled";
+  remark?: string;
+  orgName?: string | null;
+  vehicleLicence?: string | null;
+  driverName?: string | null;
+}
+
+/**
  * An OBD/GNSS terminal (device). Only terminals listed here may register with the JT/T 808 gateway.
  */
 export interface Terminal {
@@ -58,6 +450,8 @@ export interface Terminal {
   protocol?: "2011" | "2013" | "2019";
   debug?: boolean;
   inUse?: boolean;
+  serviceStart?: string | null;
+  serviceEnd?: string | null;
   remark?: string;
   orgName?: string | null;
 }
@@ -110,10 +504,47 @@ export interface VehicleBrand {
   orgName?: string | null;
 }
 
+/**
+ * A vehicle model (type), optionally under a parent model, with the configuration file its terminals are parsed with.
+ */
+export interface VehicleModel {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  modelName: string;
+  parentModelId?: number | null;
+  configurationFileId?: number | null;
+  manufacturer?: string;
+  remark?: string;
+  orgName?: string | null;
+  parentModelName?: string | null;
+  configurationFileName?: string | null;
+}
+
 export interface EntityTypes {
+  apiUser: ApiUser;
+  businessInfo: BusinessInfo;
+  configParseFile: ConfigParseFile;
   driver: Driver;
+  endorsement: Endorsement;
+  expertFault: ExpertFault;
+  feedback: Feedback;
+  fence: Fence;
   fuelType: FuelType;
+  interMember: InterMember;
+  merchant: Merchant;
+  notice: Notice;
+  notify: Notify;
+  oilPrice: OilPrice;
+  oilStation: OilStation;
+  park: Park;
+  policy: Policy;
+  schedule: Schedule;
+  servicePeriod: ServicePeriod;
+  task: Task;
   terminal: Terminal;
   vehicle: Vehicle;
   vehicleBrand: VehicleBrand;
+  vehicleModel: VehicleModel;
 }

@@ -39,7 +39,11 @@ export interface XRef {
   as: string;
 }
 
-export type Operation = 'create' | 'update' | 'remove' | 'get' | 'query' | 'options';
+/** Row operations of the generic CRUD. */
+export type CrudOperation = 'create' | 'update' | 'remove' | 'get' | 'query' | 'options';
+/** Spreadsheet operations (SPEC §9): export, template, import (validate first), renew (update by key). */
+export type SheetOperation = 'export' | 'template' | 'importValidate' | 'import' | 'renewValidate' | 'renew';
+export type Operation = CrudOperation | SheetOperation;
 
 /** 'METHOD /path' with {param} placeholders; several entries give aliases. */
 export type RouteList = string[];
@@ -49,8 +53,11 @@ export interface XEntity {
   table: string;
   /** Rows belong to an organisation and are visible only inside the caller's subtree. */
   orgScoped: boolean;
-  /** Action codes per operation; 'NONE' means any signed-in member. */
-  permissions: Record<'read' | 'create' | 'update' | 'remove', string>;
+  /**
+   * Action codes per operation; 'NONE' means any signed-in member. `export` defaults to `read`,
+   * `import` to `create`, `renew` to `update`.
+   */
+  permissions: Record<'read' | 'create' | 'update' | 'remove', string> & Partial<Record<'export' | 'import' | 'renew', string>>;
   routes: Partial<Record<Operation, RouteList>>;
   /** Sets of properties unique together (the database enforces them; violations answer 406). */
   unique?: string[][];
@@ -59,6 +66,32 @@ export interface XEntity {
   defaultOrder?: { property: string; direction: 'ASC' | 'DESC' };
   /** Property used as the label in options lists (default 'name'). */
   optionLabel?: string;
+  /** Read-only properties the server fills on every create and update: who (member name) and when. */
+  stamp?: { operator: string; time: string };
+  /** Renewal by spreadsheet: rows name an existing row by `match` and set only `fields`. */
+  renew?: { match: string; fields: string[] };
+}
+
+/** The action code guarding an operation (spreadsheet operations fall back to the row ones). */
+export function permissionOf(x: XEntity, op: Operation): string {
+  const p = x.permissions;
+  switch (op) {
+    case 'get':
+    case 'query':
+    case 'options':
+    case 'template':
+      return p.read;
+    case 'export':
+      return p.export ?? p.read;
+    case 'importValidate':
+    case 'import':
+      return p.import ?? p.create;
+    case 'renewValidate':
+    case 'renew':
+      return p.renew ?? p.update;
+    default:
+      return p[op];
+  }
 }
 
 export interface PropertySchema {

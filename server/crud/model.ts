@@ -59,6 +59,10 @@ export interface EntityModel {
   updateSchema: Record<string, unknown>;
   querySchema: Record<string, unknown>;
   uniqueIndexes: Array<{ index: string; fields: string[] }>;
+  /** Unique property sets as the schema declares them (orgId included), for import checks. */
+  uniqueSets: string[][];
+  /** Columns the server stamps on every create and update: who (member name) and when. */
+  stamp?: { operatorCol: string; timeCol: string };
 }
 
 /** The keyword's own columns as one document (one indexed condition), plus each relation label. */
@@ -127,5 +131,7 @@ export function buildModel(schema: EntitySchema, all: Record<string, EntitySchem
       index: uniqueIndexName(x.table, set.map((p) => columns.get(p)!)),
       fields: set.filter((p) => p !== 'orgId'),
     })),
+    uniqueSets: x.unique ?? [],
+    ...(x.stamp ? { stamp: { operatorCol: columns.get(x.stamp.operator)!, timeCol: columns.get(x.stamp.time)! } } : {}),
   };
 }

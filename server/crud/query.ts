@@ -36,7 +36,7 @@ export function scopeCondition(m: EntityModel, caller: Caller): Fragment {
   return sql`t.org_id = ANY (${subtreeIds(sql`${caller.orgPath + '%'}`)})`;
 }
 
-const likePattern = (v: string) => '%' + v.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+export const likePattern = (v: string) => '%' + v.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
 const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.every(isEmpty));
 
 /**
@@ -82,7 +82,8 @@ function criteriaConditions(m: EntityModel, criteria: Record<string, unknown>): 
   return out;
 }
 
-function orderOf(m: EntityModel, order: QueryBody['order']): { expr: string; dir: 'ASC' | 'DESC' } {
+/** The sort expression and direction of a body's order (the entity's default when absent or unknown). */
+export function sortKey(m: EntityModel, order: QueryBody['order']): { expr: string; dir: 'ASC' | 'DESC' } {
   const expr = order?.property ? m.sortable.get(order.property) : undefined;
   if (!expr) return { expr: m.defaultOrder.expr, dir: m.defaultOrder.direction };
   return { expr, dir: order?.direction && /^desc/i.test(order.direction) ? 'DESC' : 'ASC' };
@@ -111,12 +112,16 @@ async function countUpTo(db: Kysely<unknown>, m: EntityModel, where: Fragment, l
   return r.rows[0]?.n ?? 0;
 }
 
+/** The list's WHERE: the caller's scope and the body's criteria (export uses the same). */
+export const whereClause = (m: EntityModel, caller: Caller, criteria: QueryBody['criteria']): Fragment =>
+  sql.join([scopeCondition(m, caller), ...criteriaConditions(m, criteria ?? {})], sql` AND `);
+
 export async function queryPage(db: Kysely<unknown>, m: EntityModel, caller: Caller, body: QueryBody): Promise<Page<Row>> {
   const pageIndex = body.pageIndex ?? 1;
   const pageSize = body.pageSize ?? 20;
   const offset = (pageIndex - 1) * pageSize;
-  const where = sql.join([scopeCondition(m, caller), ...criteriaConditions(m, body.criteria ?? {})], sql` AND `);
-  const order = orderOf(m, body.order);
+  const where = whereClause(m, caller, body.criteria);
+  const order = sortKey(m, body.order);
   // Filter, sort and cut the page on the entity's table alone, then join the labels of those rows
   // only (not of every row skipped by the offset). A sort on a relation label needs the joins first.
   const own = order.expr.startsWith('t.');

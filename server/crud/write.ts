@@ -8,12 +8,12 @@ import { getOne, scopeCondition, type Row } from './query';
 type Body = Record<string, unknown>;
 
 /** Database value of a property: JSON columns are sent as text, the rest as they are. */
-function dbValue(v: unknown): unknown {
+export function dbValue(v: unknown): unknown {
   return v !== null && typeof v === 'object' ? JSON.stringify(v) : v;
 }
 
 /** Relations must point at rows the caller can see (and organisations inside their subtree). */
-async function checkRefs(db: Kysely<unknown>, m: EntityModel, caller: Caller, body: Body): Promise<void> {
+export async function checkRefs(db: Kysely<unknown>, m: EntityModel, caller: Caller, body: Body): Promise<void> {
   const errors: FieldError[] = [];
   for (const r of m.refs) {
     const v = body[r.prop];
@@ -29,15 +29,18 @@ async function checkRefs(db: Kysely<unknown>, m: EntityModel, caller: Caller, bo
   if (errors.length) throw invalid(errors);
 }
 
-function assignments(m: EntityModel, body: Body): Array<[string, unknown]> {
-  return [...m.writable.keys()].filter((p) => body[p] !== undefined).map((p) => [m.columns.get(p)!, dbValue(body[p])]);
+/** Column/value pairs a create or update writes: the body's writable properties, then the stamp. */
+export function assignments(m: EntityModel, body: Body, caller: Caller): Array<[string, unknown]> {
+  const pairs: Array<[string, unknown]> = [...m.writable.keys()].filter((p) => body[p] !== undefined).map((p) => [m.columns.get(p)!, dbValue(body[p])]);
+  if (m.stamp) pairs.push([m.stamp.operatorCol, caller.name], [m.stamp.timeCol, new Date().toISOString()]);
+  return pairs;
 }
 
 export async function createRow(db: Kysely<unknown>, m: EntityModel, caller: Caller, input: Body): Promise<Row> {
   const body: Body = { ...input };
   if (m.orgScoped && (body.orgId === undefined || body.orgId === null)) body.orgId = caller.orgId;
   await checkRefs(db, m, caller, body);
-  const pairs = assignments(m, body);
+  const pairs = assignments(m, body, caller);
   const cols = sql.raw(pairs.map(([c]) => c).join(', '));
   const vals = sql.join(pairs.map(([, v]) => sql`${v}`));
   const r = await sql<{ id: number }>`INSERT INTO ${sql.raw(m.table)} (${cols}) VALUES (${vals}) RETURNING id`.execute(db);
@@ -49,7 +52,7 @@ export async function updateRow(db: Kysely<unknown>, m: EntityModel, caller: Cal
   // orgId is NOT NULL: clearing it means "leave it where it is".
   if (m.orgScoped && body.orgId === null) delete body.orgId;
   await checkRefs(db, m, caller, body);
-  const sets = assignments(m, body).map(([c, v]) => sql`${sql.raw(c)} = ${v}`);
+  const sets = assignments(m, body, caller).map(([c, v]) => sql`${sql.raw(c)} = ${v}`);
   sets.push(sql`updated_at = now()`);
   const r = await sql<{ id: number }>`UPDATE ${sql.raw(m.table)} t SET ${sql.join(sets)} WHERE t.id = ${id} AND ${scopeCondition(m, caller)} RETURNING t.id`.execute(db);
   if (!r.rows.length) throw notFound();

@@ -59,6 +59,7 @@ export const OBD_WEB_MENU: ResourceFixture[] = [
     page('AI告警', '/alarm', 'ai', 'RobotOutlined', [['处理告警', 'alarm-handle']]),
     page('围栏告警', '/alarm', 'fence', 'GatewayOutlined'),
     page('车载诊断告警', '/alarm', 'obd', 'ToolOutlined'),
+    page('专家故障库', '/alarm', 'expertFault', 'BookOutlined', crud('expertFault', '故障')),
   ]),
   area('车队管理', 'fleet', 'CarOutlined', [
     page('车辆管理', '/fleet', 'vehicleList', 'CarOutlined', [
@@ -70,6 +71,8 @@ export const OBD_WEB_MENU: ResourceFixture[] = [
       ['导出车辆', 'vehicle-export'],
     ]),
     page('车辆品牌', '/fleet', 'brand', 'TagsOutlined', crud('vehicleBrand', '品牌')),
+    page('车型', '/fleet', 'vehicleModel', 'BranchesOutlined', crud('vehicleModel', '车型')),
+    page('配置解析文件', '/fleet', 'configParseFile', 'FileTextOutlined', crud('configParseFile', '配置解析文件')),
     page('燃料类型', '/fleet', 'fuelType', 'FireOutlined', crud('fuelType', '燃料类型')),
     page('驾驶员', '/fleet', 'driver', 'IdcardOutlined', [...crud('driver', '驾驶员'), ['导入驾驶员', 'driver-import']]),
     page('电子围栏', '/fleet', 'fence', 'BorderOutlined', [...crud('fence', '围栏'), ['开启围栏', 'fence-open'], ['停止围栏', 'fence-stop']]),
@@ -81,14 +84,21 @@ export const OBD_WEB_MENU: ResourceFixture[] = [
       ['下发指令', 'terminal-command'],
     ]),
     page('通知', '/fleet', 'notify', 'NotificationOutlined', crud('notify', '通知')),
+    page('任务', '/fleet', 'task', 'CarryOutOutlined', crud('task', '任务')),
     page('排班', '/fleet', 'schedule', 'ScheduleOutlined', crud('schedule', '排班')),
-    page('服务期与续费', '/fleet', 'servicePeriod', 'FieldTimeOutlined', [['续费', 'servicePeriod-renew']]),
+    page('服务期与续费', '/fleet', 'servicePeriod', 'FieldTimeOutlined', [
+      ['续费', 'servicePeriod-renew'],
+      ['编辑服务期', 'servicePeriod-edit'],
+      ['删除服务期', 'servicePeriod-remove'],
+    ]),
     page('背书', '/fleet', 'endorsement', 'AuditOutlined', crud('endorsement', '背书')),
     page('实时监控', '/fleet', 'monitor', 'EnvironmentOutlined'),
   ]),
   area('运营管理', 'operation', 'ShopOutlined', [
     page('API用户', '/operation', 'apiUser', 'ApiOutlined', crud('apiUser', 'API用户')),
     page('商户信息', '/operation', 'business', 'ShopOutlined', crud('merchant', '商户')),
+    page('企业信息', '/operation', 'businessInfo', 'BankOutlined', crud('businessInfo', '企业信息')),
+    page('公告', '/operation', 'notice', 'SoundOutlined', crud('notice', '公告')),
     page('意见反馈', '/operation', 'feedback', 'MessageOutlined', [['处理反馈', 'feedback-handle']]),
     page('油价', '/operation', 'oilPrice', 'DollarOutlined', crud('oilPrice', '油价')),
     page('停车场', '/operation', 'park', 'CarOutlined', crud('park', '停车场')),
@@ -113,6 +123,7 @@ export const OBD_WEB_MENU: ResourceFixture[] = [
       ['模拟登录', 'member-simulate'],
     ]),
     page('APP账号', '/system', 'appAccount', 'MobileOutlined', [['编辑APP账号', 'appMember-edit']]),
+    page('国际会员', '/system', 'interMember', 'GlobalOutlined', [...crud('interMember', '国际会员'), ['重置国际会员密码', 'interMember-reset']]),
     page('日志', '/system', 'log', 'FileSearchOutlined', [['查看日志', 'log-view']]),
     page('菜单管理', '/system', 'menu', 'MenuOutlined', [
       ['新增菜单', 'resource-add'],

@@ -1,0 +1,85 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Kysely } from 'kysely';
+import { permissionOf, type SheetOperation } from '../../schemas/kit/entity';
+import { translator } from '../../schemas/kit/catalogue';
+import { callerOf } from '../auth/authenticate';
+import { requestLanguage } from '../http/language';
+import { readUpload } from '../http/upload';
+import { keysetBatches } from './keyset';
+import type { EntityModel } from './model';
+import type { QueryBody } from './query';
+import { parseRoute } from './routeSpec';
+import { exportColumns, importColumns, renewColumns } from './sheet/columns';
+import { readSheet } from './sheet/read';
+import { insertRows, renewRows } from './sheet/store';
+import { checkImportRows, checkRenewRows, type CheckedRows } from './sheet/validate';
+import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from './sheet/workbook';
+
+/** Rows fetched per export query: big enough to amortise the round trip, small enough to stay flat. */
+export const EXPORT_BATCH = 2000;
+const XLSX_UPLOAD = { maxBytes: 5 * 1024 * 1024, extensions: ['.xlsx'], missingKey: 'sheet.noFile', wrongTypeKey: 'sheet.notXlsx' };
+
+const templateQuery = { type: 'object', additionalProperties: false, properties: { kind: { enum: ['import', 'renew'], default: 'import' } } };
+
+/**
+ * SPEC §9 for any entity whose schema declares the routes: export (all rows matching the list's
+ * criteria, streamed), the import template, import and renewal, each validated first, all or nothing.
+ */
+export function registerSheetRoutes(app: FastifyInstance, db: Kysely<unknown>, m: EntityModel): void {
+  const x = m.schema['x-entity'];
+  const each = (op: SheetOperation, schema: Record<string, unknown>, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
+    for (const r of x.routes[op] ?? []) {
+      const [method, url] = parseRoute(r);
+      app.route({ method: method as HTTPMethods, url, config: { permission: permissionOf(x, op), labels: m.labelPrefix }, schema: { tags: [m.name], summary: `${op} ${m.name}`, ...schema }, handler });
+    }
+  };
+  const t = (req: FastifyRequest) => translator(requestLanguage(req));
+  const title = (req: FastifyRequest) => t(req)(`entity.${m.name}.title`);
+
+  each('export', { body: m.querySchema }, async (req, reply) => {
+    const out = new PassThrough();
+    const batches = keysetBatches(db, m, callerOf(req), (req.body ?? {}) as QueryBody, EXPORT_BATCH);
+    streamWorkbook(out, m, exportColumns(m), t(req), batches).catch((err: Error) => {
+      // Headers are gone by now: the client sees a truncated download, the log says why.
+      req.log.warn({ err }, 'export stopped');
+      out.destroy(err);
+    });
+    return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(title(req))).send(out);
+  });
+
+  each('template', { querystring: templateQuery }, async (req, reply) => {
+    const renew = (req.query as { kind: string }).kind === 'renew' && x.renew;
+    const cols = renew ? renewColumns(m) : importColumns(m);
+    return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(title(req))).send(await templateBuffer(cols, t(req)));
+  });
+
+  type Check = typeof checkImportRows;
+  const checked = async (req: FastifyRequest, check: Check, renew: boolean): Promise<CheckedRows> => {
+    const sheet = await readSheet((await readUpload(req, XLSX_UPLOAD)).data);
+    return check(db, m, callerOf(req), sheet, renew ? renewColumns(m) : importColumns(m), t(req));
+  };
+  const report = (req: FastifyRequest, c: CheckedRows) => ({
+    success: !c.errors.length,
+    message: c.errors.length ? t(req)('sheet.invalidRows', { count: c.errors.length }) : t(req)('sheet.valid', { count: c.bodies.length }),
+    total: c.bodies.length,
+    invalid: c.errors.length,
+    rows: c.errors,
+  });
+  const validateRoute = (check: Check, renew: boolean) => async (req: FastifyRequest) => report(req, await checked(req, check, renew));
+  const applyRoute = (check: Check, renew: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const c = await checked(req, check, renew);
+    if (c.errors.length) return reply.status(400).send({ ...report(req, c), code: 'sheet.invalidRows' });
+    const caller = callerOf(req);
+    const bodies = c.bodies.map((b) => b.body);
+    await db.transaction().execute((trx) => (renew ? renewRows(trx, m, caller, bodies) : insertRows(trx, m, caller, bodies)));
+    const message = t(req)(renew ? 'sheet.renewed' : 'sheet.imported', { count: bodies.length });
+    return reply.status(renew ? 200 : 201).send({ success: true, message, total: bodies.length });
+  };
+  each('importValidate', {}, validateRoute(checkImportRows, false));
+  each('import', {}, applyRoute(checkImportRows, false));
+  if (x.renew) {
+    each('renewValidate', {}, validateRoute(checkRenewRows, true));
+    each('renew', {}, applyRoute(checkRenewRows, true));
+  }
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { registerBindRoutes } from './bindRoutes';
+import type { VehicleDeps } from './deps';
+import { registerFenceRoutes } from './fenceRoutes';
+import { registerInterMemberRoutes } from './interMemberRoutes';
+import { registerServiceRoutes } from './serviceRoutes';
+
+/** The vehicle-service calls of SPEC §7 the generic CRUD cannot express, beside it. */
+export function registerVehicleExtras(app: FastifyInstance, deps: VehicleDeps): void {
+  const has = (...names: string[]) => names.every((n) => deps.has(n));
+  if (has('vehicle', 'terminal')) {
+    registerBindRoutes(app, deps);
+    registerServiceRoutes(app, deps);
+  }
+  if (has('fence')) registerFenceRoutes(app, deps);
+  if (has('interMember')) registerInterMemberRoutes(app, deps);
+}
