@@ -1,9 +1,9 @@
-import type { CrudOperation } from '../../schemas/kit/entity';
+import { CRUD_OPERATIONS } from '../../schemas/kit/entity';
 import { parseRoute } from '../../server/crud/routeSpec';
 import { HEADER } from './header';
 import type { SchemaFile } from './readSchemas';
 
-const OPERATIONS: CrudOperation[] = ['create', 'update', 'remove', 'get', 'query', 'options'];
+const OPERATIONS = CRUD_OPERATIONS;
 
 /**
  * `mock/api.generated.ts`: Umi mock routes (`npm run dev:mock`) for every route every entity schema

@@ -40,7 +40,8 @@ export interface XRef {
 }
 
 /** Row operations of the generic CRUD. */
-export type CrudOperation = 'create' | 'update' | 'remove' | 'get' | 'query' | 'options';
+export const CRUD_OPERATIONS = ['create', 'update', 'remove', 'get', 'query', 'options'] as const;
+export type CrudOperation = (typeof CRUD_OPERATIONS)[number];
 /** Spreadsheet operations (SPEC §9): export, template, import (validate first), renew (update by key). */
 export type SheetOperation = 'export' | 'template' | 'importValidate' | 'import' | 'renewValidate' | 'renew';
 export type Operation = CrudOperation | SheetOperation;
