@@ -1,23 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { Caller } from '../auth/caller';
 import type { DB } from '../db/tables';
+import type { ResourceItem as SharedResourceItem } from '../../schemas/kit/resourceItem';
 
-export interface ResourceItem {
-  id: number;
-  application: string;
-  name: string;
-  code: string;
-  kind: 'Menu' | 'Action';
-  path: string | null;
-  url: string | null;
-  icon: string | null;
-  sort: number;
-  parentId: number | null;
-  hidden: boolean;
-  affix: boolean;
-  noCache: boolean;
-  activeMenu: string | null;
-}
+/** Rows as the routes answer them; the tree adds `children`. */
+export type ResourceItem = Required<Omit<SharedResourceItem, 'children'>>;
 
 export async function resourcesOf(db: Kysely<DB>, application: string): Promise<ResourceItem[]> {
   return db

@@ -1,3 +1,4 @@
+import type { ResourceItem } from '../../schemas/kit/resourceItem';
 import { request } from '@umijs/max';
 import type { CallOptions } from './http/headers';
 
@@ -49,24 +50,7 @@ export interface CurrentMember {
   firstSign: boolean;
 }
 
-export type ResourceKind = 'Menu' | 'Action';
-
-export interface ResourceItem {
-  id: number;
-  name: string;
-  kind: ResourceKind;
-  code: string;
-  path: string | null;
-  url: string | null;
-  icon: string | null;
-  sort: number;
-  parentId: number | null;
-  hidden: boolean;
-  affix: boolean;
-  noCache: boolean;
-  activeMenu: string | null;
-  children?: ResourceItem[];
-}
+export type { ResourceItem, ResourceKind } from '../../schemas/kit/resourceItem';
 
 export const APPLICATION = 'obd-web';
 
