@@ -30,6 +30,8 @@ interface Pending {
   commandId: number;
   timer: NodeJS.Timeout;
   waiters: Array<() => void>;
+  /** Answered or expired (an answer can beat the caller's wait). */
+  settled?: Promise<void>;
 }
 
 const RESULT_STATUS: Record<number, CommandStatus> = { 0: 'acked' };
@@ -101,6 +103,7 @@ export class CommandService {
   }
 
   private waitFor(entry: Pending, ms: number): Promise<void> {
+    if (entry.settled) return entry.settled;
     return new Promise((resolve) => {
       const t = setTimeout(resolve, ms);
       entry.waiters.push(() => {
@@ -117,14 +120,16 @@ export class CommandService {
     this.pending.delete(key);
     clearTimeout(entry.timer);
     const response = r.location ? { location: locationToJson(r.location) } : { replyMsgId: r.replyMsgId, result: r.result };
-    await this.finish(entry.commandId, RESULT_STATUS[r.result] ?? 'failed', r.result, response);
+    entry.settled = this.finish(entry.commandId, RESULT_STATUS[r.result] ?? 'failed', r.result, response);
+    await entry.settled;
     for (const w of entry.waiters) w();
   }
 
   private async expire(key: string, entry: Pending): Promise<void> {
     if (this.pending.get(key) !== entry) return;
     this.pending.delete(key);
-    await this.finish(entry.commandId, 'timeout', null, null);
+    entry.settled = this.finish(entry.commandId, 'timeout', null, null);
+    await entry.settled;
     for (const w of entry.waiters) w();
   }
 

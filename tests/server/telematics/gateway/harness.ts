@@ -6,6 +6,9 @@ import { PositionWriter, type WriterOptions } from '../../../../server/telematic
 import { SimTerminal, type SimTerminalOptions } from '../../../../server/simulator/terminal';
 import { decodePacket, encodeMessage, FrameSplitter, type DecodedMessage, type Jt808BodyInput } from '../../../../server/telematics/jt808/codec';
 import { startTestServer, type Backend, type TestServer } from '../../../helpers/testServer';
+import { CommandService } from '../../../../server/telematics/commands/service';
+import { LiveHub } from '../../../../server/telematics/live/hub';
+import { registerTelematicsRoutes } from '../../../../server/telematics/routes';
 
 /** Demo terminal numbers (seeded by the demo fixtures): 8080 + 8 digits, 24 of them. */
 export const demoTerminal = (n: number) => `8080${String(n).padStart(8, '0')}`;
@@ -14,20 +17,41 @@ export interface GatewayHarness {
   s: TestServer;
   gateway: Jt808Gateway;
   port: number;
+  /** With `routes`: the command service, live hub and the app's HTTP address (for WebSockets). */
+  commands?: CommandService;
+  hub?: LiveHub;
+  httpUrl?: string;
   terminal(phone: string, opts?: Partial<SimTerminalOptions>): SimTerminal;
   close(): Promise<void>;
 }
 
-export async function startGateway(backend: Backend, opts: { writer?: WriterOptions; gateway?: Partial<GatewayOptions> } = {}): Promise<GatewayHarness> {
+export async function startGateway(
+  backend: Backend,
+  opts: { writer?: WriterOptions; gateway?: Partial<GatewayOptions>; routes?: { commandTimeoutMs: number } } = {},
+): Promise<GatewayHarness> {
   const s = await startTestServer(backend);
   const db = s.database.db;
-  const gateway = new Jt808Gateway({ db, log: pino({ level: 'silent' }), writer: new PositionWriter(db, opts.writer), ...opts.gateway });
+  const writer = new PositionWriter(db, opts.writer);
+  const gateway = new Jt808Gateway({ db, log: pino({ level: 'silent' }), writer, ...opts.gateway });
   const port = await gateway.listen(0, '127.0.0.1');
+  let commands: CommandService | undefined;
+  let hub: LiveHub | undefined;
+  let httpUrl: string | undefined;
+  if (opts.routes) {
+    commands = new CommandService(db, gateway, opts.routes.commandTimeoutMs);
+    hub = new LiveHub();
+    writer.on('stored', hub.publish);
+    await registerTelematicsRoutes(s.app, { db, commands, hub, sessionDeps: { db, secret: 'test-secret', ttlHours: 12 } });
+    httpUrl = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  }
   const terminals: SimTerminal[] = [];
   return {
     s,
     gateway,
     port,
+    commands,
+    hub,
+    httpUrl,
     terminal(phone, o = {}) {
       const t = new SimTerminal({ host: '127.0.0.1', port, phone, keepAcked: true, ...o });
       terminals.push(t);
@@ -35,6 +59,7 @@ export async function startGateway(backend: Backend, opts: { writer?: WriterOpti
     },
     async close() {
       for (const t of terminals) t.destroy();
+      commands?.close();
       await gateway.close();
       await s.close();
     },
