@@ -28,6 +28,11 @@ export interface FleetOptions {
   /** Connections opened at once while starting (default 200). */
   connectConcurrency?: number;
   keepAcked?: boolean;
+  /**
+   * Device clock: absent = wall clock. Set, each report is this many ms after the previous one
+   * (from the start), so reports faster than one per second still get distinct device times.
+   */
+  timeStepMs?: number;
 }
 
 export interface FleetStats {
@@ -49,6 +54,7 @@ class Member {
   readonly vehicle: SimVehicle;
   private timer: NodeJS.Timeout | undefined;
   private outageLeft = 0;
+  private clock = Date.now();
   private buffered: LocationInput[] = [];
   blindBatches = 0;
   refused = false;
@@ -101,7 +107,9 @@ class Member {
 
   private tick(): void {
     const t = this.terminal;
-    const report = this.vehicle.step(this.fleet.opts.intervalMs / 1000, Date.now());
+    const step = this.fleet.opts.timeStepMs;
+    this.clock = step ? this.clock + step : Date.now();
+    const report = this.vehicle.step((step ?? this.fleet.opts.intervalMs) / 1000, this.clock);
     const chance = this.fleet.opts.outageChance ?? 1 / 400;
     if (this.outageLeft === 0 && chance > 0 && Math.random() < chance) this.outageLeft = 5 + Math.floor(Math.random() * 20);
     if (this.outageLeft > 0) {
@@ -164,7 +172,8 @@ export class Fleet {
   async stop(waitMs = 5000): Promise<void> {
     for (const m of this.members) m.stop();
     const deadline = Date.now() + waitMs;
-    while (this.members.some((m) => m.terminal.isOnline && m.terminal.unackedCount > 0) && Date.now() < deadline) {
+    // Terminals reconnecting meanwhile are waited for too: they resend once back.
+    while (this.members.some((m) => !m.refused && m.terminal.unackedCount > 0) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
     this.stopping = true;

@@ -84,13 +84,13 @@ export class SimTerminal extends EventEmitter {
   async connect(): Promise<void> {
     this.online = false;
     const socket = net.connect({ host: this.opts.host, port: this.opts.port, localAddress: this.opts.localAddress });
-    this.socket = socket;
     this.splitter = new FrameSplitter();
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', reject);
     });
+    this.socket = socket;
     socket.on('error', () => undefined); // 'close' follows
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('close', () => {
@@ -164,7 +164,7 @@ export class SimTerminal extends EventEmitter {
 
   async end(): Promise<void> {
     const s = this.socket;
-    if (!s) return;
+    if (!s || s.destroyed) return;
     await new Promise<void>((resolve) => {
       s.once('close', () => resolve());
       s.end();
