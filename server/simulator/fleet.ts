@@ -28,6 +28,8 @@ export interface FleetOptions {
   /** Connections opened at once while starting (default 200). */
   connectConcurrency?: number;
   keepAcked?: boolean;
+  /** Resend a report not acknowledged within this many ms (default 10 s). */
+  ackTimeoutMs?: number;
   /**
    * Device clock: absent = wall clock. Set, each report is this many ms after the previous one
    * (from the start), so reports faster than one per second still get distinct device times.
@@ -73,6 +75,7 @@ class Member {
       version: spec.version,
       localAddress: o.localAddresses?.length ? o.localAddresses[index % o.localAddresses.length] : undefined,
       keepAcked: o.keepAcked,
+      ackTimeoutMs: o.ackTimeoutMs,
       currentLocation: () => this.vehicle.report(Date.now()),
     });
     this.terminal.on('close', () => this.onClose());

@@ -65,6 +65,10 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.tzOffsetMinutes = opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES;
     this.link = new LinkState(opts.db, (err) => this.log.warn({ err }, 'jt808 online state not saved'));
     this.writer.on('error', (err: Error) => this.log.warn({ err }, 'jt808 position batch failed'));
+    // Stop every connection at once: waiting for each one's next packet lets too much in.
+    this.writer.on('saturated', () => {
+      for (const s of this.sessions) s.updateFlow();
+    });
     this.writer.on('drain', () => {
       for (const s of [...this.paused]) s.updateFlow();
     });

@@ -43,7 +43,8 @@ export class Session {
   private version: Jt808Version = 2013;
   private protocolVersion: number | undefined;
   private readonly splitter: FrameSplitter;
-  private readonly assembler: SubpackageAssembler;
+  /** Made on the first fragment: most terminals never subpackage, and idle connections stay small. */
+  private assembler: SubpackageAssembler | undefined;
   private chain: Promise<void> = Promise.resolve();
   private queuedPackets = 0;
   private pendingRecords = 0;
@@ -53,6 +54,7 @@ export class Session {
   private badInARow = 0;
   private paused = false;
   private closed = false;
+  private corked = false;
 
   constructor(
     private readonly socket: net.Socket,
@@ -61,7 +63,6 @@ export class Session {
     const { limits } = host;
     this.remoteAddress = socket.remoteAddress ?? null;
     this.splitter = new FrameSplitter({ maxFrameBytes: limits.maxFrameBytes, onDrop: () => host.stats.droppedFrames++ });
-    this.assembler = new SubpackageAssembler({ ...limits.subpackage, tzOffsetMinutes: host.tzOffsetMinutes });
     socket.setNoDelay(true);
     socket.setTimeout(limits.authTimeoutMs);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -139,7 +140,10 @@ export class Session {
     let m: DecodedMessage | undefined;
     try {
       m = decodePacket(packet, { assume2011: this.version === 2011, tzOffsetMinutes: this.host.tzOffsetMinutes, maxFrameBytes: this.host.limits.maxFrameBytes });
-      if (m.opaque === 'fragment') m = this.assembler.push(m);
+      if (m.opaque === 'fragment') {
+        this.assembler ??= new SubpackageAssembler({ ...this.host.limits.subpackage, tzOffsetMinutes: this.host.tzOffsetMinutes });
+        m = this.assembler.push(m);
+      }
     } catch (e) {
       if (!isJt808DecodeError(e)) throw e;
       this.badFrame(packet, e.code);
@@ -298,6 +302,15 @@ export class Session {
       this.close('output overflow');
       return;
     }
+    // Acknowledgements of one committed batch leave in one writev instead of one write each.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.socket.uncork();
+      });
+    }
     this.socket.write(frame);
   }
 
@@ -316,7 +329,7 @@ export class Session {
 
   private onClosed(): void {
     this.closed = true;
-    this.assembler.clear();
+    this.assembler?.clear();
     this.host.onClosed(this);
   }
 }

@@ -55,7 +55,9 @@ export class PositionWriter extends EventEmitter {
   private readonly concurrency: number;
   private readonly highWater: number;
   private readonly lowWater: number;
+  /** FIFO as array + head index: Array#shift is O(n) on long queues, which stalled the loop. */
   private queue: Entry[] = [];
+  private head = 0;
   private queued = 0;
   private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -128,10 +130,17 @@ export class PositionWriter extends EventEmitter {
       const batch: Entry[] = [];
       let n = 0;
       // Whole messages only, so one message is acknowledged from one commit.
-      while (this.queue.length && (n === 0 || n + this.queue[0].records.length <= this.batchSize)) {
-        const e = this.queue.shift()!;
+      while (this.head < this.queue.length && (n === 0 || n + this.queue[this.head].records.length <= this.batchSize)) {
+        const e = this.queue[this.head++];
         batch.push(e);
         n += e.records.length;
+      }
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      } else if (this.head > 4096 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
       }
       this.queued -= n;
       this.inFlight++;

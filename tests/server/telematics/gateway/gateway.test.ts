@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import pino from 'pino';
 import { Jt808Gateway } from '../../../../server/telematics/gateway/server';
+import { PositionWriter } from '../../../../server/telematics/store/writer';
+import { SimTerminal } from '../../../../server/simulator/terminal';
 import { MsgId, type LocationInput } from '../../../../server/telematics/jt808/codec';
 import { RefusedError } from '../../../../server/simulator/terminal';
 import { BACKENDS } from '../../../helpers/testServer';
@@ -163,6 +165,52 @@ describe.each(BACKENDS)('JT/T 808 gateway on %s', (backend) => {
     expect(replies[2]).toMatchObject({ body: { replyMsgId: MsgId.Heartbeat, result: 0 } });
     expect(h.gateway.stats.droppedFrames).toBeGreaterThanOrEqual(2);
     raw.destroy();
+  });
+
+  it('pauses reading while the store is behind, then catches up without losing a report', async () => {
+    // A second gateway whose writer saturates after 40 queued positions.
+    const writer = new PositionWriter(h.s.database.db, { batchSize: 20, highWater: 40, lowWater: 10 });
+    const g = new Jt808Gateway({ db: h.s.database.db, log: pino({ level: 'silent' }), writer });
+    const port = await g.listen(0, '127.0.0.1');
+    let saturated = 0;
+    let paused = 0;
+    writer.on('saturated', () => saturated++);
+    const onPause = g.onPause.bind(g);
+    g.onPause = (session, p) => {
+      if (p) paused++;
+      onPause(session, p);
+    };
+    const phone = demoTerminal(15);
+    const t = new SimTerminal({ host: '127.0.0.1', port, phone, keepAcked: true });
+    // The store stalls: a transaction holds an exclusive lock on the position table (on PGlite it
+    // also holds the only connection).
+    let release = () => undefined as void;
+    const gate = new Promise<void>((r) => (release = r));
+    let locked = false;
+    let holder: Promise<void> = Promise.resolve();
+    try {
+      await t.connect();
+      holder = h.s.database.db.transaction().execute(async (trx) => {
+        await sql`LOCK TABLE position IN EXCLUSIVE MODE`.execute(trx);
+        locked = true;
+        await gate;
+      });
+      await until(() => locked);
+      for (let i = 0; i < 600; i++) t.report(at(1000 + i));
+      await until(() => saturated > 0 && paused > 0);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(t.stats.acked).toBe(0); // nothing is acknowledged before it is committed
+      release();
+      await holder;
+      await t.drain(30_000);
+      expect(t.stats.acked).toBe(600);
+      const stored = await storedTimes(h.s, await terminalIdOf(h.s, phone));
+      expect(stored).toEqual([...t.ackedTimes].sort((a, b) => a - b));
+    } finally {
+      release();
+      t.destroy();
+      await g.close();
+    }
   });
 
   it('drops a connection that never authenticates, and one that only sends garbage', async () => {
