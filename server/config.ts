@@ -11,7 +11,10 @@ export interface Config {
   adminPassword?: string;
   /** Token signing secret; generated and kept in the database when unset. */
   jwtSecret?: string;
+  /** JT/T 808 gateway port; 0 disables the gateway (and the demo fleet). */
   jt808Port: number;
+  /** Simulated demo terminals `npm start` runs against its own gateway (0 = none). */
+  simulate: number;
   /** Built console served at /; absent → API only. */
   consoleDir: string;
   /** 'demo' seeds demo organisations, vehicles, terminals and drivers on an empty database. */
@@ -27,6 +30,13 @@ function int(name: string, value: string | undefined, fallback: number): number 
   return n;
 }
 
+function count(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 1000) throw new Error(`${name} must be a number of terminals (0-1000), got "${value}"`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const root = path.resolve(__dirname, '..');
   const seed = env.SEED ?? 'demo';
@@ -39,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     jt808Port: int('JT808_PORT', env.JT808_PORT, 6808),
+    simulate: count('SIMULATE', env.SIMULATE, 8),
     consoleDir: path.resolve(env.CONSOLE_DIR || path.join(root, 'dist')),
     seed,
     tokenTtlHours: Number(env.TOKEN_TTL_HOURS) > 0 ? Number(env.TOKEN_TTL_HOURS) : 12,

@@ -7,6 +7,7 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { seed } from './seed/seed';
+import { startTelematics } from './telematics';
 
 /** `npm start`: build the console when missing, migrate, seed an empty database, serve. */
 async function main() {
@@ -35,6 +36,7 @@ async function main() {
     logLevel: config.logLevel,
   });
   app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
+  const telematics = await startTelematics(app, { database, config, secret });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -42,6 +44,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await telematics.close();
     await app.close();
     await database.close();
     clearTimeout(force);

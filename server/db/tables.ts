@@ -131,6 +131,74 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** Gateway state per terminal (JT/T 808): the issued auth code and whether a session is live. */
+export interface TerminalLinkTable {
+  terminal_id: number;
+  auth_code: string;
+  registered_at: Generated<Date>;
+  online: Generated<boolean>;
+  protocol: number | null;
+  remote_address: string | null;
+  connected_at: Timestamp | null;
+  disconnected_at: Timestamp | null;
+  last_seen_at: Timestamp | null;
+}
+
+/** One reported position per (terminal, device time). */
+export interface PositionTable {
+  terminal_id: number;
+  device_time: Timestamp;
+  vehicle_id: number | null;
+  received_at: Generated<Date>;
+  latitude: number;
+  longitude: number;
+  altitude: Generated<number>;
+  speed: Generated<number>;
+  direction: Generated<number>;
+  alarm: Generated<number>;
+  status: Generated<number>;
+  acc: Generated<boolean>;
+  fixed: Generated<boolean>;
+  mileage_km: number | null;
+  fuel_l: number | null;
+  blind: Generated<boolean>;
+  extras: unknown;
+}
+
+/** The newest position per vehicle, for dashboards. */
+export interface VehicleStateTable {
+  vehicle_id: number;
+  terminal_id: number;
+  device_time: Timestamp;
+  received_at: Generated<Date>;
+  latitude: number;
+  longitude: number;
+  speed: Generated<number>;
+  direction: Generated<number>;
+  alarm: Generated<number>;
+  status: Generated<number>;
+  acc: Generated<boolean>;
+  mileage_km: number | null;
+  fuel_l: number | null;
+  dtcs: string[] | null;
+}
+
+/** A command sent down to a terminal and its answer. */
+export interface TerminalCommandTable {
+  id: Generated<number>;
+  terminal_id: number;
+  kind: string;
+  msg_id: number;
+  serial: number | null;
+  request: unknown;
+  status: Generated<string>;
+  result: number | null;
+  response: unknown;
+  member_id: number | null;
+  created_at: Generated<Date>;
+  answered_at: Timestamp | null;
+}
+
 export interface DB {
   organisation: OrganisationTable;
   member: MemberTable;
@@ -144,4 +212,8 @@ export interface DB {
   audit_log: AuditLogTable;
   app_setting: AppSettingTable;
   schema_migration: SchemaMigrationTable;
+  terminal_link: TerminalLinkTable;
+  position: PositionTable;
+  vehicle_state: VehicleStateTable;
+  terminal_command: TerminalCommandTable;
 }

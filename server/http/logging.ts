@@ -1,8 +1,11 @@
 import type { FastifyServerOptions } from 'fastify';
 
-/** `/login/{user}/{password}` is a console route: never let the password reach a log line. */
+/**
+ * `/login/{user}/{password}` is a console route: never let the password reach a log line. Nor the
+ * `?token=` a WebSocket carries (browsers cannot send it as a header).
+ */
 export function safeUrl(url: string): string {
-  return url.replace(/^(\/login\/[^/?#]*\/)[^?#]*/, '$1***');
+  return url.replace(/^(\/login\/[^/?#]*\/)[^?#]*/, '$1***').replace(/([?&]token=)[^&#]*/g, '$1***');
 }
 
 /** Pino options: no tokens, cookies or passwords in any log line. */

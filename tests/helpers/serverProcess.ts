@@ -26,7 +26,8 @@ export async function startServerProcess(root: string, env: Record<string, strin
   const port = await freePort();
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'server/main.ts'), ...args], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    // No gateway or demo fleet unless a test asks: parallel servers would fight over port 6808.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', JT808_PORT: '0', SIMULATE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,0 +1,53 @@
+/**
+ * A child process running simulated terminals for the telematics benchmarks (so terminals and
+ * gateway use different cores). Started with one JSON argument (ClientPlan); reports FleetStats
+ * over IPC on 'stats' requests and when told to 'stop'.
+ */
+
+import { Fleet, type FleetStats } from '../../server/simulator/fleet';
+
+export interface ClientPlan {
+  host: string;
+  port: number;
+  phones: string[];
+  intervalMs: number;
+  timeStepMs?: number;
+  localAddresses?: string[];
+  connectConcurrency?: number;
+  ackTimeoutMs?: number;
+}
+
+export type ClientMessage = { type: 'started'; stats: FleetStats; connectMs: number } | { type: 'stats'; stats: FleetStats; rssBytes: number } | { type: 'stopped'; stats: FleetStats };
+
+async function main(): Promise<void> {
+  const plan = JSON.parse(process.argv[2]) as ClientPlan;
+  const fleet = new Fleet({
+    host: plan.host,
+    port: plan.port,
+    terminals: plan.phones.map((phone) => ({ phone })),
+    intervalMs: plan.intervalMs,
+    timeStepMs: plan.timeStepMs,
+    localAddresses: plan.localAddresses,
+    outageChance: 0,
+    connectConcurrency: plan.connectConcurrency,
+    ackTimeoutMs: plan.ackTimeoutMs,
+  });
+  const send = (m: ClientMessage) => process.send!(m);
+  const t0 = Date.now();
+  await fleet.start();
+  send({ type: 'started', stats: fleet.stats(), connectMs: Date.now() - t0 });
+  process.on('message', (m: { type: string; waitMs?: number }) => {
+    if (m.type === 'stats') send({ type: 'stats', stats: fleet.stats(), rssBytes: process.memoryUsage().rss });
+    if (m.type === 'stop') {
+      void fleet.stop(m.waitMs ?? 30_000).then(() => {
+        send({ type: 'stopped', stats: fleet.stats() });
+        setTimeout(() => process.exit(0), 100);
+      });
+    }
+  });
+}
+
+void main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+/** Parent side of clientProcess.ts: start, query and stop terminal processes. */
+
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { FleetStats } from '../../server/simulator/fleet';
+import type { ClientMessage, ClientPlan } from './clientProcess';
+
+export class ClientProcess {
+  private readonly child: ChildProcess;
+  private readonly waiting = new Map<string, (m: ClientMessage) => void>();
+
+  constructor(plan: ClientPlan) {
+    this.child = fork(path.join(__dirname, 'clientProcess.ts'), [JSON.stringify(plan)], {
+      execArgv: ['--import', 'tsx', '--max-old-space-size=4096'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (m: ClientMessage) => {
+      const w = this.waiting.get(m.type);
+      this.waiting.delete(m.type);
+      w?.(m);
+    });
+  }
+
+  private next<T extends ClientMessage['type']>(type: T): Promise<Extract<ClientMessage, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      this.waiting.set(type, resolve as (m: ClientMessage) => void);
+      this.child.once('exit', (code) => reject(new Error(`client process exited (${code}) before '${type}'`)));
+    });
+  }
+
+  started(): Promise<{ stats: FleetStats; connectMs: number }> {
+    return this.next('started');
+  }
+
+  async stats(): Promise<{ stats: FleetStats; rssBytes: number }> {
+    const r = this.next('stats');
+    this.child.send({ type: 'stats' });
+    return r;
+  }
+
+  async stop(waitMs = 30_000): Promise<FleetStats> {
+    const r = this.next('stopped');
+    this.child.send({ type: 'stop', waitMs });
+    return (await r).stats;
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+export const sum = (xs: FleetStats[], k: keyof FleetStats) => xs.reduce((a, s) => a + s[k], 0);

@@ -1,0 +1,57 @@
+/** A fresh, migrated, demo-seeded database with N bench terminals, and a gateway on it. */
+
+import pino from 'pino';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../server/db/database';
+import { migrate } from '../../server/db/migrate';
+import { seed } from '../../server/seed/seed';
+import { Jt808Gateway } from '../../server/telematics/gateway/server';
+import { PositionWriter } from '../../server/telematics/store/writer';
+import { freshPostgres } from '../../tests/helpers/testServer';
+import { provisionTerminals } from './provision';
+
+export interface BenchGateway {
+  database: Database;
+  gateway: Jt808Gateway;
+  writer: PositionWriter;
+  port: number;
+  phones: string[];
+  storedCount(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function benchGateway(kind: 'pglite' | 'postgres', terminals: number): Promise<BenchGateway> {
+  const pg = kind === 'postgres' ? await freshPostgres() : null;
+  const database = await openDatabase(pg ? { databaseUrl: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
+  await migrate(database);
+  await seed(database.db, { demo: true, adminPassword: 'Admin2026x' });
+  const phones = await provisionTerminals(database.db, terminals);
+  const writer = new PositionWriter(database.db, { batchSize: 2000, concurrency: pg ? 4 : 1 });
+  const gateway = new Jt808Gateway({ db: database.db, writer, log: pino({ level: 'warn' }), limits: { authTimeoutMs: 120_000, idleTimeoutMs: 600_000 } });
+  const port = await gateway.listen(0, '0.0.0.0');
+  return {
+    database,
+    gateway,
+    writer,
+    port,
+    phones,
+    async storedCount() {
+      const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM position`.execute(database.db);
+      return r.rows[0].n;
+    },
+    async close() {
+      await gateway.close();
+      await database.close();
+      await pg?.drop();
+    },
+  };
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

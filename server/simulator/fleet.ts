@@ -1,0 +1,200 @@
+/**
+ * A fleet of simulated terminals: each reports every interval, reconnects after a lost link and
+ * sends its unacknowledged reports again, and now and then drives through a blind area (no
+ * network for a while), after which it uploads the buffered reports as one 0x0704 type-1 batch.
+ */
+
+import type { Jt808Version, LocationInput } from '../telematics/jt808/codec';
+import { RefusedError, SimTerminal } from './terminal';
+import { CITIES, SimVehicle, type City } from './vehicle';
+
+export interface FleetTerminal {
+  phone: string;
+  version?: Jt808Version;
+  city?: City;
+}
+
+export interface FleetOptions {
+  host: string;
+  port: number;
+  terminals: FleetTerminal[];
+  intervalMs: number;
+  /** Source addresses to spread connections over (127.0.0.x). */
+  localAddresses?: string[];
+  /** Chance per report of entering a blind area (default 1/400; 0 disables). */
+  outageChance?: number;
+  /** Log lines for humans (the CLI); silent when absent. */
+  log?: (line: string) => void;
+  /** Connections opened at once while starting (default 200). */
+  connectConcurrency?: number;
+  keepAcked?: boolean;
+  /** Resend a report not acknowledged within this many ms (default 10 s). */
+  ackTimeoutMs?: number;
+  /**
+   * Device clock: absent = wall clock. Set, each report is this many ms after the previous one
+   * (from the start), so reports faster than one per second still get distinct device times.
+   */
+  timeStepMs?: number;
+}
+
+export interface FleetStats {
+  terminals: number;
+  online: number;
+  refused: number;
+  positions: number;
+  acked: number;
+  unacked: number;
+  blindBatches: number;
+  commands: number;
+}
+
+/** Blind-area batches are split so each 0x0704 body stays within one packet. */
+const BATCH_ITEMS = 8;
+
+class Member {
+  readonly terminal: SimTerminal;
+  readonly vehicle: SimVehicle;
+  private timer: NodeJS.Timeout | undefined;
+  private outageLeft = 0;
+  private clock = Date.now();
+  private buffered: LocationInput[] = [];
+  blindBatches = 0;
+  refused = false;
+
+  constructor(
+    private readonly fleet: Fleet,
+    readonly spec: FleetTerminal,
+    index: number,
+  ) {
+    this.vehicle = new SimVehicle(index * 7919 + 17, spec.city ?? CITIES[index % CITIES.length]);
+    const o = fleet.opts;
+    this.terminal = new SimTerminal({
+      host: o.host,
+      port: o.port,
+      phone: spec.phone,
+      version: spec.version,
+      localAddress: o.localAddresses?.length ? o.localAddresses[index % o.localAddresses.length] : undefined,
+      keepAcked: o.keepAcked,
+      ackTimeoutMs: o.ackTimeoutMs,
+      currentLocation: () => this.vehicle.report(Date.now()),
+    });
+    this.terminal.on('close', () => this.onClose());
+  }
+
+  async connect(): Promise<void> {
+    try {
+      await this.terminal.connect();
+    } catch (e) {
+      if (e instanceof RefusedError) {
+        this.refused = true;
+        this.fleet.opts.log?.(`${this.spec.phone}: ${e.message}`);
+        return;
+      }
+      throw e;
+    }
+  }
+
+  start(offsetMs: number): void {
+    const tick = () => this.tick();
+    this.timer = setTimeout(() => {
+      tick();
+      this.timer = setInterval(tick, this.fleet.opts.intervalMs);
+    }, offsetMs);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private tick(): void {
+    const t = this.terminal;
+    const step = this.fleet.opts.timeStepMs;
+    this.clock = step ? this.clock + step : Date.now();
+    const report = this.vehicle.step((step ?? this.fleet.opts.intervalMs) / 1000, this.clock);
+    const chance = this.fleet.opts.outageChance ?? 1 / 400;
+    if (this.outageLeft === 0 && chance > 0 && Math.random() < chance) this.outageLeft = 5 + Math.floor(Math.random() * 20);
+    if (this.outageLeft > 0) {
+      this.buffered.push(report);
+      if (--this.outageLeft === 0) this.flushBlind();
+      return;
+    }
+    t.report(report); // buffered by the terminal itself while offline, sent again on reconnect
+    t.resendUnacked();
+  }
+
+  private flushBlind(): void {
+    for (let i = 0; i < this.buffered.length; i += BATCH_ITEMS) {
+      this.terminal.reportBatch(this.buffered.slice(i, i + BATCH_ITEMS), true);
+      this.blindBatches++;
+    }
+    this.buffered = [];
+  }
+
+  private onClose(): void {
+    if (this.fleet.stopping || this.refused) return;
+    // Reconnect with a little jitter, as a fleet coming back after a platform restart would.
+    setTimeout(() => void this.reconnect(), 500 + Math.random() * 1500).unref();
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.fleet.stopping || this.terminal.isOnline) return;
+    try {
+      await this.connect();
+    } catch {
+      this.onClose(); // not listening yet: try again
+    }
+  }
+}
+
+export class Fleet {
+  stopping = false;
+  private readonly members: Member[];
+
+  constructor(readonly opts: FleetOptions) {
+    this.members = opts.terminals.map((spec, i) => new Member(this, spec, i));
+  }
+
+  get terminals(): SimTerminal[] {
+    return this.members.map((m) => m.terminal);
+  }
+
+  /** Connects every terminal (a bounded number at a time), then starts reporting. */
+  async start(): Promise<void> {
+    const limit = this.opts.connectConcurrency ?? 200;
+    let next = 0;
+    const worker = async () => {
+      while (next < this.members.length && !this.stopping) await this.members[next++].connect();
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, this.members.length) }, worker));
+    this.members.forEach((m, i) => m.start(Math.floor((i / this.members.length) * this.opts.intervalMs)));
+  }
+
+  /** Stops reporting; waits up to waitMs for outstanding acknowledgements, then disconnects. */
+  async stop(waitMs = 5000): Promise<void> {
+    for (const m of this.members) m.stop();
+    const deadline = Date.now() + waitMs;
+    // Terminals reconnecting meanwhile are waited for too: they resend once back.
+    while (this.members.some((m) => !m.refused && m.terminal.unackedCount > 0) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    this.stopping = true;
+    await Promise.all(this.members.map((m) => m.terminal.end()));
+  }
+
+  stats(): FleetStats {
+    const s: FleetStats = { terminals: this.members.length, online: 0, refused: 0, positions: 0, acked: 0, unacked: 0, blindBatches: 0, commands: 0 };
+    for (const m of this.members) {
+      const t = m.terminal;
+      if (t.isOnline) s.online++;
+      if (m.refused) s.refused++;
+      s.positions += t.stats.positions;
+      s.acked += t.stats.acked;
+      s.unacked += t.unackedCount;
+      s.blindBatches += m.blindBatches;
+      s.commands += t.stats.commands;
+    }
+    return s;
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * A simulated JT/T 808 terminal over real TCP: registers, authenticates with the code it was
+ * issued, reports positions, keeps every report until the platform acknowledges it and sends the
+ * unacknowledged ones again after a reconnect (as real terminals do), answers downlink commands.
+ */
+
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import {
+  decodePacket,
+  encodeMessage,
+  FrameSplitter,
+  MsgId,
+  type DecodedMessage,
+  type Jt808BodyInput,
+  type Jt808Version,
+  type LocationInput,
+} from '../telematics/jt808/codec';
+
+export interface SimTerminalOptions {
+  host: string;
+  port: number;
+  /** Header phone: the terminal number (or SIM) the platform knows. */
+  phone: string;
+  version?: Jt808Version;
+  /** Source address (several 127.0.0.x lift the 64k ports-per-address limit). */
+  localAddress?: string;
+  /** Resend a report not acknowledged within this many ms (default 10 s). */
+  ackTimeoutMs?: number;
+  /** Remember the device time of every acknowledged position (tests compare them with the database). */
+  keepAcked?: boolean;
+  /** Where the terminal is now, for answering 0x8201. */
+  currentLocation?: () => LocationInput;
+}
+
+export interface SimTerminalStats {
+  /** Positions handed to report()/reportBatch() (each counted once, however often resent). */
+  positions: number;
+  acked: number;
+  resent: number;
+  commands: number;
+}
+
+interface Unacked {
+  message: Jt808BodyInput;
+  positions: LocationInput[];
+  sentAt: number;
+}
+
+export class RefusedError extends Error {}
+
+/** Events: 'command' (decoded platform message), 'close'. */
+export class SimTerminal extends EventEmitter {
+  readonly stats: SimTerminalStats = { positions: 0, acked: 0, resent: 0, commands: 0 };
+  /** Device times (ms) of acknowledged positions, when keepAcked. */
+  readonly ackedTimes: number[] = [];
+  authCode: string | undefined;
+  private socket: net.Socket | undefined;
+  private splitter = new FrameSplitter();
+  private serial = 0;
+  /** Keys of reports made while offline (negative, so they never meet a serial). */
+  private offlineKey = 0;
+  private online = false;
+  private readonly unacked = new Map<number, Unacked>();
+  private waiting = new Map<string, (m: DecodedMessage) => void>();
+  private readonly version: Jt808Version;
+
+  constructor(readonly opts: SimTerminalOptions) {
+    super();
+    this.version = opts.version ?? 2013;
+  }
+
+  get isOnline(): boolean {
+    return this.online;
+  }
+
+  get unackedCount(): number {
+    let n = 0;
+    for (const u of this.unacked.values()) n += u.positions.length;
+    return n;
+  }
+
+  /** Connects, registers when it holds no auth code, authenticates, and resends what is unacknowledged. */
+  async connect(): Promise<void> {
+    this.online = false;
+    const socket = net.connect({ host: this.opts.host, port: this.opts.port, localAddress: this.opts.localAddress });
+    this.splitter = new FrameSplitter();
+    socket.setNoDelay(true);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    this.socket = socket;
+    socket.on('error', () => undefined); // 'close' follows
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('close', () => {
+      this.online = false;
+      if (this.socket === socket) this.socket = undefined;
+      for (const [, w] of this.waiting) w(closedMarker);
+      this.waiting.clear();
+      this.emit('close');
+    });
+    if (!this.authCode) {
+      const r = await this.request({ msgId: MsgId.Register, body: { province: 31, city: 100, makerId: 'FSSIM', model: 'FS-OBD-1', terminalId: this.opts.phone.slice(-7), plateColor: 1, plate: '' } }, 'reg');
+      if (r.opaque !== undefined || r.msgId !== MsgId.RegisterResponse || r.body.result !== 0 || !r.body.authCode) {
+        socket.destroy();
+        throw new RefusedError(`register refused for ${this.opts.phone}`);
+      }
+      this.authCode = r.body.authCode;
+    }
+    const a = await this.request({ msgId: MsgId.Auth, body: { code: this.authCode, imei: '860000000000000', softwareVersion: 'sim-1.0' } }, `ack:${MsgId.Auth}`);
+    if (a.opaque !== undefined || a.msgId !== MsgId.PlatformResponse || a.body.result !== 0) {
+      this.authCode = undefined; // register again next time
+      socket.destroy();
+      throw new RefusedError(`authentication refused for ${this.opts.phone}`);
+    }
+    this.online = true;
+    this.resendUnacked(0);
+  }
+
+  /** Sends one 0x0200; kept until acknowledged. Returns false when offline (the caller may buffer). */
+  report(location: LocationInput): boolean {
+    this.stats.positions++;
+    return this.sendTracked({ msgId: MsgId.Location, body: location }, [location]);
+  }
+
+  /** Sends a 0x0704 batch (blind = type 1 re-upload after an outage). */
+  reportBatch(items: LocationInput[], blind: boolean): boolean {
+    this.stats.positions += items.length;
+    return this.sendTracked({ msgId: MsgId.BatchLocation, body: { type: blind ? 1 : 0, items } }, items);
+  }
+
+  heartbeat(): void {
+    if (this.online) this.write({ msgId: MsgId.Heartbeat });
+  }
+
+  /** Sends every report older than `olderThanMs` again (all of them with 0). */
+  resendUnacked(olderThanMs = this.opts.ackTimeoutMs ?? 10_000): void {
+    if (!this.online) return;
+    const now = Date.now();
+    for (const [serial, u] of [...this.unacked]) {
+      if (now - u.sentAt < olderThanMs) continue;
+      this.unacked.delete(serial);
+      this.stats.resent++;
+      const s = this.write(u.message);
+      this.unacked.set(s, { ...u, sentAt: now });
+    }
+  }
+
+  /** Resolves once nothing is waiting for an acknowledgement (or rejects after timeoutMs). */
+  async drain(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.unacked.size) {
+      if (Date.now() > deadline) throw new Error(`${this.opts.phone}: ${this.unackedCount} positions unacknowledged`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  /** Polite: 0x0003 and close. */
+  async logout(): Promise<void> {
+    if (this.online) this.write({ msgId: MsgId.Logout });
+    await this.end();
+  }
+
+  async end(): Promise<void> {
+    const s = this.socket;
+    if (!s || s.destroyed) return;
+    await new Promise<void>((resolve) => {
+      s.once('close', () => resolve());
+      s.end();
+      setTimeout(() => s.destroy(), 1000).unref();
+    });
+  }
+
+  /** Abrupt loss of the link (no FIN handshake wait). */
+  destroy(): void {
+    this.socket?.destroy();
+  }
+
+  private sendTracked(message: Jt808BodyInput, positions: LocationInput[]): boolean {
+    if (!this.online) {
+      this.unacked.set(--this.offlineKey, { message, positions, sentAt: 0 });
+      return false;
+    }
+    const serial = this.write(message);
+    this.unacked.set(serial, { message, positions, sentAt: Date.now() });
+    return true;
+  }
+
+  private write(message: Jt808BodyInput): number {
+    this.serial = (this.serial + 1) & 0xffff;
+    this.socket?.write(encodeMessage({ phone: this.opts.phone, serial: this.serial, version: this.version }, message));
+    return this.serial;
+  }
+
+  /** Sends and waits for the reply matched by `key` ('reg', or 'ack:<msgId>'). */
+  private request(message: Jt808BodyInput, key: string): Promise<DecodedMessage> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(key);
+        reject(new Error(`${this.opts.phone}: no reply to ${key}`));
+      }, 10_000);
+      this.waiting.set(key, (m) => {
+        clearTimeout(timer);
+        if (m === closedMarker) reject(new RefusedError(`${this.opts.phone}: connection closed`));
+        else resolve(m);
+      });
+      this.write(message);
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    for (const packet of this.splitter.push(chunk)) {
+      let m: DecodedMessage;
+      try {
+        m = decodePacket(packet, { assume2011: this.version === 2011 });
+      } catch {
+        continue; // a real terminal ignores what it cannot read
+      }
+      if (m.opaque !== undefined) continue;
+      switch (m.msgId) {
+        case MsgId.RegisterResponse:
+          this.waiting.get('reg')?.(m);
+          this.waiting.delete('reg');
+          break;
+        case MsgId.PlatformResponse: {
+          const key = `ack:${m.body.replyMsgId}`;
+          const w = this.waiting.get(key);
+          if (w) {
+            this.waiting.delete(key);
+            w(m);
+            break;
+          }
+          const u = this.unacked.get(m.body.replySerial);
+          if (u && m.body.result === 0) {
+            this.unacked.delete(m.body.replySerial);
+            this.stats.acked += u.positions.length;
+            if (this.opts.keepAcked) for (const p of u.positions) this.ackedTimes.push(new Date(p.time as string | number | Date).getTime());
+          }
+          break;
+        }
+        case MsgId.LocationQuery:
+        case MsgId.SetParams:
+        case MsgId.Text:
+        case MsgId.TerminalControl:
+          this.answer(m.msgId, m.serial);
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+      }
+    }
+  }
+
+  private answer(msgId: number, serial: number): void {
+    if (msgId === MsgId.LocationQuery && this.opts.currentLocation) {
+      this.write({ msgId: MsgId.LocationQueryResponse, body: { replySerial: serial, location: this.opts.currentLocation() } });
+    } else {
+      this.write({ msgId: MsgId.TerminalResponse, body: { replySerial: serial, replyMsgId: msgId, result: 0 } });
+    }
+  }
+}
+
+/** Passed to waiters when the connection closes before their reply. */
+const closedMarker = { opaque: 'unknown', msgId: -1 } as unknown as DecodedMessage; // never decoded: a sentinel only

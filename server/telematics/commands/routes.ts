@@ -1,0 +1,163 @@
+/**
+ * Downlink routes: /api/vehicle/terminal/{id}/command/{location|params|text|control} send a
+ * command to a terminal in the caller's organisation subtree (406 when it is offline);
+ * GET …/command and …/command/{commandId} read the commands and the terminal's answers.
+ */
+
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { callerOf } from '../../auth/authenticate';
+import { NONE } from '../../auth/caller';
+import type { DB } from '../../db/tables';
+import { AppError, invalid, notFound } from '../../http/errors';
+import { terminalById } from '../gateway/terminals';
+import { CONTROL_COMMAND, encodeGbk, MsgId, type Jt808BodyInput, type TerminalParam } from '../jt808/codec';
+import type { CommandKind, CommandService } from './service';
+
+export const COMMAND_PERMISSION = 'terminal-command';
+const LABELS = 'telematics.fields';
+/** Longest wait a caller may ask for before the answer (the command itself stays tracked). */
+const MAX_WAIT_MS = 15_000;
+
+const params = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 }, commandId: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+};
+const waitMs = { type: 'integer', minimum: 0, maximum: MAX_WAIT_MS };
+
+const bodies: Record<CommandKind, Record<string, unknown>> = {
+  location: { type: 'object', additionalProperties: false, properties: { waitMs } },
+  params: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['params'],
+    properties: {
+      waitMs,
+      params: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 32,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'type', 'value'],
+          properties: {
+            id: { type: 'integer', minimum: 0, maximum: 4294967295 },
+            type: { type: 'string', enum: ['u8', 'u16', 'u32', 'string', 'bytes'] },
+            value: { type: ['integer', 'string'] },
+          },
+        },
+      },
+    },
+  },
+  text: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['text'],
+    properties: {
+      waitMs,
+      text: { type: 'string', minLength: 1, maxLength: 400 },
+      emergency: { type: 'boolean' },
+      display: { type: 'boolean' },
+      tts: { type: 'boolean' },
+    },
+  },
+  control: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['command'],
+    properties: {
+      waitMs,
+      command: { anyOf: [{ type: 'string', enum: ['engineStop', 'engineResume'] }, { type: 'integer', minimum: 0, maximum: 255 }] },
+      params: { type: 'string', maxLength: 200 },
+    },
+  },
+};
+
+interface ParamInput {
+  id: number;
+  type: TerminalParam['type'];
+  value: number | string;
+}
+
+const WIDTH_MAX: Record<string, number> = { u8: 0xff, u16: 0xffff, u32: 0xffffffff };
+
+function toParam(p: ParamInput, i: number): TerminalParam {
+  const bad = () => invalid([{ field: `params.${i}.value`, key: 'telematics.badParamValue', params: {}, labelKey: `${LABELS}.params` }]);
+  if (p.type === 'string') {
+    if (typeof p.value !== 'string' || encodeGbk(p.value).length > 255) throw bad();
+    return { id: p.id, type: 'string', value: p.value };
+  }
+  if (p.type === 'bytes') {
+    if (typeof p.value !== 'string' || !/^(?:[0-9a-fA-F]{2}){0,255}$/.test(p.value)) throw bad();
+    return { id: p.id, type: 'bytes', value: p.value.toLowerCase() };
+  }
+  if (typeof p.value !== 'number' || !Number.isInteger(p.value) || p.value < 0 || p.value > WIDTH_MAX[p.type]) throw bad();
+  return { id: p.id, type: p.type, value: p.value };
+}
+
+/** The JT/T 808 message for a validated request body. */
+export function commandMessage(kind: CommandKind, body: Record<string, unknown>): Jt808BodyInput {
+  switch (kind) {
+    case 'location':
+      return { msgId: MsgId.LocationQuery };
+    case 'params':
+      return { msgId: MsgId.SetParams, body: { params: (body.params as ParamInput[]).map(toParam) } };
+    case 'text': {
+      // Flag bits (2013): 0 emergency, 2 terminal display, 3 TTS read-out. Display is the default.
+      const flag = (body.emergency ? 1 : 0) | (body.display === false ? 0 : 4) | (body.tts ? 8 : 0);
+      return { msgId: MsgId.Text, body: { flag, text: body.text as string } };
+    }
+    case 'control': {
+      const c = body.command;
+      const command = c === 'engineStop' ? CONTROL_COMMAND.engineStop : c === 'engineResume' ? CONTROL_COMMAND.engineResume : (c as number);
+      return { msgId: MsgId.TerminalControl, body: body.params === undefined ? { command } : { command, params: body.params as string } };
+    }
+  }
+}
+
+/** The terminal named in the path, if the caller's subtree holds it (else 404, as for any unseen row). */
+async function scopedTerminal(db: Kysely<DB>, req: FastifyRequest): Promise<number> {
+  const id = (req.params as { id: number }).id;
+  const t = await terminalById(db, id);
+  if (!t || !t.orgPath.startsWith(callerOf(req).orgPath)) throw notFound();
+  return id;
+}
+
+/** `commands` is null when the gateway is disabled: every terminal is then offline. */
+export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, commands: CommandService | null): void {
+  const base = '/api/vehicle/terminal/:id/command';
+  for (const kind of Object.keys(bodies) as CommandKind[]) {
+    app.post(
+      `${base}/${kind}`,
+      { config: { permission: COMMAND_PERMISSION, labels: LABELS }, schema: { tags: ['telematics'], summary: `send a ${kind} command`, params, body: bodies[kind] } },
+      async (req) => {
+        const terminalId = await scopedTerminal(db, req);
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        const message = commandMessage(kind, body);
+        const { waitMs: wait, ...request } = body;
+        const sent = await commands?.send(terminalId, kind, message, request, callerOf(req).memberId, (wait as number | undefined) ?? 0);
+        if (!sent) throw new AppError(406, 'telematics.terminalOffline');
+        return sent;
+      },
+    );
+  }
+  app.get(
+    base,
+    {
+      config: { permission: NONE },
+      schema: { tags: ['telematics'], summary: 'recent commands of a terminal', params, querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } } } },
+    },
+    async (req) => {
+      const terminalId = await scopedTerminal(db, req);
+      return commands ? commands.list(terminalId, (req.query as { limit: number }).limit) : [];
+    },
+  );
+  app.get(`${base}/:commandId`, { config: { permission: NONE }, schema: { tags: ['telematics'], summary: 'one command and its answer', params } }, async (req) => {
+    const terminalId = await scopedTerminal(db, req);
+    const found = await commands?.get(terminalId, (req.params as { commandId: number }).commandId);
+    if (!found) throw notFound();
+    return found;
+  });
+}

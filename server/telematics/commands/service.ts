@@ -1,0 +1,175 @@
+/**
+ * Downlink commands: a row per command (pending → acked / failed / timeout), sent through the
+ * terminal's live session and completed by the terminal's answer (0x0001, or 0x0201 for 0x8201).
+ */
+
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/tables';
+import type { TerminalResponse } from '../gateway/host';
+import type { Jt808Gateway } from '../gateway/server';
+import { locationToJson, MsgId, type Jt808BodyInput } from '../jt808/codec';
+
+export type CommandKind = 'location' | 'params' | 'text' | 'control';
+export type CommandStatus = 'pending' | 'acked' | 'failed' | 'timeout';
+
+export interface CommandView {
+  id: number;
+  terminalId: number;
+  kind: CommandKind;
+  msgId: string;
+  status: CommandStatus;
+  /** 0x0001 result: 0 ok, 1 fail, 2 message error, 3 unsupported. */
+  result?: number;
+  request: unknown;
+  response?: unknown;
+  createdAt: string;
+  answeredAt?: string;
+}
+
+interface Pending {
+  commandId: number;
+  timer: NodeJS.Timeout;
+  waiters: Array<() => void>;
+  /** Answered or expired (an answer can beat the caller's wait). */
+  settled?: Promise<void>;
+}
+
+const RESULT_STATUS: Record<number, CommandStatus> = { 0: 'acked' };
+
+export class CommandService {
+  private readonly pending = new Map<string, Pending>();
+  private readonly onResponse = (r: TerminalResponse) => void this.complete(r);
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly gateway: Jt808Gateway,
+    private readonly timeoutMs = 30_000,
+  ) {
+    gateway.on('response', this.onResponse);
+  }
+
+  /** Commands left pending by a previous run can no longer be answered. */
+  async expireStale(): Promise<void> {
+    await this.db.updateTable('terminal_command').set({ status: 'timeout', answered_at: sql`now()` }).where('status', '=', 'pending').execute();
+  }
+
+  /**
+   * Records and sends a command; null when the terminal has no live session (nothing recorded).
+   * With waitMs, resolves once answered or after that long, whichever comes first.
+   */
+  async send(terminalId: number, kind: CommandKind, message: Jt808BodyInput, request: unknown, memberId: number | null, waitMs = 0): Promise<CommandView | null> {
+    if (!this.gateway.isOnline(terminalId)) return null;
+    const row = await this.db
+      .insertInto('terminal_command')
+      .values({ terminal_id: terminalId, kind, msg_id: message.msgId, request: JSON.stringify(request), member_id: memberId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const serial = this.gateway.send(terminalId, message);
+    if (serial === null) {
+      // Went offline between the check and the send.
+      await this.finish(row.id, 'failed', null, null);
+      return this.get(terminalId, row.id);
+    }
+    const key = `${terminalId}:${serial}`;
+    const entry: Pending = {
+      commandId: row.id,
+      waiters: [],
+      timer: setTimeout(() => void this.expire(key, entry), this.timeoutMs),
+    };
+    entry.timer.unref();
+    this.pending.set(key, entry);
+    await this.db.updateTable('terminal_command').set({ serial }).where('id', '=', row.id).execute();
+    if (waitMs > 0) await this.waitFor(entry, waitMs);
+    return this.get(terminalId, row.id);
+  }
+
+  async get(terminalId: number, id: number): Promise<CommandView | null> {
+    const r = await this.db.selectFrom('terminal_command').selectAll().where('id', '=', id).where('terminal_id', '=', terminalId).executeTakeFirst();
+    return r ? view(r) : null;
+  }
+
+  async list(terminalId: number, limit: number): Promise<CommandView[]> {
+    const rows = await this.db.selectFrom('terminal_command').selectAll().where('terminal_id', '=', terminalId).orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(view);
+  }
+
+  close(): void {
+    this.gateway.off('response', this.onResponse);
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      for (const w of p.waiters) w();
+    }
+    this.pending.clear();
+  }
+
+  private waitFor(entry: Pending, ms: number): Promise<void> {
+    if (entry.settled) return entry.settled;
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      entry.waiters.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+
+  private async complete(r: TerminalResponse): Promise<void> {
+    const key = `${r.terminalId}:${r.replySerial}`;
+    const entry = this.pending.get(key);
+    if (!entry) return; // an answer to something we no longer wait for
+    this.pending.delete(key);
+    clearTimeout(entry.timer);
+    const response = r.location ? { location: locationToJson(r.location) } : { replyMsgId: r.replyMsgId, result: r.result };
+    entry.settled = this.finish(entry.commandId, RESULT_STATUS[r.result] ?? 'failed', r.result, response);
+    await entry.settled;
+    for (const w of entry.waiters) w();
+  }
+
+  private async expire(key: string, entry: Pending): Promise<void> {
+    if (this.pending.get(key) !== entry) return;
+    this.pending.delete(key);
+    entry.settled = this.finish(entry.commandId, 'timeout', null, null);
+    await entry.settled;
+    for (const w of entry.waiters) w();
+  }
+
+  private async finish(id: number, status: CommandStatus, result: number | null, response: unknown): Promise<void> {
+    await this.db
+      .updateTable('terminal_command')
+      .set({ status, result, response: response === null ? null : JSON.stringify(response), answered_at: sql`now()` })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+}
+
+const hexId = (id: number) => '0x' + id.toString(16).padStart(4, '0');
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function view(r: {
+  id: number;
+  terminal_id: number;
+  kind: string;
+  msg_id: number;
+  status: string;
+  result: number | null;
+  request: unknown;
+  response: unknown;
+  created_at: Date;
+  answered_at: Date | string | null;
+}): CommandView {
+  const v: CommandView = {
+    id: r.id,
+    terminalId: r.terminal_id,
+    kind: r.kind as CommandKind,
+    msgId: hexId(r.msg_id),
+    status: r.status as CommandStatus,
+    request: r.request,
+    createdAt: iso(r.created_at),
+  };
+  if (r.result !== null) v.result = r.result;
+  if (r.response !== null) v.response = r.response;
+  if (r.answered_at) v.answeredAt = iso(r.answered_at);
+  return v;
+}
+

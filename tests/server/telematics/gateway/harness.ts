@@ -1,0 +1,133 @@
+import net from 'node:net';
+import pino from 'pino';
+import { sql } from 'kysely';
+import { Jt808Gateway, type GatewayOptions } from '../../../../server/telematics/gateway/server';
+import { PositionWriter, type WriterOptions } from '../../../../server/telematics/store/writer';
+import { SimTerminal, type SimTerminalOptions } from '../../../../server/simulator/terminal';
+import { decodePacket, encodeMessage, FrameSplitter, type DecodedMessage, type Jt808BodyInput } from '../../../../server/telematics/jt808/codec';
+import { startTestServer, type Backend, type TestServer } from '../../../helpers/testServer';
+import { CommandService } from '../../../../server/telematics/commands/service';
+import { LiveHub } from '../../../../server/telematics/live/hub';
+import { registerTelematicsRoutes } from '../../../../server/telematics/routes';
+
+/** Demo terminal numbers (seeded by the demo fixtures): 8080 + 8 digits, 24 of them. */
+export const demoTerminal = (n: number) => `8080${String(n).padStart(8, '0')}`;
+
+export interface GatewayHarness {
+  s: TestServer;
+  gateway: Jt808Gateway;
+  port: number;
+  /** With `routes`: the command service, live hub and the app's HTTP address (for WebSockets). */
+  commands?: CommandService;
+  hub?: LiveHub;
+  httpUrl?: string;
+  terminal(phone: string, opts?: Partial<SimTerminalOptions>): SimTerminal;
+  close(): Promise<void>;
+}
+
+export async function startGateway(
+  backend: Backend,
+  opts: { writer?: WriterOptions; gateway?: Partial<GatewayOptions>; routes?: { commandTimeoutMs: number } } = {},
+): Promise<GatewayHarness> {
+  const s = await startTestServer(backend);
+  const db = s.database.db;
+  const writer = new PositionWriter(db, opts.writer);
+  const gateway = new Jt808Gateway({ db, log: pino({ level: 'silent' }), writer, ...opts.gateway });
+  const port = await gateway.listen(0, '127.0.0.1');
+  let commands: CommandService | undefined;
+  let hub: LiveHub | undefined;
+  let httpUrl: string | undefined;
+  if (opts.routes) {
+    commands = new CommandService(db, gateway, opts.routes.commandTimeoutMs);
+    hub = new LiveHub();
+    writer.on('stored', hub.publish);
+    await registerTelematicsRoutes(s.app, { db, commands, hub, sessionDeps: { db, secret: 'test-secret', ttlHours: 12 } });
+    httpUrl = await s.app.listen({ port: 0, host: '127.0.0.1' });
+  }
+  const terminals: SimTerminal[] = [];
+  return {
+    s,
+    gateway,
+    port,
+    commands,
+    hub,
+    httpUrl,
+    terminal(phone, o = {}) {
+      const t = new SimTerminal({ host: '127.0.0.1', port, phone, keepAcked: true, ...o });
+      terminals.push(t);
+      return t;
+    },
+    async close() {
+      for (const t of terminals) t.destroy();
+      commands?.close();
+      await gateway.close();
+      await s.close();
+    },
+  };
+}
+
+export async function terminalIdOf(s: TestServer, terminalNo: string): Promise<number> {
+  const r = await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${terminalNo}`.execute(s.database.db);
+  return r.rows[0].id;
+}
+
+/** Device times (ms, ascending) stored for a terminal. */
+export async function storedTimes(s: TestServer, terminalId: number): Promise<number[]> {
+  const r = await s.database.db.selectFrom('position').select('device_time').where('terminal_id', '=', terminalId).orderBy('device_time').execute();
+  return r.map((x) => new Date(x.device_time).getTime());
+}
+
+/** A raw TCP client for what the simulator never does: garbage, wrong order, forged phones. */
+export class RawClient {
+  readonly received: DecodedMessage[] = [];
+  private readonly splitter = new FrameSplitter();
+  private serial = 0;
+  closed = false;
+  private constructor(readonly socket: net.Socket) {
+    socket.on('data', (d: Buffer) => {
+      for (const p of this.splitter.push(d)) this.received.push(decodePacket(p));
+    });
+    socket.on('close', () => (this.closed = true));
+    socket.on('error', () => undefined);
+  }
+  static async open(port: number): Promise<RawClient> {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    await new Promise((r) => socket.once('connect', r));
+    return new RawClient(socket);
+  }
+  send(phone: string, message: Jt808BodyInput, version: 2013 | 2019 = 2013): number {
+    this.serial++;
+    this.socket.write(encodeMessage({ phone, serial: this.serial, version }, message));
+    return this.serial;
+  }
+  sendBytes(b: Buffer): void {
+    this.socket.write(b);
+  }
+  /** Waits until `count` messages have arrived in total. */
+  async waitFor(count: number, timeoutMs = 5000): Promise<DecodedMessage[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) throw new Error(`got ${this.received.length} of ${count} replies`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return this.received;
+  }
+  async waitClosed(timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed) {
+      if (Date.now() > deadline) throw new Error('connection still open');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+export async function until(check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
