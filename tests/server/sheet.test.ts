@@ -114,7 +114,8 @@ describe.each(BACKENDS)('spreadsheet export, template and import on %s', (backen
     expect(en.body.rows[0].errors[0].message).toBe('Terminal number is required');
 
     const refused = await upload(hd, '/api/vehicle/terminal/import', bad);
-    expect(refused.status).toBe(400);
+    // The code names the refusal, so a different 400 shows what it was.
+    expect({ status: refused.status, code: refused.body.code, message: refused.body.message }).toMatchObject({ status: 400, code: 'sheet.invalidRows' });
     expect(refused.body.rows).toHaveLength(3);
     const none = await s.call(hd, 'POST', '/api/vehicle/terminal/query', { criteria: { terminalNo: 'IMP000' } });
     expect(none.body.total).toBe(0);
