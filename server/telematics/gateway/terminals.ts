@@ -138,7 +138,7 @@ export class LinkState {
 
   /** Resolves when every pending write has been applied. */
   async settle(): Promise<void> {
-    await Promise.all(this.chains.values());
+    while (this.chains.size) await Promise.all(this.chains.values());
   }
 
   private enqueue(terminalId: number, write: () => Promise<unknown>): Promise<void> {
