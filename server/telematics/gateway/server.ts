@@ -98,6 +98,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     await new Promise((r) => setImmediate(r)); // let the last 'close' handlers run
     await this.writer.flush();
     await this.link.settle();
+    this.link.stop();
   }
 
   isOnline(terminalId: number): boolean {
