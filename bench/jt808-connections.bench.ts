@@ -1,7 +1,8 @@
 /**
  * Concurrent terminal connections held: terminals in child processes, spread over several
  * 127.0.0.x source addresses, register, authenticate, then stay connected; the gateway runs
- * here (on PGlite, which only serves the handshakes). Also memory per connection.
+ * here (on PostgreSQL by default, BENCH_BACKEND=pglite otherwise; the database only serves the
+ * handshakes). Also memory per connection.
  * DESIGN.md budget: 100,000 connections on 2 cores. Bounded here by the open-files limit of one
  * process (`ulimit -n`), since the gateway is one process holding one descriptor per connection.
  *
@@ -9,8 +10,8 @@
  */
 
 import { execSync } from 'node:child_process';
-import type { BenchResult } from './lib';
-import { ClientProcess, sum } from './telematics/clients';
+import { runAsScript, type BenchResult } from './lib';
+import { spawnClients, sum } from './telematics/clients';
 import { benchGateway, sleep } from './telematics/setup';
 
 /** Descriptors one process may open (soft limit; children inherit it). */
@@ -25,24 +26,14 @@ export async function run(): Promise<BenchResult> {
   const limit = openFilesLimit();
   // Keep headroom for the database, the listener and the runtime's own descriptors.
   const target = Math.min(Number(process.env.BENCH_CONNECTIONS || 100_000), limit - 1000);
-  const g = await benchGateway('pglite', target);
-  const clients: ClientProcess[] = [];
+  const g = await benchGateway((process.env.BENCH_BACKEND as 'pglite' | 'postgres') || 'postgres', target);
+  const mem0 = process.memoryUsage();
+  const t0 = Date.now();
+  const clients = spawnClients(g.port, g.phones, PER_PROCESS, 2, {
+    intervalMs: 3_600_000, // connected and silent: this measures holding, not reporting
+    connectConcurrency: 100,
+  });
   try {
-    const procs = Math.ceil(target / PER_PROCESS);
-    const mem0 = process.memoryUsage();
-    const t0 = Date.now();
-    for (let i = 0; i < procs; i++) {
-      clients.push(
-        new ClientProcess({
-          host: '127.0.0.1',
-          port: g.port,
-          phones: g.phones.slice(i * PER_PROCESS, (i + 1) * PER_PROCESS),
-          intervalMs: 3_600_000, // connected and silent: this measures holding, not reporting
-          localAddresses: [`127.0.0.${2 + 2 * i}`, `127.0.0.${3 + 2 * i}`],
-          connectConcurrency: 100,
-        }),
-      );
-    }
     await Promise.all(clients.map((c) => c.started()));
     const connectMs = Date.now() - t0;
     await sleep(HOLD_MS);
@@ -59,7 +50,7 @@ export async function run(): Promise<BenchResult> {
       target,
       authenticatedHeld: held,
       clientsOnline: online,
-      sourceAddresses: procs * 2,
+      sourceAddresses: clients.length * 2,
       connectAndAuthS: +(connectMs / 1000).toFixed(1),
       heldForS: HOLD_MS / 1000,
       serverRssPerConnKB: +((mem1.rss - mem0.rss) / held / 1024).toFixed(2),
@@ -73,12 +64,4 @@ export async function run(): Promise<BenchResult> {
   }
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => process.stdout.write(`${JSON.stringify(r)}\n`),
-    (e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+if (require.main === module) runAsScript(run);

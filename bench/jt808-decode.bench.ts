@@ -4,6 +4,7 @@
  */
 
 import { decodeFrame, encodeMessage, MsgId } from '../server/telematics/jt808/codec';
+import { runAsScript } from './lib';
 
 export interface BenchResult {
   name: string;
@@ -83,12 +84,4 @@ export async function run(): Promise<BenchResult> {
   };
 }
 
-if (require.main === module) {
-  run().then(
-    (r) => process.stdout.write(`${JSON.stringify(r)}\n`),
-    (e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+if (require.main === module) runAsScript(run);

@@ -7,8 +7,8 @@
  *   npx tsx bench/jt808-store.bench.ts   (BENCH_TERMINALS, BENCH_RATE per terminal per s, BENCH_SECONDS, BENCH_BACKENDS)
  */
 
-import type { BenchResult } from './lib';
-import { ClientProcess, sum } from './telematics/clients';
+import { runAsScript, type BenchResult } from './lib';
+import { spawnClients, sum } from './telematics/clients';
 import { benchGateway, median, sleep } from './telematics/setup';
 
 const TERMINALS = Number(process.env.BENCH_TERMINALS || 2000);
@@ -19,23 +19,14 @@ const PROCESSES = 2;
 
 async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   const g = await benchGateway(kind, TERMINALS);
-  const clients: ClientProcess[] = [];
+  const clients = spawnClients(g.port, g.phones, Math.ceil(TERMINALS / PROCESSES), 1, {
+    intervalMs: 1000 / RATE,
+    timeStepMs: 1000, // distinct device times however fast they report
+    // Past the run: a store that falls behind is measured, not buried under resends.
+    ackTimeoutMs: 600_000,
+    connectConcurrency: 50,
+  });
   try {
-    const per = Math.ceil(TERMINALS / PROCESSES);
-    for (let i = 0; i < PROCESSES; i++) {
-      clients.push(
-        new ClientProcess({
-          host: '127.0.0.1',
-          port: g.port,
-          phones: g.phones.slice(i * per, (i + 1) * per),
-          intervalMs: 1000 / RATE,
-          timeStepMs: 1000, // distinct device times however fast they report
-          localAddresses: [`127.0.0.${2 + i}`],
-          // Past the run: a store that falls behind is measured, not buried under resends.
-          ackTimeoutMs: 600_000,
-        }),
-      );
-    }
     await Promise.all(clients.map((c) => c.started()));
     // Rates over real elapsed time: a busy event loop stretches every sleep.
     const perSecond: number[] = [];
@@ -90,12 +81,4 @@ export async function run(): Promise<BenchResult[]> {
   return out;
 }
 
-if (require.main === module) {
-  run().then(
-    (rs) => rs.forEach((r) => process.stdout.write(`${JSON.stringify(r)}\n`)),
-    (e: unknown) => {
-      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+if (require.main === module) runAsScript(run);

@@ -1,6 +1,7 @@
 /**
  * A child process running simulated terminals for the telematics benchmarks (so terminals and
- * gateway use different cores). Started with one JSON argument (ClientPlan); reports FleetStats
+ * gateway use different cores). Receives its ClientPlan as the first IPC message (thousands of
+ * phone numbers do not fit in argv); reports FleetStats
  * over IPC on 'stats' requests and when told to 'stop'.
  */
 
@@ -19,8 +20,7 @@ export interface ClientPlan {
 
 export type ClientMessage = { type: 'started'; stats: FleetStats; connectMs: number } | { type: 'stats'; stats: FleetStats; rssBytes: number } | { type: 'stopped'; stats: FleetStats };
 
-async function main(): Promise<void> {
-  const plan = JSON.parse(process.argv[2]) as ClientPlan;
+async function main(plan: ClientPlan): Promise<void> {
   const fleet = new Fleet({
     host: plan.host,
     port: plan.port,
@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   });
 }
 
-void main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
+process.once('message', (m: { type: string; plan: ClientPlan }) => {
+  void main(m.plan).catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
 });

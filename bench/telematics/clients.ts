@@ -10,10 +10,11 @@ export class ClientProcess {
   private readonly waiting = new Map<string, (m: ClientMessage) => void>();
 
   constructor(plan: ClientPlan) {
-    this.child = fork(path.join(__dirname, 'clientProcess.ts'), [JSON.stringify(plan)], {
+    this.child = fork(path.join(__dirname, 'clientProcess.ts'), [], {
       execArgv: ['--import', 'tsx', '--max-old-space-size=4096'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    this.child.send({ type: 'plan', plan });
     this.child.on('message', (m: ClientMessage) => {
       const w = this.waiting.get(m.type);
       this.waiting.delete(m.type);
@@ -50,3 +51,22 @@ export class ClientProcess {
 }
 
 export const sum = (xs: FleetStats[], k: keyof FleetStats) => xs.reduce((a, s) => a + s[k], 0);
+
+/**
+ * The phones split over processes of at most `perProcess` terminals each, process i using the
+ * source addresses 127.0.0.(2 + k·i) … (1 + k·(i + 1)) for k = `addressesPerProcess`.
+ */
+export function spawnClients(
+  port: number,
+  phones: string[],
+  perProcess: number,
+  addressesPerProcess: number,
+  plan: Omit<ClientPlan, 'host' | 'port' | 'phones' | 'localAddresses'>,
+): ClientProcess[] {
+  const out: ClientProcess[] = [];
+  for (let i = 0; i * perProcess < phones.length; i++) {
+    const localAddresses = Array.from({ length: addressesPerProcess }, (_, k) => `127.0.0.${2 + addressesPerProcess * i + k}`);
+    out.push(new ClientProcess({ ...plan, host: '127.0.0.1', port, phones: phones.slice(i * perProcess, (i + 1) * perProcess), localAddresses }));
+  }
+  return out;
+}

@@ -52,6 +52,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
 async function openPostgres(url: string, max: number): Promise<Database> {
   setPgParsers();
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client whose connection drops (server restart, terminated backend) is replaced by the
+  // pool; without a listener its 'error' event would crash the whole process.
+  pool.on('error', () => undefined);
   // Fail fast with a clear message when the server is unreachable.
   const probe = await pool.connect();
   probe.release();

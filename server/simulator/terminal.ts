@@ -27,6 +27,8 @@ export interface SimTerminalOptions {
   localAddress?: string;
   /** Resend a report not acknowledged within this many ms (default 10 s). */
   ackTimeoutMs?: number;
+  /** How long to wait for the register / authenticate replies (default 30 s: a busy platform is slow). */
+  replyTimeoutMs?: number;
   /** Remember the device time of every acknowledged position (tests compare them with the database). */
   keepAcked?: boolean;
   /** Where the terminal is now, for answering 0x8201. */
@@ -199,7 +201,7 @@ export class SimTerminal extends EventEmitter {
       const timer = setTimeout(() => {
         this.waiting.delete(key);
         reject(new Error(`${this.opts.phone}: no reply to ${key}`));
-      }, 10_000);
+      }, this.opts.replyTimeoutMs ?? 30_000);
       this.waiting.set(key, (m) => {
         clearTimeout(timer);
         if (m === closedMarker) reject(new RefusedError(`${this.opts.phone}: connection closed`));

@@ -21,10 +21,15 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `server/main.ts` of a project root as `npm start` would, and waits for /api/health. */
-export async function startServerProcess(root: string, env: Record<string, string>, args: string[] = ['--no-console']): Promise<ServerProcess> {
+/**
+ * Starts `server/main.ts` of a project root as `npm start` would, and waits for /api/health.
+ * `direct` runs it in node itself rather than under the tsx launcher, so a SIGKILL hits the server.
+ */
+export async function startServerProcess(root: string, env: Record<string, string>, args: string[] = ['--no-console'], opts: { direct?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'server/main.ts'), ...args], {
+  const main = path.join(root, 'server/main.ts');
+  const [cmd, argv] = opts.direct ? [process.execPath, ['--import', 'tsx', main, ...args]] : [path.join(root, 'node_modules/.bin/tsx'), [main, ...args]];
+  const child = spawn(cmd, argv, {
     cwd: root,
     // No gateway or demo fleet unless a test asks: parallel servers would fight over port 6808.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', JT808_PORT: '0', SIMULATE: '0', ...env },

@@ -95,8 +95,10 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const s of this.sessions) s.close('shutdown');
     await closed;
+    await new Promise((r) => setImmediate(r)); // let the last 'close' handlers run
     await this.writer.flush();
     await this.link.settle();
+    this.link.stop();
   }
 
   isOnline(terminalId: number): boolean {

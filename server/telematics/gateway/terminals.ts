@@ -105,6 +105,7 @@ export async function checkAuthCode(db: Kysely<DB>, terminalId: number, code: st
  */
 export class LinkState {
   private readonly chains = new Map<number, Promise<void>>();
+  private stopped = false;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -138,10 +139,16 @@ export class LinkState {
 
   /** Resolves when every pending write has been applied. */
   async settle(): Promise<void> {
-    await Promise.all(this.chains.values());
+    while (this.chains.size) await Promise.all(this.chains.values());
+  }
+
+  /** No more writes (shutdown: the next start marks everyone offline anyway). */
+  stop(): void {
+    this.stopped = true;
   }
 
   private enqueue(terminalId: number, write: () => Promise<unknown>): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     const prev = this.chains.get(terminalId) ?? Promise.resolve();
     const next = prev.then(write).then(
       () => undefined,

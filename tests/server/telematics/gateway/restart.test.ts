@@ -1,39 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { openDatabase } from '../../../../server/db/database';
 import { Fleet } from '../../../../server/simulator/fleet';
-import { freePort } from '../../../helpers/serverProcess';
+import { freePort, startServerProcess } from '../../../helpers/serverProcess';
 import { BACKENDS, freshPostgres } from '../../../helpers/testServer';
 import { demoTerminal } from './harness';
 
 const root = path.resolve(__dirname, '../../../..');
 
 /** The real server, run by node itself (not through the tsx launcher) so SIGKILL hits the server. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/main.ts'), '--no-console'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SIMULATE: '0', ADMIN_PASSWORD: 'Admin2026x', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
-    const up = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return { child, output: () => out };
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const startServer = (env: Record<string, string>) => startServerProcess(root, { SIMULATE: '0', ADMIN_PASSWORD: 'Admin2026x', ...env }, ['--no-console'], { direct: true });
 
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
