@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/tables';
+import { accountRefusal } from './accountState';
 import type { Caller, MemberType, SessionScope } from './caller';
 import { grantedCodes } from './grants';
 import { signToken, verifyToken } from './token';
@@ -75,8 +76,7 @@ async function callerOfSession(deps: SessionDeps, sid: string, memberId?: number
     .where('s.expires_at', '>', new Date());
   if (memberId !== undefined) q = q.where('s.member_id', '=', memberId);
   const row = await q.executeTakeFirst();
-  if (!row || row.status !== 'enabled' || row.org_status !== 'enabled') return null;
-  if (row.expire_date && row.expire_date < new Date().toISOString().slice(0, 10)) return null;
+  if (!row || accountRefusal(row)) return null;
   const memberType = row.member_type as MemberType;
   let grant = await grantedCodes(deps.db, { id: row.id, memberType, orgIsSystem: row.is_system }, row.application);
   if (row.origin_session_id) {

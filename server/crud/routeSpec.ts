@@ -2,11 +2,8 @@
  * The request parts of the generic CRUD routes that are not entity bodies, shared by the server
  * and the Umi mock so both refuse the same ids and option queries.
  */
-export const idParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-};
+export const idParam = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+export const idParams = { type: 'object', required: ['id'], properties: { id: idParam } } as const;
 
 export const optionsQuery = {
   type: 'object',

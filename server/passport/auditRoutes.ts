@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { auditBodySchema } from '../../schemas/kit/passportSchemas';
 import { callerOf } from '../auth/authenticate';
 import { NONE } from '../auth/caller';
 import { auditRequest } from './audit';
 import type { PassportDeps } from './deps';
-import { descending, likePattern, pagingBody, type Paging } from './routeKit';
+import { countAll, descending, likePattern, pageOf, pagingBody, pagingOf } from './routeKit';
 
 /** The console's own audit events (SPEC §7) and the log page's query, scoped to the caller subtree. */
 export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): void {
@@ -44,7 +43,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
     },
     handler: async (req) => {
       const caller = callerOf(req);
-      const p = (req.body ?? { pageIndex: 1, pageSize: 20 }) as Paging;
+      const p = pagingOf(req);
       const c = p.criteria ?? {};
       let q = db
         .selectFrom('audit_log as a')
@@ -63,17 +62,18 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
       if (to) q = q.where('a.at', '<=', new Date(to));
       const dir = p.order?.property && !descending(p) ? 'asc' : 'desc';
       const col = p.order?.property === 'action' ? 'a.action' : 'a.at';
-      const [data, total] = await Promise.all([
-        q
-          .select(['a.id', 'a.at', 'a.action', 'a.member_id as memberId', 'a.member_name as memberName', 'a.org_id as orgId', 'o.name as orgName', 'actor.name as actorName', 'a.application', 'a.target', 'a.success', 'a.ip', 'a.detail'])
-          .orderBy(col, dir)
-          .orderBy('a.id', dir)
-          .limit(p.pageSize)
-          .offset((p.pageIndex - 1) * p.pageSize)
-          .execute(),
-        q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { data, total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
+      return pageOf(
+        p,
+        (limit, offset) =>
+          q
+            .select(['a.id', 'a.at', 'a.action', 'a.member_id as memberId', 'a.member_name as memberName', 'a.org_id as orgId', 'o.name as orgName', 'actor.name as actorName', 'a.application', 'a.target', 'a.success', 'a.ip', 'a.detail'])
+            .orderBy(col, dir)
+            .orderBy('a.id', dir)
+            .limit(limit)
+            .offset(offset)
+            .execute(),
+        () => q.select(countAll()).executeTakeFirstOrThrow(),
+      );
     },
   });
 }

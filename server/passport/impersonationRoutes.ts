@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { translator } from '../../schemas/kit/catalogue';
+import { accountRefusal } from '../auth/accountState';
 import { callerOf } from '../auth/authenticate';
 import { NONE } from '../auth/caller';
 import { openSession, revokeSession } from '../auth/sessions';
@@ -9,8 +10,6 @@ import { auditRequest } from './audit';
 import type { PassportDeps } from './deps';
 import { idOf, idParams } from './routeKit';
 import { sessionObject } from './sessionObject';
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * Simulated login (SPEC §4): act as a member of one's own subtree, in a session tied to the origin
@@ -35,9 +34,8 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
       if (target.id === caller.memberId) throw new AppError(406, 'passport.simulateSelf');
       // Nested impersonation would make "simulate logout" ambiguous.
       if (caller.originSessionId) throw new AppError(406, 'passport.notImpersonating');
-      if (target.status !== 'enabled') throw new AppError(406, 'error.accountDisabled');
-      if (target.org_status !== 'enabled') throw new AppError(406, 'error.orgDisabled');
-      if (target.expire_date && target.expire_date < today()) throw new AppError(406, 'error.accountExpired');
+      const refusal = accountRefusal(target);
+      if (refusal) throw new AppError(406, refusal);
       const token = await openSession(deps, target.id, {
         application: caller.application,
         ip: req.ip,

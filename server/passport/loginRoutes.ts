@@ -4,6 +4,7 @@ import { passwordViolations } from '../../schemas/kit/password';
 import { changePasswordBodySchema } from '../../schemas/kit/passportSchemas';
 import { loginBodySchema, type LoginBody } from '../../schemas/kit/loginSchema';
 import { translator } from '../../schemas/kit/catalogue';
+import { accountRefusal } from '../auth/accountState';
 import { callerOf } from '../auth/authenticate';
 import { NONE, PUBLIC } from '../auth/caller';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../auth/password';
@@ -15,7 +16,6 @@ import type { PassportDeps } from './deps';
 import { sessionObject } from './sessionObject';
 import { accountKey, addressKey, clearFailures, lockedMinutes, recordFailure } from './throttle';
 
-const today = () => new Date().toISOString().slice(0, 10);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** POST /api/login, POST /api/logout, change password and the caller's own summary. */
@@ -61,9 +61,8 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
         throw new AppError(400, 'error.loginFailed');
       }
       // Account state is told only to someone who knows the password.
-      if (m.status !== 'enabled') throw new AppError(400, 'error.accountDisabled');
-      if (m.org_status !== 'enabled') throw new AppError(400, 'error.orgDisabled');
-      if (m.expire_date && m.expire_date < today()) throw new AppError(400, 'error.accountExpired');
+      const refusal = accountRefusal(m);
+      if (refusal) throw new AppError(400, refusal);
       if (!m.has_app) throw new AppError(400, 'passport.applicationNotAllowed');
       await clearFailures(db, keys[0]);
       const info = { application, ip, userAgent: req.headers['user-agent'] ?? null };

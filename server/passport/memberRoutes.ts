@@ -16,7 +16,7 @@ import { auditRequest } from './audit';
 import type { PassportDeps } from './deps';
 import { orgInScope } from './orgScope';
 import { ungrantable } from './resources';
-import { defined, descending, idOf, idParams, likePattern, pagingBody, type Paging } from './routeKit';
+import { countAll, defined, descending, idOf, idParams, likePattern, pageOf, pagingBody, pagingOf } from './routeKit';
 
 interface MemberBody {
   loginName?: string;
@@ -249,7 +249,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
     },
     handler: async (req) => {
       const caller = callerOf(req);
-      const p = (req.body ?? { pageIndex: 1, pageSize: 20 }) as Paging;
+      const p = pagingOf(req);
       const c = p.criteria ?? {};
       let q = visible(caller);
       if (typeof c.keyword === 'string' && c.keyword) {
@@ -265,11 +265,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       }
       const col = SORTS[p.order?.property as keyof typeof SORTS] ?? 'm.login_name';
       const dir = descending(p) ? 'desc' : 'asc';
-      const [rows, total] = await Promise.all([
-        q.select(MEMBER_COLUMNS).orderBy(col, dir).orderBy('m.id', dir).limit(p.pageSize).offset((p.pageIndex - 1) * p.pageSize).execute(),
-        q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { data: await withRolesAndApps(db, rows), total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
+      return pageOf(
+        p,
+        async (limit, offset) => withRolesAndApps(db, await q.select(MEMBER_COLUMNS).orderBy(col, dir).orderBy('m.id', dir).limit(limit).offset(offset).execute()),
+        () => q.select(countAll()).executeTakeFirstOrThrow(),
+      );
     },
   });
 

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../http/errors';
 import { auditRequest } from './audit';
 import type { PassportDeps } from './deps';
 import { orgInScope } from './orgScope';
-import { defined, descending, idOf, idParams, likePattern, pagingBody, type Paging } from './routeKit';
+import { countAll, defined, descending, idOf, idParams, likePattern, pageOf, pagingBody, pagingOf } from './routeKit';
 import { buildTree } from './tree';
 
 interface OrgBody {
@@ -176,7 +176,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
       body: pagingBody({ type: { type: ['string', 'null'], maxLength: 20 }, status: { type: ['string', 'null'], maxLength: 20 }, parentId: { type: ['integer', 'null'] } }, Object.keys(SORTS)),
     },
     handler: async (req) => {
-      const p = (req.body ?? { pageIndex: 1, pageSize: 20 }) as Paging;
+      const p = pagingOf(req);
       const c = p.criteria ?? {};
       let q = visible(callerOf(req));
       if (typeof c.keyword === 'string' && c.keyword) q = q.where((eb) => eb.or([eb('o.name', 'ilike', likePattern(c.keyword as string)), eb('o.code', 'ilike', likePattern(c.keyword as string))]));
@@ -185,11 +185,11 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
       if (typeof c.parentId === 'number') q = q.where('o.parent_id', '=', c.parentId);
       const col = SORTS[p.order?.property as keyof typeof SORTS] ?? 'o.path';
       const dir = descending(p) ? 'desc' : 'asc';
-      const [data, total] = await Promise.all([
-        q.select(ORG_COLUMNS).orderBy(col, dir).orderBy('o.id', dir).limit(p.pageSize).offset((p.pageIndex - 1) * p.pageSize).execute(),
-        q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { data, total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
+      return pageOf(
+        p,
+        (limit, offset) => q.select(ORG_COLUMNS).orderBy(col, dir).orderBy('o.id', dir).limit(limit).offset(offset).execute(),
+        () => q.select(countAll()).executeTakeFirstOrThrow(),
+      );
     },
   });
 

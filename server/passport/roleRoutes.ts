@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { authorizeBodySchema, roleBodySchema, roleUpdateBodySchema } from '../../schemas/kit/passportSchemas';
 import { requestApplication } from '../auth/application';
 import { callerOf } from '../auth/authenticate';
@@ -9,7 +8,7 @@ import { auditRequest } from './audit';
 import type { PassportDeps } from './deps';
 import { orgInScope } from './orgScope';
 import { resourcesOf, ungrantable, withAncestors } from './resources';
-import { defined, descending, idOf, idParams, likePattern, pagingBody, perApp, type Paging } from './routeKit';
+import { countAll, defined, descending, idOf, idParams, likePattern, pageOf, pagingBody, pagingOf, perApp } from './routeKit';
 import { buildTree } from './tree';
 
 interface RoleBody {
@@ -129,18 +128,18 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
     config: { permission: NONE, labels },
     schema: { tags: ['passport'], summary: 'Roles, paged', body: pagingBody({ orgId: { type: ['integer', 'null'] } }, ['name', 'createdAt', 'updatedAt']) },
     handler: async (req) => {
-      const p = (req.body ?? { pageIndex: 1, pageSize: 20 }) as Paging;
+      const p = pagingOf(req);
       let q = visibleRoles(callerOf(req), requestApplication(req));
       const kw = p.criteria?.keyword;
       if (typeof kw === 'string' && kw) q = q.where((eb) => eb.or([eb('r.name', 'ilike', likePattern(kw)), eb('r.description', 'ilike', likePattern(kw))]));
       if (typeof p.criteria?.orgId === 'number') q = q.where('r.org_id', '=', p.criteria.orgId);
       const col = ({ name: 'r.name', createdAt: 'r.created_at', updatedAt: 'r.updated_at' } as const)[p.order?.property as 'name'] ?? 'r.name';
       const dir = descending(p) ? 'desc' : 'asc';
-      const [data, total] = await Promise.all([
-        q.select(ROLE_COLUMNS).orderBy(col, dir).orderBy('r.id', dir).limit(p.pageSize).offset((p.pageIndex - 1) * p.pageSize).execute(),
-        q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { data, total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
+      return pageOf(
+        p,
+        (limit, offset) => q.select(ROLE_COLUMNS).orderBy(col, dir).orderBy('r.id', dir).limit(limit).offset(offset).execute(),
+        () => q.select(countAll()).executeTakeFirstOrThrow(),
+      );
     },
   });
 

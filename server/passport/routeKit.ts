@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 
 export { idParams } from '../crud/routeSpec';
 
@@ -38,4 +39,16 @@ export interface Paging {
 }
 
 export const descending = (p: Paging) => !!p.order?.direction && /^desc/i.test(p.order.direction);
-export const likePattern = (v: string) => '%' + v.replace(/[\\%_]/g, (c) => '\\' + c) + '%';
+export { likePattern } from '../crud/query';
+
+/** The paging body of a request (defaults when there is none). */
+export const pagingOf = (req: FastifyRequest) => (req.body ?? { pageIndex: 1, pageSize: 20 }) as Paging;
+
+/** `SELECT count(*)` of a filtered query, as the `n` column. */
+export const countAll = () => sql<number>`count(*)::int`.as('n');
+
+/** One page in the page shape of every list: its rows (given limit and offset) and the exact count, fetched together. */
+export async function pageOf<T>(p: Paging, rows: (limit: number, offset: number) => Promise<T[]>, count: () => Promise<{ n: number }>) {
+  const [data, total] = await Promise.all([rows(p.pageSize, (p.pageIndex - 1) * p.pageSize), count()]);
+  return { data, total: total.n, totalExact: true, pageIndex: p.pageIndex, pageSize: p.pageSize };
+}

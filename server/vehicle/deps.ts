@@ -9,5 +9,4 @@ export interface VehicleDeps {
   has(name: string): boolean;
 }
 
-export const idParam = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
-export const idParams = { type: 'object', required: ['id'], properties: { id: idParam } } as const;
+export { idParam, idParams } from '../crud/routeSpec';

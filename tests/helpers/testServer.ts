@@ -116,3 +116,16 @@ export async function startTestServer(backend: Backend): Promise<TestServer> {
     },
   };
 }
+
+/**
+ * Starts a test server with a signed-in admin before a describe block's tests and closes it after;
+ * `ready` receives both (the block keeps them in its own variables).
+ */
+export function useTestServer(backend: Backend, ready: (s: TestServer, admin: string) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(backend);
+    ready(server, await server.login('admin', ADMIN_PASSWORD));
+  });
+  afterAll(() => server?.close());
+}

@@ -1,13 +1,12 @@
-import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../helpers/testServer';
+import { BACKENDS, type TestServer, useTestServer } from '../helpers/testServer';
 
 describe.each(BACKENDS)('generic schema CRUD on %s', (backend) => {
   let s: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    s = await startTestServer(backend);
-    admin = await s.login('admin', ADMIN_PASSWORD);
+  useTestServer(backend, (server, token) => {
+    s = server;
+    admin = token;
   });
-  afterAll(() => s.close());
 
   describe('vehicle brand', () => {
     it('creates (201), reads, updates partially (200) and deletes (204)', async () => {

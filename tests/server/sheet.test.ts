@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../helpers/testServer';
+import { BACKENDS, type TestServer, useTestServer } from '../helpers/testServer';
 import { multipartFile, XLSX } from '../helpers/multipart';
 
 /** Rows of the first sheet of an xlsx, as the cell values a person sees. */
@@ -22,11 +22,10 @@ async function xlsxOf(rows: unknown[][]): Promise<Buffer> {
 describe.each(BACKENDS)('spreadsheet export, template and import on %s', (backend) => {
   let s: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    s = await startTestServer(backend);
-    admin = await s.login('admin', ADMIN_PASSWORD);
+  useTestServer(backend, (server, token) => {
+    s = server;
+    admin = token;
   });
-  afterAll(() => s.close());
 
   const upload = async (token: string, url: string, file: Buffer, lang?: string, name = 'rows.xlsx') => {
     const { payload, headers } = multipartFile(name, file, XLSX);

@@ -1,14 +1,13 @@
-import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../../helpers/testServer';
+import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
 
 /** Organisations, resources and accounts: each route's success and its business and validation refusals. */
 describe.each(BACKENDS)('passport entities on %s', (backend) => {
   let s: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    s = await startTestServer(backend);
-    admin = await s.login('admin', ADMIN_PASSWORD);
+  useTestServer(backend, (server, token) => {
+    s = server;
+    admin = token;
   });
-  afterAll(() => s.close());
 
   it('creates, edits, moves, links and deletes organisations, refusing deletes that would orphan data', async () => {
     const hd = await s.orgId('HD');

@@ -1,15 +1,14 @@
 import { actionCodes, MENUS } from '../../../server/seed/menu';
-import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../../helpers/testServer';
+import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
 
 /** The server decides permissions (never X-Authority) and keeps every organisation inside its subtree. */
 describe.each(BACKENDS)('passport permissions and isolation on %s', (backend) => {
   let s: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    s = await startTestServer(backend);
-    admin = await s.login('admin', ADMIN_PASSWORD);
+  useTestServer(backend, (server, token) => {
+    s = server;
+    admin = token;
   });
-  afterAll(() => s.close());
 
   const concrete = (url: string) => url.replace(':app', 'obd-web').replace(/:\w+/g, '1');
 
