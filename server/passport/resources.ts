@@ -58,9 +58,29 @@ export function withAncestors(all: ResourceItem[], ids: Set<number>): ResourceIt
   return all.filter((r) => keep.has(r.id));
 }
 
+/** Those of `ids` a member's roles grant (every one for an administrator of a system organisation). */
+async function heldBy(db: Kysely<DB>, memberId: number, ids: number[]): Promise<Set<number>> {
+  const m = await db
+    .selectFrom('member as m')
+    .innerJoin('organisation as o', 'o.id', 'm.org_id')
+    .select(['m.member_type', 'o.is_system'])
+    .where('m.id', '=', memberId)
+    .executeTakeFirst();
+  if (m?.member_type === 'administrator' && m.is_system) return new Set(ids);
+  const held = await db
+    .selectFrom('member_role as mr')
+    .innerJoin('role_resource as rr', 'rr.role_id', 'mr.role_id')
+    .select('rr.resource_id')
+    .where('mr.member_id', '=', memberId)
+    .where('rr.resource_id', 'in', ids)
+    .execute();
+  return new Set(held.map((h) => h.resource_id));
+}
+
 /**
- * Resource ids a caller may grant: those they hold themselves. Codes outside the caller's grant are
- * returned so the refusal can name them.
+ * Resource ids a caller may grant: those they hold themselves, and when acting through a simulated
+ * login, those the member behind it holds too. Codes outside the grant are returned so the refusal
+ * can name them.
  */
 export async function ungrantable(db: Kysely<DB>, caller: Caller, resourceIds: number[]): Promise<{ missing: number[]; notHeld: string[] }> {
   if (!resourceIds.length) return { missing: [], notHeld: [] };
@@ -68,15 +88,13 @@ export async function ungrantable(db: Kysely<DB>, caller: Caller, resourceIds: n
   const found = new Set(rows.map((r) => r.id));
   const missing = resourceIds.filter((id) => !found.has(id));
   if (caller.allCodes) return { missing, notHeld: [] };
-  const held = await db
-    .selectFrom('member_role as mr')
-    .innerJoin('role_resource as rr', 'rr.role_id', 'mr.role_id')
-    .select('rr.resource_id')
-    .where('mr.member_id', '=', caller.memberId)
-    .where('rr.resource_id', 'in', resourceIds)
-    .execute();
-  const heldIds = new Set(held.map((h) => h.resource_id));
-  return { missing, notHeld: rows.filter((r) => !heldIds.has(r.id)).map((r) => r.code) };
+  let held = await heldBy(db, caller.memberId, resourceIds);
+  if (caller.originSessionId) {
+    const origin = await db.selectFrom('session').select('member_id').where('id', '=', caller.originSessionId).executeTakeFirstOrThrow();
+    const originHeld = await heldBy(db, origin.member_id, resourceIds);
+    held = new Set([...held].filter((id) => originHeld.has(id)));
+  }
+  return { missing, notHeld: rows.filter((r) => !held.has(r.id)).map((r) => r.code) };
 }
 
 /** Whether `candidate` would be an ancestor-or-self of `id` (a cycle if made its parent). */

@@ -1,14 +1,13 @@
-import { ADMIN_PASSWORD, BACKENDS, MEMBER_PASSWORD, startTestServer, type TestServer } from '../../helpers/testServer';
+import { ADMIN_PASSWORD, BACKENDS, MEMBER_PASSWORD, type TestServer, useTestServer } from '../../helpers/testServer';
 
 /** Logins, passwords, lockout, logout and impersonation through the real server and database. */
 describe.each(BACKENDS)('passport sessions on %s', (backend) => {
   let s: TestServer;
   let admin: string;
-  beforeAll(async () => {
-    s = await startTestServer(backend);
-    admin = await s.login('admin', ADMIN_PASSWORD);
+  useTestServer(backend, (server, token) => {
+    s = server;
+    admin = token;
   });
-  afterAll(() => s.close());
 
   const login = (loginName: string, password: string, lang?: string) => s.call(null, 'POST', '/api/login', { loginName, password, application: 'obd-web' }, lang);
   const register = (body: Record<string, unknown>, token = admin) =>
@@ -135,6 +134,21 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
     const badReset = await s.call(admin, 'PUT', '/api/passport/member/reset-password', { id, password: '12' });
     expect(badReset.status).toBe(400);
     expect(badReset.body.errors[0].field).toBe('password');
+  });
+
+  it('lets nobody grant, through a simulated login, a code the member behind it lacks', async () => {
+    const ids = new Map<string, number>();
+    const walk = (nodes: Array<{ id: number; code: string; children: unknown[] }>) => nodes.forEach((n) => (ids.set(n.code, n.id), walk(n.children as typeof nodes)));
+    walk((await s.call(admin, 'GET', '/api/passport/resource/all')).body);
+    const boss = await s.addMember('HD', 'orgUser', ['member-simulate', 'role-add', 'vehicle-add']);
+    const inside = await s.addMember('HD-SH', 'orgUser', ['role-add', 'vehicle-add', 'vehicle-remove']);
+    // The member alone may grant vehicle-remove; acting as them, the boss may not.
+    expect((await s.call(inside.token, 'POST', '/api/passport/role', { name: '自有删除', resourceIds: [ids.get('vehicle-remove')] })).status).toBe(201);
+    const sim = (await s.call(boss.token, 'POST', `/api/passport/member/${inside.id}/simulate-login`)).body.object.token;
+    const widen = await s.call(sim, 'POST', '/api/passport/role', { name: '借道删除', resourceIds: [ids.get('vehicle-remove')] });
+    expect(widen.status).toBe(406);
+    expect(widen.body.message).toBe('不能授予自己没有的权限：vehicle-remove');
+    expect((await s.call(sim, 'POST', '/api/passport/role', { name: '共有新增', resourceIds: [ids.get('vehicle-add')] })).status).toBe(201);
   });
 
   it('lets a member simulate login inside their subtree only, restores the origin, and audits both', async () => {
