@@ -1,24 +1,13 @@
+import type { LoginObject } from './passport';
+
 /**
  * The signed-in session kept in browser storage (SPEC.md §3), deliberately without the password:
  * only the login name is remembered (DESIGN.md, Security).
  */
-export interface Session {
-  token: string;
-  uid: string;
-  /** The member's id. */
-  id: number;
-  name: string;
-  memberType: string;
-  branch: string;
-  firstSign: boolean;
+export type Session = LoginObject & {
+  /** Remembered for the login form; never the password. */
   loginName: string;
-  memberId?: number;
-  memberName?: string;
-  orgType?: string | null;
-  title?: string | null;
-  logo?: string | null;
-  themeColor?: string | null;
-}
+};
 
 /** What simulate login saves before switching (SPEC.md §4) — the whole session, to restore it. */
 export type OriginSession = Session;

@@ -3,6 +3,7 @@ import { feedback } from '../services/http/feedback';
 import { currentMember, logout, simulateLogin, simulateLogout } from '../services/passport';
 import { clearSession, isImpersonating, loadOrigin, loadSession, restoreOrigin, saveOrigin, saveSession } from '../services/session';
 import { resetNavigation } from './navigationStore';
+import { sessionFromLogin } from './signIn';
 import { IMPERSONATION_THEME_COLOR } from './theme';
 import { resetViews } from './visitedViews';
 
@@ -33,14 +34,8 @@ export async function impersonate(memberId: number): Promise<void> {
   if (!isImpersonating()) saveOrigin(current);
   const o = r.object;
   saveSession({
-    token: o.token,
-    uid: o.uid,
-    id: o.id,
-    name: o.name,
-    memberType: o.memberType,
-    branch: o.branch,
+    ...sessionFromLogin(o, ''),
     firstSign: false,
-    loginName: '',
     title: o.title ?? loadOrigin()?.title ?? null,
     logo: o.logo ?? loadOrigin()?.logo ?? null,
     themeColor: o.themeColor || IMPERSONATION_THEME_COLOR,
