@@ -2,16 +2,19 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/tables';
 import type { MemberType } from './caller';
 
+/** Administrators of a system organisation (the platform operator) hold every code and resource. */
+export const holdsEverything = (memberType: string, orgIsSystem: boolean) => memberType === 'administrator' && orgIsSystem;
+
 /**
- * The action codes a member holds in an application: the Action resources granted to their roles.
- * Administrators of a system organisation (the platform operator) hold every code.
+ * The action codes a member holds in an application: the Action resources granted to their roles
+ * (every code for those who hold everything).
  */
 export async function grantedCodes(
   db: Kysely<DB>,
   member: { id: number; memberType: MemberType; orgIsSystem: boolean },
   application: string,
 ): Promise<{ allCodes: boolean; codes: Set<string> }> {
-  if (member.memberType === 'administrator' && member.orgIsSystem) return { allCodes: true, codes: new Set() };
+  if (holdsEverything(member.memberType, member.orgIsSystem)) return { allCodes: true, codes: new Set() };
   const rows = await db
     .selectFrom('member_role as mr')
     .innerJoin('role_resource as rr', 'rr.role_id', 'mr.role_id')

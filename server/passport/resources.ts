@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Caller } from '../auth/caller';
+import { holdsEverything } from '../auth/grants';
 import type { DB } from '../db/tables';
 import type { ResourceItem as SharedResourceItem } from '../../schemas/kit/resourceItem';
 
@@ -66,7 +67,7 @@ async function heldBy(db: Kysely<DB>, memberId: number, ids: number[]): Promise<
     .select(['m.member_type', 'o.is_system'])
     .where('m.id', '=', memberId)
     .executeTakeFirst();
-  if (m?.member_type === 'administrator' && m.is_system) return new Set(ids);
+  if (m && holdsEverything(m.member_type, m.is_system)) return new Set(ids);
   const held = await db
     .selectFrom('member_role as mr')
     .innerJoin('role_resource as rr', 'rr.role_id', 'mr.role_id')
