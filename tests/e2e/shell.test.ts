@@ -44,7 +44,7 @@ const sidebarTitles = (page: Page) => page.locator('[data-testid=sidebar-menu] >
 const tabTitles = (page: Page) => page.locator('.fs-tags .ant-tabs-tab').allInnerTexts();
 
 beforeAll(async () => {
-  consoleDir = buildConsole();
+  consoleDir = await buildConsole();
   server = await startConsoleServer(consoleDir);
   browser = await launchChromium();
   adminToken = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD, application: 'obd-web' })).json.object.token;

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,12 +12,59 @@ export const SCREENSHOTS = path.join(ROOT, 'screenshots');
 export const ADMIN_PASSWORD = 'Admin2026x';
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** Builds the console once into a temp dir (about a minute). */
-export function buildConsole(): string {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-console-'));
-  const r = spawnSync(path.join(ROOT, 'node_modules/.bin/max'), ['build'], { cwd: ROOT, env: { ...process.env, CONSOLE_OUTPUT: out }, encoding: 'utf8' });
-  if (r.status !== 0 || !fs.existsSync(path.join(out, 'index.html'))) throw new Error(`console build failed:\n${r.stdout}\n${r.stderr}`);
-  return out;
+/** Files whose content decides the console build. */
+const BUILD_INPUTS = ['src', 'schemas', 'public', '.umirc.ts', 'package-lock.json'];
+
+function hashTree(hash: crypto.Hash, rel: string): void {
+  const abs = path.join(ROOT, rel);
+  const st = fs.statSync(abs, { throwIfNoEntry: false });
+  if (!st) return;
+  if (st.isDirectory()) {
+    for (const name of fs.readdirSync(abs).sort()) {
+      // Umi's own generated folders change on every build and decide nothing.
+      if (name.startsWith('.umi')) continue;
+      hashTree(hash, path.join(rel, name));
+    }
+    return;
+  }
+  hash.update(rel).update('\0').update(fs.readFileSync(abs)).update('\0');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Builds the console (about a minute) into a temp dir named by a hash of its sources, so every
+ * browser test file of a run — and of later runs with the same sources — shares one build. A lock
+ * directory keeps two jest workers from building at once.
+ */
+export async function buildConsole(): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for (const rel of BUILD_INPUTS) hashTree(hash, rel);
+  const out = path.join(os.tmpdir(), `fs-console-${hash.digest('hex').slice(0, 16)}`);
+  const done = path.join(out, '.built');
+  const lock = `${out}.lock`;
+  for (;;) {
+    if (fs.existsSync(done)) return out;
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      // Another worker builds; a lock older than 10 minutes belongs to a killed run.
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 600_000) fs.rmSync(lock, { recursive: true, force: true });
+      await sleep(1000);
+    }
+  }
+  try {
+    if (fs.existsSync(done)) return out;
+    fs.rmSync(out, { recursive: true, force: true });
+    const r = spawnSync(path.join(ROOT, 'node_modules/.bin/max'), ['build'], { cwd: ROOT, env: { ...process.env, CONSOLE_OUTPUT: out }, encoding: 'utf8' });
+    if (r.status !== 0 || !fs.existsSync(path.join(out, 'index.html'))) throw new Error(`console build failed:\n${r.stdout}\n${r.stderr}`);
+    fs.writeFileSync(done, '');
+    return out;
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** `npm start` on a fresh embedded database with the demo seed, serving the built console. */
