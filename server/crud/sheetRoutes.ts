@@ -17,7 +17,7 @@ import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from './sheet/w
 
 /** Rows fetched per export query: big enough to amortise the round trip, small enough to stay flat. */
 export const EXPORT_BATCH = 2000;
-const XLSX_UPLOAD = { maxBytes: 5 * 1024 * 1024, extensions: ['.xlsx'], missingKey: 'sheet.noFile', wrongTypeKey: 'sheet.notXlsx' };
+export const XLSX_UPLOAD = { maxBytes: 5 * 1024 * 1024, extensions: ['.xlsx'], missingKey: 'sheet.noFile', wrongTypeKey: 'sheet.notXlsx' };
 
 /** Most rows an export may name by id: a page on screen (the console's largest page is far smaller). */
 export const EXPORT_MAX_IDS = 1000;

@@ -3,7 +3,10 @@ import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
 import vm from 'node:vm';
 import { sql } from 'kysely';
-import { EXPORT_BATCH } from '../../server/crud/sheetRoutes';
+import { EXPORT_BATCH, EXPORT_MAX_IDS, XLSX_UPLOAD } from '../../server/crud/sheetRoutes';
+import { MAX_IMPORT_ROWS } from '../../server/crud/sheet/read';
+import * as consoleLimits from '../../src/components/sheet/limits';
+import { EXPORT_MAX_IDS as CONSOLE_MAX_IDS } from '../../src/components/sheet/sheetCalls';
 import { BACKENDS, type TestServer, useTestServer } from '../helpers/testServer';
 
 /** Rows of the first sheet of an xlsx, as the cell values a person sees. */
@@ -20,6 +23,15 @@ async function readXlsx(data: Buffer): Promise<unknown[][]> {
  * listeners never hear them, so the test listens on the real one.
  */
 const realProcess = vm.runInThisContext('process') as NodeJS.Process;
+
+it('tells the console the limits the server applies', () => {
+  expect({ bytes: consoleLimits.SHEET_MAX_BYTES, rows: consoleLimits.SHEET_MAX_ROWS, ext: [consoleLimits.SHEET_EXTENSION], ids: CONSOLE_MAX_IDS }).toEqual({
+    bytes: XLSX_UPLOAD.maxBytes,
+    rows: MAX_IMPORT_ROWS,
+    ext: XLSX_UPLOAD.extensions,
+    ids: EXPORT_MAX_IDS,
+  });
+});
 
 /** Export modes (SPEC §9: the current page or every matching row) and a long export over real HTTP. */
 describe.each(BACKENDS)('spreadsheet export modes on %s', (backend) => {
