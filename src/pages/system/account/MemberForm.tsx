@@ -26,7 +26,8 @@ export interface MemberFormProps {
 
 /**
  * Register or edit an account (SPEC.md §3, §5): login name, name, mobile with the phone rules,
- * member type, organisation, expiry, password on registration, roles and applications. A mobile
+ * member type, organisation, expiry, password on registration, roles and applications. The expiry
+ * is required when registering (as the server has it); an existing account may have none. A mobile
  * registered on another platform asks whether to enable that account here.
  */
 export default function MemberForm({ member, orgOptions, onClose, onSaved }: MemberFormProps) {
@@ -116,7 +117,7 @@ export default function MemberForm({ member, orgOptions, onClose, onSaved }: Mem
         placeholder={t('console.system.role.ownOrg')}
         fieldProps={{ treeData: orgOptions, treeDefaultExpandAll: true, showSearch: true, treeNodeFilterProp: 'title' }}
       />
-      <ProFormDatePicker colProps={{ span: 12 }} name="expireDate" label={t('passport.fields.expireDate')} rules={[required(t, t('passport.fields.expireDate'))]} fieldProps={{ format: 'YYYY-MM-DD', style: { width: '100%' } }} />
+      <ProFormDatePicker colProps={{ span: 12 }} name="expireDate" label={t('passport.fields.expireDate')} rules={member ? [] : [required(t, t('passport.fields.expireDate'))]} fieldProps={{ format: 'YYYY-MM-DD', style: { width: '100%' } }} />
       {!member && (
         <>
           <ProFormText.Password colProps={{ span: 12 }} name="password" label={t('passport.fields.password')} rules={[required(t, t('passport.fields.password')), accountPasswordRule(t)]} fieldProps={{ autoComplete: 'new-password' }} />

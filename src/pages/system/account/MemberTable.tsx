@@ -55,14 +55,6 @@ export default function MemberTable({ fixed = {}, orgOptions, toolbar, rowAction
       ),
     },
     {
-      title: t('passport.fields.applications'),
-      dataIndex: 'applications',
-      search: false,
-      hideInTable: !showApplications,
-      render: (_, r) => r.applications.map((a) => labelOf(APPLICATION_KEYS, t, a)).join(' / '),
-    },
-    { title: t('passport.fields.expireDate'), dataIndex: 'expireDate', search: false, sorter: true, render: (_, r) => r.expireDate ?? '-' },
-    {
       title: t('passport.fields.status'),
       dataIndex: 'status',
       valueType: 'select',
@@ -71,7 +63,15 @@ export default function MemberTable({ fixed = {}, orgOptions, toolbar, rowAction
     },
     { title: t('console.system.account.signInCount'), dataIndex: 'signInCount', search: false, sorter: true },
     { title: t('console.system.account.lastSignIn'), dataIndex: 'lastSignIn', search: false, sorter: true, render: (_, r) => parseTime(r.lastSignIn) ?? '-' },
-    { title: t('console.system.actions.operation'), valueType: 'option', render: (_, r) => rowActions(r, reload) },
+    {
+      title: t('passport.fields.applications'),
+      dataIndex: 'applications',
+      search: false,
+      hideInTable: !showApplications,
+      render: (_, r) => r.applications.map((a) => labelOf(APPLICATION_KEYS, t, a)).join(' / '),
+    },
+    { title: t('passport.fields.expireDate'), dataIndex: 'expireDate', search: false, sorter: true, render: (_, r) => r.expireDate ?? '-' },
+    { title: t('console.system.actions.operation'), valueType: 'option', fixed: 'right', width: 220, render: (_, r) => rowActions(r, reload) },
   ];
 
   return (

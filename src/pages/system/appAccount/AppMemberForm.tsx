@@ -53,7 +53,7 @@ export default function AppMemberForm({ member, onClose, onSaved }: { member: Me
     >
       <ProFormText name="name" label={t('passport.fields.name')} rules={[required(t, t('passport.fields.name')), maxLength(t, t('passport.fields.name'), 64)]} />
       <ProFormText name="mobile" label={t('passport.fields.mobile')} rules={[phoneRule(t)]} />
-      <ProFormDatePicker name="expireDate" label={t('passport.fields.expireDate')} rules={[required(t, t('passport.fields.expireDate'))]} fieldProps={{ format: 'YYYY-MM-DD', style: { width: '100%' } }} />
+      <ProFormDatePicker name="expireDate" label={t('passport.fields.expireDate')} fieldProps={{ format: 'YYYY-MM-DD', style: { width: '100%' } }} />
       <ProFormRadio.Group name="status" label={t('passport.fields.status')} options={optionsOf(STATUS_KEYS, t)} />
       <ProFormSelect name="roleIds" label={t('console.system.appAccount.roles')} options={roleOptions} fieldProps={{ mode: 'multiple', optionFilterProp: 'label' }} />
     </ModalForm>

@@ -56,6 +56,7 @@ export default function ResourceTable({ application }: { application: Applicatio
     {
       title: t('console.system.actions.operation'),
       valueType: 'option',
+      fixed: 'right',
       width: 200,
       render: (_, r) => [
         r.kind === 'Menu' && (

@@ -62,19 +62,20 @@ export default function OrgPage() {
 
   const columns: Array<ProColumns<OrgNode>> = [
     { title: t('common.fields.keyword'), dataIndex: 'keyword', hideInTable: true, fieldProps: { placeholder: t('console.system.org.keywordHint') } },
-    { title: t('org.fields.name'), dataIndex: 'name', search: false, width: 260 },
+    { title: t('org.fields.name'), dataIndex: 'name', search: false },
     { title: t('org.fields.code'), dataIndex: 'code', search: false },
     { title: t('org.fields.type'), dataIndex: 'type', valueType: 'select', valueEnum: valueEnumOf(ORG_TYPE_KEYS, t) },
     { title: t('org.fields.status'), dataIndex: 'status', valueType: 'select', valueEnum: valueEnumOf(STATUS_KEYS, t), render: (_, r) => <Typography.Text type={r.status === 'enabled' ? undefined : 'danger'}>{labelOf(STATUS_KEYS, t, r.status)}</Typography.Text> },
     { title: t('org.fields.contact'), dataIndex: 'contact', search: false },
     { title: t('org.fields.phone'), dataIndex: 'phone', search: false },
-    { title: t('org.fields.address'), dataIndex: 'address', search: false, ellipsis: true },
+    { title: t('org.fields.address'), dataIndex: 'address', search: false, ellipsis: true, width: 200 },
     { title: t('org.fields.isSystem'), dataIndex: 'isSystem', search: false, render: (_, r) => t(r.isSystem ? 'common.yes' : 'common.no') },
     { title: t('org.fields.link'), dataIndex: 'link', search: false, ellipsis: true, render: (_, r) => (r.link ? <a href={r.link} target="_blank" rel="noreferrer noopener">{r.link}</a> : '-') },
     {
       title: t('console.system.actions.operation'),
       valueType: 'option',
-      width: 260,
+      fixed: 'right',
+      width: 250,
       render: (_, r) => [
         <Permission key="add" code="org-add">
           <a onClick={() => setEditing({ mode: 'add', parentId: r.id })}>{t('console.system.org.addChild')}</a>
@@ -102,6 +103,7 @@ export default function OrgPage() {
         columns={columns}
         request={request}
         pagination={false}
+        scroll={{ x: 'max-content' }}
         search={{ labelWidth: 'auto' }}
         options={{ density: false, setting: false }}
         expandable={{ expandedRowKeys: expanded, onExpandedRowsChange: setExpanded }}

@@ -81,7 +81,7 @@ export default function AuthorizeDialog({ application, role, onClose }: Authoriz
               checkedKeys={shownChecks(tree, granted)}
               onCheck={(_, info) => setGranted((g) => toggleGrant(g, info.node, info.checked))}
               titleRender={(n) => (
-                <span>
+                <span data-code={n.code}>
                   {n.title} <span style={{ color: '#999', fontSize: 12 }}>{n.code}</span>
                   {n.kind === 'Action' && (
                     <Tag bordered={false} style={{ marginInlineStart: 6 }}>
