@@ -6,9 +6,11 @@ import { LANGUAGES } from '../../schemas/kit/i18n';
 import { checkSchema } from './checkSchema';
 import { HEADER } from './header';
 import { mockFile } from './mockFile';
+import { pagesFile } from './pagesFile';
 import type { ProjectPaths } from './paths';
 import { readSchemas, type SchemaFile } from './readSchemas';
 import { createTableSql, migrationMarker } from './sql';
+import { validatorsFile } from './validatorsFile';
 
 
 const ident = (s: string) => s.replace(/[^A-Za-z0-9_]/g, '_');
@@ -78,12 +80,21 @@ export async function generatedFiles(paths: ProjectPaths): Promise<Map<string, s
   const files = readSchemas(paths);
   const known = new Set(files.map((f) => f.name));
   const problems = files.flatMap((f) => checkSchema(f.name, f.schema, known));
+  const pageOwners = new Map<string, string>();
+  for (const f of files) {
+    const key = f.schema['x-entity'].page?.key;
+    if (!key) continue;
+    if (pageOwners.has(key)) problems.push(`${f.name}: x-entity.page.key "${key}" is also ${pageOwners.get(key)}'s`);
+    pageOwners.set(key, f.name);
+  }
   if (problems.length) throw new Error('Schema problems:\n' + problems.join('\n'));
   return new Map([
     [path.join(paths.generated, 'types.ts'), await typesFile(files)],
     [path.join(paths.generated, 'registry.ts'), registryFile(files)],
     [path.join(paths.generated, 'locales.ts'), localesFile(files)],
+    [path.join(paths.generated, 'validators.ts'), validatorsFile(files)],
     [path.join(paths.mock, 'api.generated.ts'), mockFile(files)],
+    [path.join(paths.pages, 'schemaPages.generated.ts'), pagesFile(files)],
   ]);
 }
 
