@@ -1,5 +1,6 @@
 import { createAjv } from '../../schemas/kit/ajv';
 import { effectiveSchema, PAGE_KEY, type EntitySchema } from '../../schemas/kit/entity';
+import type { SchemaFile } from './readSchemas';
 
 const ROUTE = /^(GET|POST|PUT|DELETE|PATCH) \/[A-Za-z0-9/_{}-]+$/;
 const NAME = /^[a-z][A-Za-z0-9]*$/;
@@ -42,6 +43,19 @@ export function checkSchema(name: string, schema: EntitySchema, knownEntities: S
     createAjv().compile(eff);
   } catch (e) {
     problems.push(`${name}: ${(e as Error).message}`);
+  }
+  return problems;
+}
+
+/** Two schemas claiming one page key (each key is one console page and one menu entry). */
+export function pageKeyProblems(files: readonly SchemaFile[]): string[] {
+  const owners = new Map<string, string>();
+  const problems: string[] = [];
+  for (const f of files) {
+    const key = f.schema['x-entity'].page?.key;
+    if (!key) continue;
+    if (owners.has(key)) problems.push(`${f.name}: x-entity.page.key "${key}" is also ${owners.get(key)}'s`);
+    owners.set(key, f.name);
   }
   return problems;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 import { effectiveSchema } from '../../schemas/kit/entity';
 import { LANGUAGES } from '../../schemas/kit/i18n';
-import { checkSchema } from './checkSchema';
+import { checkSchema, pageKeyProblems } from './checkSchema';
 import { HEADER } from './header';
 import { mockFile } from './mockFile';
 import { pagesFile } from './pagesFile';
@@ -79,14 +79,7 @@ function localesFile(files: SchemaFile[]): string {
 export async function generatedFiles(paths: ProjectPaths): Promise<Map<string, string>> {
   const files = readSchemas(paths);
   const known = new Set(files.map((f) => f.name));
-  const problems = files.flatMap((f) => checkSchema(f.name, f.schema, known));
-  const pageOwners = new Map<string, string>();
-  for (const f of files) {
-    const key = f.schema['x-entity'].page?.key;
-    if (!key) continue;
-    if (pageOwners.has(key)) problems.push(`${f.name}: x-entity.page.key "${key}" is also ${pageOwners.get(key)}'s`);
-    pageOwners.set(key, f.name);
-  }
+  const problems = [...files.flatMap((f) => checkSchema(f.name, f.schema, known)), ...pageKeyProblems(files)];
   if (problems.length) throw new Error('Schema problems:\n' + problems.join('\n'));
   return new Map([
     [path.join(paths.generated, 'types.ts'), await typesFile(files)],

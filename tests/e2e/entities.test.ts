@@ -65,10 +65,12 @@ async function column(page: Page, entity: string, title: string): Promise<string
   }, title);
 }
 
-/** Runs an action and waits for the list query it causes. */
+/** Runs an action, waits for the list query it causes and for the table to show its answer. */
 async function reloading(page: Page, entity: string, action: () => Promise<unknown>) {
   const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'), action()]);
   expect(response.status()).toBe(200);
+  // While loading, the table is masked and takes no clicks.
+  await table(page, entity).locator('.ant-table-wrapper .ant-spin-spinning').waitFor({ state: 'detached' });
   return response.json() as Promise<{ total: number; data: Array<Record<string, unknown>> }>;
 }
 
@@ -193,8 +195,10 @@ describe('every schema page', () => {
       expect({ key, entry: !!entry }).toEqual({ key, entry: true });
       const area = menus.find((m) => m.children?.includes(entry!));
       const sidebar = page.getByTestId('sidebar-menu');
+      await sidebar.locator('li').first().waitFor();
       const item = sidebar.locator(`li.ant-menu-item[data-menu-id$="-${entry!.path}"]`);
       if (area && !(await item.isVisible())) await sidebar.locator(`.ant-menu-submenu-title[data-menu-id$="-${area.path}"]`).click();
+      await item.waitFor({ state: 'visible' });
       await item.click();
       await page.waitForURL('**' + entry!.path);
       const view = table(page, entity);

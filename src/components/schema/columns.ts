@@ -26,6 +26,7 @@ const shown = (v: unknown): ReactNode => (v === null || v === undefined || v ===
 
 /** How a property looks in a table cell. */
 function tableColumn(entity: string, name: string, p: PropertySchema, t: Translate): ProColumns<Row> {
+  // Keyed by the property: ProTable finds a column's sort order by its key.
   const col: ProColumns<Row> = { dataIndex: name, key: name, title: t(fieldLabelKey(entity, name)), search: false, sorter: !!p['x-ui']?.sort };
   const ref = p['x-ref'];
   const valueEnum = valueEnumOf(entity, name, p, t);
@@ -38,10 +39,16 @@ function tableColumn(entity: string, name: string, p: PropertySchema, t: Transla
   return col;
 }
 
+/**
+ * A column that is only a search input: its own key (the table column of the property has the
+ * property's), and `name`, which the search form names its field by before the key.
+ */
+export type SearchColumn = ProColumns<Row> & { name: string };
+
 /** The search-form input of a searchable property (`x-ui.search`); its value goes through `toCriteria`. */
-function searchColumn(entity: string, name: string, p: PropertySchema, t: Translate, widgets: SearchWidgets): ProColumns<Row> {
+function searchColumn(entity: string, name: string, p: PropertySchema, t: Translate, widgets: SearchWidgets): SearchColumn {
   const mode = p['x-ui']!.search!;
-  const col: ProColumns<Row> = { dataIndex: name, key: `search.${name}`, title: t(fieldLabelKey(entity, name)), hideInTable: true };
+  const col: SearchColumn = { dataIndex: name, key: `search.${name}`, name, title: t(fieldLabelKey(entity, name)), hideInTable: true };
   const ref = p['x-ref'];
   const valueEnum = valueEnumOf(entity, name, p, t);
   if (ref) col.renderFormItem = () => (ref.entity === 'organisation' ? widgets.org() : widgets.ref(name, ref));

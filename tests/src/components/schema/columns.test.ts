@@ -65,6 +65,11 @@ describe('schema → ProTable columns', () => {
     // Search inputs never show in the table; table columns never show in the search form.
     expect(search.every((c) => c.search !== false)).toBe(true);
     expect(tableOf(vehicle).every((c) => c.search === false)).toBe(true);
+    // The search form names its fields by `name` (the property, as criteria want it); ProTable finds
+    // a table column's sort order by its key (the property).
+    expect(search.map((c) => (c as { name?: string }).name)).toEqual(search.map((c) => c.dataIndex));
+    expect(tableOf(vehicle).map((c) => c.key)).toEqual(tableOf(vehicle).map((c) => c.dataIndex));
+    expect(new Set([...tableOf(vehicle), ...search].map((c) => c.key)).size).toBe(tableOf(vehicle).length + search.length);
     const fuel = searchOf(toColumns('fuelType', entities.fuelType, zh, widgets));
     expect(byIndex(fuel, 'price').valueType).toBe('digitRange');
     expect(byIndex(fuel, 'enabled')).toMatchObject({ valueType: 'select', valueEnum: { true: { text: '是' }, false: { text: '否' } } });
