@@ -126,18 +126,19 @@ describe('the vehicle list', () => {
     const form = page.locator('.ant-drawer-content').filter({ hasText: '新增车辆管理' });
     await form.getByLabel('车牌号', { exact: true }).fill('沪E2E01');
     await form.getByLabel('车架号（VIN）', { exact: true }).fill('LSVAM4187C218484I');
-    await screenshot(page, 'entity-vehicle-create');
     const before = requests.length;
     await form.getByRole('button', { name: /确\s*定/ }).click();
     const serverSays = await http(server.url + '/api/vehicle/vehicle', 'POST', { licence: '沪E2E01', vin: 'LSVAM4187C218484I' }, adminToken);
     expect(serverSays.status).toBe(400);
     await formItem(form, '车架号（VIN）').locator('.ant-form-item-explain-error').getByText(serverSays.json.errors[0].message).waitFor();
     expect(serverSays.json.errors[0].message).toBe('车架号（VIN）格式不正确');
+    await screenshot(page, 'entity-vehicle-create');
     expect(requests.slice(before).filter((r) => r.method() === 'POST' && r.url().endsWith('/api/vehicle/vehicle'))).toEqual([]);
 
-    // A duplicate licence: the server's 406 message, shown once.
+    // A duplicate licence (of a vehicle of the same organisation): the server's 406 message, shown once.
+    const taken = await api('POST', '/vehicle/vehicle', { licence: '沪E2E00' });
     await form.getByLabel('车架号（VIN）', { exact: true }).fill('LSVAM4187C2184847');
-    await form.getByLabel('车牌号', { exact: true }).fill(all.data[0].licence);
+    await form.getByLabel('车牌号', { exact: true }).fill('沪E2E00');
     const [dup] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle') && r.request().method() === 'POST'), form.getByRole('button', { name: /确\s*定/ }).click()]);
     expect(dup.status()).toBe(406);
     await page.locator('.ant-message-notice').getByText('车牌号已存在').waitFor();
@@ -177,6 +178,7 @@ describe('the vehicle list', () => {
     await page.locator('.ant-message-notice').getByText('删除成功！').waitFor();
     await rows(page, 'vehicle').filter({ hasText: '沪E2E01' }).waitFor({ state: 'detached' });
     expect((await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪E2E01' } })).total).toBe(0);
+    await api('DELETE', `/vehicle/vehicle/${taken.id}`);
 
     expect(external).toEqual([]);
     await context.close();

@@ -82,6 +82,8 @@ export default function EntityForm({ entity, schema, row, onClose, onSaved }: En
   const common = {
     title,
     form,
+    // Field ids become `<entity>-form_<field>`, apart from the search form's ids for the same fields.
+    name: `${entity}-form`,
     open: true,
     initialValues,
     onFinish: submit,

@@ -101,7 +101,7 @@ export function EntityPage({ entity, toolbar, rowActions, cells }: { entity: Ent
             </Guarded>
           ),
           ...(rowActions?.(row, ctx) ?? []),
-        ],
+        ].filter(Boolean),
       });
     }
     return cols;
@@ -141,7 +141,7 @@ export function EntityPage({ entity, toolbar, rowActions, cells }: { entity: Ent
           ),
           ...sheetButtons(ctx),
           ...(toolbar?.(ctx) ?? []),
-        ]}
+        ].filter(Boolean)}
       />
       {editing && (
         <EntityForm
