@@ -3,6 +3,5 @@ import type { EntityPageContext } from '../schema/pageContract';
 
 // Replaced by the spreadsheet buttons (import, export, template).
 export function sheetButtons(ctx: EntityPageContext): ReactNode[] {
-  void ctx;
   return [];
 }
