@@ -58,6 +58,9 @@ async function search(page: Page, entity: string, keyword: string) {
   });
 }
 
+/** Waits for antd's opening animations to end, so a screenshot shows the dialog, not its fade-in. */
+const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter, .ant-slide-up-appear, .ant-slide-up-enter'));
+
 async function xlsx(rowsOf: unknown[][]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('数据');
@@ -102,6 +105,7 @@ describe('terminals', () => {
       ['4', '终端编号', '终端编号不能为空'],
     ]);
     expect(await dialog.getByTestId('sheet-apply').isDisabled()).toBe(true);
+    await settled(page);
     await screenshot(page, 'fleet-terminal-import-errors');
     expect((await api('POST', '/vehicle/terminal/query', { criteria: { keyword: 'E2E000' } })).total).toBe(0);
 
@@ -166,6 +170,7 @@ describe('vehicles', () => {
     const dialog = page.locator('.ant-modal-content').filter({ hasText: '车辆服务已到期' });
     await dialog.getByTestId('expired-message').getByText(`车辆 ${expired.licence} 的服务已于 ${expired.serviceEnd} 到期`, { exact: false }).waitFor();
     await dialog.getByText(expired.terminalNo).waitFor();
+    await settled(page);
     await screenshot(page, 'fleet-vehicle-service-expired');
 
     // Renewed from the dialog: a year on is proposed; the licence is no longer red.
@@ -204,10 +209,15 @@ describe('vehicles', () => {
     const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
     await row.getByTestId('row-bind').click();
     const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 绑定终端` });
+    await settled(page); // as a person would: the dropdown takes the select's width once the dialog has opened
     await dialog.locator('.ant-select').click();
     const [suggested] = await Promise.all([page.waitForResponse((r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/BIND')), page.keyboard.type('BIND')]);
     expect(suggested.status()).toBe(200);
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'BIND0001（SIM 14400880001）' }).click();
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'BIND0001（SIM 14400880001）' });
+    await option.waitFor();
+    await settled(page);
+    await screenshot(page, 'fleet-vehicle-bind');
+    await option.click();
     await reloading(page, 'vehicle', () => dialog.getByRole('button', { name: /绑定终端/ }).click());
     await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 已绑定终端 BIND0001`).waitFor();
     await row.filter({ hasText: 'BIND0001' }).waitFor();

@@ -10,8 +10,8 @@ export default function ServiceAction({ entity, row, name, ctx }: { entity: Serv
   const [open, setOpen] = useState(false);
   return (
     <>
-      <a onClick={() => setOpen(true)} data-testid="row-service">
-        {t('console.vehicle.renewService')}
+      <a onClick={() => setOpen(true)} data-testid="row-service" title={t('console.vehicle.renewService')}>
+        {t('console.vehicle.renewAction')}
       </a>
       {open && <ServiceDialog entity={entity} row={row} name={name} onClose={() => setOpen(false)} onSaved={ctx.reload} />}
     </>

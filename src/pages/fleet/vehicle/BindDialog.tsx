@@ -86,7 +86,6 @@ export default function BindDialog({ row, onClose, onBound }: Props) {
       <Typography.Paragraph type="secondary">{t('console.vehicle.bindHint')}</Typography.Paragraph>
       <Select<number>
         showSearch
-        autoFocus
         style={{ width: '100%' }}
         data-testid="bind-terminal"
         placeholder={t('console.vehicle.terminalSearch')}

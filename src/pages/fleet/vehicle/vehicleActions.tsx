@@ -13,8 +13,8 @@ function BindAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <a onClick={() => setOpen(true)} data-testid="row-bind">
-        {t('console.vehicle.bind')}
+      <a onClick={() => setOpen(true)} data-testid="row-bind" title={t('console.vehicle.bind')}>
+        {t('console.vehicle.bindAction')}
       </a>
       {open && <BindDialog row={row} onClose={() => setOpen(false)} onBound={ctx.reload} />}
     </>
@@ -35,7 +35,9 @@ function UnbindAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
   };
   return (
     <Popconfirm title={t('console.vehicle.unbindConfirm', names)} okText={t('console.vehicle.unbind')} cancelText={t('console.sheet.cancel')} onConfirm={unbind}>
-      <a data-testid="row-unbind">{t('console.vehicle.unbind')}</a>
+      <a data-testid="row-unbind" title={t('console.vehicle.unbind')}>
+        {t('console.vehicle.unbindAction')}
+      </a>
     </Popconfirm>
   );
 }
