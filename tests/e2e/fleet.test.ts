@@ -152,6 +152,29 @@ describe('terminals', () => {
     expect((await exporting('导出全部')).rows.length - 1).toBe(narrowed.total);
     await context.close();
   });
+  it('renews service ends by spreadsheet: the renewal template, a bad row refused by row, then the renewal', async () => {
+    const { page, context } = await adminPage();
+    const first = await reloading(page, 'terminal', () => page.goto('/fleet/terminal'));
+    const [a, b] = first.data.map((t) => t.terminalNo as string);
+    await page.getByTestId('sheet-renew').click();
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: '批量续期终端管理' });
+    const [template] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('sheet-template').click()]);
+    expect(template.suggestedFilename()).toBe('终端管理续期模板.xlsx');
+    expect((await downloadedRows((await template.path())!))[0]).toEqual(['终端编号', '服务结束']);
+
+    const header = ['终端编号', '服务结束'];
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'renew-bad.xlsx', mimeType: XLSX_TYPE, buffer: await xlsx([header, [a, '2031-03-31'], ['NOSUCH01', '2031-03-31']]) });
+    await dialog.getByTestId('sheet-errors').getByText('终端编号不存在或无权使用').waitFor();
+    expect((await api('GET', `/vehicle/terminal/${first.data[0].id}`)).serviceEnd).not.toBe('2031-03-31');
+
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'renew.xlsx', mimeType: XLSX_TYPE, buffer: await xlsx([header, [a, '2031-03-31'], [b, '2031-04-30']]) });
+    await dialog.getByTestId('sheet-valid').getByText('全部2行数据有效').waitFor();
+    await reloading(page, 'terminal', () => dialog.getByRole('button', { name: /确认续期/ }).click());
+    await page.locator('.ant-message-notice').getByText('成功续期2条数据').waitFor();
+    await rows(page, 'terminal').filter({ hasText: '2031-04-30' }).waitFor();
+    expect((await api('GET', `/vehicle/terminal/${first.data[0].id}`)).serviceEnd).toBe('2031-03-31');
+    await context.close();
+  });
 });
 
 describe('vehicles', () => {
