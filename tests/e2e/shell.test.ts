@@ -203,6 +203,9 @@ describe('tag tabs', () => {
       await page.waitForURL('**' + p);
     }
     expect(await tabTitles(page)).toEqual(['仪表盘', '角色管理', '组织管理', '车辆品牌']);
+    // The pages are real lists now: let the last one finish loading, as a user would see it.
+    await page.locator('[data-view="/fleet/brand"] .ant-table').waitFor();
+    await page.waitForLoadState('networkidle');
     await page.locator('.fs-tags [data-path="/system/org"]').click({ button: 'right' });
     await page.locator('.ant-dropdown:visible').getByText('关闭其他').click();
     await page.waitForURL('**/system/org');
