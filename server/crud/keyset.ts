@@ -20,14 +20,18 @@ function after(expr: string, dir: 'ASC' | 'DESC', last: { key: unknown; id: numb
   return sql`(${e} ${cmp} ${v} OR (${e} = ${v} AND t.id ${cmp} ${last.id}) OR ${e} IS NULL)`;
 }
 
+/** An export body: the list's query, optionally narrowed to some of its rows (the page on screen). */
+export type ExportBody = QueryBody & { ids?: readonly number[] | null };
+
 /**
- * Every row the list would show for these criteria and order, in batches fetched by keyset (never
+ * Every row the list would show for these criteria and order (only those of `ids` when given), in batches fetched by keyset (never
  * OFFSET, never all at once): each batch is its own short query, so other requests interleave and
  * memory holds one batch.
  */
-export async function* keysetBatches(db: Kysely<unknown>, m: EntityModel, caller: Caller, body: QueryBody, batchSize: number): AsyncGenerator<Row[]> {
+export async function* keysetBatches(db: Kysely<unknown>, m: EntityModel, caller: Caller, body: ExportBody, batchSize: number): AsyncGenerator<Row[]> {
   const { expr, dir } = sortKey(m, body.order);
-  const where = whereClause(m, caller, body.criteria);
+  const listed = whereClause(m, caller, body.criteria);
+  const where = body.ids ? sql`${listed} AND t.id = ANY (${[...body.ids]}::int[])` : listed;
   const order = sql.raw(`${expr} ${dir} NULLS LAST, t.id ${dir}`);
   let last: { key: unknown; id: number } | null = null;
   for (;;) {

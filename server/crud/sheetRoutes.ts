@@ -6,9 +6,8 @@ import { translator } from '../../schemas/kit/catalogue';
 import { callerOf } from '../auth/authenticate';
 import { requestLanguage } from '../http/language';
 import { readUpload } from '../http/upload';
-import { keysetBatches } from './keyset';
+import { keysetBatches, type ExportBody } from './keyset';
 import type { EntityModel } from './model';
-import type { QueryBody } from './query';
 import { parseRoute } from './routeSpec';
 import { exportColumns, importColumns, renewColumns } from './sheet/columns';
 import { readSheet } from './sheet/read';
@@ -18,7 +17,21 @@ import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from './sheet/w
 
 /** Rows fetched per export query: big enough to amortise the round trip, small enough to stay flat. */
 export const EXPORT_BATCH = 2000;
-const XLSX_UPLOAD = { maxBytes: 5 * 1024 * 1024, extensions: ['.xlsx'], missingKey: 'sheet.noFile', wrongTypeKey: 'sheet.notXlsx' };
+export const XLSX_UPLOAD = { maxBytes: 5 * 1024 * 1024, extensions: ['.xlsx'], missingKey: 'sheet.noFile', wrongTypeKey: 'sheet.notXlsx' };
+
+/** Most rows an export may name by id: a page on screen (the console's largest page is far smaller). */
+export const EXPORT_MAX_IDS = 1000;
+
+/**
+ * The export body: the list's query body, plus `ids` to export only those of its rows (the console's
+ * "current page" mode; the list's criteria still apply, so ids outside them or the caller's scope
+ * export nothing).
+ */
+export function exportBodySchema(m: EntityModel): Record<string, unknown> {
+  const q = m.querySchema as { properties: Record<string, unknown> };
+  const ids = { type: ['array', 'null'], maxItems: EXPORT_MAX_IDS, items: { type: 'integer', minimum: 1, maximum: 2147483647 }, 'x-messages': { maxItems: 'sheet.tooManyIds' } };
+  return { ...q, properties: { ...q.properties, ids } };
+}
 
 const templateQuery = { type: 'object', additionalProperties: false, properties: { kind: { enum: ['import', 'renew'], default: 'import' } } };
 
@@ -37,9 +50,10 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<unknown>, m
   const t = (req: FastifyRequest) => translator(requestLanguage(req));
   const title = (req: FastifyRequest) => t(req)(`entity.${m.name}.title`);
 
-  each('export', { body: m.querySchema }, async (req, reply) => {
+  const exportBody = exportBodySchema(m);
+  each('export', { body: exportBody }, async (req, reply) => {
     const out = new PassThrough();
-    const batches = keysetBatches(db, m, callerOf(req), (req.body ?? {}) as QueryBody, EXPORT_BATCH);
+    const batches = keysetBatches(db, m, callerOf(req), (req.body ?? {}) as ExportBody, EXPORT_BATCH);
     streamWorkbook(out, m, exportColumns(m), t(req), batches).catch((err: Error) => {
       // Headers are gone by now: the client sees a truncated download, the log says why.
       req.log.warn({ err }, 'export stopped');

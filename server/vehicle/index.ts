@@ -4,6 +4,7 @@ import type { VehicleDeps } from './deps';
 import { registerFenceRoutes } from './fenceRoutes';
 import { registerInterMemberRoutes } from './interMemberRoutes';
 import { registerServiceRoutes } from './serviceRoutes';
+import { registerSuggestRoutes } from './suggestRoutes';
 
 /** The vehicle-service calls of SPEC §7 the generic CRUD cannot express, beside it. */
 export function registerVehicleExtras(app: FastifyInstance, deps: VehicleDeps): void {
@@ -11,6 +12,7 @@ export function registerVehicleExtras(app: FastifyInstance, deps: VehicleDeps): 
   if (has('vehicle', 'terminal')) {
     registerBindRoutes(app, deps);
     registerServiceRoutes(app, deps);
+    registerSuggestRoutes(app, deps);
   }
   if (has('fence')) registerFenceRoutes(app, deps);
   if (has('interMember')) registerInterMemberRoutes(app, deps);

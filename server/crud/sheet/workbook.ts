@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Translate } from '../../../schemas/kit/i18n';
@@ -11,6 +10,33 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 export const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}.xlsx`;
 
 const width = (header: string) => Math.min(40, Math.max(10, header.length * 2 + 2));
+
+export const abortedMessage = 'export aborted: the client went away';
+
+/**
+ * Resolves once `out` takes more data, rejects once it closes or fails first (a client that goes
+ * away while the export waits: `drain` alone would never come and the export would hang, holding
+ * its batch). Every listener added here is removed again whichever way it ends, so a long export
+ * adds none per batch.
+ */
+export function whenWritable(out: Writable): Promise<void> {
+  if (out.destroyed || out.writableEnded) return Promise.reject(new Error(abortedMessage));
+  if (!out.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const settle = (err?: Error) => {
+      out.off('drain', onDrain);
+      out.off('close', onClose);
+      out.off('error', onClose);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = (err?: Error) => settle(err instanceof Error ? err : new Error(abortedMessage));
+    out.on('drain', onDrain);
+    out.on('close', onClose);
+    out.on('error', onClose);
+  });
+}
 
 /**
  * Writes rows to `out` as an xlsx, one batch at a time: each row is committed (flushed to the zip)
@@ -27,8 +53,7 @@ export async function streamWorkbook(out: Writable, m: EntityModel, cols: SheetC
   for await (const batch of batches) {
     for (const row of batch) ws.addRow(cols.map((c) => cellOut(m, c, row[c.key], t))).commit();
     n += batch.length;
-    if (out.destroyed) throw new Error('export aborted: the client went away');
-    if (out.writableNeedDrain) await once(out, 'drain');
+    await whenWritable(out);
   }
   ws.commit();
   await wb.commit();

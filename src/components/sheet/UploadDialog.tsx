@@ -1,0 +1,184 @@
+import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { Alert, Button, Modal, Space, Spin, Table, Typography, Upload } from 'antd';
+import { useReducer, useState } from 'react';
+import { reportFailure } from '../../services/http/config';
+import { failureOf } from '../../services/http/failureOf';
+import { feedback } from '../../services/http/feedback';
+import { useT } from '../../shell/useT';
+import { templateFileName } from './fileNames';
+import { entityTitle, fieldLabel } from './labels';
+import { fileProblem, humanSize, SHEET_EXTENSION, SHEET_MAX_BYTES, SHEET_MAX_ROWS } from './limits';
+import { errorLines, isSheetReport, type ErrorLine, type SheetReport } from './report';
+import { downloadSheet, saveBlob, uploadSheet } from './sheetApi';
+import type { UploadFlow } from './sheetCalls';
+import { initialUpload, uploadStep } from './uploadState';
+
+interface Props {
+  open: boolean;
+  flow: UploadFlow;
+  entity: string;
+  onClose: () => void;
+  /** After rows were stored: the list reloads. */
+  onDone: () => void;
+}
+
+/** Statuses the dialog explains itself (the file or its rows); others get the console's usual handling. */
+const SHOWN_HERE = new Set([400, 406, 413]);
+
+/**
+ * Import or renewal by spreadsheet (SPEC §9): template, file (xlsx only, size-checked first), the
+ * server's check of every row shown as a table of row / field / message in the user's language —
+ * nothing is stored until every row is valid and the user confirms.
+ */
+export default function UploadDialog({ open, flow, entity, onClose, onDone }: Props) {
+  const t = useT();
+  const [state, dispatch] = useReducer(uploadStep, initialUpload);
+  const [templateBusy, setTemplateBusy] = useState(false);
+  const title = entityTitle(t, entity);
+  const renew = flow.kind === 'renew';
+
+  const failed = (e: unknown) => {
+    const f = failureOf(e);
+    if (!f.status || !SHOWN_HERE.has(f.status)) reportFailure(e);
+    dispatch({ type: 'failed', message: f.message ?? t('console.sheet.failed') });
+  };
+
+  const check = async (file: File) => {
+    const problem = fileProblem(file);
+    if (problem) {
+      dispatch({ type: 'refused', problem: t(problem.key, problem.params) });
+      return;
+    }
+    dispatch({ type: 'chosen', file });
+    try {
+      dispatch({ type: 'checked', report: await uploadSheet(flow.validate, file, file.name) });
+    } catch (e) {
+      failed(e);
+    }
+  };
+
+  const apply = async () => {
+    if (state.phase !== 'valid') return;
+    dispatch({ type: 'apply' });
+    try {
+      const done = await uploadSheet<{ message: string }>(flow.apply, state.file, state.file.name);
+      void feedback().message.success(done.message);
+      dispatch({ type: 'reset' });
+      onClose();
+      onDone();
+    } catch (e) {
+      // Rows that became invalid since the check (e.g. someone stored the same number) come back as a report.
+      const data = (e as { response?: { data?: unknown } }).response?.data;
+      if (isSheetReport(data)) dispatch({ type: 'checked', report: data });
+      else failed(e);
+    }
+  };
+
+  const template = async () => {
+    setTemplateBusy(true);
+    try {
+      saveBlob(await downloadSheet(flow.template), templateFileName(t, title, flow.kind));
+    } catch {
+      // shown by downloadSheet
+    } finally {
+      setTemplateBusy(false);
+    }
+  };
+
+  const close = () => {
+    if (state.phase === 'applying') return;
+    dispatch({ type: 'reset' });
+    onClose();
+  };
+
+  const busy = state.phase === 'checking' || state.phase === 'applying';
+  const file = 'file' in state ? state.file : undefined;
+
+  return (
+    <Modal
+      open={open}
+      title={t(renew ? 'console.sheet.renewTitle' : 'console.sheet.importTitle', { title })}
+      width={760}
+      onCancel={close}
+      maskClosable={!busy}
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={close} disabled={state.phase === 'applying'}>
+          {t('console.sheet.cancel')}
+        </Button>,
+        <Button key="apply" type="primary" data-testid="sheet-apply" disabled={state.phase !== 'valid' && state.phase !== 'applying'} loading={state.phase === 'applying'} onClick={() => void apply()}>
+          {t(renew ? 'console.sheet.confirmRenew' : 'console.sheet.confirmImport')}
+        </Button>,
+      ]}
+    >
+      <Space direction="vertical" style={{ width: '100%' }} size="middle">
+        <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+          {t(renew ? 'console.sheet.renewHint' : 'console.sheet.importHint', { size: humanSize(SHEET_MAX_BYTES), rows: SHEET_MAX_ROWS })}{' '}
+          <Button type="link" size="small" icon={<DownloadOutlined />} loading={templateBusy} onClick={() => void template()} data-testid="sheet-template">
+            {t('console.sheet.template')}
+          </Button>
+        </Typography.Paragraph>
+        <Upload.Dragger
+          accept={SHEET_EXTENSION}
+          multiple={false}
+          showUploadList={false}
+          disabled={busy}
+          beforeUpload={(f) => {
+            void check(f);
+            return Upload.LIST_IGNORE; // we send it ourselves, to the check route
+          }}
+        >
+          <p className="ant-upload-drag-icon">
+            <InboxOutlined />
+          </p>
+          <p className="ant-upload-text">{t('console.sheet.choose')}</p>
+          {file && (
+            <p className="ant-upload-hint" data-testid="sheet-file">
+              {file.name}
+            </p>
+          )}
+        </Upload.Dragger>
+        <Outcome state={state} entity={entity} />
+      </Space>
+    </Modal>
+  );
+}
+
+function Outcome({ state, entity }: { state: ReturnType<typeof uploadStep>; entity: string }) {
+  const t = useT();
+  switch (state.phase) {
+    case 'choose':
+      return state.problem ? <Alert type="error" showIcon message={state.problem} data-testid="sheet-problem" /> : null;
+    case 'checking':
+      return <Spin tip={t('console.sheet.checking')}><div style={{ height: 48 }} /></Spin>;
+    case 'failed':
+      return <Alert type="error" showIcon message={state.message} data-testid="sheet-problem" />;
+    case 'valid':
+    case 'applying':
+      return <Alert type="success" showIcon message={state.report.message} description={t('console.sheet.confirmHint', { count: state.report.total })} data-testid="sheet-valid" />;
+    case 'invalid':
+      return <ErrorTable report={state.report} entity={entity} />;
+  }
+}
+
+function ErrorTable({ report, entity }: { report: SheetReport; entity: string }) {
+  const t = useT();
+  const lines = errorLines(report, (f) => fieldLabel(t, entity, f));
+  return (
+    <>
+      <Alert type="error" showIcon message={report.message} />
+      <Table<ErrorLine>
+        data-testid="sheet-errors"
+        size="small"
+        rowKey="key"
+        dataSource={lines}
+        pagination={lines.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+        columns={[
+          { title: t('console.sheet.row'), dataIndex: 'row', width: 90 },
+          { title: t('console.sheet.field'), dataIndex: 'fieldLabel', width: 180 },
+          { title: t('console.sheet.error'), dataIndex: 'message' },
+        ]}
+      />
+    </>
+  );
+}

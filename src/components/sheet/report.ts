@@ -1,0 +1,36 @@
+import type { ServerFieldError } from '../../services/http/failureOf';
+
+/** What `importValidate` / `renewValidate` answer, and `import` / `renew` with a 400. */
+export interface SheetReport {
+  success: boolean;
+  message: string;
+  total: number;
+  invalid: number;
+  rows: Array<{ row: number; errors: ServerFieldError[] }>;
+}
+
+/** One line of the error table: a field of a spreadsheet row and what is wrong with it. */
+export interface ErrorLine {
+  key: string;
+  /** The spreadsheet's row number (the header is row 1), as the user sees it in Excel. */
+  row: number;
+  field: string;
+  fieldLabel: string;
+  message: string;
+}
+
+/** Whether an answer body is a sheet report (a 400 of `import` carries one; other 400s do not). */
+export function isSheetReport(data: unknown): data is SheetReport {
+  const r = data as SheetReport | null;
+  return !!r && typeof r === 'object' && typeof r.message === 'string' && Array.isArray(r.rows) && typeof r.total === 'number';
+}
+
+/**
+ * The report's errors as table lines, row by row in file order. `labelOf` names a field in the
+ * user's language (the messages already do; the column lets a user scan by field).
+ */
+export function errorLines(report: SheetReport, labelOf: (field: string) => string): ErrorLine[] {
+  return [...report.rows]
+    .sort((a, b) => a.row - b.row)
+    .flatMap((r) => r.errors.map((e, i) => ({ key: `${r.row}:${e.field}:${i}`, row: r.row, field: e.field, fieldLabel: e.field ? labelOf(e.field) : '', message: e.message })));
+}
