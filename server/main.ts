@@ -34,6 +34,7 @@ async function main() {
     tokenTtlHours: config.tokenTtlHours,
     consoleDir: apiOnly ? undefined : config.consoleDir,
     logLevel: config.logLevel,
+    mapTileUrl: config.mapTileUrl,
   });
   app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
   const telematics = await startTelematics(app, { database, config, secret });
