@@ -40,6 +40,8 @@ export interface AppOptions {
   entitySchemas?: Record<string, EntitySchema>;
   /** Map tile URL template (MAP_TILE_URL); absent → no map tiles. */
   mapTileUrl?: string;
+  /** Coordinate system of the tiles (MAP_TILE_COORDS, default WGS84). */
+  mapTileCoords?: 'WGS84' | 'GCJ02';
 }
 
 export const VERSION = '0.1.0';
@@ -136,7 +138,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   const byName = new Map(models.map((m) => [m.name, m]));
   registerVehicleExtras(app, { db: db as unknown as Kysely<unknown>, has: (n) => byName.has(n), model: (n) => byName.get(n)! });
-  if (byName.has('vehicle')) registerLocationRoutes(app, { db: db as unknown as Kysely<unknown>, vehicles: byName.get('vehicle')!, mapTileUrl: opts.mapTileUrl ?? null });
+  if (byName.has('vehicle')) registerLocationRoutes(app, { db: db as unknown as Kysely<unknown>, vehicles: byName.get('vehicle')!, map: { tileUrl: opts.mapTileUrl ?? null, coordSystem: opts.mapTileCoords ?? 'WGS84' } });
   if (byName.has('configParseFile')) registerConfigParseRoutes(app, { db: db as unknown as Kysely<unknown>, model: byName.get('configParseFile')! });
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;

@@ -26,6 +26,8 @@ export interface Config {
    * every request stays on this server.
    */
   mapTileUrl?: string;
+  /** Coordinate system of those tiles: WGS84 (OpenStreetMap and most) or GCJ02 (Chinese providers). */
+  mapTileCoords: 'WGS84' | 'GCJ02';
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -53,6 +55,12 @@ function tileUrl(value: string | undefined): string | undefined {
   return value;
 }
 
+function tileCoords(value: string | undefined): Config['mapTileCoords'] {
+  if (value === undefined || value === '') return 'WGS84';
+  if (value !== 'WGS84' && value !== 'GCJ02') throw new Error(`MAP_TILE_COORDS must be "WGS84" or "GCJ02", got "${value}"`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const root = path.resolve(__dirname, '..');
   const seed = env.SEED ?? 'demo';
@@ -71,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlHours: Number(env.TOKEN_TTL_HOURS) > 0 ? Number(env.TOKEN_TTL_HOURS) : 12,
     logLevel: env.LOG_LEVEL || 'info',
     mapTileUrl: tileUrl(env.MAP_TILE_URL),
+    mapTileCoords: tileCoords(env.MAP_TILE_COORDS),
   };
 }

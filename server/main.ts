@@ -35,6 +35,7 @@ async function main() {
     consoleDir: apiOnly ? undefined : config.consoleDir,
     logLevel: config.logLevel,
     mapTileUrl: config.mapTileUrl,
+    mapTileCoords: config.mapTileCoords,
   });
   app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
   const telematics = await startTelematics(app, { database, config, secret });

@@ -20,8 +20,13 @@ import { hashTicket, MAX_HOURS, MAX_LIVE_TICKETS, MIN_HOURS, newTicket, ticketSt
 export interface LocationDeps {
   db: Kysely<unknown>;
   vehicles: EntityModel;
-  /** Map tiles the console may load (MAP_TILE_URL); null → no map, coordinates only. */
-  mapTileUrl: string | null;
+  /** Map tiles the console may load (MAP_TILE_URL, MAP_TILE_COORDS); a null URL → no map, coordinates only. */
+  map: MapConfig;
+}
+
+export interface MapConfig {
+  tileUrl: string | null;
+  coordSystem: 'WGS84' | 'GCJ02';
 }
 
 /** Creating, listing and revoking tickets: whoever may edit the vehicle. */
@@ -47,7 +52,7 @@ export interface PublicLocation {
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, mapTileUrl }: LocationDeps): void {
+export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map }: LocationDeps): void {
   const audit = db as unknown as Kysely<DB>;
   /** The vehicle, if it lies in the caller's subtree. */
   const vehicleInScope = async (id: number, caller: ReturnType<typeof callerOf>) =>
@@ -132,7 +137,7 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
   app.get(
     '/api/map/config',
     { config: { permission: PUBLIC }, schema: { tags: ['location'], summary: 'map tiles the console may load (none by default)', security: [] } },
-    async () => ({ tileUrl: mapTileUrl }),
+    async (): Promise<MapConfig> => map,
   );
 
   app.get(

@@ -128,7 +128,7 @@ describe.each(BACKENDS)('location share tickets on %s', (backend) => {
 
   it('tells the console whether map tiles are configured (none by default)', async () => {
     const r = await s.call(null, 'GET', '/api/map/config');
-    expect(r).toEqual({ status: 200, body: { tileUrl: null } });
+    expect(r).toEqual({ status: 200, body: { tileUrl: null, coordSystem: 'WGS84' } });
   });
 
   it('rate-limits the public read per address', async () => {
