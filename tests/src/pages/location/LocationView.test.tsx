@@ -92,7 +92,7 @@ describe('public location page', () => {
   it('draws a map from the configured tiles only', async () => {
     jest.useRealTimers();
     // Leaflet draws the marker in SVG when the browser has it; jsdom lacks this one method.
-    const svg = window.SVGSVGElement.prototype as SVGSVGElement & { createSVGRect?: () => unknown };
+    const svg = window.SVGSVGElement.prototype as { createSVGRect?: () => unknown };
     svg.createSVGRect ??= () => ({ x: 0, y: 0, width: 0, height: 0 });
     mapConfig.mockResolvedValue({ tileUrl: '/tiles/{z}/{x}/{y}.png', coordSystem: 'WGS84' });
     sharedLocation.mockResolvedValue(at(31.2304, 10, 0));
