@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { callerOf } from '../auth/authenticate';
-import { PUBLIC } from '../auth/caller';
+import { PUBLIC, type Caller } from '../auth/caller';
 import type { EntityModel } from '../crud/model';
 import { scopeCondition } from '../crud/query';
 import { idParam, idParams } from '../crud/routeSpec';
@@ -55,7 +55,7 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map }: LocationDeps): void {
   const audit = db as unknown as Kysely<DB>;
   /** The vehicle, if it lies in the caller's subtree. */
-  const vehicleInScope = async (id: number, caller: ReturnType<typeof callerOf>) =>
+  const vehicleInScope = async (id: number, caller: Caller) =>
     (await sql<{ id: number; licence: string }>`SELECT t.id, t.licence FROM vehicle t WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)}`.execute(db)).rows[0];
 
   app.post(
