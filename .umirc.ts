@@ -22,6 +22,9 @@ export default defineConfig({
   favicons: ['/favicon.svg'],
   mfsu: false,
   codeSplitting: { jsStrategy: 'granularChunks' },
+  // esbuild's minifier hoists its helpers to each chunk's top level, where two chunks' helpers of the
+  // same short name overwrite each other; one IIFE per chunk keeps them apart.
+  esbuildMinifyIIFE: true,
   // `npm run dev:mock`: mock/api.generated.ts answers every /api call; its runtime is not a mock file.
   mock: { exclude: ['mock/runtime/**'] },
   proxy: {

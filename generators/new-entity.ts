@@ -28,6 +28,8 @@ async function main() {
       name,
       table,
       orgScoped: true,
+      // The console page and its menu entry; the first segment is the menu area (fleet, operation, system…).
+      page: { key: `fleet/${name}`, icon: 'AppstoreOutlined' },
       permissions: { read: 'NONE', create: `${name}-add`, update: `${name}-edit`, remove: `${name}-remove` },
       routes: {
         create: [`POST /vehicle/${name}`],

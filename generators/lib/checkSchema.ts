@@ -1,5 +1,6 @@
 import { createAjv } from '../../schemas/kit/ajv';
-import { effectiveSchema, type EntitySchema } from '../../schemas/kit/entity';
+import { effectiveSchema, PAGE_KEY, type EntitySchema } from '../../schemas/kit/entity';
+import type { SchemaFile } from './readSchemas';
 
 const ROUTE = /^(GET|POST|PUT|DELETE|PATCH) \/[A-Za-z0-9/_{}-]+$/;
 const NAME = /^[a-z][A-Za-z0-9]*$/;
@@ -16,6 +17,9 @@ export function checkSchema(name: string, schema: EntitySchema, knownEntities: S
   for (const op of ['read', 'create', 'update', 'remove'] as const) {
     if (!x.permissions?.[op]) problems.push(`${name}: x-entity.permissions.${op} is required`);
   }
+  if (x.page && !PAGE_KEY.test(x.page.key ?? '')) problems.push(`${name}: x-entity.page.key "${x.page.key}" must be "area/page" (camelCase segments)`);
+  if (x.page?.icon !== undefined && !/^[A-Z][A-Za-z]*$/.test(x.page.icon)) problems.push(`${name}: x-entity.page.icon "${x.page.icon}" must be an antd icon name`);
+  if (x.page && !x.routes?.query) problems.push(`${name}: x-entity.page needs routes.query (the page lists the rows)`);
   for (const [op, routes] of Object.entries(x.routes ?? {})) {
     for (const r of routes ?? []) if (!ROUTE.test(r)) problems.push(`${name}: route ${op} "${r}" is not "METHOD /path"`);
   }
@@ -39,6 +43,19 @@ export function checkSchema(name: string, schema: EntitySchema, knownEntities: S
     createAjv().compile(eff);
   } catch (e) {
     problems.push(`${name}: ${(e as Error).message}`);
+  }
+  return problems;
+}
+
+/** Two schemas claiming one page key (each key is one console page and one menu entry). */
+export function pageKeyProblems(files: readonly SchemaFile[]): string[] {
+  const owners = new Map<string, string>();
+  const problems: string[] = [];
+  for (const f of files) {
+    const key = f.schema['x-entity'].page?.key;
+    if (!key) continue;
+    if (owners.has(key)) problems.push(`${f.name}: x-entity.page.key "${key}" is also ${owners.get(key)}'s`);
+    owners.set(key, f.name);
   }
   return problems;
 }

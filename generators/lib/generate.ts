@@ -3,12 +3,14 @@ import path from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 import { effectiveSchema } from '../../schemas/kit/entity';
 import { LANGUAGES } from '../../schemas/kit/i18n';
-import { checkSchema } from './checkSchema';
+import { checkSchema, pageKeyProblems } from './checkSchema';
 import { HEADER } from './header';
 import { mockFile } from './mockFile';
+import { pagesFile } from './pagesFile';
 import type { ProjectPaths } from './paths';
 import { readSchemas, type SchemaFile } from './readSchemas';
 import { createTableSql, migrationMarker } from './sql';
+import { validatorsFile } from './validatorsFile';
 
 
 const ident = (s: string) => s.replace(/[^A-Za-z0-9_]/g, '_');
@@ -77,13 +79,15 @@ function localesFile(files: SchemaFile[]): string {
 export async function generatedFiles(paths: ProjectPaths): Promise<Map<string, string>> {
   const files = readSchemas(paths);
   const known = new Set(files.map((f) => f.name));
-  const problems = files.flatMap((f) => checkSchema(f.name, f.schema, known));
+  const problems = [...files.flatMap((f) => checkSchema(f.name, f.schema, known)), ...pageKeyProblems(files)];
   if (problems.length) throw new Error('Schema problems:\n' + problems.join('\n'));
   return new Map([
     [path.join(paths.generated, 'types.ts'), await typesFile(files)],
     [path.join(paths.generated, 'registry.ts'), registryFile(files)],
     [path.join(paths.generated, 'locales.ts'), localesFile(files)],
+    [path.join(paths.generated, 'validators.ts'), validatorsFile(files)],
     [path.join(paths.mock, 'api.generated.ts'), mockFile(files)],
+    [path.join(paths.pages, 'schemaPages.generated.ts'), pagesFile(files)],
   ]);
 }
 

@@ -9,6 +9,7 @@ export function projectPaths(root: string) {
     generated: path.join(root, 'schemas', 'generated'),
     migrations: path.join(root, 'server', 'db', 'migrations'),
     mock: path.join(root, 'mock'),
+    pages: path.join(root, 'src', 'pages'),
   };
 }
 export type ProjectPaths = ReturnType<typeof projectPaths>;

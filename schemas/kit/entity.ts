@@ -49,11 +49,26 @@ export type Operation = CrudOperation | SheetOperation;
 /** 'METHOD /path' with {param} placeholders; several entries give aliases. */
 export type RouteList = string[];
 
+/**
+ * The console page of an entity: its key is the menu resource's `url` (the page registry's key),
+ * e.g. `fleet/brand`; the segments before the last name the menu area it sits in (`fleet`).
+ */
+export interface XPage {
+  key: string;
+  /** antd icon name for a menu entry derived from the schema (default AppstoreOutlined). */
+  icon?: string;
+}
+
+/** `area/…/name`: camelCase segments, at least two. */
+export const PAGE_KEY = /^[a-z][A-Za-z0-9]*(\/[a-z][A-Za-z0-9]*)+$/;
+
 export interface XEntity {
   name: string;
   table: string;
   /** Rows belong to an organisation and are visible only inside the caller's subtree. */
   orgScoped: boolean;
+  /** The generic list page the console renders for the entity, and its menu entry. */
+  page?: XPage;
   /**
    * Action codes per operation; 'NONE' means any signed-in member. `export` defaults to `read`,
    * `import` to `create`, `renew` to `update`.

@@ -34,6 +34,8 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
       body: pagingBody(
         {
           action: { type: ['string', 'null'], maxLength: 64 },
+          memberName: { type: ['string', 'null'], maxLength: 64 },
+          target: { type: ['string', 'null'], maxLength: 200 },
           memberId: { type: ['integer', 'null'] },
           success: { type: ['boolean', 'null'] },
           at: { type: ['array', 'null'], maxItems: 2, items: { type: ['string', 'null'], format: 'date-time' } },
@@ -55,6 +57,9 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
         q = q.where((eb) => eb.or([eb('a.member_name', 'ilike', k), eb('a.target', 'ilike', k), eb('a.action', 'ilike', k)]));
       }
       if (typeof c.action === 'string' && c.action) q = q.where('a.action', '=', c.action);
+      // The log page's actor and target searches (contains, case-insensitive).
+      if (typeof c.memberName === 'string' && c.memberName) q = q.where('a.member_name', 'ilike', likePattern(c.memberName));
+      if (typeof c.target === 'string' && c.target) q = q.where('a.target', 'ilike', likePattern(c.target));
       if (typeof c.memberId === 'number') q = q.where('a.member_id', '=', c.memberId);
       if (typeof c.success === 'boolean') q = q.where('a.success', '=', c.success);
       const [from, to] = Array.isArray(c.at) ? (c.at as Array<string | null>) : [];

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { registerAppMemberRoutes } from './appMemberRoutes';
 import { registerAuditRoutes } from './auditRoutes';
 import type { PassportDeps } from './deps';
 import { registerImpersonationRoutes } from './impersonationRoutes';
@@ -15,6 +16,7 @@ export function registerPassport(app: FastifyInstance, deps: PassportDeps): void
   registerResourceRoutes(app, deps);
   registerRoleRoutes(app, deps);
   registerMemberRoutes(app, deps);
+  registerAppMemberRoutes(app, deps);
   registerImpersonationRoutes(app, deps);
   registerAuditRoutes(app, deps);
 }

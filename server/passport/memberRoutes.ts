@@ -32,7 +32,7 @@ interface MemberBody {
   enableExisting?: boolean;
 }
 
-const MEMBER_COLUMNS = [
+export const MEMBER_COLUMNS = [
   'm.id',
   'm.uid',
   'm.login_name as loginName',
@@ -53,7 +53,7 @@ const MEMBER_COLUMNS = [
 const SORTS = { loginName: 'm.login_name', name: 'm.name', memberType: 'm.member_type', expireDate: 'm.expire_date', signInCount: 'm.sign_in_count', lastSignIn: 'm.last_sign_in', createdAt: 'm.created_at' } as const;
 
 /** Roles and applications of members, for list and detail answers. */
-async function withRolesAndApps<T extends { id: number }>(db: Kysely<DB>, rows: T[]) {
+export async function withRolesAndApps<T extends { id: number }>(db: Kysely<DB>, rows: T[]) {
   const ids = rows.map((r) => r.id);
   const [roles, apps] = ids.length
     ? await Promise.all([
@@ -243,7 +243,15 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       tags: ['member'],
       summary: 'Accounts of the caller subtree, paged',
       body: pagingBody(
-        { orgId: { type: ['integer', 'null'] }, memberType: { type: ['string', 'null'], maxLength: 20 }, status: { type: ['string', 'null'], maxLength: 20 }, application: { type: ['string', 'null'], maxLength: 20 } },
+        {
+          orgId: { type: ['integer', 'null'] },
+          memberType: { type: ['string', 'null'], maxLength: 20 },
+          status: { type: ['string', 'null'], maxLength: 20 },
+          application: { type: ['string', 'null'], maxLength: 20 },
+          loginName: { type: ['string', 'null'], maxLength: 64 },
+          name: { type: ['string', 'null'], maxLength: 64 },
+          mobile: { type: ['string', 'null'], maxLength: 20 },
+        },
         Object.keys(SORTS),
       ),
     },
@@ -255,6 +263,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       if (typeof c.keyword === 'string' && c.keyword) {
         const k = likePattern(c.keyword);
         q = q.where((eb) => eb.or([eb('m.login_name', 'ilike', k), eb('m.name', 'ilike', k), eb('m.mobile', 'ilike', k)]));
+      }
+      // The account page searches each of these on its own (contains, case-insensitive).
+      for (const [field, col] of [['loginName', 'm.login_name'], ['name', 'm.name'], ['mobile', 'm.mobile']] as const) {
+        const v = c[field];
+        if (typeof v === 'string' && v) q = q.where(col, 'ilike', likePattern(v));
       }
       if (typeof c.orgId === 'number') q = q.where('o.path', 'like', sql<string>`(SELECT path FROM organisation WHERE id = ${c.orgId}) || '%'`);
       if (typeof c.memberType === 'string' && c.memberType) q = q.where('m.member_type', '=', c.memberType);

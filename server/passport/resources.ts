@@ -59,7 +59,11 @@ export function withAncestors(all: ResourceItem[], ids: Set<number>): ResourceIt
   return all.filter((r) => keep.has(r.id));
 }
 
-/** Those of `ids` a member's roles grant (every one for an administrator of a system organisation). */
+/**
+ * Those of `ids` a member holds (every one for an administrator of a system organisation): what
+ * their roles grant, and the menus above it — the menus their own authorised tree shows them, and
+ * so the ones the assignable tree offers them to grant.
+ */
 async function heldBy(db: Kysely<DB>, memberId: number, ids: number[]): Promise<Set<number>> {
   const m = await db
     .selectFrom('member as m')
@@ -68,14 +72,17 @@ async function heldBy(db: Kysely<DB>, memberId: number, ids: number[]): Promise<
     .where('m.id', '=', memberId)
     .executeTakeFirst();
   if (m && holdsEverything(m.member_type, m.is_system)) return new Set(ids);
-  const held = await db
-    .selectFrom('member_role as mr')
-    .innerJoin('role_resource as rr', 'rr.role_id', 'mr.role_id')
-    .select('rr.resource_id')
-    .where('mr.member_id', '=', memberId)
-    .where('rr.resource_id', 'in', ids)
-    .execute();
-  return new Set(held.map((h) => h.resource_id));
+  // Granted resources and every Menu above them (an Action above an Action is a code of its own).
+  const held = await sql<{ id: number }>`
+    WITH RECURSIVE up(id, parent_id) AS (
+      SELECT r.id, r.parent_id FROM member_role mr JOIN role_resource rr ON rr.role_id = mr.role_id JOIN resource r ON r.id = rr.resource_id
+      WHERE mr.member_id = ${memberId}
+      UNION
+      SELECT p.id, p.parent_id FROM resource p JOIN up ON p.id = up.parent_id WHERE p.kind = 'Menu'
+    )
+    SELECT id FROM up`.execute(db);
+  const wanted = new Set(ids);
+  return new Set(held.rows.map((h) => h.id).filter((id) => wanted.has(id)));
 }
 
 /**

@@ -5,7 +5,13 @@
  *
  * `path` is the console route; `url` is the console page key (null → the 404 page, SPEC §2).
  * Names are the Chinese titles; the console may translate them by `menu.<code>` keys.
+ *
+ * An entity schema with a page (`x-entity.page`) needs no edit here: `withSchemaPages` adds its menu
+ * entry when the hand-written tree has none for its key, and any of its action codes the tree lacks.
  */
+import { entityFiles } from '../../schemas/generated/registry';
+import { translate } from '../../schemas/kit/catalogue';
+import type { EntitySchema } from '../../schemas/kit/entity';
 import { APPLICATIONS } from '../../schemas/kit/loginSchema';
 
 export type ResourceKind = 'Menu' | 'Action';
@@ -53,7 +59,8 @@ const crud = (entity: string, label: string): Array<[string, string]> => [
   [`删除${label}`, `${entity}-remove`],
 ];
 
-export const OBD_WEB_MENU: ResourceFixture[] = [
+/** The hand-written tree: SPEC.md's areas and pages, with their titles and positions. */
+export const HAND_WRITTEN_MENU: ResourceFixture[] = [
   { ...page('仪表盘', '', 'dashboard', 'DashboardOutlined', [], { affix: true }) },
   area('告警中心', 'alarm', 'AlertOutlined', [
     page('AI告警', '/alarm', 'ai', 'RobotOutlined', [['处理告警', 'alarm-handle']]),
@@ -152,6 +159,59 @@ export const OBD_WEB_MENU: ResourceFixture[] = [
   ]),
   area('工具', 'tools', 'ToolOutlined', [page('JT/T 808 解码', '/tools', 'jt808', 'CodeOutlined')]),
 ];
+
+/** Verbs of the action names derived for a schema's codes (`新增` + the entity's Chinese title). */
+const ACTION_VERBS: Array<[keyof EntitySchema['x-entity']['permissions'], string]> = [
+  ['create', '新增'],
+  ['update', '编辑'],
+  ['remove', '删除'],
+  ['import', '导入'],
+  ['export', '导出'],
+  ['renew', '续期'],
+];
+
+function walk(tree: ResourceFixture[]): ResourceFixture[] {
+  return tree.flatMap((r) => [r, ...walk(r.children ?? [])]);
+}
+
+/**
+ * The tree with every schema page in it: a page whose key (`x-entity.page.key`) no menu carries
+ * becomes a menu entry at the end of its area (the menu whose path is the key's folder; at the top
+ * level when there is none), titled by `title(entity)`; every action code the schema declares and the
+ * tree lacks becomes an action of the entity's page. Pure: the given tree is not changed.
+ */
+export function withSchemaPages(tree: readonly ResourceFixture[], schemas: readonly EntitySchema[], title: (entity: string) => string): ResourceFixture[] {
+  const out: ResourceFixture[] = structuredClone(tree as ResourceFixture[]);
+  const codes = new Set(actionCodes(out));
+  for (const schema of schemas) {
+    const x = schema['x-entity'];
+    if (!x.page) continue;
+    const label = title(x.name);
+    const actions: ResourceFixture[] = [];
+    for (const [op, verb] of ACTION_VERBS) {
+      const code = x.permissions[op];
+      if (!code || code === 'NONE' || codes.has(code)) continue;
+      codes.add(code);
+      actions.push({ name: `${verb}${label}`, code, kind: 'Action' });
+    }
+    const existing = walk(out).find((r) => r.kind === 'Menu' && r.url === x.page!.key);
+    if (existing) {
+      existing.children = [...(existing.children ?? []), ...actions];
+      continue;
+    }
+    const slash = x.page.key.lastIndexOf('/');
+    const parentPath = '/' + x.page.key.slice(0, slash);
+    const parent = walk(out).find((r) => r.kind === 'Menu' && r.path === parentPath);
+    const entry = page(label, parent ? parentPath : '', x.page.key.slice(parent ? slash + 1 : 0), x.page.icon ?? 'AppstoreOutlined');
+    entry.children = actions;
+    if (parent) parent.children = [...(parent.children ?? []), entry];
+    else out.push(entry);
+  }
+  return out;
+}
+
+/** The seeded obd-web tree: the hand-written one plus every schema page (titles in zh-CN). */
+export const OBD_WEB_MENU: ResourceFixture[] = withSchemaPages(HAND_WRITTEN_MENU, Object.values(entityFiles), (entity) => translate('zh-CN', `entity.${entity}.title`));
 
 export const VEHICLE_APP_MENU: ResourceFixture[] = [
   { name: '首页', code: 'app-home', kind: 'Menu', path: '/home', url: 'home', icon: 'home' },

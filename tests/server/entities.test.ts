@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { entities, entityNames } from '../../schemas/generated/registry';
+import { entities, entityNames, type EntityName } from '../../schemas/generated/registry';
+import { searchableProperties, sortableProperties, writableProperties, type EntitySchema, type PropertySchema, type SearchMode } from '../../schemas/kit/entity';
 import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../helpers/testServer';
 
 type Body = Record<string, unknown>;
@@ -37,6 +38,27 @@ const CASES: Record<string, { body: (ids: Ids) => Body; missing: string; message
   apiUser: { body: () => ({ name: 'TMS 对接', appKey: 'tms_2026_key', rateLimit: 600 }), missing: 'appKey', message: '应用标识不能为空' },
   interMember: { body: () => ({ name: 'John Smith', email: 'john@example.com', language: 'en-US', country: 'GB' }), missing: 'email', message: '邮箱不能为空' },
 };
+
+/** Bodies of the entities tests/server/crud.test.ts covers in depth, for the table-driven checks below. */
+const OLDER: Record<string, (ids: Ids) => Body> = {
+  driver: () => ({ name: '表驱动司机', mobile: '13900009999', licenseClass: 'B2', licenseExpire: '2029-06-30' }),
+  fuelType: () => ({ name: '表驱动燃料', category: 'diesel', price: 7.1 }),
+  terminal: () => ({ terminalNo: 'TGEN0001', sim: '14500009999', productionDate: '2025-05-01' }),
+  vehicle: () => ({ licence: '沪Z99999', vin: 'LSVAM4187C2199999', customer: '表驱动客户', serviceEnd: '2029-12-31' }),
+  vehicleBrand: () => ({ name: '表驱动品牌', manufacturer: '表驱动制造', country: '中国' }),
+};
+const bodyOf = (name: string, ids: Ids) => (OLDER[name] ?? CASES[name].body)(ids);
+
+/** A writable plain text property an edit can change (no format, pattern, enum or relation). */
+function plainText(schema: EntitySchema): [string, PropertySchema] | undefined {
+  return writableProperties(schema).find(([, p]) => {
+    const type = Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type;
+    return type === 'string' && !p.format && !p.pattern && !p.enum && !p['x-ref'] && (p.maxLength ?? 100) >= 12;
+  });
+}
+
+/** A criterion matching `value` in `mode` (like: the value itself is contained; range: [v, v]). */
+const criterion = (mode: SearchMode, value: unknown) => (mode === 'range' ? [value, value] : value);
 
 const route = (name: string, op: 'create' | 'get' | 'remove', id?: number) => {
   const [method, path] = entities[name as keyof typeof entities]['x-entity'].routes[op]![0].split(' ');
@@ -78,6 +100,88 @@ describe.each(BACKENDS)('business entities on %s', (backend) => {
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ success: false, message: CASES[name].message });
     expect(r.body.errors).toContainEqual({ field: CASES[name].missing, key: 'validation.required', message: CASES[name].message });
+  });
+
+  describe.each(entityNames)('%s, table-driven from its schema', (name) => {
+    const schema = entities[name as EntityName];
+    const x = schema['x-entity'];
+    const at = (op: 'query' | 'update' | 'remove', id?: number) => {
+      const [method, path] = x.routes[op]![0].split(' ');
+      return [method as 'POST', '/api' + path.replace('{id}', String(id))] as const;
+    };
+    const list = async (body: Record<string, unknown>) => s.call(admin, ...at('query'), { pageSize: 10000, ...body });
+    let row: Record<string, unknown>;
+    beforeAll(async () => {
+      const created = await s.call(admin, ...route(name, 'create'), bodyOf(name, ids));
+      expect({ name, status: created.status, body: created.body }).toMatchObject({ name, status: 201 });
+      row = (await s.call(admin, ...route(name, 'get', created.body.id))).body;
+    });
+    afterAll(async () => {
+      if (row) await s.call(admin, ...at('remove', row.id as number));
+    });
+
+    it('lists pages with a total; refuses a page size of 0 (400)', async () => {
+      const page = await s.call(admin, ...at('query'), { pageIndex: 1, pageSize: 5 });
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({ pageIndex: 1, pageSize: 5, totalExact: true });
+      expect(page.body.data.length).toBe(Math.min(5, page.body.total));
+      expect((await list({})).body.data.map((r: { id: number }) => r.id)).toContain(row.id);
+      const bad = await s.call(admin, ...at('query'), { pageIndex: 1, pageSize: 0 });
+      expect(bad).toMatchObject({ status: 400, body: { success: false, errors: [{ field: 'pageSize', key: 'validation.minimum' }] } });
+    });
+
+    it('finds the row by each searchable property and by keyword; refuses a criterion it cannot search (400)', async () => {
+      for (const [prop, , mode] of searchableProperties(schema)) {
+        if (row[prop] === undefined) continue;
+        const r = await list({ criteria: { [prop]: criterion(mode, row[prop]) } });
+        expect({ prop, status: r.status }).toEqual({ prop, status: 200 });
+        expect({ prop, found: r.body.data.some((d: { id: number }) => d.id === row.id) }).toEqual({ prop, found: true });
+      }
+      const word = (x.keyword ?? []).map((k) => row[k]).find((v) => typeof v === 'string' && v.length > 1) as string | undefined;
+      if (x.keyword?.length) {
+        expect(word).toBeDefined();
+        const r = await list({ criteria: { keyword: word!.slice(1) } });
+        expect(r.body.data.map((d: { id: number }) => d.id)).toContain(row.id);
+      }
+      const bad = await list({ criteria: { notAField: 'x' } });
+      expect(bad).toMatchObject({ status: 400, body: { errors: [{ field: 'criteria.notAField', key: 'validation.notSearchable' }] } });
+    });
+
+    it('sorts by each sortable property both ways; refuses an order it cannot sort by (400)', async () => {
+      for (const property of sortableProperties(schema)) {
+        const asc = await list({ order: { property, direction: 'ASC' } });
+        const desc = await list({ order: { property, direction: 'DESC' } });
+        expect({ property, status: [asc.status, desc.status] }).toEqual({ property, status: [200, 200] });
+        const ids = (r: typeof asc) => r.body.data.map((d: { id: number }) => d.id);
+        expect({ property, desc: ids(desc) }).toEqual({ property, desc: [...ids(asc)].reverse() });
+        const values = asc.body.data.map((d: Record<string, unknown>) => d[property]).filter((v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)));
+        expect({ property, ordered: values.every((v: number | string, i: number) => i === 0 || values[i - 1] <= v) }).toEqual({ property, ordered: true });
+      }
+      const unsortable = Object.keys(schema.properties).find((p) => !schema.properties[p]['x-ui']?.sort)!;
+      const bad = await list({ order: { property: unsortable, direction: 'ASC' } });
+      expect(bad).toMatchObject({ status: 400, body: { errors: [{ field: 'order.property', key: 'validation.notSortable' }] } });
+    });
+
+    it('edits a field (200, stored); refuses a value the schema forbids (400 on the field, nothing stored)', async () => {
+      const text = plainText(schema);
+      expect({ name, editable: !!text }).toEqual({ name, editable: true });
+      const [prop, p] = text!;
+      const edited = await s.call(admin, ...at('update', row.id as number), { [prop]: '表驱动编辑' });
+      expect({ status: edited.status, value: edited.body[prop] }).toEqual({ status: 200, value: '表驱动编辑' });
+      expect((await s.call(admin, ...route(name, 'get', row.id as number))).body[prop]).toBe('表驱动编辑');
+      const tooLong = 'x'.repeat((p.maxLength ?? 100) + 1);
+      const bad = await s.call(admin, ...at('update', row.id as number), { [prop]: p.maxLength ? tooLong : 12 }, 'en-US');
+      expect(bad).toMatchObject({ status: 400, body: { success: false, errors: [{ field: prop, key: p.maxLength ? 'validation.maxLength' : 'validation.type' }] } });
+      expect((await s.call(admin, ...route(name, 'get', row.id as number))).body[prop]).toBe('表驱动编辑');
+    });
+
+    it('deletes (204, gone); refuses an id that is no number (400) and an unknown one (404)', async () => {
+      expect((await s.call(admin, ...at('remove', 'abc' as unknown as number))).status).toBe(400);
+      expect((await s.call(admin, ...at('remove', 2147483647))).status).toBe(404);
+      expect((await s.call(admin, ...at('remove', row.id as number))).status).toBe(204);
+      expect((await s.call(admin, ...route(name, 'get', row.id as number))).status).toBe(404);
+      expect((await list({})).body.data.map((r: { id: number }) => r.id)).not.toContain(row.id);
+    });
   });
 
   it('speaks the §5 required messages in every language', async () => {

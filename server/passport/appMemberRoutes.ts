@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import { memberUpdateBodySchema } from '../../schemas/kit/passportSchemas';
+import { callerOf } from '../auth/authenticate';
+import type { Caller } from '../auth/caller';
+import { AppError, invalid, notFound } from '../http/errors';
+import { auditRequest } from './audit';
+import type { PassportDeps } from './deps';
+import { MEMBER_COLUMNS, withRolesAndApps } from './memberRoutes';
+import { ungrantable } from './resources';
+import { defined, idOf, idParams } from './routeKit';
+
+const APP = 'vehicle-app';
+
+interface AppMemberBody {
+  name?: string;
+  mobile?: string | null;
+  expireDate?: string | null;
+  status?: string;
+  roleIds?: number[];
+}
+
+const { name, mobile, expireDate, status, roleIds } = memberUpdateBodySchema.properties;
+
+/** What the app-account page may change: the person, the validity and the App roles — never the login, type, organisation or web roles. */
+export const appMemberBodySchema = { type: 'object', additionalProperties: false, properties: { name, mobile, expireDate, status, roleIds } };
+
+/**
+ * App accounts (SPEC §1 "app accounts"): members of the vehicle-app application, edited by holders
+ * of `appMember-edit` inside their subtree. Their web roles and applications stay as they are.
+ */
+export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps): void {
+  const { db } = deps;
+  const labels = 'passport.fields';
+
+  /** The member when it is in the caller's subtree and uses the App; 404 otherwise. */
+  async function appMember(caller: Caller, id: number) {
+    const row = await db
+      .selectFrom('member as m')
+      .innerJoin('organisation as o', 'o.id', 'm.org_id')
+      .select(MEMBER_COLUMNS)
+      .where('m.id', '=', id)
+      .where('o.path', 'like', caller.orgPath + '%')
+      .where((eb) => eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', APP)))
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    return (await withRolesAndApps(db, [row]))[0];
+  }
+
+  const badRoles = () => invalid([{ field: 'roleIds', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.roleIds` }]);
+
+  /** Every role must be an App role; added ones must lie in the caller's subtree and grant nothing the caller lacks. */
+  async function checkRoles(caller: Caller, ids: number[], held: number[]) {
+    if (!ids.length) return;
+    const appRoles = await db.selectFrom('role').select('id').where('id', 'in', ids).where('application', '=', APP).execute();
+    if (appRoles.length !== ids.length) throw badRoles();
+    const added = ids.filter((id) => !held.includes(id));
+    if (!added.length) return;
+    const mine = await db
+      .selectFrom('role as r')
+      .innerJoin('organisation as o', 'o.id', 'r.org_id')
+      .select('r.id')
+      .where('r.id', 'in', added)
+      .where('o.path', 'like', caller.orgPath + '%')
+      .execute();
+    if (mine.length !== added.length) throw badRoles();
+    const grants = await db.selectFrom('role_resource').select('resource_id').where('role_id', 'in', added).execute();
+    const { notHeld } = await ungrantable(db, caller, [...new Set(grants.map((g) => g.resource_id))]);
+    if (notHeld.length) throw new AppError(406, 'passport.codesNotHeld', { codes: notHeld.slice(0, 10).join(', ') });
+  }
+
+  app.put('/api/passport/app-member/:id', {
+    config: { permission: 'appMember-edit', labels },
+    schema: { tags: ['member'], summary: "Change an App account: name, mobile, expiry, status and its vehicle-app roles", params: idParams, body: appMemberBodySchema },
+    handler: async (req) => {
+      const caller = callerOf(req);
+      const body = req.body as AppMemberBody;
+      const before = await appMember(caller, idOf(req));
+      // As for password resets: only administrators touch administrators' accounts.
+      if (before.memberType === 'administrator' && caller.memberType !== 'administrator') throw new AppError(403, 'passport.memberTypeNotAllowed');
+      if (body.roleIds) await checkRoles(caller, body.roleIds, before.roleIds);
+      if (body.mobile) {
+        const hit = await db.selectFrom('member').select('id').where('mobile', '=', body.mobile).where('id', '!=', before.id).executeTakeFirst();
+        if (hit) throw new AppError(406, 'passport.phoneExists', {}, [{ field: 'mobile', key: 'passport.phoneExists', params: {} }]);
+      }
+      const set = defined({ name: body.name, mobile: body.mobile, expire_date: body.expireDate, status: body.status });
+      const nextRoles = body.roleIds;
+      // Only the transaction's own connection inside: the embedded database has just one.
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('member').set({ ...set, updated_at: new Date() }).where('id', '=', before.id).execute();
+        if (!nextRoles) return;
+        await trx
+          .deleteFrom('member_role')
+          .where('member_id', '=', before.id)
+          .where('role_id', 'in', trx.selectFrom('role').select('id').where('application', '=', APP))
+          .execute();
+        if (nextRoles.length) await trx.insertInto('member_role').values(nextRoles.map((role_id) => ({ member_id: before.id, role_id }))).execute();
+      });
+      await auditRequest(db, req, caller, 'memberUpdate', String(before.id), { ...body, application: APP });
+      return appMember(caller, before.id);
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import { feedback } from '../../services/http/feedback';
+import { allRoles, type Application, type Role } from '../../services/passport';
+import { useT } from '../../shell/useT';
+import { APPLICATION_KEYS } from './labels';
+
+export interface RoleOptionGroup {
+  label: string;
+  options: Array<{ value: number; label: string }>;
+}
+
+/** Grouped select options: one group per application, each role named with its organisation. */
+export function roleOptionGroups(byApp: ReadonlyArray<[string, readonly Role[]]>, nameOf: (r: Role) => string): RoleOptionGroup[] {
+  return byApp.filter(([, roles]) => roles.length).map(([label, roles]) => ({ label, options: roles.map((r) => ({ value: r.id, label: nameOf(r) })) }));
+}
+
+/** The roles the caller can see in each application, for the accounts' role selects. */
+export function useRoleOptions(applications: readonly Application[]): RoleOptionGroup[] {
+  const t = useT();
+  const [groups, setGroups] = useState<RoleOptionGroup[]>([]);
+  const key = applications.join(',');
+  useEffect(() => {
+    let live = true;
+    const apps = key.split(',') as Application[];
+    Promise.all(apps.map(async (a) => [t(APPLICATION_KEYS[a]), await allRoles(a)] as [string, Role[]]))
+      .then((byApp) => live && setGroups(roleOptionGroups(byApp, (r) => t('console.system.role.withOrg', { name: r.name, org: r.orgName }))))
+      .catch(() => live && void feedback().message.error(t('console.system.messages.roleListFailed'), 5));
+    return () => {
+      live = false;
+    };
+  }, [key, t]);
+  return groups;
+}

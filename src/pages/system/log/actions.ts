@@ -1,0 +1,33 @@
+import type { Translate } from '../../../../schemas/kit/i18n';
+
+/** Message keys of the audited actions (server/passport/audit.ts). */
+export const ACTION_KEYS = {
+  login: 'console.system.log.actions.login',
+  loginFailed: 'console.system.log.actions.loginFailed',
+  logout: 'console.system.log.actions.logout',
+  passwordChange: 'console.system.log.actions.passwordChange',
+  passwordReset: 'console.system.log.actions.passwordReset',
+  simulateLogin: 'console.system.log.actions.simulateLogin',
+  simulateLogout: 'console.system.log.actions.simulateLogout',
+  roleCreate: 'console.system.log.actions.roleCreate',
+  roleUpdate: 'console.system.log.actions.roleUpdate',
+  roleDelete: 'console.system.log.actions.roleDelete',
+  roleAuthorize: 'console.system.log.actions.roleAuthorize',
+  memberRegister: 'console.system.log.actions.memberRegister',
+  memberUpdate: 'console.system.log.actions.memberUpdate',
+  orgCreate: 'console.system.log.actions.orgCreate',
+  orgUpdate: 'console.system.log.actions.orgUpdate',
+  orgDelete: 'console.system.log.actions.orgDelete',
+  resourceCreate: 'console.system.log.actions.resourceCreate',
+  resourceUpdate: 'console.system.log.actions.resourceUpdate',
+  resourceDelete: 'console.system.log.actions.resourceDelete',
+  entityDelete: 'console.system.log.actions.entityDelete',
+} as const;
+
+const CLIENT_PREFIX = 'client:';
+
+/** An action's name: known ones translated, the console's own events (`client:…`) marked as such. */
+export function actionLabel(action: string, t: Translate): string {
+  if (action.startsWith(CLIENT_PREFIX)) return t('console.system.log.clientAction', { action: action.slice(CLIENT_PREFIX.length) });
+  return action in ACTION_KEYS ? t(ACTION_KEYS[action as keyof typeof ACTION_KEYS]) : action;
+}

@@ -1,0 +1,38 @@
+import { ModalForm, ProFormText } from '@ant-design/pro-components';
+import { Form } from 'antd';
+import { externalLinkRule, maxLength } from '../../../components/system/rules';
+import { showSubmitFailure } from '../../../components/system/submitFailure';
+import { feedback } from '../../../services/http/feedback';
+import { editOrgLink, type Org } from '../../../services/passport';
+import { useT } from '../../../shell/useT';
+
+/** An organisation's external link (`PUT /org/editLink/{id}`); empty removes it. */
+export default function OrgLinkForm({ org, onClose, onSaved }: { org: Org; onClose: () => void; onSaved: () => void }) {
+  const t = useT();
+  const [form] = Form.useForm<{ link: string }>();
+  const submit = async ({ link }: { link?: string }) => {
+    try {
+      await editOrgLink(org.id, link?.trim() || null);
+      void feedback().message.success(t('passport.updated'));
+      onSaved();
+      return true;
+    } catch (e) {
+      showSubmitFailure(form, e, ['link'], t('console.system.messages.saveFailed'));
+      return false;
+    }
+  };
+  return (
+    <ModalForm<{ link: string }>
+      title={t('console.system.org.linkTitle', { name: org.name })}
+      open
+      form={form}
+      width={520}
+      initialValues={{ link: org.link ?? '' }}
+      onOpenChange={(open) => !open && onClose()}
+      onFinish={submit}
+      
+    >
+      <ProFormText name="link" label={t('org.fields.link')} placeholder="https://" rules={[externalLinkRule(t, t('org.fields.link')), maxLength(t, t('org.fields.link'), 512)]} />
+    </ModalForm>
+  );
+}

@@ -1,0 +1,268 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { http } from '../helpers/serverProcess';
+import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screenshot, startConsoleServer } from './helpers/console';
+
+/**
+ * The system administration pages in a real browser against `npm start` on a fresh demo database:
+ * organisations, roles and their authorise dialog, accounts (register, reset password, simulate
+ * login), Action codes hiding buttons and the server's 403 when a grant is gone (SPEC.md §2–§8).
+ */
+jest.setTimeout(180_000);
+
+let server: Awaited<ReturnType<typeof startConsoleServer>>;
+let browser: Browser;
+let adminToken: string;
+
+interface Resource {
+  id: number;
+  code: string;
+  children?: Resource[];
+}
+
+const flat = (tree: Resource[]): Resource[] => tree.flatMap((r) => [r, ...flat(r.children ?? [])]);
+
+async function api(method: string, path: string, body?: unknown, token = adminToken) {
+  const r = await http(server.url + '/api' + path, method, body, token);
+  if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${r.text}`);
+  return r.json;
+}
+
+const tokenOf = async (loginName: string, password: string) => (await http(server.url + '/api/login', 'POST', { loginName, password, application: 'obd-web' })).json.object.token as string;
+
+/** A member with a role of exactly these resources, past the first-sign password change. */
+async function memberWith(loginName: string, codes: string[]) {
+  const all = flat(await api('GET', '/passport/resource/all'));
+  const hd = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '华东物流' } })).data[0].id;
+  const role = await api('POST', '/passport/role', { name: `${loginName} 的角色`, orgId: hd, resourceIds: all.filter((r) => codes.includes(r.code)).map((r) => r.id) });
+  await api('POST', '/passport/passport/register', { loginName, name: loginName, memberType: 'orgUser', orgId: hd, expireDate: '2099-12-31', password: 'Fleet2468x', roleIds: [role.id] });
+  await api('POST', '/passport/member/change-password', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, await tokenOf(loginName, 'Fleet2468x'));
+  return { role, password: 'Fleet#13579z', ids: (wanted: string[]) => all.filter((r) => wanted.includes(r.code)).map((r) => r.id) };
+}
+
+/** Signed in as someone in a fresh browser profile, on the given page. */
+async function signedIn(loginName: string, password: string, path: string, locale = 'zh-CN') {
+  const opened = await openPage(browser, server.url, locale);
+  await login(opened.page, loginName, password);
+  await opened.page.getByTestId('user-menu').waitFor();
+  await opened.page.goto(path);
+  return opened;
+}
+
+const row = (page: Page, text: string) => page.locator('tr.ant-table-row').filter({ hasText: text });
+const dialog = (page: Page, title: string) => page.locator('.ant-modal:visible').filter({ hasText: title });
+/** A form item of a dialog by its exact label. */
+const field = (scope: Locator, label: string) => scope.locator('.ant-form-item').filter({ has: scope.page().locator('label', { hasText: new RegExp(`^${label}$`) }) });
+const input = (scope: Locator, label: string) => field(scope, label).locator('input').first();
+/** A dialog's submit button (whatever its loading state makes of its accessible name). */
+const ok = (scope: Locator) => scope.locator('.ant-modal-footer .ant-btn-primary');
+const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text).first().waitFor();
+/** Confirms the open Popconfirm and waits until it has gone (its fade would overlap the next one). */
+async function confirmPopover(page: Page) {
+  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定/ }).click();
+  await page.waitForFunction(() => !document.querySelector('.ant-popconfirm:not(.ant-popover-hidden)'));
+}
+
+beforeAll(async () => {
+  const consoleDir = await buildConsole();
+  server = await startConsoleServer(consoleDir);
+  browser = await launchChromium();
+  adminToken = await tokenOf('admin', ADMIN_PASSWORD);
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('organisations', () => {
+  it('shows the nested tree, adds a child and refuses to delete one that still has children', async () => {
+    const { page, context } = await signedIn('admin', ADMIN_PASSWORD, '/system/org');
+    await row(page, '上海车队').waitFor();
+    // Platform → client → fleet: three levels, opened.
+    expect(await row(page, '车管星平台').getAttribute('class')).toContain('ant-table-row-level-0');
+    expect(await row(page, '华东物流有限公司').getAttribute('class')).toContain('ant-table-row-level-1');
+    expect(await row(page, '上海车队').getAttribute('class')).toContain('ant-table-row-level-2');
+    await screenshot(page, 'system-org-tree');
+
+    await row(page, '华东物流有限公司').getByText('新增下级').click();
+    const form = dialog(page, '新增组织');
+    // SPEC.md §5: name and code are required; the phone follows the phone rule.
+    await ok(form).click();
+    await form.getByText('组织名称不能为空').waitFor();
+    await form.getByText('组织代码不能为空').waitFor();
+    await input(form, '组织名称').fill('南京车队');
+    await input(form, '组织代码').fill('HD-NJ');
+    await input(form, '联系电话').fill('12345');
+    await ok(form).click();
+    await form.getByText('手机号格式不正确').waitFor();
+    await input(form, '联系电话').fill('02588880001');
+    await ok(form).click();
+    await toast(page, '添加成功！');
+    await row(page, '南京车队').waitFor();
+    expect(await row(page, '南京车队').getAttribute('class')).toContain('ant-table-row-level-2');
+
+    await row(page, '华东物流有限公司').getByText('删除', { exact: true }).click();
+    await confirmPopover(page);
+    await toast(page, '该组织下还有子组织，无法删除');
+    await row(page, '南京车队').getByText('删除', { exact: true }).click();
+    await confirmPopover(page);
+    await toast(page, '删除成功！');
+    await row(page, '南京车队').waitFor({ state: 'detached' });
+    await context.close();
+  });
+});
+
+describe('roles', () => {
+  it('takes a menu away in the authorise dialog, and the member with that role no longer sees it', async () => {
+    const sidebarHasMonitor = async (page: Page) => {
+      await page.goto('/fleet/vehicleList');
+      await page.getByTestId('sidebar-menu').getByText('车辆管理').waitFor();
+      return page.getByTestId('sidebar-menu').getByText('实时监控').count();
+    };
+    const before = await signedIn('sh-dispatcher', ADMIN_PASSWORD, '/dashboard');
+    expect(await sidebarHasMonitor(before.page)).toBe(1);
+    await before.context.close();
+
+    const { page, context } = await signedIn('admin', ADMIN_PASSWORD, '/system/role');
+    await row(page, '调度员').getByText('授权').click();
+    const dlg = dialog(page, '角色授权：调度员');
+    const node = (code: string) => dlg.locator('.ant-tree-treenode').filter({ has: page.locator(`[data-code="${code}"]`) });
+    const monitor = node('fleet-monitor');
+    await monitor.waitFor();
+    expect(await monitor.locator('.ant-tree-checkbox-checked').count()).toBe(1);
+    // The area above a granted page is drawn half-checked: the server adds it by itself.
+    expect(await node('fleet').locator('.ant-tree-checkbox-indeterminate').count()).toBe(1);
+    await screenshot(page, 'system-authorize');
+    await monitor.locator('.ant-tree-checkbox').click();
+    expect(await monitor.locator('.ant-tree-checkbox-checked').count()).toBe(0);
+    await dlg.getByRole('button', { name: /保\s*存/ }).click();
+    await toast(page, '角色权限修改成功');
+    await context.close();
+
+    const after = await signedIn('sh-dispatcher', ADMIN_PASSWORD, '/dashboard');
+    expect(await sidebarHasMonitor(after.page)).toBe(0);
+    await after.page.goto('/fleet/monitor');
+    await after.page.waitForURL('**/404');
+    await after.context.close();
+  });
+});
+
+describe('accounts', () => {
+  it('registers an account after a bad mobile and a taken login name, resets its password, and the new one signs in', async () => {
+    const { page, context } = await signedIn('admin', ADMIN_PASSWORD, '/system/account');
+    await row(page, 'hd-manager').waitFor();
+    await page.getByRole('button', { name: /注册账号/ }).click();
+    const form = dialog(page, '注册账号');
+    await ok(form).click();
+    await form.getByText('登录名不能为空').waitFor();
+    await form.getByText('到期日期不能为空').waitFor();
+    await input(form, '登录名').fill('hd-manager');
+    await input(form, '姓名').fill('赵六');
+    await input(form, '手机号').fill('1391688');
+    await input(form, '到期日期').click();
+    await input(form, '到期日期').fill('2099-12-31');
+    await input(form, '到期日期').press('Enter');
+    await input(form, '密码').fill('Start2026x');
+    await input(form, '确认密码').fill('Start2026y');
+    await ok(form).click();
+    await form.getByText('手机号格式不正确').waitFor();
+    await form.getByText('两次输入的密码不一致，请重新输入').waitFor();
+    await input(form, '手机号').fill('13916880199');
+    await input(form, '确认密码').fill('Start2026x');
+    await ok(form).click();
+    // The server's answer lands on its field and in the toast.
+    await toast(page, '登录名已存在');
+    await form.getByText('登录名已存在').waitFor();
+    await input(form, '登录名').fill('zhao.liu');
+    await ok(form).click();
+    await toast(page, '添加成功！');
+    await row(page, 'zhao.liu').waitFor();
+    await page.waitForFunction(() => !document.querySelector('.ant-message-notice'), undefined, { timeout: 10_000 });
+    await screenshot(page, 'system-accounts');
+
+    await row(page, 'zhao.liu').getByText('重置密码').click();
+    const reset = dialog(page, '重置密码：赵六');
+    await input(reset, '新密码').fill('Reset#2468x');
+    await input(reset, '确认密码').fill('Reset#2468x');
+    await ok(reset).click();
+    await toast(page, '密码重置成功');
+    await context.close();
+
+    // The old password no longer opens the account; the new one does (and asks for a change).
+    expect((await http(server.url + '/api/login', 'POST', { loginName: 'zhao.liu', password: 'Start2026x' })).json.success).toBe(false);
+    const member = await openPage(browser, server.url);
+    await login(member.page, 'zhao.liu', 'Reset#2468x');
+    await member.page.getByTestId('user-menu').getByText('赵六').waitFor();
+    await member.page.locator('.ant-modal').getByText('首次登录，请修改密码后重新登录').waitFor();
+    await member.context.close();
+  });
+
+  it('hides an action whose code the member lacks: simulate login for the clerk, shown for the admin', async () => {
+    await memberWith('acct.clerk', ['system', 'system-account', 'member-edit', 'member-resetpassword']);
+    const clerk = await signedIn('acct.clerk', 'Fleet#13579z', '/system/account');
+    await row(clerk.page, 'sh-dispatcher').getByText('编辑').waitFor();
+    expect(await row(clerk.page, 'sh-dispatcher').getByText('重置密码').count()).toBe(1);
+    expect(await clerk.page.getByTestId('simulate-login').count()).toBe(0);
+    expect(await clerk.page.getByRole('button', { name: /注册账号/ }).count()).toBe(0);
+    await clerk.context.close();
+
+    const admin = await signedIn('admin', ADMIN_PASSWORD, '/system/account');
+    await row(admin.page, 'sh-dispatcher').getByTestId('simulate-login').waitFor();
+    // Not on one's own row: the server refuses simulating oneself.
+    expect(await row(admin.page, '系统管理员').getByTestId('simulate-login').count()).toBe(0);
+    await admin.context.close();
+  });
+
+  it("answers '没有权限！' when the member's grant was taken away after the menus loaded", async () => {
+    const clerk = await memberWith('acct.editor', ['system', 'system-account', 'member-edit']);
+    const { page, context } = await signedIn('acct.editor', clerk.password, '/system/account');
+    await row(page, 'sh-dispatcher').getByText('编辑').waitFor();
+    await api('PUT', `/passport/role/${clerk.role.id}/authorize`, { resourceIds: clerk.ids(['system', 'system-account']) });
+    await row(page, 'sh-dispatcher').getByText('编辑').click();
+    const form = dialog(page, '编辑账号');
+    await input(form, '姓名').fill('李明二');
+    await ok(form).click();
+    await toast(page, '没有权限！');
+    expect((await api('POST', '/passport/member/query', { criteria: { loginName: 'sh-dispatcher' } })).data[0].name).toBe('李明');
+    await context.close();
+  });
+
+  it('simulates login from the accounts page, switching user and menus, and simulate logout restores the admin', async () => {
+    const { page, context } = await signedIn('admin', ADMIN_PASSWORD, '/system/account');
+    await row(page, 'hn-manager').waitFor();
+    const topMenus = async () => (await page.locator('[data-testid=sidebar-menu] > li').allInnerTexts()).map((text) => text.split('\n')[0]);
+    const adminMenus = await topMenus();
+    expect(adminMenus).toContain('运营管理');
+    await row(page, 'hn-manager').getByTestId('simulate-login').click();
+    await confirmPopover(page);
+    await page.getByTestId('user-menu').getByText('张伟').waitFor();
+    await page.getByTestId('user-menu').getByText('模拟登录中').waitFor();
+    const simulated = await topMenus();
+    expect(simulated).not.toContain('运营管理');
+    expect(simulated).toContain('系统管理');
+
+    await page.getByTestId('user-menu').click();
+    await page.locator('.ant-dropdown:visible').getByText('退出模拟登录').click();
+    await toast(page, '模拟登录退出成功');
+    await page.getByTestId('user-menu').getByText('系统管理员').waitFor();
+    expect(await page.getByTestId('user-menu').getByText('模拟登录中').count()).toBe(0);
+    expect(await topMenus()).toEqual(adminMenus);
+    await context.close();
+  });
+});
+
+describe('every system page in every language', () => {
+  it.each(['zh-CN', 'en-US', 'es-ES', 'ja-JP'])('renders in %s with no missing key and no script error', async (lang) => {
+    const { page, context } = await signedIn('admin', ADMIN_PASSWORD, '/dashboard', lang);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    for (const p of ['org', 'role', 'account', 'appAccount', 'menu', 'log']) {
+      await page.goto(`/system/${p}`);
+      await page.locator('.ant-table-row, .ant-table-placeholder').first().waitFor();
+      const text = await page.locator('.fs-content').innerText();
+      expect({ page: p, keys: text.match(/\b(console|passport|org|common|validation)\.[a-zA-Z][\w.-]*/g) }).toEqual({ page: p, keys: null });
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

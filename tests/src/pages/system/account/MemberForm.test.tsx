@@ -1,0 +1,140 @@
+import { IntlProvider as UntypedIntlProvider } from '@umijs/max';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Modal } from 'antd';
+import { catalogues } from '../../../../../schemas/kit/catalogue';
+import MemberForm from '../../../../../src/pages/system/account/MemberForm';
+import { registerMember, updateMember } from '../../../../../src/services/passport';
+
+jest.mock('../../../../../src/services/passport', () => ({
+  ...jest.requireActual('../../../../../src/services/passport'),
+  registerMember: jest.fn(),
+  updateMember: jest.fn(),
+  allRoles: jest.fn(async (application: string) => (application === 'obd-web' ? [{ id: 11, name: '调度员', orgName: '华东物流', application }] : [])),
+  memberApplications: jest.fn(async () => [{ code: 'obd-web', name: '车管星网页端' }]),
+}));
+
+const mocked = { registerMember: jest.mocked(registerMember), updateMember: jest.mocked(updateMember) };
+// react-intl's class component types predate React 18's children rules. (Types here name no imported
+// binding: with jest.mock in the file, babel compiles it before the types are stripped.)
+const IntlProvider = UntypedIntlProvider as unknown as (props: { locale: string; messages: Record<string, string>; children: React.ReactNode }) => React.ReactElement;
+
+beforeAll(() => {
+  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as typeof window.matchMedia;
+});
+afterEach(() => {
+  jest.clearAllMocks();
+  // Confirm dialogs are static: they outlive the rendered tree.
+  Modal.destroyAll();
+});
+
+/** An axios-style rejection as the request client gives it. */
+const rejection = (status: number, data: unknown) => Object.assign(new Error('Request failed'), { response: { status, data } });
+
+function ui(member: object | null = null) {
+  const onSaved = jest.fn();
+  const onClose = jest.fn();
+  render(
+    <IntlProvider locale="zh-CN" messages={catalogues['zh-CN']}>
+      <MemberForm member={member as never} orgOptions={[{ value: 1, title: '车管星平台' }]} onClose={onClose} onSaved={onSaved} />
+    </IntlProvider>,
+  );
+  return { onSaved, onClose };
+}
+
+/** The input of the form item labelled exactly `label`. */
+function input(label: string): HTMLInputElement {
+  const item = [...document.querySelectorAll('.ant-form-item')].find((el) => el.querySelector('label')?.textContent === label);
+  if (!item) throw new Error(`no field ${label}`);
+  return item.querySelector('input')!;
+}
+const type = (label: string, value: string) => fireEvent.change(input(label), { target: { value } });
+
+async function submit() {
+  await act(async () => {
+    fireEvent.click(document.querySelector('.ant-modal-footer .ant-btn-primary')!);
+    await new Promise((r) => setTimeout(r, 50));
+  });
+}
+
+async function fillRegistration(mobile: string) {
+  type('登录名', 'zhao.liu');
+  type('姓名', '赵六');
+  type('手机号', mobile);
+  type('密码', 'Start2026x');
+  type('确认密码', 'Start2026x');
+  // The date picker takes a typed date on Enter.
+  await act(async () => {
+    fireEvent.mouseDown(input('到期日期'));
+    fireEvent.change(input('到期日期'), { target: { value: '2099-12-31' } });
+    fireEvent.keyDown(input('到期日期'), { key: 'Enter', keyCode: 13 });
+  });
+}
+
+describe('account register form', () => {
+  it('asks for the SPEC.md §5 fields and checks the phone format before calling', async () => {
+    ui();
+    await submit();
+    expect(await screen.findByText('登录名不能为空')).toBeTruthy();
+    expect(screen.getByText('姓名不能为空')).toBeTruthy();
+    expect(screen.getByText('到期日期不能为空')).toBeTruthy();
+    expect(screen.getByText('请再次输入你的登录密码')).toBeTruthy();
+    await fillRegistration('12345');
+    await submit();
+    expect(await screen.findByText('手机号格式不正确')).toBeTruthy();
+    expect(mocked.registerMember).not.toHaveBeenCalled();
+  });
+
+  it('offers to enable an account registered on another platform, and enables it when the operator agrees', async () => {
+    const other = { field: 'mobile', key: 'passport.phoneOnOtherPlatform', message: '该手机号已在其他平台注册，是否在本平台启用？' };
+    mocked.registerMember
+      .mockRejectedValueOnce(rejection(406, { code: 'passport.phoneOnOtherPlatform', message: other.message, errors: [other] }))
+      .mockResolvedValueOnce({ success: true, message: '已在本平台启用该账号', object: { id: 9 } } as never);
+    const { onSaved } = ui();
+    await fillRegistration('13900000002');
+    await submit();
+    await waitFor(() => expect(document.querySelector('.ant-modal-confirm-title')?.textContent).toBe('在本平台启用账号'));
+    expect(screen.getAllByText(other.message).length).toBeGreaterThan(0);
+    expect(mocked.registerMember).toHaveBeenLastCalledWith(expect.objectContaining({ loginName: 'zhao.liu', mobile: '13900000002', expireDate: '2099-12-31', applications: ['obd-web'] }));
+    expect(mocked.registerMember.mock.calls[0][0]).not.toHaveProperty('enableExisting');
+    await act(async () => {
+      fireEvent.click(document.querySelector('.ant-modal-confirm-btns .ant-btn-primary')!);
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    expect(mocked.registerMember).toHaveBeenCalledTimes(2);
+    expect(mocked.registerMember.mock.calls[1][0]).toMatchObject({ mobile: '13900000002', enableExisting: true });
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+  });
+
+  it("puts the server's field message on its field", async () => {
+    mocked.registerMember.mockRejectedValueOnce(rejection(406, { message: '手机号已存在', errors: [{ field: 'mobile', key: 'passport.phoneExists', message: '手机号已存在' }] }));
+    const { onSaved } = ui();
+    await fillRegistration('13916880101');
+    await submit();
+    await waitFor(() => expect(mocked.registerMember).toHaveBeenCalled());
+    await waitFor(() => expect(document.querySelector('.ant-form-item-has-error')?.textContent).toContain('手机号已存在'));
+    expect(onSaved).not.toHaveBeenCalled();
+  });
+
+  it('sends only what an edit changed', async () => {
+    mocked.updateMember.mockResolvedValueOnce({} as never);
+    const member = {
+      id: 4,
+      loginName: 'sh-dispatcher',
+      name: '李明',
+      mobile: '13916880102',
+      memberType: 'orgUser',
+      orgId: 1,
+      expireDate: null,
+      status: 'enabled',
+      roleIds: [11],
+      applications: ['obd-web'],
+    };
+    const { onSaved } = ui(member);
+    // No password on an edit, and an account without expiry may stay so.
+    expect(() => input('密码')).toThrow();
+    type('姓名', '李明二');
+    await submit();
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(mocked.updateMember).toHaveBeenCalledWith(4, { name: '李明二' });
+  });
+});
