@@ -142,6 +142,35 @@ describe('JT/T 808 decode page', () => {
   });
 });
 
+describe('configuration parse files', () => {
+  it('uploads a row’s XML, shows the server’s refusals, and downloads the file kept', async () => {
+    const xml = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<config model="J6P"><pid id="0x0536" name="转速"/></config>\n');
+    const laughs = Buffer.from('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><lolz>&lol2;</lolz>');
+    const record = await api('POST', '/vehicle/configParseFile', { name: 'E2E 解析文件' });
+    const { page, context, external } = await adminPage(1280, 900);
+    await page.goto('/fleet/configParseFile');
+    const row = page.getByTestId('entity-page-configParseFile').locator('tr.ant-table-row').filter({ hasText: 'E2E 解析文件' });
+    await row.waitFor();
+    expect(await row.getByTestId('xml-download').count()).toBe(0);
+    const toast = (text: string) => page.locator('.ant-message-notice').getByText(text, { exact: true }).waitFor();
+
+    await row.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: xml });
+    await toast('只能上传 xml 文件');
+    await row.locator('input[type=file]').setInputFiles({ name: 'laughs.xml', mimeType: 'text/xml', buffer: laughs });
+    await toast('XML 文件不能包含 DOCTYPE 或实体声明');
+    await row.locator('input[type=file]').setInputFiles({ name: 'j6p.xml', mimeType: 'text/xml', buffer: xml });
+    await toast('上传成功');
+    await row.getByText('j6p.xml', { exact: true }).waitFor();
+    expect((await api('GET', `/vehicle/configParseFile/${record.id}`)).fileSize).toBe(xml.length);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByTestId('xml-download').click()]);
+    expect(download.suggestedFilename()).toBe('j6p.xml');
+    expect(fs.readFileSync(await download.path()).equals(xml)).toBe(true);
+    expect(external).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('public location page', () => {
   it('shows a shared vehicle without signing in, refreshing, from our server only; an unknown ticket is a clear dead end', async () => {
     const vehicles = await api('POST', '/vehicle/vehicle/query', { criteria: {}, pageSize: 100 });
