@@ -41,6 +41,8 @@ export default defineConfig({
         { path: '/login', component: 'login' },
         { path: '/login/:userName/:password', component: 'login/credentials' },
         { path: '/password/weak', component: 'password/weak' },
+        // Public: a shared vehicle's location, by ticket (SPEC.md §2).
+        { path: '/location/:ticket', component: 'location/ticket' },
         { path: '/404', component: '404' },
         // `/` is not matched by the splat below in Umi's route tree: the shell takes it explicitly.
         { path: '/', component: '@/shell/Shell' },

@@ -22,6 +22,8 @@ import { loggerOptions } from './http/logging';
 import { serveConsole } from './http/staticConsole';
 import { registerPassport } from './passport';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from './passport/throttle';
+import { registerLocationRoutes } from './location/routes';
+import { registerConfigParseRoutes } from './configParse/routes';
 import { registerDecodeRoute } from './telematics/jt808/decodeRoute';
 import { installValidators } from './http/validators';
 
@@ -36,6 +38,10 @@ export interface AppOptions {
   throttle?: ThrottlePolicy;
   /** Entity schemas to serve (default: the generated registry). */
   entitySchemas?: Record<string, EntitySchema>;
+  /** Map tile URL template (MAP_TILE_URL); absent → no map tiles. */
+  mapTileUrl?: string;
+  /** Coordinate system of the tiles (MAP_TILE_COORDS, default WGS84). */
+  mapTileCoords?: 'WGS84' | 'GCJ02';
 }
 
 export const VERSION = '0.1.0';
@@ -60,6 +66,12 @@ function uniqueIndexes(models: EntityModel[]): UniqueIndexMap {
   return map;
 }
 
+/** The origin of an absolute tile URL template, for the CSP ({s} subdomains as `*`; a path on this server needs none). */
+const tileOrigin = (url: string | undefined): string[] => {
+  const m = url ? /^https?:\/\/[^/]+/.exec(url) : null;
+  return m ? [m[0].replace(/\{s\}/g, '*')] : [];
+};
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { database } = opts;
   const db = database.db;
@@ -77,7 +89,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         scriptSrc: ["'self'"],
         // antd writes its styles at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Map tiles come from elsewhere only when MAP_TILE_URL names another host.
+        imgSrc: ["'self'", 'data:', 'blob:', ...tileOrigin(opts.mapTileUrl)],
         connectSrc: ["'self'", 'ws:', 'wss:'],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
@@ -125,6 +138,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   const byName = new Map(models.map((m) => [m.name, m]));
   registerVehicleExtras(app, { db: db as unknown as Kysely<unknown>, has: (n) => byName.has(n), model: (n) => byName.get(n)! });
+  if (byName.has('vehicle')) registerLocationRoutes(app, { db: db as unknown as Kysely<unknown>, vehicles: byName.get('vehicle')!, map: { tileUrl: opts.mapTileUrl ?? null, coordSystem: opts.mapTileCoords ?? 'WGS84' } });
+  if (byName.has('configParseFile')) registerConfigParseRoutes(app, { db: db as unknown as Kysely<unknown>, model: byName.get('configParseFile')! });
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {

@@ -21,6 +21,13 @@ export interface Config {
   seed: 'demo' | 'none';
   tokenTtlHours: number;
   logLevel: string;
+  /**
+   * Map tile URL template ({z}/{x}/{y}) the console's maps load; absent → no map tiles at all and
+   * every request stays on this server.
+   */
+  mapTileUrl?: string;
+  /** Coordinate system of those tiles: WGS84 (OpenStreetMap and most) or GCJ02 (Chinese providers). */
+  mapTileCoords: 'WGS84' | 'GCJ02';
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -35,6 +42,23 @@ function count(name: string, value: string | undefined, fallback: number): numbe
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 1000) throw new Error(`${name} must be a number of terminals (0-1000), got "${value}"`);
   return n;
+}
+
+/** An http(s) URL or a path on this server, with the {z}, {x} and {y} placeholders. */
+function tileUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const absolute = /^https?:\/\/[^\s/?#]+\/\S*$/.test(value);
+  const local = /^\/(?!\/)\S*$/.test(value);
+  if ((!absolute && !local) || !['{z}', '{x}', '{y}'].every((p) => value.includes(p))) {
+    throw new Error(`MAP_TILE_URL must be an http(s) URL or a path with {z}, {x} and {y}, got "${value}"`);
+  }
+  return value;
+}
+
+function tileCoords(value: string | undefined): Config['mapTileCoords'] {
+  if (value === undefined || value === '') return 'WGS84';
+  if (value !== 'WGS84' && value !== 'GCJ02') throw new Error(`MAP_TILE_COORDS must be "WGS84" or "GCJ02", got "${value}"`);
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -54,5 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed,
     tokenTtlHours: Number(env.TOKEN_TTL_HOURS) > 0 ? Number(env.TOKEN_TTL_HOURS) : 12,
     logLevel: env.LOG_LEVEL || 'info',
+    mapTileUrl: tileUrl(env.MAP_TILE_URL),
+    mapTileCoords: tileCoords(env.MAP_TILE_COORDS),
   };
 }

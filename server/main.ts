@@ -34,6 +34,8 @@ async function main() {
     tokenTtlHours: config.tokenTtlHours,
     consoleDir: apiOnly ? undefined : config.consoleDir,
     logLevel: config.logLevel,
+    mapTileUrl: config.mapTileUrl,
+    mapTileCoords: config.mapTileCoords,
   });
   app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
   const telematics = await startTelematics(app, { database, config, secret });

@@ -44,6 +44,8 @@ export interface FleetStats {
   positions: number;
   acked: number;
   unacked: number;
+  obdRecords: number;
+  obdAcked: number;
   blindBatches: number;
   commands: number;
 }
@@ -121,6 +123,8 @@ class Member {
       return;
     }
     t.report(report); // buffered by the terminal itself while offline, sent again on reconnect
+    const obd = this.vehicle.obdRecord(this.clock);
+    if (obd) t.reportObd(obd);
     t.resendUnacked();
   }
 
@@ -184,7 +188,7 @@ export class Fleet {
   }
 
   stats(): FleetStats {
-    const s: FleetStats = { terminals: this.members.length, online: 0, refused: 0, positions: 0, acked: 0, unacked: 0, blindBatches: 0, commands: 0 };
+    const s: FleetStats = { terminals: this.members.length, online: 0, refused: 0, positions: 0, acked: 0, unacked: 0, obdRecords: 0, obdAcked: 0, blindBatches: 0, commands: 0 };
     for (const m of this.members) {
       const t = m.terminal;
       if (t.isOnline) s.online++;
@@ -192,6 +196,8 @@ export class Fleet {
       s.positions += t.stats.positions;
       s.acked += t.stats.acked;
       s.unacked += t.unackedCount;
+      s.obdRecords += t.stats.obdRecords;
+      s.obdAcked += t.stats.obdAcked;
       s.blindBatches += m.blindBatches;
       s.commands += t.stats.commands;
     }

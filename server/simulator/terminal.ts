@@ -15,7 +15,9 @@ import {
   type Jt808BodyInput,
   type Jt808Version,
   type LocationInput,
+  type ObdRecordInput,
 } from '../telematics/jt808/codec';
+import { OBD_RECORD_TYPE } from '../telematics/store/obdRecords';
 
 export interface SimTerminalOptions {
   host: string;
@@ -39,6 +41,9 @@ export interface SimTerminalStats {
   /** Positions handed to report()/reportBatch() (each counted once, however often resent). */
   positions: number;
   acked: number;
+  /** OBD records (0x0900) handed to reportObd() and acknowledged. */
+  obdRecords: number;
+  obdAcked: number;
   resent: number;
   commands: number;
 }
@@ -46,6 +51,8 @@ export interface SimTerminalStats {
 interface Unacked {
   message: Jt808BodyInput;
   positions: LocationInput[];
+  /** OBD records the message carries (0 or 1). */
+  obd: number;
   sentAt: number;
 }
 
@@ -53,7 +60,7 @@ export class RefusedError extends Error {}
 
 /** Events: 'command' (decoded platform message), 'close'. */
 export class SimTerminal extends EventEmitter {
-  readonly stats: SimTerminalStats = { positions: 0, acked: 0, resent: 0, commands: 0 };
+  readonly stats: SimTerminalStats = { positions: 0, acked: 0, obdRecords: 0, obdAcked: 0, resent: 0, commands: 0 };
   /** Device times (ms) of acknowledged positions, when keepAcked. */
   readonly ackedTimes: number[] = [];
   authCode: string | undefined;
@@ -76,9 +83,10 @@ export class SimTerminal extends EventEmitter {
     return this.online;
   }
 
+  /** Positions and OBD records not acknowledged yet. */
   get unackedCount(): number {
     let n = 0;
-    for (const u of this.unacked.values()) n += u.positions.length;
+    for (const u of this.unacked.values()) n += u.positions.length + u.obd;
     return n;
   }
 
@@ -126,6 +134,12 @@ export class SimTerminal extends EventEmitter {
     return this.sendTracked({ msgId: MsgId.Location, body: location }, [location]);
   }
 
+  /** Sends one OBD record as 0x0900 transparent data (type 0xF0); kept until acknowledged. */
+  reportObd(record: ObdRecordInput): boolean {
+    this.stats.obdRecords++;
+    return this.sendTracked({ msgId: MsgId.Transparent, body: { type: OBD_RECORD_TYPE, obdRecord: record } }, [], 1);
+  }
+
   /** Sends a 0x0704 batch (blind = type 1 re-upload after an outage). */
   reportBatch(items: LocationInput[], blind: boolean): boolean {
     this.stats.positions += items.length;
@@ -153,7 +167,7 @@ export class SimTerminal extends EventEmitter {
   async drain(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.unacked.size) {
-      if (Date.now() > deadline) throw new Error(`${this.opts.phone}: ${this.unackedCount} positions unacknowledged`);
+      if (Date.now() > deadline) throw new Error(`${this.opts.phone}: ${this.unackedCount} reports unacknowledged`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -179,13 +193,13 @@ export class SimTerminal extends EventEmitter {
     this.socket?.destroy();
   }
 
-  private sendTracked(message: Jt808BodyInput, positions: LocationInput[]): boolean {
+  private sendTracked(message: Jt808BodyInput, positions: LocationInput[], obd = 0): boolean {
     if (!this.online) {
-      this.unacked.set(--this.offlineKey, { message, positions, sentAt: 0 });
+      this.unacked.set(--this.offlineKey, { message, positions, obd, sentAt: 0 });
       return false;
     }
     const serial = this.write(message);
-    this.unacked.set(serial, { message, positions, sentAt: Date.now() });
+    this.unacked.set(serial, { message, positions, obd, sentAt: Date.now() });
     return true;
   }
 
@@ -237,6 +251,7 @@ export class SimTerminal extends EventEmitter {
           if (u && m.body.result === 0) {
             this.unacked.delete(m.body.replySerial);
             this.stats.acked += u.positions.length;
+            this.stats.obdAcked += u.obd;
             if (this.opts.keepAcked) for (const p of u.positions) this.ackedTimes.push(new Date(p.time as string | number | Date).getTime());
           }
           break;

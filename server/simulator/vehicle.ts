@@ -4,7 +4,7 @@
  * raises an alarm or a diagnostic trouble code. Deterministic for a given seed.
  */
 
-import type { LocationInput } from '../telematics/jt808/codec';
+import type { LocationInput, ObdRecordInput } from '../telematics/jt808/codec';
 
 export interface City {
   name: string;
@@ -24,6 +24,11 @@ export const CITIES: readonly City[] = [
 const KM_PER_DEG_LAT = 111.32;
 const RADIUS_KM = 12;
 const DTC_POOL = ['P0301', 'P0420', 'P0171', 'P0128', 'P0562', 'U0100'];
+/** A PID record (0x0900) every this many reports while the ignition is on. */
+const OBD_EVERY = 30;
+
+/** A PID value as `bytes` big-endian bytes of hex. */
+const pidHex = (value: number, bytes: number) => Math.max(0, Math.round(value)).toString(16).padStart(bytes * 2, '0').slice(-bytes * 2);
 
 /** Small seeded PRNG (mulberry32): the same seed drives the same route. */
 function rng(seed: number): () => number {
@@ -53,6 +58,9 @@ export class SimVehicle {
   private fuelL: number;
   private mileageKm: number;
   private dtcs: string[] = [];
+  /** The DTC list last sent in an OBD record, and reports since the last PID record. */
+  private sentDtcs = '';
+  private sincePids = 0;
 
   constructor(
     seed: number,
@@ -106,6 +114,32 @@ export class SimVehicle {
         },
       },
     };
+  }
+
+  /**
+   * The OBD record (0x0900) the terminal sends beside its report at `now`, if any: the trouble
+   * codes whenever they change (an empty list once repaired), else engine readings now and then
+   * while the ignition is on. Draws no random numbers, so routes stay as they were.
+   */
+  obdRecord(now: number): ObdRecordInput | null {
+    const time = Math.floor(now / 1000) * 1000;
+    const position = { status: { raw: this.phase !== 'parked' ? 0b11 : 0b10 }, latitude: +this.lat.toFixed(6), longitude: +this.lon.toFixed(6) };
+    const key = this.dtcs.join(',');
+    if (key !== this.sentDtcs) {
+      this.sentDtcs = key;
+      const dtcs = this.dtcs.map((text) => ({ systemId: 0, dtc: DTC_POOL.indexOf(text) + 1, status: 1, text }));
+      return { time, subtype: 0x02, dtcs, position };
+    }
+    if (this.phase === 'parked' || ++this.sincePids < OBD_EVERY) return null;
+    this.sincePids = 0;
+    const pids = [
+      { id: 0x0102, hex: pidHex(this.mileageKm * 10, 4) },
+      { id: 0x052a, hex: pidHex((this.fuelL / this.tankL) * 10_000, 2) },
+      { id: 0x0535, hex: pidHex(this.speed * 10, 2) },
+      { id: 0x0536, hex: pidHex(750 + this.speed * 28, 2) },
+      { id: 0x052d, hex: pidHex(88 + 40, 1) },
+    ];
+    return { time, subtype: 0x01, pids, position };
   }
 
   private advance(dtS: number): void {

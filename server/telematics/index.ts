@@ -12,6 +12,7 @@ import { CommandService } from './commands/service';
 import { Jt808Gateway } from './gateway/server';
 import { LiveHub } from './live/hub';
 import { registerTelematicsRoutes } from './routes';
+import { ObdWriter } from './store/obdWriter';
 import { PositionWriter } from './store/writer';
 
 export interface Telematics {
@@ -37,9 +38,10 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const { database, config } = opts;
   const db = database.db;
   const writer = new PositionWriter(db, { concurrency: database.kind === 'postgres' ? 4 : 1 });
+  const obdWriter = new ObdWriter(db);
   const hub = new LiveHub();
   writer.on('stored', hub.publish);
-  const gateway = config.jt808Port ? new Jt808Gateway({ db, writer, log: app.log }) : null;
+  const gateway = config.jt808Port ? new Jt808Gateway({ db, writer, obdWriter, log: app.log }) : null;
   const commands = gateway ? new CommandService(db, gateway) : null;
   await registerTelematicsRoutes(app, { db, commands, hub, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
 
@@ -68,7 +70,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
       await fleet?.stop(1000);
       commands?.close();
       await gateway?.close();
-      await writer.flush();
+      await Promise.all([writer.flush(), obdWriter.flush()]);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/tables';
 import type { LocationBody, SubpackageOptions } from '../jt808/codec';
+import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
 import type { Session } from './session';
 
@@ -54,6 +55,8 @@ export interface GatewayStats {
   badFrames: number;
   droppedFrames: number;
   untimedPositions: number;
+  /** 0x0900 OBD records refused as malformed (layout or device time). */
+  badObdRecords: number;
   storeFailures: number;
   replaced: number;
 }
@@ -70,6 +73,7 @@ export interface TerminalResponse {
 export interface SessionHost {
   db: Kysely<DB>;
   writer: PositionWriter;
+  obdWriter: ObdWriter;
   limits: GatewayLimits;
   stats: GatewayStats;
   log: GatewayLogger;

@@ -10,6 +10,7 @@ import net from 'node:net';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/tables';
 import { DEFAULT_TZ_OFFSET_MINUTES, type Jt808BodyInput } from '../jt808/codec';
+import { ObdWriter } from '../store/obdWriter';
 import { PositionWriter } from '../store/writer';
 import { DEFAULT_LIMITS, type GatewayLimits, type GatewayLogger, type GatewayStats, type SessionHost, type TerminalResponse } from './host';
 import { SessionRegistry } from './registry';
@@ -20,6 +21,8 @@ export interface GatewayOptions {
   db: Kysely<DB>;
   /** Shared with whoever else stores positions; one is made when absent. */
   writer?: PositionWriter;
+  /** OBD records (0x0900); one is made when absent. */
+  obdWriter?: ObdWriter;
   log: GatewayLogger;
   limits?: Partial<GatewayLimits>;
   /** Device clock offset, minutes east of UTC (default GMT+8). */
@@ -33,6 +36,7 @@ const silence = () => undefined;
 export class Jt808Gateway extends EventEmitter implements SessionHost {
   readonly db: Kysely<DB>;
   readonly writer: PositionWriter;
+  readonly obdWriter: ObdWriter;
   readonly limits: GatewayLimits;
   readonly log: GatewayLogger;
   readonly tzOffsetMinutes: number;
@@ -47,6 +51,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     badFrames: 0,
     droppedFrames: 0,
     untimedPositions: 0,
+    badObdRecords: 0,
     storeFailures: 0,
     replaced: 0,
   };
@@ -64,14 +69,18 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.tzOffsetMinutes = opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES;
     this.link = new LinkState(opts.db, (err) => this.log.warn({ err }, 'jt808 online state not saved'));
+    this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);
     this.writer.on('error', (err: Error) => this.log.warn({ err }, 'jt808 position batch failed'));
-    // Stop every connection at once: waiting for each one's next packet lets too much in.
-    this.writer.on('saturated', () => {
-      for (const s of this.sessions) s.updateFlow();
-    });
-    this.writer.on('drain', () => {
-      for (const s of [...this.paused]) s.updateFlow();
-    });
+    this.obdWriter.on('error', (err: Error) => this.log.warn({ err }, 'jt808 OBD record batch failed'));
+    for (const w of [this.writer, this.obdWriter]) {
+      // Stop every connection at once: waiting for each one's next packet lets too much in.
+      w.on('saturated', () => {
+        for (const s of this.sessions) s.updateFlow();
+      });
+      w.on('drain', () => {
+        for (const s of [...this.paused]) s.updateFlow();
+      });
+    }
     this.server = net.createServer((socket) => this.accept(socket));
     this.server.maxConnections = opts.maxConnections ?? 200_000;
     this.server.on('error', (err) => this.log.error({ err }, 'jt808 listener error'));
@@ -96,7 +105,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     for (const s of this.sessions) s.close('shutdown');
     await closed;
     await new Promise((r) => setImmediate(r)); // let the last 'close' handlers run
-    await this.writer.flush();
+    await Promise.all([this.writer.flush(), this.obdWriter.flush()]);
     await this.link.settle();
     this.link.stop();
   }

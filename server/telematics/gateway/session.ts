@@ -21,6 +21,8 @@ import {
   type LocationBody,
   type MessageMeta,
 } from '../jt808/codec';
+import type { BatchWriter } from '../store/batchWriter';
+import { OBD_RECORD_TYPE, toObdRow } from '../store/obdRecords';
 import { toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
 import type { SessionHost } from './host';
 import { checkAuthCode, findTerminal, issueAuthCode } from './terminals';
@@ -102,7 +104,8 @@ export class Session {
   /** Re-evaluates whether the socket may be read (called by the gateway when the writer drains). */
   updateFlow(): void {
     const { limits } = this.host;
-    const stop = this.queuedPackets > limits.maxQueuedPackets || this.pendingRecords > limits.maxPendingRecords || this.host.writer.saturated;
+    const stop =
+      this.queuedPackets > limits.maxQueuedPackets || this.pendingRecords > limits.maxPendingRecords || this.host.writer.saturated || this.host.obdWriter.saturated;
     if (stop && !this.paused) {
       this.paused = true;
       this.socket.pause();
@@ -192,8 +195,7 @@ export class Session {
         this.host.onResponse({ terminalId: this.identity!.terminalId, replySerial: m.body.replySerial, replyMsgId: m.body.replyMsgId, result: m.body.result });
         return;
       case MsgId.Transparent:
-        // Transparent data is acknowledged; storing OBD records is left to the OBD pipeline to come.
-        this.reply(m, OK);
+        this.transparent(m);
         return;
       default:
         // Platform messages sent up by a confused terminal.
@@ -243,11 +245,36 @@ export class Session {
       if (r) records.push(r);
       else this.host.stats.untimedPositions++;
     }
+    this.persist(m, this.host.writer, records, ack);
+  }
+
+  /**
+   * 0x0900: an OBD record (type 0xF0) is stored and acknowledged once committed; one whose bytes
+   * do not fit the layout, or without a valid device time, is refused as a message error. Other
+   * transparent data is acknowledged and not kept.
+   */
+  private transparent(m: Extract<KnownMessage, { msgId: typeof MsgId.Transparent }>): void {
+    if (m.body.type !== OBD_RECORD_TYPE) {
+      this.reply(m, OK);
+      return;
+    }
+    const row = m.body.obdRecord ? toObdRow(this.identity!, m.body.obdRecord) : null;
+    if (!row) {
+      this.host.stats.badObdRecords++;
+      this.host.log.debug({ terminalId: this.terminalId }, 'jt808 OBD record refused: malformed');
+      this.reply(m, MESSAGE_ERROR);
+      return;
+    }
+    this.persist(m, this.host.obdWriter, [row], true);
+  }
+
+  /** Hands records to their writer; the message is acknowledged (when `ack`) once they are committed. */
+  private persist<R>(m: Header, writer: BatchWriter<R>, records: R[], ack: boolean): void {
     const n = records.length;
     this.pendingRecords += n;
     this.updateFlow();
-    this.host.writer
-      .add(identity, records)
+    writer
+      .add(this.identity!, records)
       .then(
         () => {
           if (ack) this.reply(m, OK);

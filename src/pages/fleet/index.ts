@@ -5,4 +5,5 @@ export const fleetPages: PageLoaders = {
   'fleet/vehicleList': () => import('./vehicleList'),
   'fleet/terminal': () => import('./terminal'),
   'fleet/driver': () => import('./driver'),
+  'fleet/configParseFile': () => import('./configParseFile'),
 };

@@ -1,4 +1,6 @@
 import type { PageLoaders } from '../pageModule';
 
 /** Hand-written pages of the tools menu area, by page key. */
-export const toolPages: PageLoaders = {};
+export const toolPages: PageLoaders = {
+  'tools/jt808': () => import('./jt808'),
+};

@@ -1,0 +1,187 @@
+/**
+ * Batched, durable writes of what terminals report. Sessions hand over the records of one message
+ * and get a promise that settles once the batch holding them is committed: only then is the
+ * message acknowledged (0x8001), so a terminal retries whatever a crash lost and the table's key
+ * absorbs what it sends twice. Each kind of record (positions, OBD records) has its own writer
+ * with its own one-statement insert.
+ */
+
+import { EventEmitter } from 'node:events';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/tables';
+import type { TerminalIdentity } from './records';
+
+export interface WriterOptions {
+  /** Records per statement (default 2,000). */
+  batchSize?: number;
+  /** How long a partial batch waits for more records, ms (default 10). */
+  lingerMs?: number;
+  /** Statements in flight at once (default 1; PGlite has a single connection anyway). */
+  concurrency?: number;
+  /** Queued records above which sessions pause their sockets (default 20,000). */
+  highWater?: number;
+  /** Queued records below which they resume (default highWater / 2). */
+  lowWater?: number;
+}
+
+export interface StoredRecords<R> {
+  /** Records written for the first time, with their source (duplicates are left out). */
+  inserted: Array<{ source: TerminalIdentity; record: R }>;
+}
+
+export interface WriterStats {
+  received: number;
+  inserted: number;
+  duplicates: number;
+  batches: number;
+  failedBatches: number;
+}
+
+/** How one kind of record is stored: one statement per batch, answering the keys it inserted. */
+export interface RecordStore<R> {
+  insert(db: Kysely<DB>, records: R[]): Promise<Set<string>>;
+  /** The record's key as `insert` reports it. */
+  keyOf(record: R): string;
+}
+
+interface Entry<R> {
+  source: TerminalIdentity;
+  records: R[];
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * Events: 'stored' (StoredRecords) after each commit, 'saturated' / 'drain' when the queue crosses
+ * the high / low water marks, 'error' when a batch fails.
+ */
+export class BatchWriter<R> extends EventEmitter {
+  readonly stats: WriterStats = { received: 0, inserted: 0, duplicates: 0, batches: 0, failedBatches: 0 };
+  private readonly batchSize: number;
+  private readonly lingerMs: number;
+  private readonly concurrency: number;
+  private readonly highWater: number;
+  private readonly lowWater: number;
+  /** FIFO as array + head index: Array#shift is O(n) on long queues, which stalled the loop. */
+  private queue: Entry<R>[] = [];
+  private head = 0;
+  private queued = 0;
+  private inFlight = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private saturatedNow = false;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly store: RecordStore<R>,
+    opts: WriterOptions = {},
+  ) {
+    super();
+    this.batchSize = opts.batchSize ?? 2000;
+    this.lingerMs = opts.lingerMs ?? 10;
+    this.concurrency = opts.concurrency ?? 1;
+    this.highWater = opts.highWater ?? 20_000;
+    this.lowWater = opts.lowWater ?? Math.floor(this.highWater / 2);
+  }
+
+  /** True while sessions should stop reading. */
+  get saturated(): boolean {
+    return this.saturatedNow;
+  }
+
+  /** Records waiting for a batch. */
+  get queuedRecords(): number {
+    return this.queued;
+  }
+
+  /** Resolves once these records are committed; rejects when their batch failed. */
+  add(source: TerminalIdentity, records: R[]): Promise<void> {
+    if (!records.length) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ source, records, resolve, reject });
+      this.queued += records.length;
+      this.stats.received += records.length;
+      if (!this.saturatedNow && this.queued >= this.highWater) {
+        this.saturatedNow = true;
+        this.emit('saturated');
+      }
+      this.schedule();
+    });
+  }
+
+  /** Resolves when everything queued so far is committed (or failed). */
+  flush(): Promise<void> {
+    if (!this.queued && !this.inFlight) return Promise.resolve();
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const done = new Promise<void>((r) => this.idleWaiters.push(r));
+    this.pump(true);
+    return done;
+  }
+
+  private schedule(): void {
+    if (this.queued >= this.batchSize) {
+      this.pump(false);
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.pump(true);
+    }, this.lingerMs);
+  }
+
+  /** Start batches while there is room; `partial` allows a batch below batchSize. */
+  private pump(partial: boolean): void {
+    while (this.inFlight < this.concurrency && this.queued > 0 && (partial || this.queued >= this.batchSize)) {
+      const batch: Entry<R>[] = [];
+      let n = 0;
+      // Whole messages only, so one message is acknowledged from one commit.
+      while (this.head < this.queue.length && (n === 0 || n + this.queue[this.head].records.length <= this.batchSize)) {
+        const e = this.queue[this.head++];
+        batch.push(e);
+        n += e.records.length;
+      }
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      } else if (this.head > 4096 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+      this.queued -= n;
+      this.inFlight++;
+      void this.write(batch).finally(() => {
+        this.inFlight--;
+        if (this.saturatedNow && this.queued <= this.lowWater) {
+          this.saturatedNow = false;
+          this.emit('drain');
+        }
+        // Records that queued up during this write have waited long enough: write them now.
+        if (this.queued > 0) this.pump(true);
+        if (!this.queued && !this.inFlight) for (const w of this.idleWaiters.splice(0)) w();
+      });
+    }
+  }
+
+  private async write(batch: Entry<R>[]): Promise<void> {
+    const rows = batch.flatMap((e) => e.records.map((record) => ({ source: e.source, record })));
+    try {
+      const keys = await this.store.insert(this.db, rows.map((r) => r.record));
+      this.stats.batches++;
+      this.stats.inserted += keys.size;
+      this.stats.duplicates += rows.length - keys.size;
+      for (const e of batch) e.resolve();
+      if (keys.size && this.listenerCount('stored')) {
+        const inserted = rows.filter((r) => keys.has(this.store.keyOf(r.record)));
+        this.emit('stored', { inserted } satisfies StoredRecords<R>);
+      }
+    } catch (err) {
+      this.stats.failedBatches++;
+      const e = err instanceof Error ? err : new Error(String(err));
+      for (const x of batch) x.reject(e);
+      this.emit('error', e);
+    }
+  }
+}
