@@ -23,7 +23,9 @@ export type AuditAction =
   | 'resourceCreate'
   | 'resourceUpdate'
   | 'resourceDelete'
-  | 'entityDelete';
+  | 'entityDelete'
+  | 'locationShare'
+  | 'locationRevoke';
 
 export interface AuditEntry {
   action: AuditAction | string;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerBindRoutes } from './bindRoutes';
 import type { VehicleDeps } from './deps';
+import { registerDriverLicenceRoutes } from './driverLicenceRoutes';
 import { registerFenceRoutes } from './fenceRoutes';
 import { registerInterMemberRoutes } from './interMemberRoutes';
 import { registerServiceRoutes } from './serviceRoutes';
@@ -14,6 +15,7 @@ export function registerVehicleExtras(app: FastifyInstance, deps: VehicleDeps): 
     registerServiceRoutes(app, deps);
     registerSuggestRoutes(app, deps);
   }
+  if (has('driver', 'vehicle')) registerDriverLicenceRoutes(app, deps);
   if (has('fence')) registerFenceRoutes(app, deps);
   if (has('interMember')) registerInterMemberRoutes(app, deps);
 }

@@ -8,4 +8,5 @@ export const systemPages: PageLoaders = {
   'system/appAccount': () => import('./appAccount'),
   'system/menu': () => import('./menu'),
   'system/log': () => import('./log'),
+  'system/interMember': () => import('./interMember'),
 };

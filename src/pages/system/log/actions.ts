@@ -22,6 +22,8 @@ export const ACTION_KEYS = {
   resourceUpdate: 'console.system.log.actions.resourceUpdate',
   resourceDelete: 'console.system.log.actions.resourceDelete',
   entityDelete: 'console.system.log.actions.entityDelete',
+  locationShare: 'console.system.log.actions.locationShare',
+  locationRevoke: 'console.system.log.actions.locationRevoke',
 } as const;
 
 const CLIENT_PREFIX = 'client:';

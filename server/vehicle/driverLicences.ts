@@ -1,0 +1,57 @@
+import { sql, type Kysely } from 'kysely';
+import type { Page } from '../../schemas/kit/entity';
+import type { Caller } from '../auth/caller';
+import type { EntityModel } from '../crud/model';
+import { scopeCondition } from '../crud/query';
+
+/** A driver whose licence has expired or expires soon, with what a dispatcher needs to act on it. */
+export interface LicenceExpiry {
+  id: number;
+  name: string;
+  mobile: string;
+  orgId: number;
+  orgName: string;
+  licenseNo: string | null;
+  licenseClass: string | null;
+  /** 'YYYY-MM-DD'. */
+  licenseExpire: string;
+  /** Days from today to the expiry: 0 expires today, negative has expired. */
+  daysLeft: number;
+  status: string;
+  /** The vehicles (of the caller's subtree) the driver is assigned to, by licence. */
+  vehicles: Array<{ id: number; licence: string }>;
+}
+
+export interface LicenceQuery {
+  /** Expired, or expiring within this many days from today (0 … 365). */
+  withinDays: number;
+  direction: 'ASC' | 'DESC';
+  pageIndex: number;
+  pageSize: number;
+}
+
+/**
+ * Drivers of the caller's subtree whose licence has expired or expires within `withinDays`, by
+ * expiry (the id breaks ties so pages never overlap). "Today" is the database's date, the same one
+ * the comparison uses, so `daysLeft` and the filter always agree.
+ */
+export async function licenceExpiries(db: Kysely<unknown>, drivers: EntityModel, caller: Caller, q: LicenceQuery): Promise<Page<LicenceExpiry>> {
+  const where = sql`${scopeCondition(drivers, caller)} AND t.license_expire IS NOT NULL AND t.license_expire <= CURRENT_DATE + ${q.withinDays}::int`;
+  const dir = sql.raw(q.direction);
+  const offset = (q.pageIndex - 1) * q.pageSize;
+  const subtree = sql`ARRAY(SELECT id FROM organisation WHERE path LIKE ${caller.orgPath + '%'})`;
+  const rows = await sql<LicenceExpiry>`
+    SELECT t.id, t.name, t.mobile, t.org_id AS "orgId", o.name AS "orgName", t.license_no AS "licenseNo", t.license_class AS "licenseClass",
+           to_char(t.license_expire, 'YYYY-MM-DD') AS "licenseExpire", (t.license_expire - CURRENT_DATE)::int AS "daysLeft", t.status,
+           COALESCE((SELECT json_agg(json_build_object('id', v.id, 'licence', v.licence) ORDER BY v.licence, v.id)
+                     FROM vehicle v WHERE v.driver_id = t.id AND v.org_id = ANY (${subtree})), '[]'::json) AS vehicles
+    FROM driver t JOIN organisation o ON o.id = t.org_id
+    WHERE ${where}
+    ORDER BY t.license_expire ${dir}, t.id ${dir}
+    LIMIT ${q.pageSize} OFFSET ${offset}`.execute(db);
+  const data = rows.rows.map((r) => ({ ...r, vehicles: typeof r.vehicles === 'string' ? (JSON.parse(r.vehicles) as LicenceExpiry['vehicles']) : r.vehicles }));
+  // A page that is not full tells the total without counting (unless it lies past the end).
+  if (data.length < q.pageSize && (data.length > 0 || offset === 0)) return { data, total: offset + data.length, totalExact: true, pageIndex: q.pageIndex, pageSize: q.pageSize };
+  const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM driver t WHERE ${where}`.execute(db);
+  return { data, total: n.rows[0]?.n ?? 0, totalExact: true, pageIndex: q.pageIndex, pageSize: q.pageSize };
+}

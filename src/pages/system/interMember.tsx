@@ -1,0 +1,85 @@
+import { request } from '@umijs/max';
+import { Alert, App, Button, Input, Modal, Popconfirm, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { entityPage } from '../../components/schema/EntityPage';
+import type { Row } from '../../components/schema/pageContract';
+import { copyText } from '../../components/location/shareService';
+import type { CallOptions } from '../../services/http/headers';
+import Permission from '../../shell/Permission';
+import { useT } from '../../shell/useT';
+
+/** The code `POST interMember/reset/{id}` checks (server/vehicle/interMemberRoutes.ts). */
+const RESET_CODE = 'interMember-reset';
+
+interface ResetAnswer {
+  success: boolean;
+  message: string;
+  /** The new password: the server keeps only its hash, so this answer is the only time it exists in clear. */
+  password: string;
+}
+
+type Call = CallOptions & { method: string };
+const resetPassword = (id: number) => request<ResetAnswer>(`/vehicle/interMember/reset/${id}`, { method: 'POST', authority: RESET_CODE } satisfies Call);
+
+/** Resets a member's password after confirmation, then shows the new one once, with copy. */
+function ResetAction({ row }: { row: Row }) {
+  const t = useT();
+  const { message } = App.useApp();
+  const [answer, setAnswer] = useState<ResetAnswer | null>(null);
+  const name = String(row.name ?? '');
+
+  const reset = async () => {
+    try {
+      setAnswer(await resetPassword(row.id));
+    } catch {
+      // the request layer showed the failure
+    }
+  };
+  const copy = async () => {
+    if (!answer) return;
+    if (await copyText(answer.password)) void message.success(t('console.interMember.copied'));
+    else void message.warning(t('console.interMember.copyFailed'));
+  };
+
+  return (
+    <>
+      <Popconfirm title={t('console.interMember.resetConfirm', { name })} okText={t('console.interMember.reset')} onConfirm={reset}>
+        <a data-testid="row-reset-password">{t('console.interMember.resetAction')}</a>
+      </Popconfirm>
+      {answer && (
+        // Closing forgets the password: it cannot be shown again.
+        <Modal
+          open
+          title={t('console.interMember.resetTitle', { name })}
+          onCancel={() => setAnswer(null)}
+          footer={<Button onClick={() => setAnswer(null)}>{t('console.interMember.close')}</Button>}
+          destroyOnHidden
+        >
+          <div data-testid="reset-password-result">
+            <Typography.Paragraph>{answer.message}</Typography.Paragraph>
+            <Typography.Text strong>{t('console.interMember.password')}</Typography.Text>
+            <Space.Compact style={{ width: '100%', margin: '4px 0 12px' }}>
+              <Input readOnly value={answer.password} onFocus={(e) => e.target.select()} style={{ fontFamily: 'monospace' }} data-testid="reset-password-value" />
+              <Button onClick={() => void copy()} data-testid="reset-password-copy">
+                {t('console.interMember.copy')}
+              </Button>
+            </Space.Compact>
+            <Alert type="warning" showIcon message={t('console.interMember.once')} />
+          </div>
+        </Modal>
+      )}
+    </>
+  );
+}
+
+/**
+ * International members (page key `system/interMember`): the schema page, with a password reset per
+ * row for holders of interMember-reset.
+ */
+export default entityPage('interMember', {
+  rowActions: (row) => [
+    <Permission key="reset" code={RESET_CODE}>
+      <ResetAction row={row} />
+    </Permission>,
+  ],
+});
