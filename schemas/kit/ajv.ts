@@ -4,8 +4,8 @@ import { customFormats } from './formats';
 import { X_KEYWORDS } from './keywords';
 
 /**
- * The one set of ajv options for both sides (server validator compiler and the console's rjsf
- * validator), so a body the form accepts is a body the server accepts.
+ * The one set of ajv options for both sides (the server's validator compiler and the console's
+ * precompiled validators), so a body the form accepts is a body the server accepts.
  * verbose: errors carry parentSchema, which the error mapper reads for x-messages and labels.
  */
 export const AJV_OPTIONS: Options = {
@@ -20,7 +20,7 @@ export const AJV_OPTIONS: Options = {
 
 /**
  * Registers our formats and annotation keywords on an ajv instance that already has the standard
- * formats (rjsf's adds them itself; createAjv adds them first).
+ * formats (createAjv adds them first; the precompiled console validators are generated with them).
  */
 export function extendAjv<T extends Ajv>(ajv: T): T {
   for (const [name, format] of Object.entries(customFormats)) {

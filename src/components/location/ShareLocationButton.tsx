@@ -10,16 +10,24 @@ const STATUS_COLOR: Record<TicketStatus, string> = { active: 'green', expired: '
 
 /**
  * Share a vehicle's live location: pick a validity, get a link to `/location/{ticket}` (shown
- * once, with copy), and see and revoke the vehicle's links. Shown only to holders of vehicle-edit.
+ * once, with copy), and see and revoke the vehicle's links. Shown only to holders of vehicle-edit;
+ * `link` renders it as a table row action.
  */
-export default function ShareLocationButton({ vehicleId }: { vehicleId: number }) {
+export default function ShareLocationButton({ vehicleId, link = false }: { vehicleId: number; link?: boolean }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   return (
     <Permission code={SHARE_CODE}>
-      <Button icon={<ShareAltOutlined />} onClick={() => setOpen(true)} data-testid="share-location">
-        {t('console.location.share.button')}
-      </Button>
+      {link ? (
+        // A table row action: a plain link like its neighbours, so the actions column stays one line.
+        <a onClick={() => setOpen(true)} data-testid="share-location">
+          {t('console.location.share.button')}
+        </a>
+      ) : (
+        <Button icon={<ShareAltOutlined />} onClick={() => setOpen(true)} data-testid="share-location">
+          {t('console.location.share.button')}
+        </Button>
+      )}
       {open && <ShareDialog vehicleId={vehicleId} onClose={() => setOpen(false)} />}
     </Permission>
   );

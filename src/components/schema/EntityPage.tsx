@@ -33,7 +33,7 @@ const PAGE_SIZE = 20;
  * counted from 1 with the total; add, edit and delete behind the schema's action codes; then the
  * spreadsheet buttons and the page's own extensions (pageContract.ts).
  */
-export function EntityPage({ entity, toolbar, rowActions, cells }: { entity: EntityName } & EntityPageExtensions) {
+export function EntityPage({ entity, toolbar, rowActions, cells, actionsWidth }: { entity: EntityName } & EntityPageExtensions) {
   const schema = entities[entity];
   const x = schema['x-entity'];
   const t = useT();
@@ -85,6 +85,7 @@ export function EntityPage({ entity, toolbar, rowActions, cells }: { entity: Ent
         title: t('console.schema.actions'),
         valueType: 'option',
         fixed: 'right',
+        ...(actionsWidth ? { width: actionsWidth } : {}),
         render: (_dom, row) => [
           canEdit && (
             <Guarded key="edit" code={code('update')}>
@@ -107,7 +108,7 @@ export function EntityPage({ entity, toolbar, rowActions, cells }: { entity: Ent
     return cols;
     // `edit`, `remove` and `code` only read the schema and state setters, which the deps cover.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [entity, schema, t, cells, rowActions, ctx]);
+  }, [entity, schema, t, cells, rowActions, actionsWidth, ctx]);
 
   const searchable = columns.some((c) => c.hideInTable);
   return (

@@ -27,6 +27,8 @@ export interface EntityPageContext {
 export interface EntityPageExtensions {
   /** Toolbar buttons after the built-in ones; each guards itself (`<Permission>`). */
   toolbar?: (ctx: EntityPageContext) => ReactNode[];
+  /** Width of the fixed actions column when the row actions need more than the default. */
+  actionsWidth?: number;
   /** Row actions after edit and delete; each guards itself. */
   rowActions?: (row: Row, ctx: EntityPageContext) => ReactNode[];
   /** Cell renderers replacing the default one of a property. */
