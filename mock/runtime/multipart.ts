@@ -13,8 +13,7 @@ const quoted = (s: string) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(
 /**
  * A multipart/form-data body again, from the fields and files multer parsed out of the original:
  * Umi reads the request stream before any mock handler runs, so the upload is rebuilt to reach
- * the server's own multipart reader. Multer (busboy 0.x) reads header values as latin1, so a
- * file name goes back as the bytes it came as.
+ * the server's own multipart reader. Names go back as UTF-8, as browsers send them.
  */
 export function multipartBody(fields: Record<string, unknown>, files: UploadedFile[]): { contentType: string; body: Buffer } {
   const boundary = `----fleetstar-mock-${crypto.randomBytes(12).toString('hex')}`;
@@ -25,9 +24,8 @@ export function multipartBody(fields: Record<string, unknown>, files: UploadedFi
   }
   for (const f of files) {
     parts.push(
-      head(f.fieldname, '; filename="'),
-      Buffer.from(quoted(f.originalname), 'latin1'),
-      Buffer.from(`"\r\nContent-Type: ${f.mimetype || 'application/octet-stream'}\r\n\r\n`, 'utf8'),
+      head(f.fieldname, `; filename="${quoted(f.originalname)}"\r\nContent-Type: ${f.mimetype || 'application/octet-stream'}`),
+      Buffer.from('\r\n\r\n', 'utf8'),
       f.buffer,
       Buffer.from('\r\n', 'utf8'),
     );
