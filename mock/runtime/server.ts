@@ -10,9 +10,8 @@
  * State lives as long as the dev server (or until a file under mock/ changes).
  *
  * Not served, because nothing in a console-only demo can provide them:
- * - the live WebSocket (GET /api/vehicle/live): Umi's mock middleware cannot upgrade a connection;
- *   the monitor pages get no pushed positions (the route answers 404 over plain HTTP, as the
- *   server's does to a request that is not a WebSocket upgrade);
+ * - the live WebSocket (GET /api/vehicle/live): Umi's mock middleware cannot upgrade a connection,
+ *   so the monitor pages get no pushed positions (a plain HTTP call still gets the server's answer);
  * - terminals: the JT/T 808 gateway is off, so downlink commands answer the server's 406
  *   "terminal offline", and no positions or trips arrive beyond the seeded ones.
  * A body Umi's body-parser cannot parse (malformed JSON) gets Express's HTML 400, not the server's

@@ -7,7 +7,8 @@ const root = path.resolve(__dirname, '../..');
 
 /**
  * `npm run dev:mock` for real: Umi's dev server loads mock/api.generated.ts (and not the runtime
- * as mock files) and answers the console's calls with no API server running.
+ * as mock files) and answers the console's calls with no API server running: the server's app
+ * over an in-memory database, inside the dev server's process.
  */
 describe('npm run dev:mock', () => {
   let child: ChildProcess | undefined;
@@ -20,7 +21,7 @@ describe('npm run dev:mock', () => {
     }
   });
 
-  it('serves the vehicle list from the mock', async () => {
+  it('serves the vehicle list, the system pages, uploads and downloads from the mock', async () => {
     const port = await freePort();
     child = spawn(path.join(root, 'node_modules/.bin/max'), ['dev'], {
       cwd: root,
@@ -54,5 +55,21 @@ describe('npm run dev:mock', () => {
     const bad = await fetch(`${base}/vehicle/vehicle/query`, { method: 'POST', headers: { ...json, authorization: `Bearer ${token}`, 'accept-language': 'en-US' }, body: JSON.stringify({ criteria: { remark: 'x' } }) });
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toBe('Cannot search by "remark"');
+    // The system pages' routes, which the mock once lacked, answer as the server's do.
+    const auth = { ...json, authorization: `Bearer ${token}` };
+    const orgs = await fetch(`${base}/vehicle/org/query`, { method: 'POST', headers: auth, body: JSON.stringify({ pageIndex: 1, pageSize: 50 }) });
+    expect(orgs.status).toBe(200);
+    expect((await orgs.json()).data.map((o: { code: string }) => o.code)).toEqual(expect.arrayContaining(['FS', 'HD', 'HN']));
+    const audit = await fetch(`${base}/vehicle/audit/query`, { method: 'POST', headers: { ...auth, 'x-authority': 'log-view' }, body: JSON.stringify({ pageIndex: 1, pageSize: 5 }) });
+    expect(audit.status).toBe(200);
+    // An upload goes through Umi's multipart parsing and on to the server's xlsx check; a download comes back as bytes.
+    const form = new FormData();
+    form.append('file', new Blob(['a,b'], { type: 'text/csv' }), '车辆.csv');
+    const upload = await fetch(`${base}/vehicle/vehicle/importValidate`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(upload.status).toBe(400);
+    expect((await upload.json()).code).toBe('sheet.notXlsx');
+    const template = await fetch(`${base}/vehicle/vehicle/template`, { headers: { authorization: `Bearer ${token}` } });
+    expect(template.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(Buffer.from(await template.arrayBuffer()).subarray(0, 2).toString()).toBe('PK'); // a zip: the xlsx container
   }, 180_000);
 });
