@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../mock/runtime/server';
+import { launchChromium, login, openPage, screenshot } from '../e2e/helpers/console';
 import { freePort } from '../helpers/serverProcess';
 
 const root = path.resolve(__dirname, '../..');
@@ -13,7 +15,10 @@ const root = path.resolve(__dirname, '../..');
 describe('npm run dev:mock', () => {
   let child: ChildProcess | undefined;
   let out = '';
+  let port = 0;
+  let browser: Browser | undefined;
   afterAll(async () => {
+    await browser?.close();
     if (child?.pid && child.exitCode === null) {
       const exited = new Promise((r) => child!.once('exit', r));
       process.kill(-child.pid, 'SIGTERM'); // the dev server and the workers it forked
@@ -22,7 +27,7 @@ describe('npm run dev:mock', () => {
   });
 
   it('serves the vehicle list, the system pages, uploads and downloads from the mock', async () => {
-    const port = await freePort();
+    port = await freePort();
     child = spawn(path.join(root, 'node_modules/.bin/max'), ['dev'], {
       cwd: root,
       // The same switch as the npm script; the API proxy points at a port nothing listens on.
@@ -72,4 +77,36 @@ describe('npm run dev:mock', () => {
     expect(template.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(Buffer.from(await template.arrayBuffer()).subarray(0, 2).toString()).toBe('PK'); // a zip: the xlsx container
   }, 180_000);
+
+  it('renders every menu page of the console for the demo admin without an error toast or a failed call', async () => {
+    expect(port).toBeGreaterThan(0); // the dev server of the test above
+    const base = `http://127.0.0.1:${port}`;
+    browser = await launchChromium();
+    const { page } = await openPage(browser, base);
+    const failed: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/') && r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    await login(page, 'admin', DEMO_PASSWORD);
+    await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 60_000 });
+    // The admin's menu, asked of the mock directly: every page key the shell can open.
+    const menus = await (await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ loginName: 'admin', password: DEMO_PASSWORD }) }))
+      .json()
+      .then((b) => fetch(`${base}/api/passport/resource/authorized/obd-web`, { headers: { authorization: `Bearer ${b.object.token}` } }))
+      .then((r) => r.json());
+    type Item = { kind: string; path: string | null; url: string | null; children: Item[] };
+    const pages = (items: Item[]): string[] => items.flatMap((r) => [...(r.kind === 'Menu' && r.url && r.path ? [r.path] : []), ...pages(r.children)]);
+    const paths = pages(menus);
+    expect(paths.length).toBeGreaterThan(20);
+    const toasts: string[] = [];
+    for (const p of paths) {
+      await page.goto(p);
+      await page.waitForLoadState('networkidle');
+      for (const t of await page.locator('.ant-message-error, .ant-notification-notice-error, .ant-result-error, .ant-result-500, .ant-result-403').allInnerTexts()) toasts.push(`${p}: ${t}`);
+    }
+    await page.goto('/system/org');
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, 'mock-system-org');
+    expect({ failed, toasts }).toEqual({ failed: [], toasts: [] });
+  }, 400_000);
 });
