@@ -292,5 +292,8 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   await as(sh, () => step('logout', 'POST', '/api/logout'));
   await as(sh, () => step('after logout', 'GET', '/api/passport/member/current'));
   await as('', () => step('login, wrong password', 'POST', '/api/login', { loginName: 'admin', password: 'Wrong2026x' }, 'en-US'));
+  // Bodies Umi's parsers leave alone reach the server's own parsers untouched.
+  await as('', () => step('login, a text body', 'POST', '/api/login', new Blob(['loginName=admin'], { type: 'text/plain' }), 'en-US'));
+  await as('', () => step('login, an empty JSON body', 'POST', '/api/login', new Blob([''], { type: 'application/json' })));
   return out;
 }
