@@ -3,11 +3,10 @@
 
 import { entities } from '../schemas/generated/registry';
 import { demoFixtures } from '../server/seed/fixtures';
-import { MENUS } from '../server/seed/menu';
 import { createMockServer, type MockServer } from './runtime/server';
 import type { MockRoutes } from './runtime/umi';
 
-/** The routes of the server, answered by `api` from memory (key order is match order). */
+/** The routes of the server, answered by `api` (key order is match order). */
 export function mockRoutes(api: MockServer): MockRoutes {
   return {
     ...api.passportRoutes,
@@ -159,4 +158,4 @@ export function mockRoutes(api: MockServer): MockRoutes {
   };
 }
 
-export default mockRoutes(createMockServer({ entities, fixtures: demoFixtures, menus: MENUS, adminPassword: process.env.MOCK_ADMIN_PASSWORD || undefined }));
+export default mockRoutes(createMockServer({ entities, fixtures: demoFixtures, adminPassword: process.env.MOCK_ADMIN_PASSWORD || undefined }));

@@ -7,19 +7,18 @@ const OPERATIONS = CRUD_OPERATIONS;
 
 /**
  * `mock/api.generated.ts`: Umi mock routes (`npm run dev:mock`) for every route every entity schema
- * declares, each bound to the hand-written in-memory runtime (mock/runtime/), plus the passport
- * routes the console shell needs and a 404 for anything else under /api.
+ * declares, each bound to the runtime (mock/runtime/: the server's app over an in-memory database),
+ * plus the passport routes the console shell needs and a catch-all for every other /api route.
  */
 export function mockFile(files: SchemaFile[]): string {
   const lines = [
     HEADER('schemas/*.schema.json'),
     `import { entities } from '../schemas/generated/registry';`,
     `import { demoFixtures } from '../server/seed/fixtures';`,
-    `import { MENUS } from '../server/seed/menu';`,
     `import { createMockServer, type MockServer } from './runtime/server';`,
     `import type { MockRoutes } from './runtime/umi';`,
     '',
-    `/** The routes of the server, answered by \`api\` from memory (key order is match order). */`,
+    `/** The routes of the server, answered by \`api\` (key order is match order). */`,
     `export function mockRoutes(api: MockServer): MockRoutes {`,
     `  return {`,
     `    ...api.passportRoutes,`,
@@ -38,7 +37,7 @@ export function mockFile(files: SchemaFile[]): string {
     `  };`,
     `}`,
     '',
-    `export default mockRoutes(createMockServer({ entities, fixtures: demoFixtures, menus: MENUS, adminPassword: process.env.MOCK_ADMIN_PASSWORD || undefined }));`,
+    `export default mockRoutes(createMockServer({ entities, fixtures: demoFixtures, adminPassword: process.env.MOCK_ADMIN_PASSWORD || undefined }));`,
   );
   return lines.join('\n') + '\n';
 }

@@ -1,76 +1,76 @@
-import { translator } from '../../schemas/kit/catalogue';
+/**
+ * The Umi mock of `npm run dev:mock`: the server itself, in the dev server's process.
+ *
+ * Every /api call the console makes is answered by the real Fastify app (server/app.ts, with the
+ * telematics routes as server/main.ts adds them) over PGlite in memory, migrated and seeded with
+ * the demo fixtures at each start; Umi's request is replayed into it with `inject` and the answer
+ * copied back byte for byte. So each route, shape, status code, localised message, permission
+ * check (admin and the demo accounts hd-manager, sh-dispatcher, hn-manager share one password),
+ * spreadsheet (exceljs) and upload rule is the server's own, and the mock cannot drift from it.
+ * State lives as long as the dev server (or until a file under mock/ changes).
+ *
+ * Not served, because nothing in a console-only demo can provide them:
+ * - the live WebSocket (GET /api/vehicle/live): Umi's mock middleware cannot upgrade a connection,
+ *   so the monitor pages get no pushed positions (a plain HTTP call still gets the server's answer);
+ * - terminals: the JT/T 808 gateway is off, so downlink commands answer the server's 406
+ *   "terminal offline", and no positions or trips arrive beyond the seeded ones.
+ * A body Umi's body-parser cannot parse (malformed JSON) gets Express's HTML 400, not the server's
+ * localised one: the console never sends one.
+ */
 import type { EntityName } from '../../schemas/generated/registry';
 import type { CrudOperation, EntitySchema } from '../../schemas/kit/entity';
-import { languageFromHeader } from '../../schemas/kit/i18n';
-import { AppError, errorBody } from '../../server/http/errors';
 import type { DemoFixtures } from '../../server/seed/fixtures';
-import { ROOT_ORG } from '../../server/seed/fixtures';
-import type { Application, ResourceFixture } from '../../server/seed/menu';
-import { entityApi, type EntityOp } from './entityApi';
-import { passportApi } from './passportApi';
-import { MockStore } from './store';
-import { header, type MockAnswer, type MockCall, type MockHandler } from './types';
-import { toUmi, type MockRoutes, type UmiHandler } from './umi';
+import { startMockApp, type MockApp } from './app';
+import { forwardTo, type MockRoutes, type UmiHandler } from './umi';
 
 export interface MockServerOptions {
   entities: Record<EntityName, EntitySchema>;
   fixtures: DemoFixtures;
-  menus: Record<Application, ResourceFixture[]>;
-  /** Password of the demo `admin` (default DEMO_PASSWORD). */
+  /** Password of the demo `admin` and the demo accounts (default DEMO_PASSWORD). */
   adminPassword?: string;
+  /** Fastify's log level (default 'warn'). */
+  logLevel?: string;
 }
 
 /** The mock's demo login is admin / this, unless MOCK_ADMIN_PASSWORD says otherwise (README). */
 export const DEMO_PASSWORD = 'Fleet2026x';
 
 export interface MockServer {
-  /** POST /api/login, POST /api/logout, GET /api/passport/member/current, GET …/resource/authorized/:app. */
+  /** The session routes the shell calls first (login, logout, member/current, the menu tree). */
   passportRoutes: MockRoutes;
   /** The handler of one entity operation; the generated mock file binds it to the schema's paths. */
   entity(name: EntityName, op: CrudOperation): UmiHandler;
-  /** To list last: any other /api call answers 404 as the server does (nothing is proxied). */
+  /** To list last: every other /api call, answered by the server's router (404 when it has no route). */
   fallbackRoutes: MockRoutes;
+  /** The in-memory server, started by the first call (or by this), once it is ready. */
+  start(): Promise<MockApp>;
 }
 
-/** Runs a handler with the server's error answers: AppError → its status and localised body, else 500. */
-function answering(fn: (call: MockCall) => MockAnswer): MockHandler {
-  return (call) => {
-    const t = translator(languageFromHeader(header(call, 'accept-language')));
-    try {
-      return fn(call);
-    } catch (e) {
-      if (e instanceof AppError) return { status: e.status, body: errorBody(e, t) };
-      console.error('mock handler failed', e);
-      return { status: 500, body: { success: false, code: 'http.serverError', message: t('http.serverError') } };
-    }
-  };
-}
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
-/** The in-memory API the Umi mock serves: demo fixtures in, the server's routes and rules out. */
+/**
+ * Starts the in-memory server and hands out Umi handlers for it. Every handler forwards to the
+ * same app, whose router picks the route: the generated table's keys name the schema routes, and
+ * the catch-all after them takes the hand-written ones, so no key order can misroute a call.
+ */
 export function createMockServer(opts: MockServerOptions): MockServer {
-  const store = MockStore.fromFixtures(opts.entities, opts.fixtures);
-  const root = store.orgs.find((o) => o.code === ROOT_ORG)!;
-  const passport = passportApi({ loginName: 'admin', password: opts.adminPassword ?? DEMO_PASSWORD, name: '系统管理员', uid: 'mock-admin', org: root }, opts.menus);
-  const apis = new Map<string, Record<CrudOperation, EntityOp>>();
-  const apiOf = (name: EntityName) => {
-    if (!apis.has(name)) apis.set(name, entityApi(name, opts.entities[name], opts.entities, store));
-    return apis.get(name)!;
-  };
-  const signedIn = (fn: (call: MockCall, auth: ReturnType<typeof passport.authenticate>) => MockAnswer) =>
-    toUmi(answering((call) => fn(call, passport.authenticate(header(call, 'authorization')))));
-  const t = (call: MockCall) => translator(languageFromHeader(header(call, 'accept-language')));
-  const notFound = toUmi(answering(() => {
-    throw new AppError(404, 'error.routeNotFound');
-  }));
-
+  // Started on first use: Umi loads the mock file again on every change under mock/, and merely
+  // importing it (as the tests do for `mockRoutes`) should not start a database.
+  let started: Promise<MockApp> | undefined;
+  const start = () => (started ??= startMockApp({ entities: opts.entities, fixtures: opts.fixtures, adminPassword: opts.adminPassword ?? DEMO_PASSWORD, logLevel: opts.logLevel }));
+  const forward = forwardTo(async () => (await start()).app);
   return {
     passportRoutes: {
-      'POST /api/login': toUmi(answering((call) => passport.login(call.body, t(call)))),
-      'POST /api/logout': signedIn((_, { session }) => passport.logout(session)),
-      'GET /api/passport/member/current': signedIn((_, { session }) => passport.current(session)),
-      'GET /api/passport/resource/authorized/:app': signedIn((call) => passport.authorized(call.params.app)),
+      'POST /api/login': forward,
+      'POST /api/logout': forward,
+      'GET /api/passport/member/current': forward,
+      'GET /api/passport/resource/authorized/:app': forward,
     },
-    entity: (name, op) => signedIn((call, { caller }) => apiOf(name)[op](caller, call)),
-    fallbackRoutes: Object.fromEntries(['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].map((m) => [`${m} /api/(.*)`, notFound])),
+    entity: (name) => {
+      if (!opts.entities[name]) throw new Error(`mock: no entity schema ${name}`);
+      return forward;
+    },
+    fallbackRoutes: Object.fromEntries(METHODS.map((m) => [`${m} /api/(.*)`, forward])),
+    start,
   };
 }
