@@ -28,6 +28,11 @@ export interface Config {
   mapTileUrl?: string;
   /** Coordinate system of those tiles: WGS84 (OpenStreetMap and most) or GCJ02 (Chinese providers). */
   mapTileCoords: 'WGS84' | 'GCJ02';
+  /**
+   * Months of positions and OBD records kept besides the current month; older month partitions are
+   * dropped whole. Null keeps everything.
+   */
+  positionRetentionMonths: number | null;
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -61,6 +66,14 @@ function tileCoords(value: string | undefined): Config['mapTileCoords'] {
   return value;
 }
 
+/** Unset, empty or 0: keep everything; otherwise 1-1200 months. */
+function retentionMonths(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 1200) throw new Error(`POSITION_RETENTION_MONTHS must be a number of months (1-1200, or 0 to keep everything), got "${value}"`);
+  return n === 0 ? null : n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const root = path.resolve(__dirname, '..');
   const seed = env.SEED ?? 'demo';
@@ -80,5 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     mapTileUrl: tileUrl(env.MAP_TILE_URL),
     mapTileCoords: tileCoords(env.MAP_TILE_COORDS),
+    positionRetentionMonths: retentionMonths(env.POSITION_RETENTION_MONTHS),
   };
 }

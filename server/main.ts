@@ -8,6 +8,7 @@ import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { seed } from './seed/seed';
 import { startTelematics } from './telematics';
+import { startPartitionMaintenance } from './telematics/store/partitions';
 
 /** `npm start`: build the console when missing, migrate, seed an empty database, serve. */
 async function main() {
@@ -38,6 +39,9 @@ async function main() {
     mapTileCoords: config.mapTileCoords,
   });
   app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
+  // This month's and the next months' partitions exist before the gateway stores anything.
+  const partitions = startPartitionMaintenance(database.db, { retentionMonths: config.positionRetentionMonths, log: app.log });
+  await partitions.ready;
   const telematics = await startTelematics(app, { database, config, secret });
 
   let closing = false;
@@ -47,6 +51,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     await telematics.close();
+    await partitions.stop();
     await app.close();
     await database.close();
     clearTimeout(force);
