@@ -53,7 +53,13 @@ describe('a modal form submit', () => {
 
   it("stays open (false) on a 400, with the server's messages on the form's own fields and its message in the toast", async () => {
     const form = renderForm();
-    const refused = rejection(400, { message: '名称不能为空', errors: [{ field: 'name', key: 'validation.required', message: '名称不能为空' }, { field: 'other', key: 'x', message: '别处的错' }] });
+    const refused = rejection(400, {
+      message: '名称不能为空',
+      errors: [
+        { field: 'name', key: 'validation.required', message: '名称不能为空' },
+        { field: 'other', key: 'x', message: '别处的错' },
+      ],
+    });
     expect(await submit(form, ['name', 'code'], '保存失败', () => Promise.reject(refused))).toBe(false);
     expect(form.getFieldError('name')).toEqual(['名称不能为空']);
     expect(form.getFieldError('code')).toEqual([]);
