@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { memberUpdateBodySchema } from '../../schemas/kit/passportSchemas';
 import { callerOf } from '../auth/authenticate';
 import type { Caller } from '../auth/caller';
-import { AppError, invalid, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import { auditRequest } from './audit';
 import type { PassportDeps } from './deps';
+import { badRoles, checkAdministratorOnly, checkMobileFree, checkRolesToAdd } from './memberChecks';
 import { MEMBER_COLUMNS, withRolesAndApps } from './memberRoutes';
-import { ungrantable } from './resources';
 import { defined, idOf, idParams } from './routeKit';
 
 const APP = 'vehicle-app';
@@ -46,26 +46,12 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
     return (await withRolesAndApps(db, [row]))[0];
   }
 
-  const badRoles = () => invalid([{ field: 'roleIds', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.roleIds` }]);
-
   /** Every role must be an App role; added ones must lie in the caller's subtree and grant nothing the caller lacks. */
   async function checkRoles(caller: Caller, ids: number[], held: number[]) {
     if (!ids.length) return;
     const appRoles = await db.selectFrom('role').select('id').where('id', 'in', ids).where('application', '=', APP).execute();
     if (appRoles.length !== ids.length) throw badRoles();
-    const added = ids.filter((id) => !held.includes(id));
-    if (!added.length) return;
-    const mine = await db
-      .selectFrom('role as r')
-      .innerJoin('organisation as o', 'o.id', 'r.org_id')
-      .select('r.id')
-      .where('r.id', 'in', added)
-      .where('o.path', 'like', caller.orgPath + '%')
-      .execute();
-    if (mine.length !== added.length) throw badRoles();
-    const grants = await db.selectFrom('role_resource').select('resource_id').where('role_id', 'in', added).execute();
-    const { notHeld } = await ungrantable(db, caller, [...new Set(grants.map((g) => g.resource_id))]);
-    if (notHeld.length) throw new AppError(406, 'passport.codesNotHeld', { codes: notHeld.slice(0, 10).join(', ') });
+    await checkRolesToAdd(db, caller, ids.filter((id) => !held.includes(id)));
   }
 
   app.put('/api/passport/app-member/:id', {
@@ -76,12 +62,9 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
       const body = req.body as AppMemberBody;
       const before = await appMember(caller, idOf(req));
       // As for password resets: only administrators touch administrators' accounts.
-      if (before.memberType === 'administrator' && caller.memberType !== 'administrator') throw new AppError(403, 'passport.memberTypeNotAllowed');
+      checkAdministratorOnly(caller, before.memberType);
       if (body.roleIds) await checkRoles(caller, body.roleIds, before.roleIds);
-      if (body.mobile) {
-        const hit = await db.selectFrom('member').select('id').where('mobile', '=', body.mobile).where('id', '!=', before.id).executeTakeFirst();
-        if (hit) throw new AppError(406, 'passport.phoneExists', {}, [{ field: 'mobile', key: 'passport.phoneExists', params: {} }]);
-      }
+      await checkMobileFree(db, body.mobile, before.id);
       const set = defined({ name: body.name, mobile: body.mobile, expire_date: body.expireDate, status: body.status });
       const nextRoles = body.roleIds;
       // Only the transaction's own connection inside: the embedded database has just one.

@@ -9,13 +9,13 @@ import { NONE, type Caller } from '../auth/caller';
 import { hashPassword } from '../auth/password';
 import { revokeMemberSessions } from '../auth/sessions';
 import type { DB } from '../db/tables';
-import { AppError, invalid, notFound } from '../http/errors';
+import { AppError, notFound } from '../http/errors';
 import { requestLanguage } from '../http/language';
 import { APPLICATIONS } from '../seed/menu';
 import { auditRequest } from './audit';
 import type { PassportDeps } from './deps';
+import { checkAdministratorOnly, checkMobileFree, checkRolesToAdd } from './memberChecks';
 import { orgInScope } from './orgScope';
-import { ungrantable } from './resources';
 import { countAll, defined, descending, idOf, idParams, likePattern, pageOf, pagingBody, pagingOf } from './routeKit';
 
 interface MemberBody {
@@ -88,25 +88,13 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
 
   /** Refuses what would let the caller hand out more than they hold. */
   async function checkGrants(caller: Caller, body: MemberBody, before: { roleIds: number[]; applications: string[] } = { roleIds: [], applications: [] }) {
-    if (body.memberType === 'administrator' && caller.memberType !== 'administrator') throw new AppError(403, 'passport.memberTypeNotAllowed');
+    checkAdministratorOnly(caller, body.memberType);
     if (body.orgId !== undefined) await orgInScope(db, caller, body.orgId, 'orgId', `${labels}.orgId`);
     if (body.applications) {
       const allowed = await grantableApps(caller);
       if (body.applications.some((a) => !before.applications.includes(a) && !allowed.includes(a))) throw new AppError(406, 'passport.applicationNotAllowed');
     }
-    const added = (body.roleIds ?? []).filter((id) => !before.roleIds.includes(id));
-    if (!added.length) return;
-    const roles = await db
-      .selectFrom('role as r')
-      .innerJoin('organisation as o', 'o.id', 'r.org_id')
-      .select('r.id')
-      .where('r.id', 'in', added)
-      .where('o.path', 'like', caller.orgPath + '%')
-      .execute();
-    if (roles.length !== added.length) throw invalid([{ field: 'roleIds', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.roleIds` }]);
-    const grants = await db.selectFrom('role_resource').select('resource_id').where('role_id', 'in', added).execute();
-    const { notHeld } = await ungrantable(db, caller, [...new Set(grants.map((g) => g.resource_id))]);
-    if (notHeld.length) throw new AppError(406, 'passport.codesNotHeld', { codes: notHeld.slice(0, 10).join(', ') });
+    await checkRolesToAdd(db, caller, (body.roleIds ?? []).filter((id) => !before.roleIds.includes(id)));
   }
 
   async function checkUnique(body: MemberBody, self?: number) {
@@ -189,10 +177,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       const before = await one(caller, idOf(req));
       await checkGrants(caller, body, before);
       await checkUnique(body, before.id);
-      if (body.mobile) {
-        const hit = await db.selectFrom('member').select('id').where('mobile', '=', body.mobile).where('id', '!=', before.id).executeTakeFirst();
-        if (hit) throw new AppError(406, 'passport.phoneExists', {}, [{ field: 'mobile', key: 'passport.phoneExists', params: {} }]);
-      }
+      await checkMobileFree(db, body.mobile, before.id);
       const set = defined({
         login_name: body.loginName,
         name: body.name,
@@ -216,7 +201,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       const caller = callerOf(req);
       const body = req.body as { id: number; password: string };
       const target = await one(caller, body.id);
-      if (target.memberType === 'administrator' && caller.memberType !== 'administrator') throw new AppError(403, 'passport.memberTypeNotAllowed');
+      checkAdministratorOnly(caller, target.memberType);
       await db
         .updateTable('member')
         .set({ password_hash: await hashPassword(body.password), first_sign: true, password_changed_at: new Date(), updated_at: new Date() })

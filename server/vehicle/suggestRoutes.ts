@@ -1,18 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { TerminalSuggestion } from '../../schemas/kit/terminalSuggestion';
 import { callerOf } from '../auth/authenticate';
 import { likePattern } from '../crud/query';
 import { notFound } from '../http/errors';
 import type { VehicleDeps } from './deps';
-
-/** A terminal offered for binding: its id (the select's value), number, SIM and the vehicle using it. */
-export interface TerminalSuggestion {
-  value: number;
-  label: string;
-  terminalNo: string;
-  sim: string;
-  licence: string | null;
-}
 
 // Terminal numbers are letters and digits, SIMs digits (the terminal schema's patterns): anything
 // else can match nothing, so it is refused in words instead of searched.

@@ -1,7 +1,7 @@
-import type { Browser, Locator, Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { schemaPageEntities } from '../../src/pages/schemaPages.generated';
-import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screenshot, startConsoleServer } from './helpers/console';
+import { flatTree, screenshot, useConsoleSuite } from './helpers/console';
 
 /**
  * The schema-driven entity pages in a real browser against `npm start` with the demo data: the
@@ -10,9 +10,8 @@ import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screensh
  */
 jest.setTimeout(240_000);
 
-let server: Awaited<ReturnType<typeof startConsoleServer>>;
-let browser: Browser;
-let adminToken: string;
+const suite = useConsoleSuite();
+const { api } = suite;
 
 interface Resource {
   name: string;
@@ -22,33 +21,12 @@ interface Resource {
   url: string | null;
   children?: Resource[];
 }
-const flat = (tree: Resource[]): Resource[] => tree.flatMap((r) => [r, ...flat(r.children ?? [])]);
-
-async function api(method: string, path: string, body?: unknown) {
-  const r = await http(server.url + '/api' + path, method, body, adminToken);
-  if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${r.text}`);
-  return r.json;
-}
-
-beforeAll(async () => {
-  const consoleDir = await buildConsole();
-  server = await startConsoleServer(consoleDir);
-  browser = await launchChromium();
-  adminToken = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD, application: 'obd-web' })).json.object.token;
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const flat = (tree: Resource[]) => flatTree(tree);
 
 /** Signed in as admin, on the dashboard, watching for error toasts and requests. */
 async function adminPage() {
-  const opened = await openPage(browser, server.url, 'zh-CN');
   const requests: Request[] = [];
-  opened.page.on('request', (r) => requests.push(r));
-  await login(opened.page, 'admin', ADMIN_PASSWORD);
-  await opened.page.waitForURL('**/dashboard');
+  const opened = await suite.adminPage('zh-CN', (page) => page.on('request', (r) => requests.push(r)));
   return { ...opened, requests };
 }
 
@@ -128,7 +106,7 @@ describe('the vehicle list', () => {
     await form.getByLabel('车架号（VIN）', { exact: true }).fill('LSVAM4187C218484I');
     const before = requests.length;
     await form.getByRole('button', { name: /确\s*定/ }).click();
-    const serverSays = await http(server.url + '/api/vehicle/vehicle', 'POST', { licence: '沪E2E01', vin: 'LSVAM4187C218484I' }, adminToken);
+    const serverSays = await http(suite.server.url + '/api/vehicle/vehicle', 'POST', { licence: '沪E2E01', vin: 'LSVAM4187C218484I' }, suite.adminToken);
     expect(serverSays.status).toBe(400);
     await formItem(form, '车架号（VIN）').locator('.ant-form-item-explain-error').getByText(serverSays.json.errors[0].message).waitFor();
     expect(serverSays.json.errors[0].message).toBe('车架号（VIN）格式不正确');

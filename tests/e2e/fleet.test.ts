@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import ExcelJS from 'exceljs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
-import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screenshot, startConsoleServer } from './helpers/console';
+import { readXlsx, xlsxOf } from '../helpers/xlsx';
+import { screenshot, useConsoleSuite } from './helpers/console';
 
 /**
  * The fleet pages in a real browser against `npm start` with the demo data: terminal import (a file
@@ -11,34 +11,9 @@ import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screensh
  */
 jest.setTimeout(240_000);
 
-let server: Awaited<ReturnType<typeof startConsoleServer>>;
-let browser: Browser;
-let adminToken: string;
-
-async function api(method: string, path: string, body?: unknown) {
-  const r = await http(server.url + '/api' + path, method, body, adminToken);
-  if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${r.text}`);
-  return r.json;
-}
-
-beforeAll(async () => {
-  const consoleDir = await buildConsole();
-  server = await startConsoleServer(consoleDir);
-  browser = await launchChromium();
-  adminToken = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD, application: 'obd-web' })).json.object.token;
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function adminPage() {
-  const opened = await openPage(browser, server.url, 'zh-CN');
-  await login(opened.page, 'admin', ADMIN_PASSWORD);
-  await opened.page.waitForURL('**/dashboard');
-  return opened;
-}
+const suite = useConsoleSuite();
+const { api } = suite;
+const adminPage = () => suite.adminPage();
 
 const table = (page: Page, entity: string) => page.getByTestId(`entity-page-${entity}`);
 const rows = (page: Page, entity: string) => table(page, entity).locator('.ant-table-tbody tr.ant-table-row');
@@ -61,21 +36,10 @@ async function search(page: Page, entity: string, keyword: string) {
 /** Waits for antd's opening animations to end, so a screenshot shows the dialog, not its fade-in. */
 const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter, .ant-slide-up-appear, .ant-slide-up-enter'));
 
-async function xlsx(rowsOf: unknown[][]): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('数据');
-  for (const r of rowsOf) ws.addRow(r);
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
+const xlsx = (rowsOf: unknown[][]) => xlsxOf(rowsOf, '数据');
 
-/** The data rows (header dropped) of a downloaded xlsx. */
-async function downloadedRows(path: string): Promise<unknown[][]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(fs.readFileSync(path) as unknown as ArrayBuffer); // exceljs types predate Node 20 generic Buffer
-  const out: unknown[][] = [];
-  wb.worksheets[0].eachRow((row) => out.push((row.values as unknown[]).slice(1)));
-  return out;
-}
+/** The rows of a downloaded xlsx. */
+const downloadedRows = (path: string) => readXlsx(fs.readFileSync(path));
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -221,7 +185,7 @@ describe('vehicles', () => {
   });
 
   it('binds a free terminal found by number, then unbinds it after confirming', async () => {
-    const created = await http(server.url + '/api/vehicle/terminal', 'PUT', { terminalNo: 'BIND0001', sim: '14400880001' }, adminToken);
+    const created = await http(suite.server.url + '/api/vehicle/terminal', 'PUT', { terminalNo: 'BIND0001', sim: '14400880001' }, suite.adminToken);
     expect(created.status).toBe(201);
     const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '浙A' }, pageSize: 1 })).data[0];
     await api('PUT', `/vehicle/vehicle/unbind/${vehicle.id}`);

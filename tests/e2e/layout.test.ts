@@ -1,10 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { encodeMessage, MsgId } from '../../server/telematics/jt808/codec';
-import { freePort, http, startServerProcess, type ServerProcess } from '../helpers/serverProcess';
-import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, ROOT, screenshot } from './helpers/console';
+import { freePort, http } from '../helpers/serverProcess';
+import { screenshot, useConsoleSuite } from './helpers/console';
 
 /**
  * Layout (SPEC.md §2, §9), the JT/T 808 decode page and the public location page in a real browser,
@@ -13,42 +11,14 @@ import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, ROOT, sc
  */
 jest.setTimeout(240_000);
 
-let server: ServerProcess;
-let dataDir: string;
-let browser: Browser;
-let adminToken: string;
-
-async function api(method: string, p: string, body?: unknown) {
-  const r = await http(server.url + '/api' + p, method, body, adminToken);
-  if (r.status >= 300) throw new Error(`${method} ${p} → ${r.status} ${r.text}`);
-  return r.json;
-}
+// The gateway on a free port and every demo terminal reporting, every 10 s.
+const suite = useConsoleSuite({ env: async () => ({ JT808_PORT: String(await freePort()), SIMULATE: '24' }) });
+const { api } = suite;
 
 /** Logged in as admin in a fresh browser profile of this size. */
-async function adminPage(width: number, height: number) {
-  const opened = await openPage(browser, server.url);
-  await opened.page.setViewportSize({ width, height });
-  await login(opened.page, 'admin', ADMIN_PASSWORD);
-  await opened.page.waitForURL('**/dashboard');
-  return opened;
-}
+const adminPage = (width: number, height: number) => suite.adminPage('zh-CN', (page) => page.setViewportSize({ width, height }));
 
 const drawerOpen = (page: Page) => page.locator('.ant-drawer-open [data-testid=sidebar-menu]');
-
-beforeAll(async () => {
-  const consoleDir = await buildConsole();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-e2e-data-'));
-  // The gateway on a free port and every demo terminal reporting, every 10 s.
-  server = await startServerProcess(ROOT, { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir, JT808_PORT: String(await freePort()), SIMULATE: '24' }, []);
-  browser = await launchChromium();
-  adminToken = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD, application: 'obd-web' })).json.object.token;
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('layout', () => {
   it('on a phone (390×844) the sidebar is a drawer: opened from the navbar, closed after choosing a menu', async () => {
@@ -179,12 +149,12 @@ describe('public location page', () => {
     // The demo fleet reports every 10 s: wait for this vehicle's first position.
     const deadline = Date.now() + 90_000;
     for (;;) {
-      const r = await http(`${server.url}/api/location/${share.ticket}`, 'GET');
+      const r = await http(`${suite.server.url}/api/location/${share.ticket}`, 'GET');
       if (r.json?.position) break;
       if (Date.now() > deadline) throw new Error(`no position for ${vehicle.licence}: ${r.text}`);
       await new Promise((res) => setTimeout(res, 3000));
     }
-    const { page, context, external } = await openPage(browser, server.url);
+    const { page, context, external } = await suite.freshPage();
     await page.setViewportSize({ width: 800, height: 900 });
     await page.goto(share.path);
     expect(new URL(page.url()).pathname).toBe(share.path); // no detour to /login

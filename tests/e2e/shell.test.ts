@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
-import { ADMIN_PASSWORD, buildConsole, gzipSizeOf, launchChromium, login, openPage, screenshot, startConsoleServer, storageDump } from './helpers/console';
+import { ADMIN_PASSWORD, flatTree, gzipSizeOf, login, screenshot, storageDump, useConsoleSuite } from './helpers/console';
 
 /**
  * The console shell in a real browser against `npm start` on a fresh database (SPEC.md §2, §4, §5,
@@ -8,10 +8,8 @@ import { ADMIN_PASSWORD, buildConsole, gzipSizeOf, launchChromium, login, openPa
  */
 jest.setTimeout(180_000);
 
-let consoleDir: string;
-let server: Awaited<ReturnType<typeof startConsoleServer>>;
-let browser: Browser;
-let adminToken: string;
+const suite = useConsoleSuite();
+const { api, adminPage, freshPage } = suite;
 
 interface Resource {
   id: number;
@@ -20,56 +18,30 @@ interface Resource {
   children?: Resource[];
 }
 
-const flat = (tree: Resource[]): Resource[] => tree.flatMap((r) => [r, ...flat(r.children ?? [])]);
-
-async function api(method: string, path: string, body?: unknown, token = adminToken) {
-  const r = await http(server.url + '/api' + path, method, body, token);
-  if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${r.text}`);
-  return r.json;
-}
+const flat = (tree: Resource[]) => flatTree(tree);
 
 async function register(loginName: string, password: string, roleIds: number[] = []) {
   await api('POST', '/passport/passport/register', { loginName, name: loginName, memberType: 'orgUser', expireDate: '2099-12-31', password, roleIds });
 }
 
-/** Logged in as admin in a fresh browser profile, on the shell. */
-async function adminPage(locale = 'zh-CN') {
-  const opened = await openPage(browser, server.url, locale);
-  await login(opened.page, 'admin', ADMIN_PASSWORD);
-  await opened.page.waitForURL('**/dashboard');
-  return opened;
-}
-
 const sidebarTitles = (page: Page) => page.locator('[data-testid=sidebar-menu] > li').allInnerTexts();
 const tabTitles = (page: Page) => page.locator('.fs-tags .ant-tabs-tab').allInnerTexts();
 
-beforeAll(async () => {
-  consoleDir = await buildConsole();
-  server = await startConsoleServer(consoleDir);
-  browser = await launchChromium();
-  adminToken = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD, application: 'obd-web' })).json.object.token;
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 describe('login', () => {
   it('loads under 500 KB of gzipped script, from our server only', async () => {
-    const { page, context, external } = await openPage(browser, server.url);
+    const { page, context, external } = await freshPage();
     const scripts: string[] = [];
     page.on('response', (r) => r.url().endsWith('.js') && scripts.push(r.url()));
     await page.goto('/login', { waitUntil: 'networkidle' });
     await page.getByText('记住登录名').waitFor();
-    expect(gzipSizeOf(consoleDir, scripts)).toBeLessThan(500 * 1024);
+    expect(gzipSizeOf(suite.consoleDir, scripts)).toBeLessThan(500 * 1024);
     expect(external).toEqual([]);
     await screenshot(page, 'login');
     await context.close();
   });
 
   it('refuses a wrong password with the server message, then signs in', async () => {
-    const { page, context } = await openPage(browser, server.url);
+    const { page, context } = await freshPage();
     await login(page, 'admin', 'Wrong2026x');
     await page.getByTestId('login-error').getByText('用户名或密码错误').waitFor();
     await page.locator('#password').fill(ADMIN_PASSWORD);
@@ -85,7 +57,7 @@ describe('login', () => {
   });
 
   it('checks the login form with the SPEC.md messages', async () => {
-    const { page, context } = await openPage(browser, server.url);
+    const { page, context } = await freshPage();
     await page.goto('/login');
     await page.locator('button[type=submit]').click();
     await page.getByText('登录名不能为空').waitFor();
@@ -94,7 +66,7 @@ describe('login', () => {
   });
 
   it('/login/{u}/{p} signs in and leaves the password nowhere', async () => {
-    const { page, context } = await openPage(browser, server.url);
+    const { page, context } = await freshPage();
     const seen: string[] = [];
     page.on('framenavigated', (f) => f === page.mainFrame() && seen.push(f.url()));
     await page.goto(`/login/admin/${ADMIN_PASSWORD}`);
@@ -112,7 +84,7 @@ describe('login', () => {
 describe('password flows', () => {
   it('forces the change on the first sign-in, then logs out', async () => {
     await register('first.sign', 'Fleet2468x');
-    const { page, context } = await openPage(browser, server.url);
+    const { page, context } = await freshPage();
     await login(page, 'first.sign', 'Fleet2468x');
     const dialog = page.locator('.ant-modal').filter({ hasText: '重置密码' });
     await dialog.getByText('首次登录，请修改密码后重新登录').waitFor();
@@ -138,7 +110,7 @@ describe('password flows', () => {
 
   it('sends a weak password to /password/weak and changes it there', async () => {
     await register('weak.one', 'aaa111');
-    const { page, context } = await openPage(browser, server.url);
+    const { page, context } = await freshPage();
     await login(page, 'weak.one', 'aaa111');
     await page.waitForURL('**/password/weak');
     await page.getByTestId('change-password-form').waitFor();
@@ -160,13 +132,13 @@ describe('menus from the server', () => {
     const ids = all.filter((r) => ['dashboard', 'fleet', 'fleet-brand', 'vehicleBrand-add'].includes(r.code)).map((r) => r.id);
     const role = await api('POST', '/passport/role', { name: '品牌维护', resourceIds: ids });
     await register('brand.keeper', 'Fleet2468x', [role.id]);
-    await api('POST', '/passport/member/change-password', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, (await http(server.url + '/api/login', 'POST', { loginName: 'brand.keeper', password: 'Fleet2468x', application: 'obd-web' })).json.object.token);
+    await api('POST', '/passport/member/change-password', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, await suite.tokenOf('brand.keeper', 'Fleet2468x'));
 
     const admin = await adminPage();
     const adminMenus = await sidebarTitles(admin.page);
     await admin.context.close();
 
-    const { page, context } = await openPage(browser, server.url);
+    const { page, context } = await freshPage();
     await login(page, 'brand.keeper', 'Fleet#13579z');
     await page.waitForURL('**/dashboard');
     expect(await sidebarTitles(page)).toEqual(['仪表盘', '车队管理']);
@@ -256,7 +228,7 @@ describe('request errors', () => {
   it('asks to log in again when the token has been revoked (401)', async () => {
     const { page, context } = await adminPage();
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('fleet-star.session')!).token as string);
-    expect((await http(server.url + '/api/logout', 'POST', undefined, token)).status).toBe(204);
+    expect((await http(suite.server.url + '/api/logout', 'POST', undefined, token)).status).toBe(204);
     await page.getByTestId('user-menu').click();
     await page.locator('.ant-dropdown:visible').getByText('修改密码').click();
     const dialog = page.locator('.ant-modal').filter({ hasText: '重置密码' });

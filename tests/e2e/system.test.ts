@@ -1,6 +1,6 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
-import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screenshot, startConsoleServer } from './helpers/console';
+import { ADMIN_PASSWORD, flatTree, login, screenshot, useConsoleSuite } from './helpers/console';
 
 /**
  * The system administration pages in a real browser against `npm start` on a fresh demo database:
@@ -9,9 +9,8 @@ import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screensh
  */
 jest.setTimeout(180_000);
 
-let server: Awaited<ReturnType<typeof startConsoleServer>>;
-let browser: Browser;
-let adminToken: string;
+const suite = useConsoleSuite();
+const { api, tokenOf } = suite;
 
 interface Resource {
   id: number;
@@ -19,15 +18,7 @@ interface Resource {
   children?: Resource[];
 }
 
-const flat = (tree: Resource[]): Resource[] => tree.flatMap((r) => [r, ...flat(r.children ?? [])]);
-
-async function api(method: string, path: string, body?: unknown, token = adminToken) {
-  const r = await http(server.url + '/api' + path, method, body, token);
-  if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${r.text}`);
-  return r.json;
-}
-
-const tokenOf = async (loginName: string, password: string) => (await http(server.url + '/api/login', 'POST', { loginName, password, application: 'obd-web' })).json.object.token as string;
+const flat = (tree: Resource[]) => flatTree(tree);
 
 /** A member with a role of exactly these resources, past the first-sign password change. */
 async function memberWith(loginName: string, codes: string[]) {
@@ -41,7 +32,7 @@ async function memberWith(loginName: string, codes: string[]) {
 
 /** Signed in as someone in a fresh browser profile, on the given page. */
 async function signedIn(loginName: string, password: string, path: string, locale = 'zh-CN') {
-  const opened = await openPage(browser, server.url, locale);
+  const opened = await suite.freshPage(locale);
   await login(opened.page, loginName, password);
   await opened.page.getByTestId('user-menu').waitFor();
   await opened.page.goto(path);
@@ -61,18 +52,6 @@ async function confirmPopover(page: Page) {
   await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定/ }).click();
   await page.waitForFunction(() => !document.querySelector('.ant-popconfirm:not(.ant-popover-hidden)'));
 }
-
-beforeAll(async () => {
-  const consoleDir = await buildConsole();
-  server = await startConsoleServer(consoleDir);
-  browser = await launchChromium();
-  adminToken = await tokenOf('admin', ADMIN_PASSWORD);
-}, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 describe('organisations', () => {
   it('shows the nested tree, adds a child and refuses to delete one that still has children', async () => {
@@ -189,8 +168,8 @@ describe('accounts', () => {
     await context.close();
 
     // The old password no longer opens the account; the new one does (and asks for a change).
-    expect((await http(server.url + '/api/login', 'POST', { loginName: 'zhao.liu', password: 'Start2026x' })).json.success).toBe(false);
-    const member = await openPage(browser, server.url);
+    expect((await http(suite.server.url + '/api/login', 'POST', { loginName: 'zhao.liu', password: 'Start2026x' })).json.success).toBe(false);
+    const member = await suite.freshPage();
     await login(member.page, 'zhao.liu', 'Reset#2468x');
     await member.page.getByTestId('user-menu').getByText('赵六').waitFor();
     await member.page.locator('.ant-modal').getByText('首次登录，请修改密码后重新登录').waitFor();

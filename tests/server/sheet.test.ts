@@ -1,23 +1,7 @@
-import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { BACKENDS, type TestServer, useTestServer } from '../helpers/testServer';
 import { multipartFile, XLSX } from '../helpers/multipart';
-
-/** Rows of the first sheet of an xlsx, as the cell values a person sees. */
-async function readXlsx(data: Buffer): Promise<unknown[][]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(data as unknown as ArrayBuffer); // exceljs types predate Node 20 generic Buffer
-  const rows: unknown[][] = [];
-  wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
-}
-
-async function xlsxOf(rows: unknown[][]): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet('Sheet1');
-  for (const r of rows) ws.addRow(r);
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
+import { downloadFrom, readXlsx, xlsxOf } from '../helpers/xlsx';
 
 describe.each(BACKENDS)('spreadsheet export, template and import on %s', (backend) => {
   let s: TestServer;
@@ -32,10 +16,7 @@ describe.each(BACKENDS)('spreadsheet export, template and import on %s', (backen
     const res = await s.app.inject({ method: 'POST', url, payload, headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) } });
     return { status: res.statusCode, body: JSON.parse(res.body) };
   };
-  const download = async (token: string, method: 'GET' | 'POST', url: string, body?: object, lang?: string) => {
-    const res = await s.app.inject({ method, url, ...(body ? { payload: body } : {}), headers: { authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) } });
-    return { status: res.statusCode, headers: res.headers, data: res.rawPayload };
-  };
+  const download = (token: string, method: 'GET' | 'POST', url: string, body?: object, lang?: string) => downloadFrom(s, token, method, url, body, lang);
 
   it('exports every row the list matches, in its order, with localised headers and labels', async () => {
     const hd = await s.memberToken('HD', 'orgUser', ['vehicle-export']);

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import ExcelJS from 'exceljs';
 import vm from 'node:vm';
 import { sql } from 'kysely';
 import { EXPORT_BATCH, EXPORT_MAX_IDS, XLSX_UPLOAD } from '../../server/crud/sheetRoutes';
@@ -8,15 +7,7 @@ import { MAX_IMPORT_ROWS } from '../../server/crud/sheet/read';
 import * as consoleLimits from '../../src/components/sheet/limits';
 import { EXPORT_MAX_IDS as CONSOLE_MAX_IDS } from '../../src/components/sheet/sheetCalls';
 import { BACKENDS, type TestServer, useTestServer } from '../helpers/testServer';
-
-/** Rows of the first sheet of an xlsx, as the cell values a person sees. */
-async function readXlsx(data: Buffer): Promise<unknown[][]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(data as unknown as ArrayBuffer); // exceljs types predate Node 20 generic Buffer
-  const rows: unknown[][] = [];
-  wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return rows;
-}
+import { downloadFrom, readXlsx } from '../helpers/xlsx';
 
 /**
  * Node emits its warnings on the process object of the main context; jest hands tests a copy whose
@@ -42,10 +33,7 @@ describe.each(BACKENDS)('spreadsheet export modes on %s', (backend) => {
     admin = token;
   });
 
-  const exportOf = async (token: string, url: string, body: object, lang?: string) => {
-    const res = await s.app.inject({ method: 'POST', url, payload: body, headers: { authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) } });
-    return { status: res.statusCode, data: res.rawPayload, json: () => JSON.parse(res.body) };
-  };
+  const exportOf = (token: string, url: string, body: object, lang?: string) => downloadFrom(s, token, 'POST', url, body, lang);
   const licences = async (data: Buffer) => {
     const rows = await readXlsx(data);
     const col = (rows[0] as string[]).indexOf('车牌号');

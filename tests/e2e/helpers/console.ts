@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startServerProcess, type ServerProcess } from '../../helpers/serverProcess';
+import { http, startServerProcess, type ServerProcess } from '../../helpers/serverProcess';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const SCREENSHOTS = path.join(ROOT, 'screenshots');
@@ -67,10 +67,10 @@ export async function buildConsole(): Promise<string> {
   }
 }
 
-/** `npm start` on a fresh embedded database with the demo seed, serving the built console. */
-export async function startConsoleServer(consoleDir: string): Promise<ServerProcess & { dataDir: string }> {
+/** `npm start` on a fresh embedded database with the demo seed, serving the built console; `env` adds to its environment (e.g. a gateway port). */
+export async function startConsoleServer(consoleDir: string, env: Record<string, string> = {}): Promise<ServerProcess & { dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-e2e-data-'));
-  const srv = await startServerProcess(ROOT, { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir }, []);
+  const srv = await startServerProcess(ROOT, { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir, ...env }, []);
   return { ...srv, dataDir };
 }
 
@@ -113,4 +113,88 @@ export async function login(page: Page, loginName: string, password: string): Pr
   await page.locator('#loginName').fill(loginName);
   await page.locator('#password').fill(password);
   await page.locator('button[type=submit]').click();
+}
+
+export type OpenedPage = Awaited<ReturnType<typeof openPage>>;
+
+/** Every node of a tree (the resource tree of an API answer), parents before their children. */
+export const flatTree = <T extends { children?: T[] }>(tree: T[]): T[] => tree.flatMap((r) => [r, ...flatTree(r.children ?? [])]);
+
+/** What the browser tests of one file share; each part is there once the file's beforeAll has run. */
+export interface ConsoleSuite {
+  /** The console build the server serves. */
+  readonly consoleDir: string;
+  readonly server: ServerProcess & { dataDir: string };
+  readonly browser: Browser;
+  /** The admin's token for obd-web. */
+  readonly adminToken: string;
+  /** `/api` + path as the admin (or as `token`); an answer of 300 or above fails the test. */
+  api(method: string, path: string, body?: unknown, token?: string): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers of any shape
+  /** Signs in to obd-web through the API and answers the token. */
+  tokenOf(loginName: string, password: string): Promise<string>;
+  /** A fresh browser profile on the suite's server (see openPage). */
+  freshPage(locale?: string): Promise<OpenedPage>;
+  /** A fresh browser profile signed in as admin, on the dashboard; `prepare` runs on the page before it signs in (a viewport, a listener). */
+  adminPage(locale?: string, prepare?: (page: Page) => unknown): Promise<OpenedPage>;
+}
+
+/**
+ * One console build, one server on a fresh demo database and one browser for the tests of a file:
+ * started in beforeAll, stopped in afterAll (its database folder removed). `env` adds to the server's
+ * environment (e.g. a free gateway port and a demo fleet).
+ */
+export function useConsoleSuite(options: { env?: () => Promise<Record<string, string>> } = {}): ConsoleSuite {
+  let consoleDir: string | undefined;
+  let server: (ServerProcess & { dataDir: string }) | undefined;
+  let browser: Browser | undefined;
+  let adminToken: string | undefined;
+  const ready = <T>(part: T | undefined, name: string): T => {
+    if (part === undefined) throw new Error(`the console suite's ${name} is there once beforeAll has run`);
+    return part;
+  };
+  const tokenOf = async (loginName: string, password: string) =>
+    (await http(ready(server, 'server').url + '/api/login', 'POST', { loginName, password, application: 'obd-web' })).json.object.token as string;
+  const freshPage = (locale = 'zh-CN') => openPage(ready(browser, 'browser'), ready(server, 'server').url, locale);
+
+  beforeAll(async () => {
+    consoleDir = await buildConsole();
+    server = await startConsoleServer(consoleDir, (await options.env?.()) ?? {});
+    browser = await launchChromium();
+    adminToken = await tokenOf('admin', ADMIN_PASSWORD);
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (server) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  });
+
+  return {
+    get consoleDir() {
+      return ready(consoleDir, 'consoleDir');
+    },
+    get server() {
+      return ready(server, 'server');
+    },
+    get browser() {
+      return ready(browser, 'browser');
+    },
+    get adminToken() {
+      return ready(adminToken, 'adminToken');
+    },
+    async api(method, p, body, token) {
+      const r = await http(ready(server, 'server').url + '/api' + p, method, body, token ?? ready(adminToken, 'adminToken'));
+      if (r.status >= 300) throw new Error(`${method} ${p} → ${r.status} ${r.text}`);
+      return r.json;
+    },
+    tokenOf,
+    freshPage,
+    async adminPage(locale = 'zh-CN', prepare) {
+      const opened = await freshPage(locale);
+      await prepare?.(opened.page);
+      await login(opened.page, 'admin', ADMIN_PASSWORD);
+      await opened.page.waitForURL('**/dashboard');
+      return opened;
+    },
+  };
 }

@@ -33,26 +33,31 @@ export function renderConsole(ui: ReactElement, lang: Language = 'zh-CN') {
   );
 }
 
-const resource = (kind: 'Menu' | 'Action', code: string, id: number, children: ResourceItem[] = []): ResourceItem => ({
-  id,
-  name: code,
-  kind,
-  code,
-  path: kind === 'Menu' ? '/' + code : null,
-  url: null,
-  icon: null,
-  sort: 0,
-  parentId: null,
-  hidden: false,
-  affix: false,
-  noCache: false,
-  activeMenu: null,
-  children,
-});
+/**
+ * A resource of the menu tree as the passport answers it: named by its code, a Menu's path '/' + code,
+ * unless given. `children` are items made here too (typed loosely: test files that call jest.mock
+ * cannot name an imported type).
+ */
+export function resourceItem({ children = [], ...r }: Pick<ResourceItem, 'id' | 'kind' | 'code'> & Partial<Omit<ResourceItem, 'children'>> & { children?: object[] }): ResourceItem {
+  return {
+    name: r.code,
+    path: r.kind === 'Menu' ? '/' + r.code : null,
+    url: null,
+    icon: null,
+    sort: 0,
+    parentId: null,
+    hidden: false,
+    affix: false,
+    noCache: false,
+    activeMenu: null,
+    ...r,
+    children: children as ResourceItem[],
+  };
+}
 
 /** The signed-in member holds exactly these action codes. */
 export function grant(...codes: string[]): void {
-  const tree = [resource('Menu', 'fleet', 1, codes.map((c, i) => resource('Action', c, i + 2)))];
+  const tree = [resourceItem({ id: 1, kind: 'Menu', code: 'fleet', children: codes.map((code, i) => resourceItem({ id: i + 2, kind: 'Action', code })) })];
   act(() => navigationStore.set({ status: 'ready', tree, nav: buildNavigation(tree) }));
 }
 

@@ -1,33 +1,10 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import Permission from '../../../src/shell/Permission';
-import { buildNavigation } from '../../../src/shell/navigation';
-import { navigationStore, resetNavigation } from '../../../src/shell/navigationStore';
-import type { ResourceItem } from '../../../src/services/passport';
-
-const item = (kind: 'Menu' | 'Action', code: string, children: ResourceItem[] = []): ResourceItem => ({
-  id: 1,
-  name: code,
-  kind,
-  code,
-  path: kind === 'Menu' ? '/' + code : null,
-  url: null,
-  icon: null,
-  sort: 0,
-  parentId: null,
-  hidden: false,
-  affix: false,
-  noCache: false,
-  activeMenu: null,
-  children,
-});
-
-function grant(...codes: string[]) {
-  const tree = [item('Menu', 'system', codes.map((c) => item('Action', c)))];
-  act(() => navigationStore.set({ status: 'ready', tree, nav: buildNavigation(tree) }));
-}
+import { resetNavigation } from '../../../src/shell/navigationStore';
+import { grant, renderConsole } from '../components/consoleHarness';
 
 function ui() {
-  return render(
+  return renderConsole(
     <>
       <Permission code="role-add">
         <button>add</button>

@@ -1,5 +1,6 @@
 import { request } from '@umijs/max';
 import type { CallOptions } from '../../../services/http/headers';
+import type { TerminalSuggestion } from '../../../../schemas/kit/terminalSuggestion';
 import type { Row } from '../../../components/schema/pageContract';
 
 /** The vehicle-service calls of SPEC §7 beside the generic CRUD (server/vehicle/), with their codes. */
@@ -25,13 +26,7 @@ export const bindTerminal = (vehicleId: number, terminalId: number) => call<Row>
 
 export const unbindTerminal = (vehicleId: number) => call<Row>(`/vehicle/vehicle/unbind/${vehicleId}`, { method: 'PUT', authority: 'vehicle-unbind' });
 
-export interface TerminalSuggestion {
-  value: number;
-  label: string;
-  terminalNo: string;
-  sim: string;
-  licence: string | null;
-}
+export type { TerminalSuggestion };
 
 /** What the suggest route accepts (terminal numbers are letters and digits, SIMs digits). */
 export const SUGGEST_QUERY = /^[0-9A-Za-z]{1,30}$/;

@@ -1,6 +1,8 @@
-import { ModalForm, ProFormCheckbox, ProFormDatePicker, ProFormRadio, ProFormSelect, ProFormText, ProFormTreeSelect } from '@ant-design/pro-components';
+import { ProFormCheckbox, ProFormDatePicker, ProFormRadio, ProFormSelect, ProFormText, ProFormTreeSelect } from '@ant-design/pro-components';
 import { Form } from 'antd';
-import { blankToNull, changedFields } from '../../../components/system/changes';
+import { blankToNull } from '../../../components/system/changes';
+import DialogForm from '../../../components/system/DialogForm';
+import { saveEdit, submitModal } from '../../../components/system/formSave';
 import { MEMBER_TYPE_KEYS, optionsOf, STATUS_KEYS } from '../../../components/system/labels';
 import { accountPasswordRule, confirmRule, maxLength, phoneRule, required } from '../../../components/system/rules';
 import { showSubmitFailure } from '../../../components/system/submitFailure';
@@ -62,43 +64,44 @@ export default function MemberForm({ member, orgOptions, onClose, onSaved }: Mem
       });
     });
 
-  const submit = async ({ confirmPassword: _confirm, ...values }: Values) => {
-    try {
-      if (member) {
-        const { password: _password, ...rest } = values;
-        const change = changedFields<MemberBody>(member, rest);
-        if (Object.keys(change).length) await updateMember(member.id, change);
-        void feedback().message.success(t('passport.updated'));
-      } else {
-        await registerMember(blankToNull(values) as RegisterBody);
-      }
-      onSaved();
-      return true;
-    } catch (e) {
-      const f = failureOf(e);
-      const other = f.errors.find((x) => x.key === 'passport.phoneOnOtherPlatform');
-      if (!member && other) return offerEnable(blankToNull(values) as RegisterBody, f.message ?? other.message);
-      fail(e);
-      return false;
-    }
+  /** A registration refused for a phone of another platform asks the operator instead of failing. */
+  const otherPlatform = (values: Omit<Values, 'confirmPassword'>, e: unknown) => {
+    const f = failureOf(e);
+    const other = f.errors.find((x) => x.key === 'passport.phoneOnOtherPlatform');
+    return !member && other ? offerEnable(blankToNull(values) as RegisterBody, f.message ?? other.message) : null;
   };
+
+  const submit = ({ confirmPassword: _confirm, ...values }: Values) =>
+    submitModal(
+      form,
+      FIELDS,
+      t('console.system.messages.saveFailed'),
+      async () => {
+        if (member) {
+          const { password: _password, ...rest } = values;
+          await saveEdit<MemberBody>(t, member, rest, updateMember);
+        } else {
+          await registerMember(blankToNull(values) as RegisterBody);
+        }
+        onSaved();
+      },
+      (e) => otherPlatform(values, e),
+    );
 
   const initialValues: Partial<Values> = member
     ? Object.fromEntries(FIELDS.filter((k) => k !== 'password').map((k) => [k, member[k]]))
     : { memberType: 'orgUser', status: 'enabled', applications: ['obd-web'], roleIds: [] };
 
   return (
-    <ModalForm<Values>
+    <DialogForm<Values>
       title={t(member ? 'console.system.account.edit' : 'console.system.account.register')}
-      open
       form={form}
       width={720}
       grid
       rowProps={{ gutter: 16 }}
       initialValues={initialValues}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       onFinish={submit}
-      modalProps={{ maskClosable: false }}
     >
       <ProFormText
         colProps={{ span: 12 }}
@@ -134,6 +137,6 @@ export default function MemberForm({ member, orgOptions, onClose, onSaved }: Mem
       {member && <ProFormRadio.Group colProps={{ span: 12 }} name="status" label={t('passport.fields.status')} options={optionsOf(STATUS_KEYS, t)} />}
       <ProFormSelect colProps={{ span: 24 }} name="roleIds" label={t('passport.fields.roleIds')} options={roleOptions} fieldProps={{ mode: 'multiple', optionFilterProp: 'label' }} />
       <ProFormCheckbox.Group colProps={{ span: 24 }} name="applications" label={t('passport.fields.applications')} options={applications} />
-    </ModalForm>
+    </DialogForm>
   );
 }

@@ -1,9 +1,9 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
-import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { Popconfirm, Space, Tag, Typography } from 'antd';
+import { useMemo, useRef, type ReactNode } from 'react';
 import { APPLICATION_KEYS, labelOf, MEMBER_TYPE_KEYS, STATUS_KEYS, valueEnumOf } from '../../../components/system/labels';
 import { tableRequest } from '../../../components/system/paging';
+import { AddButton, operationColumn } from '../../../components/system/tableActions';
 import type { OrgTreeNode } from '../../../components/system/useOrgOptions';
 import { queryMembers, type Member } from '../../../services/passport';
 import { isImpersonating, loadSession } from '../../../services/session';
@@ -71,7 +71,7 @@ export default function MemberTable({ fixed = {}, orgOptions, toolbar, rowAction
       render: (_, r) => r.applications.map((a) => labelOf(APPLICATION_KEYS, t, a)).join(' / '),
     },
     { title: t('passport.fields.expireDate'), dataIndex: 'expireDate', search: false, sorter: true, render: (_, r) => r.expireDate ?? '-' },
-    { title: t('console.system.actions.operation'), valueType: 'option', fixed: 'right', width: 220, render: (_, r) => rowActions(r, reload) },
+    operationColumn<Member>(t, 220, (r) => rowActions(r, reload)),
   ];
 
   return (
@@ -116,10 +116,8 @@ export function SimulateLink({ member }: { member: Member }) {
 export const RegisterButton = ({ onClick }: { onClick: () => void }) => {
   const t = useT();
   return (
-    <Permission code="member-register">
-      <Button type="primary" icon={<PlusOutlined />} onClick={onClick}>
-        {t('console.system.account.register')}
-      </Button>
-    </Permission>
+    <AddButton code="member-register" onClick={onClick}>
+      {t('console.system.account.register')}
+    </AddButton>
   );
 };

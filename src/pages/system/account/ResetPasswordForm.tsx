@@ -1,7 +1,8 @@
-import { ModalForm, ProFormText } from '@ant-design/pro-components';
+import { ProFormText } from '@ant-design/pro-components';
 import { Form } from 'antd';
+import DialogForm from '../../../components/system/DialogForm';
+import { submitModal } from '../../../components/system/formSave';
 import { accountPasswordRule, confirmRule, required } from '../../../components/system/rules';
-import { showSubmitFailure } from '../../../components/system/submitFailure';
 import { feedback } from '../../../services/http/feedback';
 import { resetPassword, type Member } from '../../../services/passport';
 import { useT } from '../../../shell/useT';
@@ -12,26 +13,13 @@ type Values = { password: string; confirmPassword: string };
 export default function ResetPasswordForm({ member, onClose }: { member: Member; onClose: () => void }) {
   const t = useT();
   const [form] = Form.useForm<Values>();
-  const submit = async ({ password }: Values) => {
-    try {
+  const submit = ({ password }: Values) =>
+    submitModal(form, ['password'], t('console.system.account.resetFailed'), async () => {
       const r = await resetPassword(member.id, password);
       void feedback().message.success(r.message || t('console.system.account.resetSuccess'));
-      return true;
-    } catch (e) {
-      showSubmitFailure(form, e, ['password'], t('console.system.account.resetFailed'));
-      return false;
-    }
-  };
+    });
   return (
-    <ModalForm<Values>
-      title={t('console.system.account.resetTitle', { name: member.name })}
-      open
-      form={form}
-      width={440}
-      onOpenChange={(open) => !open && onClose()}
-      onFinish={submit}
-      modalProps={{ maskClosable: false }}
-    >
+    <DialogForm<Values> title={t('console.system.account.resetTitle', { name: member.name })} form={form} width={440} onClose={onClose} onFinish={submit}>
       <ProFormText.Password name="password" label={t('passport.fields.newPassword')} rules={[required(t, t('passport.fields.newPassword')), accountPasswordRule(t)]} fieldProps={{ autoComplete: 'new-password' }} />
       <ProFormText.Password
         name="confirmPassword"
@@ -40,6 +28,6 @@ export default function ResetPasswordForm({ member, onClose }: { member: Member;
         rules={[{ required: true, message: t('validation.confirmPassword.required') }, confirmRule(t, 'password')]}
         fieldProps={{ autoComplete: 'new-password' }}
       />
-    </ModalForm>
+    </DialogForm>
   );
 }

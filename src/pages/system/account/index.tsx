@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { ActionLink } from '../../../components/system/tableActions';
 import { useOrgOptions } from '../../../components/system/useOrgOptions';
 import type { Member } from '../../../services/passport';
-import Permission from '../../../shell/Permission';
 import { useT } from '../../../shell/useT';
 import MemberForm from './MemberForm';
 import MemberTable, { RegisterButton, SimulateLink } from './MemberTable';
@@ -20,12 +20,12 @@ export default function AccountPage() {
         showApplications
         toolbar={(reload) => [<RegisterButton key="register" onClick={() => setEditing({ member: null, reload })} />]}
         rowActions={(m, reload) => [
-          <Permission key="edit" code="member-edit">
-            <a onClick={() => setEditing({ member: m, reload })}>{t('console.system.actions.edit')}</a>
-          </Permission>,
-          <Permission key="reset" code="member-resetpassword">
-            <a onClick={() => setResetting(m)}>{t('console.system.account.resetPassword')}</a>
-          </Permission>,
+          <ActionLink key="edit" code="member-edit" onClick={() => setEditing({ member: m, reload })}>
+            {t('console.system.actions.edit')}
+          </ActionLink>,
+          <ActionLink key="reset" code="member-resetpassword" onClick={() => setResetting(m)}>
+            {t('console.system.account.resetPassword')}
+          </ActionLink>,
           <SimulateLink key="simulate" member={m} />,
         ]}
       />

@@ -1,12 +1,11 @@
-import { ModalForm, ProFormDatePicker, ProFormRadio, ProFormSelect, ProFormText } from '@ant-design/pro-components';
+import { ProFormDatePicker, ProFormRadio, ProFormSelect, ProFormText } from '@ant-design/pro-components';
 import { Form } from 'antd';
 import { useEffect } from 'react';
-import { changedFields } from '../../../components/system/changes';
+import DialogForm from '../../../components/system/DialogForm';
+import { saveEdit, submitModal } from '../../../components/system/formSave';
 import { optionsOf, STATUS_KEYS } from '../../../components/system/labels';
 import { maxLength, phoneRule, required } from '../../../components/system/rules';
-import { showSubmitFailure } from '../../../components/system/submitFailure';
 import { useRoleOptions } from '../../../components/system/useRoleOptions';
-import { feedback } from '../../../services/http/feedback';
 import { updateAppMember, type AppMemberBody, type Member } from '../../../services/passport';
 import { useT } from '../../../shell/useT';
 
@@ -27,35 +26,26 @@ export default function AppMemberForm({ member, onClose, onSaved }: { member: Me
     if (!form.isFieldTouched('roleIds')) form.setFieldsValue({ roleIds: appRolesKey ? appRolesKey.split(',').map(Number) : [] });
   }, [appRolesKey, form]);
 
-  const submit = async (values: Values) => {
-    try {
-      const change = changedFields<AppMemberBody>(before, values);
-      if (Object.keys(change).length) await updateAppMember(member.id, change);
-      void feedback().message.success(t('passport.updated'));
+  const submit = (values: Values) =>
+    submitModal(form, FIELDS, t('console.system.messages.saveFailed'), async () => {
+      await saveEdit<AppMemberBody>(t, before, values, updateAppMember);
       onSaved();
-      return true;
-    } catch (e) {
-      showSubmitFailure(form, e, FIELDS, t('console.system.messages.saveFailed'));
-      return false;
-    }
-  };
+    });
 
   return (
-    <ModalForm<Values>
+    <DialogForm<Values>
       title={t('console.system.appAccount.edit')}
-      open
       form={form}
       width={520}
       initialValues={Object.fromEntries(FIELDS.map((k) => [k, before[k]]))}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       onFinish={submit}
-      modalProps={{ maskClosable: false }}
     >
       <ProFormText name="name" label={t('passport.fields.name')} rules={[required(t, t('passport.fields.name')), maxLength(t, t('passport.fields.name'), 64)]} />
       <ProFormText name="mobile" label={t('passport.fields.mobile')} rules={[phoneRule(t)]} />
       <ProFormDatePicker name="expireDate" label={t('passport.fields.expireDate')} fieldProps={{ format: 'YYYY-MM-DD', style: { width: '100%' } }} />
       <ProFormRadio.Group name="status" label={t('passport.fields.status')} options={optionsOf(STATUS_KEYS, t)} />
       <ProFormSelect name="roleIds" label={t('console.system.appAccount.roles')} options={roleOptions} fieldProps={{ mode: 'multiple', optionFilterProp: 'label' }} />
-    </ModalForm>
+    </DialogForm>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { ActionLink } from '../../../components/system/tableActions';
 import { useOrgOptions } from '../../../components/system/useOrgOptions';
 import type { Member } from '../../../services/passport';
-import Permission from '../../../shell/Permission';
 import { useT } from '../../../shell/useT';
 import MemberTable from '../account/MemberTable';
 import AppMemberForm from './AppMemberForm';
@@ -19,9 +19,9 @@ export default function AppAccountPage() {
         fixed={APP_MEMBERS}
         orgOptions={orgOptions}
         rowActions={(m, reload) => [
-          <Permission key="edit" code="appMember-edit">
-            <a onClick={() => setEditing({ member: m, reload })}>{t('console.system.actions.edit')}</a>
-          </Permission>,
+          <ActionLink key="edit" code="appMember-edit" onClick={() => setEditing({ member: m, reload })}>
+            {t('console.system.actions.edit')}
+          </ActionLink>,
         ]}
       />
       {editing && <AppMemberForm member={editing.member} onClose={() => setEditing(null)} onSaved={editing.reload} />}

@@ -1,10 +1,10 @@
-import { ModalForm, ProFormDependency, ProFormDigit, ProFormRadio, ProFormSwitch, ProFormText, ProFormTreeSelect } from '@ant-design/pro-components';
+import { ProFormDependency, ProFormDigit, ProFormRadio, ProFormSwitch, ProFormText, ProFormTreeSelect } from '@ant-design/pro-components';
 import { Form } from 'antd';
 import { useEffect, useState } from 'react';
-import { blankToNull, changedFields } from '../../../components/system/changes';
+import DialogForm from '../../../components/system/DialogForm';
+import { saveEditOrAdd, submitModal } from '../../../components/system/formSave';
 import { KIND_KEYS, optionsOf } from '../../../components/system/labels';
 import { maxLength, required } from '../../../components/system/rules';
-import { showSubmitFailure } from '../../../components/system/submitFailure';
 import { feedback } from '../../../services/http/feedback';
 import { allResources, createResource, updateResource, type Application, type ResourceBody, type ResourceItem } from '../../../services/passport';
 import { useT } from '../../../shell/useT';
@@ -44,39 +44,26 @@ export default function ResourceForm({ application, target, onClose, onSaved }: 
     };
   }, [application, editing?.id, t]);
 
-  const submit = async (values: Values) => {
-    try {
-      if (editing) {
-        const change = changedFields<ResourceBody>(editing, values);
-        if (Object.keys(change).length) await updateResource(application, editing.id, change);
-        void feedback().message.success(t('passport.updated'));
-      } else {
-        await createResource(application, blankToNull(values));
-      }
+  const submit = (values: Values) =>
+    submitModal(form, FIELDS, t('console.system.messages.saveFailed'), async () => {
+      await saveEditOrAdd<ResourceBody>(t, editing, values, (id, change) => updateResource(application, id, change), (body) => createResource(application, body));
       onSaved();
-      return true;
-    } catch (e) {
-      showSubmitFailure(form, e, FIELDS, t('console.system.messages.saveFailed'));
-      return false;
-    }
-  };
+    });
 
   const initialValues: Partial<Values> = editing
     ? Object.fromEntries(FIELDS.map((k) => [k, editing[k]]))
     : { parentId: target.mode === 'add' ? target.parentId : null, kind: 'Menu', sort: 0, hidden: false, affix: false, noCache: false };
 
   return (
-    <ModalForm<Values>
+    <DialogForm<Values>
       title={t(editing ? 'console.system.menu.edit' : 'console.system.menu.add')}
-      open
       form={form}
       width={680}
       grid
       rowProps={{ gutter: 16 }}
       initialValues={initialValues}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       onFinish={submit}
-      modalProps={{ maskClosable: false }}
     >
       <ProFormTreeSelect
         colProps={{ span: 24 }}
@@ -117,6 +104,6 @@ export default function ResourceForm({ application, target, onClose, onSaved }: 
           )
         }
       </ProFormDependency>
-    </ModalForm>
+    </DialogForm>
   );
 }

@@ -1,11 +1,10 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
-import { Button, Popconfirm, Space, Tag } from 'antd';
+import { Tag } from 'antd';
 import { useMemo, useRef, useState, type Key } from 'react';
 import { KIND_KEYS, labelOf } from '../../../components/system/labels';
+import { ActionLink, AddButton, DeleteLink, ExpandButtons, operationColumn } from '../../../components/system/tableActions';
 import { parentKeys, pruneEmpty } from '../../../components/system/tree';
 import { allResources, codeFor, deleteResource, type Application, type ResourceItem } from '../../../services/passport';
-import Permission from '../../../shell/Permission';
 import { useT } from '../../../shell/useT';
 import ResourceForm, { type ResourceFormTarget } from './ResourceForm';
 
@@ -18,6 +17,7 @@ export default function ResourceTable({ application }: { application: Applicatio
   const [allParents, setAllParents] = useState<number[]>([]);
   const code = (c: string) => codeFor(c, application);
   const yesNo = (v: boolean) => (v ? t('common.yes') : t('common.no'));
+  const reload = () => void action.current?.reload();
 
   const request = useMemo(
     () => async () => {
@@ -33,15 +33,6 @@ export default function ResourceTable({ application }: { application: Applicatio
     [application],
   );
 
-  const remove = async (r: ResourceItem) => {
-    try {
-      await deleteResource(application, r.id);
-      void action.current?.reload();
-    } catch {
-      // Shown by the request client (406: it still has children).
-    }
-  };
-
   const columns: Array<ProColumns<ResourceItem>> = [
     { title: t('passport.resourceFields.name'), dataIndex: 'name', width: 240 },
     { title: t('passport.resourceFields.code'), dataIndex: 'code' },
@@ -53,27 +44,18 @@ export default function ResourceTable({ application }: { application: Applicatio
     { title: t('passport.resourceFields.hidden'), dataIndex: 'hidden', width: 70, render: (_, r) => yesNo(r.hidden) },
     { title: t('passport.resourceFields.affix'), dataIndex: 'affix', width: 80, render: (_, r) => yesNo(r.affix) },
     { title: t('passport.resourceFields.noCache'), dataIndex: 'noCache', width: 80, render: (_, r) => yesNo(r.noCache) },
-    {
-      title: t('console.system.actions.operation'),
-      valueType: 'option',
-      fixed: 'right',
-      width: 200,
-      render: (_, r) => [
-        r.kind === 'Menu' && (
-          <Permission key="add" code={code('resource-add')}>
-            <a onClick={() => setEditing({ mode: 'add', parentId: r.id })}>{t('console.system.menu.addChild')}</a>
-          </Permission>
-        ),
-        <Permission key="edit" code={code('resource-edit')}>
-          <a onClick={() => setEditing({ mode: 'edit', resource: r })}>{t('console.system.actions.edit')}</a>
-        </Permission>,
-        <Permission key="remove" code={code('resource-remove')}>
-          <Popconfirm title={t('console.system.actions.confirmDelete', { name: r.name })} onConfirm={() => remove(r)}>
-            <a>{t('console.system.actions.delete')}</a>
-          </Popconfirm>
-        </Permission>,
-      ],
-    },
+    operationColumn<ResourceItem>(t, 200, (r) => [
+      r.kind === 'Menu' && (
+        <ActionLink key="add" code={code('resource-add')} onClick={() => setEditing({ mode: 'add', parentId: r.id })}>
+          {t('console.system.menu.addChild')}
+        </ActionLink>
+      ),
+      <ActionLink key="edit" code={code('resource-edit')} onClick={() => setEditing({ mode: 'edit', resource: r })}>
+        {t('console.system.actions.edit')}
+      </ActionLink>,
+      // 406 while it still has children.
+      <DeleteLink key="remove" code={code('resource-remove')} name={r.name} remove={() => deleteResource(application, r.id)} onDeleted={reload} />,
+    ]),
   ];
 
   return (
@@ -89,18 +71,13 @@ export default function ResourceTable({ application }: { application: Applicatio
         scroll={{ x: 'max-content' }}
         expandable={{ expandedRowKeys: expanded, onExpandedRowsChange: setExpanded }}
         toolBarRender={() => [
-          <Space key="expand">
-            <Button onClick={() => setExpanded(allParents)}>{t('console.system.actions.expandAll')}</Button>
-            <Button onClick={() => setExpanded([])}>{t('console.system.actions.collapseAll')}</Button>
-          </Space>,
-          <Permission key="add" code={code('resource-add')}>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'add', parentId: null })}>
-              {t('console.system.menu.add')}
-            </Button>
-          </Permission>,
+          <ExpandButtons key="expand" parents={allParents} onExpand={setExpanded} />,
+          <AddButton key="add" code={code('resource-add')} onClick={() => setEditing({ mode: 'add', parentId: null })}>
+            {t('console.system.menu.add')}
+          </AddButton>,
         ]}
       />
-      {editing && <ResourceForm application={application} target={editing} onClose={() => setEditing(null)} onSaved={() => void action.current?.reload()} />}
+      {editing && <ResourceForm application={application} target={editing} onClose={() => setEditing(null)} onSaved={reload} />}
     </>
   );
 }

@@ -1,11 +1,10 @@
-import { ModalForm, ProFormRadio, ProFormSelect, ProFormSwitch, ProFormText, ProFormTextArea, ProFormTreeSelect } from '@ant-design/pro-components';
+import { ProFormRadio, ProFormSelect, ProFormSwitch, ProFormText, ProFormTextArea, ProFormTreeSelect } from '@ant-design/pro-components';
 import { Form } from 'antd';
-import { blankToNull, changedFields } from '../../../components/system/changes';
+import DialogForm from '../../../components/system/DialogForm';
+import { saveEditOrAdd, submitModal } from '../../../components/system/formSave';
 import { optionsOf, ORG_TYPE_KEYS, STATUS_KEYS } from '../../../components/system/labels';
 import { maxLength, phoneRule, required } from '../../../components/system/rules';
-import { showSubmitFailure } from '../../../components/system/submitFailure';
 import type { OrgTreeNode } from '../../../components/system/useOrgOptions';
-import { feedback } from '../../../services/http/feedback';
 import { createOrg, updateOrg, type Org, type OrgBody } from '../../../services/passport';
 import { useT } from '../../../shell/useT';
 import { parentOptions } from './parentOptions';
@@ -33,36 +32,24 @@ export default function OrgForm({ target, orgOptions, platformAdmin, onClose, on
     ? Object.fromEntries(FIELDS.map((k) => [k, editing[k]]))
     : { parentId: target.mode === 'add' ? target.parentId : undefined, type: 'client', status: 'enabled', isSystem: false };
 
-  const submit = async (values: Values) => {
+  const submit = (values: Values) => {
     const body: OrgBody = platformAdmin ? values : { ...values, isSystem: undefined };
-    try {
-      if (editing) {
-        const change = changedFields<OrgBody>(editing, body);
-        if (Object.keys(change).length) await updateOrg(editing.id, change);
-        void feedback().message.success(t('passport.updated'));
-      } else {
-        await createOrg(blankToNull(body));
-      }
+    return submitModal(form, FIELDS, t('console.system.messages.saveFailed'), async () => {
+      await saveEditOrAdd<OrgBody>(t, editing, body, updateOrg, createOrg);
       onSaved();
-      return true;
-    } catch (e) {
-      showSubmitFailure(form, e, FIELDS, t('console.system.messages.saveFailed'));
-      return false;
-    }
+    });
   };
 
   return (
-    <ModalForm<Values>
+    <DialogForm<Values>
       title={t(editing ? 'console.system.org.edit' : 'console.system.org.add')}
-      open
       form={form}
       width={640}
       grid
       rowProps={{ gutter: 16 }}
       initialValues={initialValues}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       onFinish={submit}
-      modalProps={{ maskClosable: false }}
     >
       <ProFormText colProps={{ span: 12 }} name="name" label={t('org.fields.name')} rules={[required(t, t('org.fields.name')), maxLength(t, t('org.fields.name'), 64)]} />
       <ProFormText
@@ -85,6 +72,6 @@ export default function OrgForm({ target, orgOptions, platformAdmin, onClose, on
       <ProFormTextArea colProps={{ span: 24 }} name="address" label={t('org.fields.address')} rules={[maxLength(t, t('org.fields.address'), 200)]} fieldProps={{ autoSize: { minRows: 1, maxRows: 3 } }} />
       <ProFormRadio.Group colProps={{ span: 12 }} name="status" label={t('org.fields.status')} options={optionsOf(STATUS_KEYS, t)} />
       {platformAdmin && <ProFormSwitch colProps={{ span: 12 }} name="isSystem" label={t('org.fields.isSystem')} />}
-    </ModalForm>
+    </DialogForm>
   );
 }

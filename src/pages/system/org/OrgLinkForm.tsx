@@ -1,7 +1,7 @@
 import { ModalForm, ProFormText } from '@ant-design/pro-components';
 import { Form } from 'antd';
+import { submitModal } from '../../../components/system/formSave';
 import { externalLinkRule, maxLength } from '../../../components/system/rules';
-import { showSubmitFailure } from '../../../components/system/submitFailure';
 import { feedback } from '../../../services/http/feedback';
 import { editOrgLink, type Org } from '../../../services/passport';
 import { useT } from '../../../shell/useT';
@@ -10,17 +10,12 @@ import { useT } from '../../../shell/useT';
 export default function OrgLinkForm({ org, onClose, onSaved }: { org: Org; onClose: () => void; onSaved: () => void }) {
   const t = useT();
   const [form] = Form.useForm<{ link: string }>();
-  const submit = async ({ link }: { link?: string }) => {
-    try {
+  const submit = ({ link }: { link?: string }) =>
+    submitModal(form, ['link'], t('console.system.messages.saveFailed'), async () => {
       await editOrgLink(org.id, link?.trim() || null);
       void feedback().message.success(t('passport.updated'));
       onSaved();
-      return true;
-    } catch (e) {
-      showSubmitFailure(form, e, ['link'], t('console.system.messages.saveFailed'));
-      return false;
-    }
-  };
+    });
   return (
     <ModalForm<{ link: string }>
       title={t('console.system.org.linkTitle', { name: org.name })}

@@ -1,13 +1,12 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
-import { Button, Popconfirm, Space, Typography } from 'antd';
+import { Typography } from 'antd';
 import { useMemo, useRef, useState, type Key } from 'react';
 import { labelOf, ORG_TYPE_KEYS, STATUS_KEYS, valueEnumOf } from '../../../components/system/labels';
 import { tableRequest } from '../../../components/system/paging';
+import { ActionLink, AddButton, DeleteLink, ExpandButtons, operationColumn } from '../../../components/system/tableActions';
 import { nestRows, parentKeys, type Nested } from '../../../components/system/tree';
 import { useOrgOptions } from '../../../components/system/useOrgOptions';
 import { deleteOrg, queryOrgs, type Org, type Page, type PagingBody } from '../../../services/passport';
-import Permission from '../../../shell/Permission';
 import { useT } from '../../../shell/useT';
 import OrgForm, { type OrgFormTarget } from './OrgForm';
 import OrgLinkForm from './OrgLinkForm';
@@ -51,15 +50,6 @@ export default function OrgPage() {
     };
   }, []);
 
-  const remove = async (org: Org) => {
-    try {
-      await deleteOrg(org.id);
-      changed();
-    } catch {
-      // The request client showed the server's reason (SPEC.md §8, 406).
-    }
-  };
-
   const columns: Array<ProColumns<OrgNode>> = [
     { title: t('common.fields.keyword'), dataIndex: 'keyword', hideInTable: true, fieldProps: { placeholder: t('console.system.org.keywordHint') } },
     { title: t('org.fields.name'), dataIndex: 'name', search: false },
@@ -71,28 +61,19 @@ export default function OrgPage() {
     { title: t('org.fields.address'), dataIndex: 'address', search: false, ellipsis: true, width: 200 },
     { title: t('org.fields.isSystem'), dataIndex: 'isSystem', search: false, render: (_, r) => t(r.isSystem ? 'common.yes' : 'common.no') },
     { title: t('org.fields.link'), dataIndex: 'link', search: false, ellipsis: true, render: (_, r) => (r.link ? <a href={r.link} target="_blank" rel="noreferrer noopener">{r.link}</a> : '-') },
-    {
-      title: t('console.system.actions.operation'),
-      valueType: 'option',
-      fixed: 'right',
-      width: 250,
-      render: (_, r) => [
-        <Permission key="add" code="org-add">
-          <a onClick={() => setEditing({ mode: 'add', parentId: r.id })}>{t('console.system.org.addChild')}</a>
-        </Permission>,
-        <Permission key="edit" code="org-edit">
-          <a onClick={() => setEditing({ mode: 'edit', org: r })}>{t('console.system.actions.edit')}</a>
-        </Permission>,
-        <Permission key="link" code="org-editLink">
-          <a onClick={() => setLinking(r)}>{t('console.system.org.editLink')}</a>
-        </Permission>,
-        <Permission key="remove" code="org-remove">
-          <Popconfirm title={t('console.system.actions.confirmDelete', { name: r.name })} onConfirm={() => remove(r)}>
-            <a>{t('console.system.actions.delete')}</a>
-          </Popconfirm>
-        </Permission>,
-      ],
-    },
+    operationColumn<OrgNode>(t, 250, (r) => [
+      <ActionLink key="add" code="org-add" onClick={() => setEditing({ mode: 'add', parentId: r.id })}>
+        {t('console.system.org.addChild')}
+      </ActionLink>,
+      <ActionLink key="edit" code="org-edit" onClick={() => setEditing({ mode: 'edit', org: r })}>
+        {t('console.system.actions.edit')}
+      </ActionLink>,
+      <ActionLink key="link" code="org-editLink" onClick={() => setLinking(r)}>
+        {t('console.system.org.editLink')}
+      </ActionLink>,
+      // 406 while it has children, accounts or vehicles.
+      <DeleteLink key="remove" code="org-remove" name={r.name} remove={() => deleteOrg(r.id)} onDeleted={changed} />,
+    ]),
   ];
 
   return (
@@ -109,15 +90,10 @@ export default function OrgPage() {
         expandable={{ expandedRowKeys: expanded, onExpandedRowsChange: setExpanded }}
         headerTitle={t('menu.system-org')}
         toolBarRender={() => [
-          <Space key="expand">
-            <Button onClick={() => setExpanded(allParents)}>{t('console.system.actions.expandAll')}</Button>
-            <Button onClick={() => setExpanded([])}>{t('console.system.actions.collapseAll')}</Button>
-          </Space>,
-          <Permission key="add" code="org-add">
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ mode: 'add' })}>
-              {t('console.system.org.add')}
-            </Button>
-          </Permission>,
+          <ExpandButtons key="expand" parents={allParents} onExpand={setExpanded} />,
+          <AddButton key="add" code="org-add" onClick={() => setEditing({ mode: 'add' })}>
+            {t('console.system.org.add')}
+          </AddButton>,
         ]}
       />
       {editing && <OrgForm target={editing} orgOptions={orgOptions} platformAdmin={platformAdmin} onClose={() => setEditing(null)} onSaved={changed} />}

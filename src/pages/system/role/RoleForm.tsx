@@ -1,10 +1,9 @@
-import { ModalForm, ProFormText, ProFormTextArea, ProFormTreeSelect } from '@ant-design/pro-components';
+import { ProFormText, ProFormTextArea, ProFormTreeSelect } from '@ant-design/pro-components';
 import { Form } from 'antd';
-import { blankToNull, changedFields } from '../../../components/system/changes';
+import DialogForm from '../../../components/system/DialogForm';
+import { saveEditOrAdd, submitModal } from '../../../components/system/formSave';
 import { maxLength, required } from '../../../components/system/rules';
-import { showSubmitFailure } from '../../../components/system/submitFailure';
 import type { OrgTreeNode } from '../../../components/system/useOrgOptions';
-import { feedback } from '../../../services/http/feedback';
 import { createRole, updateRole, type Application, type Role, type RoleBody } from '../../../services/passport';
 import { useT } from '../../../shell/useT';
 
@@ -24,32 +23,19 @@ export interface RoleFormProps {
 export default function RoleForm({ application, role, orgOptions, onClose, onSaved }: RoleFormProps) {
   const t = useT();
   const [form] = Form.useForm<Values>();
-  const submit = async (values: Values) => {
-    try {
-      if (role) {
-        const change = changedFields<RoleBody>(role, values);
-        if (Object.keys(change).length) await updateRole(application, role.id, change);
-        void feedback().message.success(t('passport.updated'));
-      } else {
-        await createRole(application, blankToNull(values));
-      }
+  const submit = (values: Values) =>
+    submitModal(form, FIELDS, t('console.system.messages.saveFailed'), async () => {
+      await saveEditOrAdd<RoleBody>(t, role, values, (id, change) => updateRole(application, id, change), (body) => createRole(application, body));
       onSaved();
-      return true;
-    } catch (e) {
-      showSubmitFailure(form, e, FIELDS, t('console.system.messages.saveFailed'));
-      return false;
-    }
-  };
+    });
   return (
-    <ModalForm<Values>
+    <DialogForm<Values>
       title={t(role ? 'console.system.role.edit' : 'console.system.role.add')}
-      open
       form={form}
       width={520}
       initialValues={role ? { name: role.name, description: role.description, orgId: role.orgId } : {}}
-      onOpenChange={(open) => !open && onClose()}
+      onClose={onClose}
       onFinish={submit}
-      modalProps={{ maskClosable: false }}
     >
       <ProFormText name="name" label={t('passport.roleFields.name')} rules={[required(t, t('passport.roleFields.name')), maxLength(t, t('passport.roleFields.name'), 64)]} />
       <ProFormTextArea name="description" label={t('passport.roleFields.description')} rules={[maxLength(t, t('passport.roleFields.description'), 200)]} fieldProps={{ autoSize: { minRows: 2, maxRows: 4 } }} />
@@ -59,6 +45,6 @@ export default function RoleForm({ application, role, orgOptions, onClose, onSav
         placeholder={t('console.system.role.ownOrg')}
         fieldProps={{ treeData: orgOptions, treeDefaultExpandAll: true, showSearch: true, treeNodeFilterProp: 'title' }}
       />
-    </ModalForm>
+    </DialogForm>
   );
 }

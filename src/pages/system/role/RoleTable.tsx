@@ -1,11 +1,9 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
-import { Button, Popconfirm } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { tableRequest } from '../../../components/system/paging';
+import { ActionLink, AddButton, DeleteLink, operationColumn } from '../../../components/system/tableActions';
 import type { OrgTreeNode } from '../../../components/system/useOrgOptions';
 import { codeFor, deleteRole, queryRoles, type Application, type Role } from '../../../services/passport';
-import Permission from '../../../shell/Permission';
 import { useT } from '../../../shell/useT';
 import { parseTime } from '../../../utils/formatTime';
 import AuthorizeDialog from './AuthorizeDialog';
@@ -24,15 +22,7 @@ export default function RoleTable({ application, orgOptions }: RoleTableProps) {
   const [authorizing, setAuthorizing] = useState<Role | null>(null);
   const request = useMemo(() => tableRequest((body) => queryRoles(application, body)), [application]);
   const code = (c: string) => codeFor(c, application);
-
-  const remove = async (role: Role) => {
-    try {
-      await deleteRole(application, role.id);
-      void action.current?.reload();
-    } catch {
-      // Shown by the request client (406: the role is still assigned).
-    }
-  };
+  const reload = () => void action.current?.reload();
 
   const columns: Array<ProColumns<Role>> = [
     { title: t('common.fields.keyword'), dataIndex: 'keyword', hideInTable: true },
@@ -41,24 +31,21 @@ export default function RoleTable({ application, orgOptions }: RoleTableProps) {
     { title: t('passport.roleFields.orgId'), dataIndex: 'orgName', search: false },
     { title: t('passport.roleFields.orgId'), dataIndex: 'orgId', hideInTable: true, valueType: 'treeSelect', fieldProps: { treeData: orgOptions, treeDefaultExpandAll: true } },
     { title: t('common.fields.createdAt'), dataIndex: 'createdAt', search: false, sorter: true, render: (_, r) => parseTime(r.createdAt) },
-    {
-      title: t('console.system.actions.operation'),
-      valueType: 'option',
-      width: 200,
-      render: (_, r) => [
-        <Permission key="authorize" code={code('role-authorize')}>
-          <a onClick={() => setAuthorizing(r)}>{t('console.system.role.authorize')}</a>
-        </Permission>,
-        <Permission key="edit" code={code('role-edit')}>
-          <a onClick={() => setEditing(r)}>{t('console.system.actions.edit')}</a>
-        </Permission>,
-        <Permission key="remove" code={code('role-remove')}>
-          <Popconfirm title={t('console.system.actions.confirmDelete', { name: r.name })} onConfirm={() => remove(r)}>
-            <a>{t('console.system.actions.delete')}</a>
-          </Popconfirm>
-        </Permission>,
+    operationColumn<Role>(
+      t,
+      200,
+      (r) => [
+        <ActionLink key="authorize" code={code('role-authorize')} onClick={() => setAuthorizing(r)}>
+          {t('console.system.role.authorize')}
+        </ActionLink>,
+        <ActionLink key="edit" code={code('role-edit')} onClick={() => setEditing(r)}>
+          {t('console.system.actions.edit')}
+        </ActionLink>,
+        // 406 when the role is still assigned.
+        <DeleteLink key="remove" code={code('role-remove')} name={r.name} remove={() => deleteRole(application, r.id)} onDeleted={reload} />,
       ],
-    },
+      { fixed: false },
+    ),
   ];
 
   return (
@@ -72,16 +59,12 @@ export default function RoleTable({ application, orgOptions }: RoleTableProps) {
         search={{ labelWidth: 'auto' }}
         options={{ density: false, setting: false }}
         toolBarRender={() => [
-          <Permission key="add" code={code('role-add')}>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-              {t('console.system.role.add')}
-            </Button>
-          </Permission>,
+          <AddButton key="add" code={code('role-add')} onClick={() => setEditing('new')}>
+            {t('console.system.role.add')}
+          </AddButton>,
         ]}
       />
-      {editing && (
-        <RoleForm application={application} role={editing === 'new' ? null : editing} orgOptions={orgOptions} onClose={() => setEditing(null)} onSaved={() => void action.current?.reload()} />
-      )}
+      {editing && <RoleForm application={application} role={editing === 'new' ? null : editing} orgOptions={orgOptions} onClose={() => setEditing(null)} onSaved={reload} />}
       {authorizing && <AuthorizeDialog application={application} role={authorizing} onClose={() => setAuthorizing(null)} />}
     </>
   );

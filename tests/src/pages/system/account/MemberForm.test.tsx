@@ -1,7 +1,7 @@
-import { IntlProvider as UntypedIntlProvider } from '@umijs/max';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Modal } from 'antd';
-import { catalogues } from '../../../../../schemas/kit/catalogue';
+// First: it loads @umijs/max before the request config does (src/app.tsx imports that config back).
+import { polyfillMatchMedia, renderConsole } from '../../../components/consoleHarness';
 import MemberForm from '../../../../../src/pages/system/account/MemberForm';
 import { registerMember, updateMember } from '../../../../../src/services/passport';
 
@@ -14,13 +14,8 @@ jest.mock('../../../../../src/services/passport', () => ({
 }));
 
 const mocked = { registerMember: jest.mocked(registerMember), updateMember: jest.mocked(updateMember) };
-// react-intl's class component types predate React 18's children rules. (Types here name no imported
-// binding: with jest.mock in the file, babel compiles it before the types are stripped.)
-const IntlProvider = UntypedIntlProvider as unknown as (props: { locale: string; messages: Record<string, string>; children: React.ReactNode }) => React.ReactElement;
 
-beforeAll(() => {
-  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as typeof window.matchMedia;
-});
+beforeAll(polyfillMatchMedia);
 afterEach(() => {
   jest.clearAllMocks();
   // Confirm dialogs are static: they outlive the rendered tree.
@@ -33,11 +28,7 @@ const rejection = (status: number, data: unknown) => Object.assign(new Error('Re
 function ui(member: object | null = null) {
   const onSaved = jest.fn();
   const onClose = jest.fn();
-  render(
-    <IntlProvider locale="zh-CN" messages={catalogues['zh-CN']}>
-      <MemberForm member={member as never} orgOptions={[{ value: 1, title: '车管星平台' }]} onClose={onClose} onSaved={onSaved} />
-    </IntlProvider>,
-  );
+  renderConsole(<MemberForm member={member as never} orgOptions={[{ value: 1, title: '车管星平台' }]} onClose={onClose} onSaved={onSaved} />);
   return { onSaved, onClose };
 }
 

@@ -1,22 +1,8 @@
 import { menuParents } from '../../../../../src/pages/system/menu/parentOptions';
 import type { ResourceItem } from '../../../../../src/services/passport';
+import { resourceItem } from '../../../components/consoleHarness';
 
-const r = (id: number, kind: 'Menu' | 'Action', children: ResourceItem[] = []): ResourceItem => ({
-  id,
-  name: `r${id}`,
-  kind,
-  code: `r${id}`,
-  path: null,
-  url: null,
-  icon: null,
-  sort: 0,
-  parentId: null,
-  hidden: false,
-  affix: false,
-  noCache: false,
-  activeMenu: null,
-  children,
-});
+const r = (id: number, kind: 'Menu' | 'Action', children: ResourceItem[] = []) => resourceItem({ id, kind, code: `r${id}`, path: null, children });
 
 describe('parent menus of a resource', () => {
   const tree = [r(1, 'Menu', [r(2, 'Menu', [r(3, 'Action'), r(4, 'Menu')]), r(5, 'Action')])];

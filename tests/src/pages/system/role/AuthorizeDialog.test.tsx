@@ -1,8 +1,7 @@
-import { IntlProvider as UntypedIntlProvider } from '@umijs/max';
-import { act, fireEvent, render, waitFor } from '@testing-library/react';
-import { catalogues } from '../../../../../schemas/kit/catalogue';
+import { act, fireEvent, waitFor } from '@testing-library/react';
 import AuthorizeDialog from '../../../../../src/pages/system/role/AuthorizeDialog';
 import { allResources, assignableResources, authorizeRole } from '../../../../../src/services/passport';
+import { polyfillMatchMedia, renderConsole, resourceItem } from '../../../components/consoleHarness';
 
 jest.mock('../../../../../src/services/passport', () => ({
   ...jest.requireActual('../../../../../src/services/passport'),
@@ -11,26 +10,7 @@ jest.mock('../../../../../src/services/passport', () => ({
   authorizeRole: jest.fn(),
 }));
 
-// react-intl's class component types predate React 18's children rules. (Types here name no imported
-// binding: with jest.mock in the file, babel compiles it before the types are stripped.)
-const IntlProvider = UntypedIntlProvider as unknown as (props: { locale: string; messages: Record<string, string>; children: React.ReactNode }) => React.ReactElement;
-
-const item = (id: number, code: string, name: string, kind: 'Menu' | 'Action', children: object[] = []) => ({
-  id,
-  name,
-  kind,
-  code,
-  path: null,
-  url: null,
-  icon: null,
-  sort: 0,
-  parentId: null,
-  hidden: false,
-  affix: false,
-  noCache: false,
-  activeMenu: null,
-  children,
-});
+const item = (id: number, code: string, name: string, kind: 'Menu' | 'Action', children: object[] = []) => resourceItem({ id, code, name, kind, path: null, children });
 
 // 车队管理 ─ 车辆管理 ─ {vehicle-add, vehicle-remove}; 系统管理 ─ 角色管理
 const ALL = [
@@ -40,9 +20,7 @@ const ALL = [
 // The caller holds everything but vehicle-remove; the role holds the vehicle page with vehicle-remove.
 const ASSIGNABLE = [item(1, 'fleet', '车队管理', 'Menu', [item(2, 'fleet-vehicleList', '车辆管理', 'Menu', [item(3, 'vehicle-add', '新增车辆', 'Action')])]), ALL[1]];
 
-beforeAll(() => {
-  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as typeof window.matchMedia;
-});
+beforeAll(polyfillMatchMedia);
 beforeEach(() => {
   jest.mocked(allResources).mockResolvedValue(ALL as never);
   jest.mocked(assignableResources).mockResolvedValue({ application: 'obd-web', resources: ASSIGNABLE, granted: [2, 4] } as never);
@@ -51,11 +29,7 @@ afterEach(() => jest.clearAllMocks());
 
 async function ui() {
   const onClose = jest.fn();
-  render(
-    <IntlProvider locale="zh-CN" messages={catalogues['zh-CN']}>
-      <AuthorizeDialog application="obd-web" role={{ id: 7, name: '调度员' } as never} onClose={onClose} />
-    </IntlProvider>,
-  );
+  renderConsole(<AuthorizeDialog application="obd-web" role={{ id: 7, name: '调度员' } as never} onClose={onClose} />);
   await waitFor(() => expect(document.querySelector('[data-code="vehicle-remove"]')).toBeTruthy());
   return { onClose };
 }

@@ -1,22 +1,8 @@
 import { grantsToSave, grantTree, idsOf, shownChecks, toggleGrant, type GrantNode } from '../../../../../src/pages/system/role/grantTree';
 import type { ResourceItem } from '../../../../../src/services/passport';
+import { resourceItem } from '../../../components/consoleHarness';
 
-const item = (id: number, code: string, kind: 'Menu' | 'Action', children: ResourceItem[] = []): ResourceItem => ({
-  id,
-  name: code,
-  kind,
-  code,
-  path: kind === 'Menu' ? '/' + code : null,
-  url: null,
-  icon: null,
-  sort: 0,
-  parentId: null,
-  hidden: false,
-  affix: false,
-  noCache: false,
-  activeMenu: null,
-  children,
-});
+const item = (id: number, code: string, kind: 'Menu' | 'Action', children: ResourceItem[] = []) => resourceItem({ id, code, kind, children });
 
 // fleet ─┬─ vehicleList ─┬─ vehicle-add
 //        │               └─ vehicle-remove   (not the caller's to grant)
