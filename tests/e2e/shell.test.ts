@@ -166,6 +166,22 @@ describe('menus from the server', () => {
   });
 });
 
+/**
+ * Runs a tab's context-menu command. antd closes a context menu when anything under it scrolls
+ * (as native menus do), and a list still settling can scroll once: then the menu is opened again.
+ */
+async function tabCommand(page: Page, path: string, label: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await page.locator(`.fs-tags [data-path="${path}"]`).click({ button: 'right' });
+    try {
+      await page.locator('.ant-dropdown:visible').getByText(label).click({ timeout: 3000 });
+      return;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
+}
+
 describe('tag tabs', () => {
   it('closes others and all from the context menu, never the affix tab', async () => {
     const { page, context } = await adminPage();
@@ -178,16 +194,13 @@ describe('tag tabs', () => {
     // The pages are real lists now: let the last one finish loading, as a user would see it.
     await page.locator('[data-view="/fleet/brand"] .ant-table').waitFor();
     await page.waitForLoadState('networkidle');
-    await page.locator('.fs-tags [data-path="/system/org"]').click({ button: 'right' });
-    await page.locator('.ant-dropdown:visible').getByText('关闭其他').click();
+    await tabCommand(page, '/system/org', '关闭其他');
     await page.waitForURL('**/system/org');
     expect(await tabTitles(page)).toEqual(['仪表盘', '组织管理']);
-    await page.locator('.fs-tags [data-path="/system/org"]').click({ button: 'right' });
-    await page.locator('.ant-dropdown:visible').getByText('刷新').click();
+    await tabCommand(page, '/system/org', '刷新');
     await page.waitForURL('**/system/org');
     await page.locator('.ant-dropdown:visible').waitFor({ state: 'hidden' });
-    await page.locator('.fs-tags [data-path="/dashboard"]').click({ button: 'right' });
-    await page.locator('.ant-dropdown:visible').getByText('关闭所有').click();
+    await tabCommand(page, '/dashboard', '关闭所有');
     await page.waitForURL('**/dashboard');
     expect(await tabTitles(page)).toEqual(['仪表盘']);
     await context.close();
