@@ -1,18 +1,16 @@
 import type { FastifyInstance } from 'fastify';
+import { LICENCE_PERMISSION, WITHIN_DAYS } from '../../schemas/kit/driverLicence';
 import { MAX_PAGE_SIZE, pageResponseSchema } from '../../schemas/kit/entity';
 import { callerOf } from '../auth/authenticate';
 import type { VehicleDeps } from './deps';
 import { licenceExpiries } from './driverLicences';
 
 /**
- * Who may read the licence-expiry list. The driver schema's read rule is NONE (every signed-in
- * member), which would leave no code to grant; this list is the work of whoever keeps drivers'
- * licences up to date, so it takes the code that edits a driver.
+ * Who may read the licence-expiry list (LICENCE_PERMISSION). The driver schema's read rule is NONE
+ * (every signed-in member), which would leave no code to grant; this list is the work of whoever
+ * keeps drivers' licences up to date, so it takes the code that edits a driver.
  */
-export const LICENCE_PERMISSION = 'driver-edit';
-
-export const DEFAULT_WITHIN_DAYS = 30;
-export const MAX_WITHIN_DAYS = 365;
+export { LICENCE_PERMISSION };
 
 const withinDaysMessage = { type: 'driver.withinDays', minimum: 'driver.withinDays', maximum: 'driver.withinDays' };
 
@@ -24,7 +22,7 @@ const body = {
     criteria: {
       type: ['object', 'null'],
       additionalProperties: false,
-      properties: { withinDays: { type: ['integer', 'null'], minimum: 0, maximum: MAX_WITHIN_DAYS, 'x-messages': withinDaysMessage } },
+      properties: { withinDays: { type: ['integer', 'null'], minimum: WITHIN_DAYS.min, maximum: WITHIN_DAYS.max, 'x-messages': withinDaysMessage } },
     },
     order: {
       type: ['object', 'null'],
@@ -80,7 +78,7 @@ export function registerDriverLicenceRoutes(app: FastifyInstance, { db, model }:
     async (req) => {
       const b = (req.body ?? { pageIndex: 1, pageSize: 20 }) as Body;
       return licenceExpiries(db, drivers, callerOf(req), {
-        withinDays: b.criteria?.withinDays ?? DEFAULT_WITHIN_DAYS,
+        withinDays: b.criteria?.withinDays ?? WITHIN_DAYS.default,
         direction: b.order?.direction && /^desc/i.test(b.order.direction) ? 'DESC' : 'ASC',
         pageIndex: b.pageIndex ?? 1,
         pageSize: b.pageSize ?? 20,

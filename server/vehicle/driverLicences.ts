@@ -1,26 +1,11 @@
 import { sql, type Kysely } from 'kysely';
+import type { LicenceExpiry } from '../../schemas/kit/driverLicence';
 import type { Page } from '../../schemas/kit/entity';
 import type { Caller } from '../auth/caller';
 import type { EntityModel } from '../crud/model';
 import { scopeCondition } from '../crud/query';
 
-/** A driver whose licence has expired or expires soon, with what a dispatcher needs to act on it. */
-export interface LicenceExpiry {
-  id: number;
-  name: string;
-  mobile: string;
-  orgId: number;
-  orgName: string;
-  licenseNo: string | null;
-  licenseClass: string | null;
-  /** 'YYYY-MM-DD'. */
-  licenseExpire: string;
-  /** Days from today to the expiry: 0 expires today, negative has expired. */
-  daysLeft: number;
-  status: string;
-  /** The vehicles (of the caller's subtree) the driver is assigned to, by licence. */
-  vehicles: Array<{ id: number; licence: string }>;
-}
+export type { LicenceExpiry };
 
 export interface LicenceQuery {
   /** Expired, or expiring within this many days from today (0 … 365). */

@@ -1,28 +1,10 @@
 import { request } from '@umijs/max';
+import { LICENCE_PERMISSION as LICENCE_CODE, type LicenceExpiry } from '../../../../schemas/kit/driverLicence';
 import type { Page } from '../../../../schemas/kit/entity';
 import type { CallOptions } from '../../../services/http/headers';
 
-/** The code `POST driver/licenses` checks (server/vehicle/driverLicenceRoutes.ts). */
-export const LICENCE_CODE = 'driver-edit';
-
-/** The look-ahead the server accepts, and the one it uses when none is sent. */
-export const WITHIN_DAYS = { min: 0, max: 365, default: 30 } as const;
-
-/** A row of the licence-expiry list, as the server answers it (server/vehicle/driverLicences.ts). */
-export interface LicenceExpiry {
-  id: number;
-  name: string;
-  mobile: string;
-  orgId: number;
-  orgName: string;
-  licenseNo: string | null;
-  licenseClass: string | null;
-  licenseExpire: string;
-  /** Negative once expired. */
-  daysLeft: number;
-  status: string;
-  vehicles: Array<{ id: number; licence: string }>;
-}
+export { WITHIN_DAYS, type LicenceExpiry } from '../../../../schemas/kit/driverLicence';
+export { LICENCE_CODE };
 
 export interface LicenceQuery {
   withinDays: number;
