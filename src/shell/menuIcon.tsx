@@ -5,10 +5,14 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
+  BankOutlined,
   BarChartOutlined,
+  BookOutlined,
   BorderOutlined,
+  BranchesOutlined,
   CalendarOutlined,
   CarOutlined,
+  CarryOutOutlined,
   CodeOutlined,
   ControlOutlined,
   DashboardOutlined,
@@ -16,8 +20,10 @@ import {
   EnvironmentOutlined,
   FieldTimeOutlined,
   FileSearchOutlined,
+  FileTextOutlined,
   FireOutlined,
   GatewayOutlined,
+  GlobalOutlined,
   HddOutlined,
   HeartOutlined,
   IdcardOutlined,
@@ -33,6 +39,7 @@ import {
   ScheduleOutlined,
   SettingOutlined,
   ShopOutlined,
+  SoundOutlined,
   TagsOutlined,
   TeamOutlined,
   ToolOutlined,
@@ -45,17 +52,21 @@ import { lazy, Suspense, type ComponentType } from 'react';
  * Menu icons by antd icon name. Those of the seeded menus (server/seed/menu.ts) are bundled with the shell; any other name loads
  * the full icon set (a separate chunk served by us, never a CDN) the first time it is needed.
  */
-const BUNDLED: Record<string, ComponentType> = {
+const BUNDLED: Readonly<Record<string, ComponentType>> = {
   AccountBookOutlined,
   AlertOutlined,
   ApartmentOutlined,
   ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
+  BankOutlined,
   BarChartOutlined,
+  BookOutlined,
   BorderOutlined,
+  BranchesOutlined,
   CalendarOutlined,
   CarOutlined,
+  CarryOutOutlined,
   CodeOutlined,
   ControlOutlined,
   DashboardOutlined,
@@ -63,8 +74,10 @@ const BUNDLED: Record<string, ComponentType> = {
   EnvironmentOutlined,
   FieldTimeOutlined,
   FileSearchOutlined,
+  FileTextOutlined,
   FireOutlined,
   GatewayOutlined,
+  GlobalOutlined,
   HddOutlined,
   HeartOutlined,
   IdcardOutlined,
@@ -80,12 +93,16 @@ const BUNDLED: Record<string, ComponentType> = {
   ScheduleOutlined,
   SettingOutlined,
   ShopOutlined,
+  SoundOutlined,
   TagsOutlined,
   TeamOutlined,
   ToolOutlined,
   UserOutlined,
   WarningOutlined,
 };
+
+/** Names of the icons that ship with the shell (a test holds every seeded menu icon to it). */
+export const bundledIcons = (): string[] => Object.keys(BUNDLED);
 
 const loaded = new Map<string, ComponentType>();
 
