@@ -1,3 +1,5 @@
+import { NONE } from '../../schemas/kit/authority';
+
 /** Who is calling: every route handler receives this (never trusting X-Authority). */
 export type MemberType = 'administrator' | 'orgUser' | 'serviceUser' | 'externalUser';
 export const MEMBER_TYPES: readonly MemberType[] = ['administrator', 'orgUser', 'serviceUser', 'externalUser'];
@@ -26,7 +28,7 @@ export interface Caller {
   codes: ReadonlySet<string>;
 }
 
-export const NONE = 'NONE';
+export { NONE };
 export const PUBLIC = 'PUBLIC';
 
 export function can(caller: Caller, code: string): boolean {

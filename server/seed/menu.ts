@@ -10,6 +10,7 @@
  * entry when the hand-written tree has none for its key, and any of its action codes the tree lacks.
  */
 import { entityFiles } from '../../schemas/generated/registry';
+import { NONE } from '../../schemas/kit/authority';
 import { translate } from '../../schemas/kit/catalogue';
 import type { EntitySchema } from '../../schemas/kit/entity';
 import { APPLICATIONS } from '../../schemas/kit/loginSchema';
@@ -190,7 +191,7 @@ export function withSchemaPages(tree: readonly ResourceFixture[], schemas: reado
     const actions: ResourceFixture[] = [];
     for (const [op, verb] of ACTION_VERBS) {
       const code = x.permissions[op];
-      if (!code || code === 'NONE' || codes.has(code)) continue;
+      if (!code || code === NONE || codes.has(code)) continue;
       codes.add(code);
       actions.push({ name: `${verb}${label}`, code, kind: 'Action' });
     }

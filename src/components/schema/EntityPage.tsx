@@ -16,11 +16,6 @@ import OrgTreeSelect from './OrgTreeSelect';
 import type { EntityPageContext, EntityPageExtensions, ListOrder, Row } from './pageContract';
 import RefSelect from './RefSelect';
 
-/** Shows its children to members holding the operation's action code (`NONE`: everyone signed in). */
-function Guarded({ code, children }: { code: string; children: ReactNode }) {
-  return code === 'NONE' ? <>{children}</> : <Permission code={code}>{children}</Permission>;
-}
-
 const searchWidgets: SearchWidgets = {
   ref: (_prop, ref) => <RefSelect entity={ref.entity} />,
   org: () => <OrgTreeSelect />,
@@ -88,18 +83,18 @@ export function EntityPage({ entity, toolbar, rowActions, cells, actionsWidth }:
         ...(actionsWidth ? { width: actionsWidth } : {}),
         render: (_dom, row) => [
           canEdit && (
-            <Guarded key="edit" code={code('update')}>
+            <Permission key="edit" code={code('update')}>
               <a onClick={() => void edit(row)} data-testid="row-edit">
                 {t('console.schema.edit')}
               </a>
-            </Guarded>
+            </Permission>
           ),
           canRemove && (
-            <Guarded key="remove" code={code('remove')}>
+            <Permission key="remove" code={code('remove')}>
               <Popconfirm title={t('console.schema.deleteConfirm')} onConfirm={() => remove(row)}>
                 <a data-testid="row-remove">{t('console.schema.delete')}</a>
               </Popconfirm>
-            </Guarded>
+            </Permission>
           ),
           ...(rowActions?.(row, ctx) ?? []),
         ].filter(Boolean),
@@ -134,11 +129,11 @@ export function EntityPage({ entity, toolbar, rowActions, cells, actionsWidth }:
         onRequestError={() => undefined}
         toolBarRender={() => [
           hasRoute(schema, 'create') && (
-            <Guarded key="add" code={code('create')}>
+            <Permission key="add" code={code('create')}>
               <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})} data-testid="entity-add">
                 {t('console.schema.add')}
               </Button>
-            </Guarded>
+            </Permission>
           ),
           ...sheetButtons(ctx),
           ...(toolbar?.(ctx) ?? []),

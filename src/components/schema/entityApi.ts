@@ -1,4 +1,5 @@
 import { request } from '@umijs/max';
+import { NONE } from '../../../schemas/kit/authority';
 import { permissionOf, type EntitySchema, type Operation, type Page } from '../../../schemas/kit/entity';
 import type { CallOptions } from '../../services/http/headers';
 import type { ListOrder, Row } from './pageContract';
@@ -49,4 +50,4 @@ export const loadOptions = (schema: EntitySchema, q: string) =>
   callEntity<Option[]>(schema, 'options', { params: { ...(q ? { q } : {}), limit: 50 } });
 
 /** The caller's organisation subtree (server/passport/orgRoutes.ts). */
-export const loadOrgTree = () => request<OrgNode[]>('/vehicle/org/tree/options', { method: 'GET', authority: 'NONE' });
+export const loadOrgTree = () => request<OrgNode[]>('/vehicle/org/tree/options', { method: 'GET', authority: NONE });

@@ -1,7 +1,7 @@
 import { createElement, type ReactNode } from 'react';
 import type { EntityPageContext } from '../schema/pageContract';
 import ExportButton from './ExportButton';
-import Guard from './Guard';
+import Permission from '../../shell/Permission';
 import { sheetFeatures } from './sheetCalls';
 import UploadButton from './UploadButton';
 
@@ -12,7 +12,7 @@ import UploadButton from './UploadButton';
 export function sheetButtons(ctx: EntityPageContext): ReactNode[] {
   const f = sheetFeatures(ctx.schema);
   const out: ReactNode[] = [];
-  const guarded = (key: string, code: string, children: ReactNode) => out.push(createElement(Guard, { key, code, children }));
+  const guarded = (key: string, code: string, children: ReactNode) => out.push(createElement(Permission, { key, code, children }));
   if (f.import) guarded('sheet-import', f.import.code, createElement(UploadButton, { ctx, flow: f.import }));
   if (f.renew) guarded('sheet-renew', f.renew.code, createElement(UploadButton, { ctx, flow: f.renew }));
   if (f.export) guarded('sheet-export', f.export.authority, createElement(ExportButton, { ctx, call: f.export }));

@@ -1,3 +1,5 @@
+import { NONE } from '../../../schemas/kit/authority';
+
 /** Per-call options the console's services pass to `request` besides axios's own. */
 export interface CallOptions {
   /** Permission code the call needs, sent as X-Authority (a hint: the server decides). Default NONE. */
@@ -21,7 +23,7 @@ export function callHeaders(opts: CallOptions, sessionToken: string | null, lang
   const token = opts.token ?? sessionToken;
   return {
     ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    'X-Authority': opts.authority ?? 'NONE',
+    'X-Authority': opts.authority ?? NONE,
     'x-application-code': opts.application ?? DEFAULT_APPLICATION,
     ...(opts.appCode ? { AppCode: opts.appCode } : {}),
     'Accept-Language': language,

@@ -18,6 +18,13 @@ describe('permission rule (SPEC.md §5)', () => {
     expect(isGranted(granted, ['role-remove', 'org-remove'])).toBe(false);
   });
 
+  it('asks no grant for NONE (any signed-in member), alone or beside other codes', () => {
+    expect(isGranted(new Set(), 'NONE')).toBe(true);
+    expect(isGranted(granted, 'NONE,role-add')).toBe(true);
+    expect(isGranted(granted, 'NONE,role-remove')).toBe(false);
+    expect(isGranted(new Set(), ['role-remove', 'NONE'])).toBe(true);
+  });
+
   it('grants nothing for an empty requirement', () => {
     expect(isGranted(granted, '')).toBe(false);
     expect(isGranted(granted, [])).toBe(false);
