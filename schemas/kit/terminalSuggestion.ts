@@ -6,3 +6,14 @@ export interface TerminalSuggestion {
   sim: string;
   licence: string | null;
 }
+
+/**
+ * What the suggest route accepts as its search text: terminal numbers are letters and digits, SIMs
+ * digits, so anything else can match nothing. The server's parameter schema and the console's
+ * bind dialog both read these.
+ */
+export const SUGGEST_QUERY = { minLength: 1, maxLength: 30, pattern: '^[0-9A-Za-z]+$' } as const;
+
+const SUGGEST_PATTERN = new RegExp(SUGGEST_QUERY.pattern);
+
+export const isSuggestQuery = (q: string): boolean => q.length >= SUGGEST_QUERY.minLength && q.length <= SUGGEST_QUERY.maxLength && SUGGEST_PATTERN.test(q);

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { TerminalSuggestion } from '../../schemas/kit/terminalSuggestion';
+import { SUGGEST_QUERY, type TerminalSuggestion } from '../../schemas/kit/terminalSuggestion';
 import { callerOf } from '../auth/authenticate';
 import { likePattern } from '../crud/query';
 import { notFound } from '../http/errors';
 import type { VehicleDeps } from './deps';
 
-// Terminal numbers are letters and digits, SIMs digits (the terminal schema's patterns): anything
-// else can match nothing, so it is refused in words instead of searched.
+// Text outside SUGGEST_QUERY can match no terminal: it is refused in words instead of searched.
 const queryMessage = { required: 'vehicle.suggestQuery', minLength: 'vehicle.suggestQuery', maxLength: 'vehicle.suggestQuery', pattern: 'vehicle.suggestQuery' };
 
 const params = {
@@ -15,7 +14,7 @@ const params = {
   required: ['orgId', 'q'],
   properties: {
     orgId: { type: 'integer', minimum: 0, maximum: 2147483647 },
-    q: { type: 'string', minLength: 1, maxLength: 30, pattern: '^[0-9A-Za-z]+$', 'x-messages': queryMessage },
+    q: { type: 'string', ...SUGGEST_QUERY, 'x-messages': queryMessage },
   },
 };
 

@@ -28,9 +28,6 @@ export const unbindTerminal = (vehicleId: number) => call<Row>(`/vehicle/vehicle
 
 export type { TerminalSuggestion };
 
-/** What the suggest route accepts (terminal numbers are letters and digits, SIMs digits). */
-export const SUGGEST_QUERY = /^[0-9A-Za-z]{1,30}$/;
-
 /** Free terminals of the caller's organisation subtree (`vendee-0`) whose number or SIM contains `q`. */
 export const suggestTerminals = (q: string) =>
   call<TerminalSuggestion[]>(`/vehicle/device/terminal/suggest/vendee-0/${encodeURIComponent(q)}`, { method: 'GET', authority: 'vehicle-bind', params: { limit: 20 } });

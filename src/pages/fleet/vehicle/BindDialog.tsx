@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { Row } from '../../../components/schema/pageContract';
 import { feedback } from '../../../services/http/feedback';
 import { useT } from '../../../shell/useT';
-import { bindTerminal, SUGGEST_QUERY, suggestTerminals, type TerminalSuggestion } from '../service/fleetCalls';
+import { isSuggestQuery } from '../../../../schemas/kit/terminalSuggestion';
+import { bindTerminal, suggestTerminals, type TerminalSuggestion } from '../service/fleetCalls';
 
 interface Props {
   row: Row;
@@ -35,7 +36,7 @@ export default function BindDialog({ row, onClose, onBound }: Props) {
     const q = typed.trim();
     latest.current = q;
     clearTimeout(timer.current);
-    if (!SUGGEST_QUERY.test(q)) {
+    if (!isSuggestQuery(q)) {
       // Nothing to ask the server: it would only refuse the text.
       setOptions([]);
       setHint(t(q ? 'console.vehicle.searchInvalid' : 'console.vehicle.searchHint'));
