@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { buildApp } from '../server/app';
-import { openDatabase, type Database } from '../server/db/database';
-import { migrate } from '../server/db/migrate';
+import { bootstrap } from '../server/bootstrap';
+import type { Database } from '../server/platform/db/database';
 import { seed } from '../server/seed/seed';
 import { freshPostgres } from '../tests/helpers/testServer';
 
@@ -52,21 +51,23 @@ export interface VehicleBench {
  */
 export async function withVehicleBench<T>(kind: 'pglite' | 'postgres', rows: number, fn: (b: VehicleBench) => Promise<T>): Promise<T> {
   const pg = kind === 'postgres' ? await freshPostgres() : null;
-  const database = await openDatabase(pg ? { databaseUrl: pg.url } : { dataDir: 'memory://' });
   try {
-    await migrate(database);
-    await seed(database.db, { demo: true, adminPassword: 'Admin2026x' });
-    const orgs = (await database.db.selectFrom('organisation').select('id').where('code', 'like', '%-%').execute()).map((o) => o.id);
-    const fillMs = await fillVehicles(database, orgs, rows);
-    const app = await buildApp({ database, secret: 'bench', logLevel: 'silent' });
+    const server = await bootstrap({
+      database: pg ? { databaseUrl: pg.url } : { dataDir: 'memory://' },
+      seed: (db) => seed(db, { demo: true, adminPassword: 'Admin2026x' }),
+      jwtSecret: 'bench',
+      app: { logLevel: 'silent' },
+    });
+    const { database, app } = server;
     try {
+      const orgs = (await database.db.selectFrom('organisation').select('id').where('code', 'like', '%-%').execute()).map((o) => o.id);
+      const fillMs = await fillVehicles(database, orgs, rows);
       const login = await app.inject({ method: 'POST', url: '/api/login', payload: { loginName: 'admin', password: 'Admin2026x' } });
       return await fn({ database, app, token: JSON.parse(login.body).object.token as string, fillMs });
     } finally {
-      await app.close();
+      await server.close();
     }
   } finally {
-    await database.close();
     await pg?.drop();
   }
 }

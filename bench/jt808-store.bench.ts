@@ -33,7 +33,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     let last = g.writer.stats.inserted;
     const t0 = Date.now();
     let tPrev = t0;
-    const window0 = { inserted: 0, at: 0 };
+    const window0 = { inserted: 0, at: 0, cpu: process.cpuUsage() };
     while (Date.now() - t0 < SECONDS * 1000) {
       await sleep(1000);
       const now = g.writer.stats.inserted;
@@ -41,13 +41,16 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       if (at - t0 >= 3000) {
         // Past the ramp-up.
         perSecond.push(((now - last) * 1000) / (at - tPrev));
-        if (!window0.at) Object.assign(window0, { inserted: last, at: tPrev });
+        if (!window0.at) Object.assign(window0, { inserted: last, at: tPrev, cpu: process.cpuUsage() });
       }
       if (process.env.BENCH_VERBOSE) process.stderr.write(`${kind} ${((at - t0) / 1000).toFixed(1)}s stored/s ${Math.round(((now - last) * 1000) / (at - tPrev))} queued ${g.writer.queuedRecords}\n`);
       last = now;
       tPrev = at;
     }
     const steadyPerS = ((last - window0.inserted) * 1000) / (tPrev - window0.at);
+    // The gateway's own CPU (this process: decode, batch, COPY, acknowledge), apart from the clients'.
+    const cpu = process.cpuUsage(window0.cpu);
+    const gatewayCpuUsPerPosition = (cpu.user + cpu.system) / Math.max(1, last - window0.inserted);
     const windowMs = Date.now() - t0;
     const final = await Promise.all(clients.map((c) => c.stop(120_000)));
     await g.writer.flush();
@@ -68,6 +71,10 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       duplicatesAbsorbed: g.writer.stats.duplicates,
       batches: g.writer.stats.batches,
       storeFailures: g.gateway.stats.storeFailures,
+      storagePath: kind === 'postgres' && !process.env.BENCH_UNNEST ? 'copy' : 'unnest',
+      gatewayCpuUsPerPosition: +gatewayCpuUsPerPosition.toFixed(1),
+      // One core's worth of gateway CPU divided by the CPU each stored position took.
+      impliedPerCorePerS: Math.round(1e6 / gatewayCpuUsPerPosition),
     };
   } finally {
     for (const c of clients) c.kill();

@@ -5,27 +5,37 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { translator } from '../schemas/kit/catalogue';
 import { entities } from '../schemas/generated/registry';
-import type { EntitySchema } from '../schemas/kit/entity';
-import { installAuthentication } from './auth/authenticate';
-import { PUBLIC } from './auth/caller';
-import { buildModel, type EntityModel } from './crud/model';
-import { registerEntityRoutes } from './crud/routes';
-import { registerSheetRoutes } from './crud/sheetRoutes';
-import { registerVehicleExtras } from './vehicle';
-import type { Database } from './db/database';
-import { makeErrorHandler, type UniqueIndexMap } from './http/errorHandler';
-import './http/fastifyTypes';
-import { requestLanguage } from './http/language';
-import { loggerOptions } from './http/logging';
-import { serveConsole } from './http/staticConsole';
+import { servedByCrud, type EntitySchema } from '../schemas/kit/entity';
+import { installAuthentication } from './platform/auth/authenticate';
+import { PUBLIC } from './platform/auth/caller';
+import { buildModel, type EntityModel } from './platform/crud/model';
+import { registerEntityRoutes } from './platform/crud/routes';
+import { registerSheetRoutes } from './platform/crud/sheetRoutes';
+import { registerVehicleExtras } from './fleet';
+import type { Database } from './platform/db/database';
+import { makeErrorHandler, type UniqueIndexMap } from './platform/http/errorHandler';
+import './platform/http/fastifyTypes';
+import { LabelOverrides, requestTranslator } from './platform/labelOverrides';
+import { registerLabelRoutes } from './labels/routes';
+import { loggerOptions, type LogFormat } from './platform/http/logging';
+import { serveConsole } from './platform/http/staticConsole';
 import { registerPassport } from './passport';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from './passport/throttle';
 import { registerLocationRoutes } from './location/routes';
 import { registerConfigParseRoutes } from './configParse/routes';
-import { registerDecodeRoute } from './telematics/jt808/decodeRoute';
-import { installValidators } from './http/validators';
+import { registerDecodeRoute } from './telematics/routes';
+import { installValidators } from './platform/http/validators';
+import type { TrustProxy } from './config';
+import { upgradeInsecureRequestsOverHttps } from './platform/http/csp';
+import { installNulByteGuard } from './platform/http/nulBytes';
+import { registerReports } from './reports';
+import { registerAlarmFeature } from './intelligence/alarms';
+import { checkFenceBody } from './fleet/fenceRoutes';
+import type { BodyCheck } from './platform/crud/routes';
+
+/** Entities' own whole-body rules beyond their schemas, by entity name. */
+const bodyChecks: Readonly<Record<string, BodyCheck>> = { fence: checkFenceBody };
 
 export interface AppOptions {
   database: Database;
@@ -34,6 +44,8 @@ export interface AppOptions {
   /** Built console to serve at /; omitted → API only. */
   consoleDir?: string;
   logLevel?: string;
+  /** JSON lines (default) or pino-pretty's readable lines. */
+  logFormat?: LogFormat;
   /** Failed-login slowing and lockout (default: DEFAULT_THROTTLE). */
   throttle?: ThrottlePolicy;
   /** Entity schemas to serve (default: the generated registry). */
@@ -42,6 +54,12 @@ export interface AppOptions {
   mapTileUrl?: string;
   /** Coordinate system of the tiles (MAP_TILE_COORDS, default WGS84). */
   mapTileCoords?: 'WGS84' | 'GCJ02';
+  /** Reverse proxies whose X-Forwarded-For/-Proto are believed (TRUST_PROXY; default none). */
+  trustProxy?: TrustProxy;
+  /** Credit the map shows for those tiles (HTML of a text and links). */
+  mapTileAttribution?: string;
+  /** IANA zone of local days in reports (FLEET_TIMEZONE, default Asia/Shanghai). */
+  timeZone?: string;
 }
 
 export const VERSION = '0.1.0';
@@ -51,6 +69,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   permission: string | Record<string, string>;
+  /** Writes data shared by every organisation: system organisation members only. */
+  sharedWrite: boolean;
 }
 
 declare module 'fastify' {
@@ -72,15 +92,27 @@ const tileOrigin = (url: string | undefined): string[] => {
   return m ? [m[0].replace(/\{s\}/g, '*')] : [];
 };
 
+/** Fastify's form of TRUST_PROXY: a hop count becomes the function Fastify itself builds from one (its types lack the number). */
+const fastifyTrustProxy = (t: TrustProxy | undefined) => (typeof t === 'number' ? (_addr: string, hop: number) => hop < t : t ?? false);
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { database } = opts;
   const db = database.db;
-  const app = Fastify({ logger: loggerOptions(opts.logLevel ?? 'info'), bodyLimit: 1024 * 1024 });
+  const app = Fastify({ logger: loggerOptions(opts.logLevel ?? 'info', opts.logFormat), bodyLimit: 1024 * 1024, trustProxy: fastifyTrustProxy(opts.trustProxy) });
   installValidators(app);
+  installNulByteGuard(app);
 
-  const schemas = opts.entitySchemas ?? entities;
+  // The generic CRUD serves only entities whose routes are not hand-written (x-entity.handWritten).
+  const schemas = Object.fromEntries(Object.entries(opts.entitySchemas ?? entities).filter(([, s]) => servedByCrud(s)));
   const models = Object.values(schemas).map((s) => buildModel(s, schemas));
   app.setErrorHandler(makeErrorHandler(uniqueIndexes(models)));
+  // Published label and message overrides: every localised answer reads them (issue 17).
+  const labelOverrides = new LabelOverrides(db);
+  await labelOverrides.reload();
+  app.decorate('labelOverrides', labelOverrides);
+  app.addHook('onRequest', async (req) => {
+    if (req.url.startsWith('/api/')) await labelOverrides.refreshIfStale();
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -95,9 +127,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'self'"],
+        // Added per request, only when the console was reached over HTTPS (see http/csp.ts).
+        upgradeInsecureRequests: null,
       },
     },
   });
+  upgradeInsecureRequestsOverHttps(app);
   await app.register(rateLimit, { global: false });
   // Uploads are read one file at a time; each route sets its own, smaller, size limit.
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10, parts: 20 } });
@@ -116,7 +151,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeCatalogue', catalogue);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.config?.permission) {
-      for (const method of [route.method].flat()) catalogue.push({ method, url: route.url, permission: route.config.permission });
+      for (const method of [route.method].flat()) catalogue.push({ method, url: route.url, permission: route.config.permission, sharedWrite: !!route.config.sharedWrite });
     }
     const p = route.config?.permission;
     if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !(typeof p === 'string' ? p : p && Object.keys(p).length)) {
@@ -132,19 +167,23 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   registerPassport(app, { ...sessionDeps, throttle: opts.throttle ?? DEFAULT_THROTTLE });
   registerDecodeRoute(app);
+  registerLabelRoutes(app, { db, overrides: labelOverrides });
   for (const m of models) {
-    registerEntityRoutes(app, db as unknown as Kysely<unknown>, m);
-    registerSheetRoutes(app, db as unknown as Kysely<unknown>, m);
+    registerEntityRoutes(app, db, m, bodyChecks[m.name]);
+    registerSheetRoutes(app, db, m);
   }
   const byName = new Map(models.map((m) => [m.name, m]));
-  registerVehicleExtras(app, { db: db as unknown as Kysely<unknown>, has: (n) => byName.has(n), model: (n) => byName.get(n)! });
-  if (byName.has('vehicle')) registerLocationRoutes(app, { db: db as unknown as Kysely<unknown>, vehicles: byName.get('vehicle')!, map: { tileUrl: opts.mapTileUrl ?? null, coordSystem: opts.mapTileCoords ?? 'WGS84' } });
-  if (byName.has('configParseFile')) registerConfigParseRoutes(app, { db: db as unknown as Kysely<unknown>, model: byName.get('configParseFile')! });
+  registerVehicleExtras(app, { db: db, has: (n) => byName.has(n), model: (n) => byName.get(n)! });
+  if (byName.has('vehicle')) registerLocationRoutes(app, { db: db, vehicles: byName.get('vehicle')!, map: { tileUrl: opts.mapTileUrl ?? null, coordSystem: opts.mapTileCoords ?? 'WGS84', attribution: opts.mapTileUrl ? (opts.mapTileAttribution ?? null) : null } });
+  if (byName.has('configParseFile')) registerConfigParseRoutes(app, { db: db, model: byName.get('configParseFile')! });
+
+  registerReports(app, { db, timeZone: opts.timeZone ?? 'Asia/Shanghai' });
+  if (byName.has('vehicle') && byName.has('fence') && byName.has('policy')) registerAlarmFeature(app, { db, fences: byName.get('fence')! });
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {
     if (hasConsole && req.method === 'GET' && !req.url.startsWith('/api')) return reply.sendFile('index.html');
-    const t = translator(requestLanguage(req));
+    const t = requestTranslator(req);
     return reply.status(404).send({ success: false, code: 'error.routeNotFound', message: t('error.routeNotFound') });
   });
   return app;

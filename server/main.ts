@@ -1,14 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildApp } from './app';
-import { tokenSecret } from './auth/secret';
+import { bootstrap } from './bootstrap';
 import { loadConfig } from './config';
-import { openDatabase } from './db/database';
-import { migrate } from './db/migrate';
+import { logFormatFor } from './platform/http/logging';
 import { seed } from './seed/seed';
-import { startTelematics } from './telematics';
-import { startPartitionMaintenance } from './telematics/store/partitions';
+import { demoFleetStarter } from './simulator/demo';
+import { isPrimaryOfWorkers, runPrimary } from './workers';
 
 /** `npm start`: build the console when missing, migrate, seed an empty database, serve. */
 async function main() {
@@ -19,30 +17,37 @@ async function main() {
     const r = spawnSync('npx', ['max', 'build'], { stdio: 'inherit', cwd: path.join(__dirname, '..') });
     if (r.status !== 0) throw new Error('console build failed');
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const applied = await migrate(database);
-  const seeded = await seed(database.db, { demo: config.seed === 'demo', adminPassword: config.adminPassword });
-  if (seeded.generatedAdminPassword) {
-    // Printed once on the terminal, never logged: it exists nowhere else in clear.
-    process.stdout.write(
-      `\n  车管星 first start: log in as "admin" with password ${seeded.generatedAdminPassword}\n  (set ADMIN_PASSWORD before the first start to choose it)\n\n`,
-    );
-  }
-  const secret = await tokenSecret(database.db, config.jwtSecret);
-  const app = await buildApp({
-    database,
-    secret,
-    tokenTtlHours: config.tokenTtlHours,
-    consoleDir: apiOnly ? undefined : config.consoleDir,
-    logLevel: config.logLevel,
-    mapTileUrl: config.mapTileUrl,
-    mapTileCoords: config.mapTileCoords,
+  if (isPrimaryOfWorkers(config)) return runPrimary(config);
+  const server = await bootstrap({
+    database: { databaseUrl: config.databaseUrl, dataDir: config.dataDir },
+    seed: async (db) => {
+      const seeded = await seed(db, { demo: config.seed === 'demo', demoAlarms: config.seed === 'demo', adminPassword: config.adminPassword });
+      if (seeded.generatedAdminPassword) {
+        // Printed once on the terminal, never logged: it exists nowhere else in clear.
+        process.stdout.write(
+          `\n  车管星 first start: log in as "admin" with password ${seeded.generatedAdminPassword}\n  (set ADMIN_PASSWORD before the first start to choose it)\n\n`,
+        );
+      }
+      return seeded;
+    },
+    jwtSecret: config.jwtSecret,
+    app: {
+      tokenTtlHours: config.tokenTtlHours,
+      consoleDir: apiOnly ? undefined : config.consoleDir,
+      logLevel: config.logLevel,
+      logFormat: logFormatFor(process.stdout),
+      mapTileUrl: config.mapTileUrl,
+      mapTileCoords: config.mapTileCoords,
+      trustProxy: config.trustProxy,
+      mapTileAttribution: config.mapTileAttribution,
+      timeZone: config.fleetTimeZone,
+    },
+    partitions: { retentionMonths: config.positionRetentionMonths },
+    nats: config.natsUrl ? { url: config.natsUrl } : undefined,
+    derivation: { timeZone: config.fleetTimeZone, smtp: config.smtp, obdAlarmTypes: config.obdAlarmTypes },
+    telematics: { config, fleet: demoFleetStarter({ count: config.simulate, historyDays: config.demoHistoryDays }) },
   });
-  app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
-  // This month's and the next months' partitions exist before the gateway stores anything.
-  const partitions = startPartitionMaintenance(database.db, { retentionMonths: config.positionRetentionMonths, log: app.log });
-  await partitions.ready;
-  const telematics = await startTelematics(app, { database, config, secret });
+  const { app } = server;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -50,10 +55,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
-    await telematics.close();
-    await partitions.stop();
-    await app.close();
-    await database.close();
+    await server.close();
     clearTimeout(force);
     process.exit(0);
   };

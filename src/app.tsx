@@ -1,9 +1,18 @@
 import { requestConfig } from './services/http/config';
-import { applyDayjsLocale } from './shell/dayjsLocale';
-import { currentLanguage } from './shell/language';
+import { applyDayjsLocale } from './session/dayjsLocale';
+import { currentLanguage } from './session/language';
+import { forgetSession } from './session/logout';
+import { getToken } from './session/session';
 
 // Umi runtime configuration: the request client of SPEC.md §7–§8, and the language rule of §4.
-export const request = requestConfig();
+export const request = requestConfig({
+  getToken,
+  // The session is gone: drop it and start over at the login page.
+  onSessionExpired: () => {
+    forgetSession();
+    window.location.reload();
+  },
+});
 
 export const locale = {
   getLocale: currentLanguage,

@@ -1,7 +1,7 @@
 /** Bench fixtures: N terminals with a vehicle each in one demo team, inserted with unnest. */
 
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../server/db/tables';
+import type { DB } from '../../server/platform/db/tables';
 
 export const benchPhone = (n: number) => `8100${String(n).padStart(8, '0')}`;
 

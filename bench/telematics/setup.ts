@@ -2,8 +2,8 @@
 
 import pino from 'pino';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from '../../server/db/database';
-import { migrate } from '../../server/db/migrate';
+import { openDatabase, type Database } from '../../server/platform/db/database';
+import { migrate } from '../../server/platform/db/migrate';
 import { seed } from '../../server/seed/seed';
 import { Jt808Gateway } from '../../server/telematics/gateway/server';
 import { PositionWriter } from '../../server/telematics/store/writer';
@@ -26,8 +26,16 @@ export async function benchGateway(kind: 'pglite' | 'postgres', terminals: numbe
   await migrate(database);
   await seed(database.db, { demo: true, adminPassword: 'Admin2026x' });
   const phones = await provisionTerminals(database.db, terminals);
-  const writer = new PositionWriter(database.db, { batchSize: 2000, concurrency: pg ? 4 : 1 });
-  const gateway = new Jt808Gateway({ db: database.db, writer, log: pino({ level: 'warn' }), limits: { authTimeoutMs: 120_000, idleTimeoutMs: 600_000 } });
+  const writer = new PositionWriter(database.db, { batchSize: 2000, concurrency: pg ? 4 : 1, copyPool: process.env.BENCH_UNNEST ? undefined : database.pool });
+  // Thousands of terminals connect at once from a few addresses: the handshake caps and deadline
+  // that guard a public gateway are lifted, and the reserve fits the benches' own headroom (1000).
+  const gateway = new Jt808Gateway({
+    db: database.db,
+    writer,
+    log: pino({ level: 'warn' }),
+    fdReserve: 512,
+    limits: { authTimeoutMs: 120_000, handshakeTimeoutMs: 120_000, idleTimeoutMs: 600_000, maxPending: 1_000_000, maxPendingPerAddress: 1_000_000 },
+  });
   const port = await gateway.listen(0, '0.0.0.0');
   return {
     database,

@@ -17,6 +17,10 @@ export function checkSchema(name: string, schema: EntitySchema, knownEntities: S
   for (const op of ['read', 'create', 'update', 'remove'] as const) {
     if (!x.permissions?.[op]) problems.push(`${name}: x-entity.permissions.${op} is required`);
   }
+  // Rows without an organisation belong to everyone: the schema says so, and only system members write them.
+  // Hand-written entities (the passport's) scope themselves: an organisation by its own path.
+  if (!x.orgScoped && x.shared !== true && !x.handWritten) problems.push(`${name}: x-entity.orgScoped false needs shared: true (rows of no organisation are shared by all)`);
+  if (x.orgScoped && x.shared) problems.push(`${name}: x-entity.shared rows cannot be org-scoped`);
   if (x.page && !PAGE_KEY.test(x.page.key ?? '')) problems.push(`${name}: x-entity.page.key "${x.page.key}" must be "area/page" (camelCase segments)`);
   if (x.page?.icon !== undefined && !/^[A-Z][A-Za-z]*$/.test(x.page.icon)) problems.push(`${name}: x-entity.page.icon "${x.page.icon}" must be an antd icon name`);
   if (x.page && !x.routes?.query) problems.push(`${name}: x-entity.page needs routes.query (the page lists the rows)`);

@@ -1,7 +1,9 @@
+import { labelPreviewValidatorsFile } from './labelPreviewValidatorsFile';
+import { policyParamsValidatorsFile } from './policyParamsValidatorsFile';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compile } from 'json-schema-to-typescript';
-import { effectiveSchema } from '../../schemas/kit/entity';
+import { effectiveSchema, servedByCrud } from '../../schemas/kit/entity';
 import { LANGUAGES } from '../../schemas/kit/i18n';
 import { checkSchema, pageKeyProblems } from './checkSchema';
 import { HEADER } from './header';
@@ -10,6 +12,7 @@ import { pagesFile } from './pagesFile';
 import type { ProjectPaths } from './paths';
 import { readSchemas, type SchemaFile } from './readSchemas';
 import { createTableSql, migrationMarker } from './sql';
+import { tablesFile } from './tablesFile';
 import { validatorsFile } from './validatorsFile';
 
 
@@ -34,14 +37,24 @@ async function typesFile(files: SchemaFile[]): Promise<string> {
   return parts.join('\n\n') + '\n';
 }
 
-function registryFile(files: SchemaFile[]): string {
+function registryFile(all: SchemaFile[]): string {
+  const files = all.filter((f) => servedByCrud(f.schema));
+  const hand = all.filter((f) => !servedByCrud(f.schema));
   const lines = [
     HEADER('schemas/*.schema.json'),
     `import { effectiveSchema, type EntitySchema } from '../kit/entity';`,
-    ...files.map((f) => `import ${ident(f.name)} from '../${f.name}.schema.json';`),
+    ...all.map((f) => `import ${ident(f.name)} from '../${f.name}.schema.json';`),
     '',
+    `/** The entities the generic CRUD serves. */`,
     `export const entityNames = [${files.map((f) => `'${f.name}'`).join(', ')}] as const;`,
     `export type EntityName = (typeof entityNames)[number];`,
+    '',
+    `/** The entities whose routes are hand-written (\`x-entity.handWritten\`): schema-described, never served by the CRUD. */`,
+    `export const handWrittenNames = [${hand.map((f) => `'${f.name}'`).join(', ')}] as const;`,
+    `export type HandWrittenName = (typeof handWrittenNames)[number];`,
+    '',
+    `/** Every schema's name. */`,
+    `export type SchemaName = EntityName | HandWrittenName;`,
     '',
     `/** The schema files as written. */`,
     `export const entityFiles: Record<EntityName, EntitySchema> = {`,
@@ -52,6 +65,14 @@ function registryFile(files: SchemaFile[]): string {
     `export const entities = Object.fromEntries(`,
     `  entityNames.map((n) => [n, effectiveSchema(entityFiles[n])]),`,
     `) as Record<EntityName, EntitySchema>;`,
+    '',
+    `/** The hand-written entities' schemas as used (standard properties added). */`,
+    `export const handWrittenEntities: Record<HandWrittenName, EntitySchema> = {`,
+    ...hand.map((f) => `  ${f.name}: effectiveSchema(${ident(f.name)} as unknown as EntitySchema),`),
+    `};`,
+    '',
+    `/** Every schema, served or hand-written (types, validators, labels, pages). */`,
+    `export const schemaEntities: Record<SchemaName, EntitySchema> = { ...entities, ...handWrittenEntities };`,
   ];
   return lines.join('\n') + '\n';
 }
@@ -86,8 +107,12 @@ export async function generatedFiles(paths: ProjectPaths): Promise<Map<string, s
     [path.join(paths.generated, 'registry.ts'), registryFile(files)],
     [path.join(paths.generated, 'locales.ts'), localesFile(files)],
     [path.join(paths.generated, 'validators.ts'), validatorsFile(files)],
-    [path.join(paths.mock, 'api.generated.ts'), mockFile(files)],
-    [path.join(paths.pages, 'schemaPages.generated.ts'), pagesFile(files)],
+    [path.join(paths.generated, 'policyParamsValidators.ts'), policyParamsValidatorsFile()],
+    [path.join(paths.generated, 'labelPreviewValidators.ts'), labelPreviewValidatorsFile(files)],
+    // Hand-written routes have their own mock handlers and pages.
+    [path.join(paths.mock, 'api.generated.ts'), mockFile(files.filter((f) => servedByCrud(f.schema)))],
+    [path.join(paths.pages, 'schemaPages.generated.ts'), pagesFile(files.filter((f) => servedByCrud(f.schema)))],
+    [paths.tables, tablesFile(files.filter((f) => servedByCrud(f.schema)))],
   ]);
 }
 
@@ -103,6 +128,8 @@ export function missingMigrations(paths: ProjectPaths, now = new Date()): Map<st
   // Referenced entities first, so foreign keys point at tables that exist.
   const order = topoSort(files);
   order.forEach((f, i) => {
+    // A hand-written entity's table is the passport's own migration's.
+    if (!servedByCrud(f.schema)) return;
     if (existing.some((sql) => sql.split('\n').includes(migrationMarker(f.name)))) return;
     const file = path.join(paths.migrations, `${stamp}${String(i).padStart(2, '0')}_create_${f.schema['x-entity'].table}.sql`);
     out.set(file, createTableSql(f.schema, all));

@@ -1,5 +1,5 @@
 import { CRUD_OPERATIONS } from '../../schemas/kit/entity';
-import { parseRoute } from '../../server/crud/routeSpec';
+import { parseRoute } from '../../server/platform/crud/routeSpec';
 import { HEADER } from './header';
 import type { SchemaFile } from './readSchemas';
 

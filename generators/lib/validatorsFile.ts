@@ -4,6 +4,7 @@ import { fullFormats } from 'ajv-formats/dist/formats';
 import { AJV_OPTIONS } from '../../schemas/kit/ajv';
 import { createBodySchema, effectiveSchema, updateBodySchema } from '../../schemas/kit/entity';
 import { customFormats } from '../../schemas/kit/formats';
+import { notBeforeKeyword } from '../../schemas/kit/dateOrder';
 import { X_KEYWORDS } from '../../schemas/kit/keywords';
 import { HEADER } from './header';
 import type { SchemaFile } from './readSchemas';
@@ -36,6 +37,7 @@ export function validatorsFile(files: SchemaFile[]): string {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true, formats: _`formats` } });
   for (const [name, def] of Object.entries(formatDefinitions())) ajv.addFormat(name, def);
   ajv.addVocabulary([...X_KEYWORDS]);
+  ajv.addKeyword(notBeforeKeyword);
   const refs: Record<string, string> = {};
   for (const f of files) {
     const eff = effectiveSchema(f.schema);
@@ -60,14 +62,14 @@ export function validatorsFile(files: SchemaFile[]): string {
     `import type { ValidateFunction } from 'ajv';`,
     `import { fullFormats } from 'ajv-formats/dist/formats';`,
     `import { customFormats } from '../kit/formats';`,
-    `import type { EntityName } from './registry';`,
+    `import type { SchemaName } from './registry';`,
     ...[...imports].map(([mod, id]) => `import ${id} from '${mod}';`),
     '',
     FORMATS_PRELUDE,
     code.trim(),
     '',
     `/** The create and update body validators of each entity (errors carry parentSchema: verbose). */`,
-    `export const bodyValidators: Record<EntityName, { create: ValidateFunction; update: ValidateFunction }> = {`,
+    `export const bodyValidators: Record<SchemaName, { create: ValidateFunction; update: ValidateFunction }> = {`,
     ...files.map((f) => `  ${f.name}: { create: ${exportName(f.name, 'create')}, update: ${exportName(f.name, 'update')} },`),
     `};`,
   ];

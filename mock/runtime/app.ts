@@ -1,12 +1,9 @@
-import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { EntitySchema } from '../../schemas/kit/entity';
-import { buildApp } from '../../server/app';
-import { openDatabase, type Database } from '../../server/db/database';
-import { migrate } from '../../server/db/migrate';
+import { bootstrap } from '../../server/bootstrap';
+import type { Database } from '../../server/platform/db/database';
 import type { DemoFixtures } from '../../server/seed/fixtures';
 import { seed } from '../../server/seed/seed';
-import { startTelematics, type Telematics } from '../../server/telematics';
 
 export interface MockAppOptions {
   entities: Record<string, EntitySchema>;
@@ -30,26 +27,13 @@ export interface MockApp {
  * downlink routes answer the server's own 406 "terminal offline"; nothing listens on a port.
  */
 export async function startMockApp(opts: MockAppOptions): Promise<MockApp> {
-  const database = await openDatabase({ dataDir: 'memory://' });
-  try {
-    await migrate(database);
-    await seed(database.db, { demo: true, adminPassword: opts.adminPassword, fixtures: opts.fixtures });
-    // A fresh secret per start: tokens die with the in-memory data they refer to.
-    const secret = crypto.randomBytes(32).toString('base64url');
-    const app = await buildApp({ database, secret, logLevel: opts.logLevel ?? 'warn', entitySchemas: opts.entities });
-    const telematics: Telematics = await startTelematics(app, { database, secret, config: { jt808Port: 0, host: '127.0.0.1', simulate: 0, tokenTtlHours: 12 } });
-    await app.ready();
-    return {
-      app,
-      database,
-      async close() {
-        await telematics.close();
-        await app.close();
-        await database.close();
-      },
-    };
-  } catch (e) {
-    await database.close();
-    throw e;
-  }
+  const server = await bootstrap({
+    database: { dataDir: 'memory://' },
+    seed: (db) => seed(db, { demo: true, adminPassword: opts.adminPassword, fixtures: opts.fixtures }),
+    // No JWT secret: a fresh one is generated in the fresh database, so tokens die with the data they refer to.
+    app: { logLevel: opts.logLevel ?? 'warn', entitySchemas: opts.entities },
+    telematics: { config: { jt808Port: 0, host: '127.0.0.1', tokenTtlHours: 12 } },
+  });
+  await server.app.ready();
+  return { app: server.app, database: server.database, close: server.close };
 }

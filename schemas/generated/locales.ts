@@ -4,6 +4,7 @@
 import type { Language } from '../kit/i18n';
 import zh_CN_messages from '../locales/zh-CN/messages.json';
 import zh_CN_apiUser from '../locales/zh-CN/entities/apiUser.json';
+import zh_CN_appMember from '../locales/zh-CN/entities/appMember.json';
 import zh_CN_businessInfo from '../locales/zh-CN/entities/businessInfo.json';
 import zh_CN_configParseFile from '../locales/zh-CN/entities/configParseFile.json';
 import zh_CN_driver from '../locales/zh-CN/entities/driver.json';
@@ -13,13 +14,17 @@ import zh_CN_feedback from '../locales/zh-CN/entities/feedback.json';
 import zh_CN_fence from '../locales/zh-CN/entities/fence.json';
 import zh_CN_fuelType from '../locales/zh-CN/entities/fuelType.json';
 import zh_CN_interMember from '../locales/zh-CN/entities/interMember.json';
+import zh_CN_member from '../locales/zh-CN/entities/member.json';
 import zh_CN_merchant from '../locales/zh-CN/entities/merchant.json';
 import zh_CN_notice from '../locales/zh-CN/entities/notice.json';
 import zh_CN_notify from '../locales/zh-CN/entities/notify.json';
 import zh_CN_oilPrice from '../locales/zh-CN/entities/oilPrice.json';
 import zh_CN_oilStation from '../locales/zh-CN/entities/oilStation.json';
+import zh_CN_organisation from '../locales/zh-CN/entities/organisation.json';
 import zh_CN_park from '../locales/zh-CN/entities/park.json';
 import zh_CN_policy from '../locales/zh-CN/entities/policy.json';
+import zh_CN_resource from '../locales/zh-CN/entities/resource.json';
+import zh_CN_role from '../locales/zh-CN/entities/role.json';
 import zh_CN_schedule from '../locales/zh-CN/entities/schedule.json';
 import zh_CN_servicePeriod from '../locales/zh-CN/entities/servicePeriod.json';
 import zh_CN_task from '../locales/zh-CN/entities/task.json';
@@ -29,6 +34,7 @@ import zh_CN_vehicleBrand from '../locales/zh-CN/entities/vehicleBrand.json';
 import zh_CN_vehicleModel from '../locales/zh-CN/entities/vehicleModel.json';
 import en_US_messages from '../locales/en-US/messages.json';
 import en_US_apiUser from '../locales/en-US/entities/apiUser.json';
+import en_US_appMember from '../locales/en-US/entities/appMember.json';
 import en_US_businessInfo from '../locales/en-US/entities/businessInfo.json';
 import en_US_configParseFile from '../locales/en-US/entities/configParseFile.json';
 import en_US_driver from '../locales/en-US/entities/driver.json';
@@ -38,13 +44,17 @@ import en_US_feedback from '../locales/en-US/entities/feedback.json';
 import en_US_fence from '../locales/en-US/entities/fence.json';
 import en_US_fuelType from '../locales/en-US/entities/fuelType.json';
 import en_US_interMember from '../locales/en-US/entities/interMember.json';
+import en_US_member from '../locales/en-US/entities/member.json';
 import en_US_merchant from '../locales/en-US/entities/merchant.json';
 import en_US_notice from '../locales/en-US/entities/notice.json';
 import en_US_notify from '../locales/en-US/entities/notify.json';
 import en_US_oilPrice from '../locales/en-US/entities/oilPrice.json';
 import en_US_oilStation from '../locales/en-US/entities/oilStation.json';
+import en_US_organisation from '../locales/en-US/entities/organisation.json';
 import en_US_park from '../locales/en-US/entities/park.json';
 import en_US_policy from '../locales/en-US/entities/policy.json';
+import en_US_resource from '../locales/en-US/entities/resource.json';
+import en_US_role from '../locales/en-US/entities/role.json';
 import en_US_schedule from '../locales/en-US/entities/schedule.json';
 import en_US_servicePeriod from '../locales/en-US/entities/servicePeriod.json';
 import en_US_task from '../locales/en-US/entities/task.json';
@@ -54,6 +64,7 @@ import en_US_vehicleBrand from '../locales/en-US/entities/vehicleBrand.json';
 import en_US_vehicleModel from '../locales/en-US/entities/vehicleModel.json';
 import es_ES_messages from '../locales/es-ES/messages.json';
 import es_ES_apiUser from '../locales/es-ES/entities/apiUser.json';
+import es_ES_appMember from '../locales/es-ES/entities/appMember.json';
 import es_ES_businessInfo from '../locales/es-ES/entities/businessInfo.json';
 import es_ES_configParseFile from '../locales/es-ES/entities/configParseFile.json';
 import es_ES_driver from '../locales/es-ES/entities/driver.json';
@@ -63,13 +74,17 @@ import es_ES_feedback from '../locales/es-ES/entities/feedback.json';
 import es_ES_fence from '../locales/es-ES/entities/fence.json';
 import es_ES_fuelType from '../locales/es-ES/entities/fuelType.json';
 import es_ES_interMember from '../locales/es-ES/entities/interMember.json';
+import es_ES_member from '../locales/es-ES/entities/member.json';
 import es_ES_merchant from '../locales/es-ES/entities/merchant.json';
 import es_ES_notice from '../locales/es-ES/entities/notice.json';
 import es_ES_notify from '../locales/es-ES/entities/notify.json';
 import es_ES_oilPrice from '../locales/es-ES/entities/oilPrice.json';
 import es_ES_oilStation from '../locales/es-ES/entities/oilStation.json';
+import es_ES_organisation from '../locales/es-ES/entities/organisation.json';
 import es_ES_park from '../locales/es-ES/entities/park.json';
 import es_ES_policy from '../locales/es-ES/entities/policy.json';
+import es_ES_resource from '../locales/es-ES/entities/resource.json';
+import es_ES_role from '../locales/es-ES/entities/role.json';
 import es_ES_schedule from '../locales/es-ES/entities/schedule.json';
 import es_ES_servicePeriod from '../locales/es-ES/entities/servicePeriod.json';
 import es_ES_task from '../locales/es-ES/entities/task.json';
@@ -79,6 +94,7 @@ import es_ES_vehicleBrand from '../locales/es-ES/entities/vehicleBrand.json';
 import es_ES_vehicleModel from '../locales/es-ES/entities/vehicleModel.json';
 import ja_JP_messages from '../locales/ja-JP/messages.json';
 import ja_JP_apiUser from '../locales/ja-JP/entities/apiUser.json';
+import ja_JP_appMember from '../locales/ja-JP/entities/appMember.json';
 import ja_JP_businessInfo from '../locales/ja-JP/entities/businessInfo.json';
 import ja_JP_configParseFile from '../locales/ja-JP/entities/configParseFile.json';
 import ja_JP_driver from '../locales/ja-JP/entities/driver.json';
@@ -88,13 +104,17 @@ import ja_JP_feedback from '../locales/ja-JP/entities/feedback.json';
 import ja_JP_fence from '../locales/ja-JP/entities/fence.json';
 import ja_JP_fuelType from '../locales/ja-JP/entities/fuelType.json';
 import ja_JP_interMember from '../locales/ja-JP/entities/interMember.json';
+import ja_JP_member from '../locales/ja-JP/entities/member.json';
 import ja_JP_merchant from '../locales/ja-JP/entities/merchant.json';
 import ja_JP_notice from '../locales/ja-JP/entities/notice.json';
 import ja_JP_notify from '../locales/ja-JP/entities/notify.json';
 import ja_JP_oilPrice from '../locales/ja-JP/entities/oilPrice.json';
 import ja_JP_oilStation from '../locales/ja-JP/entities/oilStation.json';
+import ja_JP_organisation from '../locales/ja-JP/entities/organisation.json';
 import ja_JP_park from '../locales/ja-JP/entities/park.json';
 import ja_JP_policy from '../locales/ja-JP/entities/policy.json';
+import ja_JP_resource from '../locales/ja-JP/entities/resource.json';
+import ja_JP_role from '../locales/ja-JP/entities/role.json';
 import ja_JP_schedule from '../locales/ja-JP/entities/schedule.json';
 import ja_JP_servicePeriod from '../locales/ja-JP/entities/servicePeriod.json';
 import ja_JP_task from '../locales/ja-JP/entities/task.json';
@@ -113,6 +133,7 @@ export const localeSources: Record<Language, LocaleSource> = {
     messages: zh_CN_messages,
     entities: {
       apiUser: zh_CN_apiUser,
+      appMember: zh_CN_appMember,
       businessInfo: zh_CN_businessInfo,
       configParseFile: zh_CN_configParseFile,
       driver: zh_CN_driver,
@@ -122,13 +143,17 @@ export const localeSources: Record<Language, LocaleSource> = {
       fence: zh_CN_fence,
       fuelType: zh_CN_fuelType,
       interMember: zh_CN_interMember,
+      member: zh_CN_member,
       merchant: zh_CN_merchant,
       notice: zh_CN_notice,
       notify: zh_CN_notify,
       oilPrice: zh_CN_oilPrice,
       oilStation: zh_CN_oilStation,
+      organisation: zh_CN_organisation,
       park: zh_CN_park,
       policy: zh_CN_policy,
+      resource: zh_CN_resource,
+      role: zh_CN_role,
       schedule: zh_CN_schedule,
       servicePeriod: zh_CN_servicePeriod,
       task: zh_CN_task,
@@ -142,6 +167,7 @@ export const localeSources: Record<Language, LocaleSource> = {
     messages: en_US_messages,
     entities: {
       apiUser: en_US_apiUser,
+      appMember: en_US_appMember,
       businessInfo: en_US_businessInfo,
       configParseFile: en_US_configParseFile,
       driver: en_US_driver,
@@ -151,13 +177,17 @@ export const localeSources: Record<Language, LocaleSource> = {
       fence: en_US_fence,
       fuelType: en_US_fuelType,
       interMember: en_US_interMember,
+      member: en_US_member,
       merchant: en_US_merchant,
       notice: en_US_notice,
       notify: en_US_notify,
       oilPrice: en_US_oilPrice,
       oilStation: en_US_oilStation,
+      organisation: en_US_organisation,
       park: en_US_park,
       policy: en_US_policy,
+      resource: en_US_resource,
+      role: en_US_role,
       schedule: en_US_schedule,
       servicePeriod: en_US_servicePeriod,
       task: en_US_task,
@@ -171,6 +201,7 @@ export const localeSources: Record<Language, LocaleSource> = {
     messages: es_ES_messages,
     entities: {
       apiUser: es_ES_apiUser,
+      appMember: es_ES_appMember,
       businessInfo: es_ES_businessInfo,
       configParseFile: es_ES_configParseFile,
       driver: es_ES_driver,
@@ -180,13 +211,17 @@ export const localeSources: Record<Language, LocaleSource> = {
       fence: es_ES_fence,
       fuelType: es_ES_fuelType,
       interMember: es_ES_interMember,
+      member: es_ES_member,
       merchant: es_ES_merchant,
       notice: es_ES_notice,
       notify: es_ES_notify,
       oilPrice: es_ES_oilPrice,
       oilStation: es_ES_oilStation,
+      organisation: es_ES_organisation,
       park: es_ES_park,
       policy: es_ES_policy,
+      resource: es_ES_resource,
+      role: es_ES_role,
       schedule: es_ES_schedule,
       servicePeriod: es_ES_servicePeriod,
       task: es_ES_task,
@@ -200,6 +235,7 @@ export const localeSources: Record<Language, LocaleSource> = {
     messages: ja_JP_messages,
     entities: {
       apiUser: ja_JP_apiUser,
+      appMember: ja_JP_appMember,
       businessInfo: ja_JP_businessInfo,
       configParseFile: ja_JP_configParseFile,
       driver: ja_JP_driver,
@@ -209,13 +245,17 @@ export const localeSources: Record<Language, LocaleSource> = {
       fence: ja_JP_fence,
       fuelType: ja_JP_fuelType,
       interMember: ja_JP_interMember,
+      member: ja_JP_member,
       merchant: ja_JP_merchant,
       notice: ja_JP_notice,
       notify: ja_JP_notify,
       oilPrice: ja_JP_oilPrice,
       oilStation: ja_JP_oilStation,
+      organisation: ja_JP_organisation,
       park: ja_JP_park,
       policy: ja_JP_policy,
+      resource: ja_JP_resource,
+      role: ja_JP_role,
       schedule: ja_JP_schedule,
       servicePeriod: ja_JP_servicePeriod,
       task: ja_JP_task,

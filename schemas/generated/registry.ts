@@ -3,6 +3,7 @@
 
 import { effectiveSchema, type EntitySchema } from '../kit/entity';
 import apiUser from '../apiUser.schema.json';
+import appMember from '../appMember.schema.json';
 import businessInfo from '../businessInfo.schema.json';
 import configParseFile from '../configParseFile.schema.json';
 import driver from '../driver.schema.json';
@@ -12,13 +13,17 @@ import feedback from '../feedback.schema.json';
 import fence from '../fence.schema.json';
 import fuelType from '../fuelType.schema.json';
 import interMember from '../interMember.schema.json';
+import member from '../member.schema.json';
 import merchant from '../merchant.schema.json';
 import notice from '../notice.schema.json';
 import notify from '../notify.schema.json';
 import oilPrice from '../oilPrice.schema.json';
 import oilStation from '../oilStation.schema.json';
+import organisation from '../organisation.schema.json';
 import park from '../park.schema.json';
 import policy from '../policy.schema.json';
+import resource from '../resource.schema.json';
+import role from '../role.schema.json';
 import schedule from '../schedule.schema.json';
 import servicePeriod from '../servicePeriod.schema.json';
 import task from '../task.schema.json';
@@ -27,8 +32,16 @@ import vehicle from '../vehicle.schema.json';
 import vehicleBrand from '../vehicleBrand.schema.json';
 import vehicleModel from '../vehicleModel.schema.json';
 
+/** The entities the generic CRUD serves. */
 export const entityNames = ['apiUser', 'businessInfo', 'configParseFile', 'driver', 'endorsement', 'expertFault', 'feedback', 'fence', 'fuelType', 'interMember', 'merchant', 'notice', 'notify', 'oilPrice', 'oilStation', 'park', 'policy', 'schedule', 'servicePeriod', 'task', 'terminal', 'vehicle', 'vehicleBrand', 'vehicleModel'] as const;
 export type EntityName = (typeof entityNames)[number];
+
+/** The entities whose routes are hand-written (`x-entity.handWritten`): schema-described, never served by the CRUD. */
+export const handWrittenNames = ['appMember', 'member', 'organisation', 'resource', 'role'] as const;
+export type HandWrittenName = (typeof handWrittenNames)[number];
+
+/** Every schema's name. */
+export type SchemaName = EntityName | HandWrittenName;
 
 /** The schema files as written. */
 export const entityFiles: Record<EntityName, EntitySchema> = {
@@ -62,3 +75,15 @@ export const entityFiles: Record<EntityName, EntitySchema> = {
 export const entities = Object.fromEntries(
   entityNames.map((n) => [n, effectiveSchema(entityFiles[n])]),
 ) as Record<EntityName, EntitySchema>;
+
+/** The hand-written entities' schemas as used (standard properties added). */
+export const handWrittenEntities: Record<HandWrittenName, EntitySchema> = {
+  appMember: effectiveSchema(appMember as unknown as EntitySchema),
+  member: effectiveSchema(member as unknown as EntitySchema),
+  organisation: effectiveSchema(organisation as unknown as EntitySchema),
+  resource: effectiveSchema(resource as unknown as EntitySchema),
+  role: effectiveSchema(role as unknown as EntitySchema),
+};
+
+/** Every schema, served or hand-written (types, validators, labels, pages). */
+export const schemaEntities: Record<SchemaName, EntitySchema> = { ...entities, ...handWrittenEntities };

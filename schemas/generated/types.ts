@@ -25,6 +25,30 @@ export interface ApiUser {
 }
 
 /**
+ * An account as the App account page sees it: only name, mobile, expiry, status and its vehicle-app roles change. Its routes are the passport's own (server/passport/appMemberRoutes.ts).
+ */
+export interface AppMember {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  loginName?: string;
+  name?: string;
+  mobile?: string;
+  memberType?: "administrator" | "orgUser" | "serviceUser" | "externalUser";
+  expireDate?: string | null;
+  status?: "enabled" | "disabled";
+  /**
+   * @maxItems 100
+   */
+  roleIds?: number[];
+  roleNames?: string[];
+  signInCount?: number;
+  lastSignIn?: string | null;
+  orgName?: string | null;
+}
+
+/**
  * The registered business information of a company the organisation serves or is.
  */
 export interface BusinessInfo {
@@ -111,6 +135,10 @@ export interface ExpertFault {
   updatedAt?: string;
   spn: number;
   fmi: number;
+  /**
+   * OBD-II trouble code (P0301…) this entry explains, beside SPN/FMI
+   */
+  dtcCode?: string | null;
   name: string;
   unit: string;
   level: "low" | "medium" | "high" | "critical";
@@ -140,7 +168,7 @@ export interface Feedback {
 }
 
 /**
- * A geofence (circle or polygon, WGS-84) that raises alarms when vehicles enter or leave it while it is open.
+ * A geofence (circle, polygon, rectangle, route corridor or district, WGS-84) that raises alarms when vehicles enter or leave it while it is open.
  */
 export interface Fence {
   id?: number;
@@ -148,9 +176,9 @@ export interface Fence {
   updatedAt?: string;
   orgId?: number;
   name: string;
-  fenceType: "circle" | "polygon";
+  fenceType: "circle" | "polygon" | "rectangle" | "route" | "district";
   /**
-   * circle: {center:[lng,lat], radius (m)}; polygon: {points:[[lng,lat],…] (3 to 500)}
+   * circle: {center:[lng,lat], radius (m)}; polygon: {points:[[lng,lat],…] (3 to 500)}; rectangle: {points: its 4 corners}; route: {path:[[lng,lat],…] (2 to 500), width (m, the corridor's full width)}; district: {districtCode, boundary (GeoJSON, uploaded)}; schemas/kit/fenceGeometry.ts checks the shape against the type
    */
   geometry: (
     | {
@@ -159,6 +187,13 @@ export interface Fence {
       }
     | {
         points: unknown;
+      }
+    | {
+        path: unknown;
+        width: unknown;
+      }
+    | {
+        districtCode: unknown;
       }
   ) & {
     /**
@@ -172,10 +207,25 @@ export interface Fence {
      * @maxItems 500
      */
     points?: [[number, number], [number, number], [number, number], ...[number, number][]];
+    /**
+     * @minItems 2
+     * @maxItems 500
+     */
+    path?: [[number, number], [number, number], ...[number, number][]];
+    width?: number;
+    districtCode?: string;
+    /**
+     * the district's boundary (GeoJSON MultiPolygon), uploaded with PUT fence/{id}/boundary
+     */
+    boundary?: {} | null;
   };
   alarmOnEnter?: boolean;
   alarmOnExit?: boolean;
   speedLimit?: number | null;
+  /**
+   * seconds a vehicle must stay on the other side of the border before it counts as an enter or exit
+   */
+  dwellSeconds?: number;
   status?: "open" | "stopped";
   remark?: string;
   orgName?: string | null;
@@ -215,6 +265,38 @@ export interface InterMember {
   expireDate?: string;
   passwordResetAt?: string;
   remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A web account (the passport's member): who signs in, in which organisation, with which roles. Its routes are the passport's own (server/passport/memberRoutes.ts): registration, passwords, the grant rule and simulated login.
+ */
+export interface Member {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  loginName: string;
+  name: string;
+  mobile?: string;
+  memberType: "administrator" | "orgUser" | "serviceUser" | "externalUser";
+  expireDate?: string | null;
+  status?: "enabled" | "disabled";
+  /**
+   * @maxItems 100
+   */
+  roleIds?: number[];
+  /**
+   * @maxItems 2
+   */
+  applications?: [] | ["obd-web" | "vehicle-app"] | ["obd-web" | "vehicle-app", "obd-web" | "vehicle-app"];
+  password: string;
+  enableExisting?: boolean;
+  uid?: string;
+  roleNames?: string[];
+  firstSign?: boolean;
+  signInCount?: number;
+  lastSignIn?: string | null;
   orgName?: string | null;
 }
 
@@ -274,9 +356,19 @@ export interface Notify {
     | "Idle"
     | "OfflineLongTime"
     | "StopLongTime"
-    | "OverSpeed";
-  channel: "platform" | "sms" | "email" | "app";
+    | "OverSpeed"
+    | "Fatigue"
+    | "FenceIn"
+    | "FenceOut"
+    | "FuelDrain"
+    | "RepeatArrival"
+    | "Skewing";
+  channel: "platform" | "webhook" | "sms" | "email" | "app";
   receivers?: string;
+  /**
+   * webhook and sms channels: where the signed POST goes (an SMS gateway for sms); the signing secret is set on its own and never read back
+   */
+  url?: string;
   quietStart?: string;
   quietEnd?: string;
   enabled?: boolean;
@@ -322,6 +414,29 @@ export interface OilStation {
 }
 
 /**
+ * An organisation of the tree every row, account and role belongs to. Its routes are the passport's own (server/passport/orgRoutes.ts): a subtree rule, a path column and the links the generic CRUD cannot express.
+ */
+export interface Organisation {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  name: string;
+  code: string;
+  parentId: number;
+  type?: "factory" | "inPlant" | "service" | "client" | "serviceTeam";
+  status?: "enabled" | "disabled";
+  contact?: string;
+  phone?: string;
+  address?: string;
+  isSystem?: boolean;
+  title?: string;
+  logo?: string;
+  themeColor?: string;
+  link?: string | null;
+  parentName?: string | null;
+}
+
+/**
  * A parking lot vehicles may be kept at.
  */
 export interface Park {
@@ -361,13 +476,63 @@ export interface Policy {
     | "Idle"
     | "OfflineLongTime"
     | "StopLongTime"
-    | "OverSpeed";
+    | "OverSpeed"
+    | "Fatigue"
+    | "FenceIn"
+    | "FenceOut"
+    | "FuelDrain"
+    | "RepeatArrival"
+    | "Skewing";
   threshold?: number | null;
   durationMinutes?: number | null;
+  /**
+   * per-type parameters, one JSON Schema per alarm type (schemas/kit/policyParams.ts, oneOf on alarmType): OverSpeed {durationSeconds}, Idle {maxSpeedKmh}, RepeatArrival {radiusM, count, windowHours}, Fatigue {hours, restMinutes}
+   */
+  params?: {} | null;
   notifyPlatform?: boolean;
   notifySms?: boolean;
   enabled?: boolean;
   remark?: string;
+  orgName?: string | null;
+}
+
+/**
+ * A menu or action of one application; Action codes are what routes check. Its routes are the passport's own (server/passport/resourceRoutes.ts): a tree per application.
+ */
+export interface Resource {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  name: string;
+  code: string;
+  kind: "Menu" | "Action";
+  path?: string;
+  url?: string;
+  icon?: string;
+  sort: number;
+  parentId?: number;
+  hidden?: boolean;
+  affix?: boolean;
+  noCache?: boolean;
+  activeMenu?: string;
+  application?: "obd-web" | "vehicle-app";
+}
+
+/**
+ * A role of one application in one organisation, granting resources. Its routes are the passport's own (server/passport/roleRoutes.ts): the application header and the grant rule.
+ */
+export interface Role {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  description?: string;
+  application?: "obd-web" | "vehicle-app";
+  /**
+   * @maxItems 2000
+   */
+  resourceIds?: number[];
   orgName?: string | null;
 }
 
@@ -424,6 +589,13 @@ export interface Task {
   driverId?: number | null;
   origin?: string;
   destination?: string;
+  /**
+   * the planned route, [[lng, lat], …] (WGS-84): leaving its corridor raises Skewing
+   *
+   * @minItems 2
+   * @maxItems 2000
+   */
+  routeLine?: [[number, number], [number, number], ...[number, number][]] | null;
   startTime?: string;
   endTime?: string;
   status?: "pending" | "running" | "done" | "cancelled";
@@ -524,6 +696,7 @@ export interface VehicleModel {
 
 export interface EntityTypes {
   apiUser: ApiUser;
+  appMember: AppMember;
   businessInfo: BusinessInfo;
   configParseFile: ConfigParseFile;
   driver: Driver;
@@ -533,13 +706,17 @@ export interface EntityTypes {
   fence: Fence;
   fuelType: FuelType;
   interMember: InterMember;
+  member: Member;
   merchant: Merchant;
   notice: Notice;
   notify: Notify;
   oilPrice: OilPrice;
   oilStation: OilStation;
+  organisation: Organisation;
   park: Park;
   policy: Policy;
+  resource: Resource;
+  role: Role;
   schedule: Schedule;
   servicePeriod: ServicePeriod;
   task: Task;

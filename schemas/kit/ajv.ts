@@ -1,6 +1,7 @@
 import Ajv, { type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { customFormats } from './formats';
+import { notBeforeKeyword } from './dateOrder';
 import { X_KEYWORDS } from './keywords';
 
 /**
@@ -27,6 +28,7 @@ export function extendAjv<T extends Ajv>(ajv: T): T {
     ajv.addFormat(name, typeof format === 'function' ? { type: 'string', validate: format } : format);
   }
   ajv.addVocabulary([...X_KEYWORDS]);
+  ajv.addKeyword(notBeforeKeyword);
   return ajv;
 }
 

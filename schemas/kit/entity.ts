@@ -1,7 +1,11 @@
+import { NORMALISERS, type Normaliser } from './vehicleCodes';
+
 /**
  * Types of our entity-schema conventions (schemas/README.md) and the pure helpers that derive
  * request schemas from an entity schema. Shared by the server, the console and the generators.
  */
+
+import { MAX_PAGE_SIZE, pagingBodySchema } from './paging';
 
 export type SearchMode = 'like' | 'eq' | 'range';
 export type Widget =
@@ -37,6 +41,11 @@ export interface XRef {
   label: string;
   /** Read-only output property carrying that label in list and get responses. */
   as: string;
+  /**
+   * The form offers only referenced rows no row of this entity uses through this property yet (a
+   * terminal serves one vehicle): the options route's `unusedBy=<entity>.<property>`.
+   */
+  free?: boolean;
 }
 
 /** Row operations of the generic CRUD. */
@@ -67,6 +76,11 @@ export interface XEntity {
   table: string;
   /** Rows belong to an organisation and are visible only inside the caller's subtree. */
   orgScoped: boolean;
+  /**
+   * Rows are shared by every organisation (not org-scoped): everyone reads them, only members of a
+   * system organisation create, change, delete, import or renew them.
+   */
+  shared?: boolean;
   /** The generic list page the console renders for the entity, and its menu entry. */
   page?: XPage;
   /**
@@ -77,16 +91,35 @@ export interface XEntity {
   routes: Partial<Record<Operation, RouteList>>;
   /** Sets of properties unique together (the database enforces them; violations answer 406). */
   unique?: string[][];
+  /**
+   * Properties unique within a tenant's whole tree (the organisation directly under the root that
+   * a row's organisation belongs to, with everything below it; the root's own rows: the whole
+   * platform). Checked on create, update and import (406 / a row error).
+   */
+  uniqueInTenant?: string[];
   /** Properties searched by criteria.keyword (case-insensitive contains on any of them). */
   keyword?: string[];
   defaultOrder?: { property: string; direction: 'ASC' | 'DESC' };
   /** Property used as the label in options lists (default 'name'). */
   optionLabel?: string;
+  /** A property the `options` route answers beside the label, telling apart rows of one label (a driver's mobile). */
+  optionDetail?: string;
   /** Read-only properties the server fills on every create and update: who (member name) and when. */
   stamp?: { operator: string; time: string };
   /** Renewal by spreadsheet: rows name an existing row by `match` and set only `fields`. */
   renew?: { match: string; fields: string[] };
+  /**
+   * The routes are hand-written (the passport's): the generic CRUD serves none of them, `npm run gen`
+   * writes no migration (the table exists), no mock route and no generic page. Types, validators,
+   * labels, columns and form fields come from the schema as for any entity.
+   */
+  handWritten?: boolean;
 }
+
+/** Operations that write rows: refused to non-system organisations on a shared entity. */
+export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['create', 'update', 'remove', 'importValidate', 'import', 'renewValidate', 'renew']);
+/** Whether the generic CRUD serves the entity (it does unless its routes are hand-written). */
+export const servedByCrud = (schema: EntitySchema): boolean => !schema['x-entity'].handWritten;
 
 /** The action code guarding an operation (spreadsheet operations fall back to the row ones). */
 export function permissionOf(x: XEntity, op: Operation): string {
@@ -122,6 +155,8 @@ export interface PropertySchema {
   maximum?: number;
   pattern?: string;
   readOnly?: boolean;
+  /** Sent on create only, never answered nor changed by an update (a password). */
+  writeOnly?: boolean;
   title?: string;
   description?: string;
   items?: PropertySchema;
@@ -129,6 +164,10 @@ export interface PropertySchema {
   'x-ref'?: XRef;
   'x-messages'?: Record<string, string>;
   'x-column'?: string;
+  /** Normalisations applied before validation (kit/vehicleCodes.ts). */
+  'x-normalize'?: Normaliser[];
+  /** This date may not come before that sibling date property (kit/dateOrder.ts). */
+  'x-notBefore'?: string;
 }
 
 export interface EntitySchema {
@@ -236,6 +275,8 @@ function bodySchema(schema: EntitySchema, requireFields: boolean): Record<string
   const required = (schema.required ?? []).filter((r) => !schema.properties[r]?.readOnly);
   const properties: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(schema.properties)) {
+    // Write-only properties (a password) belong to the create body alone.
+    if (p.writeOnly && !requireFields) continue;
     // Read-only properties (id, timestamps, relation labels) are tolerated and ignored, so a client
     // may send back the object it read. Defaults are the database's job, so no default here.
     const { default: _default, ...rest } = p;
@@ -249,11 +290,17 @@ export const createBodySchema = (schema: EntitySchema) => bodySchema(schema, tru
 /** The update body: any subset of the writable properties (absent ones are left unchanged). */
 export const updateBodySchema = (schema: EntitySchema) => bodySchema(schema, false);
 
-/** Turns '' into null for optional properties (in place), before validation. */
+/**
+ * Before validation, in place (server routes, console forms and imports alike): each text property
+ * normalised as its `x-normalize` declares (" 沪a 10137 " → "沪A10137"), then '' turned into null
+ * for optional properties.
+ */
 export function normaliseBody(schema: EntitySchema, body: Record<string, unknown>): void {
   const required = new Set(schema.required ?? []);
   for (const [k, v] of Object.entries(body)) {
-    if (v === '' && schema.properties[k] && !required.has(k)) body[k] = null;
+    const steps = schema.properties[k]?.['x-normalize'];
+    if (steps && typeof v === 'string') body[k] = steps.reduce((s, step) => NORMALISERS[step](s), v);
+    if (body[k] === '' && schema.properties[k] && !required.has(k)) body[k] = null;
   }
 }
 
@@ -269,7 +316,7 @@ export function sortableProperties(schema: EntitySchema): string[] {
     .map(([n]) => n);
 }
 
-export const MAX_PAGE_SIZE = 10000;
+export { MAX_PAGE_SIZE };
 
 /** The paging body `{criteria, order{direction, property}, pageIndex, pageSize}` for one entity. */
 export function queryBodySchema(schema: EntitySchema): Record<string, unknown> {
@@ -282,23 +329,7 @@ export function queryBodySchema(schema: EntitySchema): Record<string, unknown> {
         : { anyOf: [scalar, { type: 'null' }, { const: '' }] };
   }
   if (schema['x-entity'].keyword?.length) criteria.keyword = { type: ['string', 'null'], maxLength: 100 };
-  return {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      criteria: { type: ['object', 'null'], additionalProperties: false, properties: criteria },
-      order: {
-        type: ['object', 'null'],
-        additionalProperties: false,
-        properties: {
-          direction: { enum: ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descend', null] },
-          property: { enum: [...sortableProperties(schema), null] },
-        },
-      },
-      pageIndex: { type: 'integer', minimum: 1, default: 1 },
-      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
-    },
-  };
+  return pagingBodySchema(criteria, sortableProperties(schema));
 }
 
 function criterionValueSchema(p: PropertySchema): PropertySchema {
@@ -331,3 +362,9 @@ export const pageResponseSchema = (item: Record<string, unknown>) => ({
     pageSize: { type: 'integer' },
   },
 });
+
+/** The path of the tenant an organisation path belongs to: its first two levels (`/1/2/3/` → `/1/2/`). */
+export function tenantPath(orgPath: string): string {
+  const parts = orgPath.split('/').filter(Boolean);
+  return `/${parts.slice(0, 2).join('/')}/`;
+}

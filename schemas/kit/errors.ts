@@ -13,6 +13,8 @@ export interface FieldError {
   params: MessageParams;
   /** Catalogue key of the field's label; absent for unknown fields (their raw name is shown). */
   labelKey?: string;
+  /** Parameters naming other fields: parameter → catalogue key of that field's label. */
+  labelParams?: Record<string, string>;
 }
 
 interface SchemaWithMessages {
@@ -21,7 +23,7 @@ interface SchemaWithMessages {
 }
 
 // When several errors hit one value (anyOf branches), the most telling one is reported.
-const PRIORITY = ['required', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'pattern', 'enum', 'minItems', 'maxItems', 'type', 'const', 'anyOf', 'oneOf'];
+const PRIORITY = ['required', 'format', 'x-notBefore', 'minLength', 'maxLength', 'minimum', 'maximum', 'pattern', 'enum', 'minItems', 'maxItems', 'type', 'const', 'anyOf', 'oneOf'];
 const rank = (k: string) => {
   const i = PRIORITY.indexOf(k);
   return i < 0 ? PRIORITY.length : i;
@@ -37,6 +39,9 @@ function genericKey(e: ErrorObject): string {
   if (e.keyword === 'format') {
     const f = String((e.params as { format?: string }).format);
     if (f === 'phone') return 'validation.phone';
+    if (f === 'contact-phone') return 'validation.contactPhone';
+    if (f === 'licence-plate') return 'validation.licencePlate';
+    if (f === 'vin') return 'validation.vin';
     if (f === 'date' || f === 'date-time') return 'validation.date';
     if (f === 'external-link') return 'validation.externalLink';
     if (f === 'login-password') return 'validation.loginPassword.format';
@@ -44,6 +49,12 @@ function genericKey(e: ErrorObject): string {
     return 'validation.format';
   }
   if (e.keyword === 'const' || e.keyword === 'anyOf' || e.keyword === 'oneOf') return 'validation.invalid';
+  if (e.keyword === 'x-notBefore') return 'validation.notBefore';
+  if (e.keyword === 'type') {
+    const t = String((e.params as { type?: string }).type);
+    if (t.includes('integer')) return 'validation.integer';
+    if (t.includes('number')) return 'validation.number';
+  }
   return `validation.${e.keyword}`;
 }
 
@@ -82,8 +93,9 @@ export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined,
     if (limit !== undefined) params.limit = limit;
     if (!known || key === 'validation.notSortable') params.field = String(key === 'validation.notSortable' ? e.data : leaf);
     if (e.keyword === 'type') params.type = String((e.params as { type: string }).type);
+    const labelParams = e.keyword === 'x-notBefore' ? { other: `${labelPrefix}.${(e.params as { sibling: string }).sibling}` } : undefined;
 
-    const candidate: FieldError = { field, key, params, ...(known && key !== 'validation.notSortable' ? { labelKey: `${labelPrefix}.${leaf}` } : {}) };
+    const candidate: FieldError = { field, key, params, ...(known && key !== 'validation.notSortable' ? { labelKey: `${labelPrefix}.${leaf}` } : {}), ...(labelParams ? { labelParams } : {}) };
     const r = rank(keyword);
     const seen = byField.get(field);
     if (!seen || r < seen.rank) byField.set(field, { e: candidate, rank: r });
@@ -96,6 +108,7 @@ export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined,
 /** The text of one field error in a language (the field label translated first). */
 export function renderFieldError(fe: FieldError, t: Translate): string {
   const params = { ...fe.params };
+  for (const [p, key] of Object.entries(fe.labelParams ?? {})) params[p] = t(key);
   if (fe.labelKey) {
     const label = t(fe.labelKey);
     params.field = label === fe.labelKey ? fe.field.split('.').pop() : label;

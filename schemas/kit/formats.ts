@@ -1,4 +1,5 @@
 import { LOGIN_PASSWORD, passwordViolations } from './password';
+import { isLicencePlate, VIN } from './vehicleCodes';
 
 /**
  * Custom string formats of SPEC.md §5. One table so ajv (server and console) and any
@@ -13,6 +14,14 @@ export const customFormats = {
   'strong-password': (value: string) => passwordViolations(value).length === 0,
   /** External links: http(s), mailto or tel. */
   'external-link': /^(https?:|mailto:|tel:)/,
+  /** A mobile (11 digits from 1), a landline with its area code (025-88880005, 02168880001, extension after -), or a 400/800 number. */
+  'contact-phone': /^(?:1\d{10}|0\d{2,3}-?\d{7,8}(?:-\d{1,6})?|[48]00-?\d{3}-?\d{4})$/,
+  /** A Chinese licence plate of any kind, or a foreign one behind the documented escape (kit/vehicleCodes.ts). */
+  'licence-plate': isLicencePlate,
+  /** A vehicle identification number: 17 signs without I, O or Q. */
+  vin: VIN,
+  /** Codes people type and compare (organisation, terminal, SIM…): letters, digits, `_`, `-`, `.`. */
+  'plain-code': /^[A-Za-z0-9_.-]+$/,
 } as const;
 
 export type CustomFormat = keyof typeof customFormats;

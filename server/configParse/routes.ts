@@ -7,17 +7,18 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { callerOf } from '../auth/authenticate';
-import { NONE } from '../auth/caller';
-import type { EntityModel } from '../crud/model';
-import { getOne, scopeCondition } from '../crud/query';
-import { idParams } from '../crud/routeSpec';
-import { notFound } from '../http/errors';
-import { readUpload } from '../http/upload';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE } from '../platform/auth/caller';
+import type { EntityModel } from '../platform/crud/model';
+import { getOne, scopeCondition } from '../platform/crud/query';
+import { idParams } from '../platform/crud/routeSpec';
+import { notFound } from '../platform/http/errors';
+import { readUpload } from '../platform/http/upload';
 import { checkXml } from './xml';
+import type { DB } from '../platform/db/tables';
 
 export interface ConfigParseDeps {
-  db: Kysely<unknown>;
+  db: Kysely<DB>;
   model: EntityModel;
 }
 

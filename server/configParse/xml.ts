@@ -7,7 +7,7 @@
 
 import { TextDecoder } from 'node:util';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { AppError } from '../http/errors';
+import { AppError } from '../platform/http/errors';
 
 /** Encodings a declaration may name (configuration files from Chinese tools are often GBK). */
 const ENCODINGS: Record<string, string> = { 'utf-8': 'utf-8', utf8: 'utf-8', gbk: 'gbk', gb2312: 'gbk', gb18030: 'gb18030' };

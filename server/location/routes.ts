@@ -7,18 +7,18 @@
 
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { callerOf } from '../auth/authenticate';
-import { PUBLIC, type Caller } from '../auth/caller';
-import type { EntityModel } from '../crud/model';
-import { scopeCondition } from '../crud/query';
-import { idParam, idParams } from '../crud/routeSpec';
-import type { DB } from '../db/tables';
-import { AppError, notFound } from '../http/errors';
-import { auditRequest } from '../passport/audit';
+import { callerOf } from '../platform/auth/authenticate';
+import { PUBLIC, type Caller } from '../platform/auth/caller';
+import type { EntityModel } from '../platform/crud/model';
+import { scopeCondition } from '../platform/crud/query';
+import { idParam, idParams } from '../platform/crud/routeSpec';
+import type { DB } from '../platform/db/tables';
+import { AppError, notFound } from '../platform/http/errors';
+import { auditRequest } from '../platform/audit';
 import { hashTicket, MAX_HOURS, MAX_LIVE_TICKETS, MIN_HOURS, newTicket, ticketStatus, TICKET_PATTERN } from './tickets';
 
 export interface LocationDeps {
-  db: Kysely<unknown>;
+  db: Kysely<DB>;
   vehicles: EntityModel;
   /** Map tiles the console may load (MAP_TILE_URL, MAP_TILE_COORDS); a null URL → no map, coordinates only. */
   map: MapConfig;
@@ -27,6 +27,8 @@ export interface LocationDeps {
 export interface MapConfig {
   tileUrl: string | null;
   coordSystem: 'WGS84' | 'GCJ02';
+  /** Credit to show on the map (HTML: a text and links), null when the tiles need none or there are none. */
+  attribution: string | null;
 }
 
 /** Creating, listing and revoking tickets: whoever may edit the vehicle. */
@@ -53,7 +55,6 @@ export interface PublicLocation {
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map }: LocationDeps): void {
-  const audit = db as unknown as Kysely<DB>;
   /** The vehicle, if it lies in the caller's subtree. */
   const vehicleInScope = async (id: number, caller: Caller) =>
     (await sql<{ id: number; licence: string }>`SELECT t.id, t.licence FROM vehicle t WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)}`.execute(db)).rows[0];
@@ -86,7 +87,7 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
         VALUES (${hash}, ${vehicleId}, ${caller.memberId}, ${caller.name}, now() + make_interval(hours => ${hours}))
         RETURNING id, created_at AS "createdAt", expires_at AS "expiresAt"`.execute(db);
       const row = r.rows[0];
-      await auditRequest(audit, req, caller, 'locationShare', `vehicle:${vehicleId}`, { ticketId: row.id, hours });
+      await auditRequest(db, req, caller, 'locationShare', `vehicle:${vehicleId}`, { ticketId: row.id, hours });
       return reply.status(201).send({ id: row.id, vehicleId, ticket, path: `/location/${ticket}`, createdAt: iso(row.createdAt), expiresAt: iso(row.expiresAt) });
     },
   );
@@ -128,7 +129,7 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
         FROM vehicle t WHERE k.id = ${id} AND t.id = k.vehicle_id AND ${scopeCondition(vehicles, caller)}
         RETURNING k.vehicle_id AS "vehicleId"`.execute(db);
       if (!r.rows.length) throw notFound();
-      await auditRequest(audit, req, caller, 'locationRevoke', `vehicle:${r.rows[0].vehicleId}`, { ticketId: id });
+      await auditRequest(db, req, caller, 'locationRevoke', `vehicle:${r.rows[0].vehicleId}`, { ticketId: id });
       return reply.status(204).send();
     },
   );
@@ -136,7 +137,7 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
   // Public: the shared location page needs it before anyone signs in.
   app.get(
     '/api/map/config',
-    { config: { permission: PUBLIC }, schema: { tags: ['location'], summary: 'map tiles the console may load (none by default)', security: [] } },
+    { config: { permission: PUBLIC }, schema: { tags: ['location'], summary: 'map tiles the console may load (OpenStreetMap by default, none when MAP_TILE_URL=off)', security: [] } },
     async (): Promise<MapConfig> => map,
   );
 

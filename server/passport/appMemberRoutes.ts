@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { memberUpdateBodySchema } from '../../schemas/kit/passportSchemas';
-import { callerOf } from '../auth/authenticate';
-import type { Caller } from '../auth/caller';
-import { notFound } from '../http/errors';
-import { auditRequest } from './audit';
+import { appMemberBodySchema } from '../../schemas/kit/passportSchemas';
+import { callerOf } from '../platform/auth/authenticate';
+import type { Caller } from '../platform/auth/caller';
+import { notFound } from '../platform/http/errors';
+import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
-import { badRoles, checkAdministratorOnly, checkMobileFree, checkRolesToAdd } from './memberChecks';
+import { badRoles, checkAdministratorOnly, checkMobileFree, checkRolesToAdd, membersInScope } from './memberChecks';
+import { checkMemberChange } from './lockoutGuards';
 import { MEMBER_COLUMNS, withRolesAndApps } from './memberRoutes';
-import { defined, idOf, idParams } from './routeKit';
+import { checkRolesFitOrg } from './roleScope';
+import { defined, idOf, idParams, changeOptions } from './routeKit';
 
 const APP = 'vehicle-app';
 
@@ -19,10 +21,8 @@ interface AppMemberBody {
   roleIds?: number[];
 }
 
-const { name, mobile, expireDate, status, roleIds } = memberUpdateBodySchema.properties;
-
-/** What the app-account page may change: the person, the validity and the App roles — never the login, type, organisation or web roles. */
-export const appMemberBodySchema = { type: 'object', additionalProperties: false, properties: { name, mobile, expireDate, status, roleIds } };
+/** What the app-account page may change (schemas/appMember.schema.json): the person, the validity and the App roles — never the login, type, organisation or web roles. */
+export { appMemberBodySchema };
 
 /**
  * App accounts (SPEC §1 "app accounts"): members of the vehicle-app application, edited by holders
@@ -34,12 +34,9 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
 
   /** The member when it is in the caller's subtree and uses the App; 404 otherwise. */
   async function appMember(caller: Caller, id: number) {
-    const row = await db
-      .selectFrom('member as m')
-      .innerJoin('organisation as o', 'o.id', 'm.org_id')
+    const row = await membersInScope(db, caller)
       .select(MEMBER_COLUMNS)
       .where('m.id', '=', id)
-      .where('o.path', 'like', caller.orgPath + '%')
       .where((eb) => eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', APP)))
       .executeTakeFirst();
     if (!row) throw notFound();
@@ -47,23 +44,24 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
   }
 
   /** Every role must be an App role; added ones must lie in the caller's subtree and grant nothing the caller lacks. */
-  async function checkRoles(caller: Caller, ids: number[], held: number[]) {
+  async function checkRoles(caller: Caller, orgId: number, ids: number[], held: number[]) {
     if (!ids.length) return;
     const appRoles = await db.selectFrom('role').select('id').where('id', 'in', ids).where('application', '=', APP).execute();
     if (appRoles.length !== ids.length) throw badRoles();
     await checkRolesToAdd(db, caller, ids.filter((id) => !held.includes(id)));
+    await checkRolesFitOrg(db, orgId, ids);
   }
 
   app.put('/api/passport/app-member/:id', {
-    config: { permission: 'appMember-edit', labels },
-    schema: { tags: ['member'], summary: "Change an App account: name, mobile, expiry, status and its vehicle-app roles", params: idParams, body: appMemberBodySchema },
+    ...changeOptions('appMember-edit', labels, 'member', "Change an App account: name, mobile, expiry, status and its vehicle-app roles", appMemberBodySchema),
     handler: async (req) => {
       const caller = callerOf(req);
       const body = req.body as AppMemberBody;
       const before = await appMember(caller, idOf(req));
       // As for password resets: only administrators touch administrators' accounts.
       checkAdministratorOnly(caller, before.memberType);
-      if (body.roleIds) await checkRoles(caller, body.roleIds, before.roleIds);
+      if (body.roleIds) await checkRoles(caller, before.orgId, body.roleIds, before.roleIds);
+      await checkMemberChange(db, caller, before.id, { status: body.status, expireDate: body.expireDate });
       await checkMobileFree(db, body.mobile, before.id);
       const set = defined({ name: body.name, mobile: body.mobile, expire_date: body.expireDate, status: body.status });
       const nextRoles = body.roleIds;

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { auditBodySchema } from '../../schemas/kit/passportSchemas';
-import { callerOf } from '../auth/authenticate';
-import { NONE } from '../auth/caller';
-import { auditRequest } from './audit';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE } from '../platform/auth/caller';
+import { auditRequest } from '../platform/audit';
+import { nameTargets } from './auditTargets';
 import type { PassportDeps } from './deps';
-import { countAll, descending, likePattern, pageOf, pagingBody, pagingOf } from './routeKit';
+import { likePattern, ONE, listPage, pagingBody, pagingOf, sortBy } from './routeKit';
+import { pathUnder } from '../platform/scope';
 
 /** The console's own audit events (SPEC §7) and the log page's query, scoped to the caller subtree. */
 export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): void {
@@ -30,7 +32,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
     config: { permission: 'log-view' },
     schema: {
       tags: ['audit'],
-      summary: 'Audit log of the caller subtree, newest first',
+      summary: 'Audit log of the caller subtree, newest first, each target named (targetKind, targetName)',
       body: pagingBody(
         {
           action: { type: ['string', 'null'], maxLength: 64 },
@@ -51,7 +53,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
         .selectFrom('audit_log as a')
         .innerJoin('organisation as o', 'o.id', 'a.org_id')
         .leftJoin('member as actor', 'actor.id', 'a.actor_member_id')
-        .where('o.path', 'like', caller.orgPath + '%');
+        .where(pathUnder('o.path', caller.orgPath));
       if (typeof c.keyword === 'string' && c.keyword) {
         const k = likePattern(c.keyword);
         q = q.where((eb) => eb.or([eb('a.member_name', 'ilike', k), eb('a.target', 'ilike', k), eb('a.action', 'ilike', k)]));
@@ -65,19 +67,23 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
       const [from, to] = Array.isArray(c.at) ? (c.at as Array<string | null>) : [];
       if (from) q = q.where('a.at', '>=', new Date(from));
       if (to) q = q.where('a.at', '<=', new Date(to));
-      const dir = p.order?.property && !descending(p) ? 'asc' : 'desc';
-      const col = p.order?.property === 'action' ? 'a.action' : 'a.at';
-      return pageOf(
+      // Newest first unless the body orders otherwise.
+      const { col, dir } = sortBy(p, { at: 'a.at', action: 'a.action' } as const, 'a.at', 'DESC');
+      return listPage(
+        db,
         p,
-        (limit, offset) =>
-          q
-            .select(['a.id', 'a.at', 'a.action', 'a.member_id as memberId', 'a.member_name as memberName', 'a.org_id as orgId', 'o.name as orgName', 'actor.name as actorName', 'a.application', 'a.target', 'a.success', 'a.ip', 'a.detail'])
-            .orderBy(col, dir)
-            .orderBy('a.id', dir)
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-        () => q.select(countAll()).executeTakeFirstOrThrow(),
+        async (limit, offset) =>
+          nameTargets(
+            db,
+            await q
+              .select(['a.id', 'a.at', 'a.action', 'a.member_id as memberId', 'a.member_name as memberName', 'a.org_id as orgId', 'o.name as orgName', 'actor.name as actorName', 'a.application', 'a.target', 'a.success', 'a.ip', 'a.detail'])
+              .orderBy(col, dir)
+              .orderBy('a.id', dir)
+              .limit(limit)
+              .offset(offset)
+              .execute(),
+          ),
+        q.select(ONE),
       );
     },
   });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { SessionDeps } from '../auth/sessions';
-import type { DB } from '../db/tables';
+import type { SessionDeps } from '../platform/auth/sessions';
+import type { DB } from '../platform/db/tables';
 import type { ThrottlePolicy } from './throttle';
 
 export interface PassportDeps extends SessionDeps {

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { translator } from '../../schemas/kit/catalogue';
-import { accountRefusal } from '../auth/accountState';
-import { callerOf } from '../auth/authenticate';
-import { NONE } from '../auth/caller';
-import { openSession, revokeSession } from '../auth/sessions';
-import { AppError, notFound } from '../http/errors';
-import { requestLanguage } from '../http/language';
-import { auditRequest } from './audit';
+import { accountRefusal } from '../platform/auth/accountState';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE } from '../platform/auth/caller';
+import { openSession, revokeSession } from '../platform/auth/sessions';
+import { AppError, notFound } from '../platform/http/errors';
+import { requestLanguage } from '../platform/http/language';
+import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { idOf, idParams } from './routeKit';
 import { sessionObject } from './sessionObject';
+import { membersInScope } from './memberChecks';
 
 /**
  * Simulated login (SPEC §4): act as a member of one's own subtree, in a session tied to the origin
@@ -23,13 +24,7 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
     schema: { tags: ['member'], summary: 'Simulate login as a member of the caller subtree', params: idParams },
     handler: async (req) => {
       const caller = callerOf(req);
-      const target = await db
-        .selectFrom('member as m')
-        .innerJoin('organisation as o', 'o.id', 'm.org_id')
-        .select(['m.id', 'm.status', 'm.expire_date', 'o.status as org_status'])
-        .where('m.id', '=', idOf(req))
-        .where('o.path', 'like', caller.orgPath + '%')
-        .executeTakeFirst();
+      const target = await membersInScope(db, caller).select(['m.id', 'm.status', 'm.expire_date', 'o.status as org_status']).where('m.id', '=', idOf(req)).executeTakeFirst();
       if (!target) throw notFound();
       if (target.id === caller.memberId) throw new AppError(406, 'passport.simulateSelf');
       // Nested impersonation would make "simulate logout" ambiguous.

@@ -6,8 +6,10 @@ import { registerImpersonationRoutes } from './impersonationRoutes';
 import { registerLoginRoutes } from './loginRoutes';
 import { registerMemberRoutes } from './memberRoutes';
 import { registerOrgRoutes } from './orgRoutes';
+import { registerPassportSheetRoutes } from './sheetRoutes';
 import { registerResourceRoutes } from './resourceRoutes';
 import { registerRoleRoutes } from './roleRoutes';
+import { registerSecurityRoutes } from './securityRoutes';
 
 /** Every passport route: sessions, accounts, organisations, roles, resources, impersonation, audit. */
 export function registerPassport(app: FastifyInstance, deps: PassportDeps): void {
@@ -16,7 +18,9 @@ export function registerPassport(app: FastifyInstance, deps: PassportDeps): void
   registerResourceRoutes(app, deps);
   registerRoleRoutes(app, deps);
   registerMemberRoutes(app, deps);
+  registerPassportSheetRoutes(app, deps);
   registerAppMemberRoutes(app, deps);
   registerImpersonationRoutes(app, deps);
   registerAuditRoutes(app, deps);
+  registerSecurityRoutes(app, deps);
 }

@@ -4,14 +4,15 @@ import { passwordViolations } from '../../schemas/kit/password';
 import { changePasswordBodySchema } from '../../schemas/kit/passportSchemas';
 import { loginBodySchema, type LoginBody } from '../../schemas/kit/loginSchema';
 import { translator } from '../../schemas/kit/catalogue';
-import { accountRefusal } from '../auth/accountState';
-import { callerOf } from '../auth/authenticate';
-import { NONE, PUBLIC } from '../auth/caller';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../auth/password';
-import { openSession, revokeMemberSessions, revokeSession } from '../auth/sessions';
-import { AppError } from '../http/errors';
-import { requestLanguage } from '../http/language';
-import { writeAudit, auditRequest } from './audit';
+import { accountRefusal } from '../platform/auth/accountState';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE, PUBLIC } from '../platform/auth/caller';
+import { burnPasswordCheck, verifyPassword } from '../platform/auth/password';
+import { openSession, revokeSession } from '../platform/auth/sessions';
+import { setPassword } from './setPassword';
+import { AppError } from '../platform/http/errors';
+import { requestLanguage } from '../platform/http/language';
+import { writeAudit, auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { sessionObject } from './sessionObject';
 import { accountKey, addressKey, clearFailures, lockedMinutes, recordFailure } from './throttle';
@@ -30,7 +31,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       const body = req.body as LoginBody;
       const application = body.application ?? 'obd-web';
       const ip = req.ip;
-      const keys = [accountKey(body.loginName), addressKey(ip)];
+      const keys = [accountKey(body.loginName, ip), addressKey(ip)];
       const locked = await lockedMinutes(db, keys);
       if (locked) throw new AppError(400, 'passport.locked', { minutes: locked });
 
@@ -104,18 +105,13 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       }
       const m = await db.selectFrom('member').select('password_hash').where('id', '=', caller.memberId).executeTakeFirstOrThrow();
       if (!(await verifyPassword(body.oldPassword, m.password_hash))) {
-        await auditRequest(db, req, caller, 'passwordChange', undefined, 'oldPasswordWrong').then(() => undefined);
+        await auditRequest(db, req, caller, 'passwordChange', undefined, 'oldPasswordWrong', false);
         throw new AppError(400, 'passport.oldPasswordWrong', {}, [{ field: 'oldPassword', key: 'passport.oldPasswordWrong', params: {} }]);
       }
       if (body.oldPassword === body.newPassword) {
         throw new AppError(400, 'passport.samePassword', {}, [{ field: 'newPassword', key: 'passport.samePassword', params: {} }]);
       }
-      await db
-        .updateTable('member')
-        .set({ password_hash: await hashPassword(body.newPassword), first_sign: false, password_changed_at: new Date(), updated_at: new Date() })
-        .where('id', '=', caller.memberId)
-        .execute();
-      await revokeMemberSessions(db, caller.memberId);
+      await setPassword(db, caller.memberId, body.newPassword, false);
       await auditRequest(db, req, caller, 'passwordChange');
       return { success: true, message: t(req)('passport.passwordChanged') };
     },

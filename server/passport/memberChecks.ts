@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Caller } from '../auth/caller';
-import type { DB } from '../db/tables';
-import { AppError, invalid, refNotFound } from '../http/errors';
+import type { Caller } from '../platform/auth/caller';
+import type { DB } from '../platform/db/tables';
+import { AppError, invalid, refNotFound } from '../platform/http/errors';
 import { ungrantable } from './resources';
+import { pathUnder } from '../platform/scope';
 
 /** The labels of member fields, for the field errors of the account and App account routes. */
 const LABELS = 'passport.fields';
@@ -26,7 +27,7 @@ export async function checkRolesToAdd(db: Kysely<DB>, caller: Caller, added: num
     .innerJoin('organisation as o', 'o.id', 'r.org_id')
     .select('r.id')
     .where('r.id', 'in', added)
-    .where('o.path', 'like', caller.orgPath + '%')
+    .where(pathUnder('o.path', caller.orgPath))
     .execute();
   if (mine.length !== added.length) throw badRoles();
   const grants = await db.selectFrom('role_resource').select('resource_id').where('role_id', 'in', added).execute();
@@ -40,3 +41,7 @@ export async function checkMobileFree(db: Kysely<DB>, mobile: string | null | un
   const hit = await db.selectFrom('member').select('id').where('mobile', '=', mobile).where('id', '!=', self).executeTakeFirst();
   if (hit) throw new AppError(406, 'passport.phoneExists', {}, [{ field: 'mobile', key: 'passport.phoneExists', params: {} }]);
 }
+
+/** Accounts (`m`, with their organisation `o`) inside a caller's subtree: every account route starts here. */
+export const membersInScope = (db: Kysely<DB>, caller: Pick<Caller, 'orgPath'>) =>
+  db.selectFrom('member as m').innerJoin('organisation as o', 'o.id', 'm.org_id').where(pathUnder('o.path', caller.orgPath));

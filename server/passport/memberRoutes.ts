@@ -3,20 +3,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { translator } from '../../schemas/kit/catalogue';
 import { memberUpdateBodySchema, registerBodySchema, resetPasswordBodySchema } from '../../schemas/kit/passportSchemas';
-import { requestApplication } from '../auth/application';
-import { callerOf } from '../auth/authenticate';
-import { NONE, type Caller } from '../auth/caller';
-import { hashPassword } from '../auth/password';
-import { revokeMemberSessions } from '../auth/sessions';
-import type { DB } from '../db/tables';
-import { AppError, notFound } from '../http/errors';
-import { requestLanguage } from '../http/language';
-import { APPLICATIONS } from '../seed/menu';
-import { auditRequest } from './audit';
+import { requestApplication } from '../platform/auth/application';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE, type Caller } from '../platform/auth/caller';
+import { hashPassword } from '../platform/auth/password';
+import { setPassword } from './setPassword';
+import type { DB } from '../platform/db/tables';
+import { AppError, notFound } from '../platform/http/errors';
+import { requestLanguage } from '../platform/http/language';
+import { APPLICATIONS } from '../platform/auth/application';
+import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
-import { checkAdministratorOnly, checkMobileFree, checkRolesToAdd } from './memberChecks';
+import { checkAdministratorOnly, checkMobileFree, checkRolesToAdd, membersInScope } from './memberChecks';
+import { checkMemberChange } from './lockoutGuards';
 import { orgInScope } from './orgScope';
-import { countAll, defined, descending, idOf, idParams, likePattern, pageOf, pagingBody, pagingOf } from './routeKit';
+import { checkRolesFitOrg } from './roleScope';
+import { defined, idOf, idParams, likePattern, ONE, listPage, pagingBody, pagingOf, sortBy, changeOptions } from './routeKit';
+import { pathInSubtree, pathOfOrg, pathUnder } from '../platform/scope';
 
 interface MemberBody {
   loginName?: string;
@@ -73,7 +76,7 @@ export async function withRolesAndApps<T extends { id: number }>(db: Kysely<DB>,
 export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): void {
   const { db } = deps;
   const labels = 'passport.fields';
-  const visible = (caller: Caller) => db.selectFrom('member as m').innerJoin('organisation as o', 'o.id', 'm.org_id').where('o.path', 'like', caller.orgPath + '%');
+  const visible = (caller: Caller) => membersInScope(db, caller);
   const one = async (caller: Caller, id: number) => {
     const row = await visible(caller).select(MEMBER_COLUMNS).where('m.id', '=', id).executeTakeFirst();
     if (!row) throw notFound();
@@ -87,7 +90,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
   }
 
   /** Refuses what would let the caller hand out more than they hold. */
-  async function checkGrants(caller: Caller, body: MemberBody, before: { roleIds: number[]; applications: string[] } = { roleIds: [], applications: [] }) {
+  async function checkGrants(caller: Caller, body: MemberBody, before: { roleIds: number[]; applications: string[]; orgId?: number } = { roleIds: [], applications: [] }) {
     checkAdministratorOnly(caller, body.memberType);
     if (body.orgId !== undefined) await orgInScope(db, caller, body.orgId, 'orgId', `${labels}.orgId`);
     if (body.applications) {
@@ -95,6 +98,10 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       if (body.applications.some((a) => !before.applications.includes(a) && !allowed.includes(a))) throw new AppError(406, 'passport.applicationNotAllowed');
     }
     await checkRolesToAdd(db, caller, (body.roleIds ?? []).filter((id) => !before.roleIds.includes(id)));
+    // Every role the account will hold must belong to its organisation or one above it.
+    const orgId = body.orgId ?? before.orgId;
+    const moving = body.orgId !== undefined && body.orgId !== before.orgId;
+    if (orgId !== undefined) await checkRolesFitOrg(db, orgId, body.roleIds ?? (moving ? before.roleIds : []));
   }
 
   async function checkUnique(body: MemberBody, self?: number) {
@@ -133,7 +140,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
           .where('m.mobile', '=', body.mobile)
           .executeTakeFirst();
         // SPEC §5: a phone registered on another platform asks whether to enable that account here.
-        const mine = owner && owner.path.startsWith(caller.orgPath);
+        const mine = owner && pathInSubtree(caller.orgPath, owner.path);
         if (owner && (owner.here || !mine)) throw new AppError(406, 'passport.phoneExists', {}, [{ field: 'mobile', key: 'passport.phoneExists', params: {} }]);
         if (owner && !body.enableExisting) throw new AppError(406, 'passport.phoneOnOtherPlatform', {}, [{ field: 'mobile', key: 'passport.phoneOnOtherPlatform', params: {} }]);
         if (owner) {
@@ -169,13 +176,13 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
   });
 
   app.put('/api/passport/member/:id', {
-    config: { permission: 'member-edit', labels },
-    schema: { tags: ['member'], summary: 'Change an account', params: idParams, body: memberUpdateBodySchema },
+    ...changeOptions('member-edit', labels, 'member', 'Change an account', memberUpdateBodySchema),
     handler: async (req) => {
       const caller = callerOf(req);
       const body = req.body as MemberBody;
       const before = await one(caller, idOf(req));
       await checkGrants(caller, body, before);
+      await checkMemberChange(db, caller, before.id, body);
       await checkUnique(body, before.id);
       await checkMobileFree(db, body.mobile, before.id);
       const set = defined({
@@ -202,12 +209,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       const body = req.body as { id: number; password: string };
       const target = await one(caller, body.id);
       checkAdministratorOnly(caller, target.memberType);
-      await db
-        .updateTable('member')
-        .set({ password_hash: await hashPassword(body.password), first_sign: true, password_changed_at: new Date(), updated_at: new Date() })
-        .where('id', '=', target.id)
-        .execute();
-      await revokeMemberSessions(db, target.id);
+      await setPassword(db, target.id, body.password, true);
       await auditRequest(db, req, caller, 'passwordReset', String(target.id));
       return { success: true, message: translator(requestLanguage(req))('passport.passwordReset') };
     },
@@ -254,19 +256,19 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
         const v = c[field];
         if (typeof v === 'string' && v) q = q.where(col, 'ilike', likePattern(v));
       }
-      if (typeof c.orgId === 'number') q = q.where('o.path', 'like', sql<string>`(SELECT path FROM organisation WHERE id = ${c.orgId}) || '%'`);
+      if (typeof c.orgId === 'number') q = q.where(pathUnder('o.path', pathOfOrg(c.orgId)));
       if (typeof c.memberType === 'string' && c.memberType) q = q.where('m.member_type', '=', c.memberType);
       if (typeof c.status === 'string' && c.status) q = q.where('m.status', '=', c.status);
       if (typeof c.application === 'string' && c.application) {
         const appCode = c.application;
         q = q.where((eb) => eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', appCode)));
       }
-      const col = SORTS[p.order?.property as keyof typeof SORTS] ?? 'm.login_name';
-      const dir = descending(p) ? 'desc' : 'asc';
-      return pageOf(
+      const { col, dir } = sortBy(p, SORTS, 'm.login_name');
+      return listPage(
+        db,
         p,
         async (limit, offset) => withRolesAndApps(db, await q.select(MEMBER_COLUMNS).orderBy(col, dir).orderBy('m.id', dir).limit(limit).offset(offset).execute()),
-        () => q.select(countAll()).executeTakeFirstOrThrow(),
+        q.select(ONE),
       );
     },
   });

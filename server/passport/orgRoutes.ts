@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { orgBodySchema, orgLinkBodySchema, orgUpdateBodySchema } from '../../schemas/kit/passportSchemas';
-import { callerOf } from '../auth/authenticate';
-import { NONE, type Caller } from '../auth/caller';
-import { AppError, notFound } from '../http/errors';
-import { auditRequest } from './audit';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE, type Caller } from '../platform/auth/caller';
+import { AppError, notFound } from '../platform/http/errors';
+import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
+import { checkOrgChange } from './lockoutGuards';
 import { orgInScope } from './orgScope';
-import { countAll, defined, descending, idOf, idParams, likePattern, pageOf, pagingBody, pagingOf } from './routeKit';
+import { defined, idOf, idParams, likePattern, ONE, listPage, pagingBody, pagingOf, sortBy, changeOptions } from './routeKit';
 import { buildTree } from './tree';
+import { pathInSubtree, pathUnder } from '../platform/scope';
 
 interface OrgBody {
   code?: string;
@@ -51,7 +53,7 @@ const SORTS = { code: 'o.code', name: 'o.name', type: 'o.type', status: 'o.statu
 export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): void {
   const { db } = deps;
   const labels = 'org.fields';
-  const visible = (caller: Caller) => db.selectFrom('organisation as o').leftJoin('organisation as p', 'p.id', 'o.parent_id').where('o.path', 'like', caller.orgPath + '%');
+  const visible = (caller: Caller) => db.selectFrom('organisation as o').leftJoin('organisation as p', 'p.id', 'o.parent_id').where(pathUnder('o.path', caller.orgPath));
   const one = async (caller: Caller, id: number) => {
     const row = await visible(caller).select([...ORG_COLUMNS, 'o.path']).where('o.id', '=', id).executeTakeFirst();
     if (!row) throw notFound();
@@ -101,19 +103,19 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
   });
 
   app.put('/api/vehicle/org/:id', {
-    config: { permission: 'org-edit', labels },
-    schema: { tags: ['organisation'], summary: 'Change an organisation (moving it moves its subtree)', params: idParams, body: orgUpdateBodySchema },
+    ...changeOptions('org-edit', labels, 'organisation', 'Change an organisation (moving it moves its subtree)', orgUpdateBodySchema),
     handler: async (req) => {
       const caller = callerOf(req);
       const body = req.body as OrgBody;
       checkSystemFlag(caller, body);
       const org = await one(caller, idOf(req));
+      await checkOrgChange(db, caller, org, body);
       const moving = body.parentId !== undefined && body.parentId !== org.parentId;
       const parent = moving ? await orgInScope(db, caller, body.parentId!, 'parentId', `${labels}.parentId`) : null;
       if (parent) {
         if (org.id === caller.orgId) throw new AppError(406, 'passport.orgOwn');
         // An organisation cannot move below itself.
-        if (parent.path.startsWith(org.path)) throw new AppError(400, 'validation.refNotFound', {}, [{ field: 'parentId', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.parentId` }]);
+        if (pathInSubtree(org.path, parent.path)) throw new AppError(400, 'validation.refNotFound', {}, [{ field: 'parentId', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.parentId` }]);
       }
       // Only the transaction's own connection inside: the embedded database has just one.
       await db.transaction().execute(async (trx) => {
@@ -122,7 +124,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
           await trx
             .updateTable('organisation')
             .set({ path: sql`${newPath} || substr(path, ${org.path.length + 1})` })
-            .where('path', 'like', org.path + '%')
+            .where(pathUnder('path', org.path))
             .execute();
           await trx.updateTable('organisation').set({ parent_id: parent.id }).where('id', '=', org.id).execute();
         }
@@ -134,8 +136,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
   });
 
   app.put('/api/vehicle/org/editLink/:id', {
-    config: { permission: 'org-editLink', labels },
-    schema: { tags: ['organisation'], summary: "Set an organisation's external link", params: idParams, body: orgLinkBodySchema },
+    ...changeOptions('org-editLink', labels, 'organisation', "Set an organisation's external link", orgLinkBodySchema),
     handler: async (req) => {
       const caller = callerOf(req);
       const org = await one(caller, idOf(req));
@@ -183,12 +184,12 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
       if (typeof c.type === 'string' && c.type) q = q.where('o.type', '=', c.type);
       if (typeof c.status === 'string' && c.status) q = q.where('o.status', '=', c.status);
       if (typeof c.parentId === 'number') q = q.where('o.parent_id', '=', c.parentId);
-      const col = SORTS[p.order?.property as keyof typeof SORTS] ?? 'o.path';
-      const dir = descending(p) ? 'desc' : 'asc';
-      return pageOf(
+      const { col, dir } = sortBy(p, SORTS, 'o.path');
+      return listPage(
+        db,
         p,
         (limit, offset) => q.select(ORG_COLUMNS).orderBy(col, dir).orderBy('o.id', dir).limit(limit).offset(offset).execute(),
-        () => q.select(countAll()).executeTakeFirstOrThrow(),
+        q.select(ONE),
       );
     },
   });

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { resourceBodySchema, resourceUpdateBodySchema } from '../../schemas/kit/passportSchemas';
-import { requestApplication } from '../auth/application';
-import { callerOf } from '../auth/authenticate';
-import { NONE } from '../auth/caller';
-import { AppError, notFound } from '../http/errors';
-import { auditRequest } from './audit';
+import { requestApplication } from '../platform/auth/application';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE } from '../platform/auth/caller';
+import { AppError, notFound } from '../platform/http/errors';
+import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { authorizedResources, isDescendantOrSelf, resourcesOf } from './resources';
 import { defined, idOf, idParams, perApp } from './routeKit';
 import { buildTree } from './tree';
+import { pathUnder } from '../platform/scope';
 
 interface ResourceBody {
   name?: string;
@@ -70,7 +71,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
         .innerJoin('organisation as o', 'o.id', 'role.org_id')
         .select(['role.id', 'role.application'])
         .where('role.id', '=', idOf(req))
-        .where('o.path', 'like', caller.orgPath + '%')
+        .where(pathUnder('o.path', caller.orgPath))
         .executeTakeFirst();
       if (!role) throw notFound();
       const granted = await db.selectFrom('role_resource').select('resource_id').where('role_id', '=', role.id).execute();
@@ -87,7 +88,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
   }
 
   app.post('/api/passport/resource', {
-    config: { permission: perApp('resource-add'), labels },
+    config: { permission: perApp('resource-add'), sharedWrite: true, labels },
     schema: { tags: ['passport'], summary: 'Add a resource to the application in x-application-code', body: resourceBodySchema },
     handler: async (req, reply) => {
       const application = requestApplication(req);
@@ -104,7 +105,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
   });
 
   app.put('/api/passport/resource/:id', {
-    config: { permission: perApp('resource-edit'), labels },
+    config: { permission: perApp('resource-edit'), sharedWrite: true, labels },
     schema: { tags: ['passport'], summary: 'Change a resource', params: idParams, body: resourceUpdateBodySchema },
     handler: async (req) => {
       const application = requestApplication(req);
@@ -125,7 +126,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
   });
 
   app.delete('/api/passport/resource/:id', {
-    config: { permission: perApp('resource-remove') },
+    config: { permission: perApp('resource-remove'), sharedWrite: true },
     schema: { tags: ['passport'], summary: 'Delete a resource without children (its grants go with it)', params: idParams },
     handler: async (req, reply) => {
       const application = requestApplication(req);

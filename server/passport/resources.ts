@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import type { Caller } from '../auth/caller';
-import { holdsEverything } from '../auth/grants';
-import type { DB } from '../db/tables';
+import type { Caller } from '../platform/auth/caller';
+import { holdsEverything } from '../platform/auth/grants';
+import type { DB } from '../platform/db/tables';
 import type { ResourceItem as SharedResourceItem } from '../../schemas/kit/resourceItem';
 
 /** Rows as the routes answer them; the tree adds `children`. */

@@ -1,15 +1,18 @@
+import { sql } from 'kysely';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authorizeBodySchema, roleBodySchema, roleUpdateBodySchema } from '../../schemas/kit/passportSchemas';
-import { requestApplication } from '../auth/application';
-import { callerOf } from '../auth/authenticate';
-import { NONE, type Caller } from '../auth/caller';
-import { AppError, invalid, notFound } from '../http/errors';
-import { auditRequest } from './audit';
+import { requestApplication } from '../platform/auth/application';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE, type Caller } from '../platform/auth/caller';
+import { AppError, invalid, notFound } from '../platform/http/errors';
+import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { orgInScope } from './orgScope';
+import { checkRoleHeld } from './roleScope';
 import { resourcesOf, ungrantable, withAncestors } from './resources';
-import { countAll, defined, descending, idOf, idParams, likePattern, pageOf, pagingBody, pagingOf, perApp } from './routeKit';
+import { defined, idOf, idParams, likePattern, ONE, listPage, pagingBody, pagingOf, perApp, sortBy, changeOptions } from './routeKit';
 import { buildTree } from './tree';
+import { pathUnder } from '../platform/scope';
 
 interface RoleBody {
   name?: string;
@@ -29,7 +32,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
     db
       .selectFrom('role as r')
       .innerJoin('organisation as o', 'o.id', 'r.org_id')
-      .where('o.path', 'like', caller.orgPath + '%')
+      .where(pathUnder('o.path', caller.orgPath))
       .where('r.application', '=', application);
 
   /** The role, when the caller may see it and it belongs to the application of the call. */
@@ -45,6 +48,20 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
     const foreign = ids.length ? await db.selectFrom('resource').select('id').where('id', 'in', ids).where('application', '!=', application).execute() : [];
     if (missing.length || foreign.length) throw invalid([{ field: 'resourceIds', key: 'validation.refNotFound', params: {}, labelKey: 'passport.roleFields.resourceIds' }]);
     if (notHeld.length) throw new AppError(406, 'passport.codesNotHeld', { codes: notHeld.slice(0, 10).join(', ') });
+  }
+
+  /** A role moved to another organisation keeps only holders inside that organisation's subtree. */
+  async function checkHoldersInside(roleId: number, name: string, orgPath: string): Promise<void> {
+    const outside = await db
+      .selectFrom('member_role as mr')
+      .innerJoin('member as m', 'm.id', 'mr.member_id')
+      .innerJoin('organisation as o', 'o.id', 'm.org_id')
+      .select('m.id')
+      .where('mr.role_id', '=', roleId)
+      .where(sql<boolean>`NOT ${pathUnder('o.path', orgPath)}`)
+      .limit(1)
+      .executeTakeFirst();
+    if (outside) throw new AppError(406, 'security.roleOutsideOrg', { roles: name });
   }
 
   async function setGrants(roleId: number, ids: number[]): Promise<void> {
@@ -90,13 +107,16 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
   });
 
   app.put('/api/passport/role/:id', {
-    config: { permission: perApp('role-edit'), labels },
-    schema: { tags: ['passport'], summary: 'Change a role', params: idParams, body: roleUpdateBodySchema },
+    ...changeOptions(perApp('role-edit'), labels, 'passport', 'Change a role', roleUpdateBodySchema),
     handler: async (req) => {
       const caller = callerOf(req);
       const role = await roleOf(req);
+      await checkRoleHeld(db, caller, role.id);
       const body = req.body as RoleBody;
-      if (body.orgId !== undefined) await orgInScope(db, caller, body.orgId, 'orgId', `${labels}.orgId`);
+      if (body.orgId !== undefined && body.orgId !== role.orgId) {
+        const org = await orgInScope(db, caller, body.orgId, 'orgId', `${labels}.orgId`);
+        await checkHoldersInside(role.id, role.name, org.path);
+      }
       const set = defined({ name: body.name, description: body.description, org_id: body.orgId });
       await db.updateTable('role').set({ ...set, updated_at: new Date() }).where('id', '=', role.id).execute();
       if (body.resourceIds) await authorize(req, role.id, body.resourceIds);
@@ -110,6 +130,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
     schema: { tags: ['passport'], summary: 'Delete a role no account holds', params: idParams },
     handler: async (req, reply) => {
       const role = await roleOf(req);
+      await checkRoleHeld(db, callerOf(req), role.id);
       const used = await db.selectFrom('member_role').select('member_id').where('role_id', '=', role.id).limit(1).executeTakeFirst();
       if (used) throw new AppError(406, 'passport.roleInUse');
       await db.deleteFrom('role').where('id', '=', role.id).execute();
@@ -133,12 +154,12 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
       const kw = p.criteria?.keyword;
       if (typeof kw === 'string' && kw) q = q.where((eb) => eb.or([eb('r.name', 'ilike', likePattern(kw)), eb('r.description', 'ilike', likePattern(kw))]));
       if (typeof p.criteria?.orgId === 'number') q = q.where('r.org_id', '=', p.criteria.orgId);
-      const col = ({ name: 'r.name', createdAt: 'r.created_at', updatedAt: 'r.updated_at' } as const)[p.order?.property as 'name'] ?? 'r.name';
-      const dir = descending(p) ? 'desc' : 'asc';
-      return pageOf(
+      const { col, dir } = sortBy(p, { name: 'r.name', createdAt: 'r.created_at', updatedAt: 'r.updated_at' } as const, 'r.name');
+      return listPage(
+        db,
         p,
         (limit, offset) => q.select(ROLE_COLUMNS).orderBy(col, dir).orderBy('r.id', dir).limit(limit).offset(offset).execute(),
-        () => q.select(countAll()).executeTakeFirstOrThrow(),
+        q.select(ONE),
       );
     },
   });
@@ -159,6 +180,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
       schema: { tags: ['passport'], summary: "Replace the role's granted resources (only codes the caller holds may be added)", params: idParams, body: authorizeBodySchema },
       handler: async (req) => {
         const role = await roleOf(req);
+        await checkRoleHeld(db, callerOf(req), role.id);
         await authorize(req, role.id, (req.body as { resourceIds: number[] }).resourceIds);
         return { application: role.application, resourceIds: await grantsOf(role.id) };
       },

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/tables';
+import type { DB } from '../platform/db/tables';
 
 /**
  * The `object` of a login (SPEC §3) plus what the console keeps of the session (§3, §4): member

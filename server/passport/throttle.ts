@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/tables';
+import type { DB } from '../platform/db/tables';
 
 /**
  * Failed logins, per account and per address: after a few failures each answer is slowed, then the
@@ -28,7 +28,13 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = {
   lockMinutes: 15,
 };
 
-export const accountKey = (loginName: string) => `account:${loginName.toLowerCase()}`;
+/**
+ * An account is locked per address: a stranger guessing `admin`'s password locks it only for
+ * themselves, never for its owner elsewhere (the per-address key still stops one address guessing many).
+ */
+export const accountKey = (loginName: string, ip: string) => `account:${loginName.toLowerCase()}@${ip}`;
+/** LIKE pattern of every address's key of one account. */
+export const accountKeysPattern = (loginName: string) => `account:${loginName.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c)}@%`;
 export const addressKey = (ip: string) => `ip:${ip}`;
 
 /** Minutes left on the longest lock among the keys, or 0 when none is locked. */
@@ -65,6 +71,12 @@ export async function recordFailure(db: Kysely<DB>, policy: ThrottlePolicy, keys
     worst = Math.max(worst, row.failures);
   }
   return worst > policy.slowAfter ? Math.min(policy.maxSlowMs, (worst - policy.slowAfter) * policy.slowMs) : 0;
+}
+
+/** Lifts the locks (and forgets the failures) of an account at every address; returns how many keys it cleared. */
+export async function unlockAccount(db: Kysely<DB>, loginName: string): Promise<number> {
+  const r = await db.deleteFrom('login_throttle').where('key', 'like', accountKeysPattern(loginName)).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }
 
 /** A successful login forgets the account's failures. */

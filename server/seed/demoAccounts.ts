@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { DB } from '../db/tables';
+import type { DB } from '../platform/db/tables';
 
 /** Demo roles: each includes the listed resources with everything below them. */
 const ROLES = [

@@ -13,7 +13,7 @@ import { entityFiles } from '../../schemas/generated/registry';
 import { NONE } from '../../schemas/kit/authority';
 import { translate } from '../../schemas/kit/catalogue';
 import type { EntitySchema } from '../../schemas/kit/entity';
-import { APPLICATIONS } from '../../schemas/kit/loginSchema';
+import { APPLICATIONS, DEFAULT_APPLICATION, type Application } from '../platform/auth/application';
 
 export type ResourceKind = 'Menu' | 'Action';
 
@@ -31,9 +31,8 @@ export interface ResourceFixture {
   children?: ResourceFixture[];
 }
 
-export { APPLICATIONS };
-export type Application = (typeof APPLICATIONS)[number];
-export const DEFAULT_APPLICATION: Application = 'obd-web';
+// The applications are the platform's (auth reads them from requests); re-exported for the seeds' callers.
+export { APPLICATIONS, DEFAULT_APPLICATION, type Application };
 
 /** A page: a menu whose route path and page key follow from its parent path and code. */
 function page(name: string, parent: string, code: string, icon: string, actions: Array<[string, string]> = [], extra: Partial<ResourceFixture> = {}): ResourceFixture {
@@ -81,17 +80,18 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('车辆品牌', '/fleet', 'brand', 'TagsOutlined', crud('vehicleBrand', '品牌')),
     page('车型', '/fleet', 'vehicleModel', 'BranchesOutlined', crud('vehicleModel', '车型')),
     page('配置解析文件', '/fleet', 'configParseFile', 'FileTextOutlined', crud('configParseFile', '配置解析文件')),
-    page('燃料类型', '/fleet', 'fuelType', 'FireOutlined', crud('fuelType', '燃料类型')),
-    page('驾驶员', '/fleet', 'driver', 'IdcardOutlined', [...crud('driver', '驾驶员'), ['导入驾驶员', 'driver-import']]),
+    page('燃油类型', '/fleet', 'fuelType', 'FireOutlined', crud('fuelType', '燃油类型')),
+    page('司机管理', '/fleet', 'driver', 'IdcardOutlined', [...crud('driver', '司机'), ['导入司机', 'driver-import']]),
     page('电子围栏', '/fleet', 'fence', 'BorderOutlined', [...crud('fence', '围栏'), ['开启围栏', 'fence-open'], ['停止围栏', 'fence-stop']]),
-    page('策略', '/fleet', 'strategy', 'ControlOutlined', crud('policy', '策略')),
+    page('策略', '/fleet', 'strategy', 'ControlOutlined', [...crud('policy', '策略'), ['编辑行程设置', 'tripSetting-edit'], ['编辑安全评分权重', 'safetyWeights-edit']]),
     page('终端管理', '/fleet', 'terminal', 'HddOutlined', [
       ...crud('terminal', '终端'),
       ['导入终端', 'terminal-import'],
       ['终端续期', 'terminal-renew'],
       ['下发指令', 'terminal-command'],
+      ['重置注册', 'terminal-resetRegistration'],
     ]),
-    page('通知', '/fleet', 'notify', 'NotificationOutlined', crud('notify', '通知')),
+    page('通知', '/fleet', 'notify', 'NotificationOutlined', [...crud('notify', '通知'), ['启用/停用通知', 'notify-enable']]),
     page('任务', '/fleet', 'task', 'CarryOutOutlined', crud('task', '任务')),
     page('排班', '/fleet', 'schedule', 'ScheduleOutlined', crud('schedule', '排班')),
     page('服务期与续费', '/fleet', 'servicePeriod', 'FieldTimeOutlined', [
@@ -129,6 +129,10 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
       ['编辑账号', 'member-edit'],
       ['重置密码', 'member-resetpassword'],
       ['模拟登录', 'member-simulate'],
+      ['解除登录锁定', 'member-unlock'],
+      ['查看角色分配问题', 'member-roleAudit'],
+      ['导入账号', 'member-import'],
+      ['导出账号', 'member-export'],
     ]),
     page('APP账号', '/system', 'appAccount', 'MobileOutlined', [['编辑APP账号', 'appMember-edit']]),
     page('国际会员', '/system', 'interMember', 'GlobalOutlined', [...crud('interMember', '国际会员'), ['重置国际会员密码', 'interMember-reset']]),
@@ -146,6 +150,8 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
       ['编辑组织', 'org-edit'],
       ['删除组织', 'org-remove'],
       ['编辑链接', 'org-editLink'],
+      ['导入组织', 'org-import'],
+      ['导出组织', 'org-export'],
     ]),
     page('角色管理', '/system', 'role', 'SafetyCertificateOutlined', [
       ['新增角色', 'role-add'],
@@ -158,7 +164,10 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
       ['APP角色授权', 'role-authorize-app-vehicle'],
     ]),
   ]),
-  area('工具', 'tools', 'ToolOutlined', [page('JT/T 808 解码', '/tools', 'jt808', 'CodeOutlined')]),
+  area('工具', 'tools', 'ToolOutlined', [
+    page('JT/T 808 解码', '/tools', 'jt808', 'CodeOutlined'),
+    page('标签与消息', '/tools', 'labels', 'TranslationOutlined', [['编辑标签与消息', 'label-edit']]),
+  ]),
 ];
 
 /** Verbs of the action names derived for a schema's codes (`新增` + the entity's Chinese title). */

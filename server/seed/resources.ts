@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/tables';
+import type { DB } from '../platform/db/tables';
 import { MENUS, resourceFields, type ResourceFixture } from './menu';
 
 /**

@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../db/tables';
-import { generatePassword, hashPassword } from '../auth/password';
+import type { DB } from '../platform/db/tables';
+import { generatePassword, hashPassword } from '../platform/auth/password';
 import { entities } from '../../schemas/generated/registry';
 import { fixtureRows } from './fixtureRows';
 import { demoFixtures, ROOT_ORG, type DemoFixtures, type OrgFixture } from './fixtures';
 import { APPLICATIONS } from './menu';
 import { syncResources } from './resources';
 import { seedDemoAccounts } from './demoAccounts';
+import { seedDemoAlarms } from './demoAlarms';
 
 export interface SeedResult {
   seeded: boolean;
@@ -52,7 +53,7 @@ export async function insertOrganisation(trx: Transaction<DB> | Kysely<DB>, o: O
  * On an empty database: the organisation tree's root and the `admin` account, plus the demo
  * fixtures when asked. Does nothing when any organisation exists, so restarts keep the data.
  */
-export async function seed(db: Kysely<DB>, opts: { demo: boolean; adminPassword?: string; fixtures?: DemoFixtures }): Promise<SeedResult> {
+export async function seed(db: Kysely<DB>, opts: { demo: boolean; adminPassword?: string; fixtures?: DemoFixtures; /** with `demo`: the demo's alarm policies, town fences and console rules (seedDemoAlarms) */ demoAlarms?: boolean }): Promise<SeedResult> {
   const fx = opts.fixtures ?? demoFixtures;
   const password = opts.adminPassword ?? generatePassword();
   const passwordHash = await hashPassword(password);
@@ -81,6 +82,8 @@ export async function seed(db: Kysely<DB>, opts: { demo: boolean; adminPassword?
     if (opts.demo) {
       await seedDemo(trx, fx, orgs);
       await seedDemoAccounts(trx, orgs, passwordHash);
+      // Apart from the fixtures, so tests that script their own policies and fences start without them.
+      if (opts.demoAlarms) await seedDemoAlarms(trx, orgs);
     }
     return { seeded: true, ...(opts.adminPassword ? {} : { generatedAdminPassword: password }) };
   });

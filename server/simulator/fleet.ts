@@ -5,13 +5,15 @@
  */
 
 import type { Jt808Version, LocationInput } from '../telematics/jt808/codec';
-import { RefusedError, SimTerminal } from './terminal';
+import { ClosedError, RefusedError, SimTerminal } from './terminal';
 import { CITIES, SimVehicle, type City } from './vehicle';
 
 export interface FleetTerminal {
   phone: string;
   version?: Jt808Version;
   city?: City;
+  /** The code this terminal was issued when it registered before (a real terminal keeps it in flash). */
+  authCode?: string;
 }
 
 export interface FleetOptions {
@@ -80,6 +82,7 @@ class Member {
       ackTimeoutMs: o.ackTimeoutMs,
       currentLocation: () => this.vehicle.report(Date.now()),
     });
+    this.terminal.authCode = spec.authCode;
     this.terminal.on('close', () => this.onClose());
   }
 
@@ -92,6 +95,7 @@ class Member {
         this.fleet.opts.log?.(`${this.spec.phone}: ${e.message}`);
         return;
       }
+      if (e instanceof ClosedError) return; // the 'close' handler has scheduled a reconnect
       throw e;
     }
   }

@@ -1,12 +1,16 @@
 /**
  * `npm run simulate -- --terminals N --interval S [--host H] [--port P] [--from K]
- *   [--provision --api URL --user admin --password …] [--local-addresses 127.0.0.2,127.0.0.3] [--duration S]`
+ *   [--provision --api URL --user admin --password …] [--local-addresses 127.0.0.2,127.0.0.3] [--duration S]
+ *   [--codes FILE]`
  *
  * Opens N real TCP terminals against a JT/T 808 gateway. Terminal numbers are the demo ones
  * (8080xxxxxxxx, from K = 1); with --provision, missing terminal and vehicle rows are created in
  * the demo organisation through the API first (numbers 8090xxxxxxxx then, so demo data stays as is).
+ * The platform registers a terminal once: --codes keeps the issued auth codes in a JSON file (as a
+ * real terminal keeps its code in flash), so a later run authenticates instead of registering.
  */
 
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { demoFixtures } from '../seed/fixtures';
 import { Fleet, type FleetTerminal } from './fleet';
@@ -34,12 +38,13 @@ async function main(): Promise<void> {
       password: { type: 'string', default: process.env.SIM_PASSWORD || process.env.ADMIN_PASSWORD },
       org: { type: 'string', default: 'HD-SH' },
       'local-addresses': { type: 'string' },
+      codes: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     process.stdout.write('npm run simulate -- --terminals N --interval S [--host H] [--port P] [--from K] [--duration S]\n' +
-      '  [--provision --api URL --user admin --password P --org HD-SH] [--local-addresses 127.0.0.2,127.0.0.3]\n');
+      '  [--provision --api URL --user admin --password P --org HD-SH] [--local-addresses 127.0.0.2,127.0.0.3] [--codes FILE]\n');
     return;
   }
   const count = num('terminals', values.terminals, 8, 1, 100_000);
@@ -60,6 +65,9 @@ async function main(): Promise<void> {
     terminals = demo.map((t) => ({ phone: t.terminalNo, version: t.protocol === '2019' ? 2019 : 2013 }));
   }
 
+  const codesFile = values.codes;
+  const codes: Record<string, string> = codesFile && fs.existsSync(codesFile) ? (JSON.parse(fs.readFileSync(codesFile, 'utf8')) as Record<string, string>) : {};
+  terminals = terminals.map((t) => ({ ...t, authCode: codes[t.phone] }));
   const fleet = new Fleet({
     host: values.host!,
     port: num('port', values.port, 6808, 1, 65535),
@@ -70,10 +78,20 @@ async function main(): Promise<void> {
   });
   await fleet.start();
   log(`${count} terminal(s) connected to ${values.host}:${values.port}, reporting every ${intervalS} s`);
-  const status = setInterval(() => log(JSON.stringify(fleet.stats())), 10_000);
+  const saveCodes = () => {
+    if (!codesFile) return;
+    for (const t of fleet.terminals) if (t.authCode) codes[t.opts.phone] = t.authCode;
+    fs.writeFileSync(codesFile, JSON.stringify(codes, null, 2));
+  };
+  saveCodes();
+  const status = setInterval(() => {
+    saveCodes();
+    log(JSON.stringify(fleet.stats()));
+  }, 10_000);
   const stop = async () => {
     clearInterval(status);
     await fleet.stop();
+    saveCodes();
     log(`stopped: ${JSON.stringify(fleet.stats())}`);
     process.exit(0);
   };

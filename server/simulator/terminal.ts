@@ -57,6 +57,11 @@ interface Unacked {
 }
 
 export class RefusedError extends Error {}
+/**
+ * The platform closed the connection before answering (e.g. a gateway over its connection caps):
+ * not a refusal of this terminal, so it is worth trying again later.
+ */
+export class ClosedError extends Error {}
 
 /** Events: 'command' (decoded platform message), 'close'. */
 export class SimTerminal extends EventEmitter {
@@ -218,7 +223,7 @@ export class SimTerminal extends EventEmitter {
       }, this.opts.replyTimeoutMs ?? 30_000);
       this.waiting.set(key, (m) => {
         clearTimeout(timer);
-        if (m === closedMarker) reject(new RefusedError(`${this.opts.phone}: connection closed`));
+        if (m === closedMarker) reject(new ClosedError(`${this.opts.phone}: connection closed`));
         else resolve(m);
       });
       this.write(message);

@@ -31,7 +31,7 @@ const OBD_EVERY = 30;
 const pidHex = (value: number, bytes: number) => Math.max(0, Math.round(value)).toString(16).padStart(bytes * 2, '0').slice(-bytes * 2);
 
 /** Small seeded PRNG (mulberry32): the same seed drives the same route. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

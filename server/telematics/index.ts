@@ -1,13 +1,17 @@
 /**
- * Telematics wiring for `npm start`: the JT/T 808 gateway, the position writer, downlink command
- * and live-push routes, and the demo fleet. One call from main.ts (before listen) and one close.
+ * Telematics wiring: the JT/T 808 gateway, the position and OBD writers (each committed batch is
+ * published on the bus), downlink command and live-push routes, and whatever fleet the caller
+ * passes in to drive the gateway (the demo simulator, from bootstrap). One start and one close.
  */
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config';
-import type { Database } from '../db/database';
-import { Fleet } from '../simulator/fleet';
-import { demoFleet } from '../simulator/demo';
+import type { ServerBus } from '../platform/bus';
+import type { Database } from '../platform/db/database';
+import type { DB } from '../platform/db/tables';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { NatsDownlink, serveDownlink } from './cluster/downlink';
 import { CommandService } from './commands/service';
 import { Jt808Gateway } from './gateway/server';
 import { LiveHub } from './live/hub';
@@ -15,51 +19,74 @@ import { registerTelematicsRoutes } from './routes';
 import { ObdWriter } from './store/obdWriter';
 import { PositionWriter } from './store/writer';
 
+/** A running fleet of terminals driving the gateway. */
+export interface RunningFleet {
+  stop(graceMs: number): Promise<void>;
+}
+
+/**
+ * Starts terminals against the gateway once it listens (null: none to run). Passed in, so
+ * telematics never imports the demo simulator.
+ */
+export type FleetStarter = (gateway: { host: string; port: number }, context: FleetContext) => Promise<RunningFleet | null>;
+
+export interface FleetContext {
+  db: Kysely<DB>;
+  log: FastifyBaseLogger;
+  /** Resolves once everything stored so far is derived (when a derivation pipeline runs). */
+  derived?: () => Promise<void>;
+}
+
 export interface Telematics {
   /** Null when the gateway is disabled (JT808_PORT=0). */
   gateway: Jt808Gateway | null;
   port: number | null;
   hub: LiveHub;
-  fleet: Fleet | null;
+  fleet: RunningFleet | null;
   close(): Promise<void>;
 }
 
 export interface TelematicsOptions {
   database: Database;
-  config: Pick<Config, 'jt808Port' | 'host' | 'simulate' | 'tokenTtlHours'>;
+  config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum' | 'gatewayWorker'>>;
   secret: string;
+  /** Where committed batches are published ('positions.stored', 'obd.stored'); the live hub listens there. */
+  bus: ServerBus;
+  fleet?: FleetStarter;
+  /** With NATS: commands go down through whichever process holds the terminal, and this gateway serves its own. */
+  nats?: NatsConnection;
+  /** Handed to the fleet: resolves once what was stored so far is derived. */
+  derived?: () => Promise<void>;
 }
 
 /**
  * Registers the telematics routes on `app` (call before app.listen) and starts the gateway and
- * the demo fleet. Routes answer 406 "terminal offline" when the gateway is disabled.
+ * the fleet. Routes answer 406 "terminal offline" when the gateway is disabled.
  */
 export async function startTelematics(app: FastifyInstance, opts: TelematicsOptions): Promise<Telematics> {
-  const { database, config } = opts;
+  const { database, config, bus } = opts;
   const db = database.db;
-  const writer = new PositionWriter(db, { concurrency: database.kind === 'postgres' ? 4 : 1 });
+  const writer = new PositionWriter(db, { concurrency: database.kind === 'postgres' ? 4 : 1, copyPool: database.pool });
   const obdWriter = new ObdWriter(db);
+  writer.on('stored', (batch) => bus.publish('positions.stored', batch));
+  obdWriter.on('stored', (batch) => bus.publish('obd.stored', batch));
   const hub = new LiveHub();
-  writer.on('stored', hub.publish);
-  const gateway = config.jt808Port ? new Jt808Gateway({ db, writer, obdWriter, log: app.log }) : null;
-  const commands = gateway ? new CommandService(db, gateway) : null;
-  await registerTelematicsRoutes(app, { db, commands, hub, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
+  const unsubscribeHub = bus.subscribe('positions.stored', hub.publish);
+  const { maxConnections, fdReserve, ...limits } = config.jt808Limits ?? {};
+  const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+  const gateway = config.jt808Port ? new Jt808Gateway({ db, writer, obdWriter, log: app.log, maxConnections, fdReserve, limits: defined, checksum: config.jt808Checksum, resetLinkState: !config.gatewayWorker }) : null;
+  const downlink = gateway && opts.nats ? new NatsDownlink(opts.nats) : gateway;
+  const stopServing = gateway && opts.nats ? serveDownlink(opts.nats, gateway) : () => undefined;
+  const commands = downlink ? new CommandService(db, downlink) : null;
+  await registerTelematicsRoutes(app, { db, commands, gateway, hub, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
 
   let port: number | null = null;
-  let fleet: Fleet | null = null;
+  let fleet: RunningFleet | null = null;
   if (gateway && commands) {
     await commands.expireStale();
     port = await gateway.listen(config.jt808Port, config.host);
-    app.log.info({ port }, 'JT/T 808 gateway listening');
-    const terminals = await demoFleet(db, config.simulate);
-    if (terminals.length) {
-      fleet = new Fleet({ host: '127.0.0.1', port, terminals, intervalMs: 10_000 });
-      // Not awaited: the API must not wait for the demo fleet to connect.
-      void fleet.start().then(
-        () => app.log.info({ terminals: terminals.length }, 'demo fleet reporting'),
-        (err: unknown) => app.log.warn({ err }, 'demo fleet failed to start'),
-      );
-    }
+    app.log.info({ port, maxConnections: gateway.admission.limits.maxConnections }, 'JT/T 808 gateway listening');
+    fleet = (await opts.fleet?.({ host: '127.0.0.1', port }, { db, log: app.log, derived: opts.derived })) ?? null;
   }
   return {
     gateway,
@@ -69,8 +96,11 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
     async close() {
       await fleet?.stop(1000);
       commands?.close();
+      stopServing();
+      if (downlink instanceof NatsDownlink) downlink.close();
       await gateway?.close();
       await Promise.all([writer.flush(), obdWriter.flush()]);
+      unsubscribeHub();
     },
   };
 }

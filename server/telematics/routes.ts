@@ -1,24 +1,34 @@
-/** The telematics HTTP surface: downlink commands and the live WebSocket. */
+/**
+ * The telematics HTTP surface: downlink commands, terminal registration and the live WebSocket (with
+ * the gateway), and the JT/T 808 decode tool (always, from the app).
+ */
 
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { SessionDeps } from '../auth/sessions';
-import type { DB } from '../db/tables';
+import type { SessionDeps } from '../platform/auth/sessions';
+import type { DB } from '../platform/db/tables';
 import { registerCommandRoutes } from './commands/routes';
 import type { CommandService } from './commands/service';
 import type { LiveHub } from './live/hub';
+import type { Jt808Gateway } from './gateway/server';
 import { registerLiveRoute } from './live/routes';
+import { registerRegistrationRoutes } from './registration/routes';
+
+export { registerDecodeRoute } from './decodeRoute';
 
 export interface TelematicsRouteDeps {
   db: Kysely<DB>;
   /** Null when the gateway is disabled. */
   commands: CommandService | null;
+  /** Null when the gateway is disabled. */
+  gateway: Jt808Gateway | null;
   hub: LiveHub;
   sessionDeps: SessionDeps;
 }
 
-/** Registers /api/vehicle/terminal/{id}/command/… and /api/vehicle/live; call before app.ready(). */
+/** Registers /api/vehicle/terminal/{id}/command/…, …/registration, …/resetRegistration and /api/vehicle/live; call before app.ready(). */
 export async function registerTelematicsRoutes(app: FastifyInstance, deps: TelematicsRouteDeps): Promise<void> {
   registerCommandRoutes(app, deps.db, deps.commands);
+  registerRegistrationRoutes(app, deps.db, deps.gateway);
   await registerLiveRoute(app, deps.hub, deps.sessionDeps);
 }

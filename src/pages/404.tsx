@@ -1,6 +1,6 @@
 import { Link } from '@umijs/max';
 import { Button, Result } from 'antd';
-import { useT } from '../shell/useT';
+import { useT } from '../session/useT';
 
 /** Unknown paths and menu entries without a page (SPEC.md §2). */
 export default function NotFound() {

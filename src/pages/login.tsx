@@ -3,12 +3,12 @@ import { Alert, Button, Card, Checkbox, Form, Input, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { LOGIN_PASSWORD } from '../../schemas/kit/password';
 import { failureOf } from '../services/http/failureOf';
-import { forgetLoginName, rememberedLoginName, rememberLoginName } from '../services/session';
-import { safeRedirect } from '../shell/guard';
-import { takePendingLogin } from '../shell/pendingLogin';
-import { signIn } from '../shell/signIn';
-import { LOGIN_THEME_COLOR } from '../shell/theme';
-import { useT } from '../shell/useT';
+import { forgetLoginName, rememberedLoginName, rememberLoginName } from '../session/session';
+import { safeRedirect } from '../session/guard';
+import { takePendingLogin } from '../session/pendingLogin';
+import { signIn } from '../session/signIn';
+import { LOGIN_THEME_COLOR } from '../session/theme';
+import { useT } from '../session/useT';
 
 interface Values {
   loginName: string;

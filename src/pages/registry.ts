@@ -1,8 +1,13 @@
 import type { PageLoader } from './pageModule';
+import { alarmPages } from './alarm';
+import { dashboardPages } from './dashboard';
 import { fleetPages } from './fleet';
 import { schemaPages } from './schemaPages';
+import { statisticsPages } from './statistics';
 import { systemPages } from './system';
+import { teamPages } from './team';
 import { toolPages } from './tools';
+import { VEHICLE_DETAIL_KEY } from '../session/navigation';
 
 export type { PageLoader, PageModule } from './pageModule';
 
@@ -12,6 +17,17 @@ export type { PageLoader, PageModule } from './pageModule';
  * Pages generated from entity schemas come first; a hand-written page of the same key (an
  * exception the schema cannot express) replaces it.
  */
-export const pageRegistry: Readonly<Record<string, PageLoader>> = { ...schemaPages, ...fleetPages, ...systemPages, ...toolPages };
+export const pageRegistry: Readonly<Record<string, PageLoader>> = {
+  ...schemaPages,
+  ...dashboardPages,
+  ...alarmPages,
+  ...fleetPages,
+  ...statisticsPages,
+  ...systemPages,
+  ...teamPages,
+  ...toolPages,
+  // Not a menu page: opened by a path with a vehicle id (session/navigation detailRoute).
+  [VEHICLE_DETAIL_KEY]: () => import('./vehicleDetail'),
+};
 
 export const pageLoader = (key: string | null): PageLoader | undefined => (key ? pageRegistry[key] : undefined);

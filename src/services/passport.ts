@@ -1,6 +1,7 @@
+import type { RoleMisassignment } from '../../schemas/kit/roleMisassignment';
 import type { ResourceItem } from '../../schemas/kit/resourceItem';
-import { request } from '@umijs/max';
-import type { CallOptions } from './http/headers';
+import type { Member as MemberEntity, Organisation, Role as RoleEntity } from '../../schemas/generated/types';
+import { call } from './http/call';
 
 /** The console's calls of SPEC.md §7 to the passport service (base address added by the request config). */
 
@@ -54,9 +55,6 @@ export type { ResourceItem, ResourceKind } from '../../schemas/kit/resourceItem'
 
 export const APPLICATION = 'obd-web';
 
-type Call = CallOptions & { method: string; data?: unknown };
-const call = <T>(url: string, opts: Call) => request<T>(url, opts);
-
 /** Login failures are shown by the login page itself (SPEC.md §8: login rejects with the server message). */
 export const login = (loginName: string, password: string) =>
   call<LoginAnswer | WeakPasswordAnswer>('/login', { method: 'POST', data: { loginName, password, application: APPLICATION }, skipErrorHandler: true });
@@ -106,27 +104,16 @@ export const APPLICATIONS: readonly Application[] = ['obd-web', 'vehicle-app'];
 /** The same action's code in each application (SPEC.md §6: `-app-vehicle` variants). */
 export const codeFor = (code: string, application: Application) => (application === 'vehicle-app' ? `${code}-app-vehicle` : code);
 
-export type OrgType = 'factory' | 'inPlant' | 'service' | 'client' | 'serviceTeam';
-export type Status = 'enabled' | 'disabled';
+/** An entity's fields as the answers carry them: always present (optional only in a request body). */
+type Answered<T, K extends keyof T> = { [P in K]-?: Exclude<T[P], undefined> };
+/** The fields an answer gives as null when they are unset. */
+type OrNull<T, K extends keyof T> = { [P in K]-?: Exclude<T[P], undefined> | null };
 
-export interface Org {
-  id: number;
-  code: string;
-  name: string;
-  parentId: number | null;
-  parentName: string | null;
-  type: OrgType;
-  status: Status;
-  contact: string | null;
-  phone: string | null;
-  address: string | null;
-  isSystem: boolean;
-  link: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type OrgType = Org['type'];
+export type Status = Org['status'];
 
-export type OrgBody = Partial<Pick<Org, 'code' | 'name' | 'parentId' | 'type' | 'status' | 'contact' | 'phone' | 'address' | 'isSystem'>>;
+export type Org = Answered<Organisation, 'id' | 'code' | 'name' | 'parentName' | 'type' | 'status' | 'isSystem' | 'link' | 'createdAt' | 'updatedAt'> &
+  OrNull<Organisation, 'parentId' | 'contact' | 'phone' | 'address'>;
 
 /** An organisation option of the caller's subtree (disabled = organisation disabled). */
 export interface OrgOption {
@@ -139,23 +126,12 @@ export interface OrgOption {
 
 export const queryOrgs = (body: PagingBody) => call<Page<Org>>('/vehicle/org/query', { method: 'POST', data: body });
 export const orgTreeOptions = () => call<OrgOption[]>('/vehicle/org/tree/options/', { method: 'GET', skipErrorHandler: true });
-export const createOrg = (body: OrgBody) => call<Org>('/vehicle/org', { method: 'POST', data: body, authority: 'org-add', skipErrorHandler: true });
-export const updateOrg = (id: number, body: OrgBody) => call<Org>(`/vehicle/org/${id}`, { method: 'PUT', data: body, authority: 'org-edit', skipErrorHandler: true });
-export const deleteOrg = (id: number) => call<void>(`/vehicle/org/${id}`, { method: 'DELETE', authority: 'org-remove' });
 export const editOrgLink = (id: number, link: string | null) => call<Org>(`/vehicle/org/editLink/${id}`, { method: 'PUT', data: { link }, authority: 'org-editLink', skipErrorHandler: true });
 
-export interface Role {
-  id: number;
-  name: string;
-  description: string | null;
-  application: Application;
-  orgId: number;
-  orgName: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type RoleBody = Partial<Pick<Role, 'name' | 'description' | 'orgId'>>;
+export type Role = Answered<RoleEntity, 'id' | 'name' | 'application' | 'orgId' | 'createdAt' | 'updatedAt'> &
+  OrNull<RoleEntity, 'description'> & {
+    orgName: string;
+  };
 
 /** What the caller may grant a role (their own authorised tree) and what it holds now. */
 export interface Assignable {
@@ -164,13 +140,7 @@ export interface Assignable {
   granted: number[];
 }
 
-export const queryRoles = (application: Application, body: PagingBody) => call<Page<Role>>('/passport/role/query', { method: 'POST', data: body, application });
 export const allRoles = (application: Application) => call<Role[]>('/passport/role/all', { method: 'GET', application, skipErrorHandler: true });
-export const createRole = (application: Application, body: RoleBody) =>
-  call<Role>('/passport/role', { method: 'POST', data: body, application, authority: codeFor('role-add', application), skipErrorHandler: true });
-export const updateRole = (application: Application, id: number, body: RoleBody) =>
-  call<Role>(`/passport/role/${id}`, { method: 'PUT', data: body, application, authority: codeFor('role-edit', application), skipErrorHandler: true });
-export const deleteRole = (application: Application, id: number) => call<void>(`/passport/role/${id}`, { method: 'DELETE', application, authority: codeFor('role-remove', application) });
 export const assignableResources = (application: Application, roleId: number) => call<Assignable>(`/passport/resource/assignable/${roleId}`, { method: 'GET', application });
 export const allResources = (application: Application) => call<ResourceItem[]>('/passport/resource/all', { method: 'GET', application });
 export const authorizeRole = (application: Application, roleId: number, resourceIds: number[]) =>
@@ -191,43 +161,32 @@ export const updateResource = (application: Application, id: number, body: Resou
 export const deleteResource = (application: Application, id: number) =>
   call<void>(`/passport/resource/${id}`, { method: 'DELETE', application, authority: codeFor('resource-remove', application) });
 
-export type MemberType = 'administrator' | 'orgUser' | 'serviceUser' | 'externalUser';
+export type MemberType = MemberEntity['memberType'];
 
-export interface Member {
-  id: number;
-  uid: string;
-  loginName: string;
-  name: string;
-  mobile: string | null;
-  memberType: MemberType;
-  orgId: number;
-  orgName: string;
-  expireDate: string | null;
-  status: Status;
-  firstSign: boolean;
-  signInCount: number;
-  lastSignIn: string | null;
-  roleIds: number[];
-  roleNames: string[];
-  applications: Application[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type Member = Answered<
+  MemberEntity,
+  'id' | 'uid' | 'loginName' | 'name' | 'memberType' | 'orgId' | 'expireDate' | 'status' | 'firstSign' | 'signInCount' | 'lastSignIn' | 'roleIds' | 'roleNames' | 'createdAt' | 'updatedAt'
+> &
+  OrNull<MemberEntity, 'mobile'> & {
+    orgName: string;
+    applications: Application[];
+  };
 
 export type MemberBody = Partial<Pick<Member, 'loginName' | 'name' | 'mobile' | 'memberType' | 'orgId' | 'expireDate' | 'status' | 'roleIds' | 'applications'>>;
 export type RegisterBody = MemberBody & { password: string; enableExisting?: boolean };
-/** What the App account page may change. */
-export type AppMemberBody = Partial<Pick<Member, 'name' | 'mobile' | 'expireDate' | 'status' | 'roleIds'>>;
 
 /** 201 with the new account, or 200 when an account of another platform was enabled here. */
 export type RegisterAnswer = Member | { success: true; message: string; object: Member };
 
-export const queryMembers = (body: PagingBody) => call<Page<Member>>('/passport/member/query', { method: 'POST', data: body });
 export const registerMember = (body: RegisterBody) => call<RegisterAnswer>('/passport/passport/register', { method: 'POST', data: body, authority: 'member-register', skipErrorHandler: true });
-export const updateMember = (id: number, body: MemberBody) => call<Member>(`/passport/member/${id}`, { method: 'PUT', data: body, authority: 'member-edit', skipErrorHandler: true });
-export const updateAppMember = (id: number, body: AppMemberBody) => call<Member>(`/passport/app-member/${id}`, { method: 'PUT', data: body, authority: 'appMember-edit', skipErrorHandler: true });
 export const resetPassword = (id: number, password: string) =>
   call<MessageAnswer>('/passport/member/reset-password', { method: 'PUT', data: { id, password }, authority: 'member-resetpassword', skipErrorHandler: true });
+/** Lifts an account's sign-in lock at every address (`member-unlock`). */
+export const unlockMember = (id: number) => call<MessageAnswer>('/passport/member/unlock', { method: 'POST', data: { id }, authority: 'member-unlock' });
+
+export type { RoleMisassignment };
+export const roleMisassignments = () =>
+  call<{ total: number; data: RoleMisassignment[] }>('/passport/member/role-misassignments', { method: 'GET', authority: 'member-roleAudit', skipErrorHandler: true });
 export const memberApplications = () => call<Array<{ code: Application; name: string }>>('/passport/member/applications', { method: 'GET', skipErrorHandler: true });
 
 export interface AuditRecord {
@@ -242,6 +201,10 @@ export interface AuditRecord {
   actorName: string | null;
   application: string | null;
   target: string | null;
+  /** The kind of thing the target is (an entity name), null for free text (server/passport/auditTargets.ts). */
+  targetKind: string | null;
+  /** The target's name now, or as recorded when it was deleted. */
+  targetName: string | null;
   success: boolean;
   ip: string | null;
   detail: string | null;

@@ -3,8 +3,8 @@ import { useNavigate } from '@umijs/max';
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { menuSearch, searchEntries } from './menuSearch';
-import type { MenuRoute } from './navigation';
-import { useT } from './useT';
+import type { MenuRoute } from '../session/navigation';
+import { useT } from '../session/useT';
 
 /** Fuzzy search over menu titles; choosing a result opens it. */
 export default function HeaderSearch({ routes }: { routes: readonly MenuRoute[] }) {

@@ -1,11 +1,11 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Breadcrumb, Button, Space } from 'antd';
 import HeaderSearch from './HeaderSearch';
-import type { MenuRoute } from './navigation';
+import type { MenuRoute } from '../session/navigation';
 import { FullscreenToggle, LanguageMenu, SizeMenu } from './SettingsMenus';
 import ThemePicker from './ThemePicker';
 import UserMenu from './UserMenu';
-import { useT } from './useT';
+import { useT } from '../session/useT';
 
 export interface NavbarProps {
   routes: readonly MenuRoute[];

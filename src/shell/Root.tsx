@@ -1,17 +1,19 @@
-import { Navigate, Outlet, useLocation, useNavigate } from '@umijs/max';
+import { Navigate, Outlet, useIntl, useLocation, useNavigate } from '@umijs/max';
 import { App, ConfigProvider, Spin } from 'antd';
 import { useEffect } from 'react';
 import { serverMessage } from '../services/http/failure';
 import { feedback } from '../services/http/feedback';
-import { loadSession } from '../services/session';
+import { loadSession } from '../session/session';
 import FeedbackBridge from './FeedbackBridge';
-import { decide } from './guard';
-import { forgetSession } from './logout';
-import { loadNavigation, useNavigationState } from './navigationStore';
-import { hasPendingLogin } from './pendingLogin';
+import { decide } from '../session/guard';
+import { forgetSession } from '../session/logout';
+import { loadNavigation, useNavigationState } from '../session/navigationStore';
+import { hasPendingLogin } from '../session/pendingLogin';
 import { antdSize, PICKER_DEFAULT_COLOR, useSettings } from './settings';
-import { LOGIN_THEME_COLOR, themeFor } from './theme';
-import { useT } from './useT';
+import { LOGIN_THEME_COLOR, themeFor } from '../session/theme';
+import { useT } from '../session/useT';
+import { loadCatalogue } from '../session/catalogue';
+import { DEFAULT_LANGUAGE, matchLanguage } from '../../schemas/kit/i18n';
 
 /**
  * The root of every route: theme, size and feedback providers, and the route guard of SPEC.md §2
@@ -24,6 +26,12 @@ export default function Root() {
   const settings = useSettings();
   const navState = useNavigationState();
   const session = loadSession();
+  const lang = matchLanguage(useIntl().locale) ?? DEFAULT_LANGUAGE;
+
+  // The words in use: the server's catalogue with the published overrides, per language shown.
+  useEffect(() => {
+    void loadCatalogue(lang);
+  }, [lang]);
   const decision = decide({ path: pathname, hasToken: Boolean(session?.token), menusReady: navState.status === 'ready', autoLoginPending: hasPendingLogin() });
 
   useEffect(() => {
@@ -37,9 +45,11 @@ export default function Root() {
     });
   }, [decision.kind, navState.status, navigate, t]);
 
+  // Signed in, the shell names the page in the title; before that, the product's name.
+  const signedIn = Boolean(session?.token);
   useEffect(() => {
-    document.title = session?.title || t('app.title');
-  }, [session?.title, t]);
+    if (!signedIn) document.title = session?.title || t('app.title');
+  }, [signedIn, session?.title, t]);
 
   let content;
   if (decision.kind === 'toLogin') content = <Navigate to={decision.redirect ? `/login?redirect=${encodeURIComponent(decision.redirect + search)}` : '/login'} replace />;

@@ -1,34 +1,51 @@
 import { FontSizeOutlined, FullscreenExitOutlined, FullscreenOutlined, TranslationOutlined } from '@ant-design/icons';
 import { setLocale } from '@umijs/max';
 import { Button, Dropdown, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { LANGUAGES, type Language } from '../../schemas/kit/i18n';
-import { applyDayjsLocale } from './dayjsLocale';
-import { currentLanguage } from './language';
+import { applyDayjsLocale } from '../session/dayjsLocale';
+import { currentLanguage } from '../session/language';
 import { UI_SIZES, updateSettings, useSettings } from './settings';
-import { useT } from './useT';
+import { useT } from '../session/useT';
+
+/** A navbar button opening a one-choice menu, the current choice selected. */
+function ChoiceMenu({ choices, selected, labelOf, onChoose, title, icon, testId }: {
+  choices: readonly string[];
+  selected: string;
+  labelOf: (choice: string) => string;
+  onChoose: (choice: string) => void;
+  title: string;
+  icon: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{ selectable: true, selectedKeys: [selected], items: choices.map((c) => ({ key: c, label: labelOf(c) })), onClick: ({ key }) => onChoose(key) }}
+    >
+      <Tooltip title={title} placement="left">
+        <Button type="text" icon={icon} aria-label={title} data-testid={testId} />
+      </Tooltip>
+    </Dropdown>
+  );
+}
 
 /** Language switch: every string, antd's own included, without a reload. */
 export function LanguageMenu() {
   const t = useT();
-  const lang = currentLanguage();
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [lang],
-        items: LANGUAGES.map((l) => ({ key: l, label: t(`console.languages.${l}`) })),
-        onClick: ({ key }) => {
-          applyDayjsLocale(key as Language);
-          setLocale(key, false);
-        },
+    <ChoiceMenu
+      choices={LANGUAGES}
+      selected={currentLanguage()}
+      labelOf={(l) => t(`console.languages.${l}`)}
+      onChoose={(key) => {
+        applyDayjsLocale(key as Language);
+        setLocale(key, false);
       }}
-    >
-      <Tooltip title={t('console.navbar.language')} placement="left">
-        <Button type="text" icon={<TranslationOutlined />} aria-label={t('console.navbar.language')} data-testid="language-menu" />
-      </Tooltip>
-    </Dropdown>
+      title={t('console.navbar.language')}
+      icon={<TranslationOutlined />}
+      testId="language-menu"
+    />
   );
 }
 
@@ -36,19 +53,14 @@ export function SizeMenu() {
   const t = useT();
   const { size } = useSettings();
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [size],
-        items: UI_SIZES.map((s) => ({ key: s, label: t(`console.size.${s}`) })),
-        onClick: ({ key }) => updateSettings({ size: key as (typeof UI_SIZES)[number] }),
-      }}
-    >
-      <Tooltip title={t('console.navbar.size')} placement="left">
-        <Button type="text" icon={<FontSizeOutlined />} aria-label={t('console.navbar.size')} />
-      </Tooltip>
-    </Dropdown>
+    <ChoiceMenu
+      choices={UI_SIZES}
+      selected={size}
+      labelOf={(s) => t(`console.size.${s}`)}
+      onChoose={(key) => updateSettings({ size: key as (typeof UI_SIZES)[number] })}
+      title={t('console.navbar.size')}
+      icon={<FontSizeOutlined />}
+    />
   );
 }
 

@@ -2,32 +2,39 @@ import { Navigate, useLocation, useNavigate } from '@umijs/max';
 import { Drawer, Layout, Result } from 'antd';
 import { useEffect, useState } from 'react';
 import ChangePasswordDialog from '../components/password/ChangePasswordDialog';
-import { loadSession } from '../services/session';
+import { loadSession } from '../session/session';
 import { useIsMobile } from './device';
-import { resolvePath, type MenuRoute } from './navigation';
+import { detailRoute, resolvePath, type MenuRoute, type Navigation } from '../session/navigation';
 import { useMenuNavigation } from './useMenuNavigation';
+import ImpersonationBanner from './ImpersonationBanner';
 import Navbar from './Navbar';
-import { openPasswordDialog } from './passwordDialogStore';
+import { openPasswordDialog } from '../session/passwordDialogStore';
 import { updateSettings, useSettings } from './settings';
 import './shell.css';
 import Sidebar from './Sidebar';
 import TagsView from './TagsView';
-import { LOGIN_THEME_COLOR } from './theme';
-import { useT } from './useT';
+import { LOGIN_THEME_COLOR } from '../session/theme';
+import { useT } from '../session/useT';
 import ViewHost from './ViewHost';
-import { addView, initViews, viewsStore } from './visitedViews';
+import { addView, initViews, useViews, viewsStore } from './visitedViews';
 
 export const SIDEBAR_WIDTH = 210;
 const COLLAPSED_WIDTH = 54;
 const REDIRECT_PREFIX = '/redirect';
 
 /** Where the path leads inside the shell: the special /403 and /redirect pages or a menu route. */
-function useShellTarget(pathname: string) {
+function useShellTarget(pathname: string, detailTitle: (id: number) => string) {
   const nav = useMenuNavigation();
   if (!nav) return { nav: null, kind: 'none' as const };
   if (pathname === '/403') return { nav, kind: 'forbidden' as const };
   if (pathname.startsWith(REDIRECT_PREFIX + '/')) return { nav, kind: 'redirect' as const, to: pathname.slice(REDIRECT_PREFIX.length) };
-  return { nav, kind: 'resolved' as const, resolution: resolvePath(nav, pathname) };
+  return { nav, kind: 'resolved' as const, resolution: resolvePath(nav, pathname, detailTitle) };
+}
+
+/** The menu's routes and the open detail tabs (not in the menu, kept alive like the others). */
+function withDetailViews(nav: Navigation, views: readonly { path: string }[], detailTitle: (id: number) => string): MenuRoute[] {
+  const details = views.flatMap((v) => detailRoute(nav, v.path, detailTitle) ?? []);
+  return details.length ? [...nav.routes, ...details] : nav.routes;
 }
 
 /** The signed-in console: sidebar, navbar, tag tabs and the kept-alive pages of menu routes. */
@@ -39,7 +46,9 @@ export default function Shell() {
   const { sidebarOpened } = useSettings();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const session = loadSession();
-  const target = useShellTarget(pathname);
+  const detailTitle = (id: number) => t('console.vehicleDetail.tabTitle', { id });
+  const target = useShellTarget(pathname, detailTitle);
+  const { views } = useViews();
   const current: MenuRoute | null = target.kind === 'resolved' && target.resolution.kind === 'route' ? target.resolution.route : null;
 
   // Affix tabs first, once per menu.
@@ -50,6 +59,11 @@ export default function Shell() {
   useEffect(() => {
     if (current) viewsStore.set((s) => addView(s, current));
   }, [current]);
+  // The browser tab names the page: "车辆管理 - 车管星".
+  const appTitle = session?.title || t('app.title');
+  useEffect(() => {
+    document.title = current ? `${current.title} - ${appTitle}` : appTitle;
+  }, [current?.title, appTitle]);
   // SPEC.md §4: the first-sign flag forces the change-password dialog.
   useEffect(() => {
     if (session?.firstSign) openPasswordDialog(true);
@@ -93,6 +107,7 @@ export default function Shell() {
         </Layout.Sider>
       )}
       <Layout>
+        <ImpersonationBanner />
         <Layout.Header className="fs-header">
           <Navbar
             routes={nav.routes}
@@ -102,10 +117,10 @@ export default function Shell() {
             onToggleSidebar={() => (mobile ? setDrawerOpen(!drawerOpen) : updateSettings({ sidebarOpened: !sidebarOpened }))}
           />
         </Layout.Header>
-        <TagsView activePath={current?.path ?? null} defaultPath={nav.defaultPath ?? '/'} />
+        <TagsView activePath={current?.path ?? null} defaultPath={nav.defaultPath ?? '/'} titleOf={(path) => nav.routes.find((r) => r.path === path)?.title} />
         <Layout.Content className="fs-content">
           {target.kind === 'forbidden' && <Result status="403" title="403" subTitle={t('console.forbidden')} />}
-          <ViewHost active={current} routes={nav.routes} />
+          <ViewHost active={current} routes={withDetailViews(nav, views, detailTitle)} />
         </Layout.Content>
       </Layout>
       <ChangePasswordDialog />

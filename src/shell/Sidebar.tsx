@@ -2,8 +2,8 @@ import { useNavigate } from '@umijs/max';
 import { Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import MenuIcon from './menuIcon';
-import type { MenuNode } from './navigation';
-import { isDark } from './theme';
+import type { MenuNode } from '../session/navigation';
+import { isDark } from '../session/theme';
 
 type Item = Required<MenuProps>['items'][number];
 

@@ -1,17 +1,19 @@
 import { useNavigate } from '@umijs/max';
 import { Dropdown, Tabs } from 'antd';
-import { useT } from './useT';
+import { useT } from '../session/useT';
 import { closeAll, closeOthers, closeView, nextPathAfterClose, refreshView, useViews, viewsStore } from './visitedViews';
 
 export interface TagsViewProps {
   activePath: string | null;
   defaultPath: string;
+  /** The menu routes in the current language: a tab shows its route's title now, not the one it opened with. */
+  titleOf: (path: string) => string | undefined;
 }
 
 type Command = 'refresh' | 'close' | 'closeOthers' | 'closeAll';
 
 /** Tabs of visited pages with a context menu; affix tabs have no close button and survive every close. */
-export default function TagsView({ activePath, defaultPath }: TagsViewProps) {
+export default function TagsView({ activePath, defaultPath, titleOf }: TagsViewProps) {
   const t = useT();
   const navigate = useNavigate();
   const { views } = useViews();
@@ -58,7 +60,7 @@ export default function TagsView({ activePath, defaultPath }: TagsViewProps) {
         closable: !v.affix,
         label: (
           <Dropdown trigger={['contextMenu']} menu={menuFor(v.path, v.affix)}>
-            <span data-path={v.path}>{v.title}</span>
+            <span data-path={v.path}>{titleOf(v.path) ?? v.title}</span>
           </Dropdown>
         ),
       }))}

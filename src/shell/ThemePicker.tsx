@@ -1,6 +1,6 @@
 import { ColorPicker, Tooltip } from 'antd';
 import { PICKER_DEFAULT_COLOR, updateSettings, useSettings } from './settings';
-import { useT } from './useT';
+import { useT } from '../session/useT';
 
 /** The primary colour, applied through antd theme tokens and remembered. */
 export default function ThemePicker() {

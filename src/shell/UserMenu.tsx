@@ -1,12 +1,12 @@
 import { DownOutlined } from '@ant-design/icons';
 import { useNavigate } from '@umijs/max';
 import { Dropdown, Space, Tag } from 'antd';
-import { isImpersonating, loadSession } from '../services/session';
-import { endImpersonation, signOut } from './logout';
-import { openPasswordDialog } from './passwordDialogStore';
-import { useT } from './useT';
+import { isImpersonating, loadSession } from '../session/session';
+import { endImpersonation, signOut } from '../session/logout';
+import { openPasswordDialog } from '../session/passwordDialogStore';
+import { useT } from '../session/useT';
 
-/** The user-name tag and its menu: dashboard, change password, log out (or end a simulated login). */
+/** The user-name tag and its menu: dashboard, change password, log out (or end a simulated login, which the shell's banner also offers). */
 export default function UserMenu() {
   const t = useT();
   const navigate = useNavigate();
@@ -31,7 +31,6 @@ export default function UserMenu() {
       }}
     >
       <Space style={{ cursor: 'pointer' }} data-testid="user-menu">
-        {simulating && <Tag color="orange">{t('console.navbar.simulating')}</Tag>}
         <Tag color="processing" style={{ marginInlineEnd: 0 }}>
           {session?.name}
         </Tag>

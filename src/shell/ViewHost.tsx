@@ -2,8 +2,9 @@ import { lazy, Suspense, useRef, type ComponentType, type LazyExoticComponent } 
 import { Spin } from 'antd';
 import { pageLoader } from '../pages/registry';
 import NotFound from '../pages/404';
-import type { MenuRoute } from './navigation';
+import type { MenuRoute } from '../session/navigation';
 import { useViews } from './visitedViews';
+import { ViewRouteContext } from './viewRoute';
 
 const lazyPages = new Map<string, LazyExoticComponent<ComponentType>>();
 
@@ -44,9 +45,11 @@ export default function ViewHost({ active, routes }: ViewHostProps) {
         const shown = r.path === active?.path;
         return (
           <div key={`${r.path}#${generation[r.path] ?? 0}`} style={shown ? undefined : { display: 'none' }} data-view={r.path}>
-            <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
-              <Page />
-            </Suspense>
+            <ViewRouteContext.Provider value={r}>
+              <Suspense fallback={<Spin style={{ display: 'block', margin: '48px auto' }} />}>
+                <Page />
+              </Suspense>
+            </ViewRouteContext.Provider>
           </div>
         );
       })}

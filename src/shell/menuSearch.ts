@@ -1,5 +1,5 @@
 import Fuse from 'fuse.js';
-import type { MenuRoute } from './navigation';
+import type { MenuRoute } from '../session/navigation';
 
 /** Header search over menu titles (SPEC.md §9: threshold 0.4, weights title 0.7, path 0.3). */
 export interface SearchEntry {

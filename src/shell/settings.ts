@@ -1,4 +1,4 @@
-import { createStore, useStore } from './store';
+import { createStore, useStore } from '../session/store';
 
 /** Settings remembered in this browser (SPEC.md §4): sidebar open (1/0), size, theme colour. */
 export type UiSize = 'large' | 'medium' | 'small';

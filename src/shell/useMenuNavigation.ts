@@ -1,9 +1,9 @@
 import { useIntl } from '@umijs/max';
 import { useMemo } from 'react';
 import type { Catalogue } from '../../schemas/kit/i18n';
-import { menuTitles } from './menuTitles';
-import { buildNavigation, type Navigation } from './navigation';
-import { useNavigationState } from './navigationStore';
+import { menuTitles } from '../session/menuTitles';
+import { buildNavigation, type Navigation } from '../session/navigation';
+import { useNavigationState } from '../session/navigationStore';
 
 /** The loaded navigation with titles in the chosen language (rebuilt when it changes). */
 export function useMenuNavigation(): Navigation | null {

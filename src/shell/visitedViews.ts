@@ -1,5 +1,6 @@
-import type { MenuRoute } from './navigation';
-import { createStore, useStore } from './store';
+import type { MenuRoute } from '../session/navigation';
+import { createStore, useStore } from '../session/store';
+import { onSessionReset } from '../session/sessionReset';
 
 /** Tag tabs of visited pages and the views kept alive (SPEC.md §4). Affix tabs are never closed. */
 export interface VisitedView {
@@ -45,3 +46,6 @@ export const nextPathAfterClose = (s: ViewsState, fallback: string): string => s
 export const viewsStore = createStore<ViewsState>(EMPTY_VIEWS);
 export const useViews = (): ViewsState => useStore(viewsStore);
 export const resetViews = (): void => viewsStore.set(EMPTY_VIEWS);
+
+// A new member starts with only the affix tabs.
+onSessionReset(resetViews);

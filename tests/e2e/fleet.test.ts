@@ -48,7 +48,7 @@ describe('terminals', () => {
     const { page, context, external } = await adminPage();
     await reloading(page, 'terminal', () => page.goto('/fleet/terminal'));
     await page.getByTestId('sheet-import').click();
-    const dialog = page.locator('.ant-modal-content').filter({ hasText: '导入终端管理' });
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: '导入终端' });
     const header = ['终端编号', 'SIM 卡号', '终端类型', '备注'];
     const bad = await xlsx([header, ['E2E0001', '14400990001', 'OBD 终端', 'ok'], ['E2E0002', 'not-a-sim', '飞碟', 'bad'], ['', '14400990003', 'obd', 'no number']]);
 
@@ -64,8 +64,8 @@ describe('terminals', () => {
     // Rows in file order; a row's fields in the server's order.
     expect(lines.map((l) => l[0])).toEqual(['3', '3', '4']);
     expect([...lines].sort()).toEqual([
-      ['3', 'SIM 卡号', 'SIM 卡号格式不正确'],
-      ['3', '终端类型', '终端类型的取值无效'],
+      ['3', 'SIM 卡号', 'SIM 卡号格式不正确（填写的是“not-a-sim”）'],
+      ['3', '终端类型', '终端类型的取值“飞碟”无效，可选：OBD 终端、定位终端、视频终端、其他'],
       ['4', '终端编号', '终端编号不能为空'],
     ]);
     expect(await dialog.getByTestId('sheet-apply').isDisabled()).toBe(true);
@@ -121,14 +121,14 @@ describe('terminals', () => {
     const first = await reloading(page, 'terminal', () => page.goto('/fleet/terminal'));
     const [a, b] = first.data.map((t) => t.terminalNo as string);
     await page.getByTestId('sheet-renew').click();
-    const dialog = page.locator('.ant-modal-content').filter({ hasText: '批量续期终端管理' });
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: '批量续期终端' });
     const [template] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('sheet-template').click()]);
     expect(template.suggestedFilename()).toBe('终端管理续期模板.xlsx');
     expect((await downloadedRows((await template.path())!))[0]).toEqual(['终端编号', '服务结束']);
 
     const header = ['终端编号', '服务结束'];
     await dialog.locator('input[type=file]').setInputFiles({ name: 'renew-bad.xlsx', mimeType: XLSX_TYPE, buffer: await xlsx([header, [a, '2031-03-31'], ['NOSUCH01', '2031-03-31']]) });
-    await dialog.getByTestId('sheet-errors').getByText('终端编号不存在或无权使用').waitFor();
+    await dialog.getByTestId('sheet-errors').getByText('终端编号“NOSUCH01”不存在或无权使用').waitFor();
     expect((await api('GET', `/vehicle/terminal/${first.data[0].id}`)).serviceEnd).not.toBe('2031-03-31');
 
     await dialog.locator('input[type=file]').setInputFiles({ name: 'renew.xlsx', mimeType: XLSX_TYPE, buffer: await xlsx([header, [a, '2031-03-31'], [b, '2031-04-30']]) });

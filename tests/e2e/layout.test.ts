@@ -104,8 +104,10 @@ describe('JT/T 808 decode page', () => {
     }
     const errors = page.getByTestId('jt808-error');
     expect(await errors.count()).toBe(2);
-    await errors.nth(0).getByText(/第 2 条 · 解码失败: 校验码错误/).waitFor();
-    await errors.nth(1).getByText(/第 3 条 · 解码失败: 不是十六进制报文/).waitFor();
+    await errors.nth(0).getByText(/第 2 行 · 解码失败: 校验码错误/).waitFor();
+    await errors.nth(1).getByText(/第 3 行 · 解码失败: 不是十六进制报文/).waitFor();
+    // The decoder's own (English) text is marked as such, after the cause in Chinese.
+    await errors.nth(0).getByText('解码器原文（供技术支持）：').waitFor();
     await screenshot(page, 'jt808-decode');
     expect(external).toEqual([]);
     await context.close();

@@ -86,7 +86,7 @@ describe('password flows', () => {
     await register('first.sign', 'Fleet2468x');
     const { page, context } = await freshPage();
     await login(page, 'first.sign', 'Fleet2468x');
-    const dialog = page.locator('.ant-modal').filter({ hasText: '重置密码' });
+    const dialog = page.locator('.ant-modal').filter({ hasText: '修改密码' });
     await dialog.getByText('首次登录，请修改密码后重新登录').waitFor();
     expect(await dialog.locator('.ant-modal-close').count()).toBe(0);
     const inputs = dialog.locator('input[type=password]');
@@ -104,7 +104,7 @@ describe('password flows', () => {
     await login(page, 'first.sign', 'Fleet#97531x');
     // No role, no pages: the shell stays at / with nothing forced on the member any more.
     await page.getByTestId('user-menu').waitFor();
-    expect(await page.locator('.ant-modal').filter({ hasText: '重置密码' }).count()).toBe(0);
+    expect(await page.locator('.ant-modal').filter({ hasText: '修改密码' }).count()).toBe(0);
     await context.close();
   });
 
@@ -167,20 +167,30 @@ describe('menus from the server', () => {
 });
 
 /**
- * Runs a tab's context-menu command. antd closes a context menu when anything under it scrolls
- * (as native menus do), and a list still settling can scroll once: then the menu is opened again.
+ * Runs a tab's context-menu command and waits for its effect. The menu slides in, and antd closes it
+ * when anything under it re-renders or scrolls (a settling list, the live dashboard): like a user, wait
+ * until the menu stands still before choosing, and open it again if it closed under the pointer.
  */
-async function tabCommand(page: Page, path: string, label: string): Promise<void> {
+async function tabCommand(page: Page, path: string, label: string, effect?: () => Promise<unknown>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.locator(`.fs-tags [data-path="${path}"]`).click({ button: 'right' });
     try {
-      await page.locator('.ant-dropdown:visible').getByText(label).click({ timeout: 3000 });
+      const menu = page.locator('.ant-dropdown:visible');
+      await menu.getByText(label).waitFor({ timeout: 10_000 });
+      // rc-motion tags the menu with its motion name only while it moves.
+      await page.locator('.ant-dropdown.ant-slide-up').waitFor({ state: 'detached', timeout: 10_000 });
+      await menu.getByText(label).click({ timeout: 10_000 });
+      await effect?.();
       return;
     } catch (e) {
-      if (attempt === 3) throw e;
+      if (attempt === 5) throw e;
+      await page.keyboard.press('Escape');
     }
   }
 }
+
+/** Waits until the tag bar holds `count` tabs. */
+const tabsLeft = (page: Page, count: number) => () => page.waitForFunction((n) => document.querySelectorAll('.fs-tags [data-path]').length === n, count, { timeout: 10_000 });
 
 describe('tag tabs', () => {
   it('closes others and all from the context menu, never the affix tab', async () => {
@@ -194,13 +204,13 @@ describe('tag tabs', () => {
     // The pages are real lists now: let the last one finish loading, as a user would see it.
     await page.locator('[data-view="/fleet/brand"] .ant-table').waitFor();
     await page.waitForLoadState('networkidle');
-    await tabCommand(page, '/system/org', '关闭其他');
+    await tabCommand(page, '/system/org', '关闭其他', tabsLeft(page, 2));
     await page.waitForURL('**/system/org');
     expect(await tabTitles(page)).toEqual(['仪表盘', '组织管理']);
     await tabCommand(page, '/system/org', '刷新');
     await page.waitForURL('**/system/org');
     await page.locator('.ant-dropdown:visible').waitFor({ state: 'hidden' });
-    await tabCommand(page, '/dashboard', '关闭所有');
+    await tabCommand(page, '/dashboard', '关闭所有', tabsLeft(page, 1));
     await page.waitForURL('**/dashboard');
     expect(await tabTitles(page)).toEqual(['仪表盘']);
     await context.close();
@@ -242,15 +252,20 @@ describe('request errors', () => {
     const { page, context } = await adminPage();
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('fleet-star.session')!).token as string);
     expect((await http(suite.server.url + '/api/logout', 'POST', undefined, token)).status).toBe(204);
-    await page.getByTestId('user-menu').click();
-    await page.locator('.ant-dropdown:visible').getByText('修改密码').click();
-    const dialog = page.locator('.ant-modal').filter({ hasText: '重置密码' });
-    const inputs = dialog.locator('input[type=password]');
-    await inputs.nth(0).fill(ADMIN_PASSWORD);
-    await inputs.nth(1).fill('Fleet#97531x');
-    await inputs.nth(2).fill('Fleet#97531x');
-    await dialog.getByRole('button', { name: /确\s*定/ }).click();
     const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '确定登出' });
+    // The console's next call answers 401: the live dashboard may make it first; else changing the
+    // password does. Either way the user is asked to log in again.
+    const changePassword = async () => {
+      await page.getByTestId('user-menu').click({ timeout: 10_000 });
+      await page.locator('.ant-dropdown:visible').getByText('修改密码').click({ timeout: 10_000 });
+      const dialog = page.locator('.ant-modal').filter({ hasText: '修改密码' });
+      const inputs = dialog.locator('input[type=password]');
+      await inputs.nth(0).fill(ADMIN_PASSWORD, { timeout: 10_000 });
+      await inputs.nth(1).fill('Fleet#97531x', { timeout: 10_000 });
+      await inputs.nth(2).fill('Fleet#97531x', { timeout: 10_000 });
+      await dialog.getByRole('button', { name: /确\s*定/ }).click({ timeout: 10_000 });
+    };
+    await Promise.race([confirm.waitFor(), changePassword().catch(() => confirm.waitFor())]);
     await confirm.getByText('你已被登出，可以取消继续留在该页面，或者重新登录').waitFor();
     await confirm.getByRole('button', { name: '重新登录' }).click();
     await page.waitForURL(/\/login(\?|$)/);

@@ -69,11 +69,13 @@ describe('organisations', () => {
     await ok(form).click();
     await form.getByText('组织名称不能为空').waitFor();
     await form.getByText('组织代码不能为空').waitFor();
+    // The system flag says what it grants where it is chosen.
+    await field(form, '系统组织').getByText('其管理员拥有全部菜单和功能权限').waitFor();
     await input(form, '组织名称').fill('南京车队');
     await input(form, '组织代码').fill('HD-NJ');
     await input(form, '联系电话').fill('12345');
     await ok(form).click();
-    await form.getByText('手机号格式不正确').waitFor();
+    await form.getByText('联系电话格式不正确').waitFor();
     await input(form, '联系电话').fill('02588880001');
     await ok(form).click();
     await toast(page, '添加成功！');
@@ -134,13 +136,16 @@ describe('accounts', () => {
     const form = dialog(page, '注册账号');
     await ok(form).click();
     await form.getByText('登录名不能为空').waitFor();
-    await form.getByText('到期日期不能为空').waitFor();
+    // No expiry is allowed (an account that never expires, as the seeded ones), and the form says so.
+    await form.getByText('留空表示账号永不过期').waitFor();
+    expect(await form.getByText('到期日期不能为空').count()).toBe(0);
     await input(form, '登录名').fill('hd-manager');
     await input(form, '姓名').fill('赵六');
     await input(form, '手机号').fill('1391688');
-    await input(form, '到期日期').click();
-    await input(form, '到期日期').fill('2099-12-31');
-    await input(form, '到期日期').press('Enter');
+    // The password rules show beside the password while it is typed, as in the change dialog.
+    await input(form, '密码').fill('123456');
+    await page.locator('[data-testid=password-rules] [data-rule]').first().waitFor();
+    expect(await page.locator('[data-testid=password-rules] [data-ok=false]').count()).toBeGreaterThan(0);
     await input(form, '密码').fill('Start2026x');
     await input(form, '确认密码').fill('Start2026y');
     await ok(form).click();
@@ -156,6 +161,8 @@ describe('accounts', () => {
     await ok(form).click();
     await toast(page, '添加成功！');
     await row(page, 'zhao.liu').waitFor();
+    const registered = await api('POST', '/passport/member/query', { criteria: { keyword: 'zhao.liu' } });
+    expect(registered.data[0]).toMatchObject({ loginName: 'zhao.liu', expireDate: null });
     await page.waitForFunction(() => !document.querySelector('.ant-message-notice'), undefined, { timeout: 10_000 });
     await screenshot(page, 'system-accounts');
 
@@ -215,17 +222,96 @@ describe('accounts', () => {
     await row(page, 'hn-manager').getByTestId('simulate-login').click();
     await confirmPopover(page);
     await page.getByTestId('user-menu').getByText('张伟').waitFor();
-    await page.getByTestId('user-menu').getByText('模拟登录中').waitFor();
+    // A banner, not a small tag: whose account this is, and who is really acting.
+    await page.getByTestId('impersonation-banner').getByText('正在模拟登录：您现在看到的是 张伟（hn-manager）的菜单和数据，所做操作都记在您（系统管理员）名下。').waitFor();
     const simulated = await topMenus();
     expect(simulated).not.toContain('运营管理');
     expect(simulated).toContain('系统管理');
 
+    // The user menu offers the way back too; the banner's button is the one in sight.
     await page.getByTestId('user-menu').click();
-    await page.locator('.ant-dropdown:visible').getByText('退出模拟登录').click();
+    await page.locator('.ant-dropdown:visible').getByText('退出模拟登录').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('impersonation-return').click();
     await toast(page, '模拟登录退出成功');
+    // Back where the admin was, not on the dashboard.
+    await page.waitForURL('**/system/account');
     await page.getByTestId('user-menu').getByText('系统管理员').waitFor();
-    expect(await page.getByTestId('user-menu').getByText('模拟登录中').count()).toBe(0);
+    await page.locator('[data-testid=sidebar-menu] > li').filter({ hasText: '运营管理' }).first().waitFor();
+    expect(await page.getByTestId('impersonation-banner').count()).toBe(0);
     expect(await topMenus()).toEqual(adminMenus);
+    await context.close();
+  });
+});
+
+describe('menus', () => {
+  it('adds a child menu under a menu, edits it with its parent picker, and deletes it', async () => {
+    const system = flat(await api('GET', '/passport/resource/all')).find((r) => r.code === 'system');
+    if (!system) throw new Error('the demo has no system menu');
+    const { page, context } = await signedIn('admin', ADMIN_PASSWORD, '/system/menu');
+    const web = page.getByTestId('menu-page-obd-web');
+    const systemRow = web.locator(`tr.ant-table-row[data-row-key="${system.id}"]`);
+    await systemRow.getByTestId('menu-add-child').click();
+
+    // The child starts under the row, as a menu ordered first.
+    const add = dialog(page, '新增菜单');
+    await field(add, '上级资源').getByText('系统管理').waitFor();
+    expect(await input(add, '排序').inputValue()).toBe('0');
+    // An action has no route, icon or tab settings: those fields follow the kind chosen.
+    await field(add, '类型').getByText('功能').click();
+    await field(add, '路由地址').waitFor({ state: 'detached' });
+    await field(add, '类型').getByText('菜单').click();
+    await field(add, '路由地址').waitFor();
+    await input(add, '资源名称').fill('测试菜单');
+    await input(add, '资源编码').fill('bad code');
+    await ok(add).click();
+    await field(add, '资源编码').locator('.ant-form-item-explain-error').waitFor();
+    await input(add, '资源编码').fill('e2e-menu');
+    await input(add, '图标').fill('SettingOutlined');
+    const [created] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/passport/resource') && r.request().method() === 'POST'), ok(add).click()]);
+    expect(created.status()).toBe(201);
+    expect(created.request().headers()['x-authority']).toBe('resource-add');
+    const child = (await created.json()) as Resource & { parentId: number; icon: string; kind: string };
+    expect({ parentId: child.parentId, icon: child.icon, kind: child.kind }).toEqual({ parentId: system.id, icon: 'SettingOutlined', kind: 'Menu' });
+    await add.waitFor({ state: 'hidden' });
+    const childRow = web.locator(`tr.ant-table-row[data-row-key="${child.id}"]`);
+    await childRow.getByText('测试菜单').waitFor();
+
+    // Edit: the parent picker cannot choose the menu itself; the new name shows in the tree.
+    await childRow.getByTestId('row-edit').click();
+    const edit = dialog(page, '编辑菜单');
+    expect(await input(edit, '资源名称').inputValue()).toBe('测试菜单');
+    await field(edit, '上级资源').locator('.ant-select-selector').click();
+    // The picker opens collapsed; a search opens the branch that matches.
+    await page.keyboard.type('测试菜单');
+    const own = page.locator('.ant-select-dropdown:visible .ant-select-tree-treenode').filter({ hasText: '测试菜单' });
+    await own.waitFor();
+    expect(await own.getAttribute('class')).toContain('ant-select-tree-treenode-disabled');
+    // Closed by a click elsewhere in the dialog (Esc would close the dialog itself).
+    await edit.locator('.ant-modal-title').click();
+    await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
+    await input(edit, '资源名称').fill('测试菜单改');
+    const [updated] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/passport/resource/${child.id}`) && r.request().method() === 'PUT'), ok(edit).click()]);
+    expect(updated.status()).toBe(200);
+    expect(updated.request().postDataJSON()).toEqual({ name: '测试菜单改' });
+    await childRow.getByText('测试菜单改').waitFor();
+
+    // Delete, after confirming: gone from the tree and from the server.
+    await childRow.getByTestId('row-remove').click();
+    const confirm = page.locator('.ant-popconfirm:visible').filter({ hasText: '确定删除“测试菜单改”吗？删除后不可恢复。' });
+    await confirm.getByRole('button', { name: /确\s*定/ }).click();
+    await page.locator('.ant-message-notice').getByText('删除成功！').waitFor();
+    await childRow.waitFor({ state: 'detached' });
+    expect(flat(await api('GET', '/passport/resource/all')).some((r) => r.id === child.id)).toBe(false);
+
+    // The App's tree is its own: loaded with its application header, its rows in its own tab.
+    const [appTree] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/passport/resource/all') && r.request().headers()['x-application-code'] === 'vehicle-app'),
+      page.getByRole('tab', { name: '车管星 App' }).click(),
+    ]);
+    const appRoots = (await appTree.json()) as Resource[];
+    expect(appRoots.length).toBeGreaterThan(0);
+    await page.getByTestId('menu-page-vehicle-app').locator(`tr.ant-table-row[data-row-key="${appRoots[0].id}"]`).getByTestId('row-edit').waitFor();
     await context.close();
   });
 });

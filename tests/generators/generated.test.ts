@@ -37,6 +37,16 @@ describe('generated files', () => {
     );
   });
 
+  it('make an entity of no organisation say it is shared, and refuse a shared org-scoped one', () => {
+    const unscoped = JSON.parse(JSON.stringify(entityFiles.expertFault)) as EntitySchema;
+    delete unscoped['x-entity'].shared;
+    expect(checkSchema('expertFault', unscoped, new Set(['expertFault']))).toEqual([expect.stringContaining('needs shared: true')]);
+    const both = JSON.parse(JSON.stringify(entityFiles.vehicleBrand)) as EntitySchema;
+    both['x-entity'].shared = true;
+    expect(checkSchema('vehicleBrand', both, new Set(['vehicleBrand', 'vehicle', 'fuelType', 'terminal', 'driver']))).toEqual([expect.stringContaining('shared rows cannot be org-scoped')]);
+    expect(checkSchema('expertFault', entityFiles.expertFault, new Set(['expertFault']))).toEqual([]);
+  });
+
   it('refuse a page key that is no "area/page", a bad icon, a page without a list route, and a key two schemas claim', () => {
     const bad = JSON.parse(JSON.stringify(entityFiles.vehicleBrand)) as EntitySchema;
     bad['x-entity'].page = { key: 'brand', icon: 'tags' };

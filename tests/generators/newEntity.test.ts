@@ -63,7 +63,7 @@ describe('dropping in a new schema', () => {
 
   it('and running the generator yields types, labels, a migration and a working CRUD API, kept across a restart', async () => {
     const out = execFileSync(path.join(dir, 'node_modules/.bin/tsx'), [path.join(dir, 'generators/gen.ts')], { cwd: dir, encoding: 'utf8' });
-    expect(out).toMatch(/wrote server\/db\/migrations\/\d{16}_create_parking_lot\.sql/);
+    expect(out).toMatch(/wrote server\/platform\/db\/migrations\/\d{16}_create_parking_lot\.sql/);
     expect(out).toContain('wrote schemas/locales/ja-JP/entities/parkingLot.json');
     expect(fs.readFileSync(path.join(dir, 'schemas/generated/types.ts'), 'utf8')).toContain('export interface ParkingLot');
 
@@ -117,6 +117,7 @@ describe('dropping in a new schema', () => {
       await page.waitForURL('**/dashboard');
       const sidebar = page.getByTestId('sidebar-menu');
       await sidebar.locator('.ant-menu-submenu-title[data-menu-id$="-/fleet"]').click();
+      await sidebar.locator('.ant-motion-collapse').first().waitFor({ state: 'detached' });
       await sidebar.locator('li.ant-menu-item[data-menu-id$="-/fleet/parkingLot"]').click();
       await page.waitForURL('**/fleet/parkingLot');
       const list = page.getByTestId('entity-page-parkingLot');

@@ -25,21 +25,31 @@ export interface ServerProcess {
  * Starts `server/main.ts` of a project root as `npm start` would, and waits for /api/health.
  * `direct` runs it in node itself rather than under the tsx launcher, so a SIGKILL hits the server.
  */
-export async function startServerProcess(root: string, env: Record<string, string>, args: string[] = ['--no-console'], opts: { direct?: boolean } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  root: string,
+  env: Record<string, string>,
+  args: string[] = ['--no-console'],
+  /** `fileLimit`: the server's open-file limit (soft and hard), set by the shell before it starts. */
+  opts: { direct?: boolean; fileLimit?: number } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const main = path.join(root, 'server/main.ts');
-  const [cmd, argv] = opts.direct ? [process.execPath, ['--import', 'tsx', main, ...args]] : [path.join(root, 'node_modules/.bin/tsx'), [main, ...args]];
+  let [cmd, argv] = opts.direct ? [process.execPath, ['--import', 'tsx', main, ...args]] : [path.join(root, 'node_modules/.bin/tsx'), [main, ...args]];
+  if (opts.fileLimit) [cmd, argv] = ['/bin/sh', ['-c', `ulimit -n ${opts.fileLimit} && exec "$@"`, 'sh', cmd, ...argv]];
   const child = spawn(cmd, argv, {
     cwd: root,
-    // No gateway or demo fleet unless a test asks: parallel servers would fight over port 6808.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', JT808_PORT: '0', SIMULATE: '0', ...env },
+    // No gateway, demo fleet or demo history unless a test asks: parallel servers would fight over
+    // port 6808, and a month of history costs minutes.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', JT808_PORT: '0', SIMULATE: '0', DEMO_HISTORY_DAYS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // Waits for the server itself (healthy, or exited with its output); the bound is only there to
+  // print what a hung start-up wrote, and sits above the slowest start seen on a loaded machine.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
     try {
@@ -57,7 +67,8 @@ export async function startServerProcess(root: string, env: Record<string, strin
     output: () => out,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // Already gone (exited, or killed by a signal: then exitCode stays null).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => resolve(code));
         child.kill('SIGTERM');
       }),

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../server/app';
-import { hashPassword } from '../../server/auth/password';
-import type { MemberType } from '../../server/auth/caller';
-import { openDatabase, type Database } from '../../server/db/database';
-import { migrate } from '../../server/db/migrate';
+import { bootstrap } from '../../server/bootstrap';
+import { hashPassword } from '../../server/platform/auth/password';
+import type { MemberType } from '../../server/platform/auth/caller';
+import type { Database } from '../../server/platform/db/database';
+import type { AppOptions } from '../../server/app';
 import { seed } from '../../server/seed/seed';
 
 export type Backend = 'pglite' | 'postgres';
@@ -54,13 +54,21 @@ export interface TestServer {
   call(token: string | null, method: InjectOptions['method'], url: string, body?: unknown, lang?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers of any shape
 }
 
-/** The real app on a real, migrated, demo-seeded database, driven through Fastify's inject. */
-export async function startTestServer(backend: Backend): Promise<TestServer> {
+/**
+ * The real app on a real, migrated, demo-seeded database, driven through Fastify's inject. With
+ * `telematics`, its routes too, gateway off, as `npm start` with JT808_PORT=0 (and the mock) serve them.
+ */
+export async function startTestServer(backend: Backend, opts: { telematics?: boolean } & Partial<AppOptions> = {}): Promise<TestServer> {
+  const { telematics, ...appOptions } = opts;
   const pgdb = backend === 'postgres' ? await freshPostgres() : null;
-  const database = await openDatabase(pgdb ? { databaseUrl: pgdb.url, poolSize: 4 } : { dataDir: 'memory://' });
-  await migrate(database);
-  await seed(database.db, { demo: true, adminPassword: ADMIN_PASSWORD });
-  const app = await buildApp({ database, secret: 'test-secret', logLevel: 'silent' });
+  const server = await bootstrap({
+    database: pgdb ? { databaseUrl: pgdb.url, poolSize: 4 } : { dataDir: 'memory://' },
+    seed: (db) => seed(db, { demo: true, adminPassword: ADMIN_PASSWORD }),
+    jwtSecret: 'test-secret',
+    app: { logLevel: 'silent', ...appOptions },
+    telematics: telematics ? { config: { jt808Port: 0, host: '127.0.0.1', tokenTtlHours: 12 } } : undefined,
+  });
+  const { app, database } = server;
   const call: TestServer['call'] = async (token, method, url, body, lang, extra) => {
     const res = await app.inject({
       method,
@@ -110,8 +118,7 @@ export async function startTestServer(backend: Backend): Promise<TestServer> {
       return (await addMember(orgCode, memberType, codes)).token;
     },
     async close() {
-      await app.close();
-      await database.close();
+      await server.close();
       await pgdb?.drop();
     },
   };
@@ -121,10 +128,10 @@ export async function startTestServer(backend: Backend): Promise<TestServer> {
  * Starts a test server with a signed-in admin before a describe block's tests and closes it after;
  * `ready` receives both (the block keeps them in its own variables).
  */
-export function useTestServer(backend: Backend, ready: (s: TestServer, admin: string) => void): void {
+export function useTestServer(backend: Backend, ready: (s: TestServer, admin: string) => void, appOptions: Partial<AppOptions> = {}): void {
   let server: TestServer | undefined;
   beforeAll(async () => {
-    server = await startTestServer(backend);
+    server = await startTestServer(backend, appOptions);
     ready(server, await server.login('admin', ADMIN_PASSWORD));
   });
   afterAll(() => server?.close());

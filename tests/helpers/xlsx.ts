@@ -2,6 +2,9 @@ import ExcelJS from 'exceljs';
 import type { InjectOptions } from 'fastify';
 import type { TestServer } from './testServer';
 
+/** The content type of an .xlsx upload. */
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** Rows of the first sheet of an xlsx, as the cell values a person sees. */
 export async function readXlsx(data: Buffer): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();

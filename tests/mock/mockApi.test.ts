@@ -5,7 +5,7 @@ import { mockRoutes } from '../../mock/api.generated';
 import { createMockServer, DEMO_PASSWORD } from '../../mock/runtime/server';
 import { forwardTo } from '../../mock/runtime/umi';
 import type { UmiRequest, UmiResponse } from '../../mock/runtime/umi';
-import { parseRoute } from '../../server/crud/routeSpec';
+import { parseRoute } from '../../server/platform/crud/routeSpec';
 import { demoFixtures } from '../../server/seed/fixtures';
 import { actionCodes, MENUS, OBD_WEB_MENU } from '../../server/seed/menu';
 import { mockClient } from './mockClient';

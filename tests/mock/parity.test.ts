@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { startTelematics } from '../../server/telematics';
 import { DEMO_PASSWORD } from '../../mock/runtime/server';
 import { ADMIN_PASSWORD, startTestServer, type TestServer } from '../helpers/testServer';
 import { httpCall, mockClient, type MockClient } from './mockClient';
@@ -84,8 +83,7 @@ describe('the Umi mock answers like the server', () => {
   let mockSide: Side;
   beforeAll(async () => {
     // The server as server/main.ts assembles it, gateway off: the mock's own assembly must match it.
-    server = await startTestServer('pglite');
-    await startTelematics(server.app, { database: server.database, secret: 'test-secret', config: { jt808Port: 0, host: '127.0.0.1', simulate: 0, tokenTtlHours: 12 } });
+    server = await startTestServer('pglite', { telematics: true });
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     const serverCall = httpCall(`http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`);
     serverSide = { call: serverCall, login: (name) => server.login(name, ADMIN_PASSWORD) };

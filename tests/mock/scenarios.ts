@@ -65,7 +65,7 @@ async function xlsxFrom(template: Buffer, fill: Array<Record<string, unknown>>):
   const ws = wb.worksheets[0];
   const header = (ws.getRow(1).values as unknown[]).slice(1).map(String);
   for (const [i, row] of fill.entries()) {
-    const r = ws.getRow(2 + i);
+    const r = ws.getRow(3 + i); // row 2 is the template's hint row
     for (const [label, value] of Object.entries(row)) {
       const col = header.indexOf(label);
       if (col < 0) throw new Error(`template has no column ${label}: ${header.join(', ')}`);

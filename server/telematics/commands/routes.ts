@@ -6,20 +6,21 @@
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { callerOf } from '../../auth/authenticate';
-import { NONE } from '../../auth/caller';
-import type { DB } from '../../db/tables';
-import { AppError, invalid, notFound } from '../../http/errors';
+import { callerOf } from '../../platform/auth/authenticate';
+import { NONE } from '../../platform/auth/caller';
+import type { DB } from '../../platform/db/tables';
+import { AppError, invalid, notFound } from '../../platform/http/errors';
 import { terminalById } from '../gateway/terminals';
 import { CONTROL_COMMAND, encodeGbk, MsgId, type Jt808BodyInput, type TerminalParam } from '../jt808/codec';
 import type { CommandKind, CommandService } from './service';
+import { pathInSubtree } from '../../platform/scope';
 
 export const COMMAND_PERMISSION = 'terminal-command';
 const LABELS = 'telematics.fields';
 /** Longest wait a caller may ask for before the answer (the command itself stays tracked). */
 const MAX_WAIT_MS = 15_000;
 
-const params = {
+export const terminalParams = {
   type: 'object',
   required: ['id'],
   properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 }, commandId: { type: 'integer', minimum: 1, maximum: 2147483647 } },
@@ -118,10 +119,10 @@ export function commandMessage(kind: CommandKind, body: Record<string, unknown>)
 }
 
 /** The terminal named in the path, if the caller's subtree holds it (else 404, as for any unseen row). */
-async function scopedTerminal(db: Kysely<DB>, req: FastifyRequest): Promise<number> {
+export async function scopedTerminal(db: Kysely<DB>, req: FastifyRequest): Promise<number> {
   const id = (req.params as { id: number }).id;
   const t = await terminalById(db, id);
-  if (!t || !t.orgPath.startsWith(callerOf(req).orgPath)) throw notFound();
+  if (!t || !pathInSubtree(callerOf(req).orgPath, t.orgPath)) throw notFound();
   return id;
 }
 
@@ -131,7 +132,7 @@ export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, comm
   for (const kind of Object.keys(bodies) as CommandKind[]) {
     app.post(
       `${base}/${kind}`,
-      { config: { permission: COMMAND_PERMISSION, labels: LABELS }, schema: { tags: ['telematics'], summary: `send a ${kind} command`, params, body: bodies[kind] } },
+      { config: { permission: COMMAND_PERMISSION, labels: LABELS }, schema: { tags: ['telematics'], summary: `send a ${kind} command`, params: terminalParams, body: bodies[kind] } },
       async (req) => {
         const terminalId = await scopedTerminal(db, req);
         const body = (req.body ?? {}) as Record<string, unknown>;
@@ -147,14 +148,14 @@ export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, comm
     base,
     {
       config: { permission: NONE },
-      schema: { tags: ['telematics'], summary: 'recent commands of a terminal', params, querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } } } },
+      schema: { tags: ['telematics'], summary: 'recent commands of a terminal', params: terminalParams, querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } } } },
     },
     async (req) => {
       const terminalId = await scopedTerminal(db, req);
       return commands ? commands.list(terminalId, (req.query as { limit: number }).limit) : [];
     },
   );
-  app.get(`${base}/:commandId`, { config: { permission: NONE }, schema: { tags: ['telematics'], summary: 'one command and its answer', params } }, async (req) => {
+  app.get(`${base}/:commandId`, { config: { permission: NONE }, schema: { tags: ['telematics'], summary: 'one command and its answer', params: terminalParams } }, async (req) => {
     const terminalId = await scopedTerminal(db, req);
     const found = await commands?.get(terminalId, (req.params as { commandId: number }).commandId);
     if (!found) throw notFound();

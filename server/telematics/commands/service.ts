@@ -4,9 +4,19 @@
  */
 
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/tables';
+import type { DB } from '../../platform/db/tables';
 import type { TerminalResponse } from '../gateway/host';
-import type { Jt808Gateway } from '../gateway/server';
+/**
+ * Where commands go down: the local gateway, or (several processes) whichever gateway worker holds
+ * the terminal, over NATS (cluster/downlink.ts). Answers arrive as 'response' events.
+ */
+export interface Downlink {
+  isOnline(terminalId: number): boolean | Promise<boolean>;
+  /** The serial the message went out with; null when the terminal has no live session. */
+  send(terminalId: number, message: Jt808BodyInput): number | null | Promise<number | null>;
+  on(event: 'response', listener: (r: TerminalResponse) => void): unknown;
+  off(event: 'response', listener: (r: TerminalResponse) => void): unknown;
+}
 import { locationToJson, MsgId, type Jt808BodyInput } from '../jt808/codec';
 
 export type CommandKind = 'location' | 'params' | 'text' | 'control';
@@ -38,11 +48,16 @@ const RESULT_STATUS: Record<number, CommandStatus> = { 0: 'acked' };
 
 export class CommandService {
   private readonly pending = new Map<string, Pending>();
+  /**
+   * Answers that came before their command was registered: over NATS the terminal's answer can
+   * overtake the reply that tells the sender the serial. Kept a few seconds.
+   */
+  private readonly early = new Map<string, TerminalResponse>();
   private readonly onResponse = (r: TerminalResponse) => void this.complete(r);
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly gateway: Jt808Gateway,
+    private readonly gateway: Downlink,
     private readonly timeoutMs = 30_000,
   ) {
     gateway.on('response', this.onResponse);
@@ -58,13 +73,13 @@ export class CommandService {
    * With waitMs, resolves once answered or after that long, whichever comes first.
    */
   async send(terminalId: number, kind: CommandKind, message: Jt808BodyInput, request: unknown, memberId: number | null, waitMs = 0): Promise<CommandView | null> {
-    if (!this.gateway.isOnline(terminalId)) return null;
+    if (!(await this.gateway.isOnline(terminalId))) return null;
     const row = await this.db
       .insertInto('terminal_command')
       .values({ terminal_id: terminalId, kind, msg_id: message.msgId, request: JSON.stringify(request), member_id: memberId })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const serial = this.gateway.send(terminalId, message);
+    const serial = await this.gateway.send(terminalId, message);
     if (serial === null) {
       // Went offline between the check and the send.
       await this.finish(row.id, 'failed', null, null);
@@ -79,6 +94,11 @@ export class CommandService {
     entry.timer.unref();
     this.pending.set(key, entry);
     await this.db.updateTable('terminal_command').set({ serial }).where('id', '=', row.id).execute();
+    const early = this.early.get(key);
+    if (early) {
+      this.early.delete(key);
+      void this.complete(early);
+    }
     if (waitMs > 0) await this.waitFor(entry, waitMs);
     return this.get(terminalId, row.id);
   }
@@ -116,7 +136,12 @@ export class CommandService {
   private async complete(r: TerminalResponse): Promise<void> {
     const key = `${r.terminalId}:${r.replySerial}`;
     const entry = this.pending.get(key);
-    if (!entry) return; // an answer to something we no longer wait for
+    if (!entry) {
+      // An answer to something we no longer (or not yet) wait for.
+      this.early.set(key, r);
+      setTimeout(() => this.early.delete(key), 5000).unref();
+      return;
+    }
     this.pending.delete(key);
     clearTimeout(entry.timer);
     const response = r.location ? { location: locationToJson(r.location) } : { replyMsgId: r.replyMsgId, result: r.result };

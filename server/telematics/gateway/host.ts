@@ -2,17 +2,32 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/tables';
+import type { DB } from '../../platform/db/tables';
 import type { LocationBody, SubpackageOptions } from '../jt808/codec';
 import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
+import type { ChecksumPolicy } from './checksumPolicy';
+import type { RefusalLog } from './refusals';
 import type { Session } from './session';
 
 export type GatewayLogger = Pick<FastifyBaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
 export interface GatewayLimits {
-  /** Time to authenticate after connecting, ms. */
+  /** Silence allowed before authentication, ms. */
   authTimeoutMs: number;
+  /** Absolute deadline from connect to authenticated, ms, however the bytes trickle in. */
+  handshakeTimeoutMs: number;
+  /** Connections still in the handshake, overall and per source address; more are closed at once. */
+  maxPending: number;
+  maxPendingPerAddress: number;
+  /**
+   * A login from another address than the terminal's live session: how long the live session is
+   * given to answer a location query before it is taken for dead and replaced, ms.
+   */
+  takeoverProbeMs: number;
+  /** Refused attempts written per terminal per window; the rest are counted on the next row. */
+  refusalsPerWindow: number;
+  refusalWindowMs: number;
   /** Silence after which an authenticated connection is dropped, ms (heartbeats keep it open). */
   idleTimeoutMs: number;
   /** Largest frame, unescaped. */
@@ -33,6 +48,12 @@ export interface GatewayLimits {
 
 export const DEFAULT_LIMITS: GatewayLimits = {
   authTimeoutMs: 30_000,
+  handshakeTimeoutMs: 30_000,
+  maxPending: 1000,
+  maxPendingPerAddress: 64,
+  takeoverProbeMs: 5000,
+  refusalsPerWindow: 5,
+  refusalWindowMs: 60_000,
   idleTimeoutMs: 180_000,
   maxFrameBytes: 4096,
   maxQueuedPackets: 256,
@@ -59,6 +80,20 @@ export interface GatewayStats {
   badObdRecords: number;
   storeFailures: number;
   replaced: number;
+  /** Connections closed at accept because a cap was reached. */
+  refusedConnections: number;
+  /** Connections cut at the handshake deadline. */
+  handshakeTimeouts: number;
+  /** Logins refused because the terminal's live session elsewhere answered. */
+  takeoversRefused: number;
+  /** Frames with a wrong checksum decoded and flagged (the model's policy accepts them). */
+  checksumAccepted: number;
+  /** Frames with a wrong checksum answered as a message error. */
+  checksumRefused: number;
+  /** Frames whose body-length field disagreed with the bytes (read as the bytes say). */
+  lengthMismatches: number;
+  /** Waybills and vendor messages kept. */
+  keptMessages: number;
 }
 
 /** A terminal's answer to a platform message (0x0001, or 0x0201 for a location query). */
@@ -78,6 +113,13 @@ export interface SessionHost {
   stats: GatewayStats;
   log: GatewayLogger;
   tzOffsetMinutes: number;
+  refusals: RefusalLog;
+  checksum: ChecksumPolicy;
+  /**
+   * Whether `s` may become the live session of `terminalId`: no live session, or one from the same
+   * address, or one elsewhere that does not answer a probe in time (taken for dead).
+   */
+  mayTakeOver(s: Session, terminalId: number): Promise<boolean>;
   onAuthenticated(s: Session): void;
   onClosed(s: Session): void;
   onPause(s: Session, paused: boolean): void;

@@ -2,17 +2,22 @@
  * The JT/T 808 TCP gateway: accepts terminal connections, runs a Session per connection, keeps
  * one live session per terminal and its online/offline state, and sends platform messages down.
  *
- * Events: 'response' (TerminalResponse) when a terminal answers a platform message.
+ * Events: 'response' (TerminalResponse) when a terminal answers a platform message; 'online' and
+ * 'offline' (terminal id) when a terminal gets or loses its live session here.
  */
 
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/tables';
+import type { DB } from '../../platform/db/tables';
+import { writeAudit } from '../../platform/audit';
 import { DEFAULT_TZ_OFFSET_MINUTES, type Jt808BodyInput } from '../jt808/codec';
 import { ObdWriter } from '../store/obdWriter';
 import { PositionWriter } from '../store/writer';
+import { DEFAULT_CHECKSUM_POLICY, type ChecksumPolicy } from './checksumPolicy';
+import { Admission, connectionCap, DEFAULT_FD_RESERVE, openFileLimit } from './admission';
 import { DEFAULT_LIMITS, type GatewayLimits, type GatewayLogger, type GatewayStats, type SessionHost, type TerminalResponse } from './host';
+import { RefusalLog } from './refusals';
 import { SessionRegistry } from './registry';
 import { Session } from './session';
 import { LinkState } from './terminals';
@@ -27,8 +32,20 @@ export interface GatewayOptions {
   limits?: Partial<GatewayLimits>;
   /** Device clock offset, minutes east of UTC (default GMT+8). */
   tzOffsetMinutes?: number;
-  /** Connections accepted at once (default 200,000). */
+  /**
+   * Gateway connections per process; never above the open-file limit minus `fdReserve` (default:
+   * that ceiling).
+   */
   maxConnections?: number;
+  /** Descriptors always left to HTTP, the database and files (default 1024). */
+  fdReserve?: number;
+  /**
+   * Mark every terminal offline when starting to listen (default true): false for all but one of
+   * several gateway processes sharing the database, or they would mark each other's terminals offline.
+   */
+  resetLinkState?: boolean;
+  /** What a wrong checksum gets, per terminal model (default: refused for every model). */
+  checksum?: ChecksumPolicy;
 }
 
 const silence = () => undefined;
@@ -40,6 +57,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   readonly limits: GatewayLimits;
   readonly log: GatewayLogger;
   readonly tzOffsetMinutes: number;
+  readonly checksum: ChecksumPolicy;
   readonly stats: GatewayStats = {
     connections: 0,
     messages: 0,
@@ -54,12 +72,24 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     badObdRecords: 0,
     storeFailures: 0,
     replaced: 0,
+    refusedConnections: 0,
+    handshakeTimeouts: 0,
+    takeoversRefused: 0,
+    checksumAccepted: 0,
+    checksumRefused: 0,
+    lengthMismatches: 0,
+    keptMessages: 0,
   };
+  readonly refusals: RefusalLog;
+  readonly admission: Admission;
   readonly registry = new SessionRegistry<Session>();
   private readonly link: LinkState;
+  private readonly resetLinkState: boolean;
   private readonly server: net.Server;
   private readonly sessions = new Set<Session>();
   private readonly paused = new Set<Session>();
+  /** Sessions not authenticated yet (counted against the pending caps). */
+  private readonly handshaking = new Set<Session>();
 
   constructor(opts: GatewayOptions) {
     super();
@@ -68,6 +98,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.writer = opts.writer ?? new PositionWriter(opts.db);
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.tzOffsetMinutes = opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES;
+    this.checksum = opts.checksum ?? DEFAULT_CHECKSUM_POLICY;
+    this.resetLinkState = opts.resetLinkState ?? true;
     this.link = new LinkState(opts.db, (err) => this.log.warn({ err }, 'jt808 online state not saved'));
     this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);
     this.writer.on('error', (err: Error) => this.log.warn({ err }, 'jt808 position batch failed'));
@@ -82,13 +114,15 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
       });
     }
     this.server = net.createServer((socket) => this.accept(socket));
-    this.server.maxConnections = opts.maxConnections ?? 200_000;
+    this.refusals = new RefusalLog(opts.db, this.log, this.limits.refusalsPerWindow, this.limits.refusalWindowMs);
+    const maxConnections = connectionCap({ configured: opts.maxConnections, fileLimit: openFileLimit(), reserve: opts.fdReserve ?? DEFAULT_FD_RESERVE });
+    this.admission = new Admission({ maxConnections, maxPending: this.limits.maxPending, maxPendingPerAddress: this.limits.maxPendingPerAddress }, this.log);
     this.server.on('error', (err) => this.log.error({ err }, 'jt808 listener error'));
   }
 
   /** Starts listening; resolves with the bound port. */
   async listen(port: number, host = '0.0.0.0'): Promise<number> {
-    await this.link.resetAll();
+    if (this.resetLinkState) await this.link.resetAll();
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen({ port, host, backlog: 4096 }, () => {
@@ -107,6 +141,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     await new Promise((r) => setImmediate(r)); // let the last 'close' handlers run
     await Promise.all([this.writer.flush(), this.obdWriter.flush()]);
     await this.link.settle();
+    await this.refusals.settle();
     this.link.stop();
   }
 
@@ -119,25 +154,45 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     return this.registry.get(terminalId)?.send(message) ?? null;
   }
 
+  /** Closes a terminal's live session (its registration was reset); false when it had none. */
+  disconnect(terminalId: number, reason: string): boolean {
+    const s = this.registry.get(terminalId);
+    s?.close(reason);
+    return s !== undefined;
+  }
+
   get connectionCount(): number {
     return this.sessions.size;
   }
 
   // SessionHost
 
+  async mayTakeOver(s: Session, terminalId: number): Promise<boolean> {
+    const live = this.registry.get(terminalId);
+    // The same address is the terminal reconnecting (its old link not noticed dead yet).
+    if (!live || live === s || live.remoteAddress === s.remoteAddress) return true;
+    return !(await live.probe(this.limits.takeoverProbeMs));
+  }
+
   onAuthenticated(s: Session): void {
+    if (this.handshaking.delete(s)) this.admission.authenticated(s.remoteAddress ?? '');
     const previous = this.registry.attach(s);
     if (previous) {
       this.stats.replaced++;
       previous.close('replaced by a new login');
+      if (previous.remoteAddress !== s.remoteAddress) this.auditTakeover(s, previous.remoteAddress);
     }
     void this.link.online(s.terminalId!, { protocol: s.protocol, remoteAddress: s.remoteAddress });
+    this.emit('online', s.terminalId!);
   }
 
   onClosed(s: Session): void {
-    this.sessions.delete(s);
+    if (this.sessions.delete(s)) this.admission.closed(s.remoteAddress ?? '', this.handshaking.delete(s));
     this.paused.delete(s);
-    if (this.registry.detach(s)) void this.link.offline(s.terminalId!);
+    if (this.registry.detach(s)) {
+      void this.link.offline(s.terminalId!);
+      this.emit('offline', s.terminalId!);
+    }
   }
 
   onPause(s: Session, paused: boolean): void {
@@ -150,8 +205,25 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   }
 
   private accept(socket: net.Socket): void {
-    this.stats.connections++;
     socket.on('error', silence); // before the session exists: resets are routine
-    this.sessions.add(new Session(socket, this));
+    if (this.admission.admit(socket.remoteAddress ?? '')) {
+      // Over a cap: give the descriptor back at once (the cap's log line is rate-limited).
+      this.stats.refusedConnections++;
+      socket.destroy();
+      return;
+    }
+    this.stats.connections++;
+    const session = new Session(socket, this);
+    this.sessions.add(session);
+    this.handshaking.add(session);
+  }
+
+  /** A live session replaced from another address: the old one did not answer its probe. */
+  private auditTakeover(s: Session, from: string | null): void {
+    const t = s.identity!;
+    this.log.warn({ terminalNo: t.terminalNo, from, to: s.remoteAddress }, 'jt808 session replaced from another address');
+    writeAudit(this.db, { action: 'terminalSessionReplaced', orgId: t.orgId, target: t.terminalNo, ip: s.remoteAddress, detail: { from, to: s.remoteAddress } }).catch((err: unknown) =>
+      this.log.warn({ err }, 'jt808 audit not saved'),
+    );
   }
 }

@@ -12,7 +12,6 @@ import {
   FrameSplitter,
   isJt808DecodeError,
   MsgId,
-  parseHeader,
   SubpackageAssembler,
   type DecodedMessage,
   type Jt808BodyInput,
@@ -25,17 +24,30 @@ import type { BatchWriter } from '../store/batchWriter';
 import { OBD_RECORD_TYPE, toObdRow } from '../store/obdRecords';
 import { toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
 import type { SessionHost } from './host';
-import { checkAuthCode, findTerminal, issueAuthCode } from './terminals';
+import { checksumAction } from './checksumPolicy';
+import { keepMessage, type KeptMessage } from './messageLog';
+import { authenticateTerminal, registerTerminal } from './registration';
+import { findTerminal, registeredModel } from './terminals';
 
 /** 0x8001 results. */
 const OK = 0;
 const FAIL = 1;
 const MESSAGE_ERROR = 2;
 const UNSUPPORTED = 3;
-/** 0x8100 result: terminal not in the database. */
+/** 0x8100 results: terminal already registered, terminal not in the database. */
+const TERMINAL_REGISTERED = 3;
 const TERMINAL_NOT_FOUND = 4;
 
 type Header = MessageMeta & { msgId: number };
+
+/** The frame anomalies a message was accepted with, as kept beside what it carried (null: none). */
+function frameFlags(m: MessageMeta): Record<string, unknown> | null {
+  if (!m.checksumMismatch && m.declaredLength === undefined) return null;
+  const flags: Record<string, unknown> = {};
+  if (m.checksumMismatch) flags.checksumMismatch = true;
+  if (m.declaredLength !== undefined) flags.declaredLength = m.declaredLength;
+  return flags;
+}
 
 export class Session {
   /** Set once authenticated. */
@@ -44,6 +56,8 @@ export class Session {
   private phone: string | undefined;
   private version: Jt808Version = 2013;
   private protocolVersion: number | undefined;
+  /** The terminal's registered model once looked up (for the checksum policy); undefined: not yet. */
+  private model: string | null | undefined;
   private readonly splitter: FrameSplitter;
   /** Made on the first fragment: most terminals never subpackage, and idle connections stay small. */
   private assembler: SubpackageAssembler | undefined;
@@ -57,6 +71,10 @@ export class Session {
   private paused = false;
   private closed = false;
   private corked = false;
+  /** Cuts the handshake at its absolute deadline (cleared once authenticated). */
+  private handshakeTimer: NodeJS.Timeout | undefined;
+  /** Called on the next bytes received (a takeover probe waits for proof of life). */
+  private heardWaiters: Array<() => void> = [];
 
   constructor(
     private readonly socket: net.Socket,
@@ -67,6 +85,10 @@ export class Session {
     this.splitter = new FrameSplitter({ maxFrameBytes: limits.maxFrameBytes, onDrop: () => host.stats.droppedFrames++ });
     socket.setNoDelay(true);
     socket.setTimeout(limits.authTimeoutMs);
+    this.handshakeTimer = setTimeout(() => {
+      host.stats.handshakeTimeouts++;
+      this.close('handshake deadline');
+    }, limits.handshakeTimeoutMs);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('timeout', () => this.close('idle'));
     socket.on('error', () => this.close('socket error')); // resets are routine on mobile links
@@ -117,7 +139,30 @@ export class Session {
     }
   }
 
+  /**
+   * Asks the terminal where it is (0x8201) and resolves true when anything arrives within `ms`,
+   * false when nothing does or the connection closes: a dead link answers nothing.
+   */
+  probe(ms: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (alive: boolean) => {
+        clearTimeout(timer);
+        this.heardWaiters = this.heardWaiters.filter((w) => w !== heard);
+        this.socket.off('close', gone);
+        resolve(alive);
+      };
+      const heard = () => done(true);
+      const gone = () => done(false);
+      const timer = setTimeout(gone, ms);
+      this.heardWaiters.push(heard);
+      this.socket.once('close', gone);
+      this.send({ msgId: MsgId.LocationQuery });
+    });
+  }
+
   private onData(chunk: Buffer): void {
+    if (this.heardWaiters.length) for (const w of [...this.heardWaiters]) w();
     for (const packet of this.splitter.push(chunk)) {
       this.queuedPackets++;
       this.chain = this.chain.then(() => this.handlePacket(packet));
@@ -142,7 +187,33 @@ export class Session {
   private async handle(packet: Buffer): Promise<void> {
     let m: DecodedMessage | undefined;
     try {
-      m = decodePacket(packet, { assume2011: this.version === 2011, tzOffsetMinutes: this.host.tzOffsetMinutes, maxFrameBytes: this.host.limits.maxFrameBytes });
+      // Field firmware gets wrong checksums and body lengths: decode anyway, then decide.
+      m = decodePacket(packet, {
+        assume2011: this.version === 2011,
+        tzOffsetMinutes: this.host.tzOffsetMinutes,
+        maxFrameBytes: this.host.limits.maxFrameBytes,
+        onBadChecksum: 'flag',
+        tolerateLength: true,
+      });
+    } catch (e) {
+      if (!isJt808DecodeError(e)) throw e;
+      this.badFrame(packet, e.code);
+      return;
+    }
+    if (m.checksumMismatch) {
+      if (!(await this.acceptsBadChecksum(m))) {
+        // Per the protocol: a message error, so the terminal sends the message again.
+        this.host.stats.checksumRefused++;
+        this.host.log.debug({ terminalId: this.terminalId, remote: this.remoteAddress, msgId: m.msgId }, 'jt808 bad checksum refused');
+        this.reply(m, MESSAGE_ERROR);
+        // Before authentication it is noise like any other; after, the session carries on.
+        if (!this.identity && ++this.badInARow > this.host.limits.maxBadFrames) this.close('garbage');
+        return;
+      }
+      this.host.stats.checksumAccepted++;
+    }
+    if (m.declaredLength !== undefined) this.host.stats.lengthMismatches++;
+    try {
       if (m.opaque === 'fragment') {
         this.assembler ??= new SubpackageAssembler({ ...this.host.limits.subpackage, tzOffsetMinutes: this.host.tzOffsetMinutes });
         m = this.assembler.push(m);
@@ -156,9 +227,10 @@ export class Session {
     this.badInARow = 0;
     this.host.stats.messages++;
     if (m.opaque !== undefined) {
-      // Unknown id or encrypted body: answered "unsupported" once authenticated.
-      if (this.isOwn(m)) this.reply(m, UNSUPPORTED);
-      else this.refuse(m);
+      // A vendor id is kept raw and acknowledged; an encrypted body is answered "unsupported".
+      if (!this.isOwn(m)) this.refuse(m);
+      else if (m.opaque === 'unknown') this.keep(m, { kind: 'vendor', text: null, bodyHex: m.body.toString('hex') });
+      else this.reply(m, UNSUPPORTED);
       return;
     }
     if (m.msgId === MsgId.Register) return this.register(m);
@@ -197,12 +269,20 @@ export class Session {
       case MsgId.Transparent:
         this.transparent(m);
         return;
+      case MsgId.Waybill:
+        this.keep(m, { kind: 'waybill', text: m.body.text, bodyHex: m.body.hex });
+        return;
       default:
         // Platform messages sent up by a confused terminal.
         this.reply(m, UNSUPPORTED);
     }
   }
 
+  /**
+   * 0x0100: a terminal that is not registered registers and gets its code, bound to the hardware it
+   * names; a registered one is refused as "already registered" and told nothing (an operator resets
+   * the registration for a terminal that really lost its code).
+   */
   private async register(m: Extract<KnownMessage, { msgId: typeof MsgId.Register }>): Promise<void> {
     const identity = await findTerminal(this.host.db, m.phone);
     if (!identity || (this.identity && this.identity.terminalId !== identity.terminalId)) {
@@ -212,38 +292,118 @@ export class Session {
       this.endSoon();
       return;
     }
-    const authCode = await issueAuthCode(this.host.db, identity.terminalId);
+    const b = m.body;
+    const outcome = await registerTerminal(this.host.db, identity.terminalId, { makerId: b.makerId, model: b.model, deviceId: b.terminalId, layout: b.layout });
+    if (!outcome.ok) {
+      this.host.stats.refusedTerminals++;
+      this.host.refusals.record({
+        terminal: identity,
+        message: 'register',
+        reason: outcome.reason,
+        remoteAddress: this.remoteAddress,
+        detail: { makerId: b.makerId, model: b.model, deviceId: b.terminalId, layout: b.layout },
+      });
+      this.send0x8100(m, { replySerial: m.serial, result: TERMINAL_REGISTERED });
+      if (!this.identity) this.endSoon(); // an authenticated session keeps going
+      return;
+    }
     if (m.version === 2011) this.version = 2011;
     this.host.stats.registrations++;
-    this.send0x8100(m, { replySerial: m.serial, result: OK, authCode });
+    this.send0x8100(m, { replySerial: m.serial, result: OK, authCode: outcome.authCode });
   }
 
+  /**
+   * 0x0102: the code issued to this terminal, from the hardware it was issued to (the bound IMEI
+   * with 2019); a live session of the terminal elsewhere that still answers is not replaced.
+   */
   private async authenticate(m: Extract<KnownMessage, { msgId: typeof MsgId.Auth }>): Promise<void> {
     const identity = await findTerminal(this.host.db, m.phone);
-    const ok = identity !== null && (await checkAuthCode(this.host.db, identity.terminalId, m.body.code));
-    if (!identity || !ok || (this.identity && this.identity.terminalId !== identity.terminalId)) {
+    if (!identity || (this.identity && this.identity.terminalId !== identity.terminalId)) {
       this.host.stats.authFailures++;
       this.reply(m, FAIL);
       if (!identity || ++this.authFailures >= this.host.limits.maxAuthFailures) this.endSoon();
       return;
     }
+    const imei = m.version === 2019 ? m.body.imei || undefined : undefined;
+    const outcome = await authenticateTerminal(this.host.db, identity.terminalId, m.body.code, imei);
+    if (!outcome.ok) {
+      this.host.stats.authFailures++;
+      this.host.refusals.record({ terminal: identity, message: 'auth', reason: outcome.reason, remoteAddress: this.remoteAddress, detail: imei ? { imei } : undefined });
+      this.reply(m, FAIL);
+      if (++this.authFailures >= this.host.limits.maxAuthFailures) this.endSoon();
+      return;
+    }
+    if (!(await this.host.mayTakeOver(this, identity.terminalId))) {
+      this.host.stats.authFailures++;
+      this.host.stats.takeoversRefused++;
+      this.host.refusals.record({ terminal: identity, message: 'auth', reason: 'liveSessionElsewhere', remoteAddress: this.remoteAddress });
+      this.reply(m, FAIL);
+      this.endSoon();
+      return;
+    }
+    if (this.closed) return; // cut at the deadline while the live session was probed
     this.identity = identity;
     this.phone = m.phone;
     if (this.version !== 2011 || m.version === 2019) this.version = m.version;
     this.protocolVersion = m.protocolVersion;
+    clearTimeout(this.handshakeTimer);
     this.socket.setTimeout(this.host.limits.idleTimeoutMs);
     this.host.stats.authentications++;
     this.host.onAuthenticated(this);
     this.reply(m, OK);
   }
 
+  /**
+   * Whether a frame with a wrong checksum is taken, by the policy for the terminal's registered
+   * model (a 0x0100 names it in its body). Before authentication only a policy that accepts some
+   * model costs a lookup, so noise on an anonymous socket never reaches the database.
+   */
+  private async acceptsBadChecksum(m: DecodedMessage): Promise<boolean> {
+    const policy = this.host.checksum;
+    if (this.model === undefined) {
+      if (m.msgId === MsgId.Register && m.opaque === undefined) return checksumAction(policy, m.body.model) === 'accept';
+      const anyAccepts = policy.default === 'accept' || Object.values(policy.models).includes('accept');
+      if (!anyAccepts) return false;
+      const terminalId = this.identity?.terminalId ?? (await findTerminal(this.host.db, m.phone))?.terminalId;
+      if (terminalId === undefined) return policy.default === 'accept';
+      const model = await registeredModel(this.host.db, terminalId);
+      if (this.identity) this.model = model;
+      return checksumAction(policy, model) === 'accept';
+    }
+    return checksumAction(policy, this.model) === 'accept';
+  }
+
+  /** A waybill or a vendor message: written, then acknowledged (the terminal resends if the write fails). */
+  private keep(m: Header, what: Pick<KeptMessage, 'kind' | 'text' | 'bodyHex'>): void {
+    this.pendingRecords++;
+    keepMessage(this.host.db, { ...what, terminalId: this.identity!.terminalId, msgId: m.msgId, flags: frameFlags(m) })
+      .then(
+        () => {
+          this.host.stats.keptMessages++;
+          this.reply(m, OK);
+        },
+        (err: unknown) => {
+          this.host.stats.storeFailures++;
+          this.host.log.warn({ err, terminalId: this.terminalId }, 'jt808 message not kept');
+        },
+      )
+      .finally(() => {
+        this.pendingRecords--;
+        this.updateFlow();
+      });
+  }
+
   private store(m: Header, bodies: LocationBody[], blind: boolean, ack: boolean): void {
     const identity = this.identity!;
     const records: PositionRecord[] = [];
+    const flags = frameFlags(m);
     for (const b of bodies) {
       const r = toRecord(identity, b, blind);
-      if (r) records.push(r);
-      else this.host.stats.untimedPositions++;
+      if (!r) this.host.stats.untimedPositions++;
+      else {
+        if (flags) r.extras = { ...r.extras, frame: flags };
+        records.push(r);
+      }
     }
     this.persist(m, this.host.writer, records, ack);
   }
@@ -296,15 +456,7 @@ export class Session {
 
   private badFrame(packet: Buffer, code: string): void {
     this.host.stats.badFrames++;
-    this.host.log.debug({ code, terminalId: this.terminalId, remote: this.remoteAddress }, 'jt808 frame dropped');
-    if (code === 'BAD_CHECKSUM') {
-      // Per the protocol: a message error, so the terminal sends the message again.
-      try {
-        this.reply(parseHeader(packet), MESSAGE_ERROR);
-      } catch {
-        /* the header itself is broken: nothing to answer */
-      }
-    }
+    this.host.log.debug({ code, terminalId: this.terminalId, remote: this.remoteAddress, bytes: packet.length }, 'jt808 frame dropped');
     if (++this.badInARow > this.host.limits.maxBadFrames) this.close('garbage');
   }
 
@@ -356,6 +508,7 @@ export class Session {
 
   private onClosed(): void {
     this.closed = true;
+    clearTimeout(this.handshakeTimer);
     this.assembler?.clear();
     this.host.onClosed(this);
   }

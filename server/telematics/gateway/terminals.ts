@@ -1,11 +1,10 @@
 /**
- * Terminal lookup and the gateway's per-terminal record (terminal_link): who may connect, the
- * auth code we issue, and online/offline state.
+ * Terminal lookup and the gateway's per-terminal record (terminal_link): who may connect and
+ * online/offline state (registration and auth codes: registration.ts).
  */
 
-import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/tables';
+import type { DB } from '../../platform/db/tables';
 import type { TerminalIdentity } from '../store/records';
 
 /** The header phone with leading zeros trimmed, as stored or zero-padded to a BCD width. */
@@ -65,38 +64,6 @@ export async function findTerminal(db: Kysely<DB>, phone: string): Promise<Termi
 export async function terminalById(db: Kysely<DB>, terminalId: number): Promise<TerminalIdentity | null> {
   const r = await sql<IdentityRow>`${IDENTITY_SELECT} WHERE t.id = ${terminalId}`.execute(db);
   return r.rows[0] ? identityOf(r.rows[0]) : null;
-}
-
-/** 20 characters from an alphabet without look-alikes: ASCII, so it survives GBK on the wire. */
-function newAuthCode(): string {
-  const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-  const bytes = crypto.randomBytes(20);
-  let s = '';
-  for (const b of bytes) s += alphabet[b % alphabet.length];
-  return s;
-}
-
-/**
- * The auth code for a registering terminal: the one issued before, so a terminal that missed our
- * 0x8100 reply and registers again keeps a working code, else a new random one.
- */
-export async function issueAuthCode(db: Kysely<DB>, terminalId: number): Promise<string> {
-  const row = await db
-    .insertInto('terminal_link')
-    .values({ terminal_id: terminalId, auth_code: newAuthCode() })
-    .onConflict((oc) => oc.column('terminal_id').doUpdateSet({ registered_at: sql`now()` }))
-    .returning('auth_code')
-    .executeTakeFirstOrThrow();
-  return row.auth_code;
-}
-
-const digest = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest();
-
-/** Whether `code` is the code issued to this terminal (constant-time compare). */
-export async function checkAuthCode(db: Kysely<DB>, terminalId: number, code: string): Promise<boolean> {
-  const row = await db.selectFrom('terminal_link').select('auth_code').where('terminal_id', '=', terminalId).executeTakeFirst();
-  if (!row) return false;
-  return crypto.timingSafeEqual(digest(row.auth_code), digest(code));
 }
 
 /**
@@ -160,4 +127,10 @@ export class LinkState {
     });
     return next;
   }
+}
+
+/** The model a terminal registered with (0x0100), or null when unknown or never registered. */
+export async function registeredModel(db: Kysely<DB>, terminalId: number): Promise<string | null> {
+  const row = await db.selectFrom('terminal_link').select('model').where('terminal_id', '=', terminalId).executeTakeFirst();
+  return row?.model ?? null;
 }

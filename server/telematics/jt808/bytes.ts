@@ -48,63 +48,55 @@ export class ByteWriter {
     this.buf = next;
   }
 
-  u8(v: number): this {
-    checkUint(v, 0xff);
-    this.ensure(1);
-    this.buf[this.len++] = v;
-    return this;
-  }
-
-  u16(v: number): this {
-    checkUint(v, 0xffff);
-    this.ensure(2);
-    this.buf.writeUInt16BE(v, this.len);
-    this.len += 2;
-    return this;
-  }
-
-  i16(v: number): this {
-    if (!Number.isInteger(v) || v < -0x8000 || v > 0x7fff) throw new Jt808EncodeError('BAD_FIELD', `not an int16: ${v}`);
-    this.ensure(2);
-    this.buf.writeInt16BE(v, this.len);
-    this.len += 2;
-    return this;
-  }
-
-  u32(v: number): this {
-    checkUint(v, 0xffffffff);
-    this.ensure(4);
-    this.buf.writeUInt32BE(v, this.len);
-    this.len += 4;
-    return this;
-  }
-
-  uintN(v: number, n: number): this {
-    checkUint(v, 2 ** (8 * n) - 1);
+  /** Appends `n` bytes, written by `write` at the current end once the buffer has room. */
+  private put(n: number, write: (buf: Buffer, at: number) => void): this {
     this.ensure(n);
-    for (let k = n - 1; k >= 0; k--) {
-      this.buf[this.len + k] = v % 256;
-      v = Math.floor(v / 256);
-    }
+    write(this.buf, this.len);
     this.len += n;
     return this;
   }
 
+  u8(v: number): this {
+    checkUint(v, 0xff);
+    return this.put(1, (buf, at) => (buf[at] = v));
+  }
+
+  u16(v: number): this {
+    checkUint(v, 0xffff);
+    return this.put(2, (buf, at) => buf.writeUInt16BE(v, at));
+  }
+
+  i16(v: number): this {
+    if (!Number.isInteger(v) || v < -0x8000 || v > 0x7fff) throw new Jt808EncodeError('BAD_FIELD', `not an int16: ${v}`);
+    return this.put(2, (buf, at) => buf.writeInt16BE(v, at));
+  }
+
+  u32(v: number): this {
+    checkUint(v, 0xffffffff);
+    return this.put(4, (buf, at) => buf.writeUInt32BE(v, at));
+  }
+
+  uintN(v: number, n: number): this {
+    checkUint(v, 2 ** (8 * n) - 1);
+    return this.put(n, (buf, at) => {
+      for (let k = n - 1; k >= 0; k--) {
+        buf[at + k] = v % 256;
+        v = Math.floor(v / 256);
+      }
+    });
+  }
+
   bytes(b: Uint8Array): this {
-    this.ensure(b.length);
-    this.buf.set(b, this.len);
-    this.len += b.length;
-    return this;
+    return this.put(b.length, (buf, at) => buf.set(b, at));
   }
 
   /** `b` right-padded with zeros to exactly `size` bytes. */
   fixed(b: Uint8Array, size: number, field: string): this {
     if (b.length > size) throw new Jt808EncodeError('TOO_LONG', `${field}: ${b.length} bytes > ${size}`);
-    this.ensure(size);
-    this.buf.set(b, this.len);
-    this.buf.fill(0, this.len + b.length, this.len + size);
-    this.len += size;
-    return this;
+    return this.put(size, (buf, at) => {
+      buf.set(b, at);
+      buf.fill(0, at + b.length, at + size);
+    });
   }
 
   /** Reserve `n` bytes, returning their offset so a length can be patched in later. */

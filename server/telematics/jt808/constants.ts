@@ -42,6 +42,7 @@ export const MsgId = {
   Location: 0x0200,
   LocationQuery: 0x8201,
   LocationQueryResponse: 0x0201,
+  Waybill: 0x0701,
   BatchLocation: 0x0704,
   Transparent: 0x0900,
   SetParams: 0x8103,

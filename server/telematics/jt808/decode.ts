@@ -25,6 +25,16 @@ export interface DecodeOptions {
   assume2011?: boolean;
   /** Frame size limit, unescaped (default MAX_FRAME_BYTES). */
   maxFrameBytes?: number;
+  /**
+   * A checksum that does not match: 'throw' (default) raises BAD_CHECKSUM; 'flag' decodes the
+   * message anyway and sets `checksumMismatch`, so the caller decides per terminal model.
+   */
+  onBadChecksum?: 'throw' | 'flag';
+  /**
+   * Read a body-length field that disagrees with the bytes as the bytes say (Traccar's way) and
+   * set `declaredLength`, instead of raising BAD_LENGTH / TRUNCATED.
+   */
+  tolerateLength?: boolean;
 }
 
 /** Header fields every decoded message carries (the id sits beside the body). */
@@ -80,13 +90,17 @@ export function decodePacketRange(p: Buffer, base: number, end: number, opts: De
   if (size > max) throw new Jt808DecodeError('TOO_LONG', `${size} bytes > ${max}`);
   if (size < MIN_PACKET_BYTES) throw new Jt808DecodeError('TRUNCATED', `${size} bytes, need at least ${MIN_PACKET_BYTES}`);
   const last = end - 1;
+  let checksumMismatch = false;
   if (opts.verifyChecksum !== false) {
     const sum = knownSum >= 0 ? knownSum : xorChecksum(p, base, last);
     if (sum !== p[last]) {
-      throw new Jt808DecodeError('BAD_CHECKSUM', `computed 0x${sum.toString(16).padStart(2, '0')}, frame has 0x${p[last].toString(16).padStart(2, '0')}`);
+      if (opts.onBadChecksum !== 'flag') {
+        throw new Jt808DecodeError('BAD_CHECKSUM', `computed 0x${sum.toString(16).padStart(2, '0')}, frame has 0x${p[last].toString(16).padStart(2, '0')}`);
+      }
+      checksumMismatch = true;
     }
   }
-  const h = parseHeader(p, opts.assume2011 ? 2011 : undefined, base, end);
+  const h = parseHeader(p, opts.assume2011 ? 2011 : undefined, base, end, opts.tolerateLength === true);
   const meta: MessageMeta = {
     version: h.version,
     phone: h.phone,
@@ -94,6 +108,8 @@ export function decodePacketRange(p: Buffer, base: number, end: number, opts: De
     properties: h.properties,
     encryption: h.encryption,
   };
+  if (checksumMismatch) meta.checksumMismatch = true;
+  if (h.declaredLength !== undefined) meta.declaredLength = h.declaredLength;
   if (h.packet) meta.packet = h.packet;
   if (h.protocolVersion !== undefined) meta.protocolVersion = h.protocolVersion;
   const start = h.bodyOffset;

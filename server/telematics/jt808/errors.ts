@@ -14,27 +14,25 @@ export type Jt808ErrorCode =
   | 'BAD_BODY' // body too short or inconsistent for its message id
   | 'BAD_HEX'; // CLI input is not hex
 
-export class Jt808DecodeError extends Error {
-  readonly code: Jt808ErrorCode;
+/** An error of the codec: its text starts with the code, which callers branch on. */
+abstract class Jt808CodedError<C extends string> extends Error {
+  readonly code: C;
 
-  constructor(code: Jt808ErrorCode, message: string) {
+  constructor(code: C, message: string) {
     super(`${code}: ${message}`);
-    this.name = 'Jt808DecodeError';
     this.code = code;
   }
+}
+
+export class Jt808DecodeError extends Jt808CodedError<Jt808ErrorCode> {
+  override readonly name = 'Jt808DecodeError';
 }
 
 export type Jt808EncodeErrorCode = 'BAD_FIELD' | 'TOO_LONG';
 
 /** Raised by encoders when a field does not fit its wire format (a programming error, not input data). */
-export class Jt808EncodeError extends Error {
-  readonly code: Jt808EncodeErrorCode;
-
-  constructor(code: Jt808EncodeErrorCode, message: string) {
-    super(`${code}: ${message}`);
-    this.name = 'Jt808EncodeError';
-    this.code = code;
-  }
+export class Jt808EncodeError extends Jt808CodedError<Jt808EncodeErrorCode> {
+  override readonly name = 'Jt808EncodeError';
 }
 
 export function isJt808DecodeError(e: unknown): e is Jt808DecodeError {

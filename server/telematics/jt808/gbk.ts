@@ -74,3 +74,9 @@ export function decodePaddedText(buf: Buffer, start: number, end: number): strin
   while (start < end && buf[start] === 0) start++;
   return decodeGbk(buf, start, end);
 }
+
+/** Consecutive zero-padded text fields of the given widths from `start`. */
+export function decodePaddedTexts(buf: Buffer, start: number, widths: readonly number[]): string[] {
+  let o = start;
+  return widths.map((w) => decodePaddedText(buf, o, (o += w)));
+}

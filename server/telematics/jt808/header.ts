@@ -51,6 +51,13 @@ export interface Jt808Header {
   encryption: number;
   /** 2019 protocol-version byte. */
   protocolVersion?: number;
+  /**
+   * Set only when the body-length field disagreed with the bytes and the packet was read
+   * tolerantly (the body is then whatever lies between the header and the checksum).
+   */
+  declaredLength?: number;
+  /** Set only when the XOR checksum did not match and the caller asked to flag, not throw. */
+  checksumMismatch?: boolean;
 }
 
 export interface ParsedHeader extends Jt808Header {
@@ -63,7 +70,7 @@ export interface ParsedHeader extends Jt808Header {
  * The layout is chosen by the total length: bit 14 normally means 2019, but some devices set it
  * on a 2013 layout (SmallChi's JTT2013Force case), and the 5-byte difference tells them apart.
  */
-export function parseHeader(p: Buffer, hintVersion?: Jt808Version, base = 0, end = p.length): ParsedHeader {
+export function parseHeader(p: Buffer, hintVersion?: Jt808Version, base = 0, end = p.length, tolerateLength = false): ParsedHeader {
   const avail = end - base - 1; // without the checksum
   if (avail < 4) throw new Jt808DecodeError('TRUNCATED', `${end - base} bytes cannot hold a header`);
   const msgId = u16(p, base);
@@ -75,13 +82,16 @@ export function parseHeader(p: Buffer, hintVersion?: Jt808Version, base = 0, end
   const need2019 = HEADER_2019_BYTES + extra + bodyLength;
 
   let is2019: boolean;
+  let declaredLength: number | undefined;
   if ((props & PROP_VERSION) !== 0) {
     if (avail === need2019) is2019 = true;
     else if (avail === need2013) is2019 = false;
+    else if (tolerateLength && avail >= HEADER_2019_BYTES + extra) [is2019, declaredLength] = [true, bodyLength];
     else if (avail < need2019) throw truncated(avail, need2019);
     else throw tooLong(avail, need2019);
   } else {
     if (avail === need2013) is2019 = false;
+    else if (tolerateLength && avail >= HEADER_2013_BYTES + extra) [is2019, declaredLength] = [false, bodyLength];
     else if (avail < need2013) throw truncated(avail, need2013);
     else throw tooLong(avail, need2013);
   }
@@ -115,8 +125,10 @@ export function parseHeader(p: Buffer, hintVersion?: Jt808Version, base = 0, end
     properties: props,
     encryption: (props & PROP_ENCRYPTION_MASK) >> PROP_ENCRYPTION_SHIFT,
     bodyOffset: o,
-    bodyLength,
+    // Read tolerantly, the body is what the bytes hold, not what the field says.
+    bodyLength: declaredLength === undefined ? bodyLength : end - 1 - o,
   };
+  if (declaredLength !== undefined) header.declaredLength = declaredLength;
   if (packet) header.packet = packet;
   if (protocolVersion !== undefined) header.protocolVersion = protocolVersion;
   return header;

@@ -7,38 +7,19 @@
 import { decodeAlarm } from '../jt808/codec';
 import type { PositionRecord, TerminalIdentity } from '../store/records';
 import type { StoredBatch } from '../store/writer';
+import { pathInSubtree } from '../../platform/scope';
+import type { LiveAlarm, LiveHubMessage, LivePosition, LiveRaisedAlarm } from '../../../schemas/kit/monitor';
 
-export interface LivePosition {
-  vehicleId: number;
-  licence: string | null;
-  terminalId: number;
-  time: string;
-  latitude: number;
-  longitude: number;
-  speed: number;
-  direction: number;
-  acc: boolean;
-  alarm: number;
-  mileageKm: number | null;
-  fuelL: number | null;
-  blind: boolean;
-}
+export type { LivePosition, LiveAlarm, LiveRaisedAlarm } from '../../../schemas/kit/monitor';
 
-export interface LiveAlarm {
-  vehicleId: number;
-  licence: string | null;
-  terminalId: number;
-  time: string;
-  alarms: readonly string[];
-  latitude: number;
-  longitude: number;
-}
-
-export type LiveMessage = { type: 'positions'; items: LivePosition[] } | { type: 'alarms'; items: LiveAlarm[] };
+/** What the hub fans out (schemas/kit, shared with the console). */
+export type LiveMessage = LiveHubMessage;
 
 export interface LiveSubscriber {
   /** '/1/4/': vehicles of this organisation and below. */
   orgPath: string;
+  /** The member of this session: alarms go only to the members a notification rule names. */
+  memberId?: number;
   /** Narrows to these vehicles when set. */
   vehicleIds?: ReadonlySet<number>;
   /** Bytes queued on the subscriber's socket. */
@@ -98,7 +79,7 @@ export class LiveHub {
     const rows = batch.inserted.filter((x) => x.record.vehicleId !== null && x.source.vehicleOrgPath !== null);
     if (!rows.length) return;
     for (const s of this.subscribers) {
-      const mine = rows.filter((x) => x.source.vehicleOrgPath!.startsWith(s.orgPath) && (!s.vehicleIds || s.vehicleIds.has(x.record.vehicleId!)));
+      const mine = rows.filter((x) => pathInSubtree(s.orgPath, x.source.vehicleOrgPath!) && (!s.vehicleIds || s.vehicleIds.has(x.record.vehicleId!)));
       if (!mine.length) continue;
       this.deliver(s, { type: 'positions', items: mine.map((x) => position(x.source, x.record)) });
       const alarms = mine.filter((x) => x.record.alarm !== 0);
@@ -116,6 +97,17 @@ export class LiveHub {
           })),
         });
       }
+    }
+  };
+
+  /** New alarms of the alarm engine, each to the subscribers whose subtree holds its vehicle. */
+  publishRaised = (items: ReadonlyArray<{ orgPath: string; alarm: LiveRaisedAlarm; memberIds: ReadonlySet<number> }>): void => {
+    if (!this.subscribers.size || !items.length) return;
+    for (const s of this.subscribers) {
+      const mine = items.filter(
+        (x) => s.memberId !== undefined && x.memberIds.has(s.memberId) && x.orgPath.startsWith(s.orgPath) && (!s.vehicleIds || s.vehicleIds.has(x.alarm.vehicleId)),
+      );
+      if (mine.length) this.deliver(s, { type: 'alarm', items: mine.map((x) => x.alarm) });
     }
   };
 

@@ -7,9 +7,9 @@
 
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { PUBLIC } from '../../auth/caller';
-import { callerFromToken, type SessionDeps } from '../../auth/sessions';
-import { unauthorized } from '../../http/errors';
+import { PUBLIC } from '../../platform/auth/caller';
+import { callerFromToken, type SessionDeps } from '../../platform/auth/sessions';
+import { unauthorized } from '../../platform/http/errors';
 import type { LiveHub, LiveSubscriber } from './hub';
 
 export const LIVE_SUBPROTOCOL = 'fleetstar';
@@ -71,6 +71,7 @@ export async function registerLiveRoute(app: FastifyInstance, hub: LiveHub, deps
       const socket = raw as unknown as LiveSocket; // the ws socket; typed by the interface above
       const sub: LiveSubscriber = {
         orgPath: req.caller!.orgPath,
+        memberId: req.caller!.memberId,
         backlog: () => socket.bufferedAmount,
         send: (json) => socket.send(json),
       };

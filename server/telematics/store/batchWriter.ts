@@ -8,8 +8,10 @@
 
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/tables';
-import type { TerminalIdentity } from './records';
+import type { DB } from '../../platform/db/tables';
+import type { StoredRecords, TerminalIdentity } from '../../platform/telemetry';
+
+export type { StoredRecords };
 
 export interface WriterOptions {
   /** Records per statement (default 2,000). */
@@ -22,11 +24,6 @@ export interface WriterOptions {
   highWater?: number;
   /** Queued records below which they resume (default highWater / 2). */
   lowWater?: number;
-}
-
-export interface StoredRecords<R> {
-  /** Records written for the first time, with their source (duplicates are left out). */
-  inserted: Array<{ source: TerminalIdentity; record: R }>;
 }
 
 export interface WriterStats {

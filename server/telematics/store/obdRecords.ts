@@ -1,27 +1,12 @@
 /** What the OBD store keeps of one 0x0900 OBD record (transparent type 0xF0). */
 
-import type { ObdDtc, ObdRecord as DecodedObdRecord, ObdRecordValues } from '../jt808/codec';
-import type { TerminalIdentity } from './records';
+import type { ObdRecordRow, TerminalIdentity } from '../../platform/telemetry';
+import type { ObdRecord as DecodedObdRecord } from '../jt808/codec';
+
+export type { ObdRecordRow };
 
 /** Transparent type of OBD records (Traccar's reading of 0xF0). */
 export const OBD_RECORD_TYPE = 0xf0;
-
-export interface ObdRecordRow {
-  terminalId: number;
-  vehicleId: number | null;
-  /** Device time, epoch ms (the key together with terminalId and subtype). */
-  deviceTime: number;
-  subtype: number;
-  archive: boolean;
-  vehicleType: number;
-  latitude: number | null;
-  longitude: number | null;
-  /** Unsigned 32-bit status word of the record's position, when it carried one. */
-  status: number | null;
-  readings: ObdRecordValues | null;
-  detail: Record<string, unknown> | null;
-  dtcs: ObdDtc[];
-}
 
 /**
  * A decoded OBD record as a row, or null when it carries no valid device time (nothing to key it

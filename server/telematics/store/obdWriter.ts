@@ -5,7 +5,7 @@
  */
 
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/tables';
+import type { DB } from '../../platform/db/tables';
 import { BatchWriter, type WriterOptions } from './batchWriter';
 import type { ObdRecordRow } from './obdRecords';
 

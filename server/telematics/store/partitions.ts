@@ -7,7 +7,7 @@
  */
 
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/tables';
+import type { DB } from '../../platform/db/tables';
 
 /** Tables partitioned by month of device_time, each with a `<table>_default` partition. */
 export const MONTHLY_TABLES = ['position', 'obd_record', 'obd_dtc'] as const;

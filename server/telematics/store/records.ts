@@ -1,44 +1,9 @@
 /** What the position store keeps of one decoded location report. */
 
+import type { PositionRecord, TerminalIdentity } from '../../platform/telemetry';
 import type { LocationBody } from '../jt808/codec';
 
-/** The terminal a session authenticated as, with the vehicle it is fitted to (if any). */
-export interface TerminalIdentity {
-  terminalId: number;
-  terminalNo: string;
-  sim: string;
-  orgId: number;
-  /** Organisation path of the terminal ('/1/4/'), for scoping commands. */
-  orgPath: string;
-  vehicleId: number | null;
-  licence: string | null;
-  /** Organisation path of the vehicle, for scoping live push. */
-  vehicleOrgPath: string | null;
-}
-
-export interface PositionRecord {
-  terminalId: number;
-  vehicleId: number | null;
-  /** Device time, epoch ms (the key together with terminalId). */
-  deviceTime: number;
-  latitude: number;
-  longitude: number;
-  altitude: number;
-  speed: number;
-  direction: number;
-  /** Unsigned 32-bit words. */
-  alarm: number;
-  status: number;
-  acc: boolean;
-  fixed: boolean;
-  mileageKm: number | null;
-  fuelL: number | null;
-  /** Re-uploaded after a blind area (0x0704 type 1). */
-  blind: boolean;
-  /** Additional items beyond the columns, as decoded; null when there are none. */
-  extras: Record<string, unknown> | null;
-  dtcs: string[] | null;
-}
+export type { PositionRecord, TerminalIdentity };
 
 /** DTCs from whichever OBD extension carried them. */
 function dtcsOf(x: LocationBody['extras']): string[] | null {

@@ -1,8 +1,8 @@
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Space, Tooltip, Upload } from 'antd';
 import { useState } from 'react';
-import Permission from '../../shell/Permission';
-import { useT } from '../../shell/useT';
+import Permission from '../../session/Permission';
+import { useT } from '../../session/useT';
 import type { EntityPageContext, Row } from '../schema/pageContract';
 import { downloadXml, failureMessage, refuseFile, REPORTED_STATUSES, saveBlob, uploadXml, UPLOAD_CODE, XML_EXTENSION } from './xmlFileService';
 

@@ -1,10 +1,11 @@
 import { ShareAltOutlined } from '@ant-design/icons';
 import { App, Button, Input, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import Permission from '../../shell/Permission';
-import { useT } from '../../shell/useT';
+import Permission from '../../session/Permission';
+import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
-import { copyText, createShare, listShares, revokeShare, SHARE_CODE, shareUrl, VALIDITY_HOURS, type CreatedTicket, type ShareTicket, type TicketStatus } from './shareService';
+import { createShare, listShares, revokeShare, SHARE_CODE, shareUrl, VALIDITY_HOURS, type CreatedTicket, type ShareTicket, type TicketStatus } from '../../services/share';
+import { copyText } from '../../utils/copyText';
 
 const STATUS_COLOR: Record<TicketStatus, string> = { active: 'green', expired: 'default', revoked: 'red' };
 
@@ -50,6 +51,7 @@ function ShareDialog({ vehicleId, onClose }: { vehicleId: number; onClose: () =>
     setBusy(true);
     try {
       setCreated(await createShare(vehicleId, hours));
+      void message.success(t('console.location.share.createDone'));
       reload();
     } catch {
       // shown by the request layer (SPEC.md §8)

@@ -1,14 +1,14 @@
 import { Alert, Modal } from 'antd';
-import { loadSession } from '../../services/session';
+import { loadSession } from '../../session/session';
 import { feedback } from '../../services/http/feedback';
-import { forgetSession } from '../../shell/logout';
-import { closePasswordDialog, usePasswordDialog } from '../../shell/passwordDialogStore';
-import { useT } from '../../shell/useT';
+import { forgetSession } from '../../session/logout';
+import { closePasswordDialog, usePasswordDialog } from '../../session/passwordDialogStore';
+import { useT } from '../../session/useT';
 import ChangePasswordForm from './ChangePasswordForm';
 import { history } from '@umijs/max';
 
 /**
- * "Reset password" (SPEC.md §2). On a first sign-in it cannot be dismissed and says why. A change
+ * "Change password" (SPEC.md §2 calls it 重置密码; the menu entry that opens it says 修改密码, and so does its title). On a first sign-in it cannot be dismissed and says why. A change
  * revokes every session of the member on the server, so success ends with logging out.
  */
 export default function ChangePasswordDialog() {

@@ -6,7 +6,8 @@ import { reportFailure } from '../../services/http/config';
 import { feedback } from '../../services/http/feedback';
 import { failureOf } from '../../services/http/failureOf';
 import { changePassword } from '../../services/passport';
-import { useT } from '../../shell/useT';
+import { applyFieldErrors } from '../form/fieldErrors';
+import { useT } from '../../session/useT';
 import PasswordRules from './PasswordRules';
 import StrengthMeter from './StrengthMeter';
 
@@ -42,10 +43,9 @@ export default function ChangePasswordForm({ uid, token, onChanged, onCancel }: 
       const f = failureOf(e);
       if (f.status === 401) reportFailure(e);
       else {
-        // Field errors go on their fields; the toast says what went wrong.
-        const known = new Set(['oldPassword', 'newPassword']);
-        form.setFields(f.errors.filter((fe) => known.has(fe.field)).map((fe) => ({ name: fe.field as keyof Values, errors: [fe.message] })));
-        void feedback().message.error(f.message ?? t('console.password.changeFailed'), 5);
+        // A refusal of a field is said once, on its field; only what names no field is a toast.
+        const elsewhere = applyFieldErrors(form, f.errors, ['oldPassword', 'newPassword', 'confirmPassword']);
+        if (elsewhere.length || f.errors.length === 0) void feedback().message.error(f.message ?? t('console.password.changeFailed'), 5);
       }
     } finally {
       setBusy(false);

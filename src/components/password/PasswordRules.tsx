@@ -1,7 +1,7 @@
 import { CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
 import { Space } from 'antd';
 import { PASSWORD_RULES, passwordViolations } from '../../../schemas/kit/password';
-import { useT } from '../../shell/useT';
+import { useT } from '../../session/useT';
 
 /** The password rules, each marked kept or broken by the password typed so far. */
 export default function PasswordRules({ password }: { password: string }) {

@@ -1,6 +1,6 @@
 import { Progress, Space, Typography } from 'antd';
 import { passwordStrength, type PasswordStrength } from '../../../schemas/kit/password';
-import { useT } from '../../shell/useT';
+import { useT } from '../../session/useT';
 
 const LEVEL: Record<PasswordStrength, { steps: number; color: string }> = {
   weak: { steps: 1, color: '#f5222d' },

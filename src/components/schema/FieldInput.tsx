@@ -1,4 +1,4 @@
-import { DatePicker, Input, InputNumber, Select, Switch } from 'antd';
+import { Checkbox, DatePicker, Input, Select, Switch } from 'antd';
 import type { ReactElement } from 'react';
 import type { FieldDescriptor } from './formFields';
 import OrgTreeSelect from './OrgTreeSelect';
@@ -8,6 +8,7 @@ export interface FieldInputProps {
   field: FieldDescriptor;
   /** The row being edited, for the labels of its relations. */
   row?: Readonly<Record<string, unknown>>;
+  entity?: string;
 }
 
 /**
@@ -18,6 +19,11 @@ export interface FieldInputProps {
 export function fieldInput({ field, row }: FieldInputProps): ReactElement {
   const label = field.ref ? (row?.[field.ref.as] as string | null | undefined) : undefined;
   switch (field.widget) {
+    case 'multiSelect':
+      // The ids' labels (`x-ref.as`, e.g. roleNames) in the same order as the ids.
+      return <RefSelect multiple entity={field.ref?.entity ?? ''} initialLabels={Array.isArray(row?.[field.ref?.as ?? '']) ? (row?.[field.ref?.as ?? ''] as string[]) : undefined} initialValues={row?.[field.name] as number[] | undefined} />;
+    case 'checkboxes':
+      return <Checkbox.Group options={(field.options ?? []).map((o) => ({ value: o.value as string, label: o.label }))} />;
     case 'textarea':
       return <Input.TextArea rows={3} />;
     case 'json':
@@ -25,7 +31,9 @@ export function fieldInput({ field, row }: FieldInputProps): ReactElement {
     case 'password':
       return <Input.Password autoComplete="new-password" />;
     case 'number':
-      return <InputNumber style={{ width: '100%' }} precision={field.integer ? 0 : undefined} />;
+      // Plain text, turned into a number by toBody: a number input silently drops "abc" or
+      // "1e9999", and the save would go ahead without them; text reaches the validator instead.
+      return <Input inputMode={field.integer ? 'numeric' : 'decimal'} />;
     case 'switch':
       return <Switch />;
     case 'date':
@@ -37,7 +45,7 @@ export function fieldInput({ field, row }: FieldInputProps): ReactElement {
     case 'treeSelect':
       return field.ref?.entity === 'organisation' ? <OrgTreeSelect initialLabel={label} /> : <RefSelect entity={field.ref?.entity ?? ''} initialLabel={label} />;
     case 'select':
-      if (field.ref) return <RefSelect entity={field.ref.entity} initialLabel={label} />;
+      if (field.ref) return <RefSelect entity={field.ref.entity} initialLabel={label} unusedBy={field.ref.unusedBy} />;
       return <Select allowClear options={(field.options ?? []).map((o) => ({ value: o.value as string | number, label: o.label }))} />;
     // `upload` holds the stored file's link; sending a file is a page extension's job (e.g. the XML upload row action).
     case 'upload':

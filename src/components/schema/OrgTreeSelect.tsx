@@ -1,6 +1,7 @@
+import type { CSSProperties } from 'react';
 import { TreeSelect } from 'antd';
 import { useRef, useState } from 'react';
-import { loadOrgTree, type OrgNode } from './entityApi';
+import { loadOrgTree, type OrgNode } from '../../services/entity';
 
 export interface OrgTreeSelectProps {
   value?: number | null;
@@ -9,16 +10,19 @@ export interface OrgTreeSelectProps {
   initialLabel?: string | null;
   placeholder?: string;
   id?: string;
+  /** Outside a form item (a filter bar), its width. */
+  style?: CSSProperties;
 }
 
 /** The organisation of a row: the caller's subtree (`GET /vehicle/org/tree/options`), loaded when first opened. */
-export default function OrgTreeSelect({ value, onChange, initialLabel, placeholder, id }: OrgTreeSelectProps) {
+export default function OrgTreeSelect({ value, onChange, initialLabel, placeholder, id, style }: OrgTreeSelectProps) {
   const [tree, setTree] = useState<OrgNode[]>(() => (value != null && initialLabel ? [{ value, label: initialLabel }] : []));
   const [loading, setLoading] = useState(false);
   const loaded = useRef(false);
   return (
     <TreeSelect<number | null>
       id={id}
+      style={style}
       showSearch
       allowClear
       treeDefaultExpandAll

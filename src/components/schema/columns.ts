@@ -1,5 +1,6 @@
 import type { ProColumns } from '@ant-design/pro-components';
-import type { ReactNode } from 'react';
+import { Space, Tag } from 'antd';
+import { createElement, type ReactNode } from 'react';
 import type { EntitySchema, PropertySchema, XRef } from '../../../schemas/kit/entity';
 import type { Translate } from '../../../schemas/kit/i18n';
 import type { Row } from './pageContract';
@@ -24,6 +25,14 @@ export function valueEnumOf(entity: string, name: string, p: PropertySchema, t: 
 
 const shown = (v: unknown): ReactNode => (v === null || v === undefined || v === '' ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
+/** An array cell: enum values by their labels, other values (the names of a row's roles) as tags. */
+function listed(entity: string, name: string, p: PropertySchema, v: unknown, t: Translate): ReactNode {
+  if (!Array.isArray(v) || !v.length) return '-';
+  if (p.items?.enum) return v.map((x) => t(enumLabelKey(entity, name, x as string))).join(' / ');
+  if (v.some((x) => typeof x === 'object')) return JSON.stringify(v);
+  return createElement(Space, { size: [0, 4], wrap: true }, ...v.map((x, i) => createElement(Tag, { key: `${String(x)}-${i}` }, String(x))));
+}
+
 /** How a property looks in a table cell. */
 function tableColumn(entity: string, name: string, p: PropertySchema, t: Translate): ProColumns<Row> {
   // Keyed by the property: ProTable finds a column's sort order by its key.
@@ -35,7 +44,8 @@ function tableColumn(entity: string, name: string, p: PropertySchema, t: Transla
   else if (isDateTime(p)) col.valueType = 'dateTime';
   else if (isDate(p)) col.valueType = 'date';
   // Numbers as stored (codes such as SPN must not get thousands separators); objects as JSON.
-  else if (isNumeric(p) || baseType(p) === 'object' || baseType(p) === 'array') col.render = (_dom, row) => shown(row[name]);
+  else if (baseType(p) === 'array') col.render = (_dom, row) => listed(entity, name, p, row[name], t);
+  else if (isNumeric(p) || baseType(p) === 'object') col.render = (_dom, row) => shown(row[name]);
   return col;
 }
 

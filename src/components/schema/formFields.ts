@@ -2,8 +2,11 @@ import type { EntitySchema, PropertySchema, Widget } from '../../../schemas/kit/
 import type { Translate } from '../../../schemas/kit/i18n';
 import { baseType, enumLabelKey, enumValues, fieldLabelKey, isDate, isDateTime, isNumeric, orderedProperties, relationLabels } from './labels';
 
-/** Form widgets: the schema's (`x-ui.widget`) plus a date-time picker and a JSON text for objects. */
-export type FormWidget = Widget | 'dateTime' | 'json';
+/**
+ * Form widgets: the schema's (`x-ui.widget`) plus a date-time picker, a JSON text for objects, a
+ * multi-select for an array of ids (`items['x-ref']`) and check boxes for an array of enum values.
+ */
+export type FormWidget = Widget | 'dateTime' | 'json' | 'multiSelect' | 'checkboxes';
 
 export interface FieldOption {
   value: string | number | boolean;
@@ -18,8 +21,12 @@ export interface FieldDescriptor {
   required: boolean;
   /** Enum values with their labels in the chosen language. */
   options?: FieldOption[];
-  /** A relation: options come from the referenced entity's `options` route (or the organisation tree). */
-  ref?: { entity: string; as: string };
+  /**
+   * A relation (of each item, for an array of ids): options come from the referenced entity's
+   * `options` route (or the organisation tree); `unusedBy` (`x-ref.free`) offers only rows nothing
+   * uses through this property yet.
+   */
+  ref?: { entity: string; as: string; unusedBy?: string };
   /** Number bounds and whether only integers are allowed. */
   min?: number;
   max?: number;
@@ -40,6 +47,8 @@ function widgetOf(p: PropertySchema): FormWidget {
   if (baseType(p) === 'boolean') return 'switch';
   if (isNumeric(p)) return 'number';
   if (isDate(p)) return 'date';
+  if (baseType(p) === 'array' && p.items?.['x-ref']) return 'multiSelect';
+  if (baseType(p) === 'array' && p.items?.enum) return 'checkboxes';
   if (baseType(p) === 'object' || baseType(p) === 'array') return 'json';
   if (p.format === 'login-password' || p.format === 'strong-password') return 'password';
   return 'text';
@@ -56,9 +65,10 @@ export function toFormFields(entity: string, schema: EntitySchema, t: Translate)
     .filter(([name, p]) => !p.readOnly && !labels.has(name) && !p['x-ui']?.hideInForm)
     .map(([name, p]) => {
       const f: FieldDescriptor = { name, label: t(fieldLabelKey(entity, name)), widget: widgetOf(p), required: required.has(name) };
-      if (p.enum) f.options = enumValues(p).map((v) => ({ value: v, label: t(enumLabelKey(entity, name, v)) }));
-      const ref = p['x-ref'];
-      if (ref) f.ref = { entity: ref.entity, as: ref.as };
+      const values = p.enum ? p : p.items?.enum ? p.items : undefined;
+      if (values) f.options = enumValues(values).map((v) => ({ value: v, label: t(enumLabelKey(entity, name, v)) }));
+      const ref = p['x-ref'] ?? p.items?.['x-ref'];
+      if (ref) f.ref = { entity: ref.entity, as: ref.as, ...(ref.free ? { unusedBy: `${entity}.${name}` } : {}) };
       if (p.minimum !== undefined) f.min = p.minimum;
       if (p.maximum !== undefined) f.max = p.maximum;
       if (isNumeric(p)) f.integer = baseType(p) === 'integer';

@@ -26,6 +26,17 @@ function dateText(v: unknown, widget: FieldDescriptor['widget']): unknown {
   return widget === 'dateTime' ? d.toISOString() : d.format(DAY);
 }
 
+const NUMBER_TEXT = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+
+/** Number text → the number; text that is no finite number stays text, so the validator names the field. */
+function numberValue(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const s = v.trim();
+  if (s === '') return null;
+  const n = Number(s);
+  return NUMBER_TEXT.test(s) && Number.isFinite(n) ? n : s;
+}
+
 /** JSON text → its value; text that is not JSON stays text, so the validator names the field. */
 function jsonValue(v: unknown): unknown {
   if (typeof v !== 'string' || v.trim() === '') return v;
@@ -48,6 +59,7 @@ export function toBody(fields: readonly FieldDescriptor[], values: Readonly<Form
     if (f.widget === 'date' || f.widget === 'dateTime') v = dateText(v, f.widget);
     else if (f.widget === 'dateRange' && Array.isArray(v)) v = v.map((d) => (d ? dateText(d, 'date') : null));
     else if (f.widget === 'json') v = jsonValue(v);
+    else if (f.widget === 'number') v = numberValue(v);
     if (v === undefined || v === null) {
       if (mode === 'update' && !f.required) body[f.name] = null;
       continue;

@@ -2,6 +2,11 @@ import type { EntitySchema, PropertySchema } from '../../../schemas/kit/entity';
 
 /** Catalogue keys of an entity's labels (schemas/locales/<lang>/entities/<entity>.json via the catalogue). */
 export const titleKey = (entity: string) => `entity.${entity}.title`;
+/** One record of the entity ("车辆" where the page is "车辆管理"); the title where no `item` is written. */
+export const itemTitle = (t: (key: string) => string, entity: string) => {
+  const item = t(`entity.${entity}.item`);
+  return item === `entity.${entity}.item` ? t(titleKey(entity)) : item;
+};
 export const fieldsPrefix = (entity: string) => `entity.${entity}.fields`;
 export const fieldLabelKey = (entity: string, prop: string) => `${fieldsPrefix(entity)}.${prop}`;
 export const enumLabelKey = (entity: string, prop: string, value: string | number | boolean) => `entity.${entity}.enums.${prop}.${String(value)}`;

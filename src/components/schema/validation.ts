@@ -1,4 +1,4 @@
-import type { EntityName } from '../../../schemas/generated/registry';
+import type { SchemaName } from '../../../schemas/generated/registry';
 import { bodyValidators } from '../../../schemas/generated/validators';
 import { normaliseBody, type EntitySchema } from '../../../schemas/kit/entity';
 import { renderFieldError, toFieldErrors } from '../../../schemas/kit/errors';
@@ -11,7 +11,7 @@ import { fieldsPrefix } from './labels';
  * words each failure as the server would (`toFieldErrors` + the shared translator).
  * Answers form field → message; a nested failure (`geometry.center`) lands on its top-level field.
  */
-export function validateBody(entity: EntityName, schema: EntitySchema, kind: 'create' | 'update', body: Readonly<Record<string, unknown>>, t: Translate): Map<string, string> {
+export function validateBody(entity: SchemaName, schema: EntitySchema, kind: 'create' | 'update', body: Readonly<Record<string, unknown>>, t: Translate): Map<string, string> {
   const copy = structuredClone(body) as Record<string, unknown>;
   normaliseBody(schema, copy);
   const validate = bodyValidators[entity][kind];

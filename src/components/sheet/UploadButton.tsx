@@ -2,7 +2,7 @@ import { FieldTimeOutlined, UploadOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useState } from 'react';
 import type { EntityPageContext } from '../schema/pageContract';
-import { useT } from '../../shell/useT';
+import { useT } from '../../session/useT';
 import type { UploadFlow } from './sheetCalls';
 import UploadDialog from './UploadDialog';
 

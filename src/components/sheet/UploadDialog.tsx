@@ -4,12 +4,14 @@ import { useReducer, useState } from 'react';
 import { reportFailure } from '../../services/http/config';
 import { failureOf } from '../../services/http/failureOf';
 import { feedback } from '../../services/http/feedback';
-import { useT } from '../../shell/useT';
+import { useT } from '../../session/useT';
 import { templateFileName } from './fileNames';
+import { itemTitle } from '../schema/labels';
 import { entityTitle, fieldLabel } from './labels';
 import { fileProblem, humanSize, SHEET_EXTENSION, SHEET_MAX_BYTES, SHEET_MAX_ROWS } from './limits';
 import { errorLines, isSheetReport, type ErrorLine, type SheetReport } from './report';
-import { downloadSheet, saveBlob, uploadSheet } from './sheetApi';
+import { downloadSheet, uploadSheet } from '../../services/sheet';
+import { saveBlob } from '../../utils/saveBlob';
 import type { UploadFlow } from './sheetCalls';
 import { initialUpload, uploadStep } from './uploadState';
 
@@ -35,6 +37,8 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
   const [state, dispatch] = useReducer(uploadStep, initialUpload);
   const [templateBusy, setTemplateBusy] = useState(false);
   const title = entityTitle(t, entity);
+  // The dialog imports records ("导入车辆"), not the page ("导入车辆管理").
+  const item = itemTitle(t, entity);
   const renew = flow.kind === 'renew';
 
   const failed = (e: unknown) => {
@@ -97,8 +101,11 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
   return (
     <Modal
       open={open}
-      title={t(renew ? 'console.sheet.renewTitle' : 'console.sheet.importTitle', { title })}
-      width={760}
+      title={t(renew ? 'console.sheet.renewTitle' : 'console.sheet.importTitle', { title: item })}
+      // It fits a 768 px screen, high or wide: the rows' errors scroll inside, the confirm button stays in view.
+      width="min(760px, calc(100vw - 32px))"
+      style={{ top: 16 }}
+      styles={{ body: { maxHeight: 'calc(100vh - 180px)', overflowY: 'auto' } }}
       onCancel={close}
       maskClosable={!busy}
       destroyOnHidden

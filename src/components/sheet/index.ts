@@ -1,7 +1,7 @@
 import { createElement, type ReactNode } from 'react';
 import type { EntityPageContext } from '../schema/pageContract';
 import ExportButton from './ExportButton';
-import Permission from '../../shell/Permission';
+import Permission from '../../session/Permission';
 import { sheetFeatures } from './sheetCalls';
 import UploadButton from './UploadButton';
 

@@ -1,13 +1,6 @@
-import type { ServerFieldError } from '../../services/http/failureOf';
+import type { SheetReport } from '../../services/sheet';
 
-/** What `importValidate` / `renewValidate` answer, and `import` / `renew` with a 400. */
-export interface SheetReport {
-  success: boolean;
-  message: string;
-  total: number;
-  invalid: number;
-  rows: Array<{ row: number; errors: ServerFieldError[] }>;
-}
+export type { SheetReport } from '../../services/sheet';
 
 /** One line of the error table: a field of a spreadsheet row and what is wrong with it. */
 export interface ErrorLine {

@@ -1,12 +1,8 @@
 import { permissionOf, type EntitySchema, type SheetOperation } from '../../../schemas/kit/entity';
 
-/** One spreadsheet call an entity declares: where it goes and the code it needs (sent as X-Authority). */
-export interface SheetCall {
-  method: string;
-  /** Path under the API base, e.g. `/vehicle/terminal/importValidate`. */
-  url: string;
-  authority: string;
-}
+import type { SheetCall } from '../../services/sheet';
+
+export type { SheetCall } from '../../services/sheet';
 
 /** An upload flow: its template, its check (nothing stored) and the call that stores. */
 export interface UploadFlow {

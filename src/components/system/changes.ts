@@ -3,7 +3,8 @@ export function blankToNull<T extends Record<string, unknown>>(values: T): T {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v])) as T;
 }
 
-const same = (a: unknown, b: unknown): boolean => {
+/** Two field values are the same: arrays as sets, null and absent alike. */
+export const sameValue = (a: unknown, b: unknown): boolean => {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
   return (a ?? null) === (b ?? null);
 };
@@ -14,5 +15,5 @@ const same = (a: unknown, b: unknown): boolean => {
  */
 export function changedFields<T extends Record<string, unknown>>(before: Partial<Record<keyof T, unknown>>, values: T): Partial<T> {
   const next = blankToNull(values);
-  return Object.fromEntries(Object.entries(next).filter(([k, v]) => v !== undefined && !same(before[k as keyof T], v))) as Partial<T>;
+  return Object.fromEntries(Object.entries(next).filter(([k, v]) => v !== undefined && !sameValue(before[k as keyof T], v))) as Partial<T>;
 }

@@ -3,8 +3,8 @@ import type { ProColumns } from '@ant-design/pro-components';
 import { Button, Popconfirm, Space } from 'antd';
 import type { Key, ReactNode } from 'react';
 import type { Translate } from '../../../schemas/kit/i18n';
-import Permission from '../../shell/Permission';
-import { useT } from '../../shell/useT';
+import Permission from '../../session/Permission';
+import { useT } from '../../session/useT';
 
 /** The operation column of a system table: the row's links, kept in view on the right unless `fixed` is false. */
 export function operationColumn<T>(t: Translate, width: number, links: (row: T) => ReactNode[], { fixed = true }: { fixed?: boolean } = {}): ProColumns<T> {

@@ -3,16 +3,17 @@
 export type Nested<T> = T & { children?: Array<Nested<T>> };
 
 /**
- * Nests flat rows by `parentId`, keeping their order. A row whose parent is not among them (the
- * caller's own organisation, or a search hit) is a root. Leaves get no `children`, so tables show
- * no expand icon on them.
+ * Nests flat rows by their parent's id (`parentId`, or the property `parent` names), keeping their
+ * order. A row whose parent is not among them (the caller's own organisation, or a search hit) is a
+ * root. Leaves get no `children`, so tables show no expand icon on them.
  */
-export function nestRows<T extends { id: number; parentId: number | null }>(rows: readonly T[]): Array<Nested<T>> {
+export function nestRows<T extends { id: number }>(rows: readonly T[], parent = 'parentId'): Array<Nested<T>> {
   const nodes = new Map<number, Nested<T>>(rows.map((r) => [r.id, { ...r }]));
   const roots: Array<Nested<T>> = [];
   for (const node of nodes.values()) {
-    const parent = node.parentId === null ? undefined : nodes.get(node.parentId);
-    if (parent && parent !== node) (parent.children ??= []).push(node);
+    const parentId = (node as Record<string, unknown>)[parent];
+    const above = typeof parentId === 'number' ? nodes.get(parentId) : undefined;
+    if (above && above !== node) (above.children ??= []).push(node);
     else roots.push(node);
   }
   return roots;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { feedback } from '../../services/http/feedback';
 import { memberApplications, type Application } from '../../services/passport';
-import { useT } from '../../shell/useT';
+import { useT } from '../../session/useT';
 
 /** The applications the caller may open for accounts, named by the server in the caller's language. */
 export function useApplications(): Array<{ value: Application; label: string }> {

@@ -6,4 +6,7 @@ export const fleetPages: PageLoaders = {
   'fleet/terminal': () => import('./terminal'),
   'fleet/driver': () => import('./driver'),
   'fleet/configParseFile': () => import('./configParseFile'),
+  'fleet/monitor': () => import('./monitor'),
+  'fleet/strategy': () => import('./strategy'),
+  'fleet/fence': () => import('./fence'),
 };

@@ -1,44 +1,45 @@
 import L from 'leaflet';
-import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
+import BaseMap from '../../components/map/BaseMap';
+import type { MapConfig } from '../../services/location';
 
 export interface LocationMapProps {
-  /** Tile URL template from the server's configuration. */
-  tileUrl: string;
+  /** Tiles from the server's configuration. */
+  config: MapConfig;
   lat: number;
   lng: number;
   label: string;
 }
 
-/**
- * A map of one vehicle, loaded only when the server names a tile source. The marker is drawn, not
- * an image, so nothing but the configured tiles is fetched; no attribution links to elsewhere.
- */
-export default function LocationMap({ tileUrl, lat, lng, label }: LocationMapProps) {
-  const box = useRef<HTMLDivElement>(null);
+/** A map of one vehicle; the marker is drawn, not an image, so nothing but the configured tiles is fetched. */
+export default function LocationMap({ config, lat, lng, label }: LocationMapProps) {
   const map = useRef<L.Map | null>(null);
   const marker = useRef<L.CircleMarker | null>(null);
-
-  useEffect(() => {
-    if (!box.current) return undefined;
-    const m = L.map(box.current, { attributionControl: false }).setView([lat, lng], 15);
-    L.tileLayer(tileUrl, { maxZoom: 19 }).addTo(m);
-    marker.current = L.circleMarker([lat, lng], { radius: 9, weight: 3, color: '#0c3467', fillColor: '#409EFF', fillOpacity: 0.9 })
-      .bindTooltip(label, { permanent: true, direction: 'top', offset: [0, -10] })
-      .addTo(m);
-    map.current = m;
-    return () => {
-      m.remove();
-      map.current = null;
-    };
-    // The map is made once per tile source; later positions move the marker (below).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [tileUrl]);
+  const at = useRef({ lat, lng, label });
+  at.current = { lat, lng, label };
 
   useEffect(() => {
     marker.current?.setLatLng([lat, lng]).setTooltipContent(label);
     map.current?.panTo([lat, lng]);
   }, [lat, lng, label]);
 
-  return <div ref={box} style={{ height: 360, borderRadius: 8 }} data-testid="location-map" />;
+  return (
+    <BaseMap
+      config={config}
+      testId="location-map"
+      style={{ height: 360 }}
+      view={{ center: [lat, lng], zoom: 15 }}
+      onReady={(m) => {
+        const p = at.current;
+        marker.current = L.circleMarker([p.lat, p.lng], { radius: 9, weight: 3, color: '#0c3467', fillColor: '#409EFF', fillOpacity: 0.9 })
+          .bindTooltip(p.label, { permanent: true, direction: 'top', offset: [0, -10] })
+          .addTo(m);
+        map.current = m;
+        return () => {
+          map.current = null;
+          marker.current = null;
+        };
+      }}
+    />
+  );
 }

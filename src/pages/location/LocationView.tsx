@@ -1,10 +1,10 @@
 import { Alert, Card, Descriptions, Result, Spin, Typography } from 'antd';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { useT } from '../../shell/useT';
+import { useT } from '../../session/useT';
 import { failureOf } from '../../services/http/failureOf';
 import { parseTime } from '../../utils/formatTime';
 import { compassPoint, coordText, positionCoords, REFRESH_MS, type MapConfig, type SharedLocation } from './locationFormat';
-import { mapConfig, sharedLocation } from './locationService';
+import { mapConfig, sharedLocation } from '../../services/location';
 import { loadLocationMap } from './mapLoader';
 
 const LocationMap = lazy(loadLocationMap);
@@ -72,7 +72,7 @@ export default function LocationView({ ticket }: { ticket: string }) {
             {tiles?.tileUrl && (
               <Suspense fallback={<Spin />}>
                 <div style={{ marginBottom: 16 }}>
-                  <LocationMap tileUrl={tiles.tileUrl} lat={coords.marker.lat} lng={coords.marker.lng} label={data.licence} />
+                  <LocationMap config={tiles} lat={coords.marker.lat} lng={coords.marker.lng} label={data.licence} />
                 </div>
               </Suspense>
             )}

@@ -1,26 +1,8 @@
 /** What the public location page shows of a shared vehicle's position. Pure. */
 import { convertCoord, type CoordSystem, type LngLat } from '../../utils/coords';
 
-export interface SharedPosition {
-  latitude: number;
-  longitude: number;
-  speed: number;
-  direction: number;
-  /** ISO 8601. */
-  time: string;
-}
-
-/** `GET /api/location/{ticket}`. */
-export interface SharedLocation {
-  licence: string;
-  position: SharedPosition | null;
-}
-
-/** `GET /api/map/config`: the tiles a map may load (none by default). */
-export interface MapConfig {
-  tileUrl: string | null;
-  coordSystem: 'WGS84' | 'GCJ02';
-}
+export type { MapConfig, SharedLocation, SharedPosition } from '../../services/location';
+import type { SharedLocation, SharedPosition } from '../../services/location';
 
 /** The page refreshes this often. */
 export const REFRESH_MS = 30_000;

@@ -1,6 +1,6 @@
 import { history, useParams } from '@umijs/max';
 import { useLayoutEffect } from 'react';
-import { handOver } from '../../shell/pendingLogin';
+import { handOver } from '../../session/pendingLogin';
 
 /**
  * /login/{userName}/{password}: the credentials move to memory and the URL is replaced by /login at

@@ -2,9 +2,9 @@ import { history, Navigate } from '@umijs/max';
 import { Alert, Button, Card, Typography } from 'antd';
 import ChangePasswordForm from '../../components/password/ChangePasswordForm';
 import { feedback } from '../../services/http/feedback';
-import { clearWeakLogin, loadWeakLogin } from '../../services/session';
-import { LOGIN_THEME_COLOR } from '../../shell/theme';
-import { useT } from '../../shell/useT';
+import { clearWeakLogin, loadWeakLogin } from '../../session/session';
+import { LOGIN_THEME_COLOR } from '../../session/theme';
+import { useT } from '../../session/useT';
 
 /** /password/weak: a login refused for a weak password changes it here with its one-purpose token. */
 export default function WeakPasswordPage() {

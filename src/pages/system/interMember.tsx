@@ -1,25 +1,11 @@
-import { request } from '@umijs/max';
 import { Alert, App, Button, Input, Modal, Popconfirm, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { entityPage } from '../../components/schema/EntityPage';
 import type { Row } from '../../components/schema/pageContract';
-import { copyText } from '../../components/location/shareService';
-import type { CallOptions } from '../../services/http/headers';
-import Permission from '../../shell/Permission';
-import { useT } from '../../shell/useT';
-
-/** The code `POST interMember/reset/{id}` checks (server/vehicle/interMemberRoutes.ts). */
-const RESET_CODE = 'interMember-reset';
-
-interface ResetAnswer {
-  success: boolean;
-  message: string;
-  /** The new password: the server keeps only its hash, so this answer is the only time it exists in clear. */
-  password: string;
-}
-
-type Call = CallOptions & { method: string };
-const resetPassword = (id: number) => request<ResetAnswer>(`/vehicle/interMember/reset/${id}`, { method: 'POST', authority: RESET_CODE } satisfies Call);
+import { copyText } from '../../utils/copyText';
+import { INTER_MEMBER_RESET_CODE as RESET_CODE, resetInterMemberPassword as resetPassword, type ResetAnswer } from '../../services/fleet';
+import Permission from '../../session/Permission';
+import { useT } from '../../session/useT';
 
 /** Resets a member's password after confirmation, then shows the new one once, with copy. */
 function ResetAction({ row }: { row: Row }) {

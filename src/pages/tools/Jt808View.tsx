@@ -29,9 +29,10 @@ export function NodeTable({ nodes, t }: { nodes: ViewNode[]; t: Translate }) {
 }
 
 /** One pasted frame: its header and body, or its error on its own line. */
-export function FrameCard({ result, index, ctx }: { result: FrameResult; index: number; ctx: FormatContext }) {
+export function FrameCard({ result, line, ctx }: { result: FrameResult; line: number; ctx: FormatContext }) {
   const { t } = ctx;
-  const title = t('console.jt808.frame', { n: index + 1 });
+  // Numbered by its line in the pasted text (blank lines counted), so it can be found there.
+  const title = t('console.jt808.frameLine', { n: line });
   if (isFailure(result)) {
     const { title: what, detail } = failureText(result, t);
     return (
@@ -40,7 +41,15 @@ export function FrameCard({ result, index, ctx }: { result: FrameResult; index: 
         showIcon
         data-testid="jt808-error"
         message={`${title} · ${t('console.jt808.failed')}: ${what}`}
-        description={<Typography.Text code style={{ wordBreak: 'break-all' }}>{detail}</Typography.Text>}
+        // The cause is said above in the reader's language; the decoder's own text follows, marked as such, for support.
+        description={
+          <>
+            <Typography.Text type="secondary">{t('console.jt808.decoderDetail')} </Typography.Text>
+            <Typography.Text code style={{ wordBreak: 'break-all' }}>
+              {detail}
+            </Typography.Text>
+          </>
+        }
       />
     );
   }

@@ -1,8 +1,8 @@
 import { Alert, Button, Card, Empty, Form, Input, Select, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
-import { useT } from '../../shell/useT';
-import { frameLines, formatOffset, MAX_FRAMES, summarize, TZ_OFFSETS, type DecodeAnswer } from './jt808Format';
-import { decodeFrames } from './jt808Service';
+import { useT } from '../../session/useT';
+import { frameLineNumbers, frameLines, formatOffset, MAX_FRAMES, summarize, TZ_OFFSETS, type DecodeAnswer } from './jt808Format';
+import { decodeFrames } from '../../services/tools';
 import { FrameCard } from './Jt808View';
 
 interface Values {
@@ -20,14 +20,14 @@ const DEFAULT_TZ = 480; // the standard's and most terminals' clock: GMT+8
 export default function Jt808Page() {
   const t = useT();
   const [form] = Form.useForm<Values>();
-  const [answer, setAnswer] = useState<{ data: DecodeAnswer; tzOffsetMinutes: number } | null>(null);
+  const [answer, setAnswer] = useState<{ data: DecodeAnswer; tzOffsetMinutes: number; lines: number[] } | null>(null);
   const [loading, setLoading] = useState(false);
 
   const onFinish = async (v: Values) => {
     setLoading(true);
     try {
       const data = await decodeFrames(v.frames, v.tzOffsetMinutes, v.verifyChecksum);
-      setAnswer({ data, tzOffsetMinutes: v.tzOffsetMinutes });
+      setAnswer({ data, tzOffsetMinutes: v.tzOffsetMinutes, lines: frameLineNumbers(v.frames) });
     } catch {
       // The request layer has shown the failure (SPEC.md §8).
     } finally {
@@ -39,7 +39,7 @@ export default function Jt808Page() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="jt808-page">
       <Card title={t('console.jt808.title')}>
-        <Form form={form} layout="vertical" initialValues={{ frames: '', tzOffsetMinutes: DEFAULT_TZ, verifyChecksum: true }} onFinish={onFinish}>
+        <Form form={form} layout="vertical" initialValues={{ frames: '', tzOffsetMinutes: DEFAULT_TZ, verifyChecksum: true }} onFinish={onFinish} onFinishFailed={() => setAnswer(null)}>
           <Form.Item
             name="frames"
             label={t('console.jt808.frames')}
@@ -78,7 +78,7 @@ export default function Jt808Page() {
           </Typography.Text>
           {answer.data.truncated && <Alert type="warning" showIcon message={t('console.jt808.truncated', { max: MAX_FRAMES })} />}
           {answer.data.results.map((r, i) => (
-            <FrameCard key={i} result={r} index={i} ctx={{ t, tzOffsetMinutes: answer.tzOffsetMinutes }} />
+            <FrameCard key={i} result={r} line={answer.lines[i] ?? i + 1} ctx={{ t, tzOffsetMinutes: answer.tzOffsetMinutes }} />
           ))}
         </Space>
       ) : (

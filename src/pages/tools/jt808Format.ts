@@ -6,35 +6,9 @@
  */
 import type { Translate } from '../../../schemas/kit/i18n';
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { DecodedFrame, FrameFailure, FrameResult, JsonValue } from '../../services/tools';
 
-/** One decoded frame, as the server's decoder shapes it (the CLI prints the same). */
-export interface DecodedFrame {
-  msgId: string;
-  version: number;
-  phone: string;
-  serial: number;
-  packet?: { count: number; index: number };
-  protocolVersion?: number;
-  encryption?: number;
-  /** Present for bodies kept as bytes: 'unknown' | 'fragment' | 'encrypted'. */
-  opaque?: string;
-  /** Subpackages this message was reassembled from. */
-  reassembledFrom?: number;
-  body: JsonValue;
-}
-
-export interface FrameFailure {
-  error: string;
-  code?: string;
-}
-
-export type FrameResult = DecodedFrame | FrameFailure;
-
-export interface DecodeAnswer {
-  results: FrameResult[];
-  truncated: boolean;
-}
+export type { DecodeAnswer, DecodedFrame, FrameFailure, FrameResult, JsonValue } from '../../services/tools';
 
 export const isFailure = (r: FrameResult): r is FrameFailure => 'error' in r;
 
@@ -336,3 +310,9 @@ export function summarize(results: readonly FrameResult[]): { total: number; ok:
 
 /** Non-blank lines of the pasted text: what the server will decode. */
 export const frameLines = (text: string): string[] => text.split(/\r?\n/).filter((l) => l.trim() !== '');
+/** The 1-based line number in the pasted text of each frame frameLines keeps (blank lines counted). */
+export const frameLineNumbers = (text: string): number[] =>
+  text
+    .split(/\r?\n/)
+    .map((l, i) => (l.trim() === '' ? 0 : i + 1))
+    .filter((n) => n > 0);

@@ -1,7 +1,6 @@
 import { getLocale, type AxiosError, type AxiosResponse, type RequestConfig, type RequestOptions } from '@umijs/max';
 import { translator } from '../../../schemas/kit/catalogue';
 import { DEFAULT_LANGUAGE, matchLanguage } from '../../../schemas/kit/i18n';
-import { getToken } from '../session';
 import { apiBase } from './baseUrl';
 import { describeFailure, successText } from './failure';
 import { feedback, showFailure } from './feedback';
@@ -11,24 +10,29 @@ export const REQUEST_TIMEOUT_MS = 300_000;
 
 const t = (key: string) => translator(matchLanguage(getLocale()) ?? DEFAULT_LANGUAGE)(key);
 
-/** 401 "log in again": the session is gone, so drop it and start over at the login page. */
-function relogin(): void {
-  // Imported lazily: the logout flow pulls in the shell's stores.
-  void import('../../shell/logout').then(({ forgetSession }) => {
-    forgetSession();
-    window.location.reload();
-  });
+/**
+ * What the request layer needs from the session above it, handed in by app.tsx so this layer
+ * imports nothing of the session or the shell.
+ */
+export interface SessionHooks {
+  /** The signed-in session's token, if any. */
+  getToken(): string | null;
+  /** 401 "log in again", confirmed: forget the session and start over at the login page. */
+  onSessionExpired(): void;
 }
 
+let hooks: SessionHooks = { getToken: () => null, onSessionExpired: () => window.location.reload() };
+
 /** Umi's request configuration (exported from app.tsx): base address, timeout, headers, SPEC.md §8. */
-export function requestConfig(): RequestConfig {
+export function requestConfig(session: SessionHooks): RequestConfig {
+  hooks = session;
   return {
     baseURL: apiBase(window.location),
     timeout: REQUEST_TIMEOUT_MS,
     requestInterceptors: [
       (config: RequestOptions) => {
         const opts = config as RequestOptions & CallOptions;
-        return { ...config, headers: { ...config.headers, ...callHeaders(opts, getToken(), getLocale()) } };
+        return { ...config, headers: { ...config.headers, ...callHeaders(opts, hooks.getToken(), getLocale()) } };
       },
     ],
     responseInterceptors: [
@@ -51,5 +55,5 @@ export function requestConfig(): RequestConfig {
 /** Shows what SPEC.md §8 says for a failed call. */
 export function reportFailure(error: unknown): void {
   const response = (error as AxiosError).response;
-  showFailure(describeFailure({ status: response?.status, data: response?.data }, t), relogin);
+  showFailure(describeFailure({ status: response?.status, data: response?.data }, t), () => hooks.onSessionExpired());
 }

@@ -27,5 +27,7 @@ export function callHeaders(opts: CallOptions, sessionToken: string | null, lang
     'x-application-code': opts.application ?? DEFAULT_APPLICATION,
     ...(opts.appCode ? { AppCode: opts.appCode } : {}),
     'Accept-Language': language,
+    // Spreadsheets show and read times in the zone the screen shows them in.
+    'X-Time-Zone': Intl.DateTimeFormat().resolvedOptions().timeZone,
   };
 }

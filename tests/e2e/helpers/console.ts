@@ -67,10 +67,13 @@ export async function buildConsole(): Promise<string> {
   }
 }
 
-/** `npm start` on a fresh embedded database with the demo seed, serving the built console; `env` adds to its environment (e.g. a gateway port). */
+/**
+ * `npm start` on a fresh embedded database with the demo seed, serving the built console; `env` adds to its environment (e.g. a gateway port).
+ * Maps draw without tiles (MAP_TILE_URL=off), so no test asks OpenStreetMap for anything.
+ */
 export async function startConsoleServer(consoleDir: string, env: Record<string, string> = {}): Promise<ServerProcess & { dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-e2e-data-'));
-  const srv = await startServerProcess(ROOT, { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir, ...env }, []);
+  const srv = await startServerProcess(ROOT, { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir, MAP_TILE_URL: 'off', ...env }, []);
   return { ...srv, dataDir };
 }
 
@@ -198,3 +201,7 @@ export function useConsoleSuite(options: { env?: () => Promise<Record<string, st
     },
   };
 }
+
+/** An entity page's table and its data rows (not the placeholder or measure rows). */
+export const entityTable = (page: Page, entity: string) => page.getByTestId(`entity-page-${entity}`);
+export const entityRows = (page: Page, entity: string) => entityTable(page, entity).locator('.ant-table-tbody tr.ant-table-row');

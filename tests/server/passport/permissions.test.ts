@@ -1,3 +1,7 @@
+import { entityFiles } from '../../../schemas/generated/registry';
+import { WRITE_OPERATIONS } from '../../../schemas/kit/entity';
+import { parseRoute } from '../../../server/platform/crud/routeSpec';
+import { ROOT_ORG } from '../../../server/seed/fixtures';
 import { actionCodes, MENUS } from '../../../server/seed/menu';
 import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
 
@@ -33,6 +37,42 @@ describe.each(BACKENDS)('passport permissions and isolation on %s', (backend) =>
     for (const code of ['org-add', 'org-edit', 'org-remove', 'org-editLink', 'resource-add', 'resource-edit', 'resource-remove', 'resource-add-app-vehicle', 'resource-edit-app-vehicle', 'resource-remove-app-vehicle', 'role-add', 'role-edit', 'role-remove', 'role-authorize', 'role-add-app-vehicle', 'role-edit-app-vehicle', 'role-remove-app-vehicle', 'role-authorize-app-vehicle', 'member-register', 'member-edit', 'member-resetpassword']) {
       expect(checked).toContain(code);
     }
+  });
+
+  it('lets only members of a system organisation write shared entities and the menu tree, and everyone read them', async () => {
+    // Rows of no organisation belong to everyone: each such schema says so.
+    expect(Object.values(entityFiles).filter((f) => !f['x-entity'].orgScoped && !f['x-entity'].shared).map((f) => f['x-entity'].name)).toEqual([]);
+    const marked = s.app.routeCatalogue.filter((r) => r.sharedWrite).map((r) => `${r.method} ${r.url}`);
+    const expected: string[] = [];
+    for (const f of Object.values(entityFiles).filter((e) => e['x-entity'].shared)) {
+      for (const [op, routes] of Object.entries(f['x-entity'].routes)) {
+        if (WRITE_OPERATIONS.has(op as never)) expected.push(...(routes ?? []).map((r) => parseRoute(r).join(' ')));
+      }
+    }
+    expect(expected).toEqual(expect.arrayContaining(['POST /api/vehicle/expertFault', 'PUT /api/vehicle/expertFault/:id', 'DELETE /api/vehicle/expertFault/:id', 'POST /api/vehicle/expertFault/import']));
+    for (const e of expected) expect(marked).toContain(e);
+    for (const e of ['POST /api/passport/resource', 'PUT /api/passport/resource/:id', 'DELETE /api/passport/resource/:id']) expect(marked).toContain(e);
+    // Reading is never marked.
+    expect(marked.filter((m) => /\/(query|options|export|template)\b/.test(m) || m.startsWith('GET '))).toEqual([]);
+
+    // A tenant's administrator holding every code is refused every shared write, and changes nothing.
+    const fault = (await s.call(admin, 'POST', '/api/vehicle/expertFault', { spn: 523999, fmi: 1, name: '平台故障', unit: 'ECU', level: 'high', description: '说明', resolvent: '处理' })).body;
+    const tenant = await s.memberToken('HN', 'administrator');
+    for (const m of marked) {
+      const [method, url] = m.split(' ');
+      const r = await s.call(tenant, method as 'GET', concrete(url).replace('/1', `/${fault.id}`), method === 'DELETE' ? undefined : { name: '改共享' }, undefined, { 'x-application-code': 'obd-web' });
+      expect({ route: m, status: r.status, code: r.body?.code }).toEqual({ route: m, status: 403, code: 'security.sharedSystemOnly' });
+    }
+    expect((await s.call(tenant, 'PUT', `/api/vehicle/expertFault/${fault.id}`, { name: '改共享' }, 'en-US')).body.message).toMatch(/only members of a system organisation/);
+    const after = await s.call(tenant, 'GET', `/api/vehicle/expertFault/${fault.id}`);
+    expect(after.status).toBe(200);
+    expect(after.body.name).toBe(fault.name);
+    // A member of the system organisation with the code (not an administrator) writes it.
+    const operator = await s.memberToken(ROOT_ORG, 'orgUser', ['expertFault-add', 'expertFault-edit']);
+    const made = await s.call(operator, 'POST', '/api/vehicle/expertFault', { spn: 524000, fmi: 31, name: '共享故障', unit: 'ECU', level: 'low', description: '说明', resolvent: '处理' });
+    expect(made.status).toBe(201);
+    expect((await s.call(operator, 'PUT', `/api/vehicle/expertFault/${made.body.id}`, { name: '共享故障2' })).status).toBe(200);
+    expect((await s.call(tenant, 'GET', `/api/vehicle/expertFault/${made.body.id}`)).body.name).toBe('共享故障2');
   });
 
   it('builds the menu from the caller roles: fewer grants, fewer menus', async () => {

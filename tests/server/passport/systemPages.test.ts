@@ -60,6 +60,33 @@ describe.each(BACKENDS)('passport routes of the system pages on %s', (backend) =
     expect((await q({}, await s.memberToken('HD', 'orgUser', ['member-edit']))).status).toBe(403);
   });
 
+  it('logs a refused password change as a failure and names each target, deleted rows by the name they had', async () => {
+    const hd = await s.addMember('HD', 'orgUser', []);
+    const refused = await s.call(hd.token, 'POST', '/api/passport/member/change-password', { oldPassword: 'Wrong2026x', newPassword: 'Moved2027y' });
+    expect(refused.status).toBe(400);
+    const hn = await s.orgId('HN');
+    const registered = await s.call(admin, 'POST', '/api/passport/passport/register', { ...body, loginName: 'named-target', name: '目标丙', orgId: hn });
+    expect(registered.status).toBeLessThan(300);
+    const brand = await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', { name: '审计品牌' });
+    expect((await s.call(admin, 'DELETE', `/api/vehicle/vehicleBrand/${brand.body.id}`)).status).toBe(204);
+    const terminal = await s.call(admin, 'PUT', '/api/vehicle/terminal', { terminalNo: 'AUDIT0001', sim: '13922220001' });
+    expect((await s.call(admin, 'DELETE', `/api/vehicle/terminal/${terminal.body.id}`)).status).toBe(204);
+    await s.call(admin, 'POST', '/api/vehicle/org', { code: 'hd-audit', name: '审计车队', parentId: await s.orgId('HD') });
+    await s.call(admin, 'POST', '/api/vehicle/audit/audit/obd-web', { action: 'export', target: 'free text' });
+
+    type Logged = { action: string; target: string | null; success: boolean; detail: string | null; targetKind: string | null; targetName: string | null };
+    const logged = (await s.call(admin, 'POST', '/api/vehicle/audit/query', { criteria: {}, pageSize: 50 })).body.data as Logged[];
+    const one = (action: string, match: (r: Logged) => boolean = () => true) => logged.find((r) => r.action === action && match(r));
+    expect(one('passwordChange', (r) => r.detail === 'oldPasswordWrong')).toMatchObject({ success: false, targetKind: null });
+    expect(one('memberRegister', (r) => r.target === String(registered.body.id))).toMatchObject({ targetKind: 'member', targetName: '目标丙' });
+    expect(one('entityDelete', (r) => r.target === `vehicleBrand:${brand.body.id}`)).toMatchObject({ success: true, targetKind: 'vehicleBrand', targetName: '审计品牌' });
+    // A deleted terminal by the number it had, not by its id.
+    expect(one('entityDelete', (r) => r.target === `terminal:${terminal.body.id}`)).toMatchObject({ targetKind: 'terminal', targetName: 'AUDIT0001' });
+    // Organisation codes are matched without case, as they are stored.
+    expect(one('orgCreate', (r) => r.target === 'hd-audit')).toMatchObject({ targetKind: 'organisation', targetName: '审计车队' });
+    expect(one('client:export', (r) => r.target === 'free text')).toMatchObject({ targetKind: null, targetName: null });
+  });
+
   it('edits App accounts under appMember-edit: person, validity and App roles, leaving web roles alone', async () => {
     const hd = await s.orgId('HD');
     const all = flat((await s.call(admin, 'GET', '/api/passport/resource/all', undefined, undefined, APP)).body);

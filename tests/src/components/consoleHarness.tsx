@@ -6,8 +6,8 @@ import { catalogues } from '../../../schemas/kit/catalogue';
 import type { EntitySchema } from '../../../schemas/kit/entity';
 import type { Language } from '../../../schemas/kit/i18n';
 import type { EntityPageContext } from '../../../src/components/schema/pageContract';
-import { buildNavigation } from '../../../src/shell/navigation';
-import { navigationStore } from '../../../src/shell/navigationStore';
+import { buildNavigation } from '../../../src/session/navigation';
+import { navigationStore } from '../../../src/session/navigationStore';
 import type { ResourceItem } from '../../../src/services/passport';
 
 /**
@@ -67,7 +67,7 @@ export const settle = (ms = 20) => act(async () => {
 
 /** A schema page's context for row actions, with a reload that records its calls. */
 export function pageContext(rows: Array<Record<string, unknown> & { id: number }>): EntityPageContext & { reload: jest.Mock } {
-  return { schema: { type: 'object', properties: {}, 'x-entity': { name: 'test', table: 'test' } } as unknown as EntitySchema, criteria: () => ({}), order: () => undefined, rows: () => rows, reload: jest.fn() };
+  return { schema: { type: 'object', properties: {}, 'x-entity': { name: 'test', table: 'test' } } as unknown as EntitySchema, criteria: () => ({}), order: () => undefined, rows: () => rows, reload: jest.fn(), create: jest.fn(), edit: jest.fn() };
 }
 
 /** A jest.fn() put in place by jest.mock, typed as such. */

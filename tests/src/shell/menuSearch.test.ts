@@ -1,4 +1,4 @@
-import type { MenuRoute } from '../../../src/shell/navigation';
+import type { MenuRoute } from '../../../src/session/navigation';
 import { menuSearch, searchEntries } from '../../../src/shell/menuSearch';
 
 const route = (path: string, breadcrumb: string[], extra: Partial<MenuRoute> = {}): MenuRoute => ({ path, name: path, title: breadcrumb[breadcrumb.length - 1], icon: null, pageKey: path.slice(1), hidden: false, affix: false, noCache: false, activeMenu: null, breadcrumb, ...extra });

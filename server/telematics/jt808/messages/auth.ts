@@ -2,7 +2,7 @@
 
 import type { Jt808Version } from '../constants';
 import { ByteWriter } from '../bytes';
-import { decodeGbk, decodePaddedText, encodeGbk } from '../gbk';
+import { decodeGbk, decodePaddedTexts, encodeGbk } from '../gbk';
 import { needBytes } from './context';
 
 const IMEI_BYTES = 15;
@@ -22,12 +22,8 @@ export function decodeAuth(p: Buffer, start: number, end: number, version: Jt808
   needBytes('0x0102', start, end, 1);
   const codeLen = p[start];
   needBytes('0x0102', start, end, 1 + codeLen + IMEI_BYTES + SOFTWARE_VERSION_BYTES);
-  let o = start + 1;
-  const code = decodeGbk(p, o, o + codeLen);
-  o += codeLen;
-  const imei = decodePaddedText(p, o, o + IMEI_BYTES);
-  o += IMEI_BYTES;
-  const softwareVersion = decodePaddedText(p, o, o + SOFTWARE_VERSION_BYTES);
+  const code = decodeGbk(p, start + 1, start + 1 + codeLen);
+  const [imei, softwareVersion] = decodePaddedTexts(p, start + 1 + codeLen, [IMEI_BYTES, SOFTWARE_VERSION_BYTES]);
   return { code, imei, softwareVersion };
 }
 

@@ -34,6 +34,7 @@ import {
 import { decodeEmpty, decodeHeartbeat, encodeEmpty, encodeHeartbeat, type EmptyBody, type HeartbeatBody } from './session';
 import { decodeText, encodeText, type TextMessageBody, type TextMessageInput } from './text';
 import { decodeTransparent, encodeTransparent, type TransparentBody, type TransparentInput } from './transparent';
+import { decodeWaybill, encodeWaybill, type WaybillBody, type WaybillInput } from './waybill';
 
 /** Decoded bodies, one variant per message id. */
 export type Jt808Body =
@@ -48,6 +49,7 @@ export type Jt808Body =
   | { msgId: typeof MsgId.LocationQuery; body: EmptyBody }
   | { msgId: typeof MsgId.LocationQueryResponse; body: LocationQueryResponseBody }
   | { msgId: typeof MsgId.BatchLocation; body: BatchLocationBody }
+  | { msgId: typeof MsgId.Waybill; body: WaybillBody }
   | { msgId: typeof MsgId.Transparent; body: TransparentBody }
   | { msgId: typeof MsgId.SetParams; body: SetParamsBody }
   | { msgId: typeof MsgId.TerminalControl; body: TerminalControlBody }
@@ -66,6 +68,7 @@ export type Jt808BodyInput =
   | { msgId: typeof MsgId.LocationQuery; body?: EmptyBody }
   | { msgId: typeof MsgId.LocationQueryResponse; body: LocationQueryResponseInput }
   | { msgId: typeof MsgId.BatchLocation; body: BatchLocationInput }
+  | { msgId: typeof MsgId.Waybill; body: WaybillInput }
   | { msgId: typeof MsgId.Transparent; body: TransparentInput }
   | { msgId: typeof MsgId.SetParams; body: SetParamsBody }
   | { msgId: typeof MsgId.TerminalControl; body: TerminalControlBody }
@@ -113,6 +116,8 @@ export function decodeBody(msgId: number, p: Buffer, start: number, end: number,
       return { msgId: MsgId.BatchLocation, body: decodeBatchLocation(p, start, end, tz) };
     case MsgId.Transparent:
       return { msgId: MsgId.Transparent, body: decodeTransparent(p, start, end, tz) };
+    case MsgId.Waybill:
+      return { msgId: MsgId.Waybill, body: decodeWaybill(p, start, end) };
     case MsgId.SetParams:
       return { msgId: MsgId.SetParams, body: decodeSetParams(p, start, end) };
     case MsgId.TerminalControl:
@@ -150,6 +155,8 @@ export function encodeBody(m: Jt808BodyInput, version: Jt808Version, tzOffsetMin
       return encodeBatchLocation(m.body, opts);
     case MsgId.Transparent:
       return encodeTransparent(m.body, tzOffsetMinutes);
+    case MsgId.Waybill:
+      return encodeWaybill(m.body);
     case MsgId.SetParams:
       return encodeSetParams(m.body);
     case MsgId.TerminalControl:
@@ -178,3 +185,4 @@ export * from './session';
 export * from './text';
 export * from './tlv';
 export * from './transparent';
+export * from './waybill';

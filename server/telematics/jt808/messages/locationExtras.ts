@@ -99,6 +99,15 @@ export interface LocationExtras {
   signalStrength?: number;
   /** 0x31, GNSS satellites in use. */
   satellites?: number;
+  /**
+   * Vendor power items, as Traccar reads them (each also kept as hex in `unknown`): battery level %
+   * (0x56 ×10, 0xD4, 0xE4, 0xF7), battery volts (0x69 /100, 0xF7 /1000, 0xEE /1000),
+   * external power volts (0x61 /100, 0xD3 /10, 0xF1 /1000, 0xEE /1000), charging (0xE4, 0xF7).
+   */
+  batteryLevel?: number;
+  batteryV?: number;
+  powerV?: number;
+  charging?: boolean;
   /** 0x80 vendor OBD block. */
   obd?: ObdBlock;
   /** 0xF3 vendor OBD items. */
@@ -220,6 +229,20 @@ export function decodeExtras(p: Buffer, s: number, e: number): LocationExtras {
         if (len === 1) x.satellites = p[vs];
         else addUnknown(x, id, p, vs, ve);
         break;
+      case 0x56:
+      case 0x61:
+      case 0x69:
+      case 0xd3:
+      case 0xd4:
+      case 0xe4:
+      case 0xee:
+      case 0xf1:
+      case 0xf7:
+        // Kept in `unknown` whether decoded or not: the meanings rest on one implementation, and
+        // unknown items keep their wire order among each other, so the frame re-encodes as sent.
+        decodePower(x, id, p, vs, len);
+        addUnknown(x, id, p, vs, ve);
+        break;
       case 0x80:
         if (len > 1 && byteTlvFits(p, vs, ve)) {
           // Items inside the 0x80 value.
@@ -264,6 +287,59 @@ export function decodeExtras(p: Buffer, s: number, e: number): LocationExtras {
   return x;
 }
 
+/** Ids of the vendor power items (see LocationExtras.batteryLevel). */
+export const POWER_ITEM_IDS: readonly number[] = [0x56, 0x61, 0x69, 0xd3, 0xd4, 0xe4, 0xee, 0xf1, 0xf7];
+
+/** One vendor power item; false when its length is not one the vendors use (kept as unknown). */
+function decodePower(x: LocationExtras, id: number, p: Buffer, vs: number, len: number): boolean {
+  switch (id) {
+    case 0x56: // level in tens of percent, then a reserved byte
+      if (len < 1) return false;
+      x.batteryLevel = p[vs] * 10;
+      return true;
+    case 0x61:
+      if (len !== 2) return false;
+      x.powerV = u16(p, vs) / 100;
+      return true;
+    case 0x69:
+      if (len !== 2) return false;
+      x.batteryV = u16(p, vs) / 100;
+      return true;
+    case 0xd3:
+      if (len !== 2) return false;
+      x.powerV = u16(p, vs) / 10;
+      return true;
+    case 0xd4:
+      if (len !== 1) return false;
+      x.batteryLevel = p[vs];
+      return true;
+    case 0xe4: // charge state (0xAA: unknown), then level
+      if (len !== 2) return false;
+      if (p[vs] !== 0xaa) x.charging = p[vs] === 1;
+      x.batteryLevel = p[vs + 1];
+      return true;
+    case 0xee: // rssi, power mV, battery mV, satellites (rssi and satellites stay in the raw item: 0x30/0x31 carry them)
+      if (len !== 6) return false;
+      x.powerV = u16(p, vs + 1) / 1000;
+      x.batteryV = u16(p, vs + 3) / 1000;
+      return true;
+    case 0xf1:
+      if (len !== 4) return false;
+      x.powerV = u32(p, vs) / 1000;
+      return true;
+    case 0xf7: // battery mV, then (optionally) charge state and level
+      if (len !== 4 && len !== 6) return false;
+      x.batteryV = u32(p, vs) / 1000;
+      if (len === 6) {
+        x.charging = p[vs + 4] === 1 || p[vs + 4] === 2;
+        x.batteryLevel = p[vs + 5];
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** The flat 0x80 layout: returns where parsing stopped. `raw["0x80"]` covers the whole block. */
 function decodeFlatObd(x: LocationExtras, p: Buffer, itemStart: number, contentEnd: number, e: number): number {
   const obd: ObdBlock = { content: hex(p, itemStart + 2, contentEnd), nested: false };
@@ -306,6 +382,13 @@ export interface LocationExtrasInput
   signals?: SignalsInput;
   io?: IoInput;
   obd?: ObdValues & { content?: string; nested?: boolean };
+}
+
+/** Level → 0xD4 (%), battery → 0x69 and power → 0x61 (1/100 V); charging has no item of its own. */
+function encodePowerValue(w: ByteWriter, key: 'batteryLevel' | 'batteryV' | 'powerV' | 'charging', x: LocationExtrasInput): void {
+  if (key === 'batteryLevel' && x.batteryLevel !== undefined) w.u8(0xd4).u8(1).u8(x.batteryLevel);
+  else if (key === 'batteryV' && x.batteryV !== undefined) w.u8(0x69).u8(2).u16(Math.round(x.batteryV * 100));
+  else if (key === 'powerV' && x.powerV !== undefined) w.u8(0x61).u8(2).u16(Math.round(x.powerV * 100));
 }
 
 function item(w: ByteWriter, id: number, value: Buffer): void {
@@ -378,6 +461,13 @@ export function encodeExtras(w: ByteWriter, x: LocationExtrasInput): void {
         break;
       case 'satellites':
         if (x.satellites !== undefined) w.u8(0x31).u8(1).u8(x.satellites);
+        break;
+      case 'batteryLevel':
+      case 'batteryV':
+      case 'powerV':
+      case 'charging':
+        // Decoded items are written back from `unknown`; built by hand, each value is one canonical item.
+        if (!x.unknown?.some((u) => POWER_ITEM_IDS.includes(u.id))) encodePowerValue(w, key, x);
         break;
       case 'obd':
         if (x.obd !== undefined) {

@@ -145,17 +145,22 @@ export function decodeStatus(raw: number): LocationStatus {
   };
 }
 
+/** `raw` with the flags `s` names set or cleared by their bits (the other bits kept). */
+function withFlags<K extends string>(raw: number, s: Partial<Record<NoInfer<K>, boolean>>, bits: Readonly<Record<K, number>>): number {
+  for (const [name, bit] of Object.entries(bits) as [K, number][]) {
+    const v = s[name];
+    if (v === true) raw |= 1 << bit;
+    else if (v === false) raw &= ~(1 << bit);
+  }
+  return raw;
+}
+
 export type StatusInput = number | (Partial<Omit<LocationStatus, 'raw' | 'load'>> & { raw?: number; load?: LoadState });
 
 /** Status word from a number or from named flags (named flags override the raw bits they name). */
 export function statusWord(s: StatusInput): number {
   if (typeof s === 'number') return s >>> 0;
-  let raw = s.raw ?? 0;
-  for (const [name, bit] of Object.entries(STATUS_BITS) as [keyof typeof STATUS_BITS, number][]) {
-    const v = s[name];
-    if (v === true) raw |= 1 << bit;
-    else if (v === false) raw &= ~(1 << bit);
-  }
+  let raw = withFlags(s.raw ?? 0, s, STATUS_BITS);
   if (s.load !== undefined) raw = (raw & ~0x300) | (LOAD_STATES.indexOf(s.load) << 8);
   return raw >>> 0;
 }
@@ -199,37 +204,15 @@ export const SIGNAL_BITS = {
 } as const;
 
 export function decodeSignals(raw: number): VehicleSignals {
-  return {
-    raw,
-    lowBeam: (raw & 0x1) !== 0,
-    highBeam: (raw & 0x2) !== 0,
-    rightTurn: (raw & 0x4) !== 0,
-    leftTurn: (raw & 0x8) !== 0,
-    brake: (raw & 0x10) !== 0,
-    reverse: (raw & 0x20) !== 0,
-    fog: (raw & 0x40) !== 0,
-    clearanceLamps: (raw & 0x80) !== 0,
-    horn: (raw & 0x100) !== 0,
-    airConditioner: (raw & 0x200) !== 0,
-    neutral: (raw & 0x400) !== 0,
-    retarder: (raw & 0x800) !== 0,
-    abs: (raw & 0x1000) !== 0,
-    heater: (raw & 0x2000) !== 0,
-    clutch: (raw & 0x4000) !== 0,
-  };
+  const signals = Object.fromEntries(Object.entries(SIGNAL_BITS).map(([name, bit]) => [name, ((raw >>> bit) & 1) === 1]));
+  return { raw, ...(signals as Omit<VehicleSignals, 'raw'>) };
 }
 
 export type SignalsInput = number | (Partial<Omit<VehicleSignals, 'raw'>> & { raw?: number });
 
 export function signalsWord(s: SignalsInput): number {
   if (typeof s === 'number') return s >>> 0;
-  let raw = s.raw ?? 0;
-  for (const [name, bit] of Object.entries(SIGNAL_BITS) as [keyof typeof SIGNAL_BITS, number][]) {
-    const v = s[name];
-    if (v === true) raw |= 1 << bit;
-    else if (v === false) raw &= ~(1 << bit);
-  }
-  return raw >>> 0;
+  return withFlags(s.raw ?? 0, s, SIGNAL_BITS) >>> 0;
 }
 
 /** IO status, item 0x2A. */

@@ -2,7 +2,7 @@
 
 import type { Jt808Version } from '../constants';
 import { ByteWriter, u16 } from '../bytes';
-import { decodeGbk, decodePaddedText, encodeGbk } from '../gbk';
+import { decodeGbk, decodePaddedTexts, encodeGbk } from '../gbk';
 import { needBytes } from './context';
 
 /** makerId / model / terminalId widths per protocol version. */
@@ -50,22 +50,16 @@ export function decodeRegister(p: Buffer, start: number, end: number, version: J
   const layout = registerLayout(version, end - start);
   needBytes('0x0100', start, end, fixedSize(layout));
   const [makerLen, modelLen, idLen] = FIELD_SIZES[layout];
-  let o = start + 4;
-  const makerId = decodePaddedText(p, o, o + makerLen);
-  o += makerLen;
-  const model = decodePaddedText(p, o, o + modelLen);
-  o += modelLen;
-  const terminalId = decodePaddedText(p, o, o + idLen);
-  o += idLen;
-  const plateColor = p[o++];
+  const [makerId, model, terminalId] = decodePaddedTexts(p, start + 4, [makerLen, modelLen, idLen]);
+  const colorAt = start + 4 + makerLen + modelLen + idLen;
   return {
     province: u16(p, start),
     city: u16(p, start + 2),
     makerId,
     model,
     terminalId,
-    plateColor,
-    plate: decodeGbk(p, o, end),
+    plateColor: p[colorAt],
+    plate: decodeGbk(p, colorAt + 1, end),
     layout,
   };
 }

@@ -14,6 +14,7 @@ import { needBytes } from './context';
 import { decodeStatus, type LocationStatus } from './locationFlags';
 import { formatObdRt, parseObdRt, type ObdRealtime } from './obd';
 import type { UnknownItem } from './tlv';
+import type { ObdDtc, ObdRecordValues } from '../../../platform/telemetry';
 
 export type TransparentTypeName = 'gnssDetail' | 'icCard' | 'ascii' | 'serial1' | 'serial2' | 'userDefined' | 'unknown';
 
@@ -34,22 +35,8 @@ export interface ObdPid {
   hex: string;
 }
 
-export interface ObdDtc {
-  systemId: number;
-  dtc: number;
-  status: number;
-  text: string;
-}
-
-/** Named readings of the PIDs the reference lists. */
-export interface ObdRecordValues {
-  odometerKm?: number; // 0x0102, x100 m
-  fuelLevel?: number; // 0x052A, x0.01
-  speedKmh?: number; // 0x0535, x0.1
-  rpm?: number; // 0x0536
-  coolantTempC?: number; // 0x052D, -40
-  vin?: string; // 0xFEEC
-}
+// The stored shapes of DTCs and readings are the telemetry payload types, decoded here as they are stored.
+export type { ObdDtc, ObdRecordValues };
 
 export const OBD_RECORD_SUBTYPES: Record<number, ObdRecordSubtypeName> = {
   0x01: 'pids',
@@ -278,17 +265,22 @@ export interface ObdRecordInput {
   restHex?: string;
 }
 
+/** A count byte, then each item as its id (`idBytes` wide), a length byte and its bytes. */
+function writeHexItems(w: ByteWriter, items: ReadonlyArray<{ id: number; hex: string }>, idBytes: 1 | 2): void {
+  w.u8(items.length);
+  for (const item of items) {
+    const b = Buffer.from(item.hex, 'hex');
+    w.uintN(item.id, idBytes).u8(b.length).bytes(b);
+  }
+}
+
 export function encodeObdRecord(r: ObdRecordInput, tz: number): Buffer {
   const time = Buffer.alloc(6);
   writeBcdTime(time, 0, toEpochMs(r.time), tz);
   const w = new ByteWriter(64).bytes(time).u8(r.archive ? 1 : 0).u8(r.vehicleType ?? 0).u8(r.subtype);
   switch (r.subtype) {
     case 0x01:
-      w.u8((r.pids ?? []).length);
-      for (const pid of r.pids ?? []) {
-        const b = Buffer.from(pid.hex, 'hex');
-        w.u16(pid.id).u8(b.length).bytes(b);
-      }
+      writeHexItems(w, r.pids ?? [], 2);
       break;
     case 0x02: {
       // Group consecutive DTCs by system id.
@@ -309,11 +301,7 @@ export function encodeObdRecord(r: ObdRecordInput, tz: number): Buffer {
       break;
     }
     case 0x03:
-      w.u8((r.alarms ?? []).length);
-      for (const a of r.alarms ?? []) {
-        const b = Buffer.from(a.hex, 'hex');
-        w.u8(a.id).u8(b.length).bytes(b);
-      }
+      writeHexItems(w, r.alarms ?? [], 1);
       break;
     case 0x0b:
       if (r.vin === undefined) w.u8(0);

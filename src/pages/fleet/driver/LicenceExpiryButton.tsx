@@ -1,9 +1,9 @@
 import { AlertOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { useState } from 'react';
-import Permission from '../../../shell/Permission';
-import { useT } from '../../../shell/useT';
-import { LICENCE_CODE } from './licenceCalls';
+import Permission from '../../../session/Permission';
+import { useT } from '../../../session/useT';
+import { LICENCE_CODE } from '../../../services/fleet';
 import LicenceExpiryDialog from './LicenceExpiryDialog';
 
 /** The driver page's toolbar button opening the licence-expiry list, for holders of its code. */

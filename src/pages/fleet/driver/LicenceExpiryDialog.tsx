@@ -3,8 +3,8 @@ import type { ColumnsType } from 'antd/es/table';
 import { useCallback, useEffect, useState, type HTMLAttributes } from 'react';
 import type { Page } from '../../../../schemas/kit/entity';
 import { enumLabelKey, fieldLabelKey } from '../../../components/schema/labels';
-import { useT } from '../../../shell/useT';
-import { queryLicenceExpiries, WITHIN_DAYS, type LicenceExpiry } from './licenceCalls';
+import { useT } from '../../../session/useT';
+import { queryLicenceExpiries, WITHIN_DAYS, type LicenceExpiry } from '../../../services/fleet';
 
 const PAGE_SIZE = 10;
 

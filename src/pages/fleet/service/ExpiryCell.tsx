@@ -1,5 +1,5 @@
 import { theme, Tooltip } from 'antd';
-import { useT } from '../../../shell/useT';
+import { useT } from '../../../session/useT';
 import { isExpired, localToday } from './serviceDates';
 
 /**

@@ -6,8 +6,8 @@ import type { Row } from '../../../components/schema/pageContract';
 import { reportFailure } from '../../../services/http/config';
 import { failureOf } from '../../../services/http/failureOf';
 import { feedback } from '../../../services/http/feedback';
-import { useT } from '../../../shell/useT';
-import { editService, type ServiceEntity } from './fleetCalls';
+import { useT } from '../../../session/useT';
+import { editService, type ServiceEntity } from '../../../services/fleet';
 import { localToday, proposedEnd } from './serviceDates';
 
 interface Props {

@@ -2,9 +2,9 @@ import { Modal, Select, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import type { Row } from '../../../components/schema/pageContract';
 import { feedback } from '../../../services/http/feedback';
-import { useT } from '../../../shell/useT';
+import { useT } from '../../../session/useT';
 import { isSuggestQuery } from '../../../../schemas/kit/terminalSuggestion';
-import { bindTerminal, suggestTerminals, type TerminalSuggestion } from '../service/fleetCalls';
+import { bindTerminal, suggestTerminals, type TerminalSuggestion } from '../../../services/fleet';
 
 interface Props {
   row: Row;

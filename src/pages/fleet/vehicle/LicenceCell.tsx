@@ -2,7 +2,7 @@ import { Link } from '@umijs/max';
 import { theme } from 'antd';
 import { useState } from 'react';
 import type { EntityPageContext, Row } from '../../../components/schema/pageContract';
-import { useT } from '../../../shell/useT';
+import { useT } from '../../../session/useT';
 import ServiceDialog from '../service/ServiceDialog';
 import { isExpired, localToday } from '../service/serviceDates';
 import ServiceExpiredDialog from './ServiceExpiredDialog';

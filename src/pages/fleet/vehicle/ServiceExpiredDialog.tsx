@@ -1,8 +1,8 @@
 import { Alert, Button, Descriptions, Modal } from 'antd';
 import type { Row } from '../../../components/schema/pageContract';
-import { usePermission } from '../../../shell/navigationStore';
-import { useT } from '../../../shell/useT';
-import { SERVICE_CODE } from '../service/fleetCalls';
+import { usePermission } from '../../../session/navigationStore';
+import { useT } from '../../../session/useT';
+import { SERVICE_CODE } from '../../../services/fleet';
 import { daysExpired, localToday } from '../service/serviceDates';
 
 interface Props {

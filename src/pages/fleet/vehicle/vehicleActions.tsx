@@ -1,23 +1,23 @@
 import { Popconfirm } from 'antd';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import DialogAction from '../../../components/schema/DialogAction';
 import type { EntityPageContext, Row } from '../../../components/schema/pageContract';
 import { feedback } from '../../../services/http/feedback';
-import Permission from '../../../shell/Permission';
-import { useT } from '../../../shell/useT';
-import { SERVICE_CODE, unbindTerminal } from '../service/fleetCalls';
+import Permission from '../../../session/Permission';
+import { useT } from '../../../session/useT';
+import { SERVICE_CODE, unbindTerminal } from '../../../services/fleet';
 import ServiceAction from '../service/ServiceAction';
 import BindDialog from './BindDialog';
 
 function BindAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
   const t = useT();
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <a onClick={() => setOpen(true)} data-testid="row-bind" title={t('console.vehicle.bind')}>
-        {t('console.vehicle.bindAction')}
-      </a>
-      {open && <BindDialog row={row} onClose={() => setOpen(false)} onBound={ctx.reload} />}
-    </>
+    <DialogAction
+      testId="row-bind"
+      title={t('console.vehicle.bind')}
+      label={t('console.vehicle.bindAction')}
+      dialog={(close) => <BindDialog row={row} onClose={close} onBound={ctx.reload} />}
+    />
   );
 }
 

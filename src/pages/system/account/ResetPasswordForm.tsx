@@ -1,11 +1,12 @@
-import { ProFormText } from '@ant-design/pro-components';
+import { ProForm, ProFormText } from '@ant-design/pro-components';
+import PasswordInput from '../../../components/password/PasswordInput';
 import { Form } from 'antd';
 import DialogForm from '../../../components/system/DialogForm';
 import { submitModal } from '../../../components/system/formSave';
 import { accountPasswordRule, confirmRule, required } from '../../../components/system/rules';
 import { feedback } from '../../../services/http/feedback';
 import { resetPassword, type Member } from '../../../services/passport';
-import { useT } from '../../../shell/useT';
+import { useT } from '../../../session/useT';
 
 type Values = { password: string; confirmPassword: string };
 
@@ -20,7 +21,9 @@ export default function ResetPasswordForm({ member, onClose }: { member: Member;
     });
   return (
     <DialogForm<Values> title={t('console.system.account.resetTitle', { name: member.name })} form={form} width={440} onClose={onClose} onFinish={submit}>
-      <ProFormText.Password name="password" label={t('passport.fields.newPassword')} rules={[required(t, t('passport.fields.newPassword')), accountPasswordRule(t)]} fieldProps={{ autoComplete: 'new-password' }} />
+      <ProForm.Item name="password" label={t('passport.fields.newPassword')} rules={[required(t, t('passport.fields.newPassword')), accountPasswordRule(t)]}>
+        <PasswordInput />
+      </ProForm.Item>
       <ProFormText.Password
         name="confirmPassword"
         label={t('passport.fields.confirmPassword')}

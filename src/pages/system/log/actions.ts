@@ -7,6 +7,7 @@ export const ACTION_KEYS = {
   logout: 'console.system.log.actions.logout',
   passwordChange: 'console.system.log.actions.passwordChange',
   passwordReset: 'console.system.log.actions.passwordReset',
+  memberUnlock: 'console.system.log.actions.memberUnlock',
   simulateLogin: 'console.system.log.actions.simulateLogin',
   simulateLogout: 'console.system.log.actions.simulateLogout',
   roleCreate: 'console.system.log.actions.roleCreate',
@@ -24,6 +25,14 @@ export const ACTION_KEYS = {
   entityDelete: 'console.system.log.actions.entityDelete',
   locationShare: 'console.system.log.actions.locationShare',
   locationRevoke: 'console.system.log.actions.locationRevoke',
+  tripSettingEdit: 'console.system.log.actions.tripSettingEdit',
+  safetySettingEdit: 'console.system.log.actions.safetySettingEdit',
+  terminalRefused: 'terminalRegistration.auditActions.terminalRefused',
+  terminalSessionReplaced: 'terminalRegistration.auditActions.terminalSessionReplaced',
+  terminalResetRegistration: 'terminalRegistration.auditActions.terminalResetRegistration',
+  labelDraft: 'labels.auditActions.labelDraft',
+  labelPublish: 'labels.auditActions.labelPublish',
+  labelReset: 'labels.auditActions.labelReset',
 } as const;
 
 const CLIENT_PREFIX = 'client:';

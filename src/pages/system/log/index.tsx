@@ -4,14 +4,40 @@ import dayjs from 'dayjs';
 import { APPLICATION_KEYS, labelOf, valueEnumOf } from '../../../components/system/labels';
 import { tableRequest } from '../../../components/system/paging';
 import { queryAudit, type AuditRecord } from '../../../services/passport';
-import { useT } from '../../../shell/useT';
+import { useT } from '../../../session/useT';
 import { parseTime } from '../../../utils/formatTime';
 import { ACTION_KEYS, actionLabel } from './actions';
+import { detailLines, targetText, type DetailLine } from './auditText';
 
 const request = tableRequest(queryAudit);
 
 /** A time range from the search form as the ISO instants the server takes. */
 const isoRange = (range: unknown) => (Array.isArray(range) ? range.map((v: unknown) => (v ? dayjs(v as string).toISOString() : null)) : undefined);
+
+/** Labelled detail lines, each on its own line and cut to the column with the whole line on hover. */
+function Detail({ lines }: { lines: DetailLine[] }) {
+  const t = useT();
+  if (!lines.length) return <>-</>;
+  const colon = t('console.system.log.labelSeparator');
+  return (
+    <div data-testid="log-detail">
+      {lines.map((l, i) => {
+        const text = l.label ? `${l.label}${colon}${l.value}` : l.value;
+        return (
+          <Typography.Text key={i} ellipsis={{ tooltip: text }} style={{ display: 'block', maxWidth: 260 }}>
+            {l.label && (
+              <Typography.Text type="secondary">
+                {l.label}
+                {colon}
+              </Typography.Text>
+            )}
+            {l.value}
+          </Typography.Text>
+        );
+      })}
+    </div>
+  );
+}
 
 /** The audit log of the caller's subtree (read-only): time range, actor, action, target and result. */
 export default function LogPage() {
@@ -30,7 +56,7 @@ export default function LogPage() {
     { title: t('console.system.log.realActor'), dataIndex: 'actorName', search: false, render: (_, r) => r.actorName ?? '-' },
     { title: t('passport.fields.orgId'), dataIndex: 'orgName', search: false },
     { title: t('passport.fields.action'), dataIndex: 'action', valueType: 'select', valueEnum: valueEnumOf(ACTION_KEYS, t), render: (_, r) => actionLabel(r.action, t) },
-    { title: t('passport.fields.target'), dataIndex: 'target', ellipsis: true, render: (_, r) => r.target ?? '-' },
+    { title: t('passport.fields.target'), dataIndex: 'target', render: (_, r) => <span data-testid="log-target">{targetText(r, t)}</span> },
     { title: t('passport.fields.applications'), dataIndex: 'application', search: false, render: (_, r) => labelOf(APPLICATION_KEYS, t, r.application) || '-' },
     {
       title: t('console.system.log.result'),
@@ -38,7 +64,7 @@ export default function LogPage() {
       valueType: 'select',
       valueEnum: { true: { text: t('console.system.log.success') }, false: { text: t('console.system.log.failure') } },
       search: { transform: (v: unknown) => ({ success: v === 'true' || v === true }) },
-      render: (_, r) => <Tag color={r.success ? 'success' : 'error'}>{r.success ? t('console.system.log.success') : t('console.system.log.failure')}</Tag>,
+      render: (_, r) => <Tag color={r.success ? 'success' : 'error'} data-testid="log-result">{r.success ? t('console.system.log.success') : t('console.system.log.failure')}</Tag>,
     },
     { title: t('console.system.log.ip'), dataIndex: 'ip', search: false },
     {
@@ -46,7 +72,7 @@ export default function LogPage() {
       dataIndex: 'detail',
       search: false,
       width: 280,
-      render: (_, r) => (r.detail ? <Typography.Text ellipsis={{ tooltip: r.detail }} style={{ maxWidth: 260 }}>{r.detail}</Typography.Text> : '-'),
+      render: (_, r) => <Detail lines={detailLines(r.detail, t, r.targetKind)} />,
     },
   ];
   return (

@@ -4,7 +4,7 @@ import { submitModal } from '../../../components/system/formSave';
 import { externalLinkRule, maxLength } from '../../../components/system/rules';
 import { feedback } from '../../../services/http/feedback';
 import { editOrgLink, type Org } from '../../../services/passport';
-import { useT } from '../../../shell/useT';
+import { useT } from '../../../session/useT';
 
 /** An organisation's external link (`PUT /org/editLink/{id}`); empty removes it. */
 export default function OrgLinkForm({ org, onClose, onSaved }: { org: Org; onClose: () => void; onSaved: () => void }) {

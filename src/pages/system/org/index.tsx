@@ -1,103 +1,89 @@
-import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
-import { Typography } from 'antd';
-import { useMemo, useRef, useState, type Key } from 'react';
-import { labelOf, ORG_TYPE_KEYS, STATUS_KEYS, valueEnumOf } from '../../../components/system/labels';
-import { tableRequest } from '../../../components/system/paging';
-import { ActionLink, AddButton, DeleteLink, ExpandButtons, operationColumn } from '../../../components/system/tableActions';
-import { nestRows, parentKeys, type Nested } from '../../../components/system/tree';
+import { TreeSelect, Typography } from 'antd';
+import { useMemo } from 'react';
+import { entityPage } from '../../../components/schema/EntityPage';
+import DialogAction from '../../../components/schema/DialogAction';
+import type { EntityPageContext, FieldContext, Row } from '../../../components/schema/pageContract';
 import { useOrgOptions } from '../../../components/system/useOrgOptions';
-import { deleteOrg, queryOrgs, type Org, type Page, type PagingBody } from '../../../services/passport';
-import { useT } from '../../../shell/useT';
-import OrgForm, { type OrgFormTarget } from './OrgForm';
+import Permission from '../../../session/Permission';
+import { useT } from '../../../session/useT';
+import type { Org } from '../../../services/passport';
 import OrgLinkForm from './OrgLinkForm';
+import { parentOptions } from './parentOptions';
 import { usePlatformAdmin } from './usePlatformAdmin';
 
-type OrgNode = Nested<Org>;
-
-/** SPEC.md §9: the organisation list is one query of up to 9999 rows, shown as a tree. */
-const ORG_PAGE_SIZE = 9999;
-const queryTree = async (body: PagingBody): Promise<Page<OrgNode>> => {
-  const page = await queryOrgs({ ...body, pageIndex: 1, pageSize: ORG_PAGE_SIZE });
-  return { ...page, data: nestRows(page.data) };
-};
-
-/** Organisations (SPEC.md §3, §7): the caller's subtree as a tree table, with add, edit, link and delete. */
-export default function OrgPage() {
+/** "Add child" on a row: the create dialog with the row as the parent. */
+function AddChild({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
   const t = useT();
-  const action = useRef<ActionType>();
-  const [expanded, setExpanded] = useState<readonly Key[]>([]);
-  const [allParents, setAllParents] = useState<number[]>([]);
-  const [editing, setEditing] = useState<OrgFormTarget | null>(null);
-  const [linking, setLinking] = useState<Org | null>(null);
-  const [version, setVersion] = useState(0);
-  const orgOptions = useOrgOptions(version);
-  const platformAdmin = usePlatformAdmin();
-
-  const changed = () => {
-    setVersion((v) => v + 1);
-    void action.current?.reload();
-  };
-
-  const request = useMemo(() => {
-    const load = tableRequest(queryTree);
-    return async (...args: Parameters<typeof load>) => {
-      const answer = await load(...args);
-      const keys = parentKeys(answer.data);
-      setAllParents(keys);
-      // The tree opens fully on each load: nested organisations are the point of the page.
-      setExpanded(keys);
-      return answer;
-    };
-  }, []);
-
-  const columns: Array<ProColumns<OrgNode>> = [
-    { title: t('common.fields.keyword'), dataIndex: 'keyword', hideInTable: true, fieldProps: { placeholder: t('console.system.org.keywordHint') } },
-    { title: t('org.fields.name'), dataIndex: 'name', search: false },
-    { title: t('org.fields.code'), dataIndex: 'code', search: false },
-    { title: t('org.fields.type'), dataIndex: 'type', valueType: 'select', valueEnum: valueEnumOf(ORG_TYPE_KEYS, t) },
-    { title: t('org.fields.status'), dataIndex: 'status', valueType: 'select', valueEnum: valueEnumOf(STATUS_KEYS, t), render: (_, r) => <Typography.Text type={r.status === 'enabled' ? undefined : 'danger'}>{labelOf(STATUS_KEYS, t, r.status)}</Typography.Text> },
-    { title: t('org.fields.contact'), dataIndex: 'contact', search: false },
-    { title: t('org.fields.phone'), dataIndex: 'phone', search: false },
-    { title: t('org.fields.address'), dataIndex: 'address', search: false, ellipsis: true, width: 200 },
-    { title: t('org.fields.isSystem'), dataIndex: 'isSystem', search: false, render: (_, r) => t(r.isSystem ? 'common.yes' : 'common.no') },
-    { title: t('org.fields.link'), dataIndex: 'link', search: false, ellipsis: true, render: (_, r) => (r.link ? <a href={r.link} target="_blank" rel="noreferrer noopener">{r.link}</a> : '-') },
-    operationColumn<OrgNode>(t, 250, (r) => [
-      <ActionLink key="add" code="org-add" onClick={() => setEditing({ mode: 'add', parentId: r.id })}>
-        {t('console.system.org.addChild')}
-      </ActionLink>,
-      <ActionLink key="edit" code="org-edit" onClick={() => setEditing({ mode: 'edit', org: r })}>
-        {t('console.system.actions.edit')}
-      </ActionLink>,
-      <ActionLink key="link" code="org-editLink" onClick={() => setLinking(r)}>
-        {t('console.system.org.editLink')}
-      </ActionLink>,
-      // 406 while it has children, accounts or vehicles.
-      <DeleteLink key="remove" code="org-remove" name={r.name} remove={() => deleteOrg(r.id)} onDeleted={changed} />,
-    ]),
-  ];
-
   return (
-    <div data-testid="org-page">
-      <ProTable<OrgNode>
-        rowKey="id"
-        actionRef={action}
-        columns={columns}
-        request={request}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        search={{ labelWidth: 'auto' }}
-        options={{ density: false, setting: false }}
-        expandable={{ expandedRowKeys: expanded, onExpandedRowsChange: setExpanded }}
-        headerTitle={t('menu.system-org')}
-        toolBarRender={() => [
-          <ExpandButtons key="expand" parents={allParents} onExpand={setExpanded} />,
-          <AddButton key="add" code="org-add" onClick={() => setEditing({ mode: 'add' })}>
-            {t('console.system.org.add')}
-          </AddButton>,
-        ]}
-      />
-      {editing && <OrgForm target={editing} orgOptions={orgOptions} platformAdmin={platformAdmin} onClose={() => setEditing(null)} onSaved={changed} />}
-      {linking && <OrgLinkForm org={linking} onClose={() => setLinking(null)} onSaved={changed} />}
-    </div>
+    <Permission code="org-add">
+      <a onClick={() => ctx.create({ parentId: row.id })} data-testid="org-add-child">
+        {t('console.system.org.addChild')}
+      </a>
+    </Permission>
   );
 }
+
+/** "Edit link" on a row (`org-editLink`): the organisation's external link. */
+function EditLink({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
+  const t = useT();
+  return (
+    <Permission code="org-editLink">
+      <DialogAction label={t('console.system.org.editLink')} dialog={(close) => <OrgLinkForm org={row as unknown as Org} onClose={close} onSaved={ctx.reload} />} />
+    </Permission>
+  );
+}
+
+/**
+ * The parent of an organisation: the caller's subtree, with the organisation itself and everything
+ * below it disabled when editing (it cannot move under itself); the top organisation keeps none.
+ */
+function ParentInput({ row, form: _form, ...rest }: FieldContext & { value?: number; onChange?: (v: number) => void }) {
+  const t = useT();
+  const tree = useOrgOptions();
+  const options = useMemo(() => (row ? parentOptions(tree, row as unknown as Org) : tree), [tree, row]);
+  return (
+    <TreeSelect
+      {...rest}
+      treeData={options}
+      treeDefaultExpandAll
+      showSearch
+      treeNodeFilterProp="title"
+      disabled={!!row && row.parentId === null}
+      placeholder={t('org.fields.parentId')}
+      data-testid="org-parent"
+    />
+  );
+}
+
+const statusCell = (value: unknown) => <OrgStatus value={value} />;
+function OrgStatus({ value }: { value: unknown }) {
+  const t = useT();
+  return <Typography.Text type={value === 'enabled' ? undefined : 'danger'}>{t(`entity.organisation.enums.status.${String(value)}`)}</Typography.Text>;
+}
+
+/**
+ * Organisations (SPEC.md §3, §7): the caller's subtree as a tree table (one query of up to 9999
+ * rows), with add (at the top or under a row), edit, the external link, delete (406 while it has
+ * children, accounts or vehicles) and the sheet buttons. Only the platform's administrators set or
+ * see the system flag, explained where it is chosen.
+ */
+export default entityPage('organisation', {
+  tree: true,
+  testId: 'org-page',
+  labels: { header: 'menu.system-org', add: 'console.system.org.add', createTitle: 'console.system.org.add', editTitle: 'console.system.org.edit' },
+  leadingRowActions: (row, ctx) => [<AddChild key="addChild" row={row} ctx={ctx} />],
+  rowActions: (row, ctx) => [<EditLink key="link" row={row} ctx={ctx} />],
+  actionsWidth: 250,
+  cells: {
+    status: statusCell,
+    link: (value) => (typeof value === 'string' && value ? <a href={value} target="_blank" rel="noreferrer noopener">{value}</a> : '-'),
+  },
+  form: {
+    modal: true,
+    changesOnly: true,
+    inputs: { parentId: (p) => <ParentInput {...p} /> },
+    help: { isSystem: 'console.system.org.isSystemHelp' },
+    // A hook of the dialog: whether the caller administers the platform is asked once per dialog.
+    useHidden: () => (usePlatformAdmin() ? [] : ['isSystem']),
+  },
+});

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { queryOrgs } from '../../../services/passport';
-import { loadSession } from '../../../services/session';
+import { loadSession } from '../../../session/session';
 
 /**
  * Whether the signed-in member administers a system organisation (the platform operator): only

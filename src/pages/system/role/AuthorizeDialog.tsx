@@ -5,8 +5,8 @@ import type { Catalogue } from '../../../../schemas/kit/i18n';
 import { showCallFailure } from '../../../components/system/submitFailure';
 import { feedback } from '../../../services/http/feedback';
 import { allResources, assignableResources, authorizeRole, type Application, type Role } from '../../../services/passport';
-import { menuTitles } from '../../../shell/menuTitles';
-import { useT } from '../../../shell/useT';
+import { menuTitles } from '../../../session/menuTitles';
+import { useT } from '../../../session/useT';
 import { grantsToSave, grantTree, idsOf, shownChecks, toggleGrant, type GrantNode } from './grantTree';
 
 export interface AuthorizeDialogProps {

@@ -1,23 +1,45 @@
-import { Tabs } from 'antd';
-import { APPLICATION_KEYS } from '../../../components/system/labels';
-import { useOrgOptions } from '../../../components/system/useOrgOptions';
-import { APPLICATIONS } from '../../../services/passport';
-import { useT } from '../../../shell/useT';
-import RoleTable from './RoleTable';
+import DialogAction from '../../../components/schema/DialogAction';
+import { EntityPage } from '../../../components/schema/EntityPage';
+import type { EntityCalls, Row } from '../../../components/schema/pageContract';
+import ApplicationTabs from '../../../components/system/ApplicationTabs';
+import { APPLICATIONS, codeFor, type Application, type Role } from '../../../services/passport';
+import Permission from '../../../session/Permission';
+import { useT } from '../../../session/useT';
+import AuthorizeDialog from './AuthorizeDialog';
 
-/** Roles (SPEC.md §6): web roles and App roles, each with its own codes, and the authorise dialog. */
-export default function RolePage() {
+/** Each application's roles are called with its header and guarded by its own codes (SPEC.md §6). */
+const CALLS: Readonly<Record<Application, EntityCalls>> = Object.fromEntries(
+  APPLICATIONS.map((application) => [application, { options: { application }, code: (code: string) => codeFor(code, application) }]),
+) as Record<Application, EntityCalls>;
+
+function Authorize({ application, row }: { application: Application; row: Row }) {
   const t = useT();
-  const orgOptions = useOrgOptions();
   return (
-    <div data-testid="role-page">
-      <Tabs
-        items={APPLICATIONS.map((application) => ({
-          key: application,
-          label: t(APPLICATION_KEYS[application]),
-          children: <RoleTable application={application} orgOptions={orgOptions} />,
-        }))}
-      />
-    </div>
+    <Permission code={codeFor('role-authorize', application)}>
+      <DialogAction label={t('console.system.role.authorize')} dialog={(close) => <AuthorizeDialog application={application} role={row as unknown as Role} onClose={close} />} />
+    </Permission>
   );
 }
+
+const LABELS = { add: 'console.system.role.add', createTitle: 'console.system.role.add', editTitle: 'console.system.role.edit' };
+
+/** Roles (SPEC.md §6): the role schema page once per application (web roles, App roles), with the authorise dialog. */
+export default function RolePage() {
+  return (
+    <ApplicationTabs
+      testId="role-page"
+      page={(application) => (
+        <EntityPage
+          entity="role"
+          testId={`role-page-${application}`}
+          calls={CALLS[application]}
+          labels={LABELS}
+          leadingRowActions={(row) => [<Authorize key="authorize" application={application} row={row} />]}
+          actionsWidth={200}
+          form={FORM}
+        />
+      )}
+    />
+  );
+}
+const FORM = { modal: true, changesOnly: true };

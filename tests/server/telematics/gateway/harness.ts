@@ -31,7 +31,8 @@ export async function startGateway(
 ): Promise<GatewayHarness> {
   const s = await startTestServer(backend);
   const db = s.database.db;
-  const writer = new PositionWriter(db, opts.writer);
+  // On PostgreSQL the COPY path, as the server runs it.
+  const writer = new PositionWriter(db, { copyPool: s.database.pool, ...opts.writer });
   const gateway = new Jt808Gateway({ db, log: pino({ level: 'silent' }), writer, ...opts.gateway });
   const port = await gateway.listen(0, '127.0.0.1');
   let commands: CommandService | undefined;
@@ -41,7 +42,7 @@ export async function startGateway(
     commands = new CommandService(db, gateway, opts.routes.commandTimeoutMs);
     hub = new LiveHub();
     writer.on('stored', hub.publish);
-    await registerTelematicsRoutes(s.app, { db, commands, hub, sessionDeps: { db, secret: 'test-secret', ttlHours: 12 } });
+    await registerTelematicsRoutes(s.app, { db, commands, gateway, hub, sessionDeps: { db, secret: 'test-secret', ttlHours: 12 } });
     httpUrl = await s.app.listen({ port: 0, host: '127.0.0.1' });
   }
   const terminals: SimTerminal[] = [];
@@ -90,8 +91,9 @@ export class RawClient {
     socket.on('close', () => (this.closed = true));
     socket.on('error', () => undefined);
   }
-  static async open(port: number): Promise<RawClient> {
-    const socket = net.connect({ host: '127.0.0.1', port });
+  /** `localAddress` (127.0.0.x) makes the client another source address than the simulator's. */
+  static async open(port: number, localAddress?: string): Promise<RawClient> {
+    const socket = net.connect({ host: '127.0.0.1', port, localAddress });
     await new Promise((r) => socket.once('connect', r));
     return new RawClient(socket);
   }

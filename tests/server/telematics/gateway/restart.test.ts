@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { openDatabase } from '../../../../server/db/database';
+import { openDatabase } from '../../../../server/platform/db/database';
 import { Fleet } from '../../../../server/simulator/fleet';
 import { freePort, startServerProcess } from '../../../helpers/serverProcess';
 import { BACKENDS, freshPostgres } from '../../../helpers/testServer';

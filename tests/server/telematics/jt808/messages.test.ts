@@ -359,7 +359,7 @@ describe('0x0900 transparent data', () => {
     });
   });
 
-  it('OBD record subtypes 01 (PIDs), 0B (VIN), 15 (event)', () => {
+  it('OBD record subtypes 01 (PIDs), 03 (alarms), 0B (VIN), 15 (event)', () => {
     const pids = roundTrip({
       msgId: MsgId.Transparent,
       body: {
@@ -377,6 +377,9 @@ describe('0x0900 transparent data', () => {
     });
     if (pids.msgId !== MsgId.Transparent) throw new Error('not 0x0900');
     expect(pids.body.obdRecord?.values).toEqual({ odometerKm: 12345.6, fuelLevel: 50, vin: 'LSVAU2180N2123456' });
+    const alarms = roundTrip({ msgId: MsgId.Transparent, body: { type: 0xf0, obdRecord: { time: T0, subtype: 3, alarms: [{ id: 0x05, hex: '01' }, { id: 0x07, hex: '' }] } } });
+    if (alarms.msgId !== MsgId.Transparent) throw new Error('not 0x0900');
+    expect(alarms.body.obdRecord).toMatchObject({ subtypeName: 'alarms', alarms: [{ id: 0x05, hex: '01' }, { id: 0x07, hex: '' }] });
     const vin = roundTrip({ msgId: MsgId.Transparent, body: { type: 0xf0, obdRecord: { time: T0, subtype: 0x0b, vin: 'LSVAU2180N2123456' } } });
     if (vin.msgId !== MsgId.Transparent) throw new Error('not 0x0900');
     expect(vin.body.obdRecord).toMatchObject({ subtypeName: 'vin', vin: 'LSVAU2180N2123456' });

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from '../../../../server/db/database';
-import { migrate, migrationFiles, MIGRATIONS_DIR } from '../../../../server/db/migrate';
+import { openDatabase, type Database } from '../../../../server/platform/db/database';
+import { migrate, migrationFiles, MIGRATIONS_DIR } from '../../../../server/platform/db/migrate';
 import { BACKENDS, freshPostgres } from '../../../helpers/testServer';
 
 const PARTITIONING = '2026112216000000_partition_positions.sql';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../../../server/db/tables';
+import type { DB } from '../../../../server/platform/db/tables';
 import { insertObdRecords } from '../../../../server/telematics/store/obdWriter';
 import type { ObdRecordRow } from '../../../../server/telematics/store/obdRecords';
 import {

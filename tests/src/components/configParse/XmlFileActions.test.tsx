@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import XmlFileActions from '../../../../src/components/configParse/XmlFileActions';
 import * as xmlFileService from '../../../../src/components/configParse/xmlFileService';
-import { resetNavigation } from '../../../../src/shell/navigationStore';
+import { resetNavigation } from '../../../../src/session/navigationStore';
 import { grant, mocked, pageContext, polyfillMatchMedia, renderConsole, settle } from '../consoleHarness';
 
 // The calls themselves are covered by the server's integration tests; here, what the row does with

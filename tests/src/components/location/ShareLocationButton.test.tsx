@@ -1,12 +1,12 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import ShareLocationButton from '../../../../src/components/location/ShareLocationButton';
-import * as shareService from '../../../../src/components/location/shareService';
-import { resetNavigation } from '../../../../src/shell/navigationStore';
+import * as shareService from '../../../../src/services/share';
+import { resetNavigation } from '../../../../src/session/navigationStore';
 import { grant, mocked, polyfillMatchMedia, renderConsole, settle } from '../consoleHarness';
 
 // The calls are covered by the server's integration tests; here, the dialog around them.
-jest.mock('../../../../src/components/location/shareService', () => ({
-  ...jest.requireActual('../../../../src/components/location/shareService'),
+jest.mock('../../../../src/services/share', () => ({
+  ...jest.requireActual('../../../../src/services/share'),
   createShare: jest.fn(),
   listShares: jest.fn(),
   revokeShare: jest.fn(),

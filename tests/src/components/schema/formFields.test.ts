@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import { entities } from '../../../../schemas/generated/registry';
 import { translator } from '../../../../schemas/kit/catalogue';
 import type { EntitySchema } from '../../../../schemas/kit/entity';
-import { toFormFields } from '../../../../src/components/schema/formFields';
+import { toFormFields, type FieldDescriptor } from '../../../../src/components/schema/formFields';
 import { toBody, toFormValues } from '../../../../src/components/schema/formValues';
 
 const zh = translator('zh-CN');
@@ -30,6 +30,9 @@ describe('schema → form fields', () => {
 
   it('picks widgets from x-ui.widget, else from type and format', () => {
     expect(field(vehicle, 'brandId')).toMatchObject({ widget: 'select', ref: { entity: 'vehicleBrand', as: 'brandName' } });
+    // A terminal serves one vehicle: the form asks for free ones only; other relations offer every row.
+    expect(field(vehicle, 'terminalId')).toMatchObject({ widget: 'select', ref: { entity: 'terminal', as: 'terminalNo', unusedBy: 'vehicle.terminalId' } });
+    expect(field(vehicle, 'brandId').ref?.unusedBy).toBeUndefined();
     expect(field(vehicle, 'orgId')).toMatchObject({ widget: 'treeSelect', ref: { entity: 'organisation', as: 'orgName' } });
     expect(field(vehicle, 'tankCapacity')).toMatchObject({ widget: 'number', integer: false, min: 0, max: 2000 });
     expect(field(vehicle, 'serviceEnd').widget).toBe('date');
@@ -41,7 +44,8 @@ describe('schema → form fields', () => {
     const notice = toFormFields('notice', entities.notice, zh);
     expect(field(notice, 'publishAt').widget).toBe('dateTime');
     const fence = toFormFields('fence', entities.fence, zh);
-    expect(field(fence, 'geometry')).toMatchObject({ widget: 'json', required: true });
+    // The fence's geometry is drawn on the map (the fence dialog's editor), not typed in the form.
+    expect(fence.map((f) => f.name)).not.toContain('geometry');
     expect(fence.map((f) => f.name)).not.toContain('status'); // read-only and hideInForm
     const model = toFormFields('vehicleModel', entities.vehicleModel, zh);
     expect(field(model, 'parentModelId')).toMatchObject({ widget: 'treeSelect', ref: { entity: 'vehicleModel' } });
@@ -78,10 +82,11 @@ describe('form values ↔ request bodies', () => {
     const at = dayjs('2026-11-24T08:30:00Z');
     expect(toBody(notice, { title: 'x', content: 'y', publishAt: at }, 'create')).toEqual({ title: 'x', content: 'y', publishAt: '2026-11-24T08:30:00.000Z' });
     expect(toBody(vehicle, { licence: '沪A1', serviceEnd: dayjs('2026-12-31') }, 'create')).toEqual({ licence: '沪A1', serviceEnd: '2026-12-31' });
-    const fence = toFormFields('fence', entities.fence, zh);
-    expect(toBody(fence, { name: 'f', geometry: '{"center":[121.6,31.2],"radius":500}' }, 'create').geometry).toEqual({ center: [121.6, 31.2], radius: 500 });
+    // An object without an editor of its own is typed as JSON text.
+    const json: FieldDescriptor[] = [{ name: 'geometry', label: 'geometry', widget: 'json', required: true }];
+    expect(toBody(json, { geometry: '{"center":[121.6,31.2],"radius":500}' }, 'create').geometry).toEqual({ center: [121.6, 31.2], radius: 500 });
     // Text that is not JSON stays text, for the validator to refuse on the field.
-    expect(toBody(fence, { name: 'f', geometry: '{oops' }, 'create').geometry).toBe('{oops');
+    expect(toBody(json, { geometry: '{oops' }, 'create').geometry).toBe('{oops');
   });
 
   it('leaves unfilled fields out of a create, and clears optional ones on an edit', () => {
@@ -98,8 +103,8 @@ describe('form values ↔ request bodies', () => {
     expect(values).toMatchObject({ licence: '沪A1', brandId: 2 });
     expect(values).not.toHaveProperty('driverId');
     expect(values).not.toHaveProperty('brandName');
-    const fence = toFormFields('fence', entities.fence, zh);
-    expect(JSON.parse(toFormValues(fence, { id: 1, geometry: { points: [[1, 2]] } }).geometry as string)).toEqual({ points: [[1, 2]] });
+    const json: FieldDescriptor[] = [{ name: 'geometry', label: 'geometry', widget: 'json', required: true }];
+    expect(JSON.parse(toFormValues(json, { id: 1, geometry: { points: [[1, 2]] } }).geometry as string)).toEqual({ points: [[1, 2]] });
     // Round trip: what the form shows is what it sends back.
     expect(toBody(vehicle, values, 'update')).toMatchObject({ licence: '沪A1', serviceEnd: '2026-12-31', brandId: 2 });
   });

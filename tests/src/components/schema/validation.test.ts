@@ -13,7 +13,7 @@ describe('form bodies checked in the browser', () => {
     expect(validateBody('vehicle', entities.vehicle, 'create', body, translator('zh-CN'))).toEqual(
       new Map([
         ['licence', '车牌号不能为空'],
-        ['vin', '车架号（VIN）格式不正确'],
+        ['vin', '车架号（VIN）应为17位字母或数字，且不含 I、O、Q'],
         ['tankCapacity', '油箱容量（升）不能大于2000'],
         ['status', '车辆状态的取值无效'],
       ]),

@@ -7,8 +7,8 @@ import type { EntitySchema } from '../../../../schemas/kit/entity';
 import type { EntityPageContext } from '../../../../src/components/schema/pageContract';
 import { sheetButtons } from '../../../../src/components/sheet';
 import type { ResourceItem } from '../../../../src/services/passport';
-import { buildNavigation } from '../../../../src/shell/navigation';
-import { navigationStore, resetNavigation } from '../../../../src/shell/navigationStore';
+import { buildNavigation } from '../../../../src/session/navigation';
+import { navigationStore, resetNavigation } from '../../../../src/session/navigationStore';
 
 // react-intl's class component types predate React 18's children rules.
 const IntlProvider = UntypedIntlProvider as unknown as ComponentType<{ locale: string; messages: Record<string, string>; children: ReactNode }>;
@@ -20,7 +20,7 @@ function grant(...codes: string[]) {
   act(() => navigationStore.set({ status: 'ready', tree, nav: buildNavigation(tree) }));
 }
 
-const ctxOf = (schema: EntitySchema): EntityPageContext => ({ schema, criteria: () => ({}), order: () => undefined, rows: () => [], reload: () => undefined });
+const ctxOf = (schema: EntitySchema): EntityPageContext => ({ schema, criteria: () => ({}), order: () => undefined, rows: () => [], reload: () => undefined, create: () => undefined, edit: () => undefined });
 
 function toolbar(schema: EntitySchema) {
   return render(

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { translator } from '../../../../schemas/kit/catalogue';
 import { ActionLink, AddButton, DeleteLink, ExpandButtons, operationColumn } from '../../../../src/components/system/tableActions';
-import { resetNavigation } from '../../../../src/shell/navigationStore';
+import { resetNavigation } from '../../../../src/session/navigationStore';
 import { grant, polyfillMatchMedia, renderConsole, settle } from '../consoleHarness';
 
 beforeAll(polyfillMatchMedia);

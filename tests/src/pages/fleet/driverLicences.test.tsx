@@ -1,12 +1,12 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import LicenceExpiryButton from '../../../../src/pages/fleet/driver/LicenceExpiryButton';
-import * as licenceCalls from '../../../../src/pages/fleet/driver/licenceCalls';
-import { resetNavigation } from '../../../../src/shell/navigationStore';
+import * as licenceCalls from '../../../../src/services/fleet';
+import { resetNavigation } from '../../../../src/session/navigationStore';
 import { grant, mocked, polyfillMatchMedia, renderConsole, settle } from '../../components/consoleHarness';
 
 // The route is covered by tests/server/driverLicence.test.ts; here, the dialog around it.
-jest.mock('../../../../src/pages/fleet/driver/licenceCalls', () => ({
-  ...jest.requireActual('../../../../src/pages/fleet/driver/licenceCalls'),
+jest.mock('../../../../src/services/fleet', () => ({
+  ...jest.requireActual('../../../../src/services/fleet'),
   queryLicenceExpiries: jest.fn(),
 }));
 const query = mocked(licenceCalls.queryLicenceExpiries);

@@ -1,10 +1,10 @@
 import { act, screen } from '@testing-library/react';
-import * as locationService from '../../../../src/pages/location/locationService';
+import * as locationService from '../../../../src/services/location';
 import LocationView from '../../../../src/pages/location/LocationView';
 import { mocked, polyfillMatchMedia, renderConsole, settle } from '../../components/consoleHarness';
 
 // The public calls are covered by the server's integration tests; here, what the page does with the answers.
-jest.mock('../../../../src/pages/location/locationService', () => ({ sharedLocation: jest.fn(), mapConfig: jest.fn() }));
+jest.mock('../../../../src/services/location', () => ({ sharedLocation: jest.fn(), mapConfig: jest.fn() }));
 // jsdom tests cannot run import(): the lazily loaded map comes in with require.
 jest.mock('../../../../src/pages/location/mapLoader', () => ({ loadLocationMap: async () => require('../../../../src/pages/location/LocationMap') }));
 const sharedLocation = mocked(locationService.sharedLocation);
@@ -17,7 +17,7 @@ const notFound = { response: { status: 404, data: { success: false, message: 'æ•
 beforeAll(polyfillMatchMedia);
 beforeEach(() => {
   jest.useFakeTimers();
-  mapConfig.mockResolvedValue({ tileUrl: null, coordSystem: 'WGS84' });
+  mapConfig.mockResolvedValue({ tileUrl: null, coordSystem: 'WGS84', attribution: null });
 });
 afterEach(() => {
   jest.useRealTimers();
@@ -94,7 +94,7 @@ describe('public location page', () => {
     // Leaflet draws the marker in SVG when the browser has it; jsdom lacks this one method.
     const svg = window.SVGSVGElement.prototype as { createSVGRect?: () => unknown };
     svg.createSVGRect ??= () => ({ x: 0, y: 0, width: 0, height: 0 });
-    mapConfig.mockResolvedValue({ tileUrl: '/tiles/{z}/{x}/{y}.png', coordSystem: 'WGS84' });
+    mapConfig.mockResolvedValue({ tileUrl: '/tiles/{z}/{x}/{y}.png', coordSystem: 'WGS84', attribution: null });
     sharedLocation.mockResolvedValue(at(31.2304, 10, 0));
     const { container } = renderConsole(<LocationView ticket={TICKET} />);
     await screen.findByTestId('location-map', undefined, { timeout: 5000 });

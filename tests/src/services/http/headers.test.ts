@@ -2,7 +2,7 @@ import { callHeaders } from '../../../../src/services/http/headers';
 
 describe('call headers (SPEC.md §7)', () => {
   it('sends the session token, NONE and obd-web by default, and the language', () => {
-    expect(callHeaders({}, 'tok', 'en-US')).toEqual({ Authorization: 'Bearer tok', 'X-Authority': 'NONE', 'x-application-code': 'obd-web', 'Accept-Language': 'en-US' });
+    expect(callHeaders({}, 'tok', 'en-US')).toEqual({ Authorization: 'Bearer tok', 'X-Authority': 'NONE', 'x-application-code': 'obd-web', 'Accept-Language': 'en-US', 'X-Time-Zone': Intl.DateTimeFormat().resolvedOptions().timeZone });
   });
 
   it('sends no Authorization without a token', () => {
@@ -16,6 +16,8 @@ describe('call headers (SPEC.md §7)', () => {
       'x-application-code': 'vehicle-app',
       AppCode: 'B01',
       'Accept-Language': 'zh-CN',
+      // Spreadsheets show and read times in the browser's zone.
+      'X-Time-Zone': Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
   });
 });

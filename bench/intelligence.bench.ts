@@ -1,0 +1,213 @@
+/**
+ * Derived data budgets (DESIGN.md, issue 12):
+ * - derivation keeps pace with ingest: N vehicles' scripted days stored through the position writer
+ *   while the pipeline derives them, in the same run; stored/s and derived/s, and the lag;
+ * - one vehicle's month at 10 s reports (259,200 points) replayed with maxPoints 5,000 (p95 < 300 ms),
+ *   and streamed raw (heap growth while streaming);
+ * - the daily ledger of 1,000 vehicles × 31 days by day (< 200 ms);
+ * - vehicleCount and monitor/query over 10,000 vehicles (< 100 ms).
+ *
+ *   npx tsx bench/intelligence.bench.ts   (BENCH_BACKENDS=pglite,postgres; BENCH_PARTS=derive,read; BENCH_DERIVE_VEHICLES=200;
+ *   BENCH_DERIVE_BATCH=1 derives one vehicle per transaction, for comparison)
+ */
+
+import { sql } from 'kysely';
+import { DerivationPipeline } from '../server/intelligence/pipeline';
+import { intelligenceDerivers } from '../server/intelligence';
+import { playLegs, type Leg } from '../server/simulator/dayScript';
+import { toRecord, type TerminalIdentity } from '../server/telematics/store/records';
+import { PositionWriter } from '../server/telematics/store/writer';
+import { subscribeStored } from '../server/intelligence/subscription';
+import type { LocationBody } from '../server/telematics/jt808/codec';
+import { openDatabase } from '../server/platform/db/database';
+import { migrate } from '../server/platform/db/migrate';
+import { seed } from '../server/seed/seed';
+import { freshPostgres } from '../tests/helpers/testServer';
+import { withVehicleBench } from './fixtures';
+import { runAsScript, summarise, type BenchResult } from './lib';
+import { provisionTerminals } from './telematics/provision';
+import { createMonthPartition, monthOf } from '../server/telematics/store/partitions';
+
+const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite,postgres').split(',') as Array<'pglite' | 'postgres'>;
+const DERIVE_VEHICLES = Number(process.env.BENCH_DERIVE_VEHICLES || 200);
+/** Vehicles per derivation transaction (the pipeline's default unless set; 1 = one at a time). */
+const DERIVE_BATCH = process.env.BENCH_DERIVE_BATCH ? Number(process.env.BENCH_DERIVE_BATCH) : undefined;
+const MONTH_POINTS = 30 * 8640;
+const LEDGER_VEHICLES = 1000;
+const FLEET = 10_000;
+/** Which parts to run: derive, read (default both). */
+const PARTS = (process.env.BENCH_PARTS || 'derive,read').split(',');
+
+const DAY_LEGS: Leg[] = [
+  { kind: 'park', minutes: 420 },
+  { kind: 'drive', minutes: 45, kmh: 40, heading: 90 },
+  { kind: 'idle', minutes: 3 },
+  { kind: 'drive', minutes: 30, kmh: 40, heading: 0 },
+  { kind: 'park', minutes: 60, refuelL: 80 },
+  { kind: 'drive', minutes: 60, kmh: 50, heading: 270 },
+  { kind: 'park', minutes: 120 },
+  { kind: 'drive', minutes: 60, kmh: 35, heading: 180 },
+  { kind: 'park', minutes: 652 },
+];
+
+/** A decoded-like body for toRecord (the store path from the decoder on). */
+function bodyOf(r: ReturnType<typeof playLegs>[number]): LocationBody {
+  const status = r.status as { accOn: boolean };
+  return {
+    alarm: { raw: 0 },
+    status: { raw: status.accOn ? 3 : 2, accOn: status.accOn, fixed: true },
+    latitude: r.latitude,
+    longitude: r.longitude,
+    altitude: 10,
+    speed: r.speed ?? 0,
+    direction: r.direction ?? 0,
+    timestamp: Number(r.time),
+    extras: { mileageKm: r.extras?.mileageKm, fuelL: r.extras?.fuelL },
+  } as unknown as LocationBody; // only the fields toRecord reads
+}
+
+async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
+  const pg = kind === 'postgres' ? await freshPostgres() : null;
+  const database = await openDatabase(pg ? { databaseUrl: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
+  try {
+    await migrate(database);
+    await seed(database.db, { demo: true, adminPassword: 'Admin2026x' });
+    const phones = await provisionTerminals(database.db, DERIVE_VEHICLES);
+    const ids = await sql<{ terminal_id: number; vehicle_id: number }>`
+      SELECT t.id AS terminal_id, v.id AS vehicle_id FROM terminal t JOIN vehicle v ON v.terminal_id = t.id WHERE t.terminal_no = ANY(${phones}::text[]) ORDER BY t.id`.execute(database.db);
+    const start = Date.parse('2026-11-10T16:00:00Z');
+    const days = ids.rows.map((row, i) => {
+      const identity: TerminalIdentity = { terminalId: row.terminal_id, terminalNo: phones[i], sim: '', orgId: 0, orgPath: '/', vehicleId: row.vehicle_id, licence: null, vehicleOrgPath: null };
+      const reports = playLegs({ time: start, latitude: 31.2 + i * 0.001, longitude: 121.4, odometerKm: 10_000, fuelL: 200 }, DAY_LEGS);
+      return { identity, records: reports.map((r) => toRecord(identity, bodyOf(r), false)!) };
+    });
+    const writer = new PositionWriter(database.db, { concurrency: pg ? 4 : 1 });
+    const pipeline = new DerivationPipeline({ db: database.db, timeZone: 'Asia/Shanghai', derivers: intelligenceDerivers(), lingerMs: 200, batchSize: DERIVE_BATCH });
+    subscribeStored([writer], pipeline);
+    await pipeline.start();
+    // Live-like: every vehicle reports its next position, tick after tick, as fast as the store takes them.
+    const t0 = Date.now();
+    const longest = Math.max(...days.map((d) => d.records.length));
+    let total = 0;
+    for (let k = 0; k < longest; k++) {
+      const acks: Array<Promise<void>> = [];
+      for (const d of days) if (d.records[k]) acks.push(writer.add(d.identity, [d.records[k]]));
+      total += acks.length;
+      // Reports arrive over sockets: the loop yields between ticks, so the pipeline runs meanwhile.
+      if (writer.saturated) await Promise.all(acks);
+      else await new Promise((r) => setImmediate(r));
+    }
+    await writer.flush();
+    const storedMs = Date.now() - t0;
+    await pipeline.idle();
+    const derivedMs = Date.now() - t0;
+    const trips = await sql<{ n: number }>`SELECT count(*)::int AS n FROM trip`.execute(database.db);
+    await pipeline.stop();
+    return {
+      name: `derivation pace (${kind}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''})`,
+      vehicles: DERIVE_VEHICLES,
+      positions: total,
+      storedPerS: Math.round((total * 1000) / storedMs),
+      derivedPerS: Math.round((total * 1000) / derivedMs),
+      lagAfterStoreMs: derivedMs - storedMs,
+      windows: pipeline.stats.windows,
+      trips: trips.rows[0].n,
+    };
+  } finally {
+    await database.close();
+    await pg?.drop();
+  }
+}
+
+async function readBudgets(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> {
+  return withVehicleBench(kind, FLEET, async ({ database, app, token }) => {
+    const db = database.db;
+    const out: BenchResult[] = [];
+    const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
+      const t = performance.now();
+      const r = await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
+      return { ms: performance.now() - t, body: r.body };
+    };
+    const vehicles = (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id`.execute(db)).rows.map((r) => r.id);
+
+    // Latest state for every vehicle (the live map's source).
+    await sql`INSERT INTO vehicle_state (vehicle_id, terminal_id, device_time, latitude, longitude, speed, direction, acc, mileage_km, fuel_l)
+      SELECT id, 0, now() - (id % 600) * interval '1 second', 31 + (id % 1000) / 1000.0, 121 + (id % 997) / 1000.0, (id % 80), id % 360, id % 3 = 0, 10000 + id, 100
+      FROM vehicle`.execute(db);
+    await sql`ANALYZE vehicle_state`.execute(db);
+    const counts: number[] = [];
+    const monitor: number[] = [];
+    const monitorItems: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      counts.push((await call('POST', '/api/vehicle/index/vehicleCount', {})).ms);
+      // The console's form (columns), and the one object per vehicle form.
+      monitor.push((await call('POST', '/api/vehicle/monitor/query', { format: 'columns' })).ms);
+      monitorItems.push((await call('POST', '/api/vehicle/monitor/query', {})).ms);
+    }
+    out.push({ name: `vehicleCount, ${vehicles.length} vehicles (${kind})`, ...summarise(counts) });
+    out.push({ name: `monitor/query as columns, ${vehicles.length} vehicles (${kind})`, ...summarise(monitor) });
+    out.push({ name: `monitor/query as items, ${vehicles.length} vehicles (${kind})`, ...summarise(monitorItems) });
+
+    // The ledger: 1,000 vehicles × 31 days.
+    const ledgerIds = vehicles.slice(0, LEDGER_VEHICLES);
+    await sql`INSERT INTO ledger_day (vehicle_id, day, org_id, mileage_km, fuel_l, refuel_l, drain_l, driving_s, idle_s, trip_count, max_speed, cost)
+      SELECT v.id, d::date, v.org_id, 100 + v.id % 50, 30, 0, 0, 18000, 600, 5, 80, 215
+      FROM vehicle v, generate_series('2026-10-01'::date, '2026-10-31'::date, interval '1 day') AS d
+      WHERE v.id = ANY(${ledgerIds}::int[])`.execute(db);
+    await sql`ANALYZE ledger_day`.execute(db);
+    const byDay: number[] = [];
+    const perVehicle: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      byDay.push((await call('POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByDay', { criteria: { begin: '2026-10-01', end: '2026-10-31' } })).ms);
+      perVehicle.push((await call('POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuel', { criteria: { begin: '2026-10-01', end: '2026-10-31' } })).ms);
+    }
+    out.push({ name: `ledger by day, ${LEDGER_VEHICLES} vehicles × 31 days (${kind})`, ...summarise(byDay) });
+    out.push({ name: `ledger per vehicle, ${LEDGER_VEHICLES} vehicles × 31 days (${kind})`, ...summarise(perVehicle) });
+
+    // One vehicle's month at 10 s reports: a drive around a block grid with stops.
+    const vehicleId = vehicles[0];
+    const from = Date.parse('2026-10-01T00:00:00Z');
+    // The month's partition, as partition maintenance keeps them (not the DEFAULT catch-all).
+    await createMonthPartition(db, 'position', monthOf(new Date(from)));
+    await sql`INSERT INTO position (terminal_id, device_time, vehicle_id, latitude, longitude, speed, direction, acc, fixed, mileage_km)
+      SELECT 999999, ${new Date(from)}::timestamptz + n * interval '10 seconds', ${vehicleId},
+             31.2 + 0.01 * sin(n / 500.0) + 0.0001 * (n % 37), 121.4 + 0.01 * cos(n / 700.0),
+             CASE WHEN n % 360 < 60 THEN 0 ELSE 40 END, (n / 50) % 360, n % 360 >= 30, true, 10000 + n * 0.1
+      FROM generate_series(0, ${MONTH_POINTS - 1}) AS n`.execute(db);
+    await sql`ANALYZE position`.execute(db);
+    const to = from + MONTH_POINTS * 10_000;
+    const range = { vehicleId, begin: new Date(from).toISOString(), end: new Date(to).toISOString() };
+    const replay: number[] = [];
+    let kept = 0;
+    for (let i = 0; i < 12; i++) {
+      const r = await call('POST', '/api/vehicle/track/replay', { ...range, maxPoints: 5000 });
+      replay.push(r.ms);
+      kept = (JSON.parse(r.body) as { points: unknown[] }).points.length;
+    }
+    out.push({ name: `replay of ${MONTH_POINTS} points with maxPoints 5,000 (${kind})`, kept, ...summarise(replay) });
+
+    global.gc?.();
+    const heap0 = process.memoryUsage().heapUsed;
+    let peak = heap0;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
+    const t = performance.now();
+    const res = await app.inject({ method: 'POST', url: '/api/vehicle/track/replay', headers: { authorization: `Bearer ${token}` }, payload: range, payloadAsStream: true });
+    let bytes = 0;
+    for await (const chunk of res.stream()) bytes += (chunk as Buffer).length;
+    clearInterval(sampler);
+    out.push({ name: `raw replay of ${MONTH_POINTS} points, streamed (${kind})`, ms: Math.round(performance.now() - t), mb: +(bytes / 1e6).toFixed(1), peakHeapGrowthMb: +((peak - heap0) / 1e6).toFixed(1) });
+    return out;
+  });
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  for (const kind of BACKENDS) {
+    if (PARTS.includes('derive')) out.push(await derivePace(kind));
+    if (PARTS.includes('read')) out.push(...(await readBudgets(kind)));
+  }
+  return out;
+}
+
+if (require.main === module) runAsScript(run);

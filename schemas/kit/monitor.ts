@@ -1,0 +1,127 @@
+/**
+ * The live map's shapes, once for the server (`POST /api/vehicle/monitor/query`, the live
+ * WebSocket's messages) and the console that reads them.
+ */
+
+/** One vehicle of `monitor/query`: its latest state. */
+export interface MonitorItem {
+  vehicleId: number;
+  licence: string;
+  orgId: number;
+  orgName: string;
+  online: boolean;
+  moving: boolean;
+  latitude: number | null;
+  longitude: number | null;
+  speed: number | null;
+  direction: number | null;
+  acc: boolean | null;
+  alarm: number | null;
+  fuelL: number | null;
+  mileageKm: number | null;
+  /** ISO 8601 device time of the last report. */
+  time: string | null;
+  receivedAt: string | null;
+}
+
+export interface MonitorCriteria {
+  orgId?: number | null;
+  keyword?: string | null;
+  online?: boolean | null;
+  moving?: boolean | null;
+}
+
+/** The fields of a monitor item, in the order the compact answer lists them. */
+export const MONITOR_FIELDS = [
+  'vehicleId',
+  'licence',
+  'orgId',
+  'orgName',
+  'online',
+  'moving',
+  'latitude',
+  'longitude',
+  'speed',
+  'direction',
+  'acc',
+  'alarm',
+  'fuelL',
+  'mileageKm',
+  'time',
+  'receivedAt',
+] as const satisfies ReadonlyArray<keyof MonitorItem>;
+
+/**
+ * `monitor/query` with `format: 'columns'`: one array per field (the same names), index i of each
+ * being vehicle i. Ten thousand vehicles cost sixteen arrays instead of ten thousand objects
+ * repeating sixteen keys, to build, send and parse.
+ */
+export type MonitorColumns = { [K in keyof MonitorItem]: Array<MonitorItem[K]> };
+
+export interface MonitorColumnsAnswer {
+  columns: MonitorColumns;
+  total: number;
+}
+
+/** The items of a compact answer (the console keeps a map of items). */
+export function monitorItemsOf(columns: MonitorColumns): MonitorItem[] {
+  const n = columns.vehicleId.length;
+  const out = new Array<MonitorItem>(n);
+  for (let i = 0; i < n; i++) {
+    const item = {} as Record<keyof MonitorItem, unknown>;
+    for (const f of MONITOR_FIELDS) item[f] = columns[f][i];
+    out[i] = item as unknown as MonitorItem; // every field set just above
+  }
+  return out;
+}
+
+/** A stored position as the live WebSocket pushes it. */
+export interface LivePosition {
+  vehicleId: number;
+  licence: string | null;
+  terminalId: number;
+  time: string;
+  latitude: number;
+  longitude: number;
+  speed: number;
+  direction: number;
+  acc: boolean;
+  alarm: number;
+  mileageKm: number | null;
+  fuelL: number | null;
+  blind: boolean;
+}
+
+/** The alarm bits a stored position carries. */
+export interface LiveAlarm {
+  vehicleId: number;
+  licence: string | null;
+  terminalId: number;
+  time: string;
+  alarms: readonly string[];
+  latitude: number;
+  longitude: number;
+}
+
+/** An alarm the alarm engine raised (derived from reports or the clock), as the console shows it. */
+export interface LiveRaisedAlarm {
+  id: number;
+  vehicleId: number;
+  licence: string;
+  type: string;
+  category: string;
+  level: string;
+  begin: string;
+  end: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  value: number | null;
+  fenceId: number | null;
+  detail: Record<string, unknown> | null;
+}
+
+/** What the hub fans out. */
+export type LiveHubMessage = { type: 'positions'; items: LivePosition[] } | { type: 'alarms'; items: LiveAlarm[] } | { type: 'alarm'; items: LiveRaisedAlarm[] };
+
+/** What a console's socket receives: the route's greeting, then the hub's messages. */
+export type LiveMessage = { type: 'hello'; orgPath: string } | LiveHubMessage;

@@ -1,0 +1,136 @@
+/**
+ * The one start-up sequence of the server, for `npm start`, the Umi mock, the tests and the
+ * benches: open the database → migrate → seed → token secret → app → partition maintenance →
+ * derivation (pipeline and alarm engine) → telematics; `close()` undoes them in reverse order. What differs between them is passed in:
+ * the seed, the secret, the app's options, and whether telematics runs and with which fleet.
+ */
+
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { buildApp, type AppOptions } from './app';
+import type { Config } from './config';
+import { tokenSecret } from './platform/auth/secret';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { createBus, sharedView, type ServerBus, type ServerTopics } from './platform/bus';
+import { createNatsBus } from './platform/natsBus';
+import { reportMisassignedRoles } from './passport/roleScope';
+import { openDatabase, type Database, type DatabaseOptions } from './platform/db/database';
+import { migrate } from './platform/db/migrate';
+import type { DB } from './platform/db/tables';
+import { busSources, startDerivation, type Derivation } from './intelligence';
+import { createAlarmEngine, type AlarmEngine } from './intelligence/alarms/engine';
+import { behaviourDeriver } from './intelligence/behaviour/deriver';
+import { notifyDispatcher } from './intelligence/notify/dispatcher';
+import type { SmtpConfig } from './intelligence/notify/smtp';
+import type { AlarmType } from './intelligence/alarms/types';
+import { startTelematics, type FleetStarter, type Telematics } from './telematics';
+import { startPartitionMaintenance, type PartitionMaintenance } from './telematics/store/partitions';
+
+export interface BootstrapOptions {
+  database: DatabaseOptions;
+  /** Seeds the migrated database (server/seed, passed in so nothing below imports it). */
+  seed?: (db: Kysely<DB>) => Promise<{ seeded: boolean }>;
+  /** JWT_SECRET; absent, the secret kept in the database (generated on first start). */
+  jwtSecret?: string;
+  /** The app's options besides the database and the secret. */
+  app?: Omit<AppOptions, 'database' | 'secret'>;
+  /** Month partitions of the time series kept ahead and pruned (`npm start`); absent, not maintained. */
+  partitions?: { retentionMonths: number | null };
+  /**
+   * The derivation pipeline (trips, stops, fuel events, the daily ledger) with the alarm engine's
+   * deriver and clock, then the behaviour deriver (driving events, health index; it reads the alarms), fed by the bus's committed batches; absent, nothing is derived.
+   */
+  derivation?: { timeZone: string; smtp?: SmtpConfig | null; obdAlarmTypes?: ReadonlyMap<number, AlarmType> };
+  /**
+   * NATS_URL: the bus is JetStream (every process sees what every gateway stored; derivation takes
+   * each batch once across processes) and commands go down through whichever process holds the
+   * terminal. Absent: the in-process bus, nothing else needed.
+   */
+  nats?: { url: string };
+  /** Starts the JT/T 808 gateway and its routes; absent, no telematics (its routes are not registered). */
+  telematics?: { config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum'>>; fleet?: FleetStarter };
+}
+
+export interface Server {
+  database: Database;
+  app: FastifyInstance;
+  /** The bus features publish and subscribe on (in-process, or NATS JetStream with NATS_URL). */
+  bus: ServerBus;
+  secret: string;
+  telematics: Telematics | null;
+  derivation: Derivation | null;
+  /** Closes what was started, in reverse order. */
+  close(): Promise<void>;
+}
+
+export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
+  // Each step pushes its undo; a failure half-way closes what was opened before rethrowing.
+  const undo: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    while (undo.length) await undo.pop()!();
+  };
+  try {
+    const database = await openDatabase(opts.database);
+    undo.push(() => database.close());
+    const applied = await migrate(database);
+    const seeded = (await opts.seed?.(database.db)) ?? { seeded: false };
+    const secret = await tokenSecret(database.db, opts.jwtSecret);
+    const app = await buildApp({ ...opts.app, database, secret });
+    undo.push(() => app.close());
+    app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
+    // Role assignments made before the organisation rule was enforced: one warning, the list is on the accounts page.
+    await reportMisassignedRoles(database.db, app.log);
+    const onBusError = (err: unknown, topic: PropertyKey) => app.log.error({ err, topic }, 'bus subscriber failed');
+    let bus: ServerBus;
+    let nats: NatsConnection | undefined;
+    if (opts.nats) {
+      const natsBus = await createNatsBus<ServerTopics>({ url: opts.nats.url, onError: onBusError });
+      undo.push(() => natsBus.close());
+      bus = natsBus;
+      nats = natsBus.connection;
+      app.log.info({ url: opts.nats.url }, 'bus on NATS JetStream');
+    } else bus = createBus(onBusError);
+    let partitions: PartitionMaintenance | null = null;
+    if (opts.partitions) {
+      // This month's and the next months' partitions exist before the gateway stores anything.
+      partitions = startPartitionMaintenance(database.db, { retentionMonths: opts.partitions.retentionMonths, log: app.log });
+      undo.push(() => partitions!.stop());
+      await partitions.ready;
+    }
+    // Subscribers of the bus (the derivation pipeline) start here, before telematics publishes anything.
+    let derivation: Derivation | null = null;
+    let alarms: AlarmEngine | null = null;
+    if (opts.derivation) {
+      alarms = createAlarmEngine({ db: database.db, bus, log: app.log, obdAlarmTypes: opts.derivation.obdAlarmTypes });
+      derivation = await startDerivation({ db: database.db, timeZone: opts.derivation.timeZone, sources: busSources(sharedView(bus, 'derive')), log: app.log, extraDerivers: [alarms.deriver, behaviourDeriver] });
+      undo.push(() => derivation!.close());
+      // Stopped after telematics closes (undo runs in reverse), so the last batches are still derived.
+      undo.push(() => alarms!.stop());
+    }
+    let telematics: Telematics | null = null;
+    if (opts.telematics) {
+      const derived = derivation ? () => derivation!.pipeline.idle() : undefined;
+      telematics = await startTelematics(app, { database, secret, bus, nats, config: opts.telematics.config, fleet: opts.telematics.fleet, derived });
+      undo.push(() => telematics!.close());
+    }
+    if (alarms) {
+      // New alarms are delivered by the notification rules: the console (unread list and live
+      // WebSocket of the members whose scope holds the vehicle), webhooks and SMS gateways.
+      const notifier = notifyDispatcher({ db: database.db, sink: telematics?.hub ?? null, timeZone: opts.derivation!.timeZone, smtp: opts.derivation!.smtp, log: app.log });
+      // Delivered once across processes (a webhook, SMS or mail is sent once); the live push then
+      // reaches the members connected to this process (see README, Several gateways).
+      const unsubscribe = sharedView(bus, 'notify').subscribe('alarm.raised', (a) => notifier.onRaised([{ id: a.alarmId }]));
+      undo.push(async () => unsubscribe());
+      // Deliveries a previous process left pending (stopped between retries) go on.
+      const resumed = await notifier.resume();
+      if (resumed) app.log.info({ resumed }, 'pending alarm notifications resumed');
+      // Stopped first on close (undo runs in reverse): retries still waiting stay pending in the log.
+      undo.push(() => notifier.stop());
+      alarms.start();
+    }
+    return { database, app, bus, secret, telematics, derivation, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The alarm deriver: plugs into the derivation pipeline (server/intelligence/deriver.ts). For one
+ * vehicle's window it runs every detector over the ordered reports and replaces the alarms that
+ * begin in the window, so alarms depend only on what is stored, never on arrival order, and a
+ * rebuild changes nothing. Windows are widened so that no alarm, and no condition a policy's
+ * duration needs, is cut at an edge.
+ */
+
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import type { DerivePosition, Deriver, DeriveWindow, TimeRange } from '../deriver';
+import { loadPositions } from '../windowLoad';
+import { AI_DEFAULTS, repeatArrival, skewing, type RouteTask } from './detectors/aiRules';
+import { alarmWordIntervals } from './detectors/alarmWord';
+import { areaOf, fenceIntervals, type FenceRule } from './detectors/fences';
+import { HOUR, MINUTE } from './detectors/motionRules';
+import { expertKey, faultIntervals, obdAlarmIntervals, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch } from './detectors/obd';
+import { policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
+import { mergeIntervals } from './merge';
+import { policiesFor, type PolicySet } from './policies';
+import { closeClockAlarms, replaceAlarms, windowEnd, windowStart, type RaisedAlarm } from './store';
+import type { AlarmInterval, AlarmLevel, AlarmType } from './types';
+import { pathAbove } from '../../platform/scope';
+import { clockStopsKept } from './stopClock';
+
+/**
+ * Context every window gets beyond the longest policy duration: enough for transitions (ACC,
+ * bits) to see the report before. Kept short because every deriver's window widens to it.
+ */
+const MARGIN_MS = MINUTE;
+
+/** How far back (and, for a late upload, forward) a window must reach for these policies. */
+export function lookbackMs(policies: PolicySet): number {
+  let longest = 0;
+  for (const p of policies.values()) longest = Math.max(longest, (p.durationMinutes ?? 0) * MINUTE);
+  if (policies.has('Idle') && !policies.get('Idle')!.durationMinutes) longest = Math.max(longest, RULE_DEFAULTS.idleMinutes * MINUTE);
+  if (policies.has('StopLongTime') && !policies.get('StopLongTime')!.durationMinutes) longest = Math.max(longest, RULE_DEFAULTS.stopMinutes * MINUTE);
+  const fatigue = policies.get('Fatigue');
+  if (fatigue) longest = Math.max(longest, (fatigue.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR + (fatigue.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE);
+  const repeat = policies.get('RepeatArrival');
+  if (repeat) longest = Math.max(longest, (repeat.params.windowHours ?? AI_DEFAULTS.repeatWindowHours) * HOUR);
+  return longest + MARGIN_MS;
+}
+
+async function orgPathOf(db: Kysely<DB>, vehicleId: number): Promise<string | null> {
+  const r = await sql<{ path: string }>`SELECT o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ${vehicleId}`.execute(db);
+  return r.rows[0]?.path ?? null;
+}
+
+/** Open fences that apply to the vehicle: linked to it, or linked to none and of an ancestor organisation. */
+export async function fencesFor(db: Kysely<DB>, vehicleId: number, orgPath: string): Promise<FenceRule[]> {
+  const r = await sql<{ id: number; name: string; fence_type: string; geometry: unknown; dwell_seconds: number; alarm_on_enter: boolean | null; alarm_on_exit: boolean | null; speed_limit: number | null }>`
+    SELECT f.id, f.name, f.fence_type, f.geometry, f.dwell_seconds, f.alarm_on_enter, f.alarm_on_exit, f.speed_limit
+    FROM fence f JOIN organisation o ON o.id = f.org_id
+    WHERE COALESCE(f.status, 'open') = 'open'
+      AND (EXISTS (SELECT 1 FROM vehicle_fence l WHERE l.fence_id = f.id AND l.vehicle_id = ${vehicleId})
+           OR (NOT EXISTS (SELECT 1 FROM vehicle_fence l WHERE l.fence_id = f.id) AND ${pathAbove('o.path', orgPath)}))
+    ORDER BY f.id`.execute(db);
+  const out: FenceRule[] = [];
+  for (const f of r.rows) {
+    const geometry = (typeof f.geometry === 'string' ? JSON.parse(f.geometry) : f.geometry) as Parameters<typeof areaOf>[1];
+    const area = areaOf(f.fence_type, geometry);
+    if (!area) continue;
+    out.push({ id: f.id, name: f.name, area, dwellSeconds: f.dwell_seconds, alarmOnEnter: f.alarm_on_enter !== false, alarmOnExit: f.alarm_on_exit !== false, speedLimit: f.speed_limit });
+  }
+  return out;
+}
+
+/** Trouble-code reports of the window: positions whose OBD block lists codes, and OBD DTC records. */
+async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: readonly DerivePosition[], range: TimeRange): Promise<DtcReport[]> {
+  const out: DtcReport[] = [];
+  for (const p of positions) {
+    const codes = positionDtcs(p);
+    if (codes) out.push({ time: p.time, codes, latitude: p.latitude, longitude: p.longitude });
+  }
+  const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
+  const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
+  const r = await sql<{ ms: number; codes: string[] | null; latitude: number | null; longitude: number | null }>`
+    SELECT (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.latitude, o.longitude,
+           (SELECT array_agg(d.code ORDER BY d.seq) FROM obd_dtc d WHERE d.terminal_id = o.terminal_id AND d.device_time = o.device_time) AS codes
+    FROM obd_record o
+    WHERE o.vehicle_id = ${vehicleId} AND o.subtype = 2 ${lo ? sql`AND o.device_time >= ${lo}` : sql``} ${hi ? sql`AND o.device_time < ${hi}` : sql``}`.execute(db);
+  for (const x of r.rows) out.push({ time: Math.round(Number(x.ms)), codes: x.codes ?? [], latitude: x.latitude, longitude: x.longitude });
+  return out;
+}
+
+/** The expert fault library entries for these codes, by SPN/FMI or P-code. */
+async function expertLookup(db: Kysely<DB>, reports: readonly DtcReport[]): Promise<(code: ReturnType<typeof parseDtc>) => ExpertFaultMatch | null> {
+  const parsed = [...new Set(reports.flatMap((r) => r.codes))].map(parseDtc);
+  const j1939 = parsed.filter((d) => d.kind === 'j1939');
+  const obd2 = parsed.filter((d) => d.kind === 'obd2').map((d) => d.code);
+  if (!j1939.length && !obd2.length) return () => null;
+  const r = await sql<{ id: number; spn: number; fmi: number; dtc_code: string | null; name: string; level: AlarmLevel; cause: string | null; resolvent: string; maintenance_measures: string | null }>`
+    SELECT id, spn, fmi, dtc_code, name, level, cause, resolvent, maintenance_measures FROM expert_fault
+    WHERE (spn, fmi) IN (SELECT * FROM unnest(${j1939.map((d) => d.spn)}::int[], ${j1939.map((d) => d.fmi)}::int[]))
+       OR upper(dtc_code) = ANY (${obd2}::text[])
+    ORDER BY id`.execute(db);
+  const byKey = new Map<string, ExpertFaultMatch>();
+  for (const f of r.rows) {
+    const match = { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures };
+    if (!byKey.has(`${f.spn}/${f.fmi}`)) byKey.set(`${f.spn}/${f.fmi}`, match);
+    if (f.dtc_code && !byKey.has(f.dtc_code.toUpperCase())) byKey.set(f.dtc_code.toUpperCase(), match);
+  }
+  return (d) => (d.kind === 'other' ? null : (byKey.get(expertKey(d)) ?? null));
+}
+
+/** Suspected drains the trip deriver found (rebuilt just before, in the same transaction). */
+async function fuelDrains(db: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<AlarmInterval[]> {
+  const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
+  const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
+  const r = await sql<{ ms: number; amount_l: number; latitude: number; longitude: number; before: number; after: number }>`
+    SELECT (extract(epoch FROM time) * 1000)::float8 AS ms, amount_l, latitude, longitude, level_before_l AS before, level_after_l AS after
+    FROM fuel_event WHERE vehicle_id = ${vehicleId} AND kind = 'drain' ${lo ? sql`AND time >= ${lo}` : sql``} ${hi ? sql`AND time < ${hi}` : sql``}`.execute(db);
+  return r.rows.map((x) => {
+    const t = Math.round(Number(x.ms));
+    return { type: 'FuelDrain', subject: '', begin: t, end: t, firedAt: t, latitude: x.latitude, longitude: x.longitude, value: x.amount_l, detail: { levelBeforeL: x.before, levelAfterL: x.after } };
+  });
+}
+
+/** The vehicle's tasks with a planned route that overlap the range. */
+async function routeTasks(db: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<RouteTask[]> {
+  const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
+  const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
+  const r = await sql<{ id: number; name: string; route_line: unknown; start_time: Date | null; end_time: Date | null }>`
+    SELECT id, name, route_line, start_time, end_time FROM task
+    WHERE vehicle_id = ${vehicleId} AND route_line IS NOT NULL AND COALESCE(status, 'pending') <> 'cancelled'
+      ${hi ? sql`AND (start_time IS NULL OR start_time < ${hi})` : sql``} ${lo ? sql`AND (end_time IS NULL OR end_time >= ${lo})` : sql``}
+    ORDER BY id`.execute(db);
+  return r.rows.map((t) => ({
+    id: t.id,
+    name: t.name,
+    line: (typeof t.route_line === 'string' ? JSON.parse(t.route_line) : t.route_line) as number[][],
+    begin: t.start_time ? new Date(t.start_time).getTime() : -Infinity,
+    end: t.end_time ? new Date(t.end_time).getTime() : Infinity,
+  }));
+}
+
+/** Everything the detectors find in these reports (merged, not yet cut to a window). */
+export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: string, positions: readonly DerivePosition[], window: DeriveWindow, range: TimeRange, obdAlarmTypes?: ReadonlyMap<number, AlarmType>): Promise<AlarmInterval[]> {
+  const policies = await policiesFor(db, orgPath);
+  const found: AlarmInterval[] = [...alarmWordIntervals(positions), ...policyIntervals(positions, policies)];
+  for (const fence of await fencesFor(db, vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
+  if (policies.has('Fault')) {
+    const reports = await dtcReports(db, vehicleId, positions, range);
+    found.push(...faultIntervals(reports, await expertLookup(db, reports)));
+  }
+  found.push(...obdAlarmIntervals(window.obdRecords, obdAlarmTypes));
+  const repeat = policies.get('RepeatArrival');
+  if (repeat)
+    found.push(
+      ...repeatArrival(positions, {
+        radiusM: repeat.params.radiusM ?? AI_DEFAULTS.repeatRadiusM,
+        count: repeat.params.count ?? repeat.threshold ?? AI_DEFAULTS.repeatCount,
+        windowMs: repeat.params.windowHours !== undefined ? repeat.params.windowHours * HOUR : (repeat.durationMinutes ?? AI_DEFAULTS.repeatWindowHours * 60) * MINUTE,
+      }),
+    );
+  const skew = policies.get('Skewing');
+  if (skew) found.push(...skewing(positions, await routeTasks(db, vehicleId, range), skew.threshold ?? AI_DEFAULTS.corridorM, skew.durationMinutes ?? AI_DEFAULTS.skewMinutes));
+  if (policies.has('FuelDrain')) found.push(...(await fuelDrains(db, vehicleId, range)));
+  return mergeIntervals(found);
+}
+
+export interface AlarmDeriverOptions {
+  /** Told about each alarm a rebuild created, after the rebuild (notifications). */
+  onRaised?: (alarms: RaisedAlarm[]) => void;
+  /** OBD alarm item ids the operator maps to alarm types (OBD_ALARM_TYPES). */
+  obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
+}
+
+export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
+  return {
+    name: 'alarms',
+    async extend(trx, vehicleId, range) {
+      const path = await orgPathOf(trx, vehicleId);
+      const lookback = path ? lookbackMs(await policiesFor(trx, path)) : MARGIN_MS;
+      const from = await windowStart(trx, vehicleId, range.from - lookback);
+      const to = Number.isFinite(range.to) ? await windowEnd(trx, vehicleId, range.to + lookback) : Infinity;
+      return { from, to };
+    },
+    async rebuild(trx, window) {
+      const { vehicleId, orgPath } = window.vehicle;
+      // A window that stops short of the newest report reads on a little, so a condition that
+      // holds at its edge gets its true end.
+      const tail = Number.isFinite(window.to) ? await loadPositions(trx, vehicleId, { from: window.to, to: window.to + lookbackMs(await policiesFor(trx, orgPath)) }) : [];
+      const positions = tail.length ? [...window.positions, ...tail] : window.positions;
+      const range = { from: window.from, to: tail.length ? tail[tail.length - 1].time + 1 : window.to };
+      const found = await detectAlarms(trx, vehicleId, orgPath, positions, window, range, opts.obdAlarmTypes);
+      if ((await policiesFor(trx, orgPath)).has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
+      const raised = await replaceAlarms(trx, vehicleId, window.from, found, window.to);
+      await closeClockAlarms(trx, vehicleId);
+      if (raised.length && opts.onRaised) opts.onRaised(raised.map((a) => ({ ...a, orgPath })));
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The AI alarms (definitions in README):
+ * - RepeatArrival: a stop that is the count-th stop within the radius of the same place inside
+ *   the window (unplanned visits);
+ * - Skewing: during a task with a planned route, the vehicle is more than the corridor's metres
+ *   off the route for the policy's minutes.
+ */
+
+import { lineString, point } from '@turf/helpers';
+import pointToLineDistance from '@turf/point-to-line-distance';
+import type { DerivePosition } from '../../deriver';
+import type { AlarmInterval } from '../types';
+import { HOUR, isMoving, JITTER_M, metresBetween, MINUTE } from './motionRules';
+import { conditionRuns, heldMs } from './runs';
+
+export const AI_DEFAULTS = {
+  repeatRadiusM: 200,
+  repeatCount: 3,
+  repeatWindowHours: 24,
+  /** A stop shorter than this is traffic, not a visit. */
+  repeatMinStopMinutes: 3,
+  corridorM: 500,
+  skewMinutes: 5,
+} as const;
+
+export interface RepeatParams {
+  radiusM: number;
+  count: number;
+  windowMs: number;
+}
+
+export function repeatArrival(positions: readonly DerivePosition[], p: RepeatParams): AlarmInterval[] {
+  const stops = conditionRuns(positions, (x, first) => !isMoving(x) && (!first || metresBetween(first, x) <= JITTER_M))
+    .filter((r) => heldMs(r) >= AI_DEFAULTS.repeatMinStopMinutes * MINUTE)
+    .map((r) => r.points[0]);
+  const out: AlarmInterval[] = [];
+  for (let k = 0; k < stops.length; k++) {
+    const s = stops[k];
+    const near = stops.slice(0, k + 1).filter((o) => s.time - o.time <= p.windowMs && metresBetween(o, s) <= p.radiusM);
+    if (near.length === p.count)
+      out.push({ type: 'RepeatArrival', subject: '', begin: s.time, end: s.time, firedAt: s.time, latitude: s.latitude, longitude: s.longitude, value: near.length, detail: { radiusM: p.radiusM, windowHours: p.windowMs / HOUR, visits: near.map((o) => new Date(o.time).toISOString()) } });
+  }
+  return out;
+}
+
+export interface RouteTask {
+  id: number;
+  name: string;
+  /** [[lng, lat], …] */
+  line: number[][];
+  begin: number;
+  end: number;
+}
+
+export function skewing(positions: readonly DerivePosition[], tasks: readonly RouteTask[], corridorM: number, minutes: number): AlarmInterval[] {
+  const out: AlarmInterval[] = [];
+  for (const task of tasks) {
+    if (task.line.length < 2) continue;
+    const line = lineString(task.line);
+    const during = positions.filter((x) => x.time >= task.begin && x.time <= task.end);
+    const off = (x: DerivePosition) => pointToLineDistance(point([x.longitude, x.latitude]), line, { units: 'kilometers' }) * 1000;
+    for (const r of conditionRuns(during, (x) => off(x) > corridorM)) {
+      if (heldMs(r) < minutes * MINUTE) continue;
+      const first = r.points[0];
+      out.push({
+        type: 'Skewing',
+        subject: `task:${task.id}`,
+        begin: first.time,
+        end: r.clearedBy?.time ?? (r.points[r.points.length - 1].time >= task.end ? task.end : null),
+        firedAt: first.time + minutes * MINUTE,
+        latitude: first.latitude,
+        longitude: first.longitude,
+        value: Math.round(Math.max(...r.points.map(off))),
+        detail: { taskId: task.id, taskName: task.name, corridorM },
+      });
+    }
+  }
+  return out;
+}

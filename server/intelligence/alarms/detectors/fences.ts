@@ -1,0 +1,144 @@
+/**
+ * Fence in and out: a vehicle has entered (left) a fence once it has stayed inside (outside) for
+ * the fence's dwell seconds, so GNSS jitter along the border is not a crossing. The first side the
+ * data settles on is where the vehicle already was, not a crossing. Inside a fence with a speed
+ * limit, going faster is an OverSpeed.
+ */
+
+import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
+import { lineString, polygon as turfPolygon, point } from '@turf/helpers';
+import pointToLineDistance from '@turf/point-to-line-distance';
+import type { Feature, LineString, Polygon, MultiPolygon } from 'geojson';
+import type { DerivePosition } from '../../deriver';
+import type { AlarmInterval } from '../types';
+import { boundaryOf } from '../districts';
+import { metresBetween } from './motionRules';
+
+export type FenceArea =
+  | { kind: 'circle'; center: [number, number]; radiusM: number }
+  | { kind: 'polygon'; shape: Feature<Polygon | MultiPolygon> }
+  /** A corridor: within half the width of the path. */
+  | { kind: 'route'; line: Feature<LineString>; halfWidthM: number };
+
+export interface FenceRule {
+  id: number;
+  name: string;
+  area: FenceArea;
+  dwellSeconds: number;
+  alarmOnEnter: boolean;
+  alarmOnExit: boolean;
+  speedLimit: number | null;
+}
+
+/** A ring closed as GeoJSON wants it. */
+const closed = (ring: number[][]) => (ring.length && (ring[0][0] !== ring[ring.length - 1][0] || ring[0][1] !== ring[ring.length - 1][1]) ? [...ring, ring[0]] : ring);
+
+/**
+ * The fence table's geometry ({center, radius}, {points} or {districtCode, boundary}) as an area;
+ * null when unusable (a district whose boundary is not known yet is not evaluated).
+ */
+export function areaOf(fenceType: string, geometry: { center?: number[]; radius?: number; points?: number[][]; path?: number[][]; width?: number; boundary?: unknown } | null): FenceArea | null {
+  if (!geometry) return null;
+  if (fenceType === 'district') {
+    const boundary = boundaryOf(geometry.boundary);
+    return boundary ? { kind: 'polygon', shape: { type: 'Feature', properties: {}, geometry: boundary } } : null;
+  }
+  if (fenceType === 'circle' && geometry.center?.length === 2 && typeof geometry.radius === 'number')
+    return { kind: 'circle', center: [geometry.center[0], geometry.center[1]], radiusM: geometry.radius };
+  if ((fenceType === 'polygon' || fenceType === 'rectangle') && geometry.points && geometry.points.length >= 3) return { kind: 'polygon', shape: turfPolygon([closed(geometry.points)]) };
+  if (fenceType === 'route' && geometry.path && geometry.path.length >= 2 && typeof geometry.width === 'number')
+    return { kind: 'route', line: lineString(geometry.path), halfWidthM: geometry.width / 2 };
+  return null;
+}
+
+export function inside(area: FenceArea, p: { latitude: number; longitude: number }): boolean {
+  if (area.kind === 'circle') return metresBetween({ longitude: area.center[0], latitude: area.center[1] }, p) <= area.radiusM;
+  if (area.kind === 'route') return pointToLineDistance(point([p.longitude, p.latitude]), area.line, { units: 'meters' }) <= area.halfWidthM;
+  return booleanPointInPolygon(point([p.longitude, p.latitude]), area.shape);
+}
+
+/**
+ * Per report, whether the vehicle counts as inside the fence: it is inside and the data has
+ * settled on inside (after the dwell), so border jitter neither enters nor speeds.
+ */
+export function settledInside(positions: readonly DerivePosition[], fence: Pick<FenceRule, 'area' | 'dwellSeconds'>): boolean[] {
+  const dwellMs = fence.dwellSeconds * 1000;
+  let state: boolean | null = null;
+  let candidate: DerivePosition | null = null;
+  return positions.map((p) => {
+    const now = inside(fence.area, p);
+    if (now === state) candidate = null;
+    else {
+      candidate ??= p;
+      if (p.time - candidate.time >= dwellMs) {
+        state = now;
+        candidate = null;
+      }
+    }
+    return state === true && now;
+  });
+}
+
+/**
+ * The speed limit in force at each report: `base`, lowered by every fence with a speed limit the
+ * vehicle is settled inside of.
+ */
+export function speedLimits(positions: readonly DerivePosition[], fences: readonly FenceRule[], base: number): number[] {
+  const out = positions.map(() => base);
+  for (const f of fences) {
+    if (f.speedLimit === null || f.speedLimit <= 0) continue;
+    settledInside(positions, f).forEach((isIn, i) => {
+      if (isIn) out[i] = Math.min(out[i], f.speedLimit!);
+    });
+  }
+  return out;
+}
+
+/** Crossings of one fence, and speeding inside it. */
+export function fenceIntervals(positions: readonly DerivePosition[], fence: FenceRule): AlarmInterval[] {
+  const out: AlarmInterval[] = [];
+  const dwellMs = fence.dwellSeconds * 1000;
+  const subject = `fence:${fence.id}`;
+  let state: boolean | null = null;
+  let candidate: DerivePosition | null = null;
+  let speeding: AlarmInterval | null = null;
+  const event = (type: 'FenceIn' | 'FenceOut', p: DerivePosition): AlarmInterval => ({
+    type,
+    subject,
+    begin: p.time,
+    end: p.time,
+    firedAt: p.time + dwellMs,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    value: null,
+    fenceId: fence.id,
+    detail: { fenceName: fence.name },
+  });
+  const within = settledInside(positions, fence);
+  positions.forEach((p, i) => {
+    const now = inside(fence.area, p);
+    if (now === state) candidate = null;
+    else {
+      candidate ??= p;
+      if (p.time - candidate.time >= dwellMs) {
+        if (state !== null) {
+          if (now && fence.alarmOnEnter) out.push(event('FenceIn', candidate));
+          if (!now && fence.alarmOnExit) out.push(event('FenceOut', candidate));
+        }
+        state = now;
+        candidate = null;
+      }
+    }
+    const fast = within[i] && fence.speedLimit !== null && fence.speedLimit > 0 && p.speed > fence.speedLimit;
+    if (fast && !speeding)
+      speeding = { type: 'OverSpeed', subject: '', begin: p.time, end: null, firedAt: p.time, latitude: p.latitude, longitude: p.longitude, value: p.speed, fenceId: fence.id, detail: { sources: [subject], limitKmh: fence.speedLimit } };
+    else if (fast && speeding) speeding.value = Math.max(speeding.value ?? 0, p.speed);
+    else if (!fast && speeding) {
+      speeding.end = p.time;
+      out.push(speeding);
+      speeding = null;
+    }
+  });
+  if (speeding) out.push(speeding);
+  return out;
+}

@@ -1,0 +1,204 @@
+/**
+ * Report-driven rules whose thresholds come from policies: FireOn, Low (OBD battery), Idle,
+ * StopLongTime, OverSpeed, Trail and Fatigue. Each raises nothing without its policy.
+ */
+
+import type { DerivePosition } from '../../deriver';
+import type { AlarmPolicy, PolicySet } from '../policies';
+import type { AlarmInterval, AlarmType } from '../types';
+import { HOUR, isMoving, JITTER_M, metresBetween, MINUTE, MOVING_KMH } from './motionRules';
+import { conditionRuns, heldMs, type Run } from './runs';
+
+/** Defaults where a policy leaves a parameter empty. */
+export const RULE_DEFAULTS = {
+  /** Idle: ACC on and standing for this long. */
+  idleMinutes: 5,
+  stopMinutes: 24 * 60,
+  overSpeedKmh: 100,
+  /** Low: a dip must last this long (cranking the engine pulls the battery down for seconds). */
+  lowMinutes: 1,
+  lowVolts: 11.8,
+  /** Trail: moved this far from where the ignition went off. */
+  trailMetres: 300,
+  fatigueHours: 4,
+  fatigueRestMinutes: 20,
+} as const;
+
+const at = (p: DerivePosition) => ({ latitude: p.latitude, longitude: p.longitude });
+
+function fromRun(type: AlarmType, r: Run, minMs: number, value: number | null, detail: Record<string, unknown> = {}): AlarmInterval | null {
+  if (heldMs(r) < minMs) return null;
+  const first = r.points[0];
+  return { type, subject: '', begin: first.time, end: r.clearedBy?.time ?? null, firedAt: first.time + minMs, ...at(first), value, detail: { sources: ['policy'], ...detail } };
+}
+
+const minutesOf = (p: AlarmPolicy, fallback: number) => (p.durationMinutes ?? fallback) * MINUTE;
+const heldMinutes = (r: Run) => Math.round(heldMs(r) / MINUTE);
+
+/** Battery / supply voltage an OBD block carried, if any. */
+export function voltageOf(p: DerivePosition): number | null {
+  const x = p.extras as { obd?: { powerV?: number }; obdF3?: { powerV?: number }; eb?: { batteryV?: number; powerV?: number } } | null;
+  const v = x?.obd?.powerV ?? x?.obdF3?.powerV ?? x?.eb?.powerV ?? x?.eb?.batteryV;
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export function fireOn(positions: readonly DerivePosition[]): AlarmInterval[] {
+  const out: AlarmInterval[] = [];
+  for (let i = 1; i < positions.length; i++) {
+    const p = positions[i];
+    if (p.acc && !positions[i - 1].acc) out.push({ type: 'FireOn', subject: '', begin: p.time, end: p.time, firedAt: p.time, ...at(p), value: null, detail: { sources: ['policy'] } });
+  }
+  return out;
+}
+
+/** Standing still: slower than walking pace and within GNSS jitter of where it stopped. */
+export const standing = (p: DerivePosition, first: DerivePosition | null) => !isMoving(p) && (!first || metresBetween(first, p) <= JITTER_M);
+
+export function idle(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
+  const min = minutesOf(policy, RULE_DEFAULTS.idleMinutes);
+  const maxKmh = policy.params.maxSpeedKmh;
+  const slow = (p: DerivePosition) => (maxKmh !== undefined ? p.speed <= maxKmh : !isMoving(p));
+  return conditionRuns(positions, (p, first) => p.acc && slow(p) && (!first || metresBetween(first, p) <= JITTER_M))
+    .map((r) => fromRun('Idle', r, min, heldMinutes(r)))
+    .filter((x): x is AlarmInterval => x !== null);
+}
+
+/**
+ * A stop lasts until the vehicle moves: a parked terminal that went quiet stood still until its
+ * next (moving) report, so the stop is measured to that report, not to its last standing one.
+ */
+export function stopLongTime(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
+  const min = minutesOf(policy, RULE_DEFAULTS.stopMinutes);
+  const out: AlarmInterval[] = [];
+  for (const r of conditionRuns(positions, standing)) {
+    const first = r.points[0];
+    const stood = (r.clearedBy ?? r.points[r.points.length - 1]).time - first.time;
+    if (stood < min) continue;
+    out.push({ type: 'StopLongTime', subject: '', begin: first.time, end: r.clearedBy?.time ?? null, firedAt: first.time + min, ...at(first), value: Math.round(stood / MINUTE), detail: { sources: ['policy'] } });
+  }
+  return out;
+}
+
+export function overSpeed(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
+  const limit = policy.threshold ?? RULE_DEFAULTS.overSpeedKmh;
+  // durationSeconds refines durationMinutes: they add up.
+  const min = minutesOf(policy, 0) + (policy.params.durationSeconds ?? 0) * 1000;
+  return conditionRuns(positions, (p) => p.speed > limit)
+    .map((r) => fromRun('OverSpeed', r, min, Math.max(...r.points.map((p) => p.speed)), { limitKmh: limit }))
+    .filter((x): x is AlarmInterval => x !== null);
+}
+
+/** Low voltage from the OBD battery reading; reports without a reading neither hold nor clear it. */
+export function lowVoltage(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
+  const volts = policy.threshold ?? RULE_DEFAULTS.lowVolts;
+  const min = minutesOf(policy, RULE_DEFAULTS.lowMinutes);
+  const readings = positions.filter((p) => voltageOf(p) !== null);
+  return conditionRuns(readings, (p) => voltageOf(p)! < volts)
+    .map((r) => fromRun('Low', r, min, Math.min(...r.points.map((p) => voltageOf(p)!)), { thresholdV: volts }))
+    .filter((x): x is AlarmInterval => x !== null);
+}
+
+/**
+ * Towing: with the ignition off, the vehicle ends up more than the threshold (metres, default
+ * 300) from where the ignition went off. It ends when the ignition comes on or the vehicle has
+ * stood still for 5 minutes.
+ */
+export function trail(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
+  const metres = policy.threshold ?? RULE_DEFAULTS.trailMetres;
+  const out: AlarmInterval[] = [];
+  let anchor: DerivePosition | null = null;
+  let cur: AlarmInterval | null = null;
+  let lastMove = 0;
+  let restAnchor: DerivePosition | null = null;
+  for (const p of positions) {
+    if (p.acc) {
+      if (cur) {
+        cur.end = p.time;
+        out.push(cur);
+        cur = null;
+      }
+      anchor = null;
+      continue;
+    }
+    if (!anchor) {
+      anchor = p;
+      continue;
+    }
+    const away = metresBetween(anchor, p);
+    if (!cur) {
+      if (away > metres) {
+        cur = { type: 'Trail', subject: '', begin: p.time, end: null, firedAt: p.time, ...at(p), value: Math.round(away), detail: { sources: ['policy'], thresholdM: metres } };
+        lastMove = p.time;
+        restAnchor = p;
+      }
+      continue;
+    }
+    cur.value = Math.max(cur.value ?? 0, Math.round(away));
+    if (isMoving(p) || metresBetween(restAnchor!, p) > JITTER_M) {
+      lastMove = p.time;
+      restAnchor = p;
+    } else if (p.time - lastMove >= 5 * MINUTE) {
+      cur.end = lastMove;
+      out.push(cur);
+      cur = null;
+      anchor = p;
+    }
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/**
+ * Fatigue: driving for the policy's hours (default 4) without a rest of its minutes (default 20).
+ * Begins when that driving began; clears once a long enough rest has been taken.
+ */
+export function fatigue(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
+  const limitMs = (policy.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR;
+  const restMs = (policy.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE;
+  const out: AlarmInterval[] = [];
+  let driveStart: DerivePosition | null = null;
+  let restStart: number | null = null;
+  let cur: AlarmInterval | null = null;
+  for (const p of positions) {
+    if (p.speed >= MOVING_KMH) {
+      if (restStart !== null && p.time - restStart >= restMs) driveStart = null;
+      restStart = null;
+      driveStart ??= p;
+      if (!cur && p.time - driveStart.time >= limitMs)
+        cur = { type: 'Fatigue', subject: '', begin: driveStart.time, end: null, firedAt: driveStart.time + limitMs, ...at(driveStart), value: null, detail: { sources: ['policy'] } };
+      if (cur) cur.value = Math.round((p.time - driveStart.time) / MINUTE);
+      continue;
+    }
+    restStart ??= p.time;
+    if (p.time - restStart >= restMs) {
+      if (cur) {
+        cur.end = restStart + restMs;
+        out.push(cur);
+        cur = null;
+      }
+      driveStart = null;
+    }
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/** Every policy rule the vehicle's policies switch on. */
+export function policyIntervals(positions: readonly DerivePosition[], policies: PolicySet): AlarmInterval[] {
+  const out: AlarmInterval[] = [];
+  const p = (t: AlarmType) => policies.get(t);
+  if (p('FireOn')) out.push(...fireOn(positions));
+  const rules: Array<[AlarmType, (ps: readonly DerivePosition[], policy: AlarmPolicy) => AlarmInterval[]]> = [
+    ['Idle', idle],
+    ['StopLongTime', stopLongTime],
+    ['OverSpeed', overSpeed],
+    ['Low', lowVoltage],
+    ['Trail', trail],
+    ['Fatigue', fatigue],
+  ];
+  for (const [type, rule] of rules) {
+    const policy = p(type);
+    if (policy) out.push(...rule(positions, policy));
+  }
+  return out;
+}

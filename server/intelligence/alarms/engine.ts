@@ -1,0 +1,49 @@
+/**
+ * The alarm engine of one server process: the deriver the derivation pipeline runs for every
+ * window, and the clock for the types no report raises in time. Each new alarm is announced once:
+ * published on the bus's `alarm.raised` (notifications and any other subscriber, in this process
+ * or, behind a durable bus, elsewhere) and handed to the in-process listener.
+ */
+
+import type { Kysely } from 'kysely';
+import type { ServerBus } from '../../platform/bus';
+import type { DB } from '../../platform/db/tables';
+import type { Deriver } from '../deriver';
+import { AlarmClock, type AlarmClockOptions } from './clock';
+import { alarmDeriver } from './deriver';
+import type { RaisedAlarm } from './store';
+import type { AlarmType } from './types';
+
+export interface AlarmEngineOptions extends Pick<AlarmClockOptions, 'now' | 'intervalMs' | 'log'> {
+  db: Kysely<DB>;
+  /** Where `alarm.raised` is published. */
+  bus?: ServerBus;
+  onRaised?: (alarms: RaisedAlarm[]) => void;
+  /** OBD alarm item ids mapped to alarm types (OBD_ALARM_TYPES). */
+  obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
+}
+
+export interface AlarmEngine {
+  deriver: Deriver;
+  clock: AlarmClock;
+  /** Where new alarms go from now on, besides the bus. */
+  setListener(listener: (alarms: RaisedAlarm[]) => void): void;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
+  let listener = opts.onRaised;
+  const onRaised = (alarms: RaisedAlarm[]) => {
+    listener?.(alarms);
+    for (const a of alarms) opts.bus?.publish('alarm.raised', { alarmId: a.id, vehicleId: a.vehicleId, orgPath: a.orgPath, type: a.type, at: a.begin });
+  };
+  const clock = new AlarmClock(opts.db, { now: opts.now, intervalMs: opts.intervalMs, log: opts.log, onRaised });
+  return {
+    deriver: alarmDeriver({ onRaised, obdAlarmTypes: opts.obdAlarmTypes }),
+    clock,
+    setListener: (l) => (listener = l),
+    start: () => clock.start(),
+    stop: () => clock.stop(),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * `POST /api/vehicle/alarm/export`: the alarm list of the same criteria and order as xlsx, in the
+ * caller's language (every matching row, up to MAX_EXPORT), written page by page.
+ */
+
+import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { NONE } from '../../../schemas/kit/authority';
+import { translator } from '../../../schemas/kit/catalogue';
+import { callerOf } from '../../platform/auth/authenticate';
+import { attachment, XLSX_TYPE } from '../../platform/crud/sheet/workbook';
+import type { DB } from '../../platform/db/tables';
+import { requestLanguage } from '../../platform/http/language';
+import { queryAlarms, type AlarmQuery, type AlarmRow } from './query';
+import type { Body } from './routes';
+
+export const MAX_EXPORT = 100_000;
+const PAGE = 2_000;
+
+
+export function registerAlarmExport(app: FastifyInstance, db: Kysely<DB>, body: Record<string, unknown>, toQuery: (b: Body | null) => AlarmQuery): void {
+  app.post('/api/vehicle/alarm/export', { config: { permission: NONE, labels: 'alarm.fields' }, schema: { tags: ['alarm'], summary: 'the alarm list of these criteria as xlsx', body } }, async (req, reply) => {
+    const caller = callerOf(req);
+    const t = translator(requestLanguage(req));
+    const q = toQuery(req.body as Body | null);
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet(t('console.alarm.all'));
+    const cols: Array<[string, (a: AlarmRow) => unknown]> = [
+      ['alarm.fields.begin', (a) => a.begin],
+      ['alarm.fields.end', (a) => a.end ?? ''],
+      ['alarm.fields.vehicleId', (a) => a.licence],
+      ['alarm.fields.type', (a) => t(`alarm.types.${a.type}`)],
+      ['alarm.fields.category', (a) => t(`alarm.categories.${a.category}`)],
+      ['console.alarm.level', (a) => t(`alarm.levels.${a.level}`)],
+      ['console.alarm.value', (a) => a.value ?? ''],
+      ['console.alarm.place', (a) => (a.latitude === null ? '' : `${a.latitude}, ${a.longitude}`)],
+      ['alarm.fields.handled', (a) => (a.handled ? t('console.alarm.handledYes') : t('console.alarm.handledNo'))],
+      ['alarm.fields.note', (a) => a.note ?? ''],
+    ];
+    ws.columns = cols.map(([k]) => ({ width: Math.max(12, t(k).length * 2 + 2) }));
+    ws.addRow(cols.map(([k]) => t(k))).font = { bold: true };
+    for (let pageIndex = 1, written = 0; written < MAX_EXPORT; pageIndex++) {
+      const page = await queryAlarms(db, caller, { ...q, pageIndex, pageSize: PAGE });
+      for (const a of page.data) ws.addRow(cols.map(([, v]) => v(a)));
+      written += page.data.length;
+      if (page.data.length < PAGE) break;
+    }
+    const out = Buffer.from(await wb.xlsx.writeBuffer());
+    return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(t('console.alarm.all'))).send(out);
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * The alarm feature's routes (alarms; fences, behaviour, health and notifications as they land).
+ * Its deriver plugs into the derivation pipeline (see deriver.ts).
+ */
+
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { EntityModel } from '../../platform/crud/model';
+import type { DB } from '../../platform/db/tables';
+import { registerDistrictRoutes } from './districtRoutes';
+import { registerFenceLinkRoutes } from './fenceLinkRoutes';
+import { installPolicyParamsCheck } from './policyParamsCheck';
+import { registerAlarmRoutes } from './routes';
+import { registerNotifyRoutes } from '../notify/routes';
+
+export interface AlarmFeatureDeps {
+  db: Kysely<DB>;
+  /** The fence entity (for scoping and its options). */
+  fences: EntityModel;
+}
+
+export function registerAlarmFeature(app: FastifyInstance, deps: AlarmFeatureDeps): void {
+  registerAlarmRoutes(app, deps.db);
+  installPolicyParamsCheck(app, deps.db);
+  registerFenceLinkRoutes(app, deps.db);
+  registerDistrictRoutes(app, deps.db, deps.fences);
+  registerNotifyRoutes(app, deps.db);
+}

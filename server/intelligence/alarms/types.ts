@@ -1,0 +1,104 @@
+/**
+ * The alarm model: types, where each comes from (category), its default level, and the interval a
+ * detector reports. Detectors are pure: ordered samples in, condition intervals out.
+ */
+
+/** SPEC's eleven types first, then the ones the alarm word, fences, AI and OBD add. */
+export const SPEC_ALARM_TYPES = ['FireOn', 'Low', 'Fault', 'Crash', 'Trail', 'PullOut', 'Insert', 'Idle', 'OfflineLongTime', 'StopLongTime', 'OverSpeed'] as const;
+
+export const EXTRA_ALARM_TYPES = [
+  'Fatigue',
+  'FenceIn',
+  'FenceOut',
+  'FuelDrain',
+  'RepeatArrival',
+  'Skewing',
+  'Sos',
+  'DangerWarning',
+  'GnssFault',
+  'GnssAntenna',
+  'DeviceFault',
+  'OverSpeedWarning',
+  'IllegalDriving',
+  'TyrePressure',
+  'BlindZone',
+  'AreaInOut',
+  'RouteInOut',
+  'RouteTime',
+  'VssFault',
+  'Stolen',
+  'IllegalDoorOpen',
+  'ObdAlarm',
+] as const;
+
+export const ALARM_TYPES = [...SPEC_ALARM_TYPES, ...EXTRA_ALARM_TYPES] as const;
+export type AlarmType = (typeof ALARM_TYPES)[number];
+
+export const ALARM_CATEGORIES = ['terminal', 'fence', 'ai', 'obd'] as const;
+export type AlarmCategory = (typeof ALARM_CATEGORIES)[number];
+
+export const ALARM_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+export type AlarmLevel = (typeof ALARM_LEVELS)[number];
+
+/** Where an alarm of each type belongs in the alarm centre, and how serious it is by default. */
+export const ALARM_META: Record<AlarmType, { category: AlarmCategory; level: AlarmLevel }> = {
+  FireOn: { category: 'terminal', level: 'low' },
+  Low: { category: 'terminal', level: 'medium' },
+  Fault: { category: 'obd', level: 'medium' },
+  Crash: { category: 'terminal', level: 'critical' },
+  Trail: { category: 'terminal', level: 'high' },
+  PullOut: { category: 'terminal', level: 'high' },
+  Insert: { category: 'terminal', level: 'low' },
+  Idle: { category: 'terminal', level: 'low' },
+  OfflineLongTime: { category: 'terminal', level: 'medium' },
+  StopLongTime: { category: 'terminal', level: 'low' },
+  OverSpeed: { category: 'terminal', level: 'high' },
+  Fatigue: { category: 'ai', level: 'high' },
+  FenceIn: { category: 'fence', level: 'medium' },
+  FenceOut: { category: 'fence', level: 'medium' },
+  FuelDrain: { category: 'ai', level: 'high' },
+  RepeatArrival: { category: 'ai', level: 'medium' },
+  Skewing: { category: 'ai', level: 'medium' },
+  Sos: { category: 'terminal', level: 'critical' },
+  DangerWarning: { category: 'terminal', level: 'high' },
+  GnssFault: { category: 'terminal', level: 'medium' },
+  GnssAntenna: { category: 'terminal', level: 'medium' },
+  DeviceFault: { category: 'terminal', level: 'low' },
+  OverSpeedWarning: { category: 'terminal', level: 'medium' },
+  IllegalDriving: { category: 'terminal', level: 'high' },
+  TyrePressure: { category: 'terminal', level: 'medium' },
+  BlindZone: { category: 'terminal', level: 'medium' },
+  AreaInOut: { category: 'fence', level: 'medium' },
+  RouteInOut: { category: 'fence', level: 'medium' },
+  RouteTime: { category: 'terminal', level: 'low' },
+  VssFault: { category: 'terminal', level: 'medium' },
+  Stolen: { category: 'terminal', level: 'critical' },
+  IllegalDoorOpen: { category: 'terminal', level: 'high' },
+  ObdAlarm: { category: 'obd', level: 'medium' },
+};
+
+/** Types raised by the clock rather than by reports: the report deriver never rebuilds them. */
+export const CLOCK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OfflineLongTime']);
+
+/** A condition a detector found, before intervals of one key are merged. */
+export interface AlarmInterval {
+  type: AlarmType;
+  /** '' or what tells alarms of one type apart ('fence:7', 'dtc:P0301'). */
+  subject: string;
+  /** Epoch ms the condition began. */
+  begin: number;
+  /** Epoch ms it cleared; null while it holds at the end of the data. */
+  end: number | null;
+  /** Epoch ms it had held long enough to raise the alarm (begin for instant ones). */
+  firedAt: number;
+  latitude: number | null;
+  longitude: number | null;
+  /** Peak of the measured value, when there is one. */
+  value: number | null;
+  /** Overrides the type's default level (e.g. from the expert fault library). */
+  level?: AlarmLevel;
+  fenceId?: number | null;
+  detail?: Record<string, unknown>;
+}
+
+export const isAlarmType = (s: string): s is AlarmType => (ALARM_TYPES as readonly string[]).includes(s);

@@ -1,0 +1,125 @@
+/**
+ * The derivation pipeline's plug-in contract. A deriver turns one vehicle's window of reports into
+ * its own derived rows (trips, stops, fuel events, the ledger, alarms…). The pipeline hands every
+ * registered deriver the same window, in registration order, inside one transaction: each deletes
+ * the rows it owns in the window and inserts them again, so a rebuild is idempotent and the result
+ * depends only on the stored reports, never on the order they arrived in.
+ */
+
+import type { Kysely } from 'kysely';
+import type { DB } from '../platform/db/tables';
+
+/** A stored position, as derivers read it (device-time order, epoch ms). */
+export interface DerivePosition {
+  time: number;
+  latitude: number;
+  longitude: number;
+  /** km/h */
+  speed: number;
+  direction: number;
+  acc: boolean;
+  /** Unsigned 32-bit words. */
+  alarm: number;
+  status: number;
+  /** Odometer (additional item 0x01), km. */
+  mileageKm: number | null;
+  /** Fuel level (additional item 0x02), litres. */
+  fuelL: number | null;
+  blind: boolean;
+  /** Additional items beyond the columns, as decoded (OBD blocks, signals, DTCs…). */
+  extras: Record<string, unknown> | null;
+}
+
+/** A stored OBD record (0x0900 / 0xF0), in device-time order. */
+export interface DeriveObdRecord {
+  time: number;
+  subtype: number;
+  latitude: number | null;
+  longitude: number | null;
+  /** Named readings: odometerKm, fuelLevel (%), speedKmh, rpm, coolantTempC, … */
+  readings: Record<string, unknown> | null;
+  detail: Record<string, unknown> | null;
+  dtcCount: number;
+}
+
+/** Who the window belongs to, and the settings in force for it. */
+export interface VehicleContext {
+  vehicleId: number;
+  orgId: number;
+  /** '/1/4/': the organisation's path, for nearest-ancestor settings and policies. */
+  orgPath: string;
+  licence: string;
+  tankCapacityL: number | null;
+  fuelTypeId: number | null;
+  /** Trip settings of the nearest organisation that has them (defaults otherwise). */
+  settings: TripSettings;
+  /** IANA zone of local days (FLEET_TIMEZONE). */
+  timeZone: string;
+}
+
+export interface TripSettings {
+  /** A trip ends after a stop of at least this many minutes (default 5). */
+  stopMinutes: number;
+  /** oil_price.region the vehicles buy fuel in; null → the fuel type's price. */
+  region: string | null;
+}
+
+/**
+ * One vehicle's window [from, to): every position and OBD record in it, in device-time order, plus
+ * the neighbours just outside it. `from` and `to` are already widened to segment boundaries (see
+ * Deriver.extend), so rows a deriver rebuilds never straddle the window's edges.
+ */
+export interface DeriveWindow {
+  vehicle: VehicleContext;
+  /** Inclusive, epoch ms; -Infinity: from the vehicle's first report. */
+  from: number;
+  /** Exclusive, epoch ms; Infinity: through the vehicle's newest report. */
+  to: number;
+  positions: DerivePosition[];
+  obdRecords: DeriveObdRecord[];
+  /** The last position before `from` and the first at or after `to`, when they exist. */
+  before: DerivePosition | null;
+  after: DerivePosition | null;
+}
+
+export interface Deriver {
+  /** Unique, for logs and `npm run derive -- --only <name>`. */
+  readonly name: string;
+  /**
+   * Optional: widen a dirty range [from, to) so it starts and ends on the boundaries of the rows
+   * this deriver keeps (a trip or stop is rebuilt whole). The pipeline calls every deriver's
+   * extend and takes the union. Runs inside the window's transaction.
+   */
+  extend?(trx: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<TimeRange>;
+  /**
+   * Delete this deriver's rows of the window's vehicle in [window.from, window.to) and insert them
+   * again from the window. Called inside the window's transaction, after the derivers registered
+   * before it (so the ledger can read the trips rebuilt a moment ago).
+   */
+  rebuild(trx: Kysely<DB>, window: DeriveWindow): Promise<void>;
+  /**
+   * Optional: extend() for several vehicles at once (one statement instead of one per vehicle).
+   * Answers the widened ranges in the order given.
+   */
+  extendMany?(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]>;
+  /**
+   * Optional: rebuild() for the windows of several vehicles in one transaction, with set-wise
+   * statements. Must leave exactly the rows rebuild() would leave for each window.
+   */
+  rebuildMany?(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void>;
+}
+
+export interface VehicleRange extends TimeRange {
+  vehicleId: number;
+}
+
+export interface TimeRange {
+  from: number;
+  to: number;
+}
+
+/** SQL bounds of a range: ±Infinity become null (unbounded). */
+export const boundOf = (ms: number): Date | null => (Number.isFinite(ms) ? new Date(ms) : null);
+
+/** A bound as timestamptz text for set-wise statements (unnest of arrays): ±Infinity become ±infinity. */
+export const boundText = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : ms < 0 ? '-infinity' : 'infinity');

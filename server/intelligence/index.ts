@@ -1,0 +1,63 @@
+/**
+ * Derivation wiring for the server: one pipeline fed by the store writers' commits, with the
+ * derivers of this feature registered first (trips and stops with fuel events, then the daily
+ * ledger that reads them). Other features add theirs with `pipeline.register(deriver)` before
+ * `start()`; a deriver registered later sees only windows derived from then on.
+ */
+
+import type { Kysely } from 'kysely';
+import type { DB } from '../platform/db/tables';
+import type { Deriver } from './deriver';
+import { ledgerDeriver } from './ledger/ledgerDeriver';
+import { DerivationPipeline, type PipelineLog } from './pipeline';
+import { tripDeriver } from './trips/tripDeriver';
+import { subscribeStored, type StoredSource } from './subscription';
+
+export { busSources } from './subscription';
+
+export type { Deriver, DeriveWindow, DerivePosition, DeriveObdRecord, VehicleContext, TripSettings, TimeRange } from './deriver';
+export { DerivationPipeline } from './pipeline';
+
+/** This feature's derivers, in the order they must run. */
+export function intelligenceDerivers(): Deriver[] {
+  return [tripDeriver, ledgerDeriver];
+}
+
+export interface DerivationOptions {
+  db: Kysely<DB>;
+  timeZone: string;
+  /** The writers whose commits feed the pipeline (positions, OBD records). */
+  sources: StoredSource[];
+  log?: PipelineLog;
+  /** Derivers of other features, run after this feature's. */
+  extraDerivers?: Deriver[];
+  lingerMs?: number;
+  /** Vehicles derived together in one transaction (the pipeline's default unless set). */
+  batchSize?: number;
+}
+
+export interface Derivation {
+  pipeline: DerivationPipeline;
+  close(): Promise<void>;
+}
+
+/** Subscribes the pipeline to the writers and resumes what a previous process left pending. */
+export async function startDerivation(opts: DerivationOptions): Promise<Derivation> {
+  const pipeline = new DerivationPipeline({
+    db: opts.db,
+    timeZone: opts.timeZone,
+    log: opts.log,
+    lingerMs: opts.lingerMs,
+    batchSize: opts.batchSize,
+    derivers: [...intelligenceDerivers(), ...(opts.extraDerivers ?? [])],
+  });
+  const unsubscribe = subscribeStored(opts.sources, pipeline);
+  await pipeline.start();
+  return {
+    pipeline,
+    async close() {
+      unsubscribe();
+      await pipeline.stop();
+    },
+  };
+}

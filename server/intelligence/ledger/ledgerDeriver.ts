@@ -1,0 +1,173 @@
+/**
+ * The daily ledger: one row per vehicle per local day (FLEET_TIMEZONE), rebuilt for every day a
+ * window touches from the whole day's trips and fuel events (so it runs after the trips deriver).
+ * A trip that crosses midnight is split by time: each day gets the share of its distance, fuel,
+ * driving and idle time that the trip spent in that day; the trip is counted on the day it began,
+ * and its top speed counts on every day it touched. Cost is the fuel used times the price in force
+ * that day: the latest oil price of the organisation's region for the vehicle's fuel grade (its fuel
+ * type's name), set by the vehicle's organisation or the nearest ancestor, else the fuel type's price.
+ */
+
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { DB, LedgerDayTable } from '../../platform/db/tables';
+import type { Deriver, DeriveWindow, VehicleContext } from '../deriver';
+import { dayStart, localDay, nextDay } from '../localDay';
+import { pathAbove } from '../../platform/scope';
+import { rangesTable } from '../windowLoad';
+import { insertRows } from '../trips/tripDeriver';
+import type { LedgerFigures } from '../../../schemas/kit/ledgerColumns';
+
+export interface LedgerTrip {
+  begin: number;
+  end: number;
+  distanceKm: number;
+  fuelL: number | null;
+  idleS: number;
+  maxSpeed: number;
+}
+
+export interface LedgerFuelEvent {
+  kind: 'refuel' | 'drain';
+  time: number;
+  amountL: number;
+}
+
+export interface PriceRow {
+  effectiveDate: string;
+  price: number;
+}
+
+/** One day's figures: the type the report routes answer with (schemas/kit, shared with the console). */
+export type { LedgerFigures };
+
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** The price in force on a day: the newest oil price effective by then, else the fuel type's. */
+export function priceOn(day: string, prices: PriceRow[], fallback: number | null): number {
+  let best: PriceRow | null = null;
+  for (const p of prices) if (p.effectiveDate <= day && (!best || p.effectiveDate > best.effectiveDate)) best = p;
+  return best?.price ?? fallback ?? 0;
+}
+
+/** One day's figures (pure). */
+export function ledgerOfDay(day: string, timeZone: string, trips: LedgerTrip[], events: LedgerFuelEvent[], price: number): LedgerFigures {
+  const lo = dayStart(day, timeZone);
+  const hi = dayStart(nextDay(day), timeZone);
+  const f: LedgerFigures = { mileageKm: 0, fuelL: 0, refuelL: 0, drainL: 0, drivingS: 0, idleS: 0, tripCount: 0, maxSpeed: 0, cost: 0 };
+  for (const t of trips) {
+    const overlap = Math.min(t.end, hi) - Math.max(t.begin, lo);
+    const duration = t.end - t.begin;
+    const inDay = t.begin >= lo && t.begin < hi;
+    if (overlap <= 0 && !(duration === 0 && inDay)) continue;
+    const share = duration > 0 ? overlap / duration : 1;
+    f.mileageKm += t.distanceKm * share;
+    f.fuelL += (t.fuelL ?? 0) * share;
+    f.idleS += t.idleS * share;
+    f.drivingS += Math.max(0, duration / 1000 - t.idleS) * share;
+    if (inDay) f.tripCount++;
+    f.maxSpeed = Math.max(f.maxSpeed, t.maxSpeed);
+  }
+  for (const e of events) {
+    if (e.time < lo || e.time >= hi) continue;
+    if (e.kind === 'refuel') f.refuelL += e.amountL;
+    else f.drainL += e.amountL;
+  }
+  return {
+    mileageKm: round(f.mileageKm, 3),
+    fuelL: round(f.fuelL, 2),
+    refuelL: round(f.refuelL, 2),
+    drainL: round(f.drainL, 2),
+    drivingS: Math.round(f.drivingS),
+    idleS: Math.round(f.idleS),
+    tripCount: f.tripCount,
+    maxSpeed: f.maxSpeed,
+    cost: round(f.fuelL * price, 2),
+  };
+}
+
+/** Oil prices that apply to the vehicle (its grade and region, its organisation or the nearest ancestor), and its fuel type's price. */
+export async function vehiclePrices(db: Kysely<DB>, vehicle: VehicleContext): Promise<{ prices: PriceRow[]; fallback: number | null }> {
+  if (vehicle.fuelTypeId === null) return { prices: [], fallback: null };
+  const r = await sql<{ effective_date: string; price: number; depth: number }>`
+    SELECT p.effective_date::text AS effective_date, p.price, length(o.path) AS depth
+    FROM oil_price p JOIN organisation o ON o.id = p.org_id
+    JOIN fuel_type f ON f.id = ${vehicle.fuelTypeId} AND p.fuel_grade = f.name
+    WHERE ${pathAbove('o.path', vehicle.orgPath)} AND ${vehicle.settings.region === null ? sql`TRUE` : sql`p.region = ${vehicle.settings.region}`}
+    ORDER BY p.effective_date, depth`.execute(db);
+  // Per effective date, the nearest organisation's price (deepest path, last in order).
+  const byDate = new Map<string, number>();
+  for (const row of r.rows) byDate.set(row.effective_date, row.price);
+  const f = await sql<{ price: number | null }>`SELECT price FROM fuel_type WHERE id = ${vehicle.fuelTypeId}`.execute(db);
+  return { prices: [...byDate].map(([effectiveDate, price]) => ({ effectiveDate, price })), fallback: f.rows[0]?.price ?? null };
+}
+
+/** vehiclePrices, asked once per fuel type, organisation and region in a batch of windows. */
+function pricesCache(db: Kysely<DB>): (vehicle: VehicleContext) => ReturnType<typeof vehiclePrices> {
+  const cache = new Map<string, ReturnType<typeof vehiclePrices>>();
+  return (vehicle) => {
+    const key = `${vehicle.fuelTypeId}|${vehicle.orgPath}|${vehicle.settings.region}`;
+    let p = cache.get(key);
+    if (!p) cache.set(key, (p = vehiclePrices(db, vehicle)));
+    return p;
+  };
+}
+
+export const ledgerDeriver: Deriver = {
+  name: 'ledger',
+
+  async rebuild(trx: Kysely<DB>, w: DeriveWindow): Promise<void> {
+    await ledgerDeriver.rebuildMany!(trx, [w]);
+  },
+
+  /** Every day the windows' positions touch, rebuilt from the whole day's trips and fuel events: three statements for all windows, plus the prices. */
+  async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void> {
+    const spans = windows.flatMap((w) => {
+      const tz = w.vehicle.timeZone;
+      const days = new Set(w.positions.map((p) => localDay(p.time, tz)));
+      if (!days.size) return [];
+      const sorted = [...days].sort();
+      return [{ w, days, first: sorted[0], last: sorted[sorted.length - 1], vehicleId: w.vehicle.vehicleId, from: dayStart(sorted[0], tz), to: dayStart(nextDay(sorted[sorted.length - 1]), tz) }];
+    });
+    if (!spans.length) return;
+    const trips = await sql<{ vehicle_id: number; ord: number; b: number; e: number; distance_km: number; fuel_l: number | null; idle_s: number; max_speed: number }>`
+      SELECT w.ord, t.vehicle_id, (extract(epoch FROM t.begin_time) * 1000)::float8 AS b, (extract(epoch FROM t.end_time) * 1000)::float8 AS e,
+             t.distance_km, t.fuel_l, t.idle_s, t.max_speed
+      FROM ${rangesTable(spans)} JOIN trip t ON t.vehicle_id = w.vehicle_id AND t.begin_time < w.hi AND t.end_time >= w.lo`.execute(trx);
+    const events = await sql<{ ord: number; kind: 'refuel' | 'drain'; t: number; amount_l: number }>`
+      SELECT w.ord, e.kind, (extract(epoch FROM e.time) * 1000)::float8 AS t, e.amount_l
+      FROM ${rangesTable(spans)} JOIN fuel_event e ON e.vehicle_id = w.vehicle_id AND e.time >= w.lo AND e.time < w.hi`.execute(trx);
+    const tripsOf = spans.map((): LedgerTrip[] => []);
+    for (const t of trips.rows) tripsOf[Number(t.ord) - 1].push({ begin: Number(t.b), end: Number(t.e), distanceKm: t.distance_km, fuelL: t.fuel_l, idleS: t.idle_s, maxSpeed: Number(t.max_speed) });
+    const eventsOf = spans.map((): LedgerFuelEvent[] => []);
+    for (const e of events.rows) eventsOf[Number(e.ord) - 1].push({ kind: e.kind, time: Number(e.t), amountL: e.amount_l });
+    const pricesOf = pricesCache(trx);
+    const rows: Array<Insertable<LedgerDayTable>> = [];
+    for (const [i, { w, days, first, last }] of spans.entries()) {
+      const tz = w.vehicle.timeZone;
+      // Days the trips reach into (a trip crossing midnight) get their row too.
+      for (const t of tripsOf[i]) for (const d of [localDay(t.begin, tz), localDay(t.end, tz)]) if (d >= first && d <= last) days.add(d);
+      const { prices, fallback } = await pricesOf(w.vehicle);
+      for (const day of [...days].sort()) {
+        const f = ledgerOfDay(day, tz, tripsOf[i], eventsOf[i], priceOn(day, prices, fallback));
+        rows.push({
+          vehicle_id: w.vehicle.vehicleId,
+          day,
+          org_id: w.vehicle.orgId,
+          mileage_km: f.mileageKm,
+          fuel_l: f.fuelL,
+          refuel_l: f.refuelL,
+          drain_l: f.drainL,
+          driving_s: f.drivingS,
+          idle_s: f.idleS,
+          trip_count: f.tripCount,
+          max_speed: f.maxSpeed,
+          cost: f.cost,
+        });
+      }
+    }
+    await sql`
+      DELETE FROM ledger_day l USING unnest(${rows.map((r) => r.vehicle_id)}::int[], ${rows.map((r) => r.day as string)}::date[]) AS k(vehicle_id, day)
+      WHERE l.vehicle_id = k.vehicle_id AND l.day = k.day`.execute(trx);
+    await insertRows(trx, 'ledger_day', rows);
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * Local days in the fleet's time zone (FLEET_TIMEZONE): the day an instant falls on, and the
+ * instant a local day starts. Intl only, so any IANA zone works, DST included.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** Minutes the zone is ahead of UTC at an instant. */
+export function zoneOffsetMinutes(ms: number, timeZone: string): number {
+  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
+  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+/** 'YYYY-MM-DD' of the local day an instant falls on. */
+export function localDay(ms: number, timeZone: string): string {
+  return new Date(ms + zoneOffsetMinutes(ms, timeZone) * 60_000).toISOString().slice(0, 10);
+}
+
+/** The instant (epoch ms) a local day ('YYYY-MM-DD') starts. */
+export function dayStart(day: string, timeZone: string): number {
+  const guess = Date.parse(day + 'T00:00:00Z');
+  // The offset at the guess, then once more at the corrected instant (a DST change near midnight).
+  let t = guess - zoneOffsetMinutes(guess, timeZone) * 60_000;
+  t = guess - zoneOffsetMinutes(t, timeZone) * 60_000;
+  return t;
+}
+
+/** The local day after `day`. */
+export function nextDay(day: string): string {
+  return new Date(Date.parse(day + 'T00:00:00Z') + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Every local day from the one holding `from` through the one holding `to`. */
+export function daysBetween(from: number, to: number, timeZone: string): string[] {
+  const out: string[] = [];
+  const last = localDay(to, timeZone);
+  for (let d = localDay(from, timeZone); d <= last; d = nextDay(d)) out.push(d);
+  return out;
+}

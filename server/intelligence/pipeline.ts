@@ -1,0 +1,296 @@
+/**
+ * The derivation pipeline (DESIGN.md "Derived data"): committed reports mark their vehicle's
+ * pending range in `derive_state` (persisted, so a crash loses nothing); a worker takes the
+ * vehicles with something pending, widens each range to the boundaries of the derived rows it
+ * touches, reads that window in device-time order and lets every registered deriver delete and
+ * rebuild its rows of the window in one transaction, then moves the vehicle's watermark.
+ * A late or blind-area report (older than the watermark) is simply a pending range in the past:
+ * the same rebuild, so rows never depend on arrival order, and running it twice changes nothing.
+ */
+
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../platform/db/tables';
+import { boundOf, type Deriver, type TimeRange, type VehicleRange } from './deriver';
+import { loadVehicleContexts, loadWindows } from './windowLoad';
+
+/** What a store commit tells the pipeline: per vehicle, the device times it stored. */
+export interface StoredSpan {
+  vehicleId: number;
+  /** Epoch ms. */
+  from: number;
+  to: number;
+  count: number;
+}
+
+export interface PipelineLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface PipelineOptions {
+  db: Kysely<DB>;
+  derivers: Deriver[];
+  /** IANA zone of local days (FLEET_TIMEZONE). */
+  timeZone: string;
+  log?: PipelineLog;
+  /** How long marks gather before a pass (ms, default 200): a burst of batches makes one window per vehicle. */
+  lingerMs?: number;
+  /** Vehicles derived together in one transaction (default 32). */
+  batchSize?: number;
+}
+
+const DEFAULT_BATCH = 32;
+
+export interface PipelineStats {
+  marks: number;
+  windows: number;
+  positionsDerived: number;
+  failures: number;
+}
+
+interface DeriveStateRow {
+  watermark: Date | null;
+  pending_from: Date | null;
+  pending_to: Date | null;
+  pending_seq: number;
+}
+
+const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
+
+export class DerivationPipeline {
+  readonly stats: PipelineStats = { marks: 0, windows: 0, positionsDerived: 0, failures: 0 };
+  private readonly derivers: Deriver[];
+  private readonly queue = new Set<number>();
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  /** Marks being written: idle() waits for them too. */
+  private marking = new Set<Promise<void>>();
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly opts: PipelineOptions) {
+    const names = new Set<string>();
+    for (const d of opts.derivers) {
+      if (names.has(d.name)) throw new Error(`two derivers named ${d.name}`);
+      names.add(d.name);
+    }
+    this.derivers = [...opts.derivers];
+  }
+
+  /** Adds a deriver after those given at construction (the alarm engine registers its own). */
+  register(deriver: Deriver): void {
+    if (this.derivers.some((d) => d.name === deriver.name)) throw new Error(`two derivers named ${deriver.name}`);
+    this.derivers.push(deriver);
+  }
+
+  get deriverNames(): string[] {
+    return this.derivers.map((d) => d.name);
+  }
+
+  /**
+   * Picks up what a previous process left: vehicles with a pending range, and vehicles whose
+   * newest stored position lies beyond their watermark (stored, then crashed before marking).
+   */
+  async start(): Promise<void> {
+    await sql`
+      INSERT INTO derive_state (vehicle_id, pending_from, pending_to, pending_seq)
+      SELECT s.vehicle_id, COALESCE(d.watermark, 'epoch'::timestamptz), s.device_time, 1
+      FROM vehicle_state s LEFT JOIN derive_state d ON d.vehicle_id = s.vehicle_id
+      WHERE d.watermark IS NULL OR d.watermark < s.device_time
+      ON CONFLICT (vehicle_id) DO UPDATE SET
+        pending_from = LEAST(derive_state.pending_from, excluded.pending_from),
+        pending_to = GREATEST(derive_state.pending_to, excluded.pending_to),
+        pending_seq = derive_state.pending_seq + 1`.execute(this.opts.db);
+    const r = await sql<{ vehicle_id: number }>`SELECT vehicle_id FROM derive_state WHERE pending_from IS NOT NULL`.execute(this.opts.db);
+    for (const row of r.rows) this.queue.add(row.vehicle_id);
+    if (this.queue.size) this.opts.log?.info({ vehicles: this.queue.size }, 'derivation resumes');
+    this.schedule();
+  }
+
+  /** Records what a commit stored (persisted first) and schedules a pass. */
+  mark(spans: StoredSpan[]): Promise<void> {
+    if (!spans.length || this.stopped) return Promise.resolve();
+    const p = this.persistMarks(spans).then(
+      () => {
+        for (const s of spans) this.queue.add(s.vehicleId);
+        this.schedule();
+      },
+      (err: unknown) => {
+        this.stats.failures++;
+        this.opts.log?.warn({ err }, 'derivation mark failed');
+      },
+    );
+    this.marking.add(p);
+    void p.finally(() => {
+      this.marking.delete(p);
+      this.wakeIdle();
+    });
+    return p;
+  }
+
+  private async persistMarks(spans: StoredSpan[]): Promise<void> {
+    this.stats.marks += spans.length;
+    const iso = (t: number) => new Date(t).toISOString();
+    // Vehicles deleted meanwhile are skipped (the JOIN), not an error.
+    await sql`
+      INSERT INTO derive_state (vehicle_id, pending_from, pending_to, pending_seq)
+      SELECT i.vehicle_id, i.f, i.t, 1
+      FROM unnest(${spans.map((s) => s.vehicleId)}::int[], ${spans.map((s) => iso(s.from))}::timestamptz[], ${spans.map((s) => iso(s.to))}::timestamptz[]) AS i(vehicle_id, f, t)
+      JOIN vehicle v ON v.id = i.vehicle_id
+      ON CONFLICT (vehicle_id) DO UPDATE SET
+        pending_from = LEAST(derive_state.pending_from, excluded.pending_from),
+        pending_to = GREATEST(derive_state.pending_to, excluded.pending_to),
+        pending_seq = derive_state.pending_seq + 1`.execute(this.opts.db);
+  }
+
+  private schedule(): void {
+    if (this.stopped || this.running || this.timer || !this.queue.size) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.drainQueue().finally(() => {
+        this.running = null;
+        if (this.queue.size) this.schedule();
+        else this.wakeIdle();
+      });
+    }, this.opts.lingerMs ?? 200);
+  }
+
+  private async drainQueue(): Promise<void> {
+    while (this.queue.size && !this.stopped) {
+      const vehicles = [...this.queue];
+      this.queue.clear();
+      for (let i = 0; i < vehicles.length; i += this.batchSize) {
+        const batch = vehicles.slice(i, i + this.batchSize);
+        if (this.stopped) {
+          for (const v of batch) this.queue.add(v);
+          continue;
+        }
+        try {
+          await this.derivePendingMany(batch);
+        } catch (err) {
+          // One vehicle's failure must not hold the others back: each alone, and what still fails
+          // stays pending in the table (the next start or `npm run derive` takes it again).
+          if (batch.length === 1) this.failed(err, batch[0]);
+          else
+            for (const vehicleId of batch) {
+              if (this.stopped) {
+                this.queue.add(vehicleId);
+                continue;
+              }
+              await this.derivePending(vehicleId).catch((e: unknown) => this.failed(e, vehicleId));
+            }
+        }
+      }
+    }
+  }
+
+  private failed(err: unknown, vehicleId: number): void {
+    this.stats.failures++;
+    this.opts.log?.warn({ err, vehicleId }, 'derivation failed');
+  }
+
+  private get batchSize(): number {
+    return Math.max(1, this.opts.batchSize ?? DEFAULT_BATCH);
+  }
+
+  /** Derives a vehicle's pending range, if any. */
+  derivePending(vehicleId: number): Promise<void> {
+    return this.derivePendingMany([vehicleId]);
+  }
+
+  /**
+   * Derives the pending ranges of several vehicles in one transaction: each statement of the
+   * window's reading, the trips and the ledger serves all of them at once.
+   */
+  private async derivePendingMany(vehicleIds: number[]): Promise<void> {
+    await this.opts.db.transaction().execute(async (trx) => {
+      // Locked in vehicle order, so two processes deriving overlapping batches cannot deadlock.
+      const states = (await sql<DeriveStateRow & { vehicle_id: number }>`
+        SELECT vehicle_id, watermark, pending_from, pending_to, pending_seq FROM derive_state
+        WHERE vehicle_id = ANY(${vehicleIds}::int[]) AND pending_from IS NOT NULL
+        ORDER BY vehicle_id FOR UPDATE`.execute(trx)).rows;
+      const work = states.map((state) => {
+        const watermark = ms(state.watermark);
+        const pendingTo = ms(state.pending_to);
+        // Reports past the watermark: derive through the newest. Only older ones (a late upload):
+        // the range they span, widened by the derivers to whole trips and stops.
+        const to = watermark === null || pendingTo === null || pendingTo > watermark ? Infinity : pendingTo + 1;
+        const from = ms(state.pending_from) ?? -Infinity;
+        return { vehicleId: state.vehicle_id, range: { from: Number.isFinite(from) ? from : -Infinity, to }, consumedSeq: Number(state.pending_seq) as number | null };
+      });
+      await this.rebuildIn(trx, work);
+    });
+  }
+
+  /**
+   * Rebuilds every deriver's rows of one vehicle over [range.from, range.to) widened to row
+   * boundaries (`npm run derive`, tests). Pending marks inside are left for the worker.
+   */
+  async rebuild(vehicleId: number, range: TimeRange): Promise<void> {
+    await this.opts.db.transaction().execute(async (trx) => {
+      await sql`SELECT 1 FROM vehicle WHERE id = ${vehicleId} FOR UPDATE`.execute(trx);
+      await this.rebuildIn(trx, [{ vehicleId, range, consumedSeq: null }]);
+    });
+  }
+
+  private async rebuildIn(trx: Kysely<DB>, work: ReadonlyArray<{ vehicleId: number; range: TimeRange; consumedSeq: number | null }>): Promise<void> {
+    if (!work.length) return;
+    const contexts = await loadVehicleContexts(trx, work.map((w) => w.vehicleId), this.opts.timeZone);
+    const present = work.filter((w) => contexts.has(w.vehicleId));
+    if (!present.length) return;
+    let ranges: VehicleRange[] = present.map((w) => ({ vehicleId: w.vehicleId, ...w.range }));
+    for (const d of this.derivers) {
+      let wider: TimeRange[];
+      if (d.extendMany) wider = await d.extendMany(trx, ranges);
+      else if (d.extend) {
+        wider = [];
+        for (const r of ranges) wider.push(await d.extend(trx, r.vehicleId, r));
+      } else continue;
+      ranges = ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: Math.min(r.from, wider[i].from), to: Math.max(r.to, wider[i].to) }));
+    }
+    const windows = await loadWindows(trx, ranges.map((r) => ({ vehicle: contexts.get(r.vehicleId)!, range: { from: r.from, to: r.to } })));
+    for (const d of this.derivers) {
+      if (d.rebuildMany) await d.rebuildMany(trx, windows);
+      else for (const w of windows) await d.rebuild(trx, w);
+    }
+    const newest = windows.map((w) => (w.positions.length ? w.positions[w.positions.length - 1].time : NaN));
+    // A rebuild outside the worker consumes no mark: 0, which no mark carries (they count from 1).
+    const seqs = present.map((w) => w.consumedSeq ?? 0);
+    await sql`
+      INSERT INTO derive_state (vehicle_id, watermark, derived_at, derived_seq)
+      SELECT i.vehicle_id, i.watermark, now(), i.seq
+      FROM unnest(${present.map((w) => w.vehicleId)}::int[], ${newest.map((t) => boundOf(t)?.toISOString() ?? null)}::timestamptz[], ${seqs}::bigint[]) AS i(vehicle_id, watermark, seq)
+      ON CONFLICT (vehicle_id) DO UPDATE SET
+        watermark = GREATEST(derive_state.watermark, excluded.watermark),
+        derived_at = now(),
+        derived_seq = CASE WHEN excluded.derived_seq > 0 THEN excluded.derived_seq ELSE derive_state.derived_seq END,
+        pending_from = CASE WHEN excluded.derived_seq > 0 AND derive_state.pending_seq = excluded.derived_seq THEN NULL ELSE derive_state.pending_from END,
+        pending_to = CASE WHEN excluded.derived_seq > 0 AND derive_state.pending_seq = excluded.derived_seq THEN NULL ELSE derive_state.pending_to END`.execute(trx);
+    this.stats.windows += windows.length;
+    for (const w of windows) this.stats.positionsDerived += w.positions.length;
+  }
+
+  /** Resolves once nothing is pending in this process (tests, the demo history, shutdown). */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  private isIdle(): boolean {
+    return !this.queue.size && !this.running && !this.timer && !this.marking.size;
+  }
+
+  private wakeIdle(): void {
+    if (this.isIdle()) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  /** Finishes the pass in progress; what is still queued stays pending in the table for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.marking]);
+    await this.running;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+}

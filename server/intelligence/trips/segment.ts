@@ -1,0 +1,136 @@
+/**
+ * Trips and stops of one window of positions (pure). Motion is decided per position from itself
+ * and the position before it only, so a window that starts at a trip's first position (with the
+ * position before it as `before`) segments exactly as a run over the whole history would:
+ * - moving: ACC on and speed ≥ MIN_MOVING_KMH; or displaced more than JITTER_KM from the position
+ *   before with the ACC off and speed (towing), or with neither position reporting speed (a terminal
+ *   without speed); a standing position right after a fast one is not displacement;
+ * - a GNSS jump (implied speed above MAX_KMH) is left out of motion and distance;
+ * - a trip ends where a stationary run of at least the organisation's stop minutes begins; shorter
+ *   runs stay inside the trip (traffic, idling); a data gap without displacement counts as
+ *   stationary from the position before it.
+ */
+
+import type { DerivePosition } from '../deriver';
+import { distanceKm } from '../geo';
+
+export const MIN_MOVING_KMH = 5;
+export const JITTER_KM = 0.1;
+export const MAX_KMH = 250;
+
+export interface SegmentOptions {
+  stopMinutes: number;
+}
+
+export interface TripSegment {
+  kind: 'trip';
+  /** Index of the first position of the trip (the first moving one) in the window's positions. */
+  first: number;
+  /** Index of the last position that belongs to the trip (where the stop begins, or the window's last). */
+  last: number;
+  begin: number;
+  end: number;
+  /** Still open: no stop long enough has ended it within the data. */
+  open: boolean;
+}
+
+export interface StopSegment {
+  kind: 'stop';
+  first: number;
+  last: number;
+  begin: number;
+  /** The first moving position's time (it may lie just after the window), else the last position's. */
+  end: number;
+  open: boolean;
+}
+
+export type Segment = TripSegment | StopSegment;
+
+/** Indexes of positions that are GNSS jumps (implied speed from the last good one above MAX_KMH). */
+export function jumpMask(positions: DerivePosition[], before: DerivePosition | null): boolean[] {
+  const mask = new Array<boolean>(positions.length).fill(false);
+  let good = before;
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i];
+    if (good) {
+      const h = (p.time - good.time) / 3_600_000;
+      if (h > 0 && distanceKm(good, p) / h > MAX_KMH && distanceKm(good, p) > JITTER_KM) {
+        mask[i] = true;
+        continue;
+      }
+    }
+    good = p;
+  }
+  return mask;
+}
+
+export function isMoving(p: DerivePosition, prev: DerivePosition | null): boolean {
+  const fast = p.speed >= MIN_MOVING_KMH;
+  if (p.acc && fast) return true;
+  if (!prev || (!fast && prev.speed >= MIN_MOVING_KMH)) return false;
+  return distanceKm(prev, p) > JITTER_KM;
+}
+
+export function segment(positions: DerivePosition[], before: DerivePosition | null, after: DerivePosition | null, opts: SegmentOptions): Segment[] {
+  const stopMs = opts.stopMinutes * 60_000;
+  const jumps = jumpMask(positions, before);
+  const out: Segment[] = [];
+  let prev: DerivePosition | null = before;
+  let current: Segment | null = null;
+  /** Within a trip: index where the current stationary run began, or -1. */
+  let runStart = -1;
+  let runStartTime = 0;
+
+  for (let i = 0; i < positions.length; i++) {
+    if (jumps[i]) continue;
+    const p = positions[i];
+    const moving = isMoving(p, prev);
+    if (!current) {
+      current = moving ? { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true } : { kind: 'stop', first: i, last: i, begin: p.time, end: p.time, open: true };
+    } else if (current.kind === 'stop') {
+      if (moving) {
+        current.end = p.time;
+        current.open = false;
+        out.push(current);
+        current = { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true };
+        runStart = -1;
+      } else {
+        current.last = i;
+        current.end = p.time;
+      }
+    } else {
+      if (moving) {
+        runStart = -1;
+        current.last = i;
+        current.end = p.time;
+      } else {
+        if (runStart < 0) {
+          // A gap without displacement: the vehicle stood still since the position before.
+          const gapFromPrev = prev !== null && p.time - prev.time >= stopMs && current.last < i;
+          runStart = gapFromPrev ? current.last : i;
+          runStartTime = positions[runStart].time;
+        }
+        if (p.time - runStartTime >= stopMs) {
+          current.last = runStart;
+          current.end = runStartTime;
+          current.open = false;
+          out.push(current);
+          current = { kind: 'stop', first: runStart, last: i, begin: runStartTime, end: p.time, open: true };
+          runStart = -1;
+        } else {
+          current.last = i;
+          current.end = p.time;
+        }
+      }
+    }
+    prev = p;
+  }
+  if (current) {
+    if (current.kind === 'stop' && after) {
+      current.end = after.time;
+      current.open = false;
+    }
+    out.push(current);
+  }
+  return out;
+}

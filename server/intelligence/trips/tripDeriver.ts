@@ -1,0 +1,135 @@
+/**
+ * The trips deriver: trips, the stops between them and the fuel events of a window, rebuilt by
+ * delete-and-insert. Its extend() widens a dirty range to whole trips: back to the first position
+ * of the trip the range starts in (every decision from there on depends only on positions at or
+ * after it and the one before it), forward to the first trip that begins after a stop that begins
+ * after the range (nothing before that stop can change it).
+ */
+
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { DB, FuelEventTable, TripStopTable, TripTable } from '../../platform/db/tables';
+import { type DerivePosition, type Deriver, type DeriveWindow, type TimeRange, type VehicleRange } from '../deriver';
+import { fuelEvents, fuelSamples } from './fuel';
+import { rangesTable } from '../windowLoad';
+import { tripMetrics } from './metrics';
+import { isMoving, jumpMask, segment, type Segment } from './segment';
+
+const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
+
+/** [first, last] index pairs of consecutive standing positions (two or more), jumps left out. */
+export function stationaryRuns(positions: DerivePosition[], jumps: boolean[], before: DerivePosition | null): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let prev = before;
+  let start = -1;
+  let last = -1;
+  for (let i = 0; i < positions.length; i++) {
+    if (jumps[i]) continue;
+    const p = positions[i];
+    if (!isMoving(p, prev)) {
+      if (start < 0) start = i;
+      last = i;
+    } else {
+      if (start >= 0 && last > start) runs.push([start, last]);
+      start = -1;
+    }
+    prev = p;
+  }
+  if (start >= 0 && last > start) runs.push([start, last]);
+  return runs;
+}
+
+export interface WindowRows {
+  segments: Segment[];
+  trips: Array<Insertable<TripTable>>;
+  stops: Array<Insertable<TripStopTable>>;
+  fuelEvents: Array<Insertable<FuelEventTable>>;
+}
+
+/** The rows of a window (pure). */
+export function deriveTrips(w: DeriveWindow): WindowRows {
+  const { positions, before, after, vehicle } = w;
+  const stopMs = vehicle.settings.stopMinutes * 60_000;
+  const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes });
+  const jumps = jumpMask(positions, before);
+  const events = fuelEvents(positions, stationaryRuns(positions, jumps, before), vehicle.tankCapacityL);
+  const samples = fuelSamples(before ? [before, ...positions] : positions, w.obdRecords, vehicle.tankCapacityL);
+  const vehicleId = vehicle.vehicleId;
+  const rows: WindowRows = { segments, trips: [], stops: [], fuelEvents: [] };
+  for (const s of segments) {
+    const durationS = Math.round((s.end - s.begin) / 1000);
+    if (s.kind === 'trip') {
+      const m = tripMetrics(positions, jumps, s, before, samples, events, stopMs);
+      rows.trips.push({
+        vehicle_id: vehicleId,
+        begin_time: new Date(s.begin),
+        end_time: new Date(s.end),
+        duration_s: durationS,
+        distance_km: m.distanceKm,
+        distance_source: m.distanceSource,
+        fuel_l: m.fuelL,
+        idle_s: m.idleS,
+        max_speed: m.maxSpeed,
+        avg_speed: m.avgSpeed,
+        start_latitude: m.start.latitude,
+        start_longitude: m.start.longitude,
+        end_latitude: m.stop.latitude,
+        end_longitude: m.stop.longitude,
+        open: s.open,
+      });
+    } else {
+      const at = positions[s.first];
+      rows.stops.push({ vehicle_id: vehicleId, begin_time: new Date(s.begin), end_time: new Date(s.end), duration_s: durationS, latitude: at.latitude, longitude: at.longitude, open: s.open });
+    }
+  }
+  rows.fuelEvents = events.map((e) => ({
+    vehicle_id: vehicleId,
+    kind: e.kind,
+    time: new Date(e.time),
+    amount_l: e.amountL,
+    level_before_l: e.levelBeforeL,
+    level_after_l: e.levelAfterL,
+    latitude: e.latitude,
+    longitude: e.longitude,
+  }));
+  return rows;
+}
+
+/** Inserts rows in slices, so a long rebuild stays under the statement's parameter limit. */
+export async function insertRows<T extends keyof DB & string>(trx: Kysely<DB>, table: T, rows: ReadonlyArray<Insertable<DB[T]>>, slice = 2000): Promise<void> {
+  for (let i = 0; i < rows.length; i += slice) await trx.insertInto(table).values(rows.slice(i, i + slice) as Array<Insertable<DB[T]>>).execute();
+}
+
+const windowRanges = (windows: readonly DeriveWindow[]) => windows.map((w) => ({ vehicleId: w.vehicle.vehicleId, from: w.from, to: w.to }));
+
+export const tripDeriver: Deriver = {
+  name: 'trips',
+
+  async extend(trx: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<TimeRange> {
+    return (await tripDeriver.extendMany!(trx, [{ vehicleId, ...range }]))[0];
+  },
+
+  async extendMany(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
+    const r = await sql<{ from_time: Date | null; to_time: Date | null }>`
+      SELECT
+        CASE WHEN w.lo = '-infinity' THEN NULL ELSE (SELECT max(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time <= w.lo) END AS from_time,
+        CASE WHEN w.hi = 'infinity' THEN NULL ELSE (SELECT min(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time > (
+          SELECT min(begin_time) FROM trip_stop WHERE vehicle_id = w.vehicle_id AND begin_time >= w.hi)) END AS to_time
+      FROM ${rangesTable(ranges)} ORDER BY w.ord`.execute(trx);
+    return r.rows.map((row, i) => ({ from: ms(row.from_time) ?? -Infinity, to: Number.isFinite(ranges[i].to) ? (ms(row.to_time) ?? Infinity) : Infinity }));
+  },
+
+  async rebuild(trx: Kysely<DB>, w: DeriveWindow): Promise<void> {
+    await tripDeriver.rebuildMany!(trx, [w]);
+  },
+
+  async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void> {
+    const ranges = rangesTable(windowRanges(windows));
+    await sql`DELETE FROM trip t USING ${ranges} WHERE t.vehicle_id = w.vehicle_id AND t.begin_time >= w.lo AND t.begin_time < w.hi`.execute(trx);
+    await sql`DELETE FROM trip_stop t USING ${ranges} WHERE t.vehicle_id = w.vehicle_id AND t.begin_time >= w.lo AND t.begin_time < w.hi`.execute(trx);
+    await sql`DELETE FROM fuel_event t USING ${ranges} WHERE t.vehicle_id = w.vehicle_id AND t.time >= w.lo AND t.time < w.hi`.execute(trx);
+    const all = windows.map(deriveTrips);
+    await insertRows(trx, 'trip', all.flatMap((r) => r.trips));
+    await insertRows(trx, 'trip_stop', all.flatMap((r) => r.stops));
+    await insertRows(trx, 'fuel_event', all.flatMap((r) => r.fuelEvents));
+  },
+};

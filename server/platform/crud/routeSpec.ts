@@ -1,0 +1,32 @@
+/**
+ * The request parts of the generic CRUD routes that are not entity bodies, shared by the server
+ * and the Umi mock so both refuse the same ids and option queries.
+ */
+/** The JSON-schema types the route schemas repeat. */
+export const int = { type: 'integer' } as const;
+export const num = { type: 'number' } as const;
+export const str = { type: 'string' } as const;
+export const bool = { type: 'boolean' } as const;
+/** The type or null. */
+export const nullable = (type: 'integer' | 'number' | 'string' | 'boolean') => ({ type: [type, 'null'] });
+
+export const idParam = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+export const idParams = { type: 'object', required: ['id'], properties: { id: idParam } } as const;
+
+export const optionsQuery = {
+  type: 'object',
+  properties: {
+    q: { type: 'string', maxLength: 100 },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 },
+    /** `<entity>.<property>` of a relation marked `x-ref.free`: only rows no row of that entity uses through it. */
+    unusedBy: { type: 'string', maxLength: 100, pattern: '^[A-Za-z]+\\.[A-Za-z]+$' },
+  },
+};
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** 'PUT /vehicle/terminal/{id}' → ['PUT', '/api/vehicle/terminal/:id'] */
+export function parseRoute(route: string): [HttpMethod, string] {
+  const [method, path] = route.split(' ');
+  return [method as HttpMethod, '/api' + path.replace(/\{(\w+)\}/g, ':$1')];
+}

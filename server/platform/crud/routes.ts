@@ -1,0 +1,116 @@
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { Kysely } from 'kysely';
+import { normaliseBody, pageResponseSchema, WRITE_OPERATIONS, type Operation } from '../../../schemas/kit/entity';
+import { callerOf } from '../auth/authenticate';
+import type { DB } from '../db/tables';
+import { auditRequest } from '../audit';
+import { notFound } from '../http/errors';
+import type { FieldError } from '../../../schemas/kit/errors';
+import { invalid } from '../http/errors';
+import type { EntityModel } from './model';
+import { getOne, options, queryPage, type QueryBody, type Row } from './query';
+import { createRow, deleteRow, updateRow } from './write';
+import { idParams, optionsQuery, parseRoute } from './routeSpec';
+import { unusedByCondition } from './unusedBy';
+
+/**
+ * An entity's own rule over a whole body, beyond what its schema can say (a fence's geometry must
+ * fit its type): the body merged over the stored row on update. Answers the failures, empty if none.
+ */
+export type BodyCheck = (body: Record<string, unknown>) => FieldError[];
+
+/**
+ * The generic CRUD of one entity at the paths its schema declares: bodies validated by the schema,
+ * every route guarded by the schema's action code and scoped to the caller's organisation subtree.
+ */
+export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, check?: BodyCheck): void {
+  const x = m.schema['x-entity'];
+  const item = { type: 'object', additionalProperties: true, properties: {} };
+  const each = (op: Operation, fn: (method: HTTPMethods, url: string) => void) => {
+    for (const r of x.routes[op] ?? []) fn(...parseRoute(r));
+  };
+  const base = (op: Operation, permission: string, schema: Record<string, unknown> = {}) => ({
+    config: { permission, labels: m.labelPrefix, sharedWrite: !!x.shared && WRITE_OPERATIONS.has(op) },
+    schema: { tags: [m.name], summary: `${op} ${m.schema.title ?? m.name}`, ...schema },
+  });
+  const checked = (body: Record<string, unknown>) => {
+    const errors = check?.(body) ?? [];
+    if (errors.length) throw invalid(errors);
+  };
+  const normalise = async (req: { body: unknown }) => {
+    if (req.body && typeof req.body === 'object') normaliseBody(m.schema, req.body as Record<string, unknown>);
+  };
+
+  each('create', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('create', x.permissions.create, { body: m.createSchema, response: { 201: item } }),
+      preValidation: normalise,
+      handler: async (req, reply) => {
+        checked(req.body as Record<string, unknown>);
+        return reply.status(201).send(await createRow(db, m, callerOf(req), req.body as Record<string, unknown>));
+      },
+    }),
+  );
+  each('update', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('update', x.permissions.update, { params: idParams, body: m.updateSchema, response: { 200: item } }),
+      preValidation: normalise,
+      handler: async (req) => {
+        const id = (req.params as { id: number }).id;
+        const body = req.body as Record<string, unknown>;
+        if (check) {
+          const stored: Row | undefined = await getOne(db, m, callerOf(req), id);
+          if (!stored) throw notFound();
+          checked({ ...stored, ...body });
+        }
+        return updateRow(db, m, callerOf(req), id, body);
+      },
+    }),
+  );
+  each('remove', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('remove', x.permissions.remove, { params: idParams, response: { 204: { type: 'null' } } }),
+      handler: async (req, reply) => {
+        const id = (req.params as { id: number }).id;
+        // The log names what was deleted: once the row is gone, its id alone says nothing.
+        const name = (await getOne(db, m, callerOf(req), id))?.[x.optionLabel ?? 'name'];
+        await deleteRow(db, m, callerOf(req), id);
+        await auditRequest(db, req, callerOf(req), 'entityDelete', `${m.name}:${id}`, typeof name === 'string' || typeof name === 'number' ? { name } : undefined);
+        return reply.status(204).send();
+      },
+    }),
+  );
+  each('get', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('get', x.permissions.read, { params: idParams, response: { 200: item } }),
+      handler: async (req) => (await getOne(db, m, callerOf(req), (req.params as { id: number }).id)) ?? Promise.reject(notFound()),
+    }),
+  );
+  each('query', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('query', x.permissions.read, { body: m.querySchema, response: { 200: pageResponseSchema(item) } }),
+      handler: async (req) => queryPage(db, m, callerOf(req), (req.body ?? {}) as QueryBody),
+    }),
+  );
+  each('options', (method, url) =>
+    app.route({
+      method,
+      url,
+      ...base('options', x.permissions.read, { querystring: optionsQuery }),
+      handler: async (req) => {
+        const q = req.query as { q?: string; limit: number; unusedBy?: string };
+        return options(db, m, callerOf(req), q.q || undefined, q.limit, q.unusedBy ? unusedByCondition(m, q.unusedBy) : undefined);
+      },
+    }),
+  );
+}

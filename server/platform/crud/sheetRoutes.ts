@@ -1,0 +1,117 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Kysely } from 'kysely';
+import { permissionOf, WRITE_OPERATIONS, type SheetOperation } from '../../../schemas/kit/entity';
+import type { Translate } from '../../../schemas/kit/i18n';
+import { callerOf } from '../auth/authenticate';
+import { requestTranslator } from '../labelOverrides';
+import { readUpload } from '../http/upload';
+import { keysetBatches, type ExportBody } from './keyset';
+import type { EntityModel } from './model';
+import { parseRoute } from './routeSpec';
+import { exportColumns, importColumns, readOnlyColumns, renewColumns } from './sheet/columns';
+import { templateColumns } from './sheet/choices';
+import { importGate } from './sheet/importGate';
+import { requestTimeZone } from './sheet/timeZone';
+import { readSheet } from './sheet/read';
+import { insertRows, renewRows } from './sheet/store';
+import { checkImportRows, checkRenewRows, type CheckedRows } from './sheet/validate';
+import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from './sheet/workbook';
+import type { DB } from '../db/tables';
+
+/** Rows fetched per export query: big enough to amortise the round trip, small enough to stay flat. */
+export const EXPORT_BATCH = 2000;
+export const XLSX_UPLOAD = { maxBytes: 5 * 1024 * 1024, extensions: ['.xlsx'], missingKey: 'sheet.noFile', wrongTypeKey: 'sheet.notXlsx' };
+
+/** Most rows an export may name by id: a page on screen (the console's largest page is far smaller). */
+export const EXPORT_MAX_IDS = 1000;
+
+/**
+ * The export body: the list's query body, plus `ids` to export only those of its rows (the console's
+ * "current page" mode; the list's criteria still apply, so ids outside them or the caller's scope
+ * export nothing).
+ */
+export function exportBodySchema(m: EntityModel): Record<string, unknown> {
+  const q = m.querySchema as { properties: Record<string, unknown> };
+  const ids = { type: ['array', 'null'], maxItems: EXPORT_MAX_IDS, items: { type: 'integer', minimum: 1, maximum: 2147483647 }, 'x-messages': { maxItems: 'sheet.tooManyIds' } };
+  return { ...q, properties: { ...q.properties, ids } };
+}
+
+/** What importValidate answers (and import with a 400): the rows' errors in the caller's language. */
+export const sheetReport = (c: CheckedRows, t: Translate) => ({
+  success: !c.errors.length,
+  message: c.errors.length ? t('sheet.invalidRows', { count: c.errors.length }) : t('sheet.valid', { count: c.bodies.length }),
+  total: c.bodies.length,
+  invalid: c.errors.length,
+  rows: c.errors,
+});
+
+/**
+ * Runs an upload's read, check and store inside the server's import gate: one crafted file could
+ * hold hundreds of MB, so a member gets one import at a time and the server a few.
+ */
+export const gatedImport =
+  (db: object) =>
+  <T>(req: FastifyRequest, job: () => Promise<T>): Promise<T> =>
+    importGate(db).run(callerOf(req).memberId, job);
+
+const templateQuery = { type: 'object', additionalProperties: false, properties: { kind: { enum: ['import', 'renew'], default: 'import' } } };
+
+/**
+ * SPEC §9 for any entity whose schema declares the routes: export (all rows matching the list's
+ * criteria, streamed), the import template, import and renewal, each validated first, all or nothing.
+ */
+export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel): void {
+  const x = m.schema['x-entity'];
+  const each = (op: SheetOperation, schema: Record<string, unknown>, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
+    for (const r of x.routes[op] ?? []) {
+      const [method, url] = parseRoute(r);
+      app.route({ method: method as HTTPMethods, url, config: { permission: permissionOf(x, op), labels: m.labelPrefix, sharedWrite: !!x.shared && WRITE_OPERATIONS.has(op) }, schema: { tags: [m.name], summary: `${op} ${m.name}`, ...schema }, handler });
+    }
+  };
+  const t = (req: FastifyRequest) => requestTranslator(req);
+  const title = (req: FastifyRequest) => t(req)(`entity.${m.name}.title`);
+
+  const exportBody = exportBodySchema(m);
+  each('export', { body: exportBody }, async (req, reply) => {
+    const out = new PassThrough();
+    const batches = keysetBatches(db, m, callerOf(req), (req.body ?? {}) as ExportBody, EXPORT_BATCH);
+    streamWorkbook(out, m, exportColumns(m), t(req), batches, requestTimeZone(req)).catch((err: Error) => {
+      // Headers are gone by now: the client sees a truncated download, the log says why.
+      req.log.warn({ err }, 'export stopped');
+      out.destroy(err);
+    });
+    return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(title(req))).send(out);
+  });
+
+  each('template', { querystring: templateQuery }, async (req, reply) => {
+    const renew = (req.query as { kind: string }).kind === 'renew' && x.renew;
+    const cols = await templateColumns(db, m, callerOf(req), renew ? renewColumns(m) : importColumns(m), t(req), !!renew);
+    return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(title(req))).send(await templateBuffer(cols, t(req)));
+  });
+
+  type Check = typeof checkImportRows;
+  const checked = async (req: FastifyRequest, check: Check, renew: boolean): Promise<CheckedRows> => {
+    const sheet = await readSheet((await readUpload(req, XLSX_UPLOAD)).data);
+    return check(db, m, callerOf(req), sheet, renew ? renewColumns(m) : importColumns(m), t(req), readOnlyColumns(m), requestTimeZone(req));
+  };
+  const report = (req: FastifyRequest, c: CheckedRows) => sheetReport(c, t(req));
+  const gated = gatedImport(db);
+  const validateRoute = (check: Check, renew: boolean) => (req: FastifyRequest) => gated(req, async () => report(req, await checked(req, check, renew)));
+  const applyRoute = (check: Check, renew: boolean) => (req: FastifyRequest, reply: FastifyReply) =>
+    gated(req, async () => {
+      const c = await checked(req, check, renew);
+      if (c.errors.length) return reply.status(400).send({ ...report(req, c), code: 'sheet.invalidRows' });
+      const caller = callerOf(req);
+      const bodies = c.bodies.map((b) => b.body);
+      await db.transaction().execute((trx) => (renew ? renewRows(trx, m, caller, bodies) : insertRows(trx, m, caller, bodies)));
+      const message = t(req)(renew ? 'sheet.renewed' : 'sheet.imported', { count: bodies.length });
+      return reply.status(renew ? 200 : 201).send({ success: true, message, total: bodies.length });
+    });
+  each('importValidate', {}, validateRoute(checkImportRows, false));
+  each('import', {}, applyRoute(checkImportRows, false));
+  if (x.renew) {
+    each('renewValidate', {}, validateRoute(checkRenewRows, true));
+    each('renew', {}, applyRoute(checkRenewRows, true));
+  }
+}

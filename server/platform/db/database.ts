@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { checkDataDirAccess, lockDataDir, type DataDirLock } from './dataDirLock';
+import { PGliteDialect } from './pgliteDialect';
+import type { DB } from './tables';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/**
+ * One database handle for the whole server: kysely for queries, plus `runScript` for migrations
+ * (multi-statement SQL in one transaction). PGlite is opened at most once per process.
+ */
+export interface Database {
+  kind: DatabaseKind;
+  db: Kysely<DB>;
+  /** PostgreSQL only: the pool behind `db`, for what kysely does not speak (COPY). */
+  pool?: pg.Pool;
+  /** Runs a multi-statement script and `after` in one transaction; rolls back on any error. */
+  runScript(script: string, after: (trx: Kysely<DB>) => Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://… to use a server; otherwise PGlite in `dataDir`. */
+  databaseUrl?: string;
+  /** PGlite files; 'memory://' for a throw-away database. */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+// DATE stays 'YYYY-MM-DD' (a Date would shift by the server's time zone); int8 and numeric are
+// numbers (counts and sums fit in 2^53).
+const DATE_OID = 1082;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+let pgParsersSet = false;
+function setPgParsers() {
+  if (pgParsersSet) return;
+  pg.types.setTypeParser(DATE_OID, (v: string) => v);
+  pg.types.setTypeParser(INT8_OID, (v: string) => Number(v));
+  pg.types.setTypeParser(NUMERIC_OID, (v: string) => Number(v));
+  pgParsersSet = true;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
+  return openPGlite(opts.dataDir ?? 'memory://');
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  setPgParsers();
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client whose connection drops (server restart, terminated backend) is replaced by the
+  // pool; without a listener its 'error' event would crash the whole process.
+  pool.on('error', () => undefined);
+  // Fail fast with a clear message when the server is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    pool,
+    async runScript(script, after) {
+      // An empty parameter list keeps pg on the simple protocol, which allows several statements.
+      await db.transaction().execute(async (trx) => {
+        await sql.raw(script).execute(trx);
+        await after(trx);
+      });
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function openPGlite(dataDir: string): Promise<Database> {
+  let lock: DataDirLock | null = null;
+  if (!dataDir.startsWith('memory://')) {
+    const dir = path.resolve(dataDir);
+    checkDataDirAccess(dir);
+    fs.mkdirSync(dir, { recursive: true });
+    lock = lockDataDir(dir);
+  }
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dataDir, {
+      // Extensions the migrations create (PostgreSQL ships them as contrib; PGlite needs them loaded).
+      extensions: { pg_trgm },
+      parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },
+    });
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
+  return {
+    kind: 'pglite',
+    db,
+    async runScript(script, after) {
+      // Through kysely's transaction so the dialect's lock keeps other queries out meanwhile.
+      await db.transaction().execute(async (trx) => {
+        await client.exec(script);
+        await after(trx);
+      });
+    },
+    close: async () => {
+      await db.destroy();
+      lock?.release();
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { renderFieldError, type FieldError } from '../../../schemas/kit/errors';
+import type { MessageParams, Translate } from '../../../schemas/kit/i18n';
+
+/**
+ * A failure the client is told about: HTTP status, message key and parameters (rendered in the
+ * caller's language by the error handler), and optionally per-field errors.
+ * `labelLists` are parameters whose value is a list of label keys, translated and joined.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly key: string,
+    readonly params: MessageParams = {},
+    readonly fieldErrors: FieldError[] = [],
+    readonly labelLists: Record<string, string[]> = {},
+  ) {
+    super(key);
+  }
+}
+
+export const notFound = () => new AppError(404, 'error.notFound');
+export const unauthorized = (key = 'error.unauthorized') => new AppError(401, key);
+export const forbidden = () => new AppError(403, 'http.forbidden');
+export const invalid = (errors: FieldError[]) => new AppError(400, errors[0]?.key ?? 'http.badRequest', errors[0]?.params ?? {}, errors);
+
+/** A unique set broken (406 "<labels>已存在"); `labelKeys` are the catalogue keys of `fields`. */
+export function duplicate(fields: string[], labelKeys: string[]): AppError {
+  const fes = fields.map((field, i) => ({ field, key: 'error.duplicate', params: {}, labelKey: labelKeys[i] }));
+  return new AppError(406, 'error.duplicate', {}, fes, { fields: labelKeys.length ? labelKeys : ['common.fields.id'] });
+}
+
+/** A relation pointing at a row that does not exist or that the caller cannot see. */
+export const refNotFound = (field: string, labelPrefix: string): FieldError => ({ field, key: 'validation.refNotFound', params: {}, labelKey: `${labelPrefix}.${field}` });
+
+export interface ErrorBody {
+  success: false;
+  code: string;
+  message: string;
+  errors?: Array<{ field: string; key: string; message: string }>;
+}
+
+/** The body every failure answers with, in one language (the server's and the mock's alike). */
+export function errorBody(e: AppError, t: Translate): ErrorBody {
+  const params = { ...e.params };
+  for (const [name, keys] of Object.entries(e.labelLists)) params[name] = keys.map((k) => t(k)).join('、');
+  const errors = e.fieldErrors.map((fe) => ({ field: fe.field, key: fe.key, message: renderFieldError(fe, t) }));
+  const message = e.fieldErrors.length && e.status === 400 ? errors[0].message : t(e.key, params);
+  return { success: false, code: e.key, message, ...(errors.length ? { errors } : {}) };
+}

@@ -1,0 +1,74 @@
+/**
+ * What terminals report, as stored: the payload types of the bus topics (platform/bus.ts) that
+ * telematics publishes and other features (live push, the derivation pipeline) subscribe to. Both
+ * sides import them from here, so neither imports the other.
+ */
+
+import type { ObdDtc, ObdRecordFields, ObdRecordValues, PositionFields } from '../../schemas/kit/telemetry';
+
+/** The terminal a session authenticated as, with the vehicle it is fitted to (if any). */
+export interface TerminalIdentity {
+  terminalId: number;
+  terminalNo: string;
+  sim: string;
+  orgId: number;
+  /** Organisation path of the terminal ('/1/4/'), for scoping commands. */
+  orgPath: string;
+  vehicleId: number | null;
+  licence: string | null;
+  /** Organisation path of the vehicle, for scoping live push. */
+  vehicleOrgPath: string | null;
+}
+
+/** A stored position report: the decoded fields (schemas/kit/telemetry) with its keys. */
+export interface PositionRecord extends PositionFields {
+  terminalId: number;
+  vehicleId: number | null;
+  /** Device time, epoch ms (the key together with terminalId). */
+  deviceTime: number;
+  dtcs: string[] | null;
+}
+
+export type { ObdDtc, ObdRecordValues };
+
+/** What the OBD store keeps of one 0x0900 OBD record (transparent type 0xF0). */
+export interface ObdRecordRow extends ObdRecordFields {
+  terminalId: number;
+  vehicleId: number | null;
+  /** Device time, epoch ms (the key together with terminalId and subtype). */
+  deviceTime: number;
+  archive: boolean;
+  vehicleType: number;
+  /** Unsigned 32-bit status word of the record's position, when it carried one. */
+  status: number | null;
+  dtcs: ObdDtc[];
+}
+
+/** One committed batch of a writer. */
+export interface StoredRecords<R> {
+  /** Records written for the first time, with their source (duplicates are left out). */
+  inserted: Array<{ source: TerminalIdentity; record: R }>;
+}
+
+export type StoredPositions = StoredRecords<PositionRecord>;
+export type StoredObdRecords = StoredRecords<ObdRecordRow>;
+
+/** An alarm a feature raised (the alarm engine publishes it; live push and notifications listen). */
+export interface AlarmRaised {
+  alarmId: number;
+  vehicleId: number;
+  /** Organisation path of the vehicle, for scoping subscribers. */
+  orgPath: string;
+  type: string;
+  /** Epoch ms of the report that raised it. */
+  at: number;
+}
+
+/** The bus topics of telemetry and what each carries. */
+export interface TelemetryTopics {
+  /** Positions committed by the position writer (acknowledged to terminals only after this). */
+  'positions.stored': StoredPositions;
+  /** OBD records committed by the OBD writer. */
+  'obd.stored': StoredObdRecords;
+  'alarm.raised': AlarmRaised;
+}

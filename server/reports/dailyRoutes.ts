@@ -1,0 +1,116 @@
+/**
+ * The daily driving report (statistics/daily): ledger rows by day and vehicle with their totals,
+ * and the same as xlsx, written with the console table's own columns (schemas/kit/ledgerColumns)
+ * so the file holds exactly what the page shows, totals row included.
+ */
+
+import ExcelJS from 'exceljs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { translator } from '../../schemas/kit/catalogue';
+import { LEDGER_COLUMNS, type LedgerDayVehicleRow } from '../../schemas/kit/ledgerColumns';
+import { callerOf } from '../platform/auth/authenticate';
+import { NONE, type Caller } from '../platform/auth/caller';
+import { attachment, XLSX_TYPE } from '../platform/crud/sheet/workbook';
+import type { DB } from '../platform/db/tables';
+import { requestLanguage } from '../platform/http/language';
+import { FIGURES, ledgerFrom, ledgerTotals, type LedgerCriteria } from './ledgerRoutes';
+import { dayRange } from './ranges';
+import { vehicleScope } from './scope';
+import { ledgerBody, ledgerFigures, ledgerRow, listOf, reportRoutes } from './schemas';
+import type { ReportDeps } from './tripRoutes';
+
+const BASE = '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByDayAndVehicle';
+const LABELS = 'reports.fields';
+const route = reportRoutes(LABELS, 'ledger');
+
+export async function ledgerByDayAndVehicle(db: Kysely<DB>, caller: Caller, c: LedgerCriteria): Promise<LedgerDayVehicleRow[]> {
+  return (
+    await sql<LedgerDayVehicleRow>`SELECT l.day::text AS date, v.id AS "vehicleId", v.licence, ${FIGURES} FROM ${ledgerFrom(caller, c)}
+      GROUP BY l.day, v.id, v.licence ORDER BY l.day, v.licence, v.id`.execute(db)
+  ).rows;
+}
+
+export interface FuelEventRow {
+  id: number;
+  vehicleId: number;
+  licence: string;
+  kind: 'refuel' | 'drain';
+  time: Date;
+  amountL: number;
+  latitude: number;
+  longitude: number;
+}
+
+/** Refuels and suspected drains of the vehicles in scope inside the range of local days, latest first. */
+export async function fuelEvents(db: Kysely<DB>, caller: Caller, c: LedgerCriteria & { from: number; to: number }): Promise<FuelEventRow[]> {
+  return (
+    await sql<FuelEventRow>`SELECT e.id, v.id AS "vehicleId", v.licence, e.kind, e.time, round(e.amount_l::numeric, 2)::float8 AS "amountL", e.latitude, e.longitude
+      FROM fuel_event e JOIN vehicle v ON v.id = e.vehicle_id
+      WHERE e.time >= ${new Date(c.from)} AND e.time < ${new Date(c.to)} AND ${vehicleScope(caller, { orgId: c.orgId, vehicleId: c.vehicleId })}
+      ORDER BY e.time DESC, e.id DESC LIMIT 2000`.execute(db)
+  ).rows;
+}
+
+export function registerDailyRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+  const criteriaOf = (req: FastifyRequest) => {
+    const c = (req.body as { criteria: LedgerCriteria }).criteria;
+    return { ...c, ...dayRange(c.begin, c.end, timeZone) };
+  };
+  const report = async (req: FastifyRequest) => {
+    const caller = callerOf(req);
+    const c = criteriaOf(req);
+    const [rows, total] = await Promise.all([ledgerByDayAndVehicle(db, caller, c), ledgerTotals(db, caller, c)]);
+    return { rows, total };
+  };
+
+  app.post(
+    BASE,
+    route(
+      'ledger rows by local day and vehicle, with their totals',
+      ledgerBody(),
+      { type: 'object', properties: { rows: listOf(ledgerRow('date')), total: { type: 'object', properties: ledgerFigures } } },
+    ),
+    report,
+  );
+
+  app.post(
+    '/api/vehicle/dailyDrivingBehavior/fuelEvents',
+    route(
+      'refuels and suspected drains in the range, latest first (at most 2,000)',
+      ledgerBody(),
+      listOf({
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          vehicleId: { type: 'integer' },
+          licence: { type: 'string' },
+          kind: { enum: ['refuel', 'drain'] },
+          time: { type: 'string', format: 'date-time' },
+          amountL: { type: 'number' },
+          latitude: { type: 'number' },
+          longitude: { type: 'number' },
+        },
+      }),
+    ),
+    async (req) => fuelEvents(db, callerOf(req), criteriaOf(req)),
+  );
+
+  app.post(
+    `${BASE}/export`,
+    { config: { permission: NONE, labels: LABELS }, schema: { tags: ['ledger'], summary: 'the same rows and totals as xlsx, in the columns the console shows', body: ledgerBody() } },
+    async (req, reply) => {
+      const { rows, total } = await report(req);
+      const t = translator(requestLanguage(req));
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet(t('reports.ledger.sheetTitle'));
+      ws.columns = LEDGER_COLUMNS.map((col) => ({ width: Math.max(12, t(col.labelKey).length * 2 + 2) }));
+      ws.addRow(LEDGER_COLUMNS.map((col) => t(col.labelKey))).font = { bold: true };
+      for (const r of rows) ws.addRow(LEDGER_COLUMNS.map((col) => col.value(r)));
+      const totals = ws.addRow(LEDGER_COLUMNS.map((col, i) => (i === 0 ? t('reports.ledger.total') : col.value(total))));
+      totals.font = { bold: true };
+      const out = Buffer.from(await wb.xlsx.writeBuffer());
+      return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(`${t('reports.ledger.sheetTitle')} ${(req.body as { criteria: LedgerCriteria }).criteria.begin}_${(req.body as { criteria: LedgerCriteria }).criteria.end}`)).send(out);
+    },
+  );
+}

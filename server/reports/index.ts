@@ -1,0 +1,28 @@
+/** The report routes over derived data: trips and track, the ledger, the dashboard and the live map, trip settings, driving behaviour and health, safety settings, team monitoring. */
+
+import type { FastifyInstance } from 'fastify';
+import { registerBehaviourRoutes } from './behaviourRoutes';
+import { registerDailyRoutes } from './dailyRoutes';
+import { registerDashboardRoutes } from './dashboardRoutes';
+import { registerHealthRoutes } from './healthRoutes';
+import { registerSafetySettingRoutes } from './safetySettingRoutes';
+import { registerLedgerRoutes } from './ledgerRoutes';
+import { registerMessageRoutes } from './messageRoutes';
+import { registerSettingRoutes } from './settingRoutes';
+import { registerTeamRoutes } from './teamRoutes';
+import { registerTripRoutes, type ReportDeps } from './tripRoutes';
+
+export type { ReportDeps };
+
+export function registerReports(app: FastifyInstance, deps: ReportDeps): void {
+  registerTripRoutes(app, deps);
+  registerLedgerRoutes(app, deps);
+  registerDailyRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
+  registerSettingRoutes(app, deps);
+  registerBehaviourRoutes(app, deps);
+  registerHealthRoutes(app, deps);
+  registerSafetySettingRoutes(app, deps);
+  registerMessageRoutes(app, deps);
+  registerTeamRoutes(app, deps);
+}

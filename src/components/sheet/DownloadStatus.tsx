@@ -1,0 +1,27 @@
+import { Button, Progress, Space, Typography } from 'antd';
+import { useNumberFormat } from '../charts/useNumberFormat';
+import { useT } from '../../session/useT';
+import type { Download } from './useDownload';
+
+/**
+ * A download under way: how much has arrived (a bar when the size is known; the rows it holds when
+ * the caller knows them) and a button that cancels it. Nothing while idle.
+ */
+export default function DownloadStatus({ download, rows }: { download: Download; rows?: number | null }) {
+  const t = useT();
+  const fmt = useNumberFormat();
+  const p = download.progress;
+  if (!p) return null;
+  const mb = fmt(p.loaded / 1_048_576, 1);
+  return (
+    <Space size={8} data-testid="download-status">
+      {p.total ? <Progress type="circle" size={22} percent={Math.floor((p.loaded / p.total) * 100)} /> : null}
+      <Typography.Text type="secondary" data-testid="download-progress">
+        {rows != null ? t('console.sheet.progressRows', { rows: fmt(rows), mb }) : t('console.sheet.progress', { mb })}
+      </Typography.Text>
+      <Button size="small" onClick={download.cancel} data-testid="download-cancel">
+        {t('console.sheet.cancel')}
+      </Button>
+    </Space>
+  );
+}

@@ -1,0 +1,179 @@
+import { DownloadOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
+import { Button, Card, DatePicker, Form, Input, Modal, notification, Select, Space, Switch, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useNumberFormat } from '../../components/charts/useNumberFormat';
+import OrgTreeSelect from '../../components/schema/OrgTreeSelect';
+import RefSelect from '../../components/schema/RefSelect';
+import { exportAlarms, handleAlarm, type AlarmCategory, type AlarmRow } from '../../services/alarms';
+import { saveBlob } from '../../utils/saveBlob';
+import Permission from '../../session/Permission';
+import { useT } from '../../session/useT';
+import { parseTime } from '../../utils/formatTime';
+import { LEVEL_COLOURS, typesOf } from './alarmModel';
+import { NO_FILTERS, useAlarmList, type AlarmFilters, type AlarmView } from './useAlarmList';
+import { useAlarmToasts } from './useAlarmToasts';
+
+export const ALARM_HANDLE = 'alarm-handle';
+
+/** One list of the alarm centre: a category's alarms (or all, terminal ones included), current or history, filtered, each handled with a note. */
+function AlarmTable({ category, view, testId }: { category: AlarmCategory | null; view: AlarmView; testId: string }) {
+  const t = useT();
+  const fmt = useNumberFormat();
+  const [filters, setFilters] = useState<AlarmFilters>(NO_FILTERS);
+  const list = useAlarmList(category, view, filters);
+  const [handling, setHandling] = useState<AlarmRow | null>(null);
+  const [form] = Form.useForm<{ note: string }>();
+  const set = (patch: Partial<AlarmFilters>) => setFilters((f) => ({ ...f, ...patch }));
+  const [exporting, setExporting] = useState(false);
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      saveBlob(await exportAlarms(list.criteria), `${t('console.alarm.all')}.xlsx`);
+    } catch {
+      // downloadSheet has shown the failure.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns: ColumnsType<AlarmRow> = [
+    { key: 'begin', title: t('alarm.fields.begin'), render: (_, a) => parseTime(a.begin), width: 170 },
+    { key: 'end', title: t('alarm.fields.end'), render: (_, a) => (a.end ? parseTime(a.end) : <Tag color="red">{t('console.alarm.ongoing')}</Tag>), width: 170 },
+    { key: 'licence', title: t('alarm.fields.vehicleId'), dataIndex: 'licence' },
+    { key: 'type', title: t('alarm.fields.type'), render: (_, a) => t(`alarm.types.${a.type}`) },
+    ...(category ? [] : [{ key: 'category', title: t('alarm.fields.category'), render: (_: unknown, a: AlarmRow) => t(`alarm.categories.${a.category}`) }]),
+    ...(category === 'fence' ? [{ key: 'fence', title: t('alarm.fields.fenceId'), render: (_: unknown, a: AlarmRow) => (a.detail?.fenceName as string | undefined) ?? a.fenceName ?? '' }] : []),
+    { key: 'level', title: t('console.alarm.level'), render: (_, a) => <Tag color={LEVEL_COLOURS[a.level] ?? 'default'}>{t(`alarm.levels.${a.level}`)}</Tag> },
+    { key: 'value', title: t('console.alarm.value'), align: 'right', render: (_, a) => (a.value === null ? '' : fmt(a.value, 2)) },
+    { key: 'place', title: t('console.alarm.place'), render: (_, a) => (a.latitude === null || a.longitude === null ? '' : `${fmt(a.latitude, 5)}, ${fmt(a.longitude, 5)}`) },
+    {
+      key: 'handled',
+      title: t('alarm.fields.handled'),
+      render: (_, a) =>
+        a.handled ? (
+          <Tooltip title={`${a.handledBy ?? ''} ${a.handledAt ? parseTime(a.handledAt) : ''}`}>
+            <Typography.Text>{a.note}</Typography.Text>
+          </Tooltip>
+        ) : (
+          <Permission code={ALARM_HANDLE}>
+            <Typography.Link onClick={() => setHandling(a)} data-testid="alarm-handle">
+              {t('console.alarm.handle')}
+            </Typography.Link>
+          </Permission>
+        ),
+    },
+  ];
+
+  return (
+    <Space direction="vertical" size={12} style={{ width: '100%' }}>
+      <Space wrap size={12}>
+        <Select
+          allowClear
+          style={{ width: 160 }}
+          placeholder={t('alarm.fields.type')}
+          value={filters.type ?? undefined}
+          onChange={(v) => set({ type: v ?? null })}
+          options={typesOf(category).map((ty) => ({ value: ty, label: t(`alarm.types.${ty}`) }))}
+        />
+        <Select
+          allowClear
+          style={{ width: 120 }}
+          placeholder={t('alarm.fields.status')}
+          value={filters.status ?? undefined}
+          onChange={(v) => set({ status: v ?? null })}
+          options={[
+            { value: 'open', label: t('console.alarm.ongoing') },
+            { value: 'closed', label: t('console.alarm.ended') },
+          ]}
+        />
+        <Select
+          allowClear
+          style={{ width: 120 }}
+          placeholder={t('alarm.fields.handled')}
+          value={filters.handled === null ? undefined : String(filters.handled)}
+          onChange={(v) => set({ handled: v === undefined ? null : v === 'true' })}
+          options={[
+            { value: 'true', label: t('console.alarm.handledYes') },
+            { value: 'false', label: t('console.alarm.handledNo') },
+          ]}
+        />
+        <DatePicker.RangePicker
+          value={filters.begin && filters.end ? [dayjs(filters.begin), dayjs(filters.end)] : null}
+          onChange={(r) => set({ begin: r?.[0]?.format('YYYY-MM-DD') ?? null, end: r?.[1]?.format('YYYY-MM-DD') ?? null })}
+        />
+        <OrgTreeSelect style={{ width: 200 }} value={filters.orgId} onChange={(orgId) => set({ orgId })} placeholder={t('alarm.fields.orgId')} />
+        <RefSelect style={{ width: 180 }} entity="vehicle" value={filters.vehicleId} onChange={(vehicleId) => set({ vehicleId })} placeholder={t('alarm.fields.vehicleId')} />
+        <Button icon={<DownloadOutlined />} loading={exporting} disabled={!list.total} onClick={doExport} data-testid="alarm-export">
+          {t('console.alarm.export')}
+        </Button>
+      </Space>
+      <Table<AlarmRow>
+        size="small"
+        rowKey="id"
+        data-testid={testId}
+        columns={columns}
+        dataSource={list.rows}
+        loading={list.loading}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('console.alarm.empty') }}
+        pagination={{ current: list.page.index, pageSize: list.page.size, total: list.total, showSizeChanger: true, onChange: list.setPage, showTotal: (n) => t('console.statistics.rows', { n: fmt(n) }) }}
+      />
+      <Modal
+        open={!!handling}
+        title={handling ? t('console.alarm.handleTitle', { licence: handling.licence, type: t(`alarm.types.${handling.type}`) }) : ''}
+        onCancel={() => setHandling(null)}
+        destroyOnClose
+        okText={t('console.alarm.handle')}
+        onOk={async () => {
+          const { note } = await form.validateFields();
+          await handleAlarm(handling!.id, note.trim());
+          setHandling(null);
+          list.reload();
+        }}
+      >
+        <Form form={form} layout="vertical" preserve={false}>
+          <Form.Item name="note" label={t('alarm.fields.note')} rules={[{ required: true, whitespace: true, message: t('alarm.noteRequired') }, { max: 500, message: t('alarm.noteTooLong') }]}>
+            <Input.TextArea rows={4} maxLength={500} showCount data-testid="alarm-note" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Space>
+  );
+}
+
+/** An alarm centre page: current and history tabs of its category, the all-alarms view where asked, and a live toast (with a chime that can be muted) for each new alarm. */
+export default function AlarmCentre({ category, withAll }: { category: AlarmCategory; withAll?: boolean }) {
+  const t = useT();
+  const [api, holder] = notification.useNotification();
+  const toasts = useAlarmToasts((a) =>
+    api.warning({
+      message: `${a.licence} · ${t(`alarm.types.${a.type}`)}`,
+      description: `${t(`alarm.categories.${a.category}`)} · ${parseTime(a.begin)}`,
+      placement: 'bottomRight',
+    }),
+  );
+  const items = [
+    { key: 'current', label: t('console.alarm.current'), children: <AlarmTable category={category} view="current" testId={`alarm-${category}-current`} /> },
+    { key: 'history', label: t('console.alarm.history'), children: <AlarmTable category={category} view="history" testId={`alarm-${category}-history`} /> },
+    ...(withAll ? [{ key: 'all', label: t('console.alarm.all'), children: <AlarmTable category={null} view="history" testId="alarm-all" /> }] : []),
+  ];
+  return (
+    <Card data-testid={`alarm-page-${category}`}>
+      {holder}
+      <Tabs
+        destroyInactiveTabPane
+        items={items}
+        tabBarExtraContent={
+          <Space>
+            {toasts.muted ? <MutedOutlined /> : <SoundOutlined />}
+            <Tooltip title={t('console.alarm.soundHelp')}>
+              <Switch size="small" checked={!toasts.muted} onChange={(on) => toasts.setMuted(!on)} data-testid="alarm-sound" />
+            </Tooltip>
+          </Space>
+        }
+      />
+    </Card>
+  );
+}

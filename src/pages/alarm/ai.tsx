@@ -1,0 +1,5 @@
+import AlarmCentre from './AlarmCentre';
+
+export default function AiAlarmPage() {
+  return <AlarmCentre category="ai" withAll />;
+}

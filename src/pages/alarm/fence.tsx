@@ -1,0 +1,5 @@
+import AlarmCentre from './AlarmCentre';
+
+export default function FenceAlarmPage() {
+  return <AlarmCentre category="fence" />;
+}

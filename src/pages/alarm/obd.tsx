@@ -1,0 +1,5 @@
+import AlarmCentre from './AlarmCentre';
+
+export default function ObdAlarmPage() {
+  return <AlarmCentre category="obd" />;
+}

@@ -1,0 +1,71 @@
+/**
+ * The dashboard's pure parts: where each figure leads, and the chart options built from the
+ * answers (no React, no calls), so the view only lays them out.
+ */
+
+import type { EChartsCoreOption } from 'echarts/core';
+import type { FormatNumber } from '../../components/charts/numberFormat';
+import type { AlarmCategory } from '../../services/alarms';
+import type { Bucket, LedgerVehicleRow, VehicleCounts } from '../../services/reports';
+
+export type CountKey = Exclude<keyof VehicleCounts, 'offline'>;
+export const COUNT_KEYS: readonly CountKey[] = ['total', 'online', 'moving', 'parked', 'alarming', 'serviceExpiring'];
+
+/** The page behind each vehicle count. */
+export const COUNT_LINKS: Record<CountKey, string> = {
+  total: '/fleet/vehicleList',
+  online: '/fleet/monitor',
+  moving: '/fleet/monitor',
+  parked: '/fleet/monitor',
+  alarming: '/alarm/ai',
+  serviceExpiring: '/fleet/servicePeriod',
+};
+
+export type LedgerKey = 'mileageKm' | 'fuelL' | 'cost';
+export const LEDGER_KEYS: readonly LedgerKey[] = ['mileageKm', 'fuelL', 'cost'];
+export const LEDGER_DIGITS: Record<LedgerKey, number> = { mileageKm: 1, fuelL: 1, cost: 2 };
+
+/** The statistics page behind each ledger figure. */
+export const LEDGER_LINKS: Record<LedgerKey, string> = {
+  mileageKm: '/statistics/daily',
+  fuelL: '/statistics/fuel',
+  cost: '/statistics/cost',
+};
+
+/** The alarm centre page of an alarm's category (terminal alarms are in the AI page's all-alarms view). */
+export const alarmPagePath = (category: AlarmCategory | string): string =>
+  category === 'fence' ? '/alarm/fence' : category === 'obd' ? '/alarm/obd' : '/alarm/ai';
+
+export type DistributionKey = 'byOrg' | 'byBrand' | 'byStatus';
+export const DISTRIBUTION_KEYS: readonly DistributionKey[] = ['byOrg', 'byBrand', 'byStatus'];
+
+/** A doughnut of vehicles per bucket; `label` names a bucket (translated status, "no brand"…). */
+export function distributionOption(buckets: readonly Bucket[], label: (b: Bucket) => string, fmt: FormatNumber): EChartsCoreOption {
+  return {
+    tooltip: { trigger: 'item', formatter: (p: { name: string; value: number; percent: number }) => `${p.name}: ${fmt(p.value)} (${fmt(p.percent, 1)}%)` },
+    legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+    series: [
+      {
+        type: 'pie',
+        radius: ['40%', '70%'],
+        center: ['35%', '50%'],
+        avoidLabelOverlap: true,
+        label: { show: false },
+        data: buckets.map((b) => ({ name: label(b), value: b.count })),
+      },
+    ],
+  };
+}
+
+/** Horizontal bars of the top vehicles, the largest on top. */
+export function top7Option(rows: readonly LedgerVehicleRow[], by: 'mileageKm' | 'fuelL', seriesName: string, fmt: FormatNumber): EChartsCoreOption {
+  const shown = [...rows].reverse();
+  return {
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => fmt(v, 1) },
+    legend: { data: [seriesName], top: 0 },
+    grid: { left: 8, right: 24, top: 28, bottom: 8, containLabel: true },
+    xAxis: { type: 'value', axisLabel: { formatter: (v: number) => fmt(v) } },
+    yAxis: { type: 'category', data: shown.map((r) => r.licence) },
+    series: [{ name: seriesName, type: 'bar', data: shown.map((r) => r[by]), barMaxWidth: 18 }],
+  };
+}

@@ -1,0 +1,161 @@
+import L from 'leaflet';
+import '../../../components/map/leafletGlobal';
+import 'leaflet.markercluster';
+import 'leaflet.markercluster/dist/MarkerCluster.css';
+import { useEffect, useRef } from 'react';
+import BaseMap from '../../../components/map/BaseMap';
+import { clusterIcon } from '../../../components/map/clusterIcon';
+import { fenceLayer } from '../../../components/map/fenceLayers';
+import { openFences } from '../../../services/fences';
+import { HeadingMarker, type HeadingMarkerOptions } from '../../../components/map/headingMarker';
+import { toMapLatLng } from '../../../components/map/projection';
+import type { MapConfig } from '../../../services/location';
+import type { MonitorItem } from '../../../services/monitor';
+import { useT } from '../../../session/useT';
+import { hasPosition, statusOf, STATUSES, STATUS_COLOURS, type VehicleStatus } from './monitorModel';
+
+export interface MonitorMapProps {
+  config: MapConfig;
+  vehicles: readonly MonitorItem[];
+  selectedId: number | null;
+  followId: number | null;
+  onSelect: (id: number) => void;
+}
+
+type Marker = L.CircleMarker & { options: HeadingMarkerOptions & { status: VehicleStatus } };
+
+/** The group's types name L.Marker, but it clusters any layer with a position (circle markers too). */
+const asMarker = (x: Marker) => x as unknown as L.Marker;
+
+/** From this zoom on every vehicle draws on its own (a street: clusters would hide who is where). */
+const CLUSTER_UNTIL_ZOOM = 16;
+
+/**
+ * The vehicles as canvas markers coloured by status with heading arrows, clustered where they
+ * crowd (each cluster shows its count and, as a ring, the share of each status); the followed one
+ * stays centred, and choosing a vehicle opens its cluster.
+ */
+export default function MonitorMap({ config, vehicles, selectedId, followId, onSelect }: MonitorMapProps) {
+  const t = useT();
+  const map = useRef<L.Map | null>(null);
+  const clusters = useRef<L.MarkerClusterGroup | null>(null);
+  const markers = useRef(new Map<number, Marker>());
+  const fitted = useRef(false);
+  const shownSelected = useRef<number | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const select = useRef(onSelect);
+  select.current = onSelect;
+  const label = useRef(t);
+  label.current = t;
+
+  const sync = () => {
+    const m = map.current;
+    const group = clusters.current;
+    if (!m || !group) return;
+    const seen = new Set<number>();
+    const added: Marker[] = [];
+    let restyled = false;
+    for (const v of vehicles) {
+      if (!hasPosition(v)) continue;
+      seen.add(v.vehicleId);
+      const at = toMapLatLng(v.latitude, v.longitude, config.coordSystem);
+      const status = statusOf(v);
+      const colour = STATUS_COLOURS[status];
+      const chosen = v.vehicleId === selectedId;
+      const style = { color: colour, fillColor: colour, heading: v.direction, radius: chosen ? 9 : 6, weight: chosen ? 3 : 1, status };
+      let mk = markers.current.get(v.vehicleId);
+      if (!mk) {
+        mk = new HeadingMarker(at, { ...style, fillOpacity: 0.85 }) as Marker;
+        mk.bindTooltip(v.licence, { direction: 'top', offset: [0, -8] });
+        const id = v.vehicleId;
+        mk.on('click', () => select.current(id));
+        added.push(mk);
+        markers.current.set(v.vehicleId, mk);
+      } else {
+        // The group follows a marker's 'move' and re-clusters it; a changed status repaints clusters.
+        const old = mk.getLatLng();
+        if (old.lat !== at[0] || old.lng !== at[1]) mk.setLatLng(at);
+        if (mk.options.status !== status) restyled = true;
+        mk.setStyle(style as L.PathOptions);
+      }
+    }
+    if (added.length) group.addLayers(added);
+    const gone: Marker[] = [];
+    for (const [id, mk] of markers.current) {
+      if (!seen.has(id)) {
+        gone.push(mk);
+        markers.current.delete(id);
+      }
+    }
+    if (gone.length) group.removeLayers(gone);
+    if (restyled) group.refreshClusters();
+    if (!fitted.current && seen.size) {
+      fitted.current = true;
+      const bounds = L.latLngBounds([...markers.current.values()].map((x) => x.getLatLng()));
+      m.fitBounds(bounds, { padding: [40, 40], maxZoom: 14 });
+    }
+    // A newly chosen vehicle inside a cluster: zoom until it stands alone.
+    const chosen = selectedId === null ? undefined : markers.current.get(selectedId);
+    if (chosen && shownSelected.current !== selectedId) group.zoomToShowLayer(asMarker(chosen));
+    shownSelected.current = selectedId;
+    const followed = followId === null ? undefined : markers.current.get(followId);
+    if (followed) {
+      // Still inside a cluster: zoom to where every vehicle stands alone, centred on it.
+      if (group.getVisibleParent(asMarker(followed)) !== asMarker(followed)) m.setView(followed.getLatLng(), Math.max(m.getZoom(), CLUSTER_UNTIL_ZOOM), { animate: false });
+      else m.panTo(followed.getLatLng(), { animate: false });
+    }
+  };
+
+  useEffect(sync);
+
+  return (
+    <div ref={box} data-testid="monitor-map-box" data-markers={vehicles.filter(hasPosition).length}>
+      <BaseMap
+        config={config}
+        testId="monitor-map"
+        canvas
+        style={{ height: 'calc(100vh - 190px)', minHeight: 420 }}
+        onReady={(m) => {
+          map.current = m;
+          fitted.current = false;
+          const group = L.markerClusterGroup({
+            chunkedLoading: true,
+            showCoverageOnHover: false,
+            disableClusteringAtZoom: CLUSTER_UNTIL_ZOOM,
+            maxClusterRadius: 60,
+            iconCreateFunction: (cluster) => {
+              const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<VehicleStatus, number>;
+              for (const child of cluster.getAllChildMarkers() as unknown as Marker[]) counts[child.options.status] += 1;
+              const slices = STATUSES.map((s) => ({ key: s, colour: STATUS_COLOURS[s], count: counts[s] }));
+              const title = slices.filter((s) => s.count).map((s) => `${label.current(`console.monitor.status.${s.key}`)} ${s.count}`).join(' · ');
+              return clusterIcon(slices, title);
+            },
+          });
+          group.addTo(m);
+          clusters.current = group;
+          sync();
+          // The open fences beneath the vehicles, outlined, named on hover (not clickable: vehicles are).
+          const fences = L.layerGroup().addTo(m);
+          let gone = false;
+          openFences().then(
+            (page) => {
+              if (gone) return;
+              for (const f of page.data) {
+                const l = fenceLayer(f.fenceType, f.geometry, config.coordSystem, { color: '#722ed1', weight: 2, dashArray: '6,4', fillOpacity: 0.06, interactive: true });
+                l?.bindTooltip(f.name, { sticky: true }).addTo(fences);
+              }
+              box.current?.setAttribute('data-fences', String(fences.getLayers().length));
+            },
+            () => undefined,
+          );
+          return () => {
+            gone = true;
+            markers.current.clear();
+            clusters.current = null;
+            map.current = null;
+          };
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+import type { PageLoaders } from '../pageModule';
+
+/** Hand-written pages of the statistics menu area, by page key. */
+export const statisticsPages: PageLoaders = {
+  'statistics/daily': () => import('./daily'),
+  'statistics/fuel': () => import('./fuel'),
+  'statistics/cost': () => import('./cost'),
+  'statistics/health': () => import('./health'),
+  'statistics/safety': () => import('./safety'),
+};

@@ -1,0 +1,84 @@
+import L from 'leaflet';
+import { useEffect, useRef } from 'react';
+import BaseMap from '../../components/map/BaseMap';
+import { HeadingMarker } from '../../components/map/headingMarker';
+import { toMapLatLng } from '../../components/map/projection';
+import type { MapConfig } from '../../services/location';
+import { replayTrack, type AlarmRow, type Replay, type ReplayPoint } from '../../services/vehicleDetail';
+import { colouredRuns, DETAIL_ZOOM, windowInView } from './playback';
+
+export interface TrackMapProps {
+  config: MapConfig;
+  vehicleId: number;
+  replay: Replay;
+  alarms: readonly AlarmRow[];
+  /** The marker's place now. */
+  at: { latitude: number; longitude: number; direction: number } | null;
+  stopLabel: (durationS: number) => string;
+}
+
+/** The track coloured by speed, its stops and alarms, the moving marker; zoomed in, the window in full. */
+export default function TrackMap({ config, vehicleId, replay, alarms, at, stopLabel }: TrackMapProps) {
+  const map = useRef<L.Map | null>(null);
+  const marker = useRef<InstanceType<typeof HeadingMarker> | null>(null);
+  const project = (lat: number, lng: number) => toMapLatLng(lat, lng, config.coordSystem);
+  const props = useRef({ replay, alarms, stopLabel });
+  props.current = { replay, alarms, stopLabel };
+
+  useEffect(() => {
+    if (at && marker.current) {
+      marker.current.setLatLng(project(at.latitude, at.longitude));
+      marker.current.setStyle({ heading: at.direction } as L.PathOptions);
+    }
+  });
+
+  const draw = (m: L.Map) => {
+    const { replay: r, alarms: a, stopLabel: label } = props.current;
+    const layer = L.layerGroup().addTo(m);
+    const line = (points: readonly ReplayPoint[], weight: number) =>
+      colouredRuns(points).forEach((run) => L.polyline(run.latlngs.map(([la, ln]) => project(la, ln)), { color: run.colour, weight }).addTo(layer));
+    line(r.points, 4);
+    for (const s of r.stops) L.circleMarker(project(s.latitude, s.longitude), { radius: 6, color: '#722ed1', fillOpacity: 0.8 }).bindTooltip(label(s.durationS)).addTo(layer);
+    for (const al of a) {
+      if (al.latitude === null || al.longitude === null) continue;
+      L.circleMarker(project(al.latitude, al.longitude), { radius: 6, color: '#f5222d', fillColor: '#fff', fillOpacity: 1, weight: 3 }).bindTooltip(al.type).addTo(layer);
+    }
+    if (r.points.length) m.fitBounds(L.latLngBounds(r.points.map((p) => project(p[1], p[2]))), { padding: [30, 30] });
+    const first = r.points[0];
+    if (first) marker.current = new HeadingMarker(project(first[1], first[2]), { radius: 8, color: '#0c3467', fillColor: '#409EFF', fillOpacity: 1, heading: first[4] }).addTo(m);
+    // Zoomed in: the window in view, every point (the whole range came simplified).
+    const detail = L.layerGroup().addTo(m);
+    let asked = 0;
+    const onZoom = () => {
+      detail.clearLayers();
+      if (m.getZoom() < DETAIL_ZOOM) return;
+      const b = m.getBounds();
+      const w = windowInView(r.points, (la, ln) => b.contains(project(la, ln)));
+      if (!w) return;
+      const n = ++asked;
+      replayTrack(vehicleId, w).then(
+        (full) => n === asked && colouredRuns(full.points).forEach((run) => L.polyline(run.latlngs.map(([la, ln]) => project(la, ln)), { color: run.colour, weight: 5 }).addTo(detail)),
+        () => undefined,
+      );
+    };
+    m.on('moveend', onZoom);
+    return () => {
+      m.off('moveend', onZoom);
+      marker.current = null;
+    };
+  };
+
+  return (
+    <BaseMap
+      key={`${replay.points.length}:${replay.points[0]?.[0] ?? ''}`}
+      config={config}
+      canvas
+      testId="track-map"
+      style={{ height: 460 }}
+      onReady={(m) => {
+        map.current = m;
+        return draw(m);
+      }}
+    />
+  );
+}

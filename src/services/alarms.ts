@@ -1,0 +1,57 @@
+import type { Page } from './passport';
+import { NONE } from '../../schemas/kit/authority';
+import { call } from './http/call';
+import { downloadSheet } from './sheet';
+
+/** The console's alarm calls (server/intelligence/alarms): the list, handling with a note. */
+
+export type AlarmCategory = 'terminal' | 'fence' | 'ai' | 'obd';
+
+export interface AlarmRow {
+  id: number;
+  vehicleId: number;
+  licence: string;
+  type: string;
+  category: AlarmCategory;
+  level: string;
+  begin: string;
+  end: string | null;
+  status: 'open' | 'closed';
+  handled: boolean;
+  latitude: number | null;
+  longitude: number | null;
+  value: number | null;
+  detail: Record<string, unknown> | null;
+  handledBy: string | null;
+  handledAt: string | null;
+  note: string | null;
+  fenceId?: number | null;
+  fenceName?: string | null;
+}
+
+export interface AlarmCriteria {
+  type?: string | null;
+  category?: AlarmCategory | null;
+  vehicleId?: number | null;
+  status?: 'open' | 'closed' | null;
+  handled?: boolean | null;
+  current?: boolean | null;
+  begin?: string | null;
+  end?: string | null;
+  orgId?: number | null;
+  fenceId?: number | null;
+}
+
+export interface AlarmQuery {
+  criteria: AlarmCriteria;
+  order?: { property: string; direction: 'ASC' | 'DESC' };
+  pageIndex: number;
+  pageSize: number;
+}
+
+export const queryAlarms = (q: AlarmQuery) => call<Page<AlarmRow>>('/vehicle/alarm/query', { method: 'POST', data: q, quiet: true });
+export const handleAlarm = (id: number, note: string) => call<AlarmRow>(`/vehicle/alarm/${id}/handle`, { method: 'PUT', data: { note } });
+
+/** The list of these criteria as xlsx, latest first (what the table pages through). */
+export const exportAlarms = (criteria: AlarmCriteria) =>
+  downloadSheet({ method: 'POST', url: '/vehicle/alarm/export', authority: NONE }, { criteria, order: { property: 'begin', direction: 'DESC' } });

@@ -1,0 +1,93 @@
+import type { LedgerDayVehicleRow, LedgerFigures } from '../../schemas/kit/ledgerColumns';
+import { call } from './http/call';
+
+/** The console's report calls: the dashboard's counts and distribution, the ledger (server/reports). */
+
+export interface VehicleCounts {
+  total: number;
+  online: number;
+  offline: number;
+  moving: number;
+  parked: number;
+  alarming: number;
+  serviceExpiring: number;
+}
+
+export interface Bucket {
+  key: string | number | null;
+  name: string | null;
+  count: number;
+}
+
+export interface VehicleDistribution {
+  byOrg: Bucket[];
+  byBrand: Bucket[];
+  byStatus: Bucket[];
+  byOnline: Bucket[];
+}
+
+export type { LedgerFigures };
+
+export type LedgerDayRow = LedgerFigures & { date: string; vehicleId?: number; licence?: string };
+export type LedgerMonthRow = LedgerFigures & { month: string; vehicleId?: number; licence?: string };
+export type LedgerVehicleRow = LedgerFigures & { vehicleId: number; licence: string };
+
+export interface LedgerHome {
+  today: LedgerFigures;
+  yesterday: LedgerFigures;
+  month: LedgerFigures;
+  lastMonth: LedgerFigures;
+  last7Days: LedgerDayRow[];
+}
+
+/** Ledger criteria: local days, both inclusive. */
+export interface LedgerCriteria {
+  begin: string;
+  end: string;
+  vehicleId?: number | null;
+  orgId?: number | null;
+}
+
+const quiet = { quiet: true } as const;
+const LEDGER = '/vehicle/dailyDrivingBehavior';
+
+export const vehicleCount = (orgId?: number | null) => call<VehicleCounts>('/vehicle/index/vehicleCount', { method: 'POST', data: { criteria: { orgId: orgId ?? null } }, ...quiet });
+export const vehicleDistribution = (orgId?: number | null) => call<VehicleDistribution>('/vehicle/index/vehicleDis', { method: 'POST', data: { criteria: { orgId: orgId ?? null } }, ...quiet });
+export const ledgerHome = () => call<LedgerHome>(`${LEDGER}/home`, { method: 'GET', ...quiet });
+export const ledgerTop7 = (criteria: LedgerCriteria, by: 'mileage' | 'fuel' = 'mileage') =>
+  call<LedgerVehicleRow[]>(`${LEDGER}/Top7`, { method: 'POST', data: { criteria: { ...criteria, by } }, ...quiet });
+export const ledgerByDay = (criteria: LedgerCriteria) => call<LedgerDayRow[]>(`${LEDGER}/mileageAndFuelByDay`, { method: 'POST', data: { criteria }, ...quiet });
+export const ledgerByMonth = (criteria: LedgerCriteria) => call<LedgerMonthRow[]>(`${LEDGER}/mileageAndFuelByMonth`, { method: 'POST', data: { criteria }, ...quiet });
+export const ledgerByVehicle = (criteria: LedgerCriteria) => call<LedgerVehicleRow[]>(`${LEDGER}/mileageAndFuel`, { method: 'POST', data: { criteria }, ...quiet });
+export const ledgerTotal = (criteria: LedgerCriteria) => call<LedgerFigures>(`${LEDGER}/total`, { method: 'POST', data: { criteria }, ...quiet });
+
+export interface DailyReport {
+  rows: LedgerDayVehicleRow[];
+  total: LedgerFigures;
+}
+
+/** The ledger by day and vehicle, with its totals (statistics/daily). */
+export const ledgerDaily = (criteria: LedgerCriteria) =>
+  call<DailyReport>(`${LEDGER}/mileageAndFuelByDayAndVehicle`, { method: 'POST', data: { criteria }, quiet: true });
+
+/** Where the same rows and totals download as an xlsx, in the table's columns (body: `{criteria}`). */
+export const LEDGER_DAILY_EXPORT = `${LEDGER}/mileageAndFuelByDayAndVehicle/export`;
+
+export type LedgerOrgRow = LedgerFigures & { orgId: number; orgName: string; vehicles: number };
+
+/** The ledger summed per organisation (each vehicle's own), most cost first. */
+export const ledgerByOrg = (criteria: LedgerCriteria) => call<LedgerOrgRow[]>(`${LEDGER}/mileageAndFuelByOrg`, { method: 'POST', data: { criteria }, ...quiet });
+
+export interface FuelEvent {
+  id: number;
+  vehicleId: number;
+  licence: string;
+  kind: 'refuel' | 'drain';
+  time: string;
+  amountL: number;
+  latitude: number;
+  longitude: number;
+}
+
+/** Refuels and suspected drains in the range, latest first. */
+export const fuelEvents = (criteria: LedgerCriteria) => call<FuelEvent[]>(`${LEDGER}/fuelEvents`, { method: 'POST', data: { criteria }, quiet: true });

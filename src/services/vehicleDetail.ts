@@ -1,0 +1,111 @@
+import type { Page } from '../../schemas/kit/entity';
+import type { ObdMessage, PositionMessage } from '../../schemas/kit/telemetry';
+import type { LiveRaisedAlarm } from '../../schemas/kit/monitor';
+import type { Row } from './entity';
+import { call } from './http/call';
+import type { MonitorItem } from './monitor';
+
+/** One vehicle's reports (server/reports: tripRoutes, dashboardRoutes, ledgerRoutes; the alarm and policy lists). */
+
+export interface TripPoint {
+  latitude: number;
+  longitude: number;
+  time: string;
+}
+
+export interface Trip {
+  id: number;
+  vehicleId: number;
+  begin: string;
+  end: string;
+  durationS: number;
+  distanceKm: number;
+  fuelL: number | null;
+  idleS: number;
+  maxSpeed: number;
+  avgSpeed: number;
+  start: TripPoint;
+  stop: TripPoint;
+}
+
+export interface Segment {
+  kind: 'run' | 'stop';
+  begin: string;
+  end: string;
+  durationS: number;
+  distanceKm?: number;
+  latitude?: number;
+  longitude?: number;
+}
+
+/** [ISO time, latitude, longitude, speed km/h, direction °, ACC on]. */
+export type ReplayPoint = [string, number, number, number, number, boolean];
+
+export interface Stop {
+  begin: string;
+  end: string;
+  durationS: number;
+  latitude: number;
+  longitude: number;
+}
+
+export interface Replay {
+  points: ReplayPoint[];
+  stops: Stop[];
+  summary: { distanceKm: number; durationS: number; maxSpeed: number };
+}
+
+export interface Range {
+  begin: string;
+  end: string;
+}
+
+export const queryTrips = (vehicleId: number, range: Range, pageIndex: number, pageSize: number) =>
+  call<Page<Trip>>(`/vehicle/trip/vehicle-${vehicleId}`, { method: 'POST', data: { criteria: range, pageIndex, pageSize } });
+
+export const runAndStop = (vehicleId: number, range: Range) =>
+  call<{ segments: Segment[] }>(`/vehicle/trip/vehicle-${vehicleId}/tripRunAndStop`, { method: 'POST', data: range });
+
+/** The track of a range, simplified to `maxPoints` (stops and turns kept), or every point without it. */
+export const replayTrack = (vehicleId: number, range: Range, maxPoints?: number) =>
+  call<Replay>('/vehicle/track/replay', { method: 'POST', data: { vehicleId, ...range, ...(maxPoints ? { maxPoints } : {}) } });
+
+export interface LedgerFigures {
+  mileageKm: number;
+  fuelL: number;
+  refuelL: number;
+  drainL: number;
+  drivingS: number;
+  idleS: number;
+  tripCount: number;
+  cost: number;
+}
+
+export interface VehicleReport {
+  vehicle: { id: number; licence: string; orgId: number; orgName: string };
+  state: MonitorItem | null;
+  today: LedgerFigures & { date: string };
+  month: LedgerFigures & { month: string };
+  lastTrip: Trip | null;
+}
+
+export const vehicleReport = (vehicleId: number) => call<VehicleReport>(`/vehicle/vehicleReport/${vehicleId}`, { method: 'GET', skipErrorHandler: true });
+
+export const monthLedger = (vehicleId: number) =>
+  call<(LedgerFigures & { month: string })[]>(`/vehicle/monthUsageReport/monthMileageAndFuel/${vehicleId}`, { method: 'GET' });
+
+/** An alarm as the alarm query lists it: the live alarm's fields with its state. */
+export type AlarmRow = Omit<LiveRaisedAlarm, 'fenceId'> & { status: 'open' | 'closed'; handled: boolean };
+
+export const queryAlarms = (criteria: { vehicleId: number; category?: string; status?: 'open' | 'closed'; begin?: string; end?: string }, pageSize = 50) =>
+  call<Page<AlarmRow>>('/vehicle/alarm/query', { method: 'POST', data: { criteria, pageIndex: 1, pageSize } });
+
+/** Policies of the caller's scope (the page keeps those of the vehicle's organisation line). */
+export const queryPolicies = () => call<Page<Row>>('/vehicle/policy/query', { method: 'POST', data: { pageIndex: 1, pageSize: 500 } });
+
+export type MessageKind = 'position' | 'obd';
+
+export type { ObdMessage, PositionMessage };
+
+export const queryMessages = (vehicleId: number, kind: MessageKind, range: Range, pageIndex: number, pageSize: number) =>
+  call<Page<PositionMessage | ObdMessage>>(`/vehicle/message/vehicle-${vehicleId}`, { method: 'POST', data: { criteria: { kind, ...range }, pageIndex, pageSize } });

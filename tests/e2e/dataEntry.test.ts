@@ -1,0 +1,164 @@
+import type { Page } from 'playwright-core';
+import { XLSX_TYPE, xlsxOf } from '../helpers/xlsx';
+import { ADMIN_PASSWORD, entityRows, entityTable, login, screenshot, useConsoleSuite } from './helpers/console';
+
+/**
+ * What a first-time administrator meets besides the forms themselves: the add-vehicle terminal
+ * picker offering free terminals only, row actions in a menu on a phone, the navy theme's selected
+ * menu item, the import dialog on a 768 px screen, a wrong old password said once, the audit log
+ * telling outcome, object and details in words, and the share link's own toast.
+ */
+jest.setTimeout(300_000);
+
+const suite = useConsoleSuite();
+const { api } = suite;
+
+const table = (page: Page) => entityTable(page, 'vehicle');
+const rows = (page: Page) => entityRows(page, 'vehicle');
+
+async function vehicleList(page: Page) {
+  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle/query') && r.request().method() === 'POST'), page.goto('/fleet/vehicleList')]);
+  expect(response.status()).toBe(200);
+  await rows(page).first().waitFor();
+}
+
+/** Whether a box lies wholly inside the viewport. */
+async function inView(page: Page, selector: ReturnType<Page['locator']>) {
+  const box = await selector.boundingBox();
+  const size = page.viewportSize()!;
+  return !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height;
+}
+
+describe('data entry an admin can trust', () => {
+  it('offers only free terminals when adding a vehicle, and a bound one no more', async () => {
+    const free = await api('PUT', '/vehicle/terminal', { terminalNo: 'ENTRY0001', sim: '13911110001' });
+    const offered = (await api('GET', '/vehicle/terminal/options?limit=1000&unusedBy=vehicle.terminalId')) as Array<{ label: string }>;
+    expect(offered.map((o) => o.label)).toContain('ENTRY0001');
+    const all = (await api('GET', '/vehicle/terminal/options?limit=1000')) as Array<{ label: string }>;
+    const bound = all.map((o) => o.label).filter((n) => !offered.some((o) => o.label === n));
+    expect(bound.length).toBeGreaterThan(0);
+
+    const { page, context } = await suite.adminPage();
+    await vehicleList(page);
+    await page.getByTestId('entity-add').click();
+    const form = page.locator('.ant-drawer-content').filter({ hasText: '新增车辆' });
+    const [options] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/api/vehicle/terminal/options') && r.url().includes('unusedBy=vehicle.terminalId')),
+      form.getByLabel('终端', { exact: true }).click(),
+    ]);
+    expect(options.status()).toBe(200);
+    const list = page.locator('.ant-select-dropdown:visible');
+    await list.getByText('ENTRY0001', { exact: true }).waitFor();
+    const shown = await list.locator('.ant-select-item-option').allInnerTexts();
+    expect(shown.length).toBe(offered.length);
+    for (const n of bound) expect(shown).not.toContain(n);
+    await screenshot(page, 'entry-free-terminals');
+    await context.close();
+    await api('DELETE', `/vehicle/terminal/${free.id}`);
+  });
+
+  it('puts the row actions into a menu at 390 px, each still working', async () => {
+    const { page, context } = await suite.adminPage('zh-CN', (p) => p.setViewportSize({ width: 390, height: 800 }));
+    await vehicleList(page);
+    const first = rows(page).first();
+    const plate = (await first.locator('td').first().innerText()).trim();
+    // One menu link per row, no edit link beside the plate.
+    expect(await first.getByTestId('row-edit').count()).toBe(0);
+    const more = first.getByTestId('row-more');
+    expect(await inView(page, more)).toBe(true);
+    await more.click();
+    const menu = page.getByTestId('row-menu').filter({ visible: true });
+    await menu.getByTestId('row-edit').waitFor();
+    await screenshot(page, 'entry-row-menu-390');
+    await menu.getByTestId('row-edit').click();
+    const edit = page.locator('.ant-drawer-content').filter({ hasText: '编辑车辆' });
+    await edit.waitFor();
+    expect(await edit.getByLabel('车牌号', { exact: true }).inputValue()).toBe(plate);
+    await context.close();
+  });
+
+  it('keeps the selected menu item visible on the navy theme', async () => {
+    const { page, context } = await suite.adminPage('zh-CN', (p) => p.addInitScript(() => localStorage.setItem('fleet-star.theme', '#0c3467')));
+    await vehicleList(page);
+    const selected = page.locator('[data-testid=sidebar-menu] .ant-menu-item-selected');
+    await selected.getByText('车辆管理').waitFor();
+    const colours = await selected.evaluate((el) => {
+      const sider = el.closest('.ant-layout-sider') ?? el.closest('.ant-menu');
+      return { item: getComputedStyle(el).backgroundColor, sider: getComputedStyle(sider!).backgroundColor };
+    });
+    expect(colours.sider).toBe('rgb(12, 52, 103)');
+    expect(colours.item).not.toBe(colours.sider);
+    expect(colours.item).not.toMatch(/rgba\(0, 0, 0, 0\)/);
+    await screenshot(page, 'entry-navy-selection');
+    await context.close();
+  });
+
+  it.each([
+    [1024, 768],
+    [768, 1024],
+  ])('fits the import dialog and its confirm button on a %i×%i screen', async (width, height) => {
+    const { page, context } = await suite.adminPage('zh-CN', (p) => p.setViewportSize({ width, height }));
+    await vehicleList(page);
+    await page.getByTestId('sheet-import').click();
+    const dialog = page.locator('.ant-modal-content').filter({ has: page.getByTestId('sheet-template') });
+    // It imports vehicles, not the vehicle page.
+    await dialog.locator('.ant-modal-title').getByText('导入车辆', { exact: true }).waitFor();
+    const bad = [['车牌号'], ...Array.from({ length: 30 }, (_, i) => [`abc${i}`])];
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'bad.xlsx', mimeType: XLSX_TYPE, buffer: await xlsxOf(bad, '数据') });
+    await dialog.getByTestId('sheet-errors').waitFor();
+    expect(await inView(page, dialog.getByTestId('sheet-apply'))).toBe(true);
+    expect(await inView(page, dialog.getByRole('button', { name: /取\s*消/ }))).toBe(true);
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    await screenshot(page, `entry-import-${width}x${height}`);
+    await context.close();
+  });
+
+  it('says a wrong old password once, on its field, and the log shows it failed, naming objects and details', async () => {
+    await api('POST', '/passport/passport/register', { loginName: 'entry.clerk', name: '录入员', memberType: 'orgUser', expireDate: '2099-01-01', password: 'Start2026x', orgId: (await api('GET', '/passport/member/current')).orgId });
+    const { page, context } = await suite.adminPage();
+    await page.getByTestId('user-menu').click();
+    await page.locator('.ant-dropdown:visible').getByText('修改密码').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '修改密码' });
+    const inputs = dialog.locator('input[type=password]');
+    await inputs.nth(0).fill('Wrong2026x');
+    await inputs.nth(1).fill('Fleet#97531x');
+    await inputs.nth(2).fill('Fleet#97531x');
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/passport/member/change-password')), dialog.getByRole('button', { name: /确\s*定/ }).click()]);
+    expect(refused.status()).toBe(400);
+    await dialog.locator('.ant-form-item-explain-error').getByText('原密码不正确').waitFor();
+    // Said once: on the field, not again in a toast.
+    expect(await page.getByText('原密码不正确').count()).toBe(1);
+    await dialog.getByRole('button', { name: /取\s*消/ }).click();
+
+    await page.goto('/system/log');
+    const logRows = page.getByTestId('log-page').locator('.ant-table-tbody tr.ant-table-row');
+    await logRows.first().waitFor();
+    const change = logRows.filter({ hasText: '修改密码' }).first();
+    expect(await change.getByTestId('log-result').innerText()).toBe('失败');
+    expect(await change.getByTestId('log-detail').innerText()).toBe('原密码不正确');
+    const registered = logRows.filter({ hasText: '注册账号' }).first();
+    expect(await registered.getByTestId('log-target').innerText()).toBe('账号：录入员');
+    expect(await registered.getByTestId('log-detail').innerText()).toBe('登录名：entry.clerk');
+    expect(await page.getByTestId('log-page').innerText()).not.toMatch(/\{"/);
+    await screenshot(page, 'entry-audit-log');
+    await context.close();
+    // The admin's password is unchanged.
+    const again = await suite.freshPage();
+    await login(again.page, 'admin', ADMIN_PASSWORD);
+    await again.page.waitForURL('**/dashboard');
+    await again.context.close();
+  });
+
+  it('says a share link was created, not that a record was added', async () => {
+    const { page, context } = await suite.adminPage();
+    await vehicleList(page);
+    await rows(page).first().getByTestId('share-location').click();
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: '分享车辆位置' });
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/share') && r.request().method() === 'POST'), dialog.getByTestId('share-create').click()]);
+    await page.locator('.ant-message-notice').getByText('分享链接已生成').waitFor();
+    expect(await page.locator('.ant-message-notice').getByText('添加成功！').count()).toBe(0);
+    await context.close();
+  });
+});

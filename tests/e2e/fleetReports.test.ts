@@ -1,0 +1,278 @@
+import type { Page } from 'playwright-core';
+import { dayOf, quickRange } from '../../src/components/statistics/statsCriteria';
+import { freePort } from '../helpers/serverProcess';
+import { overspeedEverywhere } from './helpers/alarms';
+import { screenshot, useConsoleSuite } from './helpers/console';
+import { openPage, sheetRows, watch } from './helpers/pageChecks';
+
+/** A download the test cancels on purpose is no failure. */
+const cancelledExport = (url: string) => url.endsWith('/export');
+
+/**
+ * The health, safety and team monitoring pages, the dashboard's health bands and the static
+ * /fleet/vehicle route in a real browser against `npm start` on a fresh demo database whose demo
+ * fleet first uploads two days of history through the gateway (derived into the ledger, behaviour
+ * and health), then reports live. Schedules are added through the API for the vehicles that drove.
+ */
+jest.setTimeout(300_000);
+
+const suite = useConsoleSuite({
+  env: async () => ({ JT808_PORT: String(await freePort()), SIMULATE: '4', DEMO_HISTORY_DAYS: '2', LOG_LEVEL: 'info' }),
+});
+const { api } = suite;
+
+const today = dayOf(new Date());
+const weekAgo = dayOf(new Date(Date.now() - 6 * 86_400_000));
+const week = { begin: weekAgo, end: today };
+/** The schedules added: one per driven vehicle and day of history. */
+const scheduled: Array<{ driverId: number; vehicleId: number; workDate: string }> = [];
+
+beforeAll(async () => {
+  const deadline = Date.now() + 240_000;
+  while (!suite.server.output().includes('demo fleet reporting')) {
+    if (Date.now() > deadline) throw new Error(`the demo history did not finish:\n${suite.server.output().slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  // The drivers of the vehicles that drove, scheduled on them every day they drove.
+  const driven = (await api('POST', '/vehicle/dailyDrivingBehavior/mileageAndFuel', { criteria: week })) as Array<{ vehicleId: number }>;
+  for (const { vehicleId } of driven) {
+    const v = await api('GET', `/vehicle/vehicle/queryById/${vehicleId}`);
+    if (!v.driverId) continue;
+    const days = (await api('POST', '/vehicle/dailyDrivingBehavior/mileageAndFuelByDay', { criteria: { ...week, vehicleId } })) as Array<{ date: string; tripCount: number }>;
+    for (const { date } of days.filter((d) => d.tripCount > 0)) {
+      await api('POST', '/vehicle/schedule', { orgId: v.orgId, driverId: v.driverId, vehicleId, workDate: date, shift: 'allDay', route: '外高桥—洋山' });
+      scheduled.push({ driverId: v.driverId, vehicleId, workDate: date });
+    }
+  }
+  if (!scheduled.length) throw new Error('no demo vehicle drove with a driver');
+  // A policy every moving demo vehicle breaks: the live fleet's next reports raise OverSpeed alarms (violations of today).
+  await overspeedEverywhere(api);
+}, 300_000);
+
+/** Message keys shown raw (a key missing from the language) and error toasts on screen. */
+async function screenFaults(page: Page): Promise<string[]> {
+  const text = await page.locator('main, .ant-layout-content').first().innerText();
+  const raw = text.match(/\b(?:console|reports|entity|behaviour|alarm|menu)\.[A-Za-z]+\.[\w.]+/g) ?? [];
+  const toasts = await page.locator('.ant-message-error, .ant-notification-notice-error').allInnerTexts();
+  return [...raw, ...toasts];
+}
+
+const rowsOf = (page: Page, testId: string) => page.getByTestId(testId).locator('.ant-table-tbody tr.ant-table-row');
+
+describe('statistics', () => {
+  it('health: totals, the trend, vehicles by band with their faults, a band filter and its xlsx', async () => {
+    let problems: string[] = [];
+    const { page, context } = await suite.adminPage('zh-CN', (p) => {
+      problems = watch(p, cancelledExport);
+    });
+    const total = (await api('POST', '/vehicle/vehicleDailyHealth/total', { criteria: { begin: dayOf(new Date(Date.now() - 29 * 86_400_000)), end: today } })) as { vehicles: number; healthy: number };
+    expect(total.vehicles).toBeGreaterThan(0);
+    await openPage(page, '/statistics/health', 'vehicleDailyHealth/vehicleDailyHealthFleet');
+    await page.getByTestId('health-chart').locator('canvas').waitFor();
+    await rowsOf(page, 'health-vehicles').first().waitFor();
+    expect(await rowsOf(page, 'health-vehicles').count()).toBe(Math.min(20, total.vehicles));
+    const healthyFigure = page.getByTestId('health-total-healthy').locator('.ant-statistic-content-value');
+    await healthyFigure.waitFor();
+    expect(await healthyFigure.innerText()).toBe(String(total.healthy));
+    await screenshot(page, 'statistics-health');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('health-export').click()]);
+    const rows = await sheetRows(await download.path());
+    expect(rows[0].slice(0, 3)).toEqual(['车牌号', '健康状态', '健康指数']);
+    expect(rows).toHaveLength(total.vehicles + 1);
+
+    // One band: the table and the file hold that band only.
+    await page.getByTestId('health-band').locator('.ant-segmented-item').filter({ hasText: '健康' }).first().click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=health-vehicles] .ant-table-tbody tr.ant-table-row, [data-testid=health-vehicles] .ant-table-placeholder').length > 0);
+    const [healthy] = await Promise.all([page.waitForEvent('download'), page.getByTestId('health-export').click()]);
+    const healthyRows = await sheetRows(await healthy.path());
+    expect(healthyRows).toHaveLength(total.healthy + 1);
+    expect(healthyRows.slice(1).every((r) => r[1] === '健康')).toBe(true);
+    expect(await screenFaults(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('safety: the score trend, harsh events, the ranking, quick ranges and its xlsx; in English', async () => {
+    let problems: string[] = [];
+    const { page, context } = await suite.adminPage('en-US', (p) => {
+      problems = watch(p, cancelledExport);
+    });
+    const first = await openPage(page, '/statistics/safety', 'dailyDrivingBehavior/vehicleSafetyEchart');
+    const answer = (await first.json()) as { ranking: Array<{ licence: string }> };
+    expect(answer.ranking.length).toBeGreaterThan(0);
+    await page.getByTestId('safety-chart').locator('canvas').waitFor();
+    await page.getByTestId('safety-events').locator('canvas').waitFor();
+    await rowsOf(page, 'safety-ranking').first().waitFor();
+    expect(await rowsOf(page, 'safety-ranking').count()).toBe(Math.min(20, answer.ranking.length));
+    await page.getByTestId('safety-ranking').getByText('Safety score').first().waitFor();
+    await screenshot(page, 'statistics-safety-en');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('safety-export').click()]);
+    const rows = await sheetRows(await download.path());
+    expect(rows[0].slice(0, 3)).toEqual(['Rank', 'Licence plate', 'Safety score']);
+    expect(rows.slice(1).map((r) => r[1])).toEqual(answer.ranking.map((r) => r.licence));
+
+    await page.mouse.move(0, 0);
+    const weekAsked = page.waitForResponse((r) => r.url().endsWith('/vehicleSafetyEchart'));
+    await page.getByTestId('stats-quick').locator('.ant-segmented-item').filter({ hasText: 'Last 7 days' }).click();
+    const { criteria } = (await weekAsked).request().postDataJSON() as { criteria: { begin: string; end: string } };
+    // Computed now: the day may have turned since the suite began.
+    expect(criteria).toMatchObject(quickRange(7));
+    expect(await screenFaults(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('cost by organisation, /fleet/vehicle as the fuel view, and the dashboard health bands', async () => {
+    let problems: string[] = [];
+    const { page, context } = await suite.adminPage('zh-CN', (p) => {
+      problems = watch(p, cancelledExport);
+    });
+    await page.getByTestId('dashboard-health').getByText('健康指数').first().waitFor();
+    await page.getByTestId('dashboard-health-healthy').click();
+    await page.waitForURL('**/statistics/health');
+
+    await openPage(page, '/statistics/cost', 'dailyDrivingBehavior/mileageAndFuelByOrg');
+    await rowsOf(page, 'cost-orgs').first().waitFor();
+    await rowsOf(page, 'cost-vehicles').first().waitFor();
+
+    await openPage(page, '/fleet/vehicle', 'dailyDrivingBehavior/mileageAndFuelByDay');
+    await page.getByTestId('statistics-fuel').getByTestId('fuel-chart').locator('canvas').waitFor();
+    await page.locator('.ant-menu-item-selected').getByText('油耗统计').waitFor();
+    expect(await screenFaults(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('team monitoring', () => {
+  it('order schedule: drivers by day with what their vehicle drove, the list, a driver filter and its xlsx', async () => {
+    let problems: string[] = [];
+    const { page, context } = await suite.adminPage('zh-CN', (p) => {
+      problems = watch(p, cancelledExport);
+    });
+    const first = await openPage(page, '/team/orderSchedule', 'team/orderSchedule');
+    const answer = (await first.json()) as { rows: Array<{ driverId: number; tripCount: number }> };
+    expect(answer.rows).toHaveLength(scheduled.length);
+    await page.getByTestId('schedule-calendar').getByTestId('schedule-shift').first().waitFor();
+    expect(await page.getByTestId('schedule-shift').count()).toBe(scheduled.length);
+    // Every scheduled vehicle drove that day (the schedule was made from the ledger).
+    expect(await page.getByTestId('schedule-calendar').locator('[data-testid=schedule-shift][data-state=driven]').count()).toBe(scheduled.length);
+    await page.getByTestId('schedule-calendar').getByText('次行程').first().waitFor();
+    await screenshot(page, 'team-orderSchedule');
+
+    await page.getByRole('tab', { name: '列表' }).click();
+    await rowsOf(page, 'schedule-list').first().waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('orderSchedule-export').click()]);
+    const rows = await sheetRows(await download.path());
+    expect(rows[0].slice(0, 4)).toEqual(['日期', '驾驶员', '班次', '车牌号']);
+    expect(rows).toHaveLength(scheduled.length + 1);
+    expect(rows.slice(1).every((r) => r[2] === '全天')).toBe(true);
+
+    // One driver: the criteria carry the driver and the calendar shows that driver only.
+    const driverAsked = page.waitForResponse((r) => r.url().endsWith('/team/orderSchedule'));
+    await page.getByTestId('stats-filter').locator('.ant-select').last().click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    const asked = (await driverAsked).request().postDataJSON() as { criteria: { driverId: number } };
+    expect(asked.criteria.driverId).toEqual(expect.any(Number));
+    expect(await screenFaults(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('violations: each driver per day as the server counts them, its xlsx, and a download that can be cancelled', async () => {
+    let problems: string[] = [];
+    const { page, context } = await suite.adminPage('zh-CN', (p) => {
+      problems = watch(p, cancelledExport);
+    });
+    // Wait, as a dispatcher would, for the live fleet's first overspeed.
+    for (const deadline = Date.now() + 180_000; !(await api('POST', '/vehicle/team/breakRules', { criteria: week })).rows.length; ) {
+      if (Date.now() > deadline) throw new Error('no violation arrived from the live fleet');
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    const first = await openPage(page, '/team/breakRules', 'team/breakRules');
+    const answer = (await first.json()) as { rows: Array<{ driverName: string | null; overSpeed: number }> };
+    expect(answer.rows.some((r) => r.overSpeed > 0)).toBe(true);
+    const table = page.getByTestId('breakRules-table');
+    await table.locator('.ant-table-tbody tr.ant-table-row, .ant-table-placeholder').first().waitFor();
+    expect(await rowsOf(page, 'breakRules-table').count()).toBe(Math.min(20, answer.rows.length));
+    await screenshot(page, 'team-breakRules');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('breakRules-export').click()]);
+    const rows = await sheetRows(await download.path());
+    expect(rows[0][1]).toBe('驾驶员');
+    // The live fleet may add a vehicle's first overspeed of the day between the page's call and the export's.
+    expect(rows.length - 1).toBeGreaterThanOrEqual(answer.rows.length);
+
+    // A slow download shows its progress and stops on cancel, saving nothing.
+    await openPage(page, '/team/orderSchedule', 'team/orderSchedule');
+    await page.getByTestId('schedule-calendar').getByTestId('schedule-shift').first().waitFor();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/vehicle/team/orderSchedule/export', async (route) => {
+      await held;
+      await route.continue().catch(() => undefined); // the browser has cancelled it by now
+    });
+    let saved = false;
+    page.on('download', () => (saved = true));
+    await page.getByTestId('orderSchedule-export').click();
+    await page.getByTestId('download-progress').getByText(`正在导出 ${scheduled.length} 行`).waitFor();
+    await page.getByTestId('download-cancel').click();
+    await page.getByTestId('download-status').waitFor({ state: 'detached' });
+    release();
+    expect(saved).toBe(false);
+    expect(await screenFaults(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+/**
+ * A table at a laptop's width: scrolled fully to the right, its last column ends where the fixed
+ * right-hand column (the actions) begins, so nothing stays hidden under it; every header is named.
+ */
+async function tableFits(page: Page, scope: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const faults: string[] = [];
+    for (const table of Array.from(document.querySelectorAll(`${sel} .ant-table`))) {
+      const scroller = table.querySelector('.ant-table-content, .ant-table-body') as HTMLElement | null;
+      if (!scroller) continue;
+      scroller.scrollLeft = scroller.scrollWidth;
+      scroller.dispatchEvent(new Event('scroll'));
+      const heads = Array.from(table.querySelectorAll('thead tr:first-child > th')) as HTMLElement[];
+      const right = heads.filter((h) => h.classList.contains('ant-table-cell-fix-right'));
+      const moving = heads.filter((h) => !h.className.includes('ant-table-cell-fix') && h.offsetWidth > 0 && !h.classList.contains('ant-table-row-expand-icon-cell'));
+      const last = moving.at(-1)?.getBoundingClientRect();
+      const fixedLeft = right.length ? Math.min(...right.map((h) => h.getBoundingClientRect().left)) : Infinity;
+      const box = scroller.getBoundingClientRect();
+      if (last && last.right > Math.min(fixedLeft, box.right) + 1) faults.push(`${sel}: the last column ends at ${last.right}, hidden from ${Math.min(fixedLeft, box.right)}`);
+      for (const h of heads) if (h.offsetWidth > 0 && h.offsetWidth < 24 && !h.className.includes('selection') && !h.className.includes('expand')) faults.push(`${sel}: a column ${h.offsetWidth}px wide: ${h.innerText}`);
+      scroller.scrollLeft = 0;
+    }
+    return faults;
+  }, scope);
+}
+
+describe('tables at 1280 and 1440 px', () => {
+  it.each([1280, 1440])('keep every column reachable and the actions clear of them at %i px', async (width) => {
+    const { page, context } = await suite.adminPage('zh-CN', (p) => p.setViewportSize({ width, height: 900 }));
+    const pages: Array<[string, string, string]> = [
+      ['/system/account', 'member/query', '.ant-pro-table'],
+      ['/statistics/health', 'vehicleDailyHealth/vehicleDailyHealthFleet', '[data-testid=statistics-health]'],
+      ['/statistics/safety', 'dailyDrivingBehavior/vehicleSafetyEchart', '[data-testid=statistics-safety]'],
+      ['/statistics/daily', 'dailyDrivingBehavior/mileageAndFuelByDayAndVehicle', '[data-testid=statistics-daily]'],
+      ['/team/breakRules', 'team/breakRules', '[data-testid=team-breakRules]'],
+      ['/team/orderSchedule', 'team/orderSchedule', '[data-testid=team-orderSchedule]'],
+    ];
+    const faults: string[] = [];
+    for (const [path, call, scope] of pages) {
+      const [response] = await Promise.all([page.waitForResponse((r) => r.url().includes('/api/') && r.url().endsWith(call)), page.goto(path)]);
+      expect(response.status()).toBe(200);
+      await page.locator(`${scope} .ant-table-tbody tr.ant-table-row`).first().waitFor();
+      faults.push(...(await tableFits(page, scope)).map((f) => `${path} @${width}: ${f}`));
+    }
+    expect(faults).toEqual([]);
+    await context.close();
+  });
+});
+

@@ -1,0 +1,95 @@
+import type { DerivePosition } from '../../../server/intelligence/deriver';
+import { parseDeriveArgs } from '../../../server/intelligence/deriveCli';
+import { dayStart, localDay } from '../../../server/intelligence/localDay';
+import { fuelEvents } from '../../../server/intelligence/trips/fuel';
+import { segment } from '../../../server/intelligence/trips/segment';
+import { stationaryRuns } from '../../../server/intelligence/trips/tripDeriver';
+import { jumpMask } from '../../../server/intelligence/trips/segment';
+
+const T0 = Date.parse('2026-11-20T00:00:00Z');
+const p = (minute: number, o: Partial<DerivePosition> = {}): DerivePosition => ({
+  time: T0 + minute * 60_000,
+  latitude: 31.2,
+  longitude: 121.4,
+  speed: 0,
+  direction: 0,
+  acc: false,
+  alarm: 0,
+  status: 0,
+  mileageKm: null,
+  fuelL: null,
+  blind: false,
+  extras: null,
+  ...o,
+});
+/** 0.001° of latitude is ~111 m. */
+const north = (m: number) => 31.2 + m * 0.001;
+const kinds = (ps: DerivePosition[], stopMinutes = 5) => segment(ps, null, null, { stopMinutes }).map((s) => [s.kind, (s.begin - T0) / 60_000, (s.end - T0) / 60_000]);
+
+describe('trip segmentation', () => {
+  it('keeps GNSS jitter while parked a stop, and a red light inside the trip', () => {
+    const parked = [0, 1, 2, 3, 4, 5, 6].map((m, i) => p(m, { latitude: 31.2 + (i % 2) * 0.0004 }));
+    expect(kinds(parked)).toEqual([['stop', 0, 6]]);
+    const drive = [p(0), p(1, { acc: true, speed: 40, latitude: north(1) }), p(2, { acc: true, speed: 0, latitude: north(2) }), p(3, { acc: true, speed: 0, latitude: north(2) }), p(4, { acc: true, speed: 40, latitude: north(3) }), p(5, { acc: true, speed: 40, latitude: north(4) })];
+    expect(kinds(drive)).toEqual([
+      ['stop', 0, 1],
+      ['trip', 1, 5],
+    ]);
+  });
+
+  it('ends a trip only after the organisation’s stop minutes, at the first standing report', () => {
+    const ps = [p(0, { acc: true, speed: 30 }), p(1, { acc: true, speed: 30, latitude: north(1) }), p(2, { latitude: north(1) }), p(6, { latitude: north(1) }), p(7, { latitude: north(1) })];
+    expect(kinds(ps, 5)).toEqual([
+      ['trip', 0, 2],
+      ['stop', 2, 7],
+    ]);
+    expect(kinds(ps, 10)).toEqual([['trip', 0, 7]]);
+  });
+
+  it('takes towing (moving with the ACC off) as a trip and a GNSS jump as nothing', () => {
+    const towed = [p(0), p(1, { speed: 20, latitude: north(2) }), p(2, { speed: 20, latitude: north(4) })];
+    expect(kinds(towed)[1]).toEqual(['trip', 1, 2]);
+    const jump = [p(0), p(1), p(1.5, { latitude: 32.5 }), p(2), p(8)];
+    expect(jumpMask(jump, null)).toEqual([false, false, true, false, false]);
+    expect(kinds(jump)).toEqual([['stop', 0, 8]]);
+  });
+});
+
+describe('fuel events', () => {
+  const standing = (levels: number[], acc = false) => levels.map((fuelL, i) => p(i * 5, { fuelL, acc }));
+  it('finds a refuel and a drain beyond the threshold, and not sloshing or idling', () => {
+    const refuel = standing([100, 99, 101, 100, 140, 160, 161, 159, 160]);
+    expect(fuelEvents(refuel, stationaryRuns(refuel, jumpMask(refuel, null), null), 400)).toMatchObject([{ kind: 'refuel', amountL: 60, levelBeforeL: 100, levelAfterL: 160 }]);
+    const slosh = standing([100, 104, 97, 103, 98, 102, 99]);
+    expect(fuelEvents(slosh, stationaryRuns(slosh, jumpMask(slosh, null), null), 400)).toEqual([]);
+    const drain = standing([200, 200, 199, 170, 170, 170, 169]);
+    expect(fuelEvents(drain, stationaryRuns(drain, jumpMask(drain, null), null), 400)).toMatchObject([{ kind: 'drain', amountL: 30 }]);
+    // Five hours idling burns ~15 L: a 21 L fall with the ACC on is within 20 L + 15 L.
+    const idling = Array.from({ length: 61 }, (_, i) => p(i * 5, { fuelL: 100 - i * 0.35, acc: true }));
+    expect(fuelEvents(idling, stationaryRuns(idling, jumpMask(idling, null), null), 400)).toEqual([]);
+  });
+});
+
+describe('local days and the derive command line', () => {
+  it('maps instants to local days and back in the fleet’s zone', () => {
+    expect(localDay(Date.parse('2026-11-19T16:00:00Z'), 'Asia/Shanghai')).toBe('2026-11-20');
+    expect(localDay(Date.parse('2026-11-19T15:59:59Z'), 'Asia/Shanghai')).toBe('2026-11-19');
+    expect(new Date(dayStart('2026-11-20', 'Asia/Shanghai')).toISOString()).toBe('2026-11-19T16:00:00.000Z');
+    // A DST day in New York is 23 hours long.
+    expect(dayStart('2026-03-09', 'America/New_York') - dayStart('2026-03-08', 'America/New_York')).toBe(23 * 3_600_000);
+  });
+
+  it('parses `npm run derive` arguments and refuses bad ones', () => {
+    expect(parseDeriveArgs(['--vehicle', '7', '--from', '2026-11-20', '--to', '2026-11-20'], 'Asia/Shanghai')).toEqual({
+      vehicle: 7,
+      from: Date.parse('2026-11-19T16:00:00Z'),
+      to: Date.parse('2026-11-20T16:00:00Z'),
+    });
+    expect(parseDeriveArgs(['--vehicle', 'all', '--from', '2026-11-20T01:00:00Z', '--to', '2026-11-20T02:00:00Z'], 'UTC')).toMatchObject({ vehicle: 'all' });
+    expect(parseDeriveArgs(['--vehicle', 'x', '--from', '2026-11-20', '--to', '2026-11-21'], 'UTC')).toBe('bad --vehicle: x');
+    expect(parseDeriveArgs(['--vehicle', '1', '--from', 'soon', '--to', '2026-11-21'], 'UTC')).toBe('bad or missing --from: soon');
+    expect(parseDeriveArgs(['--vehicle', '1', '--from', '2026-11-22', '--to', '2026-11-21'], 'UTC')).toBe('--to must be after --from');
+    expect(parseDeriveArgs(['--vehicle', '1', '--since', '2026-11-22'], 'UTC')).toBe('unknown option --since');
+    expect(parseDeriveArgs(['--vehicle'], 'UTC')).toBe('unexpected argument: --vehicle');
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Two gateway processes' worth of parts (each its own gateway, position writer and NATS
+ * connection) on one PostgreSQL and one nats-server of the test's own: a terminal connected to
+ * either one is pushed live to members of both, a command sent from either reaches it, and the bus
+ * loses nothing across a nats-server restart.
+ */
+import pino from 'pino';
+import { createNatsBus, type NatsBus } from '../../../../server/platform/natsBus';
+import type { ServerTopics } from '../../../../server/platform/bus';
+import { NatsDownlink, serveDownlink } from '../../../../server/telematics/cluster/downlink';
+import { CommandService } from '../../../../server/telematics/commands/service';
+import { Jt808Gateway } from '../../../../server/telematics/gateway/server';
+import { MsgId } from '../../../../server/telematics/jt808/codec';
+import { LiveHub } from '../../../../server/telematics/live/hub';
+import { PositionWriter } from '../../../../server/telematics/store/writer';
+import { SimTerminal } from '../../../../server/simulator/terminal';
+import { startNatsServer, type NatsServer } from '../../../helpers/natsServer';
+import { startTestServer, type TestServer } from '../../../helpers/testServer';
+import { demoTerminal, terminalIdOf, until } from '../gateway/harness';
+
+interface Member {
+  gateway: Jt808Gateway;
+  port: number;
+  bus: NatsBus<ServerTopics>;
+  pushed: string[];
+  commands: CommandService;
+  downlink: NatsDownlink;
+  close(): Promise<void>;
+}
+
+describe('gateway processes sharing work over NATS JetStream', () => {
+  let s: TestServer;
+  let nats: NatsServer;
+  const members: Member[] = [];
+  const terminals: SimTerminal[] = [];
+
+  async function member(first: boolean): Promise<Member> {
+    const db = s.database.db;
+    const bus = await createNatsBus<ServerTopics>({ url: nats.url });
+    const writer = new PositionWriter(db, { copyPool: s.database.pool });
+    writer.on('stored', (batch) => bus.publish('positions.stored', batch));
+    const gateway = new Jt808Gateway({ db, writer, log: pino({ level: 'silent' }), resetLinkState: first });
+    const port = await gateway.listen(0, '127.0.0.1');
+    const stopServing = serveDownlink(bus.connection, gateway);
+    const hub = new LiveHub();
+    const pushed: string[] = [];
+    hub.add({ orgPath: '/', backlog: () => 0, send: (json) => pushed.push(json) });
+    const unsubscribe = bus.subscribe('positions.stored', hub.publish);
+    const downlink = new NatsDownlink(bus.connection);
+    const commands = new CommandService(db, downlink, 5000);
+    return {
+      gateway,
+      port,
+      bus,
+      pushed,
+      commands,
+      downlink,
+      async close() {
+        commands.close();
+        downlink.close();
+        unsubscribe();
+        stopServing();
+        await gateway.close();
+        await bus.close();
+      },
+    };
+  }
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    s = await startTestServer('postgres');
+    members.push(await member(true), await member(false));
+  });
+  afterAll(async () => {
+    for (const t of terminals) t.destroy();
+    for (const m of members) await m.close();
+    await s?.close();
+    await nats?.stop();
+  });
+
+  const connect = async (phone: string, on: Member) => {
+    const t = new SimTerminal({ host: '127.0.0.1', port: on.port, phone, keepAcked: true });
+    terminals.push(t);
+    await t.connect();
+    return t;
+  };
+  const T0 = Date.parse('2026-11-22T08:00:00Z');
+  const report = (i: number) => ({ latitude: 31.2, longitude: 121.4 + i * 1e-4, speed: 20, direction: 0, status: { accOn: true, fixed: true }, time: T0 + i * 1000 });
+  const pushedTo = (m: Member, terminalId: number) => m.pushed.filter((j) => j.includes(`"terminalId":${terminalId}`)).length;
+
+  it.each([0, 1])('pushes a position live to members of both processes when the terminal is on process %i', async (k) => {
+    const phone = demoTerminal(7 + k);
+    const t = await connect(phone, members[k]);
+    const terminalId = await terminalIdOf(s, phone);
+    t.report(report(k));
+    await t.drain();
+    await until(() => members.every((m) => pushedTo(m, terminalId) > 0), 10_000);
+    await t.end();
+  });
+
+  it.each([
+    [0, 1],
+    [1, 0],
+  ])('sends a command from process %i to a terminal on process %i and records its answer', async (from, on) => {
+    const phone = demoTerminal(9 + from);
+    const t = await connect(phone, members[on]);
+    const terminalId = await terminalIdOf(s, phone);
+    await until(() => members[from].downlink.isOnline(terminalId), 5000);
+    const cmd = await members[from].commands.send(terminalId, 'location', { msgId: MsgId.LocationQuery }, {}, null, 5000);
+    expect(cmd).toMatchObject({ status: 'acked' });
+    await t.end();
+    await until(async () => !(await members[from].downlink.isOnline(terminalId)), 5000);
+    expect(await members[from].commands.send(terminalId, 'location', { msgId: MsgId.LocationQuery }, {}, null)).toBeNull();
+  });
+
+  it('loses nothing on the bus when nats-server is killed and restarted: shared consumers catch up', async () => {
+    const got: number[] = [];
+    const stop = members[1].bus.subscribeShared!('positions.stored', 'catchup', (b) => {
+      for (const x of b.inserted) got.push(x.record.deviceTime);
+    });
+    const phone = demoTerminal(12);
+    const t = await connect(phone, members[0]);
+    for (let i = 0; i < 20; i++) t.report(report(100 + i));
+    await t.drain();
+    await until(() => got.length === 20, 10_000);
+    await nats.restart(true);
+    // Stored while nats-server is coming back: published once it is up, consumed after.
+    for (let i = 20; i < 40; i++) t.report(report(100 + i));
+    await t.drain(30_000);
+    await until(() => new Set(got).size === 40, 30_000);
+    stop();
+    await t.end();
+  });
+
+  it('gives each message of a shared subscription to one member of the group across processes', async () => {
+    const got: Array<[number, number]> = [];
+    const stops = members.map((m, k) =>
+      m.bus.subscribeShared!('alarm.raised', 'once', (a) => {
+        got.push([k, a.alarmId]);
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 300)); // both consumers bound
+    for (let id = 1; id <= 30; id++) members[id % 2].bus.publish('alarm.raised', { alarmId: id, vehicleId: 1, orgPath: '/1/', type: 'Overspeed', at: T0 });
+    await until(() => got.length >= 30, 10_000);
+    await new Promise((r) => setTimeout(r, 300)); // nothing delivered twice meanwhile
+    expect(got.map(([, id]) => id).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    for (const stop of stops) stop();
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The real server with GATEWAY_WORKERS=2 on one PostgreSQL and a nats-server of the test's own:
+ * terminals spread over both workers; one worker is killed with SIGKILL in the middle of the load;
+ * its terminals reconnect (to the other worker, or the one forked again) and no acknowledged
+ * position is lost.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../../../server/platform/db/database';
+import { SimTerminal } from '../../../../server/simulator/terminal';
+import { startNatsServer, type NatsServer } from '../../../helpers/natsServer';
+import { freePort, startServerProcess, type ServerProcess } from '../../../helpers/serverProcess';
+import { ADMIN_PASSWORD, freshPostgres } from '../../../helpers/testServer';
+import { demoTerminal, until } from '../gateway/harness';
+
+const root = path.resolve(__dirname, '../../../..');
+const T0 = Date.parse('2026-11-23T08:00:00Z');
+
+describe('GATEWAY_WORKERS=2 with NATS', () => {
+  let nats: NatsServer;
+  let pg: { url: string; drop: () => Promise<void> };
+  let server: ServerProcess;
+  let database: Database;
+  let jt808Port: number;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    pg = await freshPostgres();
+    jt808Port = await freePort();
+    server = await startServerProcess(
+      root,
+      { DATABASE_URL: pg.url, NATS_URL: nats.url, GATEWAY_WORKERS: '2', SEED: 'demo', ADMIN_PASSWORD, JT808_PORT: String(jt808Port) },
+      ['--no-console'],
+      { direct: true },
+    );
+    database = await openDatabase({ databaseUrl: pg.url, poolSize: 2 });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await database?.close();
+    await pg?.drop();
+    await nats?.stop();
+  });
+
+  // The worker processes (node), not the tsx loader's esbuild service.
+  const workers = () =>
+    execFileSync('pgrep', ['-P', String(server.child.pid), '-x', 'node'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+
+  it('keeps every acknowledged position when a worker is killed with SIGKILL under load', async () => {
+    await until(() => workers().length === 2, 30_000);
+    const phones = [1, 2, 3, 4, 5, 6].map(demoTerminal);
+    const terminals = phones.map((phone) => new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone, keepAcked: true, ackTimeoutMs: 2000 }));
+    let stopping = false;
+    for (const t of terminals) {
+      // A real terminal reconnects when its link drops, and resends what was not acknowledged.
+      t.on('close', () => {
+        const again = async () => {
+          while (!stopping && !t.isOnline) await t.connect().catch(() => new Promise((r) => setTimeout(r, 300)));
+        };
+        void again();
+      });
+    }
+    await Promise.all(terminals.map((t) => t.connect()));
+    let i = 0;
+    const load = setInterval(() => {
+      for (const t of terminals) t.report({ latitude: 31.2, longitude: 121.4 + i * 1e-5, speed: 30, direction: 0, status: { accOn: true, fixed: true }, time: T0 + i * 1000 });
+      i++;
+    }, 20);
+    try {
+      await until(() => terminals.every((t) => t.stats.acked >= 20), 30_000);
+      const [victim] = workers();
+      process.kill(victim, 'SIGKILL');
+      await until(() => terminals.some((t) => !t.isOnline), 10_000);
+      const ackedAtKill = terminals.map((t) => t.stats.acked);
+      await until(() => terminals.every((t, k) => t.isOnline && t.stats.acked >= ackedAtKill[k] + 20), 60_000);
+    } finally {
+      clearInterval(load);
+    }
+    for (const t of terminals) {
+      t.resendUnacked(0);
+      await t.drain(60_000);
+    }
+    stopping = true;
+    for (const [k, t] of terminals.entries()) {
+      const stored = await sql<{ ms: number }>`SELECT (extract(epoch FROM p.device_time) * 1000)::float8 AS ms
+        FROM position p JOIN terminal t ON t.id = p.terminal_id WHERE t.terminal_no = ${phones[k]}`.execute(database.db);
+      const have = new Set(stored.rows.map((r) => Math.round(Number(r.ms))));
+      expect(t.ackedTimes.filter((ms) => !have.has(ms))).toEqual([]);
+    }
+    for (const t of terminals) t.destroy();
+    // The killed worker was forked again.
+    await until(() => workers().length === 2, 30_000);
+  }, 180_000);
+});
