@@ -1,5 +1,4 @@
 import type { Page } from 'playwright-core';
-import { freePort } from '../helpers/serverProcess';
 import { overspeedEverywhere } from './helpers/alarms';
 import { screenshot, useConsoleSuite } from './helpers/console';
 import { openPage, sheetRows, watch } from './helpers/pageChecks';
@@ -12,19 +11,9 @@ import { openPage, sheetRows, watch } from './helpers/pageChecks';
  */
 jest.setTimeout(300_000);
 
-const suite = useConsoleSuite({
-  env: async () => ({ JT808_PORT: String(await freePort()), SIMULATE: '4', DEMO_HISTORY_DAYS: '2', LOG_LEVEL: 'info' }),
-});
+const suite = useConsoleSuite({ demoFleet: { terminals: 4, historyDays: 2 } });
 const { api } = suite;
 
-/** The history is uploaded and derived once the demo fleet starts reporting live (the server logs it). */
-beforeAll(async () => {
-  const deadline = Date.now() + 240_000;
-  while (!suite.server.output().includes('demo fleet reporting')) {
-    if (Date.now() > deadline) throw new Error(`the demo history did not finish:\n${suite.server.output().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}, 300_000);
 
 const textOf = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).trim();
 /** A number as zh-CN shows it ('1,234.5'). */

@@ -1,5 +1,4 @@
 import type { Page } from 'playwright-core';
-import { freePort } from '../helpers/serverProcess';
 import { screenshot, useConsoleSuite } from './helpers/console';
 
 /**
@@ -9,7 +8,7 @@ import { screenshot, useConsoleSuite } from './helpers/console';
  */
 jest.setTimeout(300_000);
 
-const suite = useConsoleSuite({ env: async () => ({ JT808_PORT: String(await freePort()), SIMULATE: '24', DEMO_HISTORY_DAYS: '1' }) });
+const suite = useConsoleSuite({ demoFleet: { terminals: 24, historyDays: 1 } });
 const { api } = suite;
 
 interface Item {

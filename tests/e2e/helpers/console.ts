@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { http, startServerProcess, type ServerProcess } from '../../helpers/serverProcess';
+import { freePort, http, startServerProcess, type ServerProcess } from '../../helpers/serverProcess';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const SCREENSHOTS = path.join(ROOT, 'screenshots');
@@ -142,11 +142,30 @@ export interface ConsoleSuite {
 }
 
 /**
+ * The demo fleet a suite's server runs: `historyDays` of history uploaded through the gateway and
+ * derived first, then `terminals` simulated terminals reporting live every 10 s.
+ */
+export interface DemoFleet {
+  terminals: number;
+  historyDays: number;
+}
+
+/** Waits for the server to log `line` (a state only the server knows, e.g. its demo fleet going live). */
+async function untilLogged(server: ServerProcess, line: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!server.output().includes(line)) {
+    if (Date.now() > deadline) throw new Error(`the server did not log "${line}":\n${server.output().slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
  * One console build, one server on a fresh demo database and one browser for the tests of a file:
  * started in beforeAll, stopped in afterAll (its database folder removed). `env` adds to the server's
- * environment (e.g. a free gateway port and a demo fleet).
+ * environment; `demoFleet` runs the demo fleet on a free gateway port, and the tests start once its
+ * history is in and derived and it reports live (so a command reaches a terminal that answers at once).
  */
-export function useConsoleSuite(options: { env?: () => Promise<Record<string, string>> } = {}): ConsoleSuite {
+export function useConsoleSuite(options: { env?: () => Promise<Record<string, string>>; demoFleet?: DemoFleet } = {}): ConsoleSuite {
   let consoleDir: string | undefined;
   let server: (ServerProcess & { dataDir: string }) | undefined;
   let browser: Browser | undefined;
@@ -161,10 +180,13 @@ export function useConsoleSuite(options: { env?: () => Promise<Record<string, st
 
   beforeAll(async () => {
     consoleDir = await buildConsole();
-    server = await startConsoleServer(consoleDir, (await options.env?.()) ?? {});
+    const fleet = options.demoFleet;
+    const fleetEnv: Record<string, string> = fleet ? { JT808_PORT: String(await freePort()), SIMULATE: String(fleet.terminals), DEMO_HISTORY_DAYS: String(fleet.historyDays), LOG_LEVEL: 'info' } : {};
+    server = await startConsoleServer(consoleDir, { ...fleetEnv, ...((await options.env?.()) ?? {}) });
     browser = await launchChromium();
     adminToken = await tokenOf('admin', ADMIN_PASSWORD);
-  }, 600_000);
+    if (fleet) await untilLogged(server, 'demo fleet reporting', 300_000);
+  }, 900_000);
 
   afterAll(async () => {
     await browser?.close();
