@@ -1,23 +1,17 @@
 import { Form, Radio, Tag, TreeSelect, type FormInstance } from 'antd';
 import { useEffect, useState } from 'react';
 import { EntityPage } from '../../../components/schema/EntityPage';
-import type { EntityCalls, EntityPageContext, FieldContext, FormExtensions, Row } from '../../../components/schema/pageContract';
+import type { EntityPageContext, FieldContext, FormExtensions, Row } from '../../../components/schema/pageContract';
 import ApplicationTabs from '../../../components/system/ApplicationTabs';
+import { APPLICATION_CALLS, perApplication } from '../../../components/system/perApplication';
 import { KIND_KEYS, labelOf, optionsOf } from '../../../components/system/labels';
 import { pruneEmpty } from '../../../components/system/tree';
 import { feedback } from '../../../services/http/feedback';
-import { allResources, APPLICATIONS, codeFor, type Application, type ResourceItem } from '../../../services/passport';
+import { allResources, codeFor, type Application, type ResourceItem } from '../../../services/passport';
 import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
 import { menuParents, type ParentNode } from './parentOptions';
 
-/** One value per application, made once so the pages' props keep their identity across renders. */
-function perApplication<T>(make: (application: Application) => T): Readonly<Record<Application, T>> {
-  return Object.fromEntries(APPLICATIONS.map((application) => [application, make(application)])) as Record<Application, T>;
-}
-
-/** Each application's resources are called with its header and guarded by its own codes (SPEC.md §6). */
-const CALLS = perApplication<EntityCalls>((application) => ({ options: { application }, code: (code: string) => codeFor(code, application) }));
 
 /** The whole tree of one application, as the passport answers it; a leaf has no empty child list. */
 const LOADERS = perApplication((application) => async () => pruneEmpty(await allResources(application)) as unknown as Row[]);
@@ -115,7 +109,7 @@ export default function MenuPage() {
           testId={`menu-page-${application}`}
           tree
           loadTree={LOADERS[application]}
-          calls={CALLS[application]}
+          calls={APPLICATION_CALLS[application]}
           labels={LABELS}
           leadingRowActions={ADD_CHILD[application]}
           cells={CELLS}

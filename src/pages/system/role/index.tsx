@@ -1,16 +1,13 @@
 import DialogAction from '../../../components/schema/DialogAction';
 import { EntityPage } from '../../../components/schema/EntityPage';
-import type { EntityCalls, Row } from '../../../components/schema/pageContract';
+import type { Row } from '../../../components/schema/pageContract';
 import ApplicationTabs from '../../../components/system/ApplicationTabs';
-import { APPLICATIONS, codeFor, type Application, type Role } from '../../../services/passport';
+import { APPLICATION_CALLS } from '../../../components/system/perApplication';
+import { codeFor, type Application, type Role } from '../../../services/passport';
 import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
 import AuthorizeDialog from './AuthorizeDialog';
 
-/** Each application's roles are called with its header and guarded by its own codes (SPEC.md §6). */
-const CALLS: Readonly<Record<Application, EntityCalls>> = Object.fromEntries(
-  APPLICATIONS.map((application) => [application, { options: { application }, code: (code: string) => codeFor(code, application) }]),
-) as Record<Application, EntityCalls>;
 
 function Authorize({ application, row }: { application: Application; row: Row }) {
   const t = useT();
@@ -32,7 +29,7 @@ export default function RolePage() {
         <EntityPage
           entity="role"
           testId={`role-page-${application}`}
-          calls={CALLS[application]}
+          calls={APPLICATION_CALLS[application]}
           labels={LABELS}
           leadingRowActions={(row) => [<Authorize key="authorize" application={application} row={row} />]}
           actionsWidth={200}
