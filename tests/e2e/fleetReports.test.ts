@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { dayOf, quickRange } from '../../src/components/statistics/statsCriteria';
 import { overspeedEverywhere } from './helpers/alarms';
 import { screenshot, useConsoleSuite } from './helpers/console';
-import { openPage, sheetRows, watch } from './helpers/pageChecks';
+import { openPage, sheetRows, steadily, watch } from './helpers/pageChecks';
 
 /** A download the test cancels on purpose is no failure. */
 const cancelledExport = (url: string) => url.endsWith('/export');
@@ -57,28 +57,35 @@ describe('statistics', () => {
     const { page, context } = await suite.adminPage('zh-CN', (p) => {
       problems = watch(p, cancelledExport);
     });
-    const total = (await api('POST', '/vehicle/vehicleDailyHealth/total', { criteria: { begin: dayOf(new Date(Date.now() - 29 * 86_400_000)), end: today } })) as { vehicles: number; healthy: number };
-    expect(total.vehicles).toBeGreaterThan(0);
+    type Total = { vehicles: number; healthy: number };
+    // The live fleet keeps deriving today's health: the page is held to what it was answered, and
+    // each file to the total read just before and after it.
+    const readTotal = async () => (await api('POST', '/vehicle/vehicleDailyHealth/total', { criteria: { begin: dayOf(new Date(Date.now() - 29 * 86_400_000)), end: today } })) as Total;
+    const pageTotal = page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicleDailyHealth/total')).then(async (r) => (await r.json()) as Total);
     await openPage(page, '/statistics/health', 'vehicleDailyHealth/vehicleDailyHealthFleet');
+    const shownTotal = await pageTotal;
+    expect(shownTotal.vehicles).toBeGreaterThan(0);
     await page.getByTestId('health-chart').locator('canvas').waitFor();
     await rowsOf(page, 'health-vehicles').first().waitFor();
-    expect(await rowsOf(page, 'health-vehicles').count()).toBe(Math.min(20, total.vehicles));
+    expect(await rowsOf(page, 'health-vehicles').count()).toBe(Math.min(20, shownTotal.vehicles));
     const healthyFigure = page.getByTestId('health-total-healthy').locator('.ant-statistic-content-value');
     await healthyFigure.waitFor();
-    expect(await healthyFigure.innerText()).toBe(String(total.healthy));
+    expect(await healthyFigure.innerText()).toBe(String(shownTotal.healthy));
     await screenshot(page, 'statistics-health');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('health-export').click()]);
-    const rows = await sheetRows(await download.path());
+    const exported = async () => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('health-export').click()]);
+      return sheetRows(await download.path());
+    };
+    const [total, rows] = await steadily(readTotal, exported);
     expect(rows[0].slice(0, 3)).toEqual(['车牌号', '健康状态', '健康指数']);
     expect(rows).toHaveLength(total.vehicles + 1);
 
     // One band: the table and the file hold that band only.
     await page.getByTestId('health-band').locator('.ant-segmented-item').filter({ hasText: '健康' }).first().click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid=health-vehicles] .ant-table-tbody tr.ant-table-row, [data-testid=health-vehicles] .ant-table-placeholder').length > 0);
-    const [healthy] = await Promise.all([page.waitForEvent('download'), page.getByTestId('health-export').click()]);
-    const healthyRows = await sheetRows(await healthy.path());
-    expect(healthyRows).toHaveLength(total.healthy + 1);
+    const [healthyTotal, healthyRows] = await steadily(readTotal, exported);
+    expect(healthyRows).toHaveLength(healthyTotal.healthy + 1);
     expect(healthyRows.slice(1).every((r) => r[1] === '健康')).toBe(true);
     expect(await screenFaults(page)).toEqual([]);
     expect(problems).toEqual([]);
@@ -127,8 +134,15 @@ describe('statistics', () => {
       problems = watch(p, cancelledExport);
     });
     await page.getByTestId('dashboard-health').getByText('健康指数').first().waitFor();
+    // The band's page opens with that band chosen; it loads before the test moves on (leaving
+    // earlier would cancel its calls, as a person clicking away would).
+    const bandAsked = page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicleDailyHealth/vehicleDailyHealthFleet'));
     await page.getByTestId('dashboard-health-healthy').click();
     await page.waitForURL('**/statistics/health');
+    await bandAsked;
+    await page.locator('[data-testid=health-vehicles] .ant-table-tbody tr.ant-table-row, [data-testid=health-vehicles] .ant-table-placeholder').first().waitFor();
+    await page.locator('[data-testid=health-chart] canvas, [data-testid=health-chart-empty]').first().waitFor();
+    await page.getByTestId('health-total-healthy').locator('.ant-statistic-content-value').waitFor();
 
     await openPage(page, '/statistics/cost', 'dailyDrivingBehavior/mileageAndFuelByOrg');
     await rowsOf(page, 'cost-orgs').first().waitFor();

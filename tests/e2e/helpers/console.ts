@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { precompress } from '../../../server/platform/http/precompress';
 import { freePort, http, startServerProcess, type ServerProcess } from '../../helpers/serverProcess';
 
 export const ROOT = path.resolve(__dirname, '../../..');
@@ -60,6 +61,8 @@ export async function buildConsole(): Promise<string> {
     fs.rmSync(out, { recursive: true, force: true });
     const r = spawnSync(path.join(ROOT, 'node_modules/.bin/max'), ['build'], { cwd: ROOT, env: { ...process.env, CONSOLE_OUTPUT: out }, encoding: 'utf8' });
     if (r.status !== 0 || !fs.existsSync(path.join(out, 'index.html'))) throw new Error(`console build failed:\n${r.stdout}\n${r.stderr}`);
+    // Compressed once here rather than by each suite's server at its start.
+    await precompress(out);
     fs.writeFileSync(done, '');
     return out;
   } finally {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 
@@ -33,4 +34,18 @@ export async function sheetRows(path: string): Promise<unknown[][]> {
   await wb.xlsx.readFile(path);
   const ws = wb.worksheets[0];
   return Array.from({ length: ws.rowCount }, (_, i) => (ws.getRow(i + 1).values as unknown[]).slice(1));
+}
+
+/**
+ * Runs `act` between two equal reads of live data (the demo fleet keeps reporting, so a figure may
+ * move while a file is made): tried again while the reads differ, answering the steady read and
+ * what `act` answered. After five moving tries it answers the last, for the test to fail on.
+ */
+export async function steadily<T, R>(read: () => Promise<T>, act: () => Promise<R>): Promise<[T, R]> {
+  for (let tries = 1; ; tries++) {
+    const before = await read();
+    const result = await act();
+    const after = await read();
+    if (isDeepStrictEqual(before, after) || tries === 5) return [after, result];
+  }
 }
