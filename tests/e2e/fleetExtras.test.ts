@@ -182,3 +182,153 @@ describe('vehicles', () => {
     await stranger.context.close();
   });
 });
+
+/** Picks the option reading `text` from the open dialog's select after typing `typed`, once `answered` saw the search's answer. */
+async function pick(page: Page, dialog: ReturnType<Page['locator']>, typed: string, text: string, answered: (r: import('playwright-core').Response) => boolean) {
+  await settled(page); // the dropdown takes the select's width once the dialog has opened
+  await dialog.locator('.ant-select').click();
+  const [found] = await Promise.all([page.waitForResponse(answered), page.keyboard.type(typed)]);
+  expect(found.status()).toBe(200);
+  const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text });
+  await option.waitFor();
+  await option.click();
+  return found;
+}
+
+const searched = (path: string, keyword: string) => (r: import('playwright-core').Response) =>
+  r.url().endsWith(path) && r.request().method() === 'POST' && (r.request().postDataJSON() as { criteria?: { keyword?: string } }).criteria?.keyword === keyword;
+
+describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback state', () => {
+  it('replaces a vehicle’s terminal by a free one, showing the server’s refusal when the chosen one was bound meanwhile', async () => {
+    const [vehicle, other] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪A' }, pageSize: 50 })).data.filter((v: { terminalId?: number }) => v.terminalId);
+    const taken = await api('PUT', '/vehicle/terminal', { terminalNo: 'RPLC0001', sim: '14400990001' });
+    const free = await api('PUT', '/vehicle/terminal', { terminalNo: 'RPLC0002', sim: '14400990002' });
+    const { page, context, external } = await adminPage();
+    await openList(page, '/fleet/vehicleList', 'vehicle');
+    await search(page, 'vehicle', vehicle.licence);
+    const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
+    await row.getByTestId('row-replace-terminal').click();
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 更换终端` });
+    await dialog.getByText(`选中的空闲终端将替换当前终端 ${vehicle.terminalNo}`, { exact: false }).waitFor();
+    await pick(page, dialog, 'RPLC', 'RPLC0001（SIM 14400990001）', (r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC'));
+    // Someone binds it to another vehicle before this dialog saves: the server refuses, in the member's language.
+    await api('PUT', `/vehicle/vehicle/reset/${other.id}/${taken.id}`);
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/reset/${vehicle.id}/${taken.id}`)), dialog.getByRole('button', { name: /更换终端/ }).click()]);
+    expect(refused.status()).toBe(406);
+    await page.getByText('该终端已绑定其他车辆').first().waitFor();
+    expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).terminalId).toBe(vehicle.terminalId);
+
+    await pick(page, dialog, 'RPLC0002', 'RPLC0002（SIM 14400990002）', (r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC0002'));
+    await settled(page);
+    await screenshot(page, 'fleet-vehicle-replace-terminal');
+    const [replaced] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/reset/${vehicle.id}/${free.id}`)), dialog.getByRole('button', { name: /更换终端/ }).click()]);
+    expect(replaced.status()).toBe(200);
+    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的终端已由 ${vehicle.terminalNo} 更换为 RPLC0002`).waitFor();
+    await row.filter({ hasText: 'RPLC0002' }).waitFor();
+    expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).terminalNo).toBe('RPLC0002');
+    // The old terminal is free again: the bind dialog's suggest offers it.
+    const old = await http(`${server.url}/api/vehicle/device/terminal/suggest/vendee-0/${vehicle.terminalNo}`, 'GET', undefined, adminToken);
+    expect(old.json.map((t: { value: number }) => t.value)).toContain(vehicle.terminalId);
+    expect(external).toEqual([]);
+    await context.close();
+  });
+
+  it('assigns a driver of the vehicle’s organisation only, then clears it after confirming', async () => {
+    const team = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '杭州车队' } })).data[0].id as number;
+    const elsewhere = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '上海车队' } })).data[0].id as number;
+    const driver = await api('PUT', '/vehicle/driver', { name: '指派司机甲', mobile: '13600000011', orgId: team });
+    await api('PUT', '/vehicle/driver', { name: '指派司机乙', mobile: '13600000012', orgId: elsewhere });
+    const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { orgId: team }, pageSize: 1 })).data[0];
+    const { page, context, external } = await adminPage();
+    await openList(page, '/fleet/vehicleList', 'vehicle');
+    await search(page, 'vehicle', vehicle.licence);
+    const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
+    await row.getByTestId('row-driver').click();
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 指派司机` });
+    // Another team's driver of the same name is not offered.
+    await settled(page);
+    await dialog.locator('.ant-select').click();
+    const [listed] = await Promise.all([page.waitForResponse(searched('/api/vehicle/driver/query', '指派司机')), page.keyboard.type('指派司机')]);
+    const names = ((await listed.json()) as { data: Array<{ name: string }> }).data.map((d) => d.name);
+    expect(names).toEqual(['指派司机甲']);
+    expect((listed.request().postDataJSON() as { criteria: { orgId: number } }).criteria.orgId).toBe(team);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '指派司机甲（13600000011）' }).click();
+    await settled(page);
+    await screenshot(page, 'fleet-vehicle-driver');
+    const [assigned] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/${driver.id}`)), dialog.getByTestId('pick-driver-save').click()]);
+    expect(assigned.status()).toBe(200);
+    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 已指派司机`).waitFor();
+    await row.filter({ hasText: '指派司机甲' }).waitFor();
+    expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).driverId).toBe(driver.id);
+
+    await row.getByTestId('row-driver').click();
+    await dialog.getByTestId('pick-driver-clear').click();
+    await page.locator('.ant-popconfirm').getByText(`确定取消车辆 ${vehicle.licence} 的司机 指派司机甲？`).waitFor();
+    const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /取消指派/ }).click()]);
+    expect(cleared.status()).toBe(200);
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).driverId ?? null).toBeNull();
+    expect(external).toEqual([]);
+    await context.close();
+  });
+
+  it('sets a vehicle’s app-account owner from the App accounts only, and clears it', async () => {
+    const hd = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '上海车队' } })).data[0].id as number;
+    const base = { memberType: 'orgUser', orgId: hd, expireDate: '2099-12-31', password: 'Fleet2468x', roleIds: [] };
+    await api('POST', '/passport/passport/register', { ...base, loginName: 'owner.app.e2e', name: '车主App', applications: ['vehicle-app'] });
+    await api('POST', '/passport/passport/register', { ...base, loginName: 'owner.web.e2e', name: '车主Web', applications: ['obd-web'] });
+    const owner = (await api('POST', '/passport/member/query', { criteria: { keyword: 'owner.app.e2e' } })).data[0];
+    const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { orgId: hd }, pageSize: 1 })).data[0];
+    const { page, context, external } = await adminPage();
+    await openList(page, '/fleet/vehicleList', 'vehicle');
+    await search(page, 'vehicle', vehicle.licence);
+    const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
+    await row.getByTestId('row-owner').click();
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: `车辆 ${vehicle.licence} 的 App 车主` });
+    await settled(page);
+    await dialog.locator('.ant-select').click();
+    // The web-only account matches the text too, but is no App account.
+    const [listed] = await Promise.all([page.waitForResponse(searched('/api/passport/member/query', 'owner.')), page.keyboard.type('owner.')]);
+    expect(((await listed.json()) as { data: Array<{ loginName: string }> }).data.map((m) => m.loginName)).toEqual(['owner.app.e2e']);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '车主App（owner.app.e2e）' }).click();
+    await settled(page);
+    await screenshot(page, 'fleet-vehicle-owner');
+    const [set] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/${owner.id}`)), dialog.getByTestId('pick-owner-save').click()]);
+    expect(set.status()).toBe(200);
+    expect(((await set.json()) as { ownerMemberId: number }).ownerMemberId).toBe(owner.id);
+    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的车主已设置`).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await row.getByTestId('row-owner').click();
+    await dialog.getByTestId('pick-owner-clear').click();
+    await page.locator('.ant-popconfirm').getByText(`确定清除车辆 ${vehicle.licence} 的 App 车主？`).waitFor();
+    const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /清除车主/ }).click()]);
+    expect(cleared.status()).toBe(200);
+    expect(((await cleared.json()) as { ownerMemberId: number | null }).ownerMemberId).toBeNull();
+    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的车主已清除`).waitFor();
+    expect(external).toEqual([]);
+    await context.close();
+  });
+
+  it('changes a feedback’s state in its row', async () => {
+    const item = await api('POST', '/vehicle/feedback', { title: '地图加载慢E2E', content: '监控页地图加载较慢' });
+    const { page, context, external } = await adminPage();
+    await openList(page, '/operation/feedback', 'feedback');
+    await search(page, 'feedback', '地图加载慢E2E');
+    const row = rows(page, 'feedback').filter({ hasText: '地图加载慢E2E' });
+    const state = row.getByTestId('row-feedback-state');
+    await state.getByText('待处理').waitFor();
+    await state.click();
+    const [changed] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/feedback/${item.id}/processing`) && r.request().method() === 'PUT'),
+      page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '处理中' }).click(),
+    ]);
+    expect(changed.status()).toBe(200);
+    await page.locator('.ant-message-notice').getByText('反馈“地图加载慢E2E”已改为处理中').waitFor();
+    await state.getByText('处理中').waitFor();
+    await screenshot(page, 'operation-feedback-state');
+    expect((await api('GET', `/vehicle/feedback/${item.id}`)).status).toBe('processing');
+    expect(external).toEqual([]);
+    await context.close();
+  });
+});
