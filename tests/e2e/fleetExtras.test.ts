@@ -332,3 +332,57 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await context.close();
   });
 });
+
+describe('district fences', () => {
+  it('picks the district from the district tree, refuses saving without one, and the server stores its code', async () => {
+    const { page, context, external } = await adminPage();
+    await openList(page, '/fleet/fence', 'fence');
+    await page.getByTestId('entity-add').click();
+    // The dialog holds the map editor until the type is a district, then the district picker.
+    const form = page.locator('.ant-drawer-content, .ant-modal-content').filter({ has: page.locator('[data-testid=fence-editor], [data-testid=fence-district]') });
+    await form.waitFor();
+    const item = (label: string) => form.locator('.ant-form-item').filter({ has: page.locator(`label[title="${label}"]`) });
+    await item('围栏名称').locator('input').fill('浦东新区围栏');
+    await item('围栏类型').locator('.ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '行政区划' }).first().click();
+    const picker = page.getByTestId('fence-district');
+    await picker.getByText('在行政区划树中选择省、市或区县（可按名称搜索）；开启前需上传其边界。').waitFor();
+
+    // Nothing chosen: refused on the field, in the console's language, before any call.
+    let saves = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/vehicle/fence') && r.method() === 'PUT') saves++;
+    });
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await item('围栏范围').locator('.ant-form-item-explain-error').getByText('行政区划围栏需要选择行政区划').waitFor();
+    expect(saves).toBe(0);
+
+    // The tree is the server's; a search by name opens the branches down to the county.
+    await settled(page);
+    await picker.locator('.ant-select').click();
+    await page.keyboard.type('浦东');
+    const county = page.locator('.ant-select-dropdown:visible .ant-select-tree-title').filter({ hasText: /^浦东新区$/ });
+    await county.waitFor();
+    await screenshot(page, 'fence-district-tree');
+    await county.click();
+    await page.waitForSelector('[data-testid=fence-district][data-code="310115"]');
+    await picker.getByTestId('fence-district-chosen').getByText('已选 上海市 / 市辖区 / 浦东新区（代码 310115）').waitFor();
+    const [saved] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/fence') && r.request().method() === 'PUT'),
+      form.getByRole('button', { name: /确\s*定/ }).click(),
+    ]);
+    expect(saved.status()).toBe(201);
+    const body = (await saved.json()) as { id: number; fenceType: string; geometry: unknown };
+    expect(body.fenceType).toBe('district');
+    expect(body.geometry).toEqual({ districtCode: '310115' });
+    expect(((await api('GET', `/vehicle/fence/${body.id}`)) as { geometry: unknown }).geometry).toEqual({ districtCode: '310115' });
+
+    // Editing it shows the stored district, found in the tree.
+    const row = rows(page, 'fence').filter({ hasText: '浦东新区围栏' });
+    await row.getByTestId('row-edit').click();
+    await page.waitForSelector('[data-testid=fence-district][data-code="310115"]');
+    await page.getByTestId('fence-district-chosen').getByText('已选 上海市 / 市辖区 / 浦东新区（代码 310115）').waitFor();
+    expect(external).toEqual([]);
+    await context.close();
+  });
+});
