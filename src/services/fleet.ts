@@ -101,3 +101,18 @@ export interface ResetAnswer {
 }
 
 export const resetInterMemberPassword = (id: number) => call<ResetAnswer>(`/vehicle/interMember/reset/${id}`, { method: 'POST', authority: INTER_MEMBER_RESET_CODE });
+
+/** A vehicle found by part of its licence or VIN (`GET vehicle/query/{x}`). */
+export interface VehicleMatch {
+  value: number;
+  label: string;
+  vin: string | null;
+  orgId: number;
+  terminalId: number | null;
+}
+
+/** The longest text `vehicle/query/{x}` accepts (server/fleet/assignRoutes.ts). */
+export const VEHICLE_QUERY_MAX = 20;
+
+/** Vehicles of the caller's subtree whose licence or VIN contains `q`, those starting with it first. */
+export const findVehicles = (q: string) => call<VehicleMatch[]>(`/vehicle/vehicle/query/${encodeURIComponent(q)}`, { method: 'GET', params: { limit: PICK_PAGE } });

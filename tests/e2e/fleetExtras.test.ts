@@ -386,3 +386,33 @@ describe('district fences', () => {
     await context.close();
   });
 });
+
+describe('vehicle search (SPEC §7 vehicle/query/{x})', () => {
+  it('finds another vehicle by part of its VIN from a vehicle’s detail and opens its detail; an over-long text asks nothing', async () => {
+    const [from, to] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '浙A' }, pageSize: 2 })).data as Array<{ id: number; licence: string; vin: string }>;
+    const part = to.vin.slice(3, 11);
+    const { page, context, external } = await adminPage();
+    await page.goto(`/vehicleDetail/vehicleDetail/${from.id}`);
+    await page.getByTestId('detail-licence').getByText(from.licence).waitFor();
+    let asked = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/vehicle/vehicle/query/')) asked++;
+    });
+    await page.getByTestId('detail-find').click();
+    await page.keyboard.type('X'.repeat(21));
+    await page.locator('.ant-select-dropdown:visible').getByText('最多 20 个字符').waitFor();
+    expect(asked).toBe(0);
+    for (let i = 0; i < 21; i++) await page.keyboard.press('Backspace');
+    const [found] = await Promise.all([page.waitForResponse((r) => r.url().includes(`/api/vehicle/vehicle/query/${part}`)), page.keyboard.type(part)]);
+    expect(found.status()).toBe(200);
+    expect(((await found.json()) as Array<{ value: number }>).map((v) => v.value)).toContain(to.id);
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: `${to.licence}（VIN ${to.vin}）` });
+    await option.waitFor();
+    await screenshot(page, 'vehicle-detail-find');
+    await option.click();
+    await page.waitForURL(`**/vehicleDetail/vehicleDetail/${to.id}`);
+    await page.getByTestId('detail-licence').getByText(to.licence).waitFor();
+    expect(external).toEqual([]);
+    await context.close();
+  });
+});
