@@ -5,8 +5,10 @@ import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screensh
 /**
  * The remaining fleet and system page extras in a real browser against `npm start` on a fresh demo
  * database: an international member's password reset (shown once, copied), the driver
- * licence-expiry list (an expired licence in red), and a vehicle's location share link opening the
- * public page in a profile that never signed in.
+ * licence-expiry list (an expired licence in red), a vehicle's location share link opening the
+ * public page in a profile that never signed in, SPEC §7's vehicle assignments (replace terminal,
+ * driver, App owner), a feedback's state and the vehicle search, each behind its code, and a
+ * district fence picked from the district tree.
  */
 jest.setTimeout(240_000);
 
@@ -329,6 +331,36 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await screenshot(page, 'operation-feedback-state');
     expect((await api('GET', `/vehicle/feedback/${item.id}`)).status).toBe('processing');
     expect(external).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the assignment actions’ codes', () => {
+  it('hides replace terminal, driver, owner and the feedback state from a member without vehicle-bind, vehicle-edit and feedback-handle', async () => {
+    const flat = (tree: Array<{ id: number; code: string; children?: unknown[] }>): Array<{ id: number; code: string }> =>
+      tree.flatMap((r) => [r, ...flat((r.children ?? []) as typeof tree)]);
+    const codes = ['fleet', 'fleet-vehicleList', 'vehicle-unbind', 'operation', 'operation-feedback'];
+    const all = flat(await api('GET', '/passport/resource/all'));
+    const hd = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '华东物流' } })).data[0].id;
+    const role = await api('POST', '/passport/role', { name: '只能解绑', orgId: hd, resourceIds: all.filter((r) => codes.includes(r.code)).map((r) => r.id) });
+    await api('POST', '/passport/passport/register', { loginName: 'unbind.only', name: '只能解绑', memberType: 'orgUser', orgId: hd, expireDate: '2099-12-31', password: 'Fleet2468x', roleIds: [role.id] });
+    const first = (await http(server.url + '/api/login', 'POST', { loginName: 'unbind.only', password: 'Fleet2468x', application: 'obd-web' })).json.object.token as string;
+    expect((await http(server.url + '/api/passport/member/change-password', 'POST', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, first)).status).toBe(200);
+    await api('POST', '/vehicle/feedback', { title: '无权处理E2E', content: '只能看', orgId: hd });
+    const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪A' }, pageSize: 50 })).data.find((v: { terminalId?: number }) => v.terminalId);
+
+    const { page, context } = await openPage(browser, server.url, 'zh-CN');
+    await login(page, 'unbind.only', 'Fleet#13579z');
+    await page.getByTestId('user-menu').waitFor();
+    await openList(page, '/fleet/vehicleList', 'vehicle');
+    await search(page, 'vehicle', vehicle.licence);
+    const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
+    // The row is drawn with the action this member holds, and none of the others.
+    await row.getByTestId('row-unbind').waitFor();
+    for (const id of ['row-replace-terminal', 'row-driver', 'row-owner', 'row-bind']) expect(await row.getByTestId(id).count()).toBe(0);
+    await openList(page, '/operation/feedback', 'feedback');
+    await rows(page, 'feedback').filter({ hasText: '无权处理E2E' }).waitFor();
+    expect(await page.getByTestId('row-feedback-state').count()).toBe(0);
     await context.close();
   });
 });
