@@ -72,7 +72,8 @@ function ringProblem(points: readonly number[][] | undefined): GeometryProblem |
 
 /** Why the geometry does not fit the type, or null when it does. */
 export function fenceGeometryProblem(type: FenceType, g: FenceGeometry | null | undefined): GeometryProblem | null {
-  if (!g || typeof g !== 'object') return problem('missing');
+  // "Draw it on the map" says nothing to someone picking a district.
+  if (!g || typeof g !== 'object') return problem(type === 'district' ? 'districtRequired' : 'missing');
   switch (type) {
     case 'circle':
       if (!isPair(g.center) || typeof g.radius !== 'number') return problem('circleRequired');

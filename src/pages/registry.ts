@@ -2,6 +2,7 @@ import type { PageLoader } from './pageModule';
 import { alarmPages } from './alarm';
 import { dashboardPages } from './dashboard';
 import { fleetPages } from './fleet';
+import { operationPages } from './operation';
 import { schemaPages } from './schemaPages';
 import { statisticsPages } from './statistics';
 import { systemPages } from './system';
@@ -22,6 +23,7 @@ export const pageRegistry: Readonly<Record<string, PageLoader>> = {
   ...dashboardPages,
   ...alarmPages,
   ...fleetPages,
+  ...operationPages,
   ...statisticsPages,
   ...systemPages,
   ...teamPages,

@@ -5,8 +5,10 @@ import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screensh
 /**
  * The remaining fleet and system page extras in a real browser against `npm start` on a fresh demo
  * database: an international member's password reset (shown once, copied), the driver
- * licence-expiry list (an expired licence in red), and a vehicle's location share link opening the
- * public page in a profile that never signed in.
+ * licence-expiry list (an expired licence in red), a vehicle's location share link opening the
+ * public page in a profile that never signed in, SPEC §7's vehicle assignments (replace terminal,
+ * driver, App owner), a feedback's state and the vehicle search, each behind its code, and a
+ * district fence picked from the district tree.
  */
 jest.setTimeout(240_000);
 
@@ -180,5 +182,269 @@ describe('vehicles', () => {
     expect(await stranger.page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))).not.toContain('token');
     expect(stranger.external).toEqual([]);
     await stranger.context.close();
+  });
+});
+
+/** Picks the option reading `text` from the open dialog's select after typing `typed`, once `answered` saw the search's answer. */
+async function pick(page: Page, dialog: ReturnType<Page['locator']>, typed: string, text: string, answered: (r: import('playwright-core').Response) => boolean) {
+  await settled(page); // the dropdown takes the select's width once the dialog has opened
+  await dialog.locator('.ant-select').click();
+  const [found] = await Promise.all([page.waitForResponse(answered), page.keyboard.type(typed)]);
+  expect(found.status()).toBe(200);
+  const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text });
+  await option.waitFor();
+  await option.click();
+  return found;
+}
+
+const searched = (path: string, keyword: string) => (r: import('playwright-core').Response) =>
+  r.url().endsWith(path) && r.request().method() === 'POST' && (r.request().postDataJSON() as { criteria?: { keyword?: string } }).criteria?.keyword === keyword;
+
+describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback state', () => {
+  it('replaces a vehicle’s terminal by a free one, showing the server’s refusal when the chosen one was bound meanwhile', async () => {
+    const [vehicle, other] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪A' }, pageSize: 50 })).data.filter((v: { terminalId?: number }) => v.terminalId);
+    const taken = await api('PUT', '/vehicle/terminal', { terminalNo: 'RPLC0001', sim: '14400990001' });
+    const free = await api('PUT', '/vehicle/terminal', { terminalNo: 'RPLC0002', sim: '14400990002' });
+    const { page, context, external } = await adminPage();
+    await openList(page, '/fleet/vehicleList', 'vehicle');
+    await search(page, 'vehicle', vehicle.licence);
+    const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
+    await row.getByTestId('row-replace-terminal').click();
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 更换终端` });
+    await dialog.getByText(`选中的空闲终端将替换当前终端 ${vehicle.terminalNo}`, { exact: false }).waitFor();
+    await pick(page, dialog, 'RPLC', 'RPLC0001（SIM 14400990001）', (r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC'));
+    // Someone binds it to another vehicle before this dialog saves: the server refuses, in the member's language.
+    await api('PUT', `/vehicle/vehicle/reset/${other.id}/${taken.id}`);
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/reset/${vehicle.id}/${taken.id}`)), dialog.getByRole('button', { name: /更换终端/ }).click()]);
+    expect(refused.status()).toBe(406);
+    await page.getByText('该终端已绑定其他车辆').first().waitFor();
+    expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).terminalId).toBe(vehicle.terminalId);
+
+    await pick(page, dialog, 'RPLC0002', 'RPLC0002（SIM 14400990002）', (r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC0002'));
+    await settled(page);
+    await screenshot(page, 'fleet-vehicle-replace-terminal');
+    const [replaced] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/reset/${vehicle.id}/${free.id}`)), dialog.getByRole('button', { name: /更换终端/ }).click()]);
+    expect(replaced.status()).toBe(200);
+    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的终端已由 ${vehicle.terminalNo} 更换为 RPLC0002`).waitFor();
+    await row.filter({ hasText: 'RPLC0002' }).waitFor();
+    expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).terminalNo).toBe('RPLC0002');
+    // The old terminal is free again: the bind dialog's suggest offers it.
+    const old = await http(`${server.url}/api/vehicle/device/terminal/suggest/vendee-0/${vehicle.terminalNo}`, 'GET', undefined, adminToken);
+    expect(old.json.map((t: { value: number }) => t.value)).toContain(vehicle.terminalId);
+    expect(external).toEqual([]);
+    await context.close();
+  });
+
+  it('assigns a driver of the vehicle’s organisation only, then clears it after confirming', async () => {
+    const team = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '杭州车队' } })).data[0].id as number;
+    const elsewhere = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '上海车队' } })).data[0].id as number;
+    const driver = await api('PUT', '/vehicle/driver', { name: '指派司机甲', mobile: '13600000011', orgId: team });
+    await api('PUT', '/vehicle/driver', { name: '指派司机乙', mobile: '13600000012', orgId: elsewhere });
+    const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { orgId: team }, pageSize: 1 })).data[0];
+    const { page, context, external } = await adminPage();
+    await openList(page, '/fleet/vehicleList', 'vehicle');
+    await search(page, 'vehicle', vehicle.licence);
+    const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
+    await row.getByTestId('row-driver').click();
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 指派司机` });
+    // Another team's driver of the same name is not offered.
+    await settled(page);
+    await dialog.locator('.ant-select').click();
+    const [listed] = await Promise.all([page.waitForResponse(searched('/api/vehicle/driver/query', '指派司机')), page.keyboard.type('指派司机')]);
+    const names = ((await listed.json()) as { data: Array<{ name: string }> }).data.map((d) => d.name);
+    expect(names).toEqual(['指派司机甲']);
+    expect((listed.request().postDataJSON() as { criteria: { orgId: number } }).criteria.orgId).toBe(team);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '指派司机甲（13600000011）' }).click();
+    await settled(page);
+    await screenshot(page, 'fleet-vehicle-driver');
+    const [assigned] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/${driver.id}`)), dialog.getByTestId('pick-driver-save').click()]);
+    expect(assigned.status()).toBe(200);
+    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 已指派司机`).waitFor();
+    await row.filter({ hasText: '指派司机甲' }).waitFor();
+    expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).driverId).toBe(driver.id);
+
+    await row.getByTestId('row-driver').click();
+    await dialog.getByTestId('pick-driver-clear').click();
+    await page.locator('.ant-popconfirm').getByText(`确定取消车辆 ${vehicle.licence} 的司机 指派司机甲？`).waitFor();
+    const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /取消指派/ }).click()]);
+    expect(cleared.status()).toBe(200);
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).driverId ?? null).toBeNull();
+    expect(external).toEqual([]);
+    await context.close();
+  });
+
+  it('sets a vehicle’s app-account owner from the App accounts only, and clears it', async () => {
+    const hd = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '上海车队' } })).data[0].id as number;
+    const base = { memberType: 'orgUser', orgId: hd, expireDate: '2099-12-31', password: 'Fleet2468x', roleIds: [] };
+    await api('POST', '/passport/passport/register', { ...base, loginName: 'owner.app.e2e', name: '车主App', applications: ['vehicle-app'] });
+    await api('POST', '/passport/passport/register', { ...base, loginName: 'owner.web.e2e', name: '车主Web', applications: ['obd-web'] });
+    const owner = (await api('POST', '/passport/member/query', { criteria: { keyword: 'owner.app.e2e' } })).data[0];
+    const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { orgId: hd }, pageSize: 1 })).data[0];
+    const { page, context, external } = await adminPage();
+    await openList(page, '/fleet/vehicleList', 'vehicle');
+    await search(page, 'vehicle', vehicle.licence);
+    const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
+    await row.getByTestId('row-owner').click();
+    const dialog = page.locator('.ant-modal-content').filter({ hasText: `车辆 ${vehicle.licence} 的 App 车主` });
+    await settled(page);
+    await dialog.locator('.ant-select').click();
+    // The web-only account matches the text too, but is no App account.
+    const [listed] = await Promise.all([page.waitForResponse(searched('/api/passport/member/query', 'owner.')), page.keyboard.type('owner.')]);
+    expect(((await listed.json()) as { data: Array<{ loginName: string }> }).data.map((m) => m.loginName)).toEqual(['owner.app.e2e']);
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '车主App（owner.app.e2e）' }).click();
+    await settled(page);
+    await screenshot(page, 'fleet-vehicle-owner');
+    const [set] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/${owner.id}`)), dialog.getByTestId('pick-owner-save').click()]);
+    expect(set.status()).toBe(200);
+    expect(((await set.json()) as { ownerMemberId: number }).ownerMemberId).toBe(owner.id);
+    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的车主已设置`).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await row.getByTestId('row-owner').click();
+    await dialog.getByTestId('pick-owner-clear').click();
+    await page.locator('.ant-popconfirm').getByText(`确定清除车辆 ${vehicle.licence} 的 App 车主？`).waitFor();
+    const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /清除车主/ }).click()]);
+    expect(cleared.status()).toBe(200);
+    expect(((await cleared.json()) as { ownerMemberId: number | null }).ownerMemberId).toBeNull();
+    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的车主已清除`).waitFor();
+    expect(external).toEqual([]);
+    await context.close();
+  });
+
+  it('changes a feedback’s state in its row', async () => {
+    const item = await api('POST', '/vehicle/feedback', { title: '地图加载慢E2E', content: '监控页地图加载较慢' });
+    const { page, context, external } = await adminPage();
+    await openList(page, '/operation/feedback', 'feedback');
+    await search(page, 'feedback', '地图加载慢E2E');
+    const row = rows(page, 'feedback').filter({ hasText: '地图加载慢E2E' });
+    const state = row.getByTestId('row-feedback-state');
+    await state.getByText('待处理').waitFor();
+    await state.click();
+    const [changed] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/feedback/${item.id}/processing`) && r.request().method() === 'PUT'),
+      page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '处理中' }).click(),
+    ]);
+    expect(changed.status()).toBe(200);
+    await page.locator('.ant-message-notice').getByText('反馈“地图加载慢E2E”已改为处理中').waitFor();
+    await state.getByText('处理中').waitFor();
+    await screenshot(page, 'operation-feedback-state');
+    expect((await api('GET', `/vehicle/feedback/${item.id}`)).status).toBe('processing');
+    expect(external).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the assignment actions’ codes', () => {
+  it('hides replace terminal, driver, owner and the feedback state from a member without vehicle-bind, vehicle-edit and feedback-handle', async () => {
+    const flat = (tree: Array<{ id: number; code: string; children?: unknown[] }>): Array<{ id: number; code: string }> =>
+      tree.flatMap((r) => [r, ...flat((r.children ?? []) as typeof tree)]);
+    const codes = ['fleet', 'fleet-vehicleList', 'vehicle-unbind', 'operation', 'operation-feedback'];
+    const all = flat(await api('GET', '/passport/resource/all'));
+    const hd = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '华东物流' } })).data[0].id;
+    const role = await api('POST', '/passport/role', { name: '只能解绑', orgId: hd, resourceIds: all.filter((r) => codes.includes(r.code)).map((r) => r.id) });
+    await api('POST', '/passport/passport/register', { loginName: 'unbind.only', name: '只能解绑', memberType: 'orgUser', orgId: hd, expireDate: '2099-12-31', password: 'Fleet2468x', roleIds: [role.id] });
+    const first = (await http(server.url + '/api/login', 'POST', { loginName: 'unbind.only', password: 'Fleet2468x', application: 'obd-web' })).json.object.token as string;
+    expect((await http(server.url + '/api/passport/member/change-password', 'POST', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, first)).status).toBe(200);
+    await api('POST', '/vehicle/feedback', { title: '无权处理E2E', content: '只能看', orgId: hd });
+    const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪A' }, pageSize: 50 })).data.find((v: { terminalId?: number }) => v.terminalId);
+
+    const { page, context } = await openPage(browser, server.url, 'zh-CN');
+    await login(page, 'unbind.only', 'Fleet#13579z');
+    await page.getByTestId('user-menu').waitFor();
+    await openList(page, '/fleet/vehicleList', 'vehicle');
+    await search(page, 'vehicle', vehicle.licence);
+    const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
+    // The row is drawn with the action this member holds, and none of the others.
+    await row.getByTestId('row-unbind').waitFor();
+    for (const id of ['row-replace-terminal', 'row-driver', 'row-owner', 'row-bind']) expect(await row.getByTestId(id).count()).toBe(0);
+    await openList(page, '/operation/feedback', 'feedback');
+    await rows(page, 'feedback').filter({ hasText: '无权处理E2E' }).waitFor();
+    expect(await page.getByTestId('row-feedback-state').count()).toBe(0);
+    await context.close();
+  });
+});
+
+describe('district fences', () => {
+  it('picks the district from the district tree, refuses saving without one, and the server stores its code', async () => {
+    const { page, context, external } = await adminPage();
+    await openList(page, '/fleet/fence', 'fence');
+    await page.getByTestId('entity-add').click();
+    // The dialog holds the map editor until the type is a district, then the district picker.
+    const form = page.locator('.ant-drawer-content, .ant-modal-content').filter({ has: page.locator('[data-testid=fence-editor], [data-testid=fence-district]') });
+    await form.waitFor();
+    const item = (label: string) => form.locator('.ant-form-item').filter({ has: page.locator(`label[title="${label}"]`) });
+    await item('围栏名称').locator('input').fill('浦东新区围栏');
+    await item('围栏类型').locator('.ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '行政区划' }).first().click();
+    const picker = page.getByTestId('fence-district');
+    await picker.getByText('在行政区划树中选择省、市或区县（可按名称搜索）；开启前需上传其边界。').waitFor();
+
+    // Nothing chosen: refused on the field, in the console's language, before any call.
+    let saves = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/vehicle/fence') && r.method() === 'PUT') saves++;
+    });
+    await form.getByRole('button', { name: /确\s*定/ }).click();
+    await item('围栏范围').locator('.ant-form-item-explain-error').getByText('行政区划围栏需要选择行政区划').waitFor();
+    expect(saves).toBe(0);
+
+    // The tree is the server's; a search by name opens the branches down to the county.
+    await settled(page);
+    await picker.locator('.ant-select').click();
+    await page.keyboard.type('浦东');
+    const county = page.locator('.ant-select-dropdown:visible .ant-select-tree-title').filter({ hasText: /^浦东新区$/ });
+    await county.waitFor();
+    await screenshot(page, 'fence-district-tree');
+    await county.click();
+    await page.waitForSelector('[data-testid=fence-district][data-code="310115"]');
+    await picker.getByTestId('fence-district-chosen').getByText('已选 上海市 / 市辖区 / 浦东新区（代码 310115）').waitFor();
+    const [saved] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/fence') && r.request().method() === 'PUT'),
+      form.getByRole('button', { name: /确\s*定/ }).click(),
+    ]);
+    expect(saved.status()).toBe(201);
+    const body = (await saved.json()) as { id: number; fenceType: string; geometry: unknown };
+    expect(body.fenceType).toBe('district');
+    expect(body.geometry).toEqual({ districtCode: '310115' });
+    expect(((await api('GET', `/vehicle/fence/${body.id}`)) as { geometry: unknown }).geometry).toEqual({ districtCode: '310115' });
+
+    // Editing it shows the stored district, found in the tree.
+    const row = rows(page, 'fence').filter({ hasText: '浦东新区围栏' });
+    await row.getByTestId('row-edit').click();
+    await page.waitForSelector('[data-testid=fence-district][data-code="310115"]');
+    await page.getByTestId('fence-district-chosen').getByText('已选 上海市 / 市辖区 / 浦东新区（代码 310115）').waitFor();
+    expect(external).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('vehicle search (SPEC §7 vehicle/query/{x})', () => {
+  it('finds another vehicle by part of its VIN from a vehicle’s detail and opens its detail; an over-long text asks nothing', async () => {
+    const [from, to] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '浙A' }, pageSize: 2 })).data as Array<{ id: number; licence: string; vin: string }>;
+    const part = to.vin.slice(3, 11);
+    const { page, context, external } = await adminPage();
+    await page.goto(`/vehicleDetail/vehicleDetail/${from.id}`);
+    await page.getByTestId('detail-licence').getByText(from.licence).waitFor();
+    let asked = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/vehicle/vehicle/query/')) asked++;
+    });
+    await page.getByTestId('detail-find').click();
+    await page.keyboard.type('X'.repeat(21));
+    await page.locator('.ant-select-dropdown:visible').getByText('最多 20 个字符').waitFor();
+    expect(asked).toBe(0);
+    for (let i = 0; i < 21; i++) await page.keyboard.press('Backspace');
+    const [found] = await Promise.all([page.waitForResponse((r) => r.url().includes(`/api/vehicle/vehicle/query/${part}`)), page.keyboard.type(part)]);
+    expect(found.status()).toBe(200);
+    expect(((await found.json()) as Array<{ value: number }>).map((v) => v.value)).toContain(to.id);
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: `${to.licence}（VIN ${to.vin}）` });
+    await option.waitFor();
+    await screenshot(page, 'vehicle-detail-find');
+    await option.click();
+    await page.waitForURL(`**/vehicleDetail/vehicleDetail/${to.id}`);
+    await page.getByTestId('detail-licence').getByText(to.licence).waitFor();
+    expect(external).toEqual([]);
+    await context.close();
   });
 });

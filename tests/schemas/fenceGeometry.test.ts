@@ -21,6 +21,7 @@ describe('fence geometry rule', () => {
     expect(key('circle', { center: [200, 31], radius: 5 })).toBe('validation.fence.outOfRange');
     expect(key('route', { path: [[121.4, 31.1]], width: 5 })).toBe('validation.fence.tooFewPoints');
     expect(key('district', {})).toBe('validation.fence.districtRequired');
+    expect(key('district', null)).toBe('validation.fence.districtRequired');
   });
   it('finds crossing edges but not neighbours meeting at a corner', () => {
     expect(selfIntersects(openRing([...square, square[0]]))).toBe(false);

@@ -1,5 +1,5 @@
 import { ProForm } from '@ant-design/pro-components';
-import { Form, Input, Spin, type FormInstance } from 'antd';
+import { Form, Spin, type FormInstance } from 'antd';
 import { lazy, Suspense } from 'react';
 import { fenceGeometryProblem, type FenceGeometry, type FenceType } from '../../../schemas/kit/fenceGeometry';
 import { entityPage } from '../../components/schema/EntityPage';
@@ -7,17 +7,16 @@ import { useMapConfig } from '../../components/map/useMapConfig';
 import type { MapConfig } from '../../services/location';
 import { useT } from '../../session/useT';
 
+import DistrictPicker from './fence/DistrictPicker';
+
 const FenceEditor = lazy(() => import('./fence/FenceEditor'));
 
-/** A district fence is picked by its code; the others are drawn on the map. */
-function DistrictInput({ value, onChange }: { value?: FenceGeometry | null; onChange?: (g: FenceGeometry | null) => void }) {
-  const t = useT();
-  return <Input placeholder={t('console.fence.districtCode')} value={value?.districtCode ?? ''} onChange={(e) => onChange?.(e.target.value ? { districtCode: e.target.value.trim() } : null)} data-testid="fence-district" />;
-}
-
-/** The form item's control (it hands its value and onChange to its direct child): the editor of the type. */
+/**
+ * The form item's control (it hands its value and onChange to its direct child): the editor of the
+ * type, a district picked from the district tree, the other types drawn on the map.
+ */
 function GeometryInput({ type, config, value, onChange }: { type: FenceType; config: MapConfig | null; value?: FenceGeometry | null; onChange?: (g: FenceGeometry | null) => void }) {
-  if (type === 'district') return <DistrictInput value={value} onChange={onChange} />;
+  if (type === 'district') return <DistrictPicker value={value} onChange={onChange} />;
   if (!config) return <Spin />;
   return (
     <Suspense fallback={<Spin />}>
@@ -52,7 +51,8 @@ function GeometrySection({ form }: { form: FormInstance }) {
 
 /**
  * Geofences (page key `fleet/fence`): the schema page, its dialog drawing the fence on the map
- * (circle, polygon, rectangle, or a route corridor with its width) instead of typing coordinates.
+ * (circle, polygon, rectangle, or a route corridor with its width) instead of typing coordinates,
+ * or, for a district fence, picking the district from the district tree.
  */
 export default entityPage('fence', {
   formSection: { fields: ['geometry'], render: ({ form }) => <GeometrySection form={form} /> },

@@ -11,11 +11,11 @@ const rowActions = (row: Row, ctx: EntityPageContext): ReactNode[] => [...vehicl
 /**
  * Vehicles (page key `fleet/vehicleList`): the schema page, with the licence cell of SPEC §2
  * (expired → red → the service-expired dialog; otherwise a link to the detail), bind or unbind a
- * terminal, service renewal, and a link to the vehicle's live location for people without an
+ * terminal or replace it, service renewal, the driver and the app-account owner, and a link to the vehicle's live location for people without an
  * account. Import and export come with the page's spreadsheet buttons.
  */
 export default entityPage('vehicle', {
   cells: { licence: (_value, row, ctx) => <LicenceCell row={row} ctx={ctx} /> },
   rowActions,
-  actionsWidth: 300,
+  actionsWidth: 460,
 });

@@ -14,6 +14,7 @@ import { trackRange } from './playback';
 import { MessagesTab } from './MessagesTab';
 import { ConditionTab, HistoryTab, StatisticsTab } from './tabs';
 import TrackPlayback from './TrackPlayback';
+import VehicleFinder from './VehicleFinder';
 
 type Loaded = { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed' } | { kind: 'shown'; report: VehicleReport };
 
@@ -70,7 +71,12 @@ export default function VehicleDetailPage() {
           <span style={{ fontWeight: 'normal' }}>{report.vehicle.orgName}</span>
         </Space>
       }
-      extra={<ShareLocationButton vehicleId={id} />}
+      extra={
+        <Space>
+          <VehicleFinder current={id} />
+          <ShareLocationButton vehicleId={id} />
+        </Space>
+      }
     >
       <Tabs
         activeKey={tab}

@@ -4,10 +4,12 @@ import type { Row } from '../../../components/schema/pageContract';
 import { feedback } from '../../../services/http/feedback';
 import { useT } from '../../../session/useT';
 import { isSuggestQuery } from '../../../../schemas/kit/terminalSuggestion';
-import { bindTerminal, suggestTerminals, type TerminalSuggestion } from '../../../services/fleet';
+import { bindTerminal, replaceTerminal, suggestTerminals, type TerminalSuggestion } from '../../../services/fleet';
 
 interface Props {
   row: Row;
+  /** `replace`: the vehicle has a terminal, and the chosen one takes its place in one step (`reset/{a}/{b}`). */
+  mode?: 'bind' | 'replace';
   onClose: () => void;
   onBound: () => void;
 }
@@ -15,11 +17,12 @@ interface Props {
 const SEARCH_DELAY_MS = 250;
 
 /**
- * Binds a free terminal to a vehicle: a search over the terminals of the member's organisation
- * subtree that no vehicle uses, by number or SIM (the suggest route), then the bind call. A
- * refusal (406: bound meanwhile) is shown by the console's usual handling and the dialog stays.
+ * Binds a free terminal to a vehicle, or replaces its terminal by a free one: a search over the
+ * terminals of the member's organisation subtree that no vehicle uses, by number or SIM (the
+ * suggest route), then the bind (or reset) call. A refusal (406: bound meanwhile) is shown by the
+ * console's usual handling and the dialog stays.
  */
-export default function BindDialog({ row, onClose, onBound }: Props) {
+export default function BindDialog({ row, mode = 'bind', onClose, onBound }: Props) {
   const t = useT();
   const [options, setOptions] = useState<TerminalSuggestion[]>([]);
   const [hint, setHint] = useState(t('console.vehicle.searchHint'));
@@ -29,6 +32,8 @@ export default function BindDialog({ row, onClose, onBound }: Props) {
   const timer = useRef<ReturnType<typeof setTimeout>>();
   const latest = useRef('');
   const licence = String(row.licence ?? '');
+  const replacing = mode === 'replace';
+  const names = { licence, old: String(row.terminalNo ?? '') };
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -61,8 +66,8 @@ export default function BindDialog({ row, onClose, onBound }: Props) {
     if (!chosen) return;
     setSaving(true);
     try {
-      await bindTerminal(row.id, chosen.value);
-      void feedback().message.success(t('console.vehicle.bound', { licence, terminalNo: chosen.terminalNo }));
+      await (replacing ? replaceTerminal : bindTerminal)(row.id, chosen.value);
+      void feedback().message.success(t(replacing ? 'console.vehicle.replaced' : 'console.vehicle.bound', { ...names, terminalNo: chosen.terminalNo }));
       onBound();
       onClose();
     } catch {
@@ -75,8 +80,8 @@ export default function BindDialog({ row, onClose, onBound }: Props) {
   return (
     <Modal
       open
-      title={t('console.vehicle.bindTitle', { licence })}
-      okText={t('console.vehicle.bind')}
+      title={t(replacing ? 'console.vehicle.replaceTitle' : 'console.vehicle.bindTitle', names)}
+      okText={t(replacing ? 'console.vehicle.replace' : 'console.vehicle.bind')}
       cancelText={t('console.sheet.cancel')}
       okButtonProps={{ disabled: !chosen }}
       confirmLoading={saving}
@@ -84,7 +89,7 @@ export default function BindDialog({ row, onClose, onBound }: Props) {
       onCancel={onClose}
       destroyOnHidden
     >
-      <Typography.Paragraph type="secondary">{t('console.vehicle.bindHint')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t(replacing ? 'console.vehicle.replaceHint' : 'console.vehicle.bindHint', names)}</Typography.Paragraph>
       <Select<number>
         showSearch
         style={{ width: '100%' }}

@@ -5,9 +5,10 @@ import type { EntityPageContext, Row } from '../../../components/schema/pageCont
 import { feedback } from '../../../services/http/feedback';
 import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
-import { SERVICE_CODE, unbindTerminal } from '../../../services/fleet';
+import { ASSIGN_CODE, assignDriver, SERVICE_CODE, searchAppAccounts, searchDrivers, setVehicleOwner, unbindTerminal } from '../../../services/fleet';
 import ServiceAction from '../service/ServiceAction';
 import BindDialog from './BindDialog';
+import PickDialog from './PickDialog';
 
 function BindAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
   const t = useT();
@@ -42,20 +43,114 @@ function UnbindAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
   );
 }
 
-/** A vehicle row's own actions: bind a terminal, or unbind it (confirmed); renew its service. */
+function ReplaceTerminalAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
+  const t = useT();
+  return (
+    <DialogAction
+      testId="row-replace-terminal"
+      title={t('console.vehicle.replace')}
+      label={t('console.vehicle.replaceAction')}
+      dialog={(close) => <BindDialog row={row} mode="replace" onClose={close} onBound={ctx.reload} />}
+    />
+  );
+}
+
+/** The vehicle's driver: one of the vehicle's organisation (and below), or none. */
+function DriverAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
+  const t = useT();
+  const licence = String(row.licence ?? '');
+  const current = typeof row.driverId === 'number' ? { value: row.driverId, label: String(row.driverName ?? row.driverId) } : null;
+  const save = async (driverId: number) => {
+    await assignDriver(row.id, driverId);
+    void feedback().message.success(t(driverId ? 'console.vehicle.driverAssigned' : 'console.vehicle.driverCleared', { licence }));
+    ctx.reload();
+  };
+  return (
+    <DialogAction
+      testId="row-driver"
+      title={t('console.vehicle.driverTitle', { licence })}
+      label={t('console.vehicle.driverAction')}
+      dialog={(close) => (
+        <PickDialog
+          title={t('console.vehicle.driverTitle', { licence })}
+          hint={t('console.vehicle.driverHint', { org: String(row.orgName ?? '') })}
+          placeholder={t('console.vehicle.driverSearch')}
+          testId="pick-driver"
+          current={current}
+          search={(q) => searchDrivers(Number(row.orgId), q)}
+          save={save}
+          clearLabel={t('console.vehicle.driverClear')}
+          clearConfirm={t('console.vehicle.driverClearConfirm', { licence, driver: current?.label ?? '' })}
+          onClose={close}
+        />
+      )}
+    />
+  );
+}
+
+/**
+ * The vehicle's app-account owner (SPEC: a vehicle bound to a member): an App account of the
+ * member's subtree, or none. The vehicle's rows do not carry the owner, so clearing is always offered.
+ */
+function OwnerAction({ row }: { row: Row }) {
+  const t = useT();
+  const licence = String(row.licence ?? '');
+  const save = async (memberId: number) => {
+    await setVehicleOwner(row.id, memberId);
+    void feedback().message.success(t(memberId ? 'console.vehicle.ownerSet' : 'console.vehicle.ownerCleared', { licence }));
+  };
+  return (
+    <DialogAction
+      testId="row-owner"
+      title={t('console.vehicle.ownerTitle', { licence })}
+      label={t('console.vehicle.ownerAction')}
+      dialog={(close) => (
+        <PickDialog
+          title={t('console.vehicle.ownerTitle', { licence })}
+          hint={t('console.vehicle.ownerHint')}
+          placeholder={t('console.vehicle.ownerSearch')}
+          testId="pick-owner"
+          search={searchAppAccounts}
+          save={save}
+          clearable
+          clearLabel={t('console.vehicle.ownerClear')}
+          clearConfirm={t('console.vehicle.ownerClearConfirm', { licence })}
+          onClose={close}
+        />
+      )}
+    />
+  );
+}
+
+/**
+ * A vehicle row's own actions: bind a terminal, or unbind or replace it (confirmed); renew its
+ * service; assign its driver; set its app-account owner.
+ */
 export function vehicleRowActions(row: Row, ctx: EntityPageContext): ReactNode[] {
+  const terminal = row.terminalId
+    ? [
+        <Permission key="unbind" code="vehicle-unbind">
+          <UnbindAction row={row} ctx={ctx} />
+        </Permission>,
+        <Permission key="replace" code={ASSIGN_CODE.replaceTerminal}>
+          <ReplaceTerminalAction row={row} ctx={ctx} />
+        </Permission>,
+      ]
+    : [
+        <Permission key="bind" code="vehicle-bind">
+          <BindAction row={row} ctx={ctx} />
+        </Permission>,
+      ];
   return [
-    row.terminalId ? (
-      <Permission key="unbind" code="vehicle-unbind">
-        <UnbindAction row={row} ctx={ctx} />
-      </Permission>
-    ) : (
-      <Permission key="bind" code="vehicle-bind">
-        <BindAction row={row} ctx={ctx} />
-      </Permission>
-    ),
+    ...terminal,
     <Permission key="service" code={SERVICE_CODE.vehicle}>
       <ServiceAction entity="vehicle" row={row} name={String(row.licence ?? '')} ctx={ctx} />
+    </Permission>,
+    <Permission key="driver" code={ASSIGN_CODE.driver}>
+      <DriverAction row={row} ctx={ctx} />
+    </Permission>,
+    <Permission key="owner" code={ASSIGN_CODE.owner}>
+      <OwnerAction row={row} />
     </Permission>,
   ];
 }
