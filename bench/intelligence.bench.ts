@@ -117,8 +117,9 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       derivedPerS: Math.round((total * 1000) / derivedMs),
       lagAfterStoreMs: derivedMs - storedMs,
       windows: pipeline.stats.windows,
-      // Positions the derivers were handed per position stored: 1 when each pass reads only what is new.
-      readPerStored: +(pipeline.stats.positionsDerived / total).toFixed(2),
+      // Positions read from the database per position stored: 1 when each pass reads only what is new.
+      readPerStored: +(pipeline.stats.positionsRead / total).toFixed(2),
+      handedPerStored: +(pipeline.stats.positionsDerived / total).toFixed(2),
       phaseMs: Object.fromEntries(Object.entries(pipeline.stats.phaseMs).map(([k, v]) => [k, Math.round(v)])),
       trips: trips.rows[0].n,
     };

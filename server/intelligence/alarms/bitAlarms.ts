@@ -5,8 +5,10 @@
  * path, so the alarm stored here is exactly the one the deriver finds later: same key (vehicle,
  * type, subject, begin), which the deriver then updates in place (`replaceAlarms` keeps its id and
  * announces nothing twice). An alarm begins at a live report carrying one of the type's bits whose
- * stored predecessor (device-time order) carries none. Blind-area uploads are left to the deriver;
- * so is a key that already has an open alarm (the deriver closes it first).
+ * stored predecessor (device-time order) carries none. An earlier alarm of the key still open (the
+ * pass has not yet seen the report that cleared it) is closed first, where the pass closes it: at
+ * the first stored report after its begin carrying none of the bits. Blind-area uploads are left
+ * to the deriver.
  */
 
 import { sql, type Kysely } from 'kysely';
@@ -64,7 +66,14 @@ export async function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport
       const meta = ALARM_META[type];
       const detail = { sources: sourcesOf(r.alarm >>> 0, mask) };
       const at = new Date(r.time).toISOString();
-      // Nothing when the deriver stored it first, or an earlier alarm of the key is still open.
+      await sql`
+        UPDATE alarm a SET end_time = c.t
+        FROM (SELECT a2.id, (SELECT min(p.device_time) FROM position p
+                             WHERE p.vehicle_id = a2.vehicle_id AND p.device_time > a2.begin_time AND p.device_time < ${at}::timestamptz
+                               AND (p.alarm & ${mask}::bigint) = 0) AS t
+              FROM alarm a2 WHERE a2.vehicle_id = ${r.vehicleId} AND a2.type = ${type} AND a2.subject = '' AND a2.end_time IS NULL AND a2.begin_time < ${at}::timestamptz) c
+        WHERE a.id = c.id AND c.t IS NOT NULL`.execute(db);
+      // Nothing when the deriver stored it first.
       const row = await sql<{ id: number }>`
         INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
         VALUES (${r.vehicleId}, ${type}, ${meta.category}, ${meta.level}, '', ${at}, NULL, ${at}, ${r.latitude}, ${r.longitude}, NULL, ${JSON.stringify(detail)}::jsonb, NULL)
