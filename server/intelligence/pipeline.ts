@@ -12,6 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
 import { boundOf, type DeriveWindow, type Deriver, type TimeRange, type VehicleContext, type VehicleRange } from './deriver';
 import { loadVehicleContexts, loadWindows } from './windowLoad';
+import { dayStart, localDay } from './localDay';
 import { DEFAULT_HELD_LIMITS, heldFrom, HeldWindows, newestOf, type HeldLimits, type HeldWindow } from './heldWindows';
 
 /** What a store commit tells the pipeline: per vehicle, the device times it stored. */
@@ -284,36 +285,52 @@ export class DerivationPipeline {
 
   /**
    * The windows of a pass, in the order of `ranges`: a vehicle whose held window still serves gets
-   * it with only the reports stored since read from the database; the others are read whole.
+   * it with only the reports stored since read from the database; the others are read whole. A live
+   * window is read from the local midnight it starts in when a deriver rebuilds whole days; what
+   * was read (from there) is what the pass may hold.
    */
-  private async readWindows(trx: Kysely<DB>, present: readonly PassWork[], ranges: readonly VehicleRange[], contexts: Map<number, VehicleContext>): Promise<{ windows: DeriveWindow[]; heldOf: Array<HeldWindow | null> }> {
+  private async readWindows(trx: Kysely<DB>, present: readonly PassWork[], ranges: readonly VehicleRange[], contexts: Map<number, VehicleContext>): Promise<{ windows: DeriveWindow[]; read: DeriveWindow[]; heldOf: Array<HeldWindow | null> }> {
+    const days = this.derivers.some((d) => d.readsDays);
+    const readFrom = ranges.map((r) => {
+      if (!days || r.to !== Infinity || !Number.isFinite(r.from)) return r.from;
+      const tz = contexts.get(r.vehicleId)!.timeZone;
+      return Math.min(r.from, dayStart(localDay(r.from, tz), tz));
+    });
     const heldOf = ranges.map((r, i) => {
       const w = present[i];
       if (!this.held || w.consumedSeq === null || w.pendingFrom === undefined) return null;
-      return this.held.usable(r.vehicleId, { from: r.from, to: r.to, pendingFrom: w.pendingFrom, derivedSeq: w.derivedSeq ?? null });
+      return this.held.usable(r.vehicleId, { from: readFrom[i], to: r.to, pendingFrom: w.pendingFrom, derivedSeq: w.derivedSeq ?? null });
     });
     const items = ranges.map((r, i) => {
       const h = heldOf[i];
       // Held: only what lies after what it holds.
-      return { vehicle: contexts.get(r.vehicleId)!, range: h ? { from: h.through + 1, to: Infinity } : { from: r.from, to: r.to } };
+      return { vehicle: contexts.get(r.vehicleId)!, range: h ? { from: h.through + 1, to: Infinity } : { from: readFrom[i], to: r.to } };
     });
-    const read = await loadWindows(trx, items);
-    for (const w of read) this.stats.positionsRead += w.positions.length;
-    const windows = read.map((w, i): DeriveWindow => {
+    const fresh = await loadWindows(trx, items);
+    for (const w of fresh) this.stats.positionsRead += w.positions.length;
+    // Everything read of each vehicle, from readFrom on.
+    const read = fresh.map((w, i): DeriveWindow => {
       const h = heldOf[i];
       if (!h) return w;
-      const kept = heldFrom(h, ranges[i].from);
+      const kept = heldFrom(h, readFrom[i]);
       return {
         vehicle: w.vehicle,
-        from: ranges[i].from,
+        from: readFrom[i],
         to: Infinity,
-        before: Number.isFinite(ranges[i].from) ? kept.before : null,
+        before: kept.before,
         positions: w.positions.length ? [...kept.positions, ...w.positions] : kept.positions,
         obdRecords: w.obdRecords.length ? [...kept.obdRecords, ...w.obdRecords] : kept.obdRecords,
         after: null,
       };
     });
-    return { windows, heldOf };
+    // What the derivers get: the window from its own start, with the days when read from a midnight.
+    const windows = read.map((w, i): DeriveWindow => {
+      const from = ranges[i].from;
+      if (w.from === from && !days) return w;
+      const part = w.from === from ? w : { ...w, ...heldFrom({ from: w.from, through: -Infinity, before: w.before, positions: w.positions, obdRecords: w.obdRecords, seq: 0 }, from), from };
+      return days && w.to === Infinity && Number.isFinite(w.from) ? { ...part, days: { from: w.from, positions: w.positions, obdRecords: w.obdRecords } } : part;
+    });
+    return { windows, read, heldOf };
   }
 
   private async rebuildIn(trx: Kysely<DB>, work: readonly PassWork[]): Promise<ToHold[]> {
@@ -333,7 +350,7 @@ export class DerivationPipeline {
       ranges = ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: Math.min(r.from, wider[i].from), to: Math.max(r.to, wider[i].to) }));
     }
     t = this.lap('extend', t);
-    const { windows, heldOf } = await this.readWindows(trx, present, ranges, contexts);
+    const { windows, read, heldOf } = await this.readWindows(trx, present, ranges, contexts);
     t = this.lap('read', t);
     for (const d of this.derivers) {
       if (d.rebuildMany) await d.rebuildMany(trx, windows);
@@ -356,7 +373,7 @@ export class DerivationPipeline {
     this.lap('watermark', t);
     this.stats.windows += windows.length;
     for (const w of windows) this.stats.positionsDerived += w.positions.length;
-    return present.flatMap((w, i) => (w.consumedSeq === null ? [] : [{ window: windows[i], through: newestOf(windows[i], heldOf[i]?.through), seq: w.consumedSeq }]));
+    return present.flatMap((w, i) => (w.consumedSeq === null ? [] : [{ window: read[i], through: newestOf(read[i], heldOf[i]?.through), seq: w.consumedSeq }]));
   }
 
   /** Resolves once nothing is pending in this process (tests, the demo history, shutdown). */

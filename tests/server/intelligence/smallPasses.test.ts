@@ -52,8 +52,10 @@ describe.each(BACKENDS)('a day derived in many small passes on %s', (backend) =>
       await h.restartDerivation();
     });
     const pipeline = h.derivation.pipeline;
-    // After the restart, passes read only what was new (the first read its whole window).
-    expect(pipeline.stats.positionsRead).toBeLessThan(pipeline.stats.positionsDerived / 4);
+    // After the restart the first pass read its window from midnight (the behaviour deriver
+    // rebuilds whole days) and the next only what was new: about the day once, where reading
+    // every window whole reads the morning again on each of some twenty-five passes.
+    expect(pipeline.stats.positionsRead).toBeLessThanOrEqual(2 * reports.length);
     expect(pipeline.stats.failures).toBe(0);
     const vehicleId = await h.vehicleOf(phone);
     const passes = await allRowsOf(vehicleId);
