@@ -8,12 +8,15 @@
  * - vehicleCount and monitor/query over 10,000 vehicles (< 100 ms).
  *
  *   npx tsx bench/intelligence.bench.ts   (BENCH_BACKENDS=pglite,postgres; BENCH_PARTS=derive,read; BENCH_DERIVE_VEHICLES=200;
- *   BENCH_DERIVE_BATCH=1 derives one vehicle per transaction, for comparison)
+ *   BENCH_DERIVE_BATCH=1 derives one vehicle per transaction, for comparison; BENCH_DERIVE_ALL=1 adds the alarm and
+ *   behaviour derivers, as the server runs them)
  */
 
 import { sql } from 'kysely';
 import { DerivationPipeline } from '../server/intelligence/pipeline';
 import { intelligenceDerivers } from '../server/intelligence';
+import { alarmDeriver } from '../server/intelligence/alarms/deriver';
+import { behaviourDeriver } from '../server/intelligence/behaviour/deriver';
 import { playLegs, type Leg } from '../server/simulator/dayScript';
 import { toRecord, type TerminalIdentity } from '../server/telematics/store/records';
 import { PositionWriter } from '../server/telematics/store/writer';
@@ -32,6 +35,8 @@ const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite,postgres').split(',') as
 const DERIVE_VEHICLES = Number(process.env.BENCH_DERIVE_VEHICLES || 200);
 /** Vehicles per derivation transaction (the pipeline's default unless set; 1 = one at a time). */
 const DERIVE_BATCH = process.env.BENCH_DERIVE_BATCH ? Number(process.env.BENCH_DERIVE_BATCH) : undefined;
+/** The server's full set of derivers (alarms and behaviour after trips and ledger), not only this feature's. */
+const DERIVE_ALL = process.env.BENCH_DERIVE_ALL === '1';
 const MONTH_POINTS = 30 * 8640;
 const LEDGER_VEHICLES = 1000;
 const FLEET = 10_000;
@@ -82,7 +87,8 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       return { identity, records: reports.map((r) => toRecord(identity, bodyOf(r), false)!) };
     });
     const writer = new PositionWriter(database.db, { concurrency: pg ? 4 : 1 });
-    const pipeline = new DerivationPipeline({ db: database.db, timeZone: 'Asia/Shanghai', derivers: intelligenceDerivers(), lingerMs: 200, batchSize: DERIVE_BATCH });
+    const derivers = DERIVE_ALL ? [...intelligenceDerivers(), alarmDeriver(), behaviourDeriver] : intelligenceDerivers();
+    const pipeline = new DerivationPipeline({ db: database.db, timeZone: 'Asia/Shanghai', derivers, lingerMs: 200, batchSize: DERIVE_BATCH });
     subscribeStored([writer], pipeline);
     await pipeline.start();
     // Live-like: every vehicle reports its next position, tick after tick, as fast as the store takes them.
@@ -104,13 +110,17 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     const trips = await sql<{ n: number }>`SELECT count(*)::int AS n FROM trip`.execute(database.db);
     await pipeline.stop();
     return {
-      name: `derivation pace (${kind}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''})`,
+      name: `derivation pace (${kind}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''}${DERIVE_ALL ? ', all derivers' : ''})`,
       vehicles: DERIVE_VEHICLES,
       positions: total,
       storedPerS: Math.round((total * 1000) / storedMs),
       derivedPerS: Math.round((total * 1000) / derivedMs),
       lagAfterStoreMs: derivedMs - storedMs,
       windows: pipeline.stats.windows,
+      // Positions read from the database per position stored: 1 when each pass reads only what is new.
+      readPerStored: +(pipeline.stats.positionsRead / total).toFixed(2),
+      handedPerStored: +(pipeline.stats.positionsDerived / total).toFixed(2),
+      phaseMs: Object.fromEntries(Object.entries(pipeline.stats.phaseMs).map(([k, v]) => [k, Math.round(v)])),
       trips: trips.rows[0].n,
     };
   } finally {

@@ -104,6 +104,9 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       alarms = createAlarmEngine({ db: database.db, bus, log: app.log, obdAlarmTypes: opts.derivation.obdAlarmTypes });
       derivation = await startDerivation({ db: database.db, timeZone: opts.derivation.timeZone, sources: busSources(sharedView(bus, 'derive')), log: app.log, extraDerivers: [alarms.deriver, behaviourDeriver] });
       undo.push(() => derivation!.close());
+      // The alarm word's own alarms, from each committed batch ahead of the derivation pass.
+      const unwatch = alarms.watch(busSources(sharedView(bus, 'alarm-bits')));
+      undo.push(async () => unwatch());
       // Stopped after telematics closes (undo runs in reverse), so the last batches are still derived.
       undo.push(() => alarms!.stop());
     }

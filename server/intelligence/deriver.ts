@@ -80,11 +80,29 @@ export interface DeriveWindow {
   /** The last position before `from` and the first at or after `to`, when they exist. */
   before: DerivePosition | null;
   after: DerivePosition | null;
+  /**
+   * For derivers that rebuild whole local days (Deriver.readsDays), in a window that runs to the
+   * newest report: every report from the local midnight the window starts in, as the pass read them.
+   */
+  days?: DeriveDays;
+}
+
+/** Every position and OBD record of the vehicle from `from` (a local midnight) through the newest, in device-time order. */
+export interface DeriveDays {
+  from: number;
+  positions: DerivePosition[];
+  obdRecords: DeriveObdRecord[];
 }
 
 export interface Deriver {
   /** Unique, for logs and `npm run derive -- --only <name>`. */
   readonly name: string;
+  /**
+   * Rebuilds whole local days: the pipeline then reads (and holds between passes) a live window
+   * from the local midnight it starts in and hands those reports as `window.days`, so the deriver
+   * need not read the day again on every pass.
+   */
+  readonly readsDays?: boolean;
   /**
    * Optional: widen a dirty range [from, to) so it starts and ends on the boundaries of the rows
    * this deriver keeps (a trip or stop is rebuilt whole). The pipeline calls every deriver's

@@ -10,8 +10,10 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { boundOf, type Deriver, type TimeRange, type VehicleRange } from './deriver';
+import { boundOf, type DeriveWindow, type Deriver, type TimeRange, type VehicleContext, type VehicleRange } from './deriver';
 import { loadVehicleContexts, loadWindows } from './windowLoad';
+import { dayStart, localDay } from './localDay';
+import { DEFAULT_HELD_LIMITS, heldFrom, HeldWindows, newestOf, type HeldLimits, type HeldWindow } from './heldWindows';
 
 /** What a store commit tells the pipeline: per vehicle, the device times it stored. */
 export interface StoredSpan {
@@ -37,6 +39,11 @@ export interface PipelineOptions {
   lingerMs?: number;
   /** Vehicles derived together in one transaction (default 32). */
   batchSize?: number;
+  /**
+   * How much of the vehicles' last windows is kept between passes (heldWindows.ts), so a live pass
+   * reads only the reports stored since; `false` reads every window whole (tests compare both).
+   */
+  hold?: HeldLimits | false;
 }
 
 const DEFAULT_BATCH = 32;
@@ -45,7 +52,11 @@ export interface PipelineStats {
   marks: number;
   windows: number;
   positionsDerived: number;
+  /** Positions read from the database for the windows (the rest came from the held windows). */
+  positionsRead: number;
   failures: number;
+  /** Milliseconds spent per phase ('extend', 'read', each deriver's name, 'watermark'): where a pass goes. */
+  phaseMs: Record<string, number>;
 }
 
 interface DeriveStateRow {
@@ -53,12 +64,31 @@ interface DeriveStateRow {
   pending_from: Date | null;
   pending_to: Date | null;
   pending_seq: number;
+  derived_seq: number | null;
+}
+
+/** One vehicle's share of a pass: its range, and for the worker the mark it consumes. */
+interface PassWork {
+  vehicleId: number;
+  range: TimeRange;
+  /** The pending sequence consumed; null for a rebuild outside the worker. */
+  consumedSeq: number | null;
+  /** The worker's: where the pending range begins and the sequence derived last (whether a held window still serves). */
+  pendingFrom?: number;
+  derivedSeq?: number | null;
+}
+
+/** A window a committed pass may hold for the next. */
+interface ToHold {
+  window: DeriveWindow;
+  through: number;
+  seq: number;
 }
 
 const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
 
 export class DerivationPipeline {
-  readonly stats: PipelineStats = { marks: 0, windows: 0, positionsDerived: 0, failures: 0 };
+  readonly stats: PipelineStats = { marks: 0, windows: 0, positionsDerived: 0, positionsRead: 0, failures: 0, phaseMs: {} };
   private readonly derivers: Deriver[];
   private readonly queue = new Set<number>();
   private running: Promise<void> | null = null;
@@ -67,6 +97,7 @@ export class DerivationPipeline {
   /** Marks being written: idle() waits for them too. */
   private marking = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
+  private readonly held: HeldWindows | null;
 
   constructor(private readonly opts: PipelineOptions) {
     const names = new Set<string>();
@@ -75,6 +106,7 @@ export class DerivationPipeline {
       names.add(d.name);
     }
     this.derivers = [...opts.derivers];
+    this.held = opts.hold === false ? null : new HeldWindows(opts.hold ?? DEFAULT_HELD_LIMITS);
   }
 
   /** Adds a deriver after those given at construction (the alarm engine registers its own). */
@@ -203,23 +235,34 @@ export class DerivationPipeline {
    * window's reading, the trips and the ledger serves all of them at once.
    */
   private async derivePendingMany(vehicleIds: number[]): Promise<void> {
-    await this.opts.db.transaction().execute(async (trx) => {
-      // Locked in vehicle order, so two processes deriving overlapping batches cannot deadlock.
-      const states = (await sql<DeriveStateRow & { vehicle_id: number }>`
-        SELECT vehicle_id, watermark, pending_from, pending_to, pending_seq FROM derive_state
-        WHERE vehicle_id = ANY(${vehicleIds}::int[]) AND pending_from IS NOT NULL
-        ORDER BY vehicle_id FOR UPDATE`.execute(trx)).rows;
-      const work = states.map((state) => {
-        const watermark = ms(state.watermark);
-        const pendingTo = ms(state.pending_to);
-        // Reports past the watermark: derive through the newest. Only older ones (a late upload):
-        // the range they span, widened by the derivers to whole trips and stops.
-        const to = watermark === null || pendingTo === null || pendingTo > watermark ? Infinity : pendingTo + 1;
-        const from = ms(state.pending_from) ?? -Infinity;
-        return { vehicleId: state.vehicle_id, range: { from: Number.isFinite(from) ? from : -Infinity, to }, consumedSeq: Number(state.pending_seq) as number | null };
-      });
-      await this.rebuildIn(trx, work);
+    let toHold: ToHold[];
+    try {
+      toHold = await this.opts.db.transaction().execute((trx) => this.derivePendingIn(trx, vehicleIds));
+    } catch (err) {
+      // What a rolled-back pass read is not what the next may assume.
+      this.held?.forget(vehicleIds);
+      throw err;
+    }
+    for (const h of toHold) this.held?.keep(h.window, h.through, h.seq);
+  }
+
+  private async derivePendingIn(trx: Kysely<DB>, vehicleIds: number[]): Promise<ToHold[]> {
+    // Locked in vehicle order, so two processes deriving overlapping batches cannot deadlock.
+    const states = (await sql<DeriveStateRow & { vehicle_id: number }>`
+      SELECT vehicle_id, watermark, pending_from, pending_to, pending_seq, derived_seq FROM derive_state
+      WHERE vehicle_id = ANY(${vehicleIds}::int[]) AND pending_from IS NOT NULL
+      ORDER BY vehicle_id FOR UPDATE`.execute(trx)).rows;
+    const work = states.map((state) => {
+      const watermark = ms(state.watermark);
+      const pendingTo = ms(state.pending_to);
+      // Reports past the watermark: derive through the newest. Only older ones (a late upload):
+      // the range they span, widened by the derivers to whole trips and stops.
+      const to = watermark === null || pendingTo === null || pendingTo > watermark ? Infinity : pendingTo + 1;
+      const from = ms(state.pending_from) ?? -Infinity;
+      const derivedSeq = state.derived_seq === null ? null : Number(state.derived_seq);
+      return { vehicleId: state.vehicle_id, range: { from: Number.isFinite(from) ? from : -Infinity, to }, consumedSeq: Number(state.pending_seq), pendingFrom: from, derivedSeq };
     });
+    return this.rebuildIn(trx, work);
   }
 
   /**
@@ -233,11 +276,69 @@ export class DerivationPipeline {
     });
   }
 
-  private async rebuildIn(trx: Kysely<DB>, work: ReadonlyArray<{ vehicleId: number; range: TimeRange; consumedSeq: number | null }>): Promise<void> {
-    if (!work.length) return;
+  /** Adds the time since `t0` to a phase of the stats; answers now, the next phase's start. */
+  private lap(phase: string, t0: number): number {
+    const now = performance.now();
+    this.stats.phaseMs[phase] = (this.stats.phaseMs[phase] ?? 0) + (now - t0);
+    return now;
+  }
+
+  /**
+   * The windows of a pass, in the order of `ranges`: a vehicle whose held window still serves gets
+   * it with only the reports stored since read from the database; the others are read whole. A live
+   * window is read from the local midnight it starts in when a deriver rebuilds whole days; what
+   * was read (from there) is what the pass may hold.
+   */
+  private async readWindows(trx: Kysely<DB>, present: readonly PassWork[], ranges: readonly VehicleRange[], contexts: Map<number, VehicleContext>): Promise<{ windows: DeriveWindow[]; read: DeriveWindow[]; heldOf: Array<HeldWindow | null> }> {
+    const days = this.derivers.some((d) => d.readsDays);
+    const readFrom = ranges.map((r) => {
+      if (!days || r.to !== Infinity || !Number.isFinite(r.from)) return r.from;
+      const tz = contexts.get(r.vehicleId)!.timeZone;
+      return Math.min(r.from, dayStart(localDay(r.from, tz), tz));
+    });
+    const heldOf = ranges.map((r, i) => {
+      const w = present[i];
+      if (!this.held || w.consumedSeq === null || w.pendingFrom === undefined) return null;
+      return this.held.usable(r.vehicleId, { from: readFrom[i], to: r.to, pendingFrom: w.pendingFrom, derivedSeq: w.derivedSeq ?? null });
+    });
+    const items = ranges.map((r, i) => {
+      const h = heldOf[i];
+      // Held: only what lies after what it holds.
+      return { vehicle: contexts.get(r.vehicleId)!, range: h ? { from: h.through + 1, to: Infinity } : { from: readFrom[i], to: r.to } };
+    });
+    const fresh = await loadWindows(trx, items);
+    for (const w of fresh) this.stats.positionsRead += w.positions.length;
+    // Everything read of each vehicle, from readFrom on.
+    const read = fresh.map((w, i): DeriveWindow => {
+      const h = heldOf[i];
+      if (!h) return w;
+      const kept = heldFrom(h, readFrom[i]);
+      return {
+        vehicle: w.vehicle,
+        from: readFrom[i],
+        to: Infinity,
+        before: kept.before,
+        positions: w.positions.length ? [...kept.positions, ...w.positions] : kept.positions,
+        obdRecords: w.obdRecords.length ? [...kept.obdRecords, ...w.obdRecords] : kept.obdRecords,
+        after: null,
+      };
+    });
+    // What the derivers get: the window from its own start, with the days when read from a midnight.
+    const windows = read.map((w, i): DeriveWindow => {
+      const from = ranges[i].from;
+      if (w.from === from && !days) return w;
+      const part = w.from === from ? w : { ...w, ...heldFrom({ from: w.from, through: -Infinity, before: w.before, positions: w.positions, obdRecords: w.obdRecords, seq: 0 }, from), from };
+      return days && w.to === Infinity && Number.isFinite(w.from) ? { ...part, days: { from: w.from, positions: w.positions, obdRecords: w.obdRecords } } : part;
+    });
+    return { windows, read, heldOf };
+  }
+
+  private async rebuildIn(trx: Kysely<DB>, work: readonly PassWork[]): Promise<ToHold[]> {
+    if (!work.length) return [];
+    let t = performance.now();
     const contexts = await loadVehicleContexts(trx, work.map((w) => w.vehicleId), this.opts.timeZone);
     const present = work.filter((w) => contexts.has(w.vehicleId));
-    if (!present.length) return;
+    if (!present.length) return [];
     let ranges: VehicleRange[] = present.map((w) => ({ vehicleId: w.vehicleId, ...w.range }));
     for (const d of this.derivers) {
       let wider: TimeRange[];
@@ -248,10 +349,13 @@ export class DerivationPipeline {
       } else continue;
       ranges = ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: Math.min(r.from, wider[i].from), to: Math.max(r.to, wider[i].to) }));
     }
-    const windows = await loadWindows(trx, ranges.map((r) => ({ vehicle: contexts.get(r.vehicleId)!, range: { from: r.from, to: r.to } })));
+    t = this.lap('extend', t);
+    const { windows, read, heldOf } = await this.readWindows(trx, present, ranges, contexts);
+    t = this.lap('read', t);
     for (const d of this.derivers) {
       if (d.rebuildMany) await d.rebuildMany(trx, windows);
       else for (const w of windows) await d.rebuild(trx, w);
+      t = this.lap(d.name, t);
     }
     const newest = windows.map((w) => (w.positions.length ? w.positions[w.positions.length - 1].time : NaN));
     // A rebuild outside the worker consumes no mark: 0, which no mark carries (they count from 1).
@@ -266,8 +370,10 @@ export class DerivationPipeline {
         derived_seq = CASE WHEN excluded.derived_seq > 0 THEN excluded.derived_seq ELSE derive_state.derived_seq END,
         pending_from = CASE WHEN excluded.derived_seq > 0 AND derive_state.pending_seq = excluded.derived_seq THEN NULL ELSE derive_state.pending_from END,
         pending_to = CASE WHEN excluded.derived_seq > 0 AND derive_state.pending_seq = excluded.derived_seq THEN NULL ELSE derive_state.pending_to END`.execute(trx);
+    this.lap('watermark', t);
     this.stats.windows += windows.length;
     for (const w of windows) this.stats.positionsDerived += w.positions.length;
+    return present.flatMap((w, i) => (w.consumedSeq === null ? [] : [{ window: read[i], through: newestOf(read[i], heldOf[i]?.through), seq: w.consumedSeq }]));
   }
 
   /** Resolves once nothing is pending in this process (tests, the demo history, shutdown). */

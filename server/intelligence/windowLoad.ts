@@ -132,12 +132,12 @@ export async function loadWindows(db: Kysely<DB>, items: ReadonlyArray<{ vehicle
   const neighbours = await sql<PositionRow & { vehicle_id: number; side: 'before' | 'after' }>`
     SELECT w.vehicle_id, 'before' AS side, b.* FROM ${rangesTable(ranges)}
     JOIN LATERAL (
-      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = w.vehicle_id AND device_time < w.lo ORDER BY device_time DESC LIMIT 1
+      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = w.vehicle_id AND device_time < w.lo ORDER BY device_time DESC, terminal_id DESC LIMIT 1
     ) b ON true
     UNION ALL
     SELECT w.vehicle_id, 'after' AS side, a.* FROM ${rangesTable(ranges)}
     JOIN LATERAL (
-      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = w.vehicle_id AND device_time >= w.hi ORDER BY device_time ASC LIMIT 1
+      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = w.vehicle_id AND device_time >= w.hi ORDER BY device_time ASC, terminal_id ASC LIMIT 1
     ) a ON true`.execute(db);
   const positionsOf = byVehicle(positions.rows, toPosition);
   const obdOf = byVehicle(obd.rows, (x) => ({ time: Math.round(Number(x.ms)), subtype: x.subtype, latitude: x.latitude, longitude: x.longitude, readings: x.readings, detail: x.detail, dtcCount: x.dtc_count }));

@@ -22,6 +22,7 @@ import { closeClockAlarms, replaceAlarms, windowEnd, windowStart, type RaisedAla
 import type { AlarmInterval, AlarmLevel, AlarmType } from './types';
 import { pathAbove } from '../../platform/scope';
 import { clockStopsKept } from './stopClock';
+import { newestOf } from '../heldWindows';
 
 /**
  * Context every window gets beyond the longest policy duration: enough for transitions (ACC,
@@ -186,7 +187,9 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       const range = { from: window.from, to: tail.length ? tail[tail.length - 1].time + 1 : window.to };
       const found = await detectAlarms(trx, vehicleId, orgPath, positions, window, range, opts.obdAlarmTypes);
       if ((await policiesFor(trx, orgPath)).has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
-      const raised = await replaceAlarms(trx, vehicleId, window.from, found, window.to);
+      // Up to the newest report read: an alarm beginning after it was not this window's to find
+      // (the alarm word's own, raised from a batch committed meanwhile: bitAlarms.ts).
+      const raised = await replaceAlarms(trx, vehicleId, window.from, found, Math.min(window.to, newestOf({ positions, obdRecords: window.obdRecords }) + 1));
       await closeClockAlarms(trx, vehicleId);
       if (raised.length && opts.onRaised) opts.onRaised(raised.map((a) => ({ ...a, orgPath })));
     },

@@ -5,7 +5,7 @@
  * or, behind a durable bus, elsewhere) and handed to the in-process listener.
  */
 
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ServerBus } from '../../platform/bus';
 import type { DB } from '../../platform/db/tables';
 import type { Deriver } from '../deriver';
@@ -13,6 +13,9 @@ import { AlarmClock, type AlarmClockOptions } from './clock';
 import { alarmDeriver } from './deriver';
 import type { RaisedAlarm } from './store';
 import type { AlarmType } from './types';
+import { raiseBitAlarms, type BitReport } from './bitAlarms';
+import type { StoredSource } from '../subscription';
+import type { PositionRecord } from '../../platform/telemetry';
 
 export interface AlarmEngineOptions extends Pick<AlarmClockOptions, 'now' | 'intervalMs' | 'log'> {
   db: Kysely<DB>;
@@ -28,6 +31,13 @@ export interface AlarmEngine {
   clock: AlarmClock;
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
+  /**
+   * Raises the alarm word's own alarms from each batch these writers commit, ahead of the
+   * derivation pass (bitAlarms.ts); returns the unsubscribe function.
+   */
+  watch(sources: StoredSource[]): () => void;
+  /** Resolves once the batches heard so far have been looked at (tests). */
+  watched(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
 }
@@ -38,11 +48,41 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
     listener?.(alarms);
     for (const a of alarms) opts.bus?.publish('alarm.raised', { alarmId: a.id, vehicleId: a.vehicleId, orgPath: a.orgPath, type: a.type, at: a.begin });
   };
+  const inFlight = new Set<Promise<void>>();
+  const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
+    const reports: BitReport[] = [];
+    for (const { record } of batch.inserted) {
+      // OBD record batches come through the same sources: only live positions carry an alarm word.
+      const r = record as Partial<PositionRecord> & { vehicleId: number | null; deviceTime: number };
+      if (r.vehicleId === null || typeof r.alarm !== 'number' || r.alarm === 0 || r.blind) continue;
+      reports.push({ vehicleId: r.vehicleId, time: r.deviceTime, alarm: r.alarm, latitude: r.latitude ?? 0, longitude: r.longitude ?? 0 });
+    }
+    if (!reports.length) return;
+    const p = (async () => {
+      const created = await raiseBitAlarms(opts.db, reports);
+      if (!created.length) return;
+      const paths = await sql<{ id: number; path: string }>`
+        SELECT v.id, o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ANY (${[...new Set(created.map((a) => a.vehicleId))]}::int[])`.execute(opts.db);
+      const pathOf = new Map(paths.rows.map((r) => [r.id, r.path]));
+      onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
+    })().catch((err: unknown) => opts.log?.warn({ err }, 'alarm bits failed'));
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
   const clock = new AlarmClock(opts.db, { now: opts.now, intervalMs: opts.intervalMs, log: opts.log, onRaised });
   return {
     deriver: alarmDeriver({ onRaised, obdAlarmTypes: opts.obdAlarmTypes }),
     clock,
     setListener: (l) => (listener = l),
+    watch(sources) {
+      for (const s of sources) s.on('stored', onStored);
+      return () => {
+        for (const s of sources) s.off('stored', onStored);
+      };
+    },
+    async watched() {
+      await Promise.allSettled([...inFlight]);
+    },
     start: () => clock.start(),
     stop: () => clock.stop(),
   };

@@ -3,7 +3,9 @@
  * health index (health_day). It runs after trips, the ledger and the alarm engine in the same
  * transaction, and for every day the window touches it rebuilds the whole day from what is stored
  * (the day's positions and OBD records, its trips, its alarms), so its rows depend only on the
- * stored reports, never on the order they arrived in, and rebuilding again changes nothing.
+ * stored reports, never on the order they arrived in, and rebuilding again changes nothing. A live
+ * window hands it the day's reports (`readsDays`: the pipeline reads and holds them from the
+ * midnight), so a pass does not read the day from the table again.
  */
 
 import { sql, type Kysely } from 'kysely';
@@ -38,7 +40,9 @@ async function rebuildDay(trx: Kysely<DB>, w: DeriveWindow, day: string, speedLi
   const v = w.vehicle.vehicleId;
   const lo = dayStart(day, tz);
   const hi = dayStart(nextDay(day), tz);
-  const positions = await loadPositions(trx, v, { from: lo, to: hi + TAIL_MS });
+  // The day as the pass read it when it read from its midnight (a live window), else from the table.
+  const held = w.days && w.days.from <= lo ? w.days : null;
+  const positions = held ? held.positions.filter((p) => p.time >= lo && p.time < hi + TAIL_MS) : await loadPositions(trx, v, { from: lo, to: hi + TAIL_MS });
   const trips = (
     await sql<{ b: number; e: number }>`
       SELECT (extract(epoch FROM begin_time) * 1000)::float8 AS b, (extract(epoch FROM end_time) * 1000)::float8 AS e
@@ -63,7 +67,7 @@ async function rebuildDay(trx: Kysely<DB>, w: DeriveWindow, day: string, speedLi
     });
   const alarmCount = alarms.filter((a) => a.begins_today && !NOT_HEALTH.includes(a.type)).length;
   const today = positions.filter((p) => p.time < hi);
-  const records = await loadObdRecords(trx, v, { from: lo, to: hi });
+  const records = held ? held.obdRecords.filter((r) => r.time >= lo && r.time < hi) : await loadObdRecords(trx, v, { from: lo, to: hi });
   const minBatteryV = minOf(today.filter((p) => !p.acc).map(voltageOf).filter((x): x is number => x !== null));
   const maxCoolantC = maxOf([
     ...today.map(coolantOf).filter((x): x is number => x !== null),
@@ -107,6 +111,7 @@ async function rebuildDay(trx: Kysely<DB>, w: DeriveWindow, day: string, speedLi
 
 export const behaviourDeriver: Deriver = {
   name: 'behaviour',
+  readsDays: true,
 
   async rebuild(trx, w) {
     const tz = w.vehicle.timeZone;

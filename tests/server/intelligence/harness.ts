@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { sql } from 'kysely';
-import { startDerivation, type Derivation } from '../../../server/intelligence';
+import { startDerivation, type Derivation, type Deriver } from '../../../server/intelligence';
 import { Jt808Gateway } from '../../../server/telematics/gateway/server';
 import { ObdWriter } from '../../../server/telematics/store/obdWriter';
 import { PositionWriter } from '../../../server/telematics/store/writer';
@@ -30,13 +30,16 @@ export interface DeriveHarness {
   close(): Promise<void>;
 }
 
-/** The real server on a fresh database, the JT/T 808 gateway over TCP and the derivation pipeline fed by its writers. */
-export async function startDeriveHarness(backend: Backend): Promise<DeriveHarness> {
+/**
+ * The real server on a fresh database, the JT/T 808 gateway over TCP and the derivation pipeline fed
+ * by its writers; `extraDerivers` (made anew for each start) run after trips and the ledger.
+ */
+export async function startDeriveHarness(backend: Backend, opts: { extraDerivers?: () => Deriver[] } = {}): Promise<DeriveHarness> {
   const s = await startTestServer(backend);
   const db = s.database.db;
   const writer = new PositionWriter(db);
   const obdWriter = new ObdWriter(db);
-  const derive = () => startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [writer, obdWriter], lingerMs: 20 });
+  const derive = () => startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [writer, obdWriter], lingerMs: 20, extraDerivers: opts.extraDerivers?.() });
   let derivation = await derive();
   const gateway = new Jt808Gateway({ db, log: pino({ level: 'silent' }), writer, obdWriter });
   const port = await gateway.listen(0, '127.0.0.1');

@@ -53,8 +53,11 @@ export async function startAlarmRig(backend: Backend, opts: { extraDerivers?: De
   });
   const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [h.gateway.writer, h.gateway.obdWriter], extraDerivers: [engine.deriver, ...(opts.extraDerivers ?? [])], lingerMs: 20 });
   engine.start();
+  // As bootstrap wires it: the alarm word's own alarms from each committed batch.
+  engine.watch([h.gateway.writer]);
   const settled = async () => {
     await h.gateway.writer.flush();
+    await engine.watched();
     await derivation.pipeline.idle();
     await until(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM derive_state WHERE pending_from IS NOT NULL`.execute(db)).rows[0].n === 0, 20_000);
   };

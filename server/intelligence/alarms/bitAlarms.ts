@@ -1,0 +1,86 @@
+/**
+ * The alarm word's own alarms, raised as soon as a batch is committed instead of after the
+ * derivation pass (which waits for its linger and the heavier derivers): the report → alarm time
+ * the budget speaks of. Only types that nothing but alarm bits raises (with subject '') take this
+ * path, so the alarm stored here is exactly the one the deriver finds later: same key (vehicle,
+ * type, subject, begin), which the deriver then updates in place (`replaceAlarms` keeps its id and
+ * announces nothing twice). An alarm begins at a live report carrying one of the type's bits whose
+ * stored predecessor (device-time order) carries none. An earlier alarm of the key still open (the
+ * pass has not yet seen the report that cleared it) is closed first, where the pass closes it: at
+ * the first stored report after its begin carrying none of the bits. Blind-area uploads are left
+ * to the deriver.
+ */
+
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import { ALARM_BIT_TYPES } from './detectors/alarmWord';
+import { ALARM_META, type AlarmType } from './types';
+import type { StoredAlarm } from './store';
+
+/** Types some detector other than the alarm word also raises with subject '': never raised here. */
+const ALSO_DERIVED: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Fatigue', 'StopLongTime', 'Skewing', 'FuelDrain', 'FireOn', 'Trail', 'Low', 'PullOut', 'Idle', 'RepeatArrival', 'Insert']);
+
+/** Per type raised here, the mask of its bits in the alarm word. */
+export const FAST_BIT_MASKS: ReadonlyMap<AlarmType, number> = (() => {
+  const masks = new Map<AlarmType, number>();
+  ALARM_BIT_TYPES.forEach((type, bit) => {
+    if (!ALSO_DERIVED.has(type)) masks.set(type, ((masks.get(type) ?? 0) | (1 << bit)) >>> 0);
+  });
+  return masks;
+})();
+
+const FAST_MASK = [...FAST_BIT_MASKS.values()].reduce((a, m) => (a | m) >>> 0, 0);
+
+/** A committed live report, as the fast path needs it. */
+export interface BitReport {
+  vehicleId: number;
+  /** Epoch ms. */
+  time: number;
+  alarm: number;
+  latitude: number;
+  longitude: number;
+}
+
+/** The bits of the alarm word, as the deriver's detail names them. */
+const sourcesOf = (alarm: number, mask: number) => {
+  const out: string[] = [];
+  for (let bit = 0; bit < 32; bit++) if (((alarm & mask) >>> bit) & 1) out.push(`bit:${bit}`);
+  return out.sort();
+};
+
+/** Stores the alarms these committed reports begin; answers those it created. */
+export async function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport[]): Promise<StoredAlarm[]> {
+  const candidates = reports.filter((r) => (r.alarm & FAST_MASK) !== 0);
+  if (!candidates.length) return [];
+  // Each candidate's stored predecessor (the batch is committed: its own reports count).
+  const prev = await sql<{ ord: number; alarm: number | null }>`
+    SELECT c.ord, p.alarm FROM unnest(${candidates.map((c) => c.vehicleId)}::int[], ${candidates.map((c) => new Date(c.time).toISOString())}::timestamptz[]) WITH ORDINALITY AS c(vehicle_id, t, ord)
+    LEFT JOIN LATERAL (
+      SELECT alarm FROM position WHERE vehicle_id = c.vehicle_id AND device_time < c.t ORDER BY device_time DESC, terminal_id DESC LIMIT 1
+    ) p ON true`.execute(db);
+  const before = new Map(prev.rows.map((r) => [Number(r.ord) - 1, r.alarm === null ? 0 : Number(r.alarm) >>> 0]));
+  const created: StoredAlarm[] = [];
+  for (const [i, r] of candidates.entries()) {
+    for (const [type, mask] of FAST_BIT_MASKS) {
+      if ((r.alarm & mask) === 0 || ((before.get(i) ?? 0) & mask) !== 0) continue;
+      const meta = ALARM_META[type];
+      const detail = { sources: sourcesOf(r.alarm >>> 0, mask) };
+      const at = new Date(r.time).toISOString();
+      await sql`
+        UPDATE alarm a SET end_time = c.t
+        FROM (SELECT a2.id, (SELECT min(p.device_time) FROM position p
+                             WHERE p.vehicle_id = a2.vehicle_id AND p.device_time > a2.begin_time AND p.device_time < ${at}::timestamptz
+                               AND (p.alarm & ${mask}::bigint) = 0) AS t
+              FROM alarm a2 WHERE a2.vehicle_id = ${r.vehicleId} AND a2.type = ${type} AND a2.subject = '' AND a2.end_time IS NULL AND a2.begin_time < ${at}::timestamptz) c
+        WHERE a.id = c.id AND c.t IS NOT NULL`.execute(db);
+      // Nothing when the deriver stored it first.
+      const row = await sql<{ id: number }>`
+        INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
+        VALUES (${r.vehicleId}, ${type}, ${meta.category}, ${meta.level}, '', ${at}, NULL, ${at}, ${r.latitude}, ${r.longitude}, NULL, ${JSON.stringify(detail)}::jsonb, NULL)
+        ON CONFLICT DO NOTHING RETURNING id`.execute(db);
+      if (row.rows[0])
+        created.push({ id: row.rows[0].id, vehicleId: r.vehicleId, type, subject: '', begin: r.time, end: null, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail });
+    }
+  }
+  return created;
+}
