@@ -104,6 +104,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);
     this.writer.on('error', (err: Error) => this.log.warn({ err }, 'jt808 position batch failed'));
     this.obdWriter.on('error', (err: Error) => this.log.warn({ err }, 'jt808 OBD record batch failed'));
+    this.writer.on('recovered', (attempts: number) => this.log.warn({ attempts }, 'jt808 position batch stored after the database came back'));
+    this.obdWriter.on('recovered', (attempts: number) => this.log.warn({ attempts }, 'jt808 OBD record batch stored after the database came back'));
     for (const w of [this.writer, this.obdWriter]) {
       // Stop every connection at once: waiting for each one's next packet lets too much in.
       w.on('saturated', () => {
@@ -139,6 +141,9 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     for (const s of this.sessions) s.close('shutdown');
     await closed;
     await new Promise((r) => setImmediate(r)); // let the last 'close' handlers run
+    // Waiting for an away database would hold the shutdown forever; unacknowledged, those are resent.
+    this.writer.stopRetrying();
+    this.obdWriter.stopRetrying();
     await Promise.all([this.writer.flush(), this.obdWriter.flush()]);
     await this.link.settle();
     await this.refusals.settle();
