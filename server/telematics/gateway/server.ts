@@ -3,7 +3,8 @@
  * one live session per terminal and its online/offline state, and sends platform messages down.
  *
  * Events: 'response' (TerminalResponse) when a terminal answers a platform message; 'online' and
- * 'offline' (terminal id) when a terminal gets or loses its live session here.
+ * 'offline' (terminal id) when a terminal gets or loses its live session here; 'sessionEnded'
+ * (SessionEnded) when any authenticated session closes, replaced ones included.
  */
 
 import { EventEmitter } from 'node:events';
@@ -16,7 +17,7 @@ import { ObdWriter } from '../store/obdWriter';
 import { PositionWriter } from '../store/writer';
 import { DEFAULT_CHECKSUM_POLICY, type ChecksumPolicy } from './checksumPolicy';
 import { Admission, connectionCap, DEFAULT_FD_RESERVE, openFileLimit } from './admission';
-import { DEFAULT_LIMITS, type GatewayLimits, type GatewayLogger, type GatewayStats, type SessionHost, type TerminalResponse } from './host';
+import { DEFAULT_LIMITS, type Dispatched, type GatewayLimits, type GatewayLogger, type GatewayStats, type SessionEnded, type SessionHost, type TerminalResponse } from './host';
 import { RefusalLog } from './refusals';
 import { SessionRegistry } from './registry';
 import { Session } from './session';
@@ -159,6 +160,13 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     return this.registry.get(terminalId)?.send(message) ?? null;
   }
 
+  /** Sends a message to a terminal's live session, naming the session (null when offline). */
+  dispatch(terminalId: number, message: Jt808BodyInput): Dispatched | null {
+    const s = this.registry.get(terminalId);
+    const serial = s?.send(message) ?? null;
+    return s && serial !== null ? { serial, session: s.key } : null;
+  }
+
   /** Closes a terminal's live session (its registration was reset); false when it had none. */
   disconnect(terminalId: number, reason: string): boolean {
     const s = this.registry.get(terminalId);
@@ -198,6 +206,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
       void this.link.offline(s.terminalId!);
       this.emit('offline', s.terminalId!);
     }
+    if (s.terminalId !== undefined) this.emit('sessionEnded', { terminalId: s.terminalId, session: s.key } satisfies SessionEnded);
   }
 
   onPause(s: Session, paused: boolean): void {
