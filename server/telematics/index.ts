@@ -72,6 +72,8 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   obdWriter.on('stored', (batch) => bus.publish('obd.stored', batch));
   const hub = new LiveHub();
   const unsubscribeHub = bus.subscribe('positions.stored', hub.publish);
+  // Every process pushes the alarm toasts to its own members, whichever process decided them.
+  const unsubscribeAlarms = bus.subscribe('alarm.pushed', ({ items }) => hub.publishRaised(items.map((x) => ({ ...x, memberIds: new Set(x.memberIds) }))));
   const { maxConnections, fdReserve, ...limits } = config.jt808Limits ?? {};
   const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   const gateway = config.jt808Port ? new Jt808Gateway({ db, writer, obdWriter, log: app.log, maxConnections, fdReserve, limits: defined, checksum: config.jt808Checksum, resetLinkState: !config.gatewayWorker }) : null;
@@ -101,6 +103,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
       await gateway?.close();
       await Promise.all([writer.flush(), obdWriter.flush()]);
       unsubscribeHub();
+      unsubscribeAlarms();
     },
   };
 }
