@@ -73,6 +73,8 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
     const stats = f.stats();
     expect(stats.unacked).toBe(0);
     expect(stats.acked).toBe(stats.positions);
+    expect(stats.obdRecords).toBeGreaterThan(0);
+    expect(stats.obdAcked).toBe(stats.obdRecords); // OBD records (0x0900) ride out the outage the same way
 
     const client = new pg.Client({ connectionString: pgServer.url });
     await client.connect();
@@ -89,6 +91,8 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
         expect(sent.length).toBe(t.stats.positions);
         expect(stored).toEqual(sent);
       }
+      const obd = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM obd_record');
+      expect(obd.rows[0].n).toBe(f.stats().obdAcked);
     } finally {
       await client.end();
     }
