@@ -80,7 +80,9 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const downlink = gateway && opts.nats ? new NatsDownlink(opts.nats) : gateway;
   const stopServing = gateway && opts.nats ? serveDownlink(opts.nats, gateway) : () => undefined;
   const commands = downlink ? new CommandService(db, downlink) : null;
-  await registerTelematicsRoutes(app, { db, commands, gateway, hub, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
+  // A registration reset drops the session on whichever worker holds it.
+  const disconnect = downlink instanceof NatsDownlink ? (id: number, reason: string) => downlink.disconnect(id, reason) : undefined;
+  await registerTelematicsRoutes(app, { db, commands, gateway, hub, disconnect, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
 
   let port: number | null = null;
   let fleet: RunningFleet | null = null;

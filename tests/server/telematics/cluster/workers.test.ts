@@ -88,6 +88,28 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
     }
   }, 120_000);
 
+  it('drops a terminal’s session on a registration reset through either worker, wherever the terminal is connected', async () => {
+    await until(() => workers().length === 2, 30_000);
+    const token = (await http(`${server.url}/api/login`, 'POST', { loginName: 'admin', password: ADMIN_PASSWORD })).json.object.token as string;
+    // Four terminals and four requests, each on a new connection: both workers hold some and serve some.
+    const phones = [8, 9, 10, 11].map(demoTerminal);
+    const terminals = phones.map((phone) => new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone }));
+    try {
+      for (const t of terminals) await t.connect();
+      for (const [k, phone] of phones.entries()) {
+        const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0].id;
+        const r = await http(`${server.url}/api/vehicle/terminal/${terminalId}/resetRegistration`, 'PUT', undefined, token, { connection: 'close' });
+        expect(r.status).toBe(200);
+        await until(() => !terminals[k].isOnline, 10_000);
+      }
+      // Each reset says it found the session to drop (the audit's detail is JSON text).
+      const audits = await sql<{ detail: string }>`SELECT detail FROM audit_log WHERE action = 'terminalResetRegistration' ORDER BY id`.execute(database.db);
+      expect(audits.rows.map((r) => (JSON.parse(r.detail) as { disconnected: boolean }).disconnected)).toEqual([true, true, true, true]);
+    } finally {
+      for (const t of terminals) t.destroy();
+    }
+  }, 120_000);
+
   it('keeps every acknowledged position when a worker is killed with SIGKILL under load', async () => {
     await until(() => workers().length === 2, 30_000);
     const phones = [1, 2, 3, 4, 5, 6].map(demoTerminal);
