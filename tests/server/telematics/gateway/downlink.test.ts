@@ -129,6 +129,34 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
     expect((await h.s.call(admin, 'GET', url(id, `/${silent.body.id}`))).body).toMatchObject({ status: 'failed', response: { reason: 'sessionClosed' } });
   });
 
+  it('fails a pending command at once when a new login replaces the session it went out on', async () => {
+    const phone = demoTerminal(17);
+    const id = await terminalIdOf(h.s, phone);
+    const t = h.terminal(phone);
+    await t.connect();
+    const code = t.authCode!;
+    await t.end();
+    const first = await RawClient.open(h.port);
+    first.send(phone, { msgId: MsgId.Auth, body: { code } });
+    await first.waitFor(1);
+    const pending = await h.s.call(admin, 'POST', url(id, '/location'), {});
+    expect(pending.body.status).toBe('pending');
+    // The terminal reconnects from the same address before answering: its old serial is lost.
+    const second = await RawClient.open(h.port);
+    second.send(phone, { msgId: MsgId.Auth, body: { code } });
+    await second.waitFor(1);
+    await first.waitClosed();
+    await until(async () => (await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body.status !== 'pending');
+    expect((await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body).toMatchObject({ status: 'failed', response: { reason: 'sessionClosed' } });
+    // A command through the new session is answered as usual.
+    const next = h.s.call(admin, 'POST', url(id, '/location'), { waitMs: 5000 });
+    await second.waitFor(2);
+    const q = second.received[1];
+    second.send(phone, { msgId: MsgId.LocationQueryResponse, body: { replySerial: q.serial, location: here } });
+    expect((await next).body).toMatchObject({ status: 'acked' });
+    second.destroy();
+  });
+
   it.each([
     ['/params', { params: [{ id: 1, type: 'u8', value: 256 }] }, 'params.0.value'],
     ['/params', { params: [{ id: 1, type: 'bytes', value: 'xyz' }] }, 'params.0.value'],
