@@ -20,7 +20,7 @@ import type { DB } from './platform/db/tables';
 import { busSources, startDerivation, type Derivation } from './intelligence';
 import { createAlarmEngine, type AlarmEngine } from './intelligence/alarms/engine';
 import { behaviourDeriver } from './intelligence/behaviour/deriver';
-import { notifyDispatcher } from './intelligence/notify/dispatcher';
+import { notifyDispatcher, type RaisedAlarmSink } from './intelligence/notify/dispatcher';
 import type { SmtpConfig } from './intelligence/notify/smtp';
 import type { AlarmType } from './intelligence/alarms/types';
 import { startTelematics, type FleetStarter, type Telematics } from './telematics';
@@ -119,9 +119,13 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     if (alarms) {
       // New alarms are delivered by the notification rules: the console (unread list and live
       // WebSocket of the members whose scope holds the vehicle), webhooks and SMS gateways.
-      const notifier = notifyDispatcher({ db: database.db, sink: telematics?.hub ?? null, timeZone: opts.derivation!.timeZone, smtp: opts.derivation!.smtp, log: app.log });
+      // The toast goes through the bus ('alarm.pushed'), so members connected to any process get it.
+      const sink: RaisedAlarmSink | null = telematics
+        ? { publishRaised: (items) => bus.publish('alarm.pushed', { items: items.map((x) => ({ ...x, memberIds: [...x.memberIds] })) }) }
+        : null;
+      const notifier = notifyDispatcher({ db: database.db, sink, timeZone: opts.derivation!.timeZone, smtp: opts.derivation!.smtp, log: app.log });
       // Delivered once across processes (a webhook, SMS or mail is sent once); the live push then
-      // reaches the members connected to this process (see README, Several gateways).
+      // reaches the members connected to every process (see README, Several gateways).
       const unsubscribe = sharedView(bus, 'notify').subscribe('alarm.raised', (a) => notifier.onRaised([{ id: a.alarmId }]));
       undo.push(async () => unsubscribe());
       // Deliveries a previous process left pending (stopped between retries) go on.

@@ -58,3 +58,19 @@ export function paramProblem(def: ParamDef, value: number | string): { key: stri
 export function paramList(values: Readonly<Record<string, number | string | null | undefined>>): ParamValue[] {
   return TERMINAL_PARAMS.filter((d) => values[d.name] !== undefined && values[d.name] !== null && values[d.name] !== '').map((d) => ({ id: d.id, type: d.type, value: values[d.name] as number | string }));
 }
+
+/**
+ * What a terminal answered to a parameter query (0x0104) as the form's values: the named
+ * parameters it reported, by name; ids the form does not name, and values of another wire type
+ * than the form's (a vendor's odd width), are left out rather than shown wrongly.
+ */
+export function paramValues(answered: ReadonlyArray<{ id: number; type: string; value: unknown }>): Record<string, number | string> {
+  const values: Record<string, number | string> = {};
+  for (const def of TERMINAL_PARAMS) {
+    const p = answered.find((a) => a.id === def.id);
+    if (!p) continue;
+    const fits = def.type === 'string' ? p.type === 'string' && typeof p.value === 'string' : p.type !== 'string' && p.type !== 'bytes' && typeof p.value === 'number';
+    if (fits) values[def.name] = p.value as number | string;
+  }
+  return values;
+}

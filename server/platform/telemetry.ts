@@ -4,6 +4,7 @@
  * sides import them from here, so neither imports the other.
  */
 
+import type { LiveRaisedAlarm } from '../../schemas/kit/monitor';
 import type { ObdDtc, ObdRecordFields, ObdRecordValues, PositionFields } from '../../schemas/kit/telemetry';
 
 /** The terminal a session authenticated as, with the vehicle it is fitted to (if any). */
@@ -71,4 +72,13 @@ export interface TelemetryTopics {
   /** OBD records committed by the OBD writer. */
   'obd.stored': StoredObdRecords;
   'alarm.raised': AlarmRaised;
+  /**
+   * New alarms for the live toast, with the members the notification rules chose: decided once
+   * across processes, then pushed by every process to the members connected to it.
+   */
+  'alarm.pushed': AlarmPushed;
+}
+
+export interface AlarmPushed {
+  items: Array<{ orgPath: string; alarm: LiveRaisedAlarm; memberIds: number[] }>;
 }

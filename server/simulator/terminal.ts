@@ -1,7 +1,8 @@
 /**
  * A simulated JT/T 808 terminal over real TCP: registers, authenticates with the code it was
  * issued, reports positions, keeps every report until the platform acknowledges it and sends the
- * unacknowledged ones again after a reconnect (as real terminals do), answers downlink commands.
+ * unacknowledged ones again after a reconnect (as real terminals do), answers downlink commands,
+ * and keeps its parameters: 0x8103 sets them, 0x8104 / 0x8106 read them back (0x0104).
  */
 
 import { EventEmitter } from 'node:events';
@@ -11,11 +12,13 @@ import {
   encodeMessage,
   FrameSplitter,
   MsgId,
+  PARAM,
   type DecodedMessage,
   type Jt808BodyInput,
   type Jt808Version,
   type LocationInput,
   type ObdRecordInput,
+  type TerminalParam,
 } from '../telematics/jt808/codec';
 import { OBD_RECORD_TYPE } from '../telematics/store/obdRecords';
 
@@ -63,6 +66,20 @@ export class RefusedError extends Error {}
  */
 export class ClosedError extends Error {}
 
+/** What a terminal fresh from the factory answers to a parameter query (0x8104). */
+function factoryParams(host: string, port: number): TerminalParam[] {
+  return [
+    { id: PARAM.heartbeatInterval, type: 'u32', value: 60 },
+    { id: PARAM.tcpAckTimeout, type: 'u32', value: 10 },
+    { id: PARAM.tcpRetries, type: 'u32', value: 3 },
+    { id: PARAM.apn, type: 'string', value: 'cmnet' },
+    { id: PARAM.mainServer, type: 'string', value: `${host}:${port}` },
+    { id: PARAM.defaultReportInterval, type: 'u32', value: 30 },
+    { id: PARAM.maxSpeed, type: 'u32', value: 120 },
+    { id: PARAM.overspeedDuration, type: 'u32', value: 10 },
+  ];
+}
+
 /** Events: 'command' (decoded platform message), 'close'. */
 export class SimTerminal extends EventEmitter {
   readonly stats: SimTerminalStats = { positions: 0, acked: 0, obdRecords: 0, obdAcked: 0, resent: 0, commands: 0 };
@@ -78,10 +95,13 @@ export class SimTerminal extends EventEmitter {
   private readonly unacked = new Map<number, Unacked>();
   private waiting = new Map<string, (m: DecodedMessage) => void>();
   private readonly version: Jt808Version;
+  /** Its parameters by id, as set by 0x8103 (kept across reconnects, as in flash). */
+  readonly params = new Map<number, TerminalParam>();
 
   constructor(readonly opts: SimTerminalOptions) {
     super();
     this.version = opts.version ?? 2013;
+    for (const p of factoryParams(opts.host, opts.port)) this.params.set(p.id, p);
   }
 
   get isOnline(): boolean {
@@ -261,8 +281,23 @@ export class SimTerminal extends EventEmitter {
           }
           break;
         }
-        case MsgId.LocationQuery:
         case MsgId.SetParams:
+          for (const p of m.body.params) this.params.set(p.id, p);
+          this.answer(m.msgId, m.serial);
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.QueryAllParams:
+        case MsgId.QueryParams: {
+          // 0x8106 answers the asked ids it has, in the order asked; unknown ids are left out.
+          const ids = m.msgId === MsgId.QueryParams ? m.body.ids : [...this.params.keys()];
+          const params = ids.flatMap((id) => this.params.get(id) ?? []);
+          this.write({ msgId: MsgId.ParamsResponse, body: { replySerial: m.serial, params } });
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        }
+        case MsgId.LocationQuery:
         case MsgId.Text:
         case MsgId.TerminalControl:
           this.answer(m.msgId, m.serial);

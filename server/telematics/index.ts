@@ -72,13 +72,17 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   obdWriter.on('stored', (batch) => bus.publish('obd.stored', batch));
   const hub = new LiveHub();
   const unsubscribeHub = bus.subscribe('positions.stored', hub.publish);
+  // Every process pushes the alarm toasts to its own members, whichever process decided them.
+  const unsubscribeAlarms = bus.subscribe('alarm.pushed', ({ items }) => hub.publishRaised(items.map((x) => ({ ...x, memberIds: new Set(x.memberIds) }))));
   const { maxConnections, fdReserve, ...limits } = config.jt808Limits ?? {};
   const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   const gateway = config.jt808Port ? new Jt808Gateway({ db, writer, obdWriter, log: app.log, maxConnections, fdReserve, limits: defined, checksum: config.jt808Checksum, resetLinkState: !config.gatewayWorker }) : null;
   const downlink = gateway && opts.nats ? new NatsDownlink(opts.nats) : gateway;
   const stopServing = gateway && opts.nats ? serveDownlink(opts.nats, gateway) : () => undefined;
   const commands = downlink ? new CommandService(db, downlink) : null;
-  await registerTelematicsRoutes(app, { db, commands, gateway, hub, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
+  // A registration reset drops the session on whichever worker holds it.
+  const disconnect = downlink instanceof NatsDownlink ? (id: number, reason: string) => downlink.disconnect(id, reason) : undefined;
+  await registerTelematicsRoutes(app, { db, commands, gateway, hub, disconnect, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
 
   let port: number | null = null;
   let fleet: RunningFleet | null = null;
@@ -101,6 +105,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
       await gateway?.close();
       await Promise.all([writer.flush(), obdWriter.flush()]);
       unsubscribeHub();
+      unsubscribeAlarms();
     },
   };
 }

@@ -12,7 +12,7 @@ import type { CommandService } from './commands/service';
 import type { LiveHub } from './live/hub';
 import type { Jt808Gateway } from './gateway/server';
 import { registerLiveRoute } from './live/routes';
-import { registerRegistrationRoutes } from './registration/routes';
+import { registerRegistrationRoutes, type DisconnectTerminal } from './registration/routes';
 
 export { registerDecodeRoute } from './decodeRoute';
 
@@ -24,11 +24,15 @@ export interface TelematicsRouteDeps {
   gateway: Jt808Gateway | null;
   hub: LiveHub;
   sessionDeps: SessionDeps;
+  /** Drops a terminal's session wherever it is held (several processes); default: this gateway's. */
+  disconnect?: DisconnectTerminal | null;
 }
 
 /** Registers /api/vehicle/terminal/{id}/command/…, …/registration, …/resetRegistration and /api/vehicle/live; call before app.ready(). */
 export async function registerTelematicsRoutes(app: FastifyInstance, deps: TelematicsRouteDeps): Promise<void> {
   registerCommandRoutes(app, deps.db, deps.commands);
-  registerRegistrationRoutes(app, deps.db, deps.gateway);
+  const gateway = deps.gateway;
+  const local: DisconnectTerminal | null = gateway ? (id, reason) => gateway.disconnect(id, reason) : null;
+  registerRegistrationRoutes(app, deps.db, deps.disconnect === undefined ? local : deps.disconnect);
   await registerLiveRoute(app, deps.hub, deps.sessionDeps);
 }

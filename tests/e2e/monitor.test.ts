@@ -198,7 +198,7 @@ describe('vehicle detail and track playback', () => {
 });
 
 describe('commands from the terminal row', () => {
-  it('sends the parameters form (0x8103) to a live terminal and shows its status; a value out of bounds is refused on its field', async () => {
+  it('sends the parameters form (0x8103) to a live terminal and shows its status, then reads them back into the form (0x8104); a value out of bounds is refused on its field', async () => {
     // A terminal that reports (so has a live session).
     const reporting = await until(async () => ((await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Item[]).find((v) => v.latitude !== null), 'a reporting vehicle');
     // Its terminal, through the vehicle search (SPEC §7 vehicle/query/{x}).
@@ -226,6 +226,23 @@ describe('commands from the terminal row', () => {
     // The server keeps the command with the terminal's answer.
     const list = (await api('GET', `/vehicle/terminal/${item.terminalId}/command`)) as { kind: string; status: string }[];
     expect(list.find((c) => c.kind === 'params')?.status).toBe('acked');
+
+    // Read back from the terminal (0x8104): the form shows what the terminal now holds, 30.
+    await page.getByTestId('param-heartbeatInterval').fill('');
+    const [read] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/terminal/${item.terminalId}/command/readParams`)),
+      page.getByTestId('params-read').click(),
+    ]);
+    expect(read.status()).toBe(200);
+    await page.waitForSelector('[data-testid=command-status][data-status=acked]', { timeout: 30_000 });
+    await page.waitForFunction(() => (document.querySelector('[data-testid=param-heartbeatInterval]') as HTMLInputElement | null)?.value === '30');
+    // Fields the terminal reported and the form names are filled too (the simulator's APN).
+    expect(await page.getByTestId('param-apn').inputValue()).toBe('cmnet');
+    await screenshot(page, 'terminal-row-params-read');
+    const after = (await api('GET', `/vehicle/terminal/${item.terminalId}/command`)) as { kind: string; status: string; response?: { params?: { id: number; value: unknown }[] } }[];
+    const readBack = after.find((c) => c.kind === 'readParams');
+    expect(readBack?.status).toBe('acked');
+    expect(readBack?.response?.params).toContainEqual({ id: 1, type: 'u32', value: 30 });
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { fenceGeometryProblem, openRing, selfIntersects } from '../../schemas/kit/fenceGeometry';
-import { paramList, paramProblem, TERMINAL_PARAMS } from '../../schemas/kit/terminalParams';
+import { paramList, paramProblem, paramValues, TERMINAL_PARAMS } from '../../schemas/kit/terminalParams';
 
 /** The fence rule the server and the map editor share, and the parameters form's checks. */
 describe('fence geometry rule', () => {
@@ -41,5 +41,22 @@ describe('terminal parameters', () => {
       { id: 0x0001, type: 'u32', value: 30 },
       { id: 0x0055, type: 'u32', value: 90 },
     ]);
+  });
+
+  it('turns a terminal’s answer (0x0104) into the form’s values, leaving out what the form cannot show', () => {
+    expect(
+      paramValues([
+        { id: 0x0001, type: 'u32', value: 30 },
+        { id: 0x0010, type: 'string', value: 'cmnet' },
+        { id: 0x0055, type: 'u16', value: 90 }, // another width, still a number
+        { id: 0x0083, type: 'bytes', value: '00ff' }, // the plate as raw bytes: not text
+        { id: 0x0027, type: 'string', value: '60' }, // a number field answered as text
+        { id: 0xf001, type: 'u32', value: 7 }, // an id the form does not name
+      ]),
+    ).toEqual({ heartbeatInterval: 30, apn: 'cmnet', maxSpeed: 90 });
+    expect(paramValues([])).toEqual({});
+    // Round trip: what the form sends comes back as the same values.
+    const values = { heartbeatInterval: 30, plate: '浙A12345', odometer: 123456 };
+    expect(paramValues(paramList(values))).toEqual(values);
   });
 });

@@ -58,6 +58,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // An idle client whose connection drops (server restart, terminated backend) is replaced by the
   // pool; without a listener its 'error' event would crash the whole process.
   pool.on('error', () => undefined);
+  // The pool listens only while a client is idle: one checked out between two statements (inside a
+  // transaction, a COPY) gets the server's "terminating connection" as an 'error' event that would
+  // crash the process too. Its next statement fails instead, and the pool discards the client on
+  // release (it is no longer queryable), so the pool reconnects once the server is back.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // Fail fast with a clear message when the server is unreachable.
   const probe = await pool.connect();
   probe.release();

@@ -1,6 +1,6 @@
 /**
- * Downlink routes: /api/vehicle/terminal/{id}/command/{location|params|text|control} send a
- * command to a terminal in the caller's organisation subtree (406 when it is offline);
+ * Downlink routes: /api/vehicle/terminal/{id}/command/{location|params|text|control|readParams}
+ * send a command to a terminal in the caller's organisation subtree (406 when it is offline);
  * GET …/command and …/command/{commandId} read the commands and the terminal's answers.
  */
 
@@ -64,6 +64,15 @@ const bodies: Record<CommandKind, Record<string, unknown>> = {
       tts: { type: 'boolean' },
     },
   },
+  // 0x8104 (all parameters) without ids, 0x8106 with them; the answer's parameters are the response.
+  readParams: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      waitMs,
+      ids: { type: 'array', minItems: 1, maxItems: 255, uniqueItems: true, items: { type: 'integer', minimum: 0, maximum: 4294967295 } },
+    },
+  },
   control: {
     type: 'object',
     additionalProperties: false,
@@ -110,6 +119,8 @@ export function commandMessage(kind: CommandKind, body: Record<string, unknown>)
       const flag = (body.emergency ? 1 : 0) | (body.display === false ? 0 : 4) | (body.tts ? 8 : 0);
       return { msgId: MsgId.Text, body: { flag, text: body.text as string } };
     }
+    case 'readParams':
+      return body.ids === undefined ? { msgId: MsgId.QueryAllParams } : { msgId: MsgId.QueryParams, body: { ids: body.ids as number[] } };
     case 'control': {
       const c = body.command;
       const command = c === 'engineStop' ? CONTROL_COMMAND.engineStop : c === 'engineResume' ? CONTROL_COMMAND.engineResume : (c as number);

@@ -1,25 +1,29 @@
 /**
  * Downlink commands: a row per command (pending → acked / failed / timeout), sent through the
- * terminal's live session and completed by the terminal's answer (0x0001, or 0x0201 for 0x8201).
+ * terminal's live session and completed by the terminal's answer (0x0001, 0x0201 for 0x8201,
+ * 0x0104 for 0x8104 / 0x8106). A command whose session ends before it answers fails at once
+ * (response `{reason: 'sessionClosed'}`): a new session would never answer the old serial.
  */
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { TerminalResponse } from '../gateway/host';
+import type { Dispatched, SessionEnded, TerminalResponse } from '../gateway/host';
 /**
  * Where commands go down: the local gateway, or (several processes) whichever gateway worker holds
  * the terminal, over NATS (cluster/downlink.ts). Answers arrive as 'response' events.
  */
 export interface Downlink {
   isOnline(terminalId: number): boolean | Promise<boolean>;
-  /** The serial the message went out with; null when the terminal has no live session. */
-  send(terminalId: number, message: Jt808BodyInput): number | null | Promise<number | null>;
+  /** The serial the message went out with and its session; null when the terminal has no live session. */
+  dispatch(terminalId: number, message: Jt808BodyInput): Dispatched | null | Promise<Dispatched | null>;
   on(event: 'response', listener: (r: TerminalResponse) => void): unknown;
   off(event: 'response', listener: (r: TerminalResponse) => void): unknown;
+  on(event: 'sessionEnded', listener: (e: SessionEnded) => void): unknown;
+  off(event: 'sessionEnded', listener: (e: SessionEnded) => void): unknown;
 }
-import { locationToJson, MsgId, type Jt808BodyInput } from '../jt808/codec';
+import { locationToJson, type Jt808BodyInput } from '../jt808/codec';
 
-export type CommandKind = 'location' | 'params' | 'text' | 'control';
+export type CommandKind = 'location' | 'params' | 'text' | 'control' | 'readParams';
 export type CommandStatus = 'pending' | 'acked' | 'failed' | 'timeout';
 
 export interface CommandView {
@@ -38,11 +42,17 @@ export interface CommandView {
 
 interface Pending {
   commandId: number;
+  terminalId: number;
+  /** The session it went out on: when that one ends, no answer can come. */
+  session: string;
   timer: NodeJS.Timeout;
   waiters: Array<() => void>;
   /** Answered or expired (an answer can beat the caller's wait). */
   settled?: Promise<void>;
 }
+
+/** The response recorded for a command whose session ended before it answered. */
+const SESSION_CLOSED = { reason: 'sessionClosed' };
 
 const RESULT_STATUS: Record<number, CommandStatus> = { 0: 'acked' };
 
@@ -53,7 +63,10 @@ export class CommandService {
    * overtake the reply that tells the sender the serial. Kept a few seconds.
    */
   private readonly early = new Map<string, TerminalResponse>();
+  /** Sessions that ended lately: over NATS the end can overtake the reply naming the session. */
+  private readonly ended = new Set<string>();
   private readonly onResponse = (r: TerminalResponse) => void this.complete(r);
+  private readonly onSessionEnded = (e: SessionEnded) => void this.sessionEnded(e);
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -61,6 +74,7 @@ export class CommandService {
     private readonly timeoutMs = 30_000,
   ) {
     gateway.on('response', this.onResponse);
+    gateway.on('sessionEnded', this.onSessionEnded);
   }
 
   /** Commands left pending by a previous run can no longer be answered. */
@@ -79,15 +93,18 @@ export class CommandService {
       .values({ terminal_id: terminalId, kind, msg_id: message.msgId, request: JSON.stringify(request), member_id: memberId })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const serial = await this.gateway.send(terminalId, message);
-    if (serial === null) {
-      // Went offline between the check and the send.
-      await this.finish(row.id, 'failed', null, null);
+    const sent = await this.gateway.dispatch(terminalId, message);
+    if (sent === null || this.ended.has(sent.session)) {
+      // Went offline between the check and the send, or its session ended before we heard the serial.
+      await this.finish(row.id, 'failed', null, sent ? SESSION_CLOSED : null);
       return this.get(terminalId, row.id);
     }
+    const { serial, session } = sent;
     const key = `${terminalId}:${serial}`;
     const entry: Pending = {
       commandId: row.id,
+      terminalId,
+      session,
       waiters: [],
       timer: setTimeout(() => void this.expire(key, entry), this.timeoutMs),
     };
@@ -115,6 +132,7 @@ export class CommandService {
 
   close(): void {
     this.gateway.off('response', this.onResponse);
+    this.gateway.off('sessionEnded', this.onSessionEnded);
     for (const p of this.pending.values()) {
       clearTimeout(p.timer);
       for (const w of p.waiters) w();
@@ -144,10 +162,26 @@ export class CommandService {
     }
     this.pending.delete(key);
     clearTimeout(entry.timer);
-    const response = r.location ? { location: locationToJson(r.location) } : { replyMsgId: r.replyMsgId, result: r.result };
+    const response = r.location ? { location: locationToJson(r.location) } : r.params ? { params: r.params } : { replyMsgId: r.replyMsgId, result: r.result };
     entry.settled = this.finish(entry.commandId, RESULT_STATUS[r.result] ?? 'failed', r.result, response);
     await entry.settled;
     for (const w of entry.waiters) w();
+  }
+
+  /** Fails, at once, what was sent through a session that ended unanswered. */
+  private async sessionEnded(e: SessionEnded): Promise<void> {
+    this.ended.add(e.session);
+    setTimeout(() => this.ended.delete(e.session), 5000).unref();
+    const gone = [...this.pending].filter(([, p]) => p.terminalId === e.terminalId && p.session === e.session);
+    await Promise.all(
+      gone.map(async ([key, entry]) => {
+        this.pending.delete(key);
+        clearTimeout(entry.timer);
+        entry.settled = this.finish(entry.commandId, 'failed', null, SESSION_CLOSED);
+        await entry.settled;
+        for (const w of entry.waiters) w();
+      }),
+    );
   }
 
   private async expire(key: string, entry: Pending): Promise<void> {

@@ -3,7 +3,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { LocationBody, SubpackageOptions } from '../jt808/codec';
+import type { LocationBody, SubpackageOptions, TerminalParam } from '../jt808/codec';
 import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
 import type { ChecksumPolicy } from './checksumPolicy';
@@ -96,13 +96,29 @@ export interface GatewayStats {
   keptMessages: number;
 }
 
-/** A terminal's answer to a platform message (0x0001, or 0x0201 for a location query). */
+/** A terminal's answer to a platform message (0x0001, 0x0201 for a location query, 0x0104 for a parameter query). */
 export interface TerminalResponse {
   terminalId: number;
   replySerial: number;
   replyMsgId: number;
   result: number;
   location?: LocationBody;
+  params?: TerminalParam[];
+}
+
+/**
+ * A terminal's authenticated session ended (closed, or replaced by a new login): whatever was sent
+ * down through it can no longer be answered. `session` names the session (unique across processes).
+ */
+export interface SessionEnded {
+  terminalId: number;
+  session: string;
+}
+
+/** A message sent down: its serial and the session it went out on. */
+export interface Dispatched {
+  serial: number;
+  session: string;
 }
 
 export interface SessionHost {

@@ -3,7 +3,8 @@
  * one live session per terminal and its online/offline state, and sends platform messages down.
  *
  * Events: 'response' (TerminalResponse) when a terminal answers a platform message; 'online' and
- * 'offline' (terminal id) when a terminal gets or loses its live session here.
+ * 'offline' (terminal id) when a terminal gets or loses its live session here; 'sessionEnded'
+ * (SessionEnded) when any authenticated session closes, replaced ones included.
  */
 
 import { EventEmitter } from 'node:events';
@@ -16,7 +17,7 @@ import { ObdWriter } from '../store/obdWriter';
 import { PositionWriter } from '../store/writer';
 import { DEFAULT_CHECKSUM_POLICY, type ChecksumPolicy } from './checksumPolicy';
 import { Admission, connectionCap, DEFAULT_FD_RESERVE, openFileLimit } from './admission';
-import { DEFAULT_LIMITS, type GatewayLimits, type GatewayLogger, type GatewayStats, type SessionHost, type TerminalResponse } from './host';
+import { DEFAULT_LIMITS, type Dispatched, type GatewayLimits, type GatewayLogger, type GatewayStats, type SessionEnded, type SessionHost, type TerminalResponse } from './host';
 import { RefusalLog } from './refusals';
 import { SessionRegistry } from './registry';
 import { Session } from './session';
@@ -104,6 +105,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);
     this.writer.on('error', (err: Error) => this.log.warn({ err }, 'jt808 position batch failed'));
     this.obdWriter.on('error', (err: Error) => this.log.warn({ err }, 'jt808 OBD record batch failed'));
+    this.writer.on('recovered', (attempts: number) => this.log.warn({ attempts }, 'jt808 position batch stored after the database came back'));
+    this.obdWriter.on('recovered', (attempts: number) => this.log.warn({ attempts }, 'jt808 OBD record batch stored after the database came back'));
     for (const w of [this.writer, this.obdWriter]) {
       // Stop every connection at once: waiting for each one's next packet lets too much in.
       w.on('saturated', () => {
@@ -139,6 +142,9 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     for (const s of this.sessions) s.close('shutdown');
     await closed;
     await new Promise((r) => setImmediate(r)); // let the last 'close' handlers run
+    // Waiting for an away database would hold the shutdown forever; unacknowledged, those are resent.
+    this.writer.stopRetrying();
+    this.obdWriter.stopRetrying();
     await Promise.all([this.writer.flush(), this.obdWriter.flush()]);
     await this.link.settle();
     await this.refusals.settle();
@@ -152,6 +158,13 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   /** Sends a message to a terminal's live session; its serial, or null when the terminal is offline. */
   send(terminalId: number, message: Jt808BodyInput): number | null {
     return this.registry.get(terminalId)?.send(message) ?? null;
+  }
+
+  /** Sends a message to a terminal's live session, naming the session (null when offline). */
+  dispatch(terminalId: number, message: Jt808BodyInput): Dispatched | null {
+    const s = this.registry.get(terminalId);
+    const serial = s?.send(message) ?? null;
+    return s && serial !== null ? { serial, session: s.key } : null;
   }
 
   /** Closes a terminal's live session (its registration was reset); false when it had none. */
@@ -193,6 +206,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
       void this.link.offline(s.terminalId!);
       this.emit('offline', s.terminalId!);
     }
+    if (s.terminalId !== undefined) this.emit('sessionEnded', { terminalId: s.terminalId, session: s.key } satisfies SessionEnded);
   }
 
   onPause(s: Session, paused: boolean): void {

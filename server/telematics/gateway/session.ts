@@ -5,6 +5,7 @@
  * a bound is hit, then the socket stops being read (backpressure reaches the terminal's TCP window).
  */
 
+import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
 import {
   decodePacket,
@@ -49,7 +50,13 @@ function frameFlags(m: MessageMeta): Record<string, unknown> | null {
   return flags;
 }
 
+/** Names sessions uniquely across processes and machines: a random process prefix and a counter. */
+const PROCESS_KEY = randomBytes(6).toString('hex');
+let sessionCount = 0;
+
 export class Session {
+  /** Names this session in 'sessionEnded' events and command records. */
+  readonly key = `${PROCESS_KEY}.${++sessionCount}`;
   /** Set once authenticated. */
   identity: TerminalIdentity | undefined;
   readonly remoteAddress: string | null;
@@ -262,6 +269,10 @@ export class Session {
       case MsgId.LocationQueryResponse:
         this.store(m, [m.body.location], false, false);
         this.host.onResponse({ terminalId: this.identity!.terminalId, replySerial: m.body.replySerial, replyMsgId: MsgId.LocationQuery, result: OK, location: m.body.location });
+        return;
+      case MsgId.ParamsResponse:
+        // Which of 0x8104 / 0x8106 it answers is the serial's business: the command service knows.
+        this.host.onResponse({ terminalId: this.identity!.terminalId, replySerial: m.body.replySerial, replyMsgId: MsgId.QueryParams, result: OK, params: m.body.params });
         return;
       case MsgId.TerminalResponse:
         this.host.onResponse({ terminalId: this.identity!.terminalId, replySerial: m.body.replySerial, replyMsgId: m.body.replyMsgId, result: m.body.result });

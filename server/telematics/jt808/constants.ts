@@ -46,6 +46,9 @@ export const MsgId = {
   BatchLocation: 0x0704,
   Transparent: 0x0900,
   SetParams: 0x8103,
+  QueryAllParams: 0x8104,
+  QueryParams: 0x8106,
+  ParamsResponse: 0x0104,
   TerminalControl: 0x8105,
   Text: 0x8300,
 } as const;

@@ -15,14 +15,19 @@ import { AppError } from '../../platform/http/errors';
 import { auditRequest } from '../../platform/audit';
 import { scopedTerminal, terminalParams } from '../commands/routes';
 import { registrationView, resetRegistration } from '../gateway/registration';
-import type { Jt808Gateway } from '../gateway/server';
 import { terminalById } from '../gateway/terminals';
 
 export const RESET_REGISTRATION_PERMISSION = 'terminal-resetRegistration';
 const LABELS = 'telematics.fields';
 
-/** `gateway` is null when the gateway is disabled (a reset then has no session to drop). */
-export function registerRegistrationRoutes(app: FastifyInstance, db: Kysely<DB>, gateway: Jt808Gateway | null): void {
+/**
+ * Drops a terminal's live session wherever it is held (this process's gateway, or over NATS the
+ * worker holding it); true when there was one.
+ */
+export type DisconnectTerminal = (terminalId: number, reason: string) => boolean | Promise<boolean>;
+
+/** `disconnect` is null when the gateway is disabled (a reset then has no session to drop). */
+export function registerRegistrationRoutes(app: FastifyInstance, db: Kysely<DB>, disconnect: DisconnectTerminal | null): void {
   app.get(
     '/api/vehicle/terminal/:id/registration',
     { config: { permission: NONE, labels: LABELS }, schema: { tags: ['telematics'], summary: 'registration state, bound hardware and refused attempts of a terminal', params: terminalParams } },
@@ -35,7 +40,7 @@ export function registerRegistrationRoutes(app: FastifyInstance, db: Kysely<DB>,
       const terminalId = await scopedTerminal(db, req);
       const before = await registrationView(db, terminalId);
       if (!(await resetRegistration(db, terminalId))) throw new AppError(406, 'terminalRegistration.notRegistered');
-      const disconnected = gateway?.disconnect(terminalId, 'registration reset') ?? false;
+      const disconnected = (await disconnect?.(terminalId, 'registration reset')) ?? false;
       const terminalNo = (await terminalById(db, terminalId))?.terminalNo;
       await auditRequest(db, req, callerOf(req), 'terminalResetRegistration', terminalNo, { hardware: before.hardware, disconnected });
       return registrationView(db, terminalId);

@@ -3,12 +3,16 @@
  * and get a promise that settles once the batch holding them is committed: only then is the
  * message acknowledged (0x8001), so a terminal retries whatever a crash lost and the table's key
  * absorbs what it sends twice. Each kind of record (positions, OBD records) has its own writer
- * with its own one-statement insert.
+ * with its own one-statement insert. A batch that fails because the database is away (restarting,
+ * unreachable) is not dropped: it is written again, with backoff, until the database is back; the
+ * queue meanwhile reaches the high-water mark and sessions stop reading, so terminals get no
+ * acknowledgement and slow down rather than lose anything.
  */
 
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
+import { isTransientDbError } from '../../platform/db/transient';
 import type { StoredRecords, TerminalIdentity } from '../../platform/telemetry';
 
 export type { StoredRecords };
@@ -24,6 +28,8 @@ export interface WriterOptions {
   highWater?: number;
   /** Queued records below which they resume (default highWater / 2). */
   lowWater?: number;
+  /** Longest wait between two attempts at a batch while the database is away, ms (default 2,000). */
+  retryMaxDelayMs?: number;
 }
 
 export interface WriterStats {
@@ -32,6 +38,8 @@ export interface WriterStats {
   duplicates: number;
   batches: number;
   failedBatches: number;
+  /** Attempts repeated because the database was away. */
+  retries: number;
 }
 
 /** How one kind of record is stored: one statement per batch, answering the keys it inserted. */
@@ -50,15 +58,20 @@ interface Entry<R> {
 
 /**
  * Events: 'stored' (StoredRecords) after each commit, 'saturated' / 'drain' when the queue crosses
- * the high / low water marks, 'error' when a batch fails.
+ * the high / low water marks, 'error' when a batch fails (or first fails while the database is
+ * away: it is retried), 'recovered' when a retried batch got through.
  */
 export class BatchWriter<R> extends EventEmitter {
-  readonly stats: WriterStats = { received: 0, inserted: 0, duplicates: 0, batches: 0, failedBatches: 0 };
+  readonly stats: WriterStats = { received: 0, inserted: 0, duplicates: 0, batches: 0, failedBatches: 0, retries: 0 };
   private readonly batchSize: number;
   private readonly lingerMs: number;
   private readonly concurrency: number;
   private readonly highWater: number;
   private readonly lowWater: number;
+  private readonly retryMaxDelayMs: number;
+  /** Set when shutting down: a batch waiting for the database fails instead (the terminals resend). */
+  private giveUp = false;
+  private readonly retryWaits = new Set<() => void>();
   /** FIFO as array + head index: Array#shift is O(n) on long queues, which stalled the loop. */
   private queue: Entry<R>[] = [];
   private head = 0;
@@ -79,6 +92,16 @@ export class BatchWriter<R> extends EventEmitter {
     this.concurrency = opts.concurrency ?? 1;
     this.highWater = opts.highWater ?? 20_000;
     this.lowWater = opts.lowWater ?? Math.floor(this.highWater / 2);
+    this.retryMaxDelayMs = opts.retryMaxDelayMs ?? 2000;
+  }
+
+  /**
+   * Stops waiting for an away database (shutdown): batches being retried fail now, unacknowledged,
+   * so flush() ends; their terminals send them again to whichever process serves them next.
+   */
+  stopRetrying(): void {
+    this.giveUp = true;
+    for (const wake of [...this.retryWaits]) wake();
   }
 
   /** True while sessions should stop reading. */
@@ -165,7 +188,7 @@ export class BatchWriter<R> extends EventEmitter {
   private async write(batch: Entry<R>[]): Promise<void> {
     const rows = batch.flatMap((e) => e.records.map((record) => ({ source: e.source, record })));
     try {
-      const keys = await this.store.insert(this.db, rows.map((r) => r.record));
+      const keys = await this.insertRetrying(rows.map((r) => r.record));
       this.stats.batches++;
       this.stats.inserted += keys.size;
       this.stats.duplicates += rows.length - keys.size;
@@ -179,6 +202,31 @@ export class BatchWriter<R> extends EventEmitter {
       const e = err instanceof Error ? err : new Error(String(err));
       for (const x of batch) x.reject(e);
       this.emit('error', e);
+    }
+  }
+
+  /** One batch's insert, repeated while the database is away (never when the statement is at fault). */
+  private async insertRetrying(records: R[]): Promise<Set<string>> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const keys = await this.store.insert(this.db, records);
+        if (attempt > 0) this.emit('recovered', attempt);
+        return keys;
+      } catch (err) {
+        if (this.giveUp || !isTransientDbError(err)) throw err;
+        if (attempt === 0) this.emit('error', err instanceof Error ? err : new Error(String(err)));
+        this.stats.retries++;
+        const delay = Math.min(this.retryMaxDelayMs, 50 * 2 ** attempt);
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            clearTimeout(timer);
+            this.retryWaits.delete(wake);
+            resolve();
+          };
+          const timer = setTimeout(wake, delay);
+          this.retryWaits.add(wake);
+        });
+      }
     }
   }
 }

@@ -1,9 +1,11 @@
 import { Alert, Button, Form, Input, Modal, Radio, Space, Tag } from "antd";
-import { paramList } from "../../../schemas/kit/terminalParams";
+import { paramList, paramValues } from "../../../schemas/kit/terminalParams";
 import ParamsForm, { type ParamsValues } from "./ParamsForm";
 import { useState } from "react";
 import Permission from "../../session/Permission";
 import {
+  answeredParams,
+  closedUnanswered,
   commandById,
   sendCommand,
   COMMAND_CODE,
@@ -26,7 +28,8 @@ const STATUS_COLOUR: Record<string, string> = {
 
 /**
  * Locate now, a text message, the terminal parameters or engine control for one terminal (from the
- * vehicle card and the terminal row), with the command's status until it answers.
+ * vehicle card and the terminal row), with the command's status until it answers. The parameters
+ * form can also be filled with what the terminal answers to a parameter query (read from terminal).
  */
 export default function CommandButton({
   terminalId,
@@ -40,7 +43,9 @@ export default function CommandButton({
 }) {
   const t = useT();
   const [open, setOpen] = useState(false);
-  const [kind, setKind] = useState<CommandBody["kind"]>("location");
+  const [kind, setKind] = useState<Exclude<CommandBody["kind"], "readParams">>(
+    "location",
+  );
   const [text, setText] = useState("");
   const [control, setControl] = useState<"engineStop" | "engineResume">(
     "engineResume",
@@ -70,6 +75,12 @@ export default function CommandButton({
           : kind === "control"
             ? { kind, command: control }
             : { kind };
+    await run(body);
+  };
+
+  /** Sends, follows the command until it is answered, and shows its status; the final state or null. */
+  const run = async (body: CommandBody): Promise<TerminalCommand | null> => {
+    if (terminalId === null) return null;
     setBusy(true);
     setError(null);
     setSent(null);
@@ -81,6 +92,8 @@ export default function CommandButton({
         c = await commandById(terminalId, c.id);
         setSent(c);
       }
+      if (closedUnanswered(c)) setError(t("console.command.sessionClosed"));
+      return c;
     } catch (e) {
       const f = failureOf(e);
       setError(
@@ -88,9 +101,19 @@ export default function CommandButton({
           ? t("console.command.offline")
           : f.message || t("console.command.failed"),
       );
+      return null;
     } finally {
       setBusy(false);
     }
+  };
+
+  /** Reads every parameter from the terminal (0x8104) and shows the named ones in the form. */
+  const readBack = async () => {
+    const c = await run({ kind: "readParams" });
+    const answered = c && answeredParams(c);
+    if (!answered) return;
+    paramsForm.resetFields();
+    paramsForm.setFieldsValue(paramValues(answered));
   };
 
   return (
@@ -137,6 +160,16 @@ export default function CommandButton({
               onChange={(e) => setText(e.target.value)}
               placeholder={t("console.command.textHint")}
             />
+          )}
+          {kind === "params" && (
+            <Button
+              loading={busy}
+              onClick={() => void readBack()}
+              title={t("console.command.readParamsHint")}
+              data-testid="params-read"
+            >
+              {t("console.command.readParams")}
+            </Button>
           )}
           {kind === "params" && <ParamsForm form={paramsForm} />}
           {kind === "control" && (

@@ -20,7 +20,17 @@ import {
   type LocationQueryResponseBody,
   type LocationQueryResponseInput,
 } from './location';
-import { decodeSetParams, encodeSetParams, type SetParamsBody } from './params';
+import {
+  decodeParamsResponse,
+  decodeQueryParams,
+  decodeSetParams,
+  encodeParamsResponse,
+  encodeQueryParams,
+  encodeSetParams,
+  type ParamsResponseBody,
+  type QueryParamsBody,
+  type SetParamsBody,
+} from './params';
 import {
   decodeRegister,
   decodeRegisterResponse,
@@ -52,6 +62,9 @@ export type Jt808Body =
   | { msgId: typeof MsgId.Waybill; body: WaybillBody }
   | { msgId: typeof MsgId.Transparent; body: TransparentBody }
   | { msgId: typeof MsgId.SetParams; body: SetParamsBody }
+  | { msgId: typeof MsgId.QueryAllParams; body: EmptyBody }
+  | { msgId: typeof MsgId.QueryParams; body: QueryParamsBody }
+  | { msgId: typeof MsgId.ParamsResponse; body: ParamsResponseBody }
   | { msgId: typeof MsgId.TerminalControl; body: TerminalControlBody }
   | { msgId: typeof MsgId.Text; body: TextMessageBody };
 
@@ -71,6 +84,9 @@ export type Jt808BodyInput =
   | { msgId: typeof MsgId.Waybill; body: WaybillInput }
   | { msgId: typeof MsgId.Transparent; body: TransparentInput }
   | { msgId: typeof MsgId.SetParams; body: SetParamsBody }
+  | { msgId: typeof MsgId.QueryAllParams; body?: EmptyBody }
+  | { msgId: typeof MsgId.QueryParams; body: QueryParamsBody }
+  | { msgId: typeof MsgId.ParamsResponse; body: ParamsResponseBody }
   | { msgId: typeof MsgId.TerminalControl; body: TerminalControlBody }
   | { msgId: typeof MsgId.Text; body: TextMessageInput };
 
@@ -120,6 +136,12 @@ export function decodeBody(msgId: number, p: Buffer, start: number, end: number,
       return { msgId: MsgId.Waybill, body: decodeWaybill(p, start, end) };
     case MsgId.SetParams:
       return { msgId: MsgId.SetParams, body: decodeSetParams(p, start, end) };
+    case MsgId.QueryAllParams:
+      return { msgId: MsgId.QueryAllParams, body: decodeEmpty(p, start, end) };
+    case MsgId.QueryParams:
+      return { msgId: MsgId.QueryParams, body: decodeQueryParams(p, start, end) };
+    case MsgId.ParamsResponse:
+      return { msgId: MsgId.ParamsResponse, body: decodeParamsResponse(p, start, end) };
     case MsgId.TerminalControl:
       return { msgId: MsgId.TerminalControl, body: decodeTerminalControl(p, start, end) };
     case MsgId.Text:
@@ -140,7 +162,12 @@ export function encodeBody(m: Jt808BodyInput, version: Jt808Version, tzOffsetMin
       return encodeHeartbeat(m.body);
     case MsgId.Logout:
     case MsgId.LocationQuery:
+    case MsgId.QueryAllParams:
       return encodeEmpty(m.body);
+    case MsgId.QueryParams:
+      return encodeQueryParams(m.body);
+    case MsgId.ParamsResponse:
+      return encodeParamsResponse(m.body);
     case MsgId.Register:
       return encodeRegister(m.body, version);
     case MsgId.RegisterResponse:

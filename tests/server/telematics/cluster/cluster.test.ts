@@ -16,7 +16,7 @@ import { PositionWriter } from '../../../../server/telematics/store/writer';
 import { SimTerminal } from '../../../../server/simulator/terminal';
 import { startNatsServer, type NatsServer } from '../../../helpers/natsServer';
 import { startTestServer, type TestServer } from '../../../helpers/testServer';
-import { demoTerminal, terminalIdOf, until } from '../gateway/harness';
+import { demoTerminal, RawClient, terminalIdOf, until } from '../gateway/harness';
 
 interface Member {
   gateway: Jt808Gateway;
@@ -111,6 +111,26 @@ describe('gateway processes sharing work over NATS JetStream', () => {
     await t.end();
     await until(async () => !(await members[from].downlink.isOnline(terminalId)), 5000);
     expect(await members[from].commands.send(terminalId, 'location', { msgId: MsgId.LocationQuery }, {}, null)).toBeNull();
+  });
+
+  it('fails a command sent from one process at once when the terminal’s session on the other closes unanswered', async () => {
+    const phone = demoTerminal(13);
+    const t = await connect(phone, members[1]);
+    const code = t.authCode!;
+    await t.end();
+    const terminalId = await terminalIdOf(s, phone);
+    const raw = await RawClient.open(members[1].port);
+    raw.send(phone, { msgId: MsgId.Auth, body: { code } });
+    await raw.waitFor(1);
+    await until(() => members[0].downlink.isOnline(terminalId), 5000);
+    const started = Date.now();
+    const cmd = await members[0].commands.send(terminalId, 'readParams', { msgId: MsgId.QueryAllParams }, {}, null);
+    expect(cmd).toMatchObject({ status: 'pending' });
+    await raw.waitFor(2); // the query reached the terminal, which never answers
+    raw.destroy();
+    await until(async () => (await members[0].commands.get(terminalId, cmd!.id))?.status !== 'pending', 5000);
+    expect(await members[0].commands.get(terminalId, cmd!.id)).toMatchObject({ status: 'failed', response: { reason: 'sessionClosed' } });
+    expect(Date.now() - started).toBeLessThan(5000); // well before the command's timeout
   });
 
   it('loses nothing on the bus when nats-server is killed and restarted: shared consumers catch up', async () => {

@@ -2,7 +2,8 @@
  * The real server with GATEWAY_WORKERS=2 on one PostgreSQL and a nats-server of the test's own:
  * terminals spread over both workers; one worker is killed with SIGKILL in the middle of the load;
  * its terminals reconnect (to the other worker, or the one forked again) and no acknowledged
- * position is lost.
+ * position is lost. Before that: a new alarm's toast reaches the member's sockets on both workers,
+ * and a command sent through either worker reaches the terminal wherever it is connected.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -10,7 +11,8 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../../../server/platform/db/database';
 import { SimTerminal } from '../../../../server/simulator/terminal';
 import { startNatsServer, type NatsServer } from '../../../helpers/natsServer';
-import { freePort, startServerProcess, type ServerProcess } from '../../../helpers/serverProcess';
+import { freePort, http, startServerProcess, type ServerProcess } from '../../../helpers/serverProcess';
+import { openSocket, type TestSocket } from '../../../helpers/wsClient';
 import { ADMIN_PASSWORD, freshPostgres } from '../../../helpers/testServer';
 import { demoTerminal, until } from '../gateway/harness';
 
@@ -49,6 +51,64 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
       .split('\n')
       .filter(Boolean)
       .map(Number);
+
+  it('pushes a new alarm to the member on every worker, and sends a command from either worker to the terminal', async () => {
+    await until(() => workers().length === 2, 30_000);
+    await sql`INSERT INTO notify (org_id, name, alarm_type, channel) SELECT id, 'crash to console', 'Crash', 'platform' FROM organisation WHERE parent_id IS NULL`.execute(database.db);
+    const login = await http(`${server.url}/api/login`, 'POST', { loginName: 'admin', password: ADMIN_PASSWORD });
+    const token = login.json.object.token as string;
+    // node:cluster hands connections to the workers in turn: four sockets land on both.
+    const sockets: TestSocket[] = [];
+    for (let i = 0; i < 4; i++) {
+      const ws = await openSocket(`${server.url.replace('http', 'ws')}/api/vehicle/live?token=${token}`);
+      await ws.until((m) => m.some((x) => x.type === 'hello'));
+      sockets.push(ws);
+    }
+    const phone = demoTerminal(7);
+    const t = new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone, keepAcked: true });
+    try {
+      await t.connect();
+      const t0 = Date.now() - 60_000;
+      for (const [i, bits] of [0, 1 << 29, 0].entries()) {
+        t.report({ time: t0 + i * 10_000, latitude: 31.2, longitude: 121.4, speed: 30, alarm: bits, status: { accOn: true, fixed: true } });
+      }
+      await t.drain();
+      const crash = (m: TestSocket['messages']) => m.some((x) => x.type === 'alarm' && (x.items as Array<{ type: string }>).some((a) => a.type === 'Crash'));
+      for (const ws of sockets) await ws.until(crash, 30_000);
+
+      // Each request on a new connection, so both workers serve some; every one reaches the terminal.
+      const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0].id;
+      for (let i = 0; i < 4; i++) {
+        const r = await http(`${server.url}/api/vehicle/terminal/${terminalId}/command/location`, 'POST', { waitMs: 10_000 }, token, { connection: 'close' });
+        expect(r.json).toMatchObject({ kind: 'location', status: 'acked' });
+      }
+    } finally {
+      for (const ws of sockets) ws.close();
+      t.destroy();
+    }
+  }, 120_000);
+
+  it('drops a terminal’s session on a registration reset through either worker, wherever the terminal is connected', async () => {
+    await until(() => workers().length === 2, 30_000);
+    const token = (await http(`${server.url}/api/login`, 'POST', { loginName: 'admin', password: ADMIN_PASSWORD })).json.object.token as string;
+    // Four terminals and four requests, each on a new connection: both workers hold some and serve some.
+    const phones = [8, 9, 10, 11].map(demoTerminal);
+    const terminals = phones.map((phone) => new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone }));
+    try {
+      for (const t of terminals) await t.connect();
+      for (const [k, phone] of phones.entries()) {
+        const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0].id;
+        const r = await http(`${server.url}/api/vehicle/terminal/${terminalId}/resetRegistration`, 'PUT', undefined, token, { connection: 'close' });
+        expect(r.status).toBe(200);
+        await until(() => !terminals[k].isOnline, 10_000);
+      }
+      // Each reset says it found the session to drop (the audit's detail is JSON text).
+      const audits = await sql<{ detail: string }>`SELECT detail FROM audit_log WHERE action = 'terminalResetRegistration' ORDER BY id`.execute(database.db);
+      expect(audits.rows.map((r) => (JSON.parse(r.detail) as { disconnected: boolean }).disconnected)).toEqual([true, true, true, true]);
+    } finally {
+      for (const t of terminals) t.destroy();
+    }
+  }, 120_000);
 
   it('keeps every acknowledged position when a worker is killed with SIGKILL under load', async () => {
     await until(() => workers().length === 2, 30_000);

@@ -85,6 +85,78 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
     raw.destroy();
   });
 
+  it('reads the parameters back (0x8104, or 0x8106 for chosen ids) and keeps the answer as the command’s response', async () => {
+    const phone = demoTerminal(15);
+    const id = await terminalIdOf(h.s, phone);
+    const t = h.terminal(phone);
+    const received: DecodedMessage[] = [];
+    t.on('command', (m: DecodedMessage) => received.push(m));
+    await t.connect();
+    await h.s.call(admin, 'POST', url(id, '/params'), { params: [{ id: 1, type: 'u32', value: 30 }, { id: 0x83, type: 'string', value: '浙A12345' }], waitMs: 5000 });
+
+    const all = await h.s.call(admin, 'POST', url(id, '/readParams'), { waitMs: 5000 });
+    expect(all.body).toMatchObject({ kind: 'readParams', msgId: '0x8104', status: 'acked', request: {} });
+    const params = all.body.response.params as Array<{ id: number; type: string; value: unknown }>;
+    expect(params).toContainEqual({ id: 1, type: 'u32', value: 30 });
+    expect(params).toContainEqual({ id: 0x83, type: 'string', value: '浙A12345' });
+    expect(params).toContainEqual({ id: 0x55, type: 'u32', value: 120 }); // never set: the factory value
+
+    // Chosen ids, in the order asked; an id the terminal does not have is simply not answered.
+    const some = await h.s.call(admin, 'POST', url(id, '/readParams'), { ids: [0x55, 1, 0xdead], waitMs: 5000 });
+    expect(some.body).toMatchObject({ msgId: '0x8106', status: 'acked', request: { ids: [0x55, 1, 0xdead] } });
+    expect(some.body.response).toEqual({ params: [{ id: 0x55, type: 'u32', value: 120 }, { id: 1, type: 'u32', value: 30 }] });
+    expect((await h.s.call(admin, 'GET', url(id, `/${some.body.id}`))).body).toEqual(some.body);
+    const asked = received.filter((m) => m.msgId === MsgId.QueryParams);
+    expect(asked.map((m) => m.opaque === undefined && m.msgId === MsgId.QueryParams && m.body.ids)).toEqual([[0x55, 1, 0xdead]]);
+    await t.end();
+  });
+
+  it('fails a pending command at once when its terminal’s session closes before answering', async () => {
+    const phone = demoTerminal(16);
+    const id = await terminalIdOf(h.s, phone);
+    const t = h.terminal(phone);
+    await t.connect();
+    const code = t.authCode!;
+    await t.end();
+    const raw = await RawClient.open(h.port);
+    raw.send(phone, { msgId: MsgId.Auth, body: { code } });
+    await raw.waitFor(1);
+    const silent = await h.s.call(admin, 'POST', url(id, '/readParams'), {});
+    expect(silent.body.status).toBe('pending');
+    raw.destroy();
+    await until(async () => (await h.s.call(admin, 'GET', url(id, `/${silent.body.id}`))).body.status !== 'pending');
+    // Failed, for the closed session, not timed out.
+    expect((await h.s.call(admin, 'GET', url(id, `/${silent.body.id}`))).body).toMatchObject({ status: 'failed', response: { reason: 'sessionClosed' } });
+  });
+
+  it('fails a pending command at once when a new login replaces the session it went out on', async () => {
+    const phone = demoTerminal(17);
+    const id = await terminalIdOf(h.s, phone);
+    const t = h.terminal(phone);
+    await t.connect();
+    const code = t.authCode!;
+    await t.end();
+    const first = await RawClient.open(h.port);
+    first.send(phone, { msgId: MsgId.Auth, body: { code } });
+    await first.waitFor(1);
+    const pending = await h.s.call(admin, 'POST', url(id, '/location'), {});
+    expect(pending.body.status).toBe('pending');
+    // The terminal reconnects from the same address before answering: its old serial is lost.
+    const second = await RawClient.open(h.port);
+    second.send(phone, { msgId: MsgId.Auth, body: { code } });
+    await second.waitFor(1);
+    await first.waitClosed();
+    await until(async () => (await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body.status !== 'pending');
+    expect((await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body).toMatchObject({ status: 'failed', response: { reason: 'sessionClosed' } });
+    // A command through the new session is answered as usual.
+    const next = h.s.call(admin, 'POST', url(id, '/location'), { waitMs: 5000 });
+    await second.waitFor(2);
+    const q = second.received[1];
+    second.send(phone, { msgId: MsgId.LocationQueryResponse, body: { replySerial: q.serial, location: here } });
+    expect((await next).body).toMatchObject({ status: 'acked' });
+    second.destroy();
+  });
+
   it.each([
     ['/params', { params: [{ id: 1, type: 'u8', value: 256 }] }, 'params.0.value'],
     ['/params', { params: [{ id: 1, type: 'bytes', value: 'xyz' }] }, 'params.0.value'],
@@ -94,6 +166,10 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
     ['/control', { command: 256 }, 'command'],
     ['/location', { waitMs: 60_000 }, 'waitMs'],
     ['/location', { bogus: 1 }, 'bogus'],
+    ['/readParams', { ids: [] }, 'ids'],
+    ['/readParams', { ids: [1, 1] }, 'ids'],
+    ['/readParams', { ids: [4294967296] }, 'ids.0'],
+    ['/readParams', { ids: ['1'] }, 'ids.0'],
   ])('answers a bad %s body with 400 naming the field (%#)', async (path, body, field) => {
     const id = await terminalIdOf(h.s, demoTerminal(12));
     const r = await h.s.call(admin, 'POST', url(id, path), body);
