@@ -14,6 +14,21 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
   });
   afterAll(() => h.close());
   const url = (id: number, rest: string) => `/api/vehicle/terminal/${id}/command${rest}`;
+  /** The code a registered terminal authenticates with (registered by the simulator, then gone). */
+  const authCodeOf = async (phone: string) => {
+    const t = h.terminal(phone);
+    await t.connect();
+    const code = t.authCode!;
+    await t.end();
+    return code;
+  };
+  /** A terminal signed in over a raw connection that answers nothing unless the test does. */
+  const silentSession = async (phone: string, code: string) => {
+    const raw = await RawClient.open(h.port);
+    raw.send(phone, { msgId: MsgId.Auth, body: { code } });
+    await raw.waitFor(1);
+    return raw;
+  };
 
   it('refuses a command to an offline terminal with 406 in the caller’s language, and records nothing', async () => {
     const id = await terminalIdOf(h.s, demoTerminal(13));
@@ -65,13 +80,7 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
   it('marks a command failed when the terminal says so, and timed out when it never answers', async () => {
     const phone = demoTerminal(14);
     const id = await terminalIdOf(h.s, phone);
-    const t = h.terminal(phone);
-    await t.connect();
-    const code = t.authCode!;
-    await t.end();
-    const raw = await RawClient.open(h.port);
-    raw.send(phone, { msgId: MsgId.Auth, body: { code } });
-    await raw.waitFor(1);
+    const raw = await silentSession(phone, await authCodeOf(phone));
     const silent = await h.s.call(admin, 'POST', url(id, '/text'), { text: 'anyone?' });
     expect(silent.body.status).toBe('pending');
     await until(async () => (await h.s.call(admin, 'GET', url(id, `/${silent.body.id}`))).body.status === 'timeout');
@@ -114,13 +123,7 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
   it('fails a pending command at once when its terminal’s session closes before answering', async () => {
     const phone = demoTerminal(16);
     const id = await terminalIdOf(h.s, phone);
-    const t = h.terminal(phone);
-    await t.connect();
-    const code = t.authCode!;
-    await t.end();
-    const raw = await RawClient.open(h.port);
-    raw.send(phone, { msgId: MsgId.Auth, body: { code } });
-    await raw.waitFor(1);
+    const raw = await silentSession(phone, await authCodeOf(phone));
     const silent = await h.s.call(admin, 'POST', url(id, '/readParams'), {});
     expect(silent.body.status).toBe('pending');
     raw.destroy();
@@ -132,19 +135,12 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
   it('fails a pending command at once when a new login replaces the session it went out on', async () => {
     const phone = demoTerminal(17);
     const id = await terminalIdOf(h.s, phone);
-    const t = h.terminal(phone);
-    await t.connect();
-    const code = t.authCode!;
-    await t.end();
-    const first = await RawClient.open(h.port);
-    first.send(phone, { msgId: MsgId.Auth, body: { code } });
-    await first.waitFor(1);
+    const code = await authCodeOf(phone);
+    const first = await silentSession(phone, code);
     const pending = await h.s.call(admin, 'POST', url(id, '/location'), {});
     expect(pending.body.status).toBe('pending');
     // The terminal reconnects from the same address before answering: its old serial is lost.
-    const second = await RawClient.open(h.port);
-    second.send(phone, { msgId: MsgId.Auth, body: { code } });
-    await second.waitFor(1);
+    const second = await silentSession(phone, code);
     await first.waitClosed();
     await until(async () => (await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body.status !== 'pending');
     expect((await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body).toMatchObject({ status: 'failed', response: { reason: 'sessionClosed' } });
