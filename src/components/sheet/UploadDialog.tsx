@@ -70,11 +70,14 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
     setCancelling(true);
     r.controller.abort();
     let after: RowProgress | null = null;
-    try {
-      after = await cancelProgress(r.id);
-    } catch {
-      // Unknown to the server: the request never started, so nothing was stored.
-    }
+    // Once the server has reported the run it knows whether the rows were stored first; before
+    // that the abort alone stops it (it rolls back when the connection closes).
+    if (watch.rows)
+      try {
+        after = await cancelProgress(r.id);
+      } catch {
+        // Gone from the server: it never stored anything under it.
+      }
     setCancelling(false);
     if (storing && after?.state === 'done') {
       void feedback().message.warning(t('console.sheet.cancelTooLate'));

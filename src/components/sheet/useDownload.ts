@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DownloadWatch } from '../../services/sheet';
-import { cancelProgress, type RowProgress } from '../../services/progress';
+import type { RowProgress } from '../../services/progress';
 import { saveBlob } from '../../utils/saveBlob';
 import { useRowProgress } from './useRowProgress';
 
@@ -22,25 +22,21 @@ export interface Download {
 
 /**
  * One download at a time with its progress (bytes received, and the rows the server has written
- * under the download's progress id) and a cancel: cancelling aborts the request and tells the
- * server (it stops writing) and saves nothing. Failures have been shown by the call.
+ * under the download's progress id) and a cancel: cancelling aborts the request (the server
+ * stops writing when the connection closes) and saves nothing. Failures have been shown by the call.
  */
 export function useDownload(): Download {
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
   const controller = useRef<AbortController | null>(null);
-  const progressId = useRef<string | null>(null);
   const watchRows = useRowProgress();
-  const cancel = useCallback(() => {
-    if (progressId.current) void cancelProgress(progressId.current).catch(() => undefined);
-    controller.current?.abort();
-  }, []);
+  // Aborting is enough: the server stops writing once the connection closes.
+  const cancel = useCallback(() => controller.current?.abort(), []);
   useEffect(() => cancel, [cancel]);
   const start = useCallback(
     async (fetch: (watch: DownloadWatch) => Promise<Blob>, fileName: () => string) => {
       const c = new AbortController();
       controller.current = c;
       const id = watchRows.begin();
-      progressId.current = id;
       setProgress({ loaded: 0, total: null });
       try {
         const blob = await fetch({ signal: c.signal, progressId: id, onProgress: (p) => !c.signal.aborted && setProgress(p) });
@@ -52,7 +48,6 @@ export function useDownload(): Download {
         return false;
       } finally {
         if (controller.current === c) controller.current = null;
-        if (progressId.current === id) progressId.current = null;
         watchRows.stop();
         setProgress(null);
       }
