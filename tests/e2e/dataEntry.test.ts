@@ -115,26 +115,6 @@ describe('data entry an admin can trust', () => {
     await context.close();
   });
 
-  it('shows the rows checked so far out of all while an import runs, and a cancel imports nothing', async () => {
-    const { page, context } = await suite.adminPage();
-    await vehicleList(page);
-    await page.getByTestId('sheet-import').click();
-    const dialog = page.locator('.ant-modal-content').filter({ has: page.getByTestId('sheet-template') });
-    const rows = 9000;
-    const file = await xlsxOf([['车牌号'], ...Array.from({ length: rows }, (_, i) => [`沪J${String(10000 + i)}`])], '数据');
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'many.xlsx', mimeType: XLSX_TYPE, buffer: file });
-    // The server's own figure: rows checked so far out of all the file holds.
-    const figure = dialog.locator(`[data-testid=sheet-progress][data-total="${rows}"]`);
-    await figure.waitFor();
-    expect(await figure.getByTestId('sheet-progress-text').innerText()).toMatch(/^已校验 [\d,]+ \/ 9,000 行$/);
-    await screenshot(page, 'entry-import-progress');
-    await dialog.getByTestId('sheet-run-cancel').click();
-    await dialog.getByTestId('sheet-cancelled').waitFor();
-    expect(await dialog.getByTestId('sheet-valid').count()).toBe(0);
-    expect((await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪J' }, pageSize: 1 })).total).toBe(0);
-    await context.close();
-  });
-
   it('says a wrong old password once, on its field, and the log shows it failed, naming objects and details', async () => {
     await api('POST', '/passport/passport/register', { loginName: 'entry.clerk', name: '录入员', memberType: 'orgUser', expireDate: '2099-01-01', password: 'Start2026x', orgId: (await api('GET', '/passport/member/current')).orgId });
     const { page, context } = await suite.adminPage();
