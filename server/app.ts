@@ -18,6 +18,7 @@ import { makeErrorHandler, type UniqueIndexMap } from './platform/http/errorHand
 import './platform/http/fastifyTypes';
 import { LabelOverrides, requestTranslator } from './platform/labelOverrides';
 import { registerLabelRoutes } from './labels/routes';
+import { registerProgressRoutes } from './platform/progress/routes';
 import { loggerOptions, type LogFormat } from './platform/http/logging';
 import { serveConsole } from './platform/http/staticConsole';
 import { registerPassport } from './passport';
@@ -168,6 +169,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerPassport(app, { ...sessionDeps, throttle: opts.throttle ?? DEFAULT_THROTTLE });
   registerDecodeRoute(app);
   registerLabelRoutes(app, { db, overrides: labelOverrides });
+  registerProgressRoutes(app);
   for (const m of models) {
     registerEntityRoutes(app, db, m, bodyChecks[m.name]);
     registerSheetRoutes(app, db, m);

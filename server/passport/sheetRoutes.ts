@@ -1,6 +1,5 @@
 import { pathUnder } from '../platform/scope';
 import crypto from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { handWrittenEntities } from '../../schemas/generated/registry';
@@ -11,16 +10,19 @@ import { requestApplication } from '../platform/auth/application';
 import { callerOf } from '../platform/auth/authenticate';
 import type { Caller } from '../platform/auth/caller';
 import { hashPassword } from '../platform/auth/password';
-import { keysetBatches, type ExportBody } from '../platform/crud/keyset';
+import type { ExportBody } from '../platform/crud/keyset';
 import { buildModel, type EntityModel } from '../platform/crud/model';
 import { parseRoute } from '../platform/crud/routeSpec';
-import { exportBodySchema, EXPORT_BATCH, gatedImport, sheetReport, XLSX_UPLOAD } from '../platform/crud/sheetRoutes';
+import { checkedWithProgress, exportBodySchema, gatedImport, sendExport, sheetReport, XLSX_UPLOAD } from '../platform/crud/sheetRoutes';
+import type { StoreProgress } from '../platform/crud/sheet/store';
+import type { Progress } from '../platform/progress/board';
+import { progressHeaders, trackRequest } from '../platform/progress/track';
 import { templateColumns } from '../platform/crud/sheet/choices';
-import { exportColumns, importColumns, readOnlyColumns, type SheetColumn } from '../platform/crud/sheet/columns';
+import { importColumns, readOnlyColumns, type SheetColumn } from '../platform/crud/sheet/columns';
 import { readSheet, type SheetRows } from '../platform/crud/sheet/read';
 import { requestTimeZone } from '../platform/crud/sheet/timeZone';
 import { checkImportRows, type CheckedRows, type RowErrors } from '../platform/crud/sheet/validate';
-import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from '../platform/crud/sheet/workbook';
+import { attachment, templateBuffer, XLSX_TYPE } from '../platform/crud/sheet/workbook';
 import type { DB } from '../platform/db/tables';
 import { AppError } from '../platform/http/errors';
 import { requestTranslator } from '../platform/labelOverrides';
@@ -67,6 +69,13 @@ function addError(c: CheckedRows, row: number, e: RowErrors['errors'][number]): 
 const ROLES_HEADERS = (field: string) => ['roleNames', ...(['zh-CN', 'en-US', 'es-ES', 'ja-JP'] as const).map((l) => translator(l)(field))].map((h) => h.toLowerCase());
 const splitNames = (v: unknown) => String(v ?? '').split(/[,，、;；]/).map((s) => s.trim()).filter(Boolean);
 
+/** Before a stored row: its count so far, and the cancel obeyed every 50 rows. */
+function storeStep(progress: StoreProgress, i: number): void {
+  if (i % 50) return;
+  progress.check();
+  progress.done(i);
+}
+
 export function registerPassportSheetRoutes(app: FastifyInstance, deps: PassportDeps): void {
   const { db } = deps;
   const { organisation, member } = handWrittenEntities;
@@ -100,15 +109,9 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
   }
 
   function exportRoute(schema: EntitySchema, m: EntityModel): void {
-    routes(schema, 'export', { body: exportBodySchema(m) }, async (req, reply) => {
-      const out = new PassThrough();
+    routes(schema, 'export', { body: exportBodySchema(m), headers: progressHeaders }, async (req, reply) => {
       const scoped = await subtreeScope(callerOf(req), (req.body ?? {}) as ExportBody);
-      const batches = keysetBatches(db, m, scoped.caller, scoped.body, EXPORT_BATCH);
-      streamWorkbook(out, m, exportColumns(m), t(req), batches, requestTimeZone(req)).catch((err: Error) => {
-        req.log.warn({ err }, 'export stopped');
-        out.destroy(err);
-      });
-      return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(t(req)(`entity.${m.name}.title`))).send(out);
+      return sendExport(db, req, reply, m, scoped.caller, scoped.body, t(req)(`entity.${m.name}.title`));
     });
   }
 
@@ -118,33 +121,51 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
     m: EntityModel,
     extraColumns: SheetColumn[],
     check: (req: FastifyRequest, caller: Caller, c: CheckedRows, sheet: SheetRows) => Promise<void>,
-    store: (trx: Kysely<DB>, req: FastifyRequest, caller: Caller, bodies: Body[]) => Promise<string[]>,
+    store: (trx: Kysely<DB>, req: FastifyRequest, caller: Caller, bodies: Body[], progress: StoreProgress) => Promise<string[]>,
   ): void {
     // importColumns already carries a writable organisation column; an extra one of the same key is not repeated.
     const cols = [...importColumns(m), ...extraColumns.filter((e) => !importColumns(m).some((c) => c.key === e.key))];
     routes(schema, 'template', {}, async (req, reply) =>
       reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(t(req)(`entity.${m.name}.title`))).send(await templateBuffer(await templateColumns(db, m, callerOf(req), cols, t(req), false), t(req))),
     );
-    const checked = async (req: FastifyRequest): Promise<CheckedRows> => {
-      const caller = callerOf(req);
-      const sheet = await readSheet((await readUpload(req, XLSX_UPLOAD)).data);
-      const c = await checkImportRows(db, m, caller, sheet, cols, t(req), readOnlyColumns(m), requestTimeZone(req));
-      await check(req, caller, c, sheet);
-      return c;
-    };
+    const checked = (req: FastifyRequest, progress: Progress): Promise<CheckedRows> =>
+      checkedWithProgress(
+        progress,
+        async () => readSheet((await readUpload(req, XLSX_UPLOAD)).data),
+        async (sheet) => {
+          const caller = callerOf(req);
+          const c = await checkImportRows(db, m, caller, sheet, cols, t(req), readOnlyColumns(m), requestTimeZone(req));
+          await check(req, caller, c, sheet);
+          return c;
+        },
+      );
     const report = (req: FastifyRequest, c: CheckedRows) => sheetReport(c, t(req));
     const gated = gatedImport(db);
-    routes(schema, 'importValidate', {}, (req) => gated(req, async () => report(req, await checked(req))));
-    routes(schema, 'import', {}, (req, reply) => gated(req, async () => {
-      const c = await checked(req);
+    const upload = { headers: progressHeaders };
+    routes(schema, 'importValidate', upload, async (req, reply) => {
+      const progress = trackRequest(req, reply, 'read');
+      return gated(req, async () => report(req, await checked(req, progress)));
+    });
+    routes(schema, 'import', upload, async (req, reply) => {
+      const progress = trackRequest(req, reply, 'read');
+      return gated(req, async () => {
+      const c = await checked(req, progress);
       if (c.errors.length) return reply.status(400).send({ ...report(req, c), code: 'sheet.invalidRows' });
       const caller = callerOf(req);
       const bodies = c.bodies.map((b) => b.body);
-      // All or nothing: one transaction, on the transaction's own connection only (PGlite has one).
-      const targets = await db.transaction().execute((trx) => store(trx, req, caller, bodies));
+      progress.phase('store', bodies.length);
+      // All or nothing: one transaction, on the transaction's own connection only (PGlite has one);
+      // a cancel before its end throws inside it, which rolls every row back.
+      const targets = await db.transaction().execute(async (trx) => {
+        const stored = await store(trx, req, caller, bodies, progress);
+        progress.done(bodies.length);
+        progress.finish();
+        return stored;
+      });
       for (const target of targets) await auditRequest(db, req, caller, schema === organisation ? 'orgCreate' : 'memberRegister', target, { imported: true });
       return reply.status(201).send({ success: true, message: t(req)('sheet.imported', { count: bodies.length }), total: bodies.length });
-    }));
+      });
+    });
   }
 
   /* ---- organisations ---- */
@@ -154,8 +175,9 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
     orgModel,
     [],
     async () => undefined,
-    async (trx, _req, _caller, bodies) => {
-      for (const b of bodies) {
+    async (trx, _req, _caller, bodies, progress) => {
+      for (const [i, b] of bodies.entries()) {
+        storeStep(progress, i);
         const parent = await trx.selectFrom('organisation').select('path').where('id', '=', b.parentId as number).executeTakeFirstOrThrow();
         const row = await trx
           .insertInto('organisation')
@@ -240,10 +262,11 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
         }
       }
     },
-    async (trx, req, caller, bodies) => {
+    async (trx, req, caller, bodies, progress) => {
       const application = requestApplication(req);
       const out: string[] = [];
-      for (const b of bodies) {
+      for (const [i, b] of bodies.entries()) {
+        storeStep(progress, i);
         // Nobody knows this password: the account is signed in after an administrator resets it, and must change it then.
         const password = crypto.randomBytes(24).toString('base64url');
         const row = await trx

@@ -14,6 +14,8 @@ import { NONE, type Caller } from '../platform/auth/caller';
 import { attachment, XLSX_TYPE } from '../platform/crud/sheet/workbook';
 import type { DB } from '../platform/db/tables';
 import { requestLanguage } from '../platform/http/language';
+import { progressHeaders, trackRequest } from '../platform/progress/track';
+import { addRows } from './reportSheet';
 import { FIGURES, ledgerFrom, ledgerTotals, type LedgerCriteria } from './ledgerRoutes';
 import { dayRange } from './ranges';
 import { vehicleScope } from './scope';
@@ -98,15 +100,17 @@ export function registerDailyRoutes(app: FastifyInstance, { db, timeZone }: Repo
 
   app.post(
     `${BASE}/export`,
-    { config: { permission: NONE, labels: LABELS }, schema: { tags: ['ledger'], summary: 'the same rows and totals as xlsx, in the columns the console shows', body: ledgerBody() } },
+    { config: { permission: NONE, labels: LABELS }, schema: { tags: ['ledger'], summary: 'the same rows and totals as xlsx, in the columns the console shows', body: ledgerBody(), headers: progressHeaders } },
     async (req, reply) => {
+      const progress = trackRequest(req, reply, 'write');
       const { rows, total } = await report(req);
+      progress.phase('write', rows.length);
       const t = translator(requestLanguage(req));
       const wb = new ExcelJS.Workbook();
       const ws = wb.addWorksheet(t('reports.ledger.sheetTitle'));
       ws.columns = LEDGER_COLUMNS.map((col) => ({ width: Math.max(12, t(col.labelKey).length * 2 + 2) }));
       ws.addRow(LEDGER_COLUMNS.map((col) => t(col.labelKey))).font = { bold: true };
-      for (const r of rows) ws.addRow(LEDGER_COLUMNS.map((col) => col.value(r)));
+      await addRows(progress, rows, 0, (r) => ws.addRow(LEDGER_COLUMNS.map((col) => col.value(r))));
       const totals = ws.addRow(LEDGER_COLUMNS.map((col, i) => (i === 0 ? t('reports.ledger.total') : col.value(total))));
       totals.font = { bold: true };
       const out = Buffer.from(await wb.xlsx.writeBuffer());

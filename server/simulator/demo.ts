@@ -2,6 +2,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
+import { seedDemoSchedules } from '../seed/demoSchedules';
 import { demoFixtures } from '../seed/fixtures';
 import type { Jt808Version } from '../telematics/jt808/codec';
 import type { FleetStarter } from '../telematics';
@@ -81,6 +82,9 @@ export function demoFleetStarter(opts: DemoFleetOptions): FleetStarter {
         log: (p) => log.info({ ...p, elapsedS: Math.round((Date.now() - started) / 1000) }, 'demo history: day uploaded'),
       });
       await derived?.();
+      // The team pages join schedules with what was driven: schedule the drivers on the days their vehicle drove.
+      const schedules = await seedDemoSchedules(db);
+      log.info({ schedules }, 'demo history: schedules added');
       await db.insertInto('app_setting').values({ key: DEMO_HISTORY_KEY, value: new Date().toISOString() }).onConflict((oc) => oc.column('key').doNothing()).execute();
       log.info({ positions, elapsedS: Math.round((Date.now() - started) / 1000) }, 'demo history: complete and derived');
     };

@@ -1,7 +1,7 @@
 import type { Page } from './passport';
 import { NONE } from '../../schemas/kit/authority';
 import { call } from './http/call';
-import { downloadSheet } from './sheet';
+import { downloadSheet, type DownloadWatch } from './sheet';
 
 /** The console's alarm calls (server/intelligence/alarms): the list, handling with a note. */
 
@@ -53,5 +53,5 @@ export const queryAlarms = (q: AlarmQuery) => call<Page<AlarmRow>>('/vehicle/ala
 export const handleAlarm = (id: number, note: string) => call<AlarmRow>(`/vehicle/alarm/${id}/handle`, { method: 'PUT', data: { note } });
 
 /** The list of these criteria as xlsx, latest first (what the table pages through). */
-export const exportAlarms = (criteria: AlarmCriteria) =>
-  downloadSheet({ method: 'POST', url: '/vehicle/alarm/export', authority: NONE }, { criteria, order: { property: 'begin', direction: 'DESC' } });
+export const exportAlarms = (criteria: AlarmCriteria, watch?: DownloadWatch) =>
+  downloadSheet({ method: 'POST', url: '/vehicle/alarm/export', authority: NONE }, { criteria, order: { property: 'begin', direction: 'DESC' } }, watch);

@@ -27,6 +27,8 @@ export interface SheetCall {
 /** How a download is followed: its progress, and a signal that cancels it. */
 export interface DownloadWatch {
   signal?: AbortSignal;
+  /** The server reports the rows it has written under this id (see services/progress). */
+  progressId?: string;
   onProgress?: (p: { loaded: number; total: number | null }) => void;
 }
 
@@ -43,6 +45,7 @@ export async function downloadSheet(sheet: SheetCall, body?: unknown, watch: Dow
       authority: sheet.authority,
       skipErrorHandler: true,
       signal: watch.signal,
+      progressId: watch.progressId,
       onDownloadProgress: watch.onProgress && ((e) => watch.onProgress?.({ loaded: e.loaded, total: e.total || null })),
     });
   } catch (e) {
@@ -53,10 +56,16 @@ export async function downloadSheet(sheet: SheetCall, body?: unknown, watch: Dow
   }
 }
 
+/** How an upload is followed: the progress id the server reports its rows under, and a cancel. */
+export interface UploadWatch {
+  signal?: AbortSignal;
+  progressId?: string;
+}
+
 /** Uploads one xlsx to a validate or apply route; the caller shows failures (inside its dialog). */
-export function uploadSheet<T = SheetReport>(sheet: SheetCall, file: Blob, name: string): Promise<T> {
+export function uploadSheet<T = SheetReport>(sheet: SheetCall, file: Blob, name: string, watch: UploadWatch = {}): Promise<T> {
   const data = new FormData();
   data.append('file', file, name);
   // quiet: the dialog shows the server's own "N rows imported" instead of the generic 201 toast.
-  return call<T>(sheet.url, { method: sheet.method, data, authority: sheet.authority, quiet: true, skipErrorHandler: true });
+  return call<T>(sheet.url, { method: sheet.method, data, authority: sheet.authority, quiet: true, skipErrorHandler: true, signal: watch.signal, progressId: watch.progressId });
 }

@@ -21,22 +21,13 @@ const { api } = suite;
 const today = dayOf(new Date());
 const weekAgo = dayOf(new Date(Date.now() - 6 * 86_400_000));
 const week = { begin: weekAgo, end: today };
-/** The schedules added: one per driven vehicle and day of history. */
+/** The demo's schedules of the week: the seed put each driver on their vehicle every day it drove. */
 const scheduled: Array<{ driverId: number; vehicleId: number; workDate: string }> = [];
 
 beforeAll(async () => {
-  // The drivers of the vehicles that drove, scheduled on them every day they drove.
-  const driven = (await api('POST', '/vehicle/dailyDrivingBehavior/mileageAndFuel', { criteria: week })) as Array<{ vehicleId: number }>;
-  for (const { vehicleId } of driven) {
-    const v = await api('GET', `/vehicle/vehicle/queryById/${vehicleId}`);
-    if (!v.driverId) continue;
-    const days = (await api('POST', '/vehicle/dailyDrivingBehavior/mileageAndFuelByDay', { criteria: { ...week, vehicleId } })) as Array<{ date: string; tripCount: number }>;
-    for (const { date } of days.filter((d) => d.tripCount > 0)) {
-      await api('POST', '/vehicle/schedule', { orgId: v.orgId, driverId: v.driverId, vehicleId, workDate: date, shift: 'allDay', route: '外高桥—洋山' });
-      scheduled.push({ driverId: v.driverId, vehicleId, workDate: date });
-    }
-  }
-  if (!scheduled.length) throw new Error('no demo vehicle drove with a driver');
+  const page = (await api('POST', '/vehicle/schedule/query', { criteria: { workDate: [weekAgo, today] }, pageSize: 1000 })) as { data: Array<{ driverId: number; vehicleId: number; workDate: string }> };
+  for (const { driverId, vehicleId, workDate } of page.data) scheduled.push({ driverId, vehicleId, workDate });
+  if (!scheduled.length) throw new Error('the demo seeded no schedule this week');
   // A policy every moving demo vehicle breaks: the live fleet's next reports raise OverSpeed alarms (violations of today).
   await overspeedEverywhere(api);
 }, 300_000);

@@ -12,6 +12,8 @@ import { callerOf } from '../../platform/auth/authenticate';
 import { attachment, XLSX_TYPE } from '../../platform/crud/sheet/workbook';
 import type { DB } from '../../platform/db/tables';
 import { requestLanguage } from '../../platform/http/language';
+import { progressHeaders, trackRequest } from '../../platform/progress/track';
+import { addRows } from '../../reports/reportSheet';
 import { queryAlarms, type AlarmQuery, type AlarmRow } from './query';
 import type { Body } from './routes';
 
@@ -20,7 +22,8 @@ const PAGE = 2_000;
 
 
 export function registerAlarmExport(app: FastifyInstance, db: Kysely<DB>, body: Record<string, unknown>, toQuery: (b: Body | null) => AlarmQuery): void {
-  app.post('/api/vehicle/alarm/export', { config: { permission: NONE, labels: 'alarm.fields' }, schema: { tags: ['alarm'], summary: 'the alarm list of these criteria as xlsx', body } }, async (req, reply) => {
+  app.post('/api/vehicle/alarm/export', { config: { permission: NONE, labels: 'alarm.fields' }, schema: { tags: ['alarm'], summary: 'the alarm list of these criteria as xlsx', body, headers: progressHeaders } }, async (req, reply) => {
+    const progress = trackRequest(req, reply, 'write');
     const caller = callerOf(req);
     const t = translator(requestLanguage(req));
     const q = toQuery(req.body as Body | null);
@@ -42,7 +45,8 @@ export function registerAlarmExport(app: FastifyInstance, db: Kysely<DB>, body: 
     ws.addRow(cols.map(([k]) => t(k))).font = { bold: true };
     for (let pageIndex = 1, written = 0; written < MAX_EXPORT; pageIndex++) {
       const page = await queryAlarms(db, caller, { ...q, pageIndex, pageSize: PAGE });
-      for (const a of page.data) ws.addRow(cols.map(([, v]) => v(a)));
+      if (pageIndex === 1) progress.phase('write', Math.min(MAX_EXPORT, page.total));
+      await addRows(progress, page.data, written, (a) => ws.addRow(cols.map(([, v]) => v(a))));
       written += page.data.length;
       if (page.data.length < PAGE) break;
     }

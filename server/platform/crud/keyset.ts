@@ -24,6 +24,14 @@ function after(expr: string, dir: 'ASC' | 'DESC', last: { key: unknown; id: numb
 /** An export body: the list's query, optionally narrowed to some of its rows (the page on screen). */
 export type ExportBody = QueryBody & { ids?: readonly number[] | null };
 
+/** The rows an export of this body holds, for its progress (one count before the first batch). */
+export async function exportCount(db: Kysely<DB>, m: EntityModel, caller: Caller, body: ExportBody): Promise<number> {
+  const listed = whereClause(m, caller, body.criteria);
+  const where = body.ids ? sql`${listed} AND t.id = ANY (${[...body.ids]}::int[])` : listed;
+  const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${fromClause(m)} WHERE ${where}`.execute(db);
+  return r.rows[0].n;
+}
+
 /**
  * Every row the list would show for these criteria and order (only those of `ids` when given), in batches fetched by keyset (never
  * OFFSET, never all at once): each batch is its own short query, so other requests interleave and

@@ -6,14 +6,17 @@ import type { Translate } from '../../../schemas/kit/i18n';
 import { callerOf } from '../auth/authenticate';
 import { requestTranslator } from '../labelOverrides';
 import { readUpload } from '../http/upload';
-import { keysetBatches, type ExportBody } from './keyset';
+import type { Caller } from '../auth/caller';
+import { trackRequest, progressHeaders } from '../progress/track';
+import type { Progress } from '../progress/board';
+import { exportCount, keysetBatches, type ExportBody } from './keyset';
 import type { EntityModel } from './model';
 import { parseRoute } from './routeSpec';
 import { exportColumns, importColumns, readOnlyColumns, renewColumns } from './sheet/columns';
 import { templateColumns } from './sheet/choices';
 import { importGate } from './sheet/importGate';
 import { requestTimeZone } from './sheet/timeZone';
-import { readSheet } from './sheet/read';
+import { readSheet, type SheetRows } from './sheet/read';
 import { insertRows, renewRows } from './sheet/store';
 import { checkImportRows, checkRenewRows, type CheckedRows } from './sheet/validate';
 import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from './sheet/workbook';
@@ -55,6 +58,35 @@ export const gatedImport =
   <T>(req: FastifyRequest, job: () => Promise<T>): Promise<T> =>
     importGate(db).run(callerOf(req).memberId, job);
 
+/**
+ * Streams an export of `body` for `caller` as the response, its progress under the caller's id:
+ * the rows in all (counted first), then rows written after each batch; a cancel or a client that
+ * goes away stops the writing.
+ */
+export async function sendExport(db: Kysely<DB>, req: FastifyRequest, reply: FastifyReply, m: EntityModel, caller: Caller, body: ExportBody, title: string): Promise<FastifyReply> {
+  const progress = trackRequest(req, reply, 'write');
+  progress.phase('write', await exportCount(db, m, caller, body));
+  const out = new PassThrough();
+  const batches = keysetBatches(db, m, caller, body, EXPORT_BATCH);
+  streamWorkbook(out, m, exportColumns(m), requestTranslator(req), batches, requestTimeZone(req), progress).catch((err: Error) => {
+    // Headers are gone by now: the client sees a truncated download, the log says why.
+    req.log.warn({ err }, 'export stopped');
+    out.destroy(err);
+  });
+  return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(title)).send(out);
+}
+
+/** The rows of an uploaded file checked (phase `check`: all of them once done), then a cancel honoured. */
+export async function checkedWithProgress(progress: Progress, read: () => Promise<SheetRows>, check: (sheet: SheetRows) => Promise<CheckedRows>): Promise<CheckedRows> {
+  const sheet = await read();
+  progress.check();
+  progress.phase('check', sheet.rows.length);
+  const c = await check(sheet);
+  progress.done(sheet.rows.length);
+  progress.check();
+  return c;
+}
+
 const templateQuery = { type: 'object', additionalProperties: false, properties: { kind: { enum: ['import', 'renew'], default: 'import' } } };
 
 /**
@@ -73,16 +105,7 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: Ent
   const title = (req: FastifyRequest) => t(req)(`entity.${m.name}.title`);
 
   const exportBody = exportBodySchema(m);
-  each('export', { body: exportBody }, async (req, reply) => {
-    const out = new PassThrough();
-    const batches = keysetBatches(db, m, callerOf(req), (req.body ?? {}) as ExportBody, EXPORT_BATCH);
-    streamWorkbook(out, m, exportColumns(m), t(req), batches, requestTimeZone(req)).catch((err: Error) => {
-      // Headers are gone by now: the client sees a truncated download, the log says why.
-      req.log.warn({ err }, 'export stopped');
-      out.destroy(err);
-    });
-    return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(title(req))).send(out);
-  });
+  each('export', { body: exportBody, headers: progressHeaders }, async (req, reply) => sendExport(db, req, reply, m, callerOf(req), (req.body ?? {}) as ExportBody, title(req)));
 
   each('template', { querystring: templateQuery }, async (req, reply) => {
     const renew = (req.query as { kind: string }).kind === 'renew' && x.renew;
@@ -91,27 +114,41 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: Ent
   });
 
   type Check = typeof checkImportRows;
-  const checked = async (req: FastifyRequest, check: Check, renew: boolean): Promise<CheckedRows> => {
-    const sheet = await readSheet((await readUpload(req, XLSX_UPLOAD)).data);
-    return check(db, m, callerOf(req), sheet, renew ? renewColumns(m) : importColumns(m), t(req), readOnlyColumns(m), requestTimeZone(req));
-  };
+  const checked = (req: FastifyRequest, progress: Progress, check: Check, renew: boolean): Promise<CheckedRows> =>
+    checkedWithProgress(
+      progress,
+      async () => readSheet((await readUpload(req, XLSX_UPLOAD)).data),
+      (sheet) => check(db, m, callerOf(req), sheet, renew ? renewColumns(m) : importColumns(m), t(req), readOnlyColumns(m), requestTimeZone(req)),
+    );
   const report = (req: FastifyRequest, c: CheckedRows) => sheetReport(c, t(req));
   const gated = gatedImport(db);
-  const validateRoute = (check: Check, renew: boolean) => (req: FastifyRequest) => gated(req, async () => report(req, await checked(req, check, renew)));
-  const applyRoute = (check: Check, renew: boolean) => (req: FastifyRequest, reply: FastifyReply) =>
-    gated(req, async () => {
-      const c = await checked(req, check, renew);
+  const validateRoute = (check: Check, renew: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const progress = trackRequest(req, reply, 'read');
+    return gated(req, async () => report(req, await checked(req, progress, check, renew)));
+  };
+  const applyRoute = (check: Check, renew: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const progress = trackRequest(req, reply, 'read');
+    return gated(req, async () => {
+      const c = await checked(req, progress, check, renew);
       if (c.errors.length) return reply.status(400).send({ ...report(req, c), code: 'sheet.invalidRows' });
       const caller = callerOf(req);
       const bodies = c.bodies.map((b) => b.body);
-      await db.transaction().execute((trx) => (renew ? renewRows(trx, m, caller, bodies) : insertRows(trx, m, caller, bodies)));
+      progress.phase('store', bodies.length);
+      // All or nothing: a cancel before the last statement throws inside the transaction, which rolls back.
+      await db.transaction().execute(async (trx) => {
+        await (renew ? renewRows(trx, m, caller, bodies, progress) : insertRows(trx, m, caller, bodies, progress));
+        progress.done(bodies.length);
+        progress.finish();
+      });
       const message = t(req)(renew ? 'sheet.renewed' : 'sheet.imported', { count: bodies.length });
       return reply.status(renew ? 200 : 201).send({ success: true, message, total: bodies.length });
     });
-  each('importValidate', {}, validateRoute(checkImportRows, false));
-  each('import', {}, applyRoute(checkImportRows, false));
+  };
+  const upload = { headers: progressHeaders };
+  each('importValidate', upload, validateRoute(checkImportRows, false));
+  each('import', upload, applyRoute(checkImportRows, false));
   if (x.renew) {
-    each('renewValidate', {}, validateRoute(checkRenewRows, true));
-    each('renew', {}, applyRoute(checkRenewRows, true));
+    each('renewValidate', upload, validateRoute(checkRenewRows, true));
+    each('renew', upload, applyRoute(checkRenewRows, true));
   }
 }

@@ -1,6 +1,9 @@
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Space, Spin, Table, Typography, Upload } from 'antd';
-import { useReducer, useState } from 'react';
+import { useReducer, useRef, useState } from 'react';
+import { cancelProgress, type RowProgress } from '../../services/progress';
+import { useNumberFormat } from '../charts/useNumberFormat';
+import { useRowProgress } from './useRowProgress';
 import { reportFailure } from '../../services/http/config';
 import { failureOf } from '../../services/http/failureOf';
 import { feedback } from '../../services/http/feedback';
@@ -30,7 +33,9 @@ const SHOWN_HERE = new Set([400, 406, 413]);
 /**
  * Import or renewal by spreadsheet (SPEC §9): template, file (xlsx only, size-checked first), the
  * server's check of every row shown as a table of row / field / message in the user's language —
- * nothing is stored until every row is valid and the user confirms.
+ * nothing is stored until every row is valid and the user confirms. While the server checks or
+ * stores, the rows so far out of all show with a cancel; a cancelled import stores nothing (the
+ * server rolls it back), and if it finished first the user is told it was stored.
  */
 export default function UploadDialog({ open, flow, entity, onClose, onDone }: Props) {
   const t = useT();
@@ -40,6 +45,49 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
   // The dialog imports records ("导入车辆"), not the page ("导入车辆管理").
   const item = itemTitle(t, entity);
   const renew = flow.kind === 'renew';
+  const watch = useRowProgress();
+  const run = useRef<{ controller: AbortController; id: string } | null>(null);
+  const [cancelling, setCancelling] = useState(false);
+
+  /** Sends the file with a fresh progress id, followed until it answers. */
+  const send = async <T,>(call: UploadFlow['validate'], file: File): Promise<T> => {
+    const r = { controller: new AbortController(), id: watch.begin() };
+    run.current = r;
+    try {
+      return await uploadSheet<T>(call, file, file.name, { signal: r.controller.signal, progressId: r.id });
+    } finally {
+      if (run.current === r) run.current = null;
+      watch.stop();
+    }
+  };
+  const aborted = (e: unknown) => (e as { name?: string; code?: string })?.code === 'ERR_CANCELED' || (e as { name?: string })?.name === 'CanceledError';
+
+  /** Stops the check or the store under way: the request is aborted and the server told; its answer says whether rows were stored first. */
+  const cancelRun = async () => {
+    const r = run.current;
+    if (!r) return;
+    const storing = state.phase === 'applying';
+    setCancelling(true);
+    r.controller.abort();
+    let after: RowProgress | null = null;
+    // Once the server has reported the run it knows whether the rows were stored first; before
+    // that the abort alone stops it (it rolls back when the connection closes).
+    if (watch.rows)
+      try {
+        after = await cancelProgress(r.id);
+      } catch {
+        // Gone from the server: it never stored anything under it.
+      }
+    setCancelling(false);
+    if (storing && after?.state === 'done') {
+      void feedback().message.warning(t('console.sheet.cancelTooLate'));
+      dispatch({ type: 'reset' });
+      onClose();
+      onDone();
+      return;
+    }
+    dispatch({ type: 'cancelled', notice: t(storing ? 'console.sheet.cancelledImport' : 'console.sheet.cancelledCheck') });
+  };
 
   const failed = (e: unknown) => {
     const f = failureOf(e);
@@ -55,9 +103,9 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
     }
     dispatch({ type: 'chosen', file });
     try {
-      dispatch({ type: 'checked', report: await uploadSheet(flow.validate, file, file.name) });
+      dispatch({ type: 'checked', report: await send<SheetReport>(flow.validate, file) });
     } catch (e) {
-      failed(e);
+      if (!aborted(e)) failed(e);
     }
   };
 
@@ -65,13 +113,14 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
     if (state.phase !== 'valid') return;
     dispatch({ type: 'apply' });
     try {
-      const done = await uploadSheet<{ message: string }>(flow.apply, state.file, state.file.name);
+      const done = await send<{ message: string }>(flow.apply, state.file);
       void feedback().message.success(done.message);
       dispatch({ type: 'reset' });
       onClose();
       onDone();
     } catch (e) {
       // Rows that became invalid since the check (e.g. someone stored the same number) come back as a report.
+      if (aborted(e)) return;
       const data = (e as { response?: { data?: unknown } }).response?.data;
       if (isSheetReport(data)) dispatch({ type: 'checked', report: data });
       else failed(e);
@@ -91,6 +140,7 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
 
   const close = () => {
     if (state.phase === 'applying') return;
+    if (state.phase === 'checking') void cancelRun();
     dispatch({ type: 'reset' });
     onClose();
   };
@@ -146,6 +196,7 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
           )}
         </Upload.Dragger>
         <Outcome state={state} entity={entity} />
+        {busy && <RunProgress rows={watch.rows} cancelling={cancelling} onCancel={() => void cancelRun()} />}
       </Space>
     </Modal>
   );
@@ -155,9 +206,10 @@ function Outcome({ state, entity }: { state: ReturnType<typeof uploadStep>; enti
   const t = useT();
   switch (state.phase) {
     case 'choose':
+      if (state.notice) return <Alert type="info" showIcon message={state.notice} data-testid="sheet-cancelled" />;
       return state.problem ? <Alert type="error" showIcon message={state.problem} data-testid="sheet-problem" /> : null;
     case 'checking':
-      return <Spin tip={t('console.sheet.checking')}><div style={{ height: 48 }} /></Spin>;
+      return null;
     case 'failed':
       return <Alert type="error" showIcon message={state.message} data-testid="sheet-problem" />;
     case 'valid':
@@ -166,6 +218,25 @@ function Outcome({ state, entity }: { state: ReturnType<typeof uploadStep>; enti
     case 'invalid':
       return <ErrorTable report={state.report} entity={entity} />;
   }
+}
+
+/** The rows the server has checked or stored so far out of all, and the cancel of the run. */
+function RunProgress({ rows, cancelling, onCancel }: { rows: RowProgress | null; cancelling: boolean; onCancel: () => void }) {
+  const t = useT();
+  const fmt = useNumberFormat();
+  const figures = rows && rows.total !== null ? { done: fmt(rows.done), total: fmt(rows.total) } : null;
+  const text = !rows || rows.phase === 'read' || !figures ? t('console.sheet.checking') : t(rows.phase === 'store' ? 'console.sheet.progressStore' : 'console.sheet.progressCheck', figures);
+  return (
+    <Space size={12} data-testid="sheet-progress" data-phase={rows?.phase} data-done={rows?.done} data-total={rows?.total ?? undefined}>
+      <Spin size="small" />
+      <Typography.Text type="secondary" data-testid="sheet-progress-text">
+        {text}
+      </Typography.Text>
+      <Button size="small" danger loading={cancelling} onClick={onCancel} data-testid="sheet-run-cancel">
+        {t('console.sheet.cancelRun')}
+      </Button>
+    </Space>
+  );
 }
 
 function ErrorTable({ report, entity }: { report: SheetReport; entity: string }) {

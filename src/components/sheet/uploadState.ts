@@ -2,10 +2,11 @@ import type { SheetReport } from './report';
 
 /**
  * The import (or renewal) dialog, step by step: choose a file → the server checks every row
- * (nothing stored) → the rows with errors, or "N rows valid" and a confirm → stored.
+ * (nothing stored) → the rows with errors, or "N rows valid" and a confirm → stored. A check or a
+ * store under way can be cancelled: back to choosing, with a notice that nothing was stored.
  */
 export type UploadState =
-  | { phase: 'choose'; problem?: string }
+  | { phase: 'choose'; problem?: string; notice?: string }
   | { phase: 'checking'; file: File }
   | { phase: 'invalid'; file: File; report: SheetReport }
   | { phase: 'valid'; file: File; report: SheetReport }
@@ -18,6 +19,7 @@ export type UploadEvent =
   | { type: 'checked'; report: SheetReport }
   | { type: 'failed'; message: string }
   | { type: 'apply' }
+  | { type: 'cancelled'; notice: string }
   | { type: 'reset' };
 
 export const initialUpload: UploadState = { phase: 'choose' };
@@ -39,5 +41,7 @@ export function uploadStep(s: UploadState, e: UploadEvent): UploadState {
       return s.phase === 'checking' || s.phase === 'applying' ? { phase: 'failed', file: s.file, message: e.message } : s;
     case 'apply':
       return s.phase === 'valid' ? { phase: 'applying', file: s.file, report: s.report } : s;
+    case 'cancelled':
+      return s.phase === 'checking' || s.phase === 'applying' ? { phase: 'choose', notice: e.notice } : s;
   }
 }

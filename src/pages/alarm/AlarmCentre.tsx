@@ -7,7 +7,8 @@ import { useNumberFormat } from '../../components/charts/useNumberFormat';
 import OrgTreeSelect from '../../components/schema/OrgTreeSelect';
 import RefSelect from '../../components/schema/RefSelect';
 import { exportAlarms, handleAlarm, type AlarmCategory, type AlarmRow } from '../../services/alarms';
-import { saveBlob } from '../../utils/saveBlob';
+import DownloadStatus from '../../components/sheet/DownloadStatus';
+import { useDownload } from '../../components/sheet/useDownload';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
@@ -26,17 +27,8 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
   const [handling, setHandling] = useState<AlarmRow | null>(null);
   const [form] = Form.useForm<{ note: string }>();
   const set = (patch: Partial<AlarmFilters>) => setFilters((f) => ({ ...f, ...patch }));
-  const [exporting, setExporting] = useState(false);
-  const doExport = async () => {
-    setExporting(true);
-    try {
-      saveBlob(await exportAlarms(list.criteria), `${t('console.alarm.all')}.xlsx`);
-    } catch {
-      // downloadSheet has shown the failure.
-    } finally {
-      setExporting(false);
-    }
-  };
+  const download = useDownload();
+  const doExport = () => void download.start((watch) => exportAlarms(list.criteria, watch), () => `${t('console.alarm.all')}.xlsx`);
 
   const columns: ColumnsType<AlarmRow> = [
     { key: 'begin', title: t('alarm.fields.begin'), render: (_, a) => parseTime(a.begin), width: 170 },
@@ -105,9 +97,10 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
         />
         <OrgTreeSelect style={{ width: 200 }} value={filters.orgId} onChange={(orgId) => set({ orgId })} placeholder={t('alarm.fields.orgId')} />
         <RefSelect style={{ width: 180 }} entity="vehicle" value={filters.vehicleId} onChange={(vehicleId) => set({ vehicleId })} placeholder={t('alarm.fields.vehicleId')} />
-        <Button icon={<DownloadOutlined />} loading={exporting} disabled={!list.total} onClick={doExport} data-testid="alarm-export">
+        <Button icon={<DownloadOutlined />} loading={download.progress !== null} disabled={!list.total} onClick={doExport} data-testid="alarm-export">
           {t('console.alarm.export')}
         </Button>
+        <DownloadStatus download={download} />
       </Space>
       <Table<AlarmRow>
         size="small"

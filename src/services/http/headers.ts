@@ -14,6 +14,8 @@ export interface CallOptions {
   quiet?: boolean;
   /** The caller shows the failure itself. */
   skipErrorHandler?: boolean;
+  /** An export's or import's progress id (X-Progress-Id): the server reports its rows under it. */
+  progressId?: string;
 }
 
 export const DEFAULT_APPLICATION = 'obd-web';
@@ -26,6 +28,7 @@ export function callHeaders(opts: CallOptions, sessionToken: string | null, lang
     'X-Authority': opts.authority ?? NONE,
     'x-application-code': opts.application ?? DEFAULT_APPLICATION,
     ...(opts.appCode ? { AppCode: opts.appCode } : {}),
+    ...(opts.progressId ? { 'X-Progress-Id': opts.progressId } : {}),
     'Accept-Language': language,
     // Spreadsheets show and read times in the zone the screen shows them in.
     'X-Time-Zone': Intl.DateTimeFormat().resolvedOptions().timeZone,

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Caller } from '../../auth/caller';
 import type { EntityModel } from '../model';
+import type { Progress } from '../../progress/board';
 import { dbValue } from '../write';
 import type { DB } from '../../db/tables';
 
@@ -8,28 +9,39 @@ type Body = Record<string, unknown>;
 
 // PostgreSQL caps one statement at 65,535 parameters.
 const MAX_PARAMS = 60_000;
+/** Rows per statement at most: small enough that the progress moves and a cancel stops soon. */
+const STORE_BATCH = 500;
+
+/** What a store reports: rows stored so far, and a cancel it obeys between statements (the transaction then rolls back). */
+export type StoreProgress = Pick<Progress, 'done' | 'check'>;
 
 /** Inserts checked create bodies (each in its resolved organisation), in multi-row batches; blanks take the column default. */
-export async function insertRows(trx: Kysely<DB>, m: EntityModel, caller: Caller, bodies: Body[]): Promise<void> {
+export async function insertRows(trx: Kysely<DB>, m: EntityModel, caller: Caller, bodies: Body[], progress?: StoreProgress): Promise<void> {
   const props = [...m.writable.keys()].filter((p) => bodies.some((b) => b[p] !== undefined));
   const fixed: Array<[string, unknown]> = [];
   if (m.stamp) fixed.push([m.stamp.operatorCol, caller.name], [m.stamp.timeCol, new Date().toISOString()]);
   const cols = sql.raw([...props.map((p) => m.columns.get(p)!), ...fixed.map(([c]) => c)].join(', '));
   const perRow = props.length + fixed.length;
-  const batch = Math.max(1, Math.floor(MAX_PARAMS / Math.max(1, perRow)));
+  const batch = Math.max(1, Math.min(STORE_BATCH, Math.floor(MAX_PARAMS / Math.max(1, perRow))));
   for (let i = 0; i < bodies.length; i += batch) {
     const tuples = bodies.slice(i, i + batch).map((b) => {
       const vals = [...props.map((p) => (b[p] === undefined ? sql`DEFAULT` : sql`${dbValue(b[p])}`)), ...fixed.map(([, v]) => sql`${v}`)];
       return sql`(${sql.join(vals)})`;
     });
+    progress?.check();
     await sql`INSERT INTO ${sql.raw(m.table)} (${cols}) VALUES ${sql.join(tuples)}`.execute(trx);
+    progress?.done(Math.min(bodies.length, i + batch));
   }
 }
 
 /** Sets the renewed fields of rows already matched (and scoped) by id. */
-export async function renewRows(trx: Kysely<DB>, m: EntityModel, caller: Caller, bodies: Body[]): Promise<void> {
+export async function renewRows(trx: Kysely<DB>, m: EntityModel, caller: Caller, bodies: Body[], progress?: StoreProgress): Promise<void> {
   const { fields } = m.schema['x-entity'].renew!;
-  for (const b of bodies) {
+  for (const [i, b] of bodies.entries()) {
+    if (i % 100 === 0) {
+      progress?.check();
+      progress?.done(i);
+    }
     const sets = fields.map((f) => sql`${sql.raw(m.columns.get(f)!)} = ${dbValue(b[f])}`);
     if (m.stamp) sets.push(sql`${sql.raw(m.stamp.operatorCol)} = ${caller.name}`, sql`${sql.raw(m.stamp.timeCol)} = now()`);
     await sql`UPDATE ${sql.raw(m.table)} SET ${sql.join([...sets, sql`updated_at = now()`])} WHERE id = ${b.id}`.execute(trx);

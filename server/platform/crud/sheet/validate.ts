@@ -152,8 +152,10 @@ async function checkUnique(db: Kysely<DB>, m: EntityModel, caller: Caller, rows:
     const cols = set.map((p) => sql.raw(`${m.columns.get(p)!}::text`));
     for (let i = 0; i < keyed.length; i += 1000) {
       const chunk = keyed.slice(i, i + 1000);
-      const tuples = chunk.map((r) => sql`(${sql.join(set.map((p) => sql`${String(valueOf(r.body, p))}::text`))})`);
-      const found = await sql<Record<string, string>>`SELECT ${sql.join(cols)} FROM ${sql.raw(m.table)} WHERE (${sql.join(cols)}) IN (${sql.join(tuples)})`.execute(db);
+      // One array per column (not a parameter per cell): the statement keeps one shape however many
+      // rows, which the embedded PGlite spun on when the same many-parameter statement ran again.
+      const arrays = set.map((p) => sql`${chunk.map((r) => String(valueOf(r.body, p)))}::text[]`);
+      const found = await sql<Record<string, string>>`SELECT ${sql.join(cols)} FROM ${sql.raw(m.table)} WHERE (${sql.join(cols)}) IN (SELECT * FROM unnest(${sql.join(arrays)}))`.execute(db);
       const existing = new Set(found.rows.map((row) => JSON.stringify(Object.values(row))));
       for (const r of chunk) {
         if (existing.has(JSON.stringify(set.map((p) => String(valueOf(r.body, p)))))) r.errs.push({ field, key: 'error.duplicate', params: {}, labelList });

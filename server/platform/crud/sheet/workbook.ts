@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Translate } from '../../../../schemas/kit/i18n';
 import type { EntityModel } from '../model';
+import type { Progress } from '../../progress/board';
 import { cellOut, type SheetColumn } from './columns';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -41,9 +42,18 @@ export function whenWritable(out: Writable): Promise<void> {
 /**
  * Writes rows to `out` as an xlsx, one batch at a time: each row is committed (flushed to the zip)
  * as soon as it is added, and the next batch waits while `out` is full, so memory holds one batch
- * however many rows there are.
+ * however many rows there are. `progress` hears the rows written after each batch and stops the
+ * export once cancelled.
  */
-export async function streamWorkbook(out: Writable, m: EntityModel, cols: SheetColumn[], t: Translate, batches: AsyncIterable<Array<Record<string, unknown>>>, zone?: string): Promise<number> {
+export async function streamWorkbook(
+  out: Writable,
+  m: EntityModel,
+  cols: SheetColumn[],
+  t: Translate,
+  batches: AsyncIterable<Array<Record<string, unknown>>>,
+  zone?: string,
+  progress?: Pick<Progress, 'done' | 'check'>,
+): Promise<number> {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const ws = wb.addWorksheet(t('sheet.sheetName'));
   const headers = cols.map((c) => t(c.labelKey));
@@ -53,7 +63,9 @@ export async function streamWorkbook(out: Writable, m: EntityModel, cols: SheetC
   for await (const batch of batches) {
     for (const row of batch) ws.addRow(cols.map((c) => cellOut(m, c, row[c.key], t, zone))).commit();
     n += batch.length;
+    progress?.done(n);
     await whenWritable(out);
+    progress?.check();
   }
   ws.commit();
   await wb.commit();

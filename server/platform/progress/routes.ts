@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { NONE } from '../../../schemas/kit/authority';
+import { callerOf } from '../auth/authenticate';
+import { AppError } from '../http/errors';
+import { ProgressBoard, type ProgressView } from './board';
+import { progressIdSchema } from './track';
+
+const params = { type: 'object', required: ['id'], additionalProperties: false, properties: { id: progressIdSchema } };
+const view = {
+  type: 'object',
+  properties: {
+    phase: { enum: ['read', 'check', 'write', 'store'] },
+    done: { type: 'integer' },
+    total: { type: ['integer', 'null'] },
+    state: { enum: ['running', 'done', 'cancelled', 'failed'] },
+  },
+};
+
+const known = (v: ProgressView | undefined): ProgressView => {
+  if (!v) throw new AppError(404, 'progress.unknown');
+  return v;
+};
+
+/**
+ * `GET /api/vehicle/progress/{id}`: how far the caller's export or import sent with that id has
+ * come; `DELETE` the same cancels it and answers its state afterwards (`done` when it finished
+ * first). Only the member who sent the id sees it; any other id is 404.
+ */
+export function registerProgressRoutes(app: FastifyInstance): void {
+  const board = new ProgressBoard();
+  app.decorate('progressBoard', board);
+  const schema = { tags: ['progress'], params, response: { 200: view } };
+  app.get('/api/vehicle/progress/:id', { config: { permission: NONE }, schema: { ...schema, summary: 'rows so far of an export or import' } }, async (req) =>
+    known(board.view(callerOf(req).memberId, (req.params as { id: string }).id)),
+  );
+  app.delete('/api/vehicle/progress/:id', { config: { permission: NONE }, schema: { ...schema, summary: 'cancel an export or import' } }, async (req) =>
+    known(board.cancel(callerOf(req).memberId, (req.params as { id: string }).id)),
+  );
+}
