@@ -115,6 +115,56 @@ describe('data entry an admin can trust', () => {
     await context.close();
   });
 
+  it("shows an import's rows checked and stored out of all, with a stop that says what became of them", async () => {
+    const { page, context } = await suite.adminPage();
+    await vehicleList(page);
+    const total = 400;
+    const file = await xlsxOf([['车牌号'], ...Array.from({ length: total }, (_, i) => [`新Z${20000 + i}`])], '数据');
+    const stored = async () => (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '新Z' }, pageSize: 1 })).total as number;
+    // The server answers at once here; its answer is held in the browser, as a slow link would, so
+    // the dialog shows the server's own figures while the call is under way.
+    const holdAnswer = async (url: string) => {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route(url, async (route) => {
+        const response = await route.fetch();
+        await held;
+        await route.fulfill({ response }).catch(() => undefined); // the dialog stopped it meanwhile
+      });
+      return () => {
+        release();
+        return page.unroute(url);
+      };
+    };
+    const progress = page.getByTestId('sheet-progress');
+    const dialog = page.locator('.ant-modal-content').filter({ has: page.getByTestId('sheet-template') });
+
+    // The check: its rows so far, then stopped.
+    let released = await holdAnswer('**/api/vehicle/vehicle/importValidate');
+    await page.getByTestId('sheet-import').click();
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'many.xlsx', mimeType: XLSX_TYPE, buffer: file });
+    await page.locator(`[data-testid=sheet-progress][data-phase=check][data-done="${total}"][data-total="${total}"]`).waitFor();
+    expect(await page.getByTestId('sheet-progress-text').innerText()).toBe(`已校验 ${total} / ${total} 行`);
+    await screenshot(page, 'entry-import-progress');
+    await page.getByTestId('sheet-run-cancel').click();
+    await dialog.getByTestId('sheet-cancelled').getByText('校验已取消').waitFor();
+    await released();
+    expect(await progress.count()).toBe(0);
+
+    // Checked again, then stored: the store's rows so far; stopped after the server stored them all, which the console says.
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'many.xlsx', mimeType: XLSX_TYPE, buffer: file });
+    await dialog.getByTestId('sheet-valid').waitFor();
+    released = await holdAnswer('**/api/vehicle/vehicle/import');
+    await dialog.getByTestId('sheet-apply').click();
+    await page.locator(`[data-testid=sheet-progress][data-phase=store][data-done="${total}"][data-total="${total}"]`).waitFor();
+    expect(await page.getByTestId('sheet-progress-text').innerText()).toBe(`已保存 ${total} / ${total} 行`);
+    await page.getByTestId('sheet-run-cancel').click();
+    await page.locator('.ant-message').getByText('取消时导入已完成，数据已保存').waitFor();
+    await released();
+    expect(await stored()).toBe(total);
+    await context.close();
+  });
+
   it('says a wrong old password once, on its field, and the log shows it failed, naming objects and details', async () => {
     await api('POST', '/passport/passport/register', { loginName: 'entry.clerk', name: '录入员', memberType: 'orgUser', expireDate: '2099-01-01', password: 'Start2026x', orgId: (await api('GET', '/passport/member/current')).orgId });
     const { page, context } = await suite.adminPage();
