@@ -2,6 +2,7 @@ import type { Locator, Page, Request } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { schemaPageEntities } from '../../src/pages/schemaPages.generated';
 import { flatTree, screenshot, useConsoleSuite } from './helpers/console';
+import { tableFits } from './helpers/pageChecks';
 
 /**
  * The schema-driven entity pages in a real browser against `npm start` with the demo data: the
@@ -190,6 +191,11 @@ describe('every schema page', () => {
       expect({ key, errors: await errorToasts(page), notices: await page.locator('.ant-notification-notice').count() }).toEqual({ key, errors: [], notices: 0 });
       const text = await page.locator('body').innerText();
       expect({ key, raw: text.match(/\b(entity|console|validation|http)\.[a-zA-Z]+/g) }).toEqual({ key, raw: null });
+      // At a laptop's 1280 px and a desktop's 1440 px every column can be scrolled to, clear of the actions.
+      for (const width of [1440, 1280]) {
+        await page.setViewportSize({ width, height: 760 });
+        expect({ key, width, faults: await tableFits(page, `[data-testid=entity-page-${entity}]`, 3000) }).toEqual({ key, width, faults: [] });
+      }
     }
     expect(external).toEqual([]);
     await context.close();

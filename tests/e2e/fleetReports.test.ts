@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { dayOf, quickRange } from '../../src/components/statistics/statsCriteria';
 import { overspeedEverywhere } from './helpers/alarms';
 import { screenshot, useConsoleSuite } from './helpers/console';
-import { openPage, sheetRows, steadily, watch } from './helpers/pageChecks';
+import { openPage, sheetRows, steadily, tableFits, watch } from './helpers/pageChecks';
 
 /** A download the test cancels on purpose is no failure. */
 const cancelledExport = (url: string) => url.endsWith('/export');
@@ -228,32 +228,6 @@ describe('team monitoring', () => {
     await context.close();
   });
 });
-
-/**
- * A table at a laptop's width: scrolled fully to the right, its last column ends where the fixed
- * right-hand column (the actions) begins, so nothing stays hidden under it; every header is named.
- */
-async function tableFits(page: Page, scope: string): Promise<string[]> {
-  return page.evaluate((sel) => {
-    const faults: string[] = [];
-    for (const table of Array.from(document.querySelectorAll(`${sel} .ant-table`))) {
-      const scroller = table.querySelector('.ant-table-content, .ant-table-body') as HTMLElement | null;
-      if (!scroller) continue;
-      scroller.scrollLeft = scroller.scrollWidth;
-      scroller.dispatchEvent(new Event('scroll'));
-      const heads = Array.from(table.querySelectorAll('thead tr:first-child > th')) as HTMLElement[];
-      const right = heads.filter((h) => h.classList.contains('ant-table-cell-fix-right'));
-      const moving = heads.filter((h) => !h.className.includes('ant-table-cell-fix') && h.offsetWidth > 0 && !h.classList.contains('ant-table-row-expand-icon-cell'));
-      const last = moving.at(-1)?.getBoundingClientRect();
-      const fixedLeft = right.length ? Math.min(...right.map((h) => h.getBoundingClientRect().left)) : Infinity;
-      const box = scroller.getBoundingClientRect();
-      if (last && last.right > Math.min(fixedLeft, box.right) + 1) faults.push(`${sel}: the last column ends at ${last.right}, hidden from ${Math.min(fixedLeft, box.right)}`);
-      for (const h of heads) if (h.offsetWidth > 0 && h.offsetWidth < 24 && !h.className.includes('selection') && !h.className.includes('expand')) faults.push(`${sel}: a column ${h.offsetWidth}px wide: ${h.innerText}`);
-      scroller.scrollLeft = 0;
-    }
-    return faults;
-  }, scope);
-}
 
 describe('tables at 1280 and 1440 px', () => {
   it.each([1280, 1440])('keep every column reachable and the actions clear of them at %i px', async (width) => {

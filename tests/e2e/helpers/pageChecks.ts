@@ -49,3 +49,41 @@ export async function steadily<T, R>(read: () => Promise<T>, act: () => Promise<
     if (isDeepStrictEqual(before, after) || tries === 5) return [after, result];
   }
 }
+
+/**
+ * A table at a laptop's width: scrolled fully to the right, its last column ends where the fixed
+ * right-hand column (the actions) begins, so nothing stays hidden under it; every header is named.
+ * The layout follows a resize a frame or two late: `settle` asks again until it fits or that many
+ * milliseconds pass, answering the last faults.
+ */
+export async function tableFits(page: Page, scope: string, settleMs = 0): Promise<string[]> {
+  const end = Date.now() + settleMs;
+  for (;;) {
+    const faults = await tableFaultsNow(page, scope);
+    if (!faults.length || Date.now() >= end) return faults;
+    // The next two frames: a resize's layout lands by then.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+}
+
+function tableFaultsNow(page: Page, scope: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const faults: string[] = [];
+    for (const table of Array.from(document.querySelectorAll(`${sel} .ant-table`))) {
+      const scroller = table.querySelector('.ant-table-content, .ant-table-body') as HTMLElement | null;
+      if (!scroller) continue;
+      scroller.scrollLeft = scroller.scrollWidth;
+      scroller.dispatchEvent(new Event('scroll'));
+      const heads = Array.from(table.querySelectorAll('thead tr:first-child > th')) as HTMLElement[];
+      const right = heads.filter((h) => h.classList.contains('ant-table-cell-fix-right'));
+      const moving = heads.filter((h) => !h.className.includes('ant-table-cell-fix') && h.offsetWidth > 0 && !h.classList.contains('ant-table-row-expand-icon-cell'));
+      const last = moving.at(-1)?.getBoundingClientRect();
+      const fixedLeft = right.length ? Math.min(...right.map((h) => h.getBoundingClientRect().left)) : Infinity;
+      const box = scroller.getBoundingClientRect();
+      if (last && last.right > Math.min(fixedLeft, box.right) + 1) faults.push(`${sel}: the last column ends at ${last.right}, hidden from ${Math.min(fixedLeft, box.right)}`);
+      for (const h of heads) if (h.offsetWidth > 0 && h.offsetWidth < 24 && !h.className.includes('selection') && !h.className.includes('expand')) faults.push(`${sel}: a column ${h.offsetWidth}px wide: ${h.innerText}`);
+      scroller.scrollLeft = 0;
+    }
+    return faults;
+  }, scope);
+}
