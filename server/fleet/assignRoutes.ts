@@ -67,6 +67,23 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
     async (caller, vehicleId, memberId) => ({ ...(await getOne(db, vehicles, caller, vehicleId)), ownerMemberId: memberId || null }),
   );
 
+  app.get(
+    '/api/vehicle/vehicle/:vehicleId/owner',
+    {
+      config: { permission: NONE, labels },
+      schema: { tags: ['vehicle'], summary: "a vehicle's app-account owner: its id, sign-in name and name (null when it has none)", params: { type: 'object', required: ['vehicleId'], properties: { vehicleId: idParam } } },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const { vehicleId } = req.params as { vehicleId: number };
+      const r = await sql<{ memberId: number | null; loginName: string | null; name: string | null }>`
+        SELECT m.id AS "memberId", m.login_name AS "loginName", m.name FROM vehicle t LEFT JOIN member m ON m.id = t.owner_member_id
+        WHERE t.id = ${vehicleId} AND ${scopeCondition(vehicles, caller)}`.execute(db);
+      if (!r.rows.length) throw notFound();
+      return r.rows[0];
+    },
+  );
+
   app.put(
     '/api/vehicle/vehicle/reset/:vehicleId/:terminalId',
     {

@@ -38,6 +38,12 @@ export const replaceTerminal = (vehicleId: number, terminalId: number) =>
 /** Sets the vehicle's app-account owner (`0` clears it). */
 export const setVehicleOwner = (vehicleId: number, memberId: number) => call<Row>(`/vehicle/vehicle/${vehicleId}/${memberId}`, { method: 'PUT', authority: ASSIGN_CODE.owner });
 
+/** The vehicle's app-account owner, as the pickers label members; null when it has none. */
+export async function vehicleOwner(vehicleId: number): Promise<PickOption | null> {
+  const o = await call<{ memberId: number | null; loginName: string | null; name: string | null }>(`/vehicle/vehicle/${vehicleId}/owner`, { method: 'GET' });
+  return o.memberId === null ? null : { value: o.memberId, label: `${o.name}（${o.loginName}）` };
+}
+
 /** Assigns a driver to the vehicle (`0` clears it). */
 export const assignDriver = (vehicleId: number, driverId: number) => call<Row>(`/vehicle/driver/${vehicleId}/${driverId}`, { method: 'PUT', authority: ASSIGN_CODE.driver });
 

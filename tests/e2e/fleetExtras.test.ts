@@ -288,6 +288,9 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await row.getByTestId('row-owner').click();
     const dialog = page.locator('.ant-modal-content').filter({ hasText: `车辆 ${vehicle.licence} 的 App 车主` });
     await settled(page);
+    // No owner yet: nothing to clear.
+    await dialog.locator('.ant-select').waitFor();
+    expect(await dialog.getByTestId('pick-owner-clear').count()).toBe(0);
     await dialog.locator('.ant-select').click();
     // The web-only account matches the text too, but is no App account.
     const [listed] = await Promise.all([page.waitForResponse(searched('/api/passport/member/query', 'owner.')), page.keyboard.type('owner.')]);
@@ -301,7 +304,9 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的车主已设置`).waitFor();
     await dialog.waitFor({ state: 'hidden' });
 
+    // Opened again, it shows the owner the server has.
     await row.getByTestId('row-owner').click();
+    await dialog.locator('.ant-select-selection-item').getByText('车主App（owner.app.e2e）').waitFor();
     await dialog.getByTestId('pick-owner-clear').click();
     await page.locator('.ant-popconfirm').getByText(`确定清除车辆 ${vehicle.licence} 的 App 车主？`).waitFor();
     const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /清除车主/ }).click()]);

@@ -29,6 +29,12 @@ describe.each(BACKENDS)('vehicle assignments on %s', (backend) => {
     expect(set.body.ownerMemberId).toBe(owner.id);
     const stored = await sql<{ owner: number | null }>`SELECT owner_member_id AS owner FROM vehicle WHERE id = ${v.id}`.execute(s.database.db);
     expect(stored.rows[0].owner).toBe(owner.id);
+    // Read back, for the console's owner dialog: any member who sees the vehicle; not one outside its subtree.
+    const named = await sql<{ login: string; name: string }>`SELECT login_name AS login, name FROM member WHERE id = ${owner.id}`.execute(s.database.db);
+    const reader = await s.memberToken('HD', 'orgUser', []);
+    expect(await s.call(reader, 'GET', `/api/vehicle/vehicle/${v.id}/owner`)).toMatchObject({ status: 200, body: { memberId: owner.id, loginName: named.rows[0].login, name: named.rows[0].name } });
+    expect((await s.call(await s.memberToken('HN', 'orgUser', []), 'GET', `/api/vehicle/vehicle/${v.id}/owner`)).status).toBe(404);
+    expect((await s.call(reader, 'GET', '/api/vehicle/vehicle/0/owner')).status).toBe(400);
     const notApp = await s.call(admin, 'PUT', `/api/vehicle/vehicle/${v.id}/${web.id}`);
     expect(notApp.status).toBe(406);
     expect(notApp.body.message).toBe('车主必须是本组织范围内的 App 账号');
@@ -37,6 +43,7 @@ describe.each(BACKENDS)('vehicle assignments on %s', (backend) => {
     expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/${v.id}/${stranger.id}`)).status).toBe(406);
     expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/${(await vehicleOf('HN-SZ')).id}/0`)).status).toBe(404);
     expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/${v.id}/0`)).body.ownerMemberId).toBeNull();
+    expect((await s.call(hd, 'GET', `/api/vehicle/vehicle/${v.id}/owner`)).body).toEqual({ memberId: null, loginName: null, name: null });
     expect((await s.call(await s.memberToken('HD', 'orgUser', []), 'PUT', `/api/vehicle/vehicle/${v.id}/0`)).status).toBe(403);
   });
 

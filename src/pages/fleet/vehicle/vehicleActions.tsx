@@ -1,11 +1,11 @@
 import { Popconfirm } from 'antd';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import DialogAction from '../../../components/schema/DialogAction';
 import type { EntityPageContext, Row } from '../../../components/schema/pageContract';
 import { feedback } from '../../../services/http/feedback';
 import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
-import { ASSIGN_CODE, assignDriver, SERVICE_CODE, searchAppAccounts, searchDrivers, setVehicleOwner, unbindTerminal } from '../../../services/fleet';
+import { ASSIGN_CODE, assignDriver, SERVICE_CODE, searchAppAccounts, searchDrivers, setVehicleOwner, unbindTerminal, vehicleOwner, type PickOption } from '../../../services/fleet';
 import ServiceAction from '../service/ServiceAction';
 import BindDialog from './BindDialog';
 import PickDialog from './PickDialog';
@@ -90,34 +90,54 @@ function DriverAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
 
 /**
  * The vehicle's app-account owner (SPEC: a vehicle bound to a member): an App account of the
- * member's subtree, or none. The vehicle's rows do not carry the owner, so clearing is always offered.
+ * member's subtree, or none. The dialog opens on the owner as the server has it now.
  */
 function OwnerAction({ row }: { row: Row }) {
   const t = useT();
   const licence = String(row.licence ?? '');
-  const save = async (memberId: number) => {
-    await setVehicleOwner(row.id, memberId);
-    void feedback().message.success(t(memberId ? 'console.vehicle.ownerSet' : 'console.vehicle.ownerCleared', { licence }));
-  };
   return (
     <DialogAction
       testId="row-owner"
       title={t('console.vehicle.ownerTitle', { licence })}
       label={t('console.vehicle.ownerAction')}
-      dialog={(close) => (
-        <PickDialog
-          title={t('console.vehicle.ownerTitle', { licence })}
-          hint={t('console.vehicle.ownerHint')}
-          placeholder={t('console.vehicle.ownerSearch')}
-          testId="pick-owner"
-          search={searchAppAccounts}
-          save={save}
-          clearable
-          clearLabel={t('console.vehicle.ownerClear')}
-          clearConfirm={t('console.vehicle.ownerClearConfirm', { licence })}
-          onClose={close}
-        />
-      )}
+      dialog={(close) => <OwnerDialog vehicleId={row.id} licence={licence} onClose={close} />}
+    />
+  );
+}
+
+function OwnerDialog({ vehicleId, licence, onClose }: { vehicleId: number; licence: string; onClose: () => void }) {
+  const t = useT();
+  // undefined while asking; the picker opens once the current owner (or none) is known.
+  const [owner, setOwner] = useState<PickOption | null | undefined>(undefined);
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  useEffect(() => {
+    let live = true;
+    vehicleOwner(vehicleId).then(
+      (o) => live && setOwner(o),
+      () => live && closeRef.current(), // the request config showed why
+    );
+    return () => {
+      live = false;
+    };
+  }, [vehicleId]);
+  if (owner === undefined) return null;
+  const save = async (memberId: number) => {
+    await setVehicleOwner(vehicleId, memberId);
+    void feedback().message.success(t(memberId ? 'console.vehicle.ownerSet' : 'console.vehicle.ownerCleared', { licence }));
+  };
+  return (
+    <PickDialog
+      title={t('console.vehicle.ownerTitle', { licence })}
+      hint={t('console.vehicle.ownerHint')}
+      placeholder={t('console.vehicle.ownerSearch')}
+      testId="pick-owner"
+      current={owner}
+      search={searchAppAccounts}
+      save={save}
+      clearLabel={t('console.vehicle.ownerClear')}
+      clearConfirm={t('console.vehicle.ownerClearConfirm', { licence })}
+      onClose={onClose}
     />
   );
 }
