@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { readXlsx, xlsxOf } from '../helpers/xlsx';
 import { screenshot, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * The fleet pages in a real browser against `npm start` with the demo data: terminal import (a file
@@ -33,8 +34,6 @@ async function search(page: Page, entity: string, keyword: string) {
   });
 }
 
-/** Waits for antd's opening animations to end, so a screenshot shows the dialog, not its fade-in. */
-const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter, .ant-slide-up-appear, .ant-slide-up-enter'));
 
 const xlsx = (rowsOf: unknown[][]) => xlsxOf(rowsOf, '数据');
 

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { ADMIN_PASSWORD, buildConsole, launchChromium, login, openPage, screenshot, startConsoleServer } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * The remaining fleet and system page extras in a real browser against `npm start` on a fresh demo
@@ -54,8 +55,6 @@ async function search(page: Page, entity: string, keyword: string) {
   await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'), box.fill(keyword).then(() => box.press('Enter'))]);
 }
 
-/** Waits for antd's opening animations to end, so a screenshot shows the dialog, not its fade-in. */
-const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter, .ant-slide-up-appear, .ant-slide-up-enter'));
 
 /** Today plus `days` on this machine (the server's database runs on the same clock), 'YYYY-MM-DD'. */
 function dayFrom(days: number): string {
@@ -168,6 +167,8 @@ describe('vehicles', () => {
     await screenshot(page, 'fleet-vehicle-share-action');
     await share.click();
     const dialog = page.locator('.ant-modal-content').filter({ hasText: '分享车辆位置' });
+    await dialog.getByTestId('share-create').waitFor();
+    await settled(page);
     const [created] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/share') && r.request().method() === 'POST'), dialog.getByTestId('share-create').click()]);
     expect(created.status()).toBe(201);
     const link = await dialog.getByTestId('share-link').locator('input').inputValue();

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { screenshot, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * The live monitor, the vehicle detail and track playback in a real browser, against `npm start` on
@@ -105,6 +106,8 @@ describe('live monitor', () => {
     await screenshot(page, 'monitor-card');
     // Locate now from the card: the command shows its status until the simulated terminal answers.
     await page.getByTestId('card-command').click();
+    await page.getByTestId('command-send').waitFor();
+    await settled(page);
     await page.getByTestId('command-send').click();
     await page.waitForSelector('[data-testid=command-status][data-status=acked]', { timeout: 30_000 });
     await screenshot(page, 'monitor-command');
@@ -210,7 +213,10 @@ describe('commands from the terminal row', () => {
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/terminal/query')), page.goto('/fleet/terminal')]);
     const row = page.getByTestId('entity-page-terminal').locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: terminal.terminalNo });
     await row.getByTestId('row-command').click();
+    await page.getByTestId('command-send').waitFor();
+    await settled(page);
     await page.locator('.ant-modal .ant-radio-button-wrapper').filter({ hasText: '终端参数' }).click();
+    await page.locator('.ant-modal .ant-radio-button-wrapper-checked').filter({ hasText: '终端参数' }).waitFor();
     await page.getByTestId('params-form').waitFor();
     // Out of bounds: the field says why, in the console's language, and nothing is sent.
     await page.getByTestId('param-maxSpeed').fill('999');

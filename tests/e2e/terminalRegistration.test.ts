@@ -2,6 +2,7 @@ import net from 'node:net';
 import { encodeMessage, MsgId } from '../../server/telematics/jt808/codec';
 import { freePort } from '../helpers/serverProcess';
 import { screenshot, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * A terminal's registration on the terminal page in a real browser against `npm start` with the
@@ -68,7 +69,7 @@ describe('terminal registration on the terminal page', () => {
     await refusals.getByText('硬件与注册时不符').waitFor();
     await refusals.getByText('127.0.0.2').waitFor();
     await refusals.getByText('注册 (0x0100)').waitFor();
-    await page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter')); // the dialog, not its fade-in
+    await settled(page); // the dialog, not its fade-in
     await screenshot(page, 'terminal-registration');
 
     await dialog.getByTestId('registration-reset').click();

@@ -87,3 +87,9 @@ function tableFaultsNow(page: Page, scope: string): Promise<string[]> {
     return faults;
   }, scope);
 }
+
+/**
+ * Waits for antd's opening animations to end: a click during a dialog's zoom-in can miss what it
+ * aims at, and a screenshot would show the fade-in rather than the dialog.
+ */
+export const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter, .ant-slide-up-appear, .ant-slide-up-enter'));
