@@ -72,6 +72,7 @@ describe('international members', () => {
     await search(page, 'interMember', 'lucia.e2e');
     const row = rows(page, 'interMember').filter({ hasText: 'Lucía Fernández' });
     await row.getByTestId('row-reset-password').click();
+    await settled(page);
     const confirm = page.locator('.ant-popconfirm:visible');
     await confirm.getByText('确定为 Lucía Fernández 重置密码？原密码将立即失效。').waitFor();
     const [reset] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/interMember/reset/${member.id}`)), confirm.getByRole('button', { name: /重置密码/ }).click()]);
@@ -211,6 +212,7 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await search(page, 'vehicle', vehicle.licence);
     const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
     await row.getByTestId('row-replace-terminal').click();
+    await settled(page);
     const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 更换终端` });
     await dialog.getByText(`选中的空闲终端将替换当前终端 ${vehicle.terminalNo}`, { exact: false }).waitFor();
     await pick(page, dialog, 'RPLC', 'RPLC0001（SIM 14400990001）', (r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC'));
@@ -247,6 +249,7 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await search(page, 'vehicle', vehicle.licence);
     const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
     await row.getByTestId('row-driver').click();
+    await settled(page);
     const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 指派司机` });
     // Another team's driver of the same name is not offered.
     await settled(page);
@@ -265,8 +268,11 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).driverId).toBe(driver.id);
 
     await row.getByTestId('row-driver').click();
+    await settled(page);
     await dialog.getByTestId('pick-driver-clear').click();
+    await settled(page);
     await page.locator('.ant-popconfirm').getByText(`确定取消车辆 ${vehicle.licence} 的司机 指派司机甲？`).waitFor();
+    await settled(page);
     const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /取消指派/ }).click()]);
     expect(cleared.status()).toBe(200);
     await dialog.waitFor({ state: 'hidden' });
@@ -287,6 +293,7 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await search(page, 'vehicle', vehicle.licence);
     const row = rows(page, 'vehicle').filter({ hasText: vehicle.licence });
     await row.getByTestId('row-owner').click();
+    await settled(page);
     const dialog = page.locator('.ant-modal-content').filter({ hasText: `车辆 ${vehicle.licence} 的 App 车主` });
     await settled(page);
     // No owner yet: nothing to clear.
@@ -307,9 +314,12 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
 
     // Opened again, it shows the owner the server has.
     await row.getByTestId('row-owner').click();
+    await settled(page);
     await dialog.locator('.ant-select-selection-item').getByText('车主App（owner.app.e2e）').waitFor();
     await dialog.getByTestId('pick-owner-clear').click();
+    await settled(page);
     await page.locator('.ant-popconfirm').getByText(`确定清除车辆 ${vehicle.licence} 的 App 车主？`).waitFor();
+    await settled(page);
     const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /清除车主/ }).click()]);
     expect(cleared.status()).toBe(200);
     expect(((await cleared.json()) as { ownerMemberId: number | null }).ownerMemberId).toBeNull();
@@ -418,6 +428,7 @@ describe('district fences', () => {
     // Editing it shows the stored district, found in the tree.
     const row = rows(page, 'fence').filter({ hasText: '浦东新区围栏' });
     await row.getByTestId('row-edit').click();
+    await settled(page);
     await page.waitForSelector('[data-testid=fence-district][data-code="310115"]');
     await page.getByTestId('fence-district-chosen').getByText('已选 上海市 / 市辖区 / 浦东新区（代码 310115）').waitFor();
     expect(external).toEqual([]);

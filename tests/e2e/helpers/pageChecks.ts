@@ -92,4 +92,8 @@ function tableFaultsNow(page: Page, scope: string): Promise<string[]> {
  * Waits for antd's opening animations to end: a click during a dialog's zoom-in can miss what it
  * aims at, and a screenshot would show the fade-in rather than the dialog.
  */
-export const settled = (page: Page) => page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter, .ant-slide-up-appear, .ant-slide-up-enter'));
+export async function settled(page: Page): Promise<void> {
+  // Two frames first: a dialog a click has just asked for has mounted and begun its motion by then.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter, .ant-slide-up-appear, .ant-slide-up-enter'));
+}
