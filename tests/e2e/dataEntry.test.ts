@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { XLSX_TYPE, xlsxOf } from '../helpers/xlsx';
 import { ADMIN_PASSWORD, entityRows, entityTable, login, screenshot, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * What a first-time administrator meets besides the forms themselves: the add-vehicle terminal
@@ -69,6 +70,8 @@ describe('data entry an admin can trust', () => {
     await more.click();
     const menu = page.getByTestId('row-menu').filter({ visible: true });
     await menu.getByTestId('row-edit').waitFor();
+    // The menu slides in: choose once it stands still, or the click lands where it was.
+    await settled(page);
     await screenshot(page, 'entry-row-menu-390');
     await menu.getByTestId('row-edit').click();
     const edit = page.locator('.ant-drawer-content').filter({ hasText: '编辑车辆' });

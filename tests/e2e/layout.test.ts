@@ -20,6 +20,12 @@ const adminPage = (width: number, height: number) => suite.adminPage('zh-CN', (p
 
 const drawerOpen = (page: Page) => page.locator('.ant-drawer-open [data-testid=sidebar-menu]');
 
+/** Two frames, then until the drawer's slide and its menu's unfolding have ended (rc-motion tags them only while they move). */
+async function stillDrawer(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(() => !document.querySelector('.ant-drawer [class*="-motion-"][class*="-enter"], .ant-drawer [class*="-motion-"][class*="-appear"], .ant-drawer-open .ant-motion-collapse'));
+}
+
 describe('layout', () => {
   it('on a phone (390×844) the sidebar is a drawer: opened from the navbar, closed after choosing a menu', async () => {
     const { page, context } = await adminPage(390, 844);
@@ -27,9 +33,12 @@ describe('layout', () => {
     expect(await drawerOpen(page).count()).toBe(0);
     await page.getByTestId('sidebar-toggle').click();
     await drawerOpen(page).waitFor();
-    await page.waitForTimeout(400); // the drawer slides in
+    // The drawer slides in, then the area unfolds: each click once what it aims at stands still.
+    await stillDrawer(page);
     await screenshot(page, 'layout-mobile-drawer');
     await drawerOpen(page).getByText('系统管理', { exact: true }).click();
+    await drawerOpen(page).getByText('角色管理', { exact: true }).waitFor();
+    await stillDrawer(page);
     await drawerOpen(page).getByText('角色管理', { exact: true }).click();
     await page.waitForURL('**/system/role');
     await drawerOpen(page).waitFor({ state: 'detached' });
