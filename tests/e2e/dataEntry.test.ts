@@ -172,6 +172,7 @@ describe('data entry an admin can trust', () => {
     await api('POST', '/passport/passport/register', { loginName: 'entry.clerk', name: '录入员', memberType: 'orgUser', expireDate: '2099-01-01', password: 'Start2026x', orgId: (await api('GET', '/passport/member/current')).orgId });
     const { page, context } = await suite.adminPage();
     await page.getByTestId('user-menu').click();
+    await settled(page); // the menu, once it stands still
     await page.locator('.ant-dropdown:visible').getByText('修改密码').click();
     const dialog = page.locator('.ant-modal').filter({ hasText: '修改密码' });
     const inputs = dialog.locator('input[type=password]');

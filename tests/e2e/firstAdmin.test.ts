@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { readXlsx, XLSX_TYPE, xlsxOf } from '../helpers/xlsx';
 import { entityRows, entityTable, screenshot, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * A first-time administrator's day one in a real browser: add and edit a vehicle with the mistakes
@@ -108,6 +109,7 @@ describe("the first-time administrator's path", () => {
       await table(page).locator('.ant-pro-table-search').getByRole('button', { name: /查\s*询/ }).click();
     });
     await page.getByTestId('sheet-export').click();
+    await settled(page); // the menu, once it stands still
     const [exported] = await Promise.all([page.waitForEvent('download'), page.locator('.ant-dropdown:visible').getByText('导出全部', { exact: true }).click()]);
     const sheet = await readXlsx(fs.readFileSync((await exported.path())!));
     const head = sheet[0] as string[];
@@ -134,6 +136,7 @@ describe("the first-time administrator's path", () => {
     await page.locator('.ant-tabs-tab').filter({ hasText: '车辆管理' }).waitFor();
     await page.waitForFunction(() => document.title === '终端管理 - 车管星');
     await page.getByTestId('language-menu').click();
+    await settled(page); // the menu, once it stands still
     await page.locator('.ant-dropdown:visible').getByText('English').click();
     await page.locator('.ant-tabs-tab').filter({ hasText: 'Vehicles' }).waitFor();
     await page.locator('.ant-tabs-tab').filter({ hasText: 'Terminals' }).waitFor();

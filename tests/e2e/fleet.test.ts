@@ -94,6 +94,7 @@ describe('terminals', () => {
 
     const exporting = async (item: string) => {
       await page.getByTestId('sheet-export').click();
+      await settled(page); // the menu, once it stands still
       const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.ant-dropdown:visible').getByText(item, { exact: true }).click()]);
       const path = await download.path();
       return { name: download.suggestedFilename(), rows: await downloadedRows(path!) };

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { ADMIN_PASSWORD, flatTree, gzipSizeOf, login, screenshot, storageDump, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * The console shell in a real browser against `npm start` on a fresh database (SPEC.md §2, §4, §5,
@@ -221,6 +222,7 @@ describe('theme and language', () => {
   it('switch and persist over a reload', async () => {
     const { page, context } = await adminPage();
     await page.getByTestId('language-menu').click();
+    await settled(page); // the menu, once it stands still
     await page.locator('.ant-dropdown:visible').getByText('English').click();
     await page.getByText('Search menus').waitFor();
     await page.locator('.ant-color-picker-trigger').click();
