@@ -1,22 +1,9 @@
 import type { DeriveObdRecord, DerivePosition, DeriveWindow, VehicleContext } from '../../../server/intelligence/deriver';
 import { heldFrom, HeldWindows, newestOf } from '../../../server/intelligence/heldWindows';
+import { positionAt, T0 } from './positionAt';
 
-const T0 = Date.parse('2026-11-20T00:00:00Z');
 const min = 60_000;
-const p = (minute: number): DerivePosition => ({
-  time: T0 + minute * min,
-  latitude: 31.2,
-  longitude: 121.4,
-  speed: 0,
-  direction: 0,
-  acc: false,
-  alarm: 0,
-  status: 0,
-  mileageKm: null,
-  fuelL: null,
-  blind: false,
-  extras: null,
-});
+const p = (minute: number): DerivePosition => positionAt(minute);
 const obd = (minute: number): DeriveObdRecord => ({ time: T0 + minute * min, subtype: 1, latitude: null, longitude: null, readings: null, detail: null, dtcCount: 0 });
 const vehicle = (vehicleId: number) => ({ vehicleId }) as VehicleContext; // only the id is read
 const windowOf = (vehicleId: number, minutes: number[], o: Partial<DeriveWindow> = {}): DeriveWindow => ({

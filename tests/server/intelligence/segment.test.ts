@@ -5,23 +5,9 @@ import { fuelEvents } from '../../../server/intelligence/trips/fuel';
 import { segment } from '../../../server/intelligence/trips/segment';
 import { stationaryRuns } from '../../../server/intelligence/trips/tripDeriver';
 import { jumpMask } from '../../../server/intelligence/trips/segment';
+import { positionAt, T0 } from './positionAt';
 
-const T0 = Date.parse('2026-11-20T00:00:00Z');
-const p = (minute: number, o: Partial<DerivePosition> = {}): DerivePosition => ({
-  time: T0 + minute * 60_000,
-  latitude: 31.2,
-  longitude: 121.4,
-  speed: 0,
-  direction: 0,
-  acc: false,
-  alarm: 0,
-  status: 0,
-  mileageKm: null,
-  fuelL: null,
-  blind: false,
-  extras: null,
-  ...o,
-});
+const p = positionAt;
 /** 0.001° of latitude is ~111 m. */
 const north = (m: number) => 31.2 + m * 0.001;
 const kinds = (ps: DerivePosition[], stopMinutes = 5) => segment(ps, null, null, { stopMinutes }).map((s) => [s.kind, (s.begin - T0) / 60_000, (s.end - T0) / 60_000]);
