@@ -6,9 +6,14 @@
  * DESIGN.md budget: p99 < 1 s at the ingest budget.
  *
  *   npx tsx bench/alarm-latency.bench.ts   (BENCH_TERMINALS, BENCH_SECONDS, BENCH_BACKENDS, BENCH_DERIVE_BATCH,
- *   BENCH_BITS_AFTER_PASS=1 leaves the alarm word's alarms to the derivation pass, for comparison)
+ *   BENCH_BITS_AFTER_PASS=1 leaves the alarm word's alarms to the derivation pass, for comparison; BENCH_DERIVE_ALL=1
+ *   adds the behaviour deriver after the alarms, as the server runs it; BENCH_DERIVE_WORKERS=2 derives two batches at once;
+ *   BENCH_LOAD_TERMINALS and BENCH_LOAD_RATE add that many other terminals, each reporting that many times a second from
+ *   a separate client process: the latency measured while the server ingests at that rate; BENCH_PROBE=FireOn turns
+ *   the ignition off for the report before each probe instead of setting the collision bit, under a FireOn policy)
  */
 
+import { behaviourDeriver } from '../server/intelligence/behaviour/deriver';
 import { sql } from 'kysely';
 import { startDerivation } from '../server/intelligence';
 import { createAlarmEngine } from '../server/intelligence/alarms/engine';
@@ -17,6 +22,7 @@ import { SimTerminal } from '../server/simulator/terminal';
 import { LiveHub, type LiveMessage } from '../server/telematics/live/hub';
 import { percentile, runAsScript, type BenchResult } from './lib';
 import { benchGateway, sleep } from './telematics/setup';
+import { spawnClients, sum } from './telematics/clients';
 
 const TERMINALS = Number(process.env.BENCH_TERMINALS || 200);
 const SECONDS = Number(process.env.BENCH_SECONDS || 30);
@@ -24,22 +30,30 @@ const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite,postgres').split(',') as
 const CRASH_BIT = 1 << 29;
 /** Vehicles per derivation transaction (the pipeline's default unless set; 1 = one at a time). */
 const DERIVE_BATCH = process.env.BENCH_DERIVE_BATCH ? Number(process.env.BENCH_DERIVE_BATCH) : undefined;
+const DERIVE_ALL = process.env.BENCH_DERIVE_ALL === '1';
+const DERIVE_WORKERS = process.env.BENCH_DERIVE_WORKERS ? Number(process.env.BENCH_DERIVE_WORKERS) : undefined;
+const LOAD_TERMINALS = Number(process.env.BENCH_LOAD_TERMINALS || 0);
+const LOAD_RATE = Number(process.env.BENCH_LOAD_RATE || 1);
+/** The alarm each tenth report raises: a collision (the alarm word) or an ignition (FireOn, a policy type). */
+const PROBE = process.env.BENCH_PROBE === 'FireOn' ? 'FireOn' : 'Crash';
 
 async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
-  const g = await benchGateway(kind, TERMINALS);
+  const g = await benchGateway(kind, TERMINALS + LOAD_TERMINALS);
+  const probes = g.phones.slice(0, TERMINALS);
   const db = g.database.db;
   const hub = new LiveHub();
   g.writer.on('stored', hub.publish);
-  const engine = createAlarmEngine({ db });
+  const engine = createAlarmEngine({ db, log: { warn: (o: object, m: string) => console.error(m, o) } });
   const notifier = notifyDispatcher({ db, sink: hub, timeZone: 'Asia/Shanghai' });
   engine.setListener(notifier.onRaised);
   // A console rule for collisions at the root, for the bench's subscriber (the root administrator).
   const admin = (await sql<{ id: number }>`SELECT m.id FROM member m JOIN organisation o ON o.id = m.org_id WHERE o.parent_id IS NULL ORDER BY m.id LIMIT 1`.execute(db)).rows[0].id;
-  await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench crash', 'Crash', 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
+  await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench probe', ${PROBE}, 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
+  if (PROBE === 'FireOn') await sql`INSERT INTO policy (org_id, name, alarm_type, enabled) SELECT id, 'bench ignition', 'FireOn', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
   // BENCH_BITS_AFTER_PASS=1: the alarm word's alarms only from the derivation pass, as before.
   const unwatch = process.env.BENCH_BITS_AFTER_PASS === '1' ? () => {} : engine.watch([g.writer]);
-  const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [g.writer, g.gateway.obdWriter], extraDerivers: [engine.deriver], batchSize: DERIVE_BATCH });
-  const vehicles = await sql<{ id: number; terminal_no: string }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${g.phones}::text[])`.execute(db);
+  const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [g.writer, g.gateway.obdWriter], extraDerivers: [engine.deriver, ...(DERIVE_ALL ? [behaviourDeriver] : [])], batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS });
+  const vehicles = await sql<{ id: number; terminal_no: string }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${probes}::text[])`.execute(db);
   const vehicleOf = new Map(vehicles.rows.map((r) => [r.terminal_no, r.id]));
   // Sent crash reports by vehicle and device time → when they were sent.
   const sent = new Map<string, number>();
@@ -55,34 +69,46 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       for (const a of m.items) {
         const key = `${a.vehicleId}|${Date.parse(a.begin)}`;
         const at = sent.get(key);
-        if (a.type === 'Crash' && at !== undefined) {
+        if (a.type === PROBE && at !== undefined) {
           latencies.push(now - at);
           sent.delete(key);
         }
       }
     },
   });
-  const terminals = g.phones.map((phone) => new SimTerminal({ host: '127.0.0.1', port: g.port, phone, ackTimeoutMs: 600_000 }));
+  // The load, in its own process so its clients do not share the server's event loop.
+  const load = LOAD_TERMINALS
+    ? spawnClients(g.port, g.phones.slice(TERMINALS), LOAD_TERMINALS, 1, { intervalMs: 1000 / LOAD_RATE, timeStepMs: 1000, ackTimeoutMs: 600_000, connectConcurrency: 50 })
+    : [];
+  await Promise.all(load.map((c) => c.started()));
+  const storedAtStart = g.writer.stats.inserted;
+  const terminals = probes.map((phone) => new SimTerminal({ host: '127.0.0.1', port: g.port, phone, ackTimeoutMs: 600_000 }));
   for (let i = 0; i < terminals.length; i += 50) await Promise.all(terminals.slice(i, i + 50).map((t) => t.connect()));
   const t0 = Date.now();
   let tick = 0;
   try {
     while (Date.now() - t0 < SECONDS * 1000) {
-      const deviceTime = Math.floor(Date.now() / 1000) * 1000;
+      // One second per tick: two ticks bunched by a busy loop in one wall-clock second would
+      // otherwise share a device time, and the second report be dropped as a duplicate.
+      const deviceTime = Math.floor(t0 / 1000) * 1000 + tick * 1000;
       terminals.forEach((t, i) => {
-        const crash = (tick + i) % 10 === 0;
-        if (crash) sent.set(`${vehicleOf.get(t.opts.phone)}|${deviceTime}`, performance.now());
-        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude: 121.4, speed: 40, alarm: crash ? CRASH_BIT : 0, status: { accOn: true, fixed: true } });
+        const probe = (tick + i) % 10 === 0;
+        // A first report follows nothing: no ignition to see.
+        if (probe && !(PROBE === 'FireOn' && tick === 0)) sent.set(`${vehicleOf.get(t.opts.phone)}|${deviceTime}`, performance.now());
+        const ignitionOff = PROBE === 'FireOn' && (tick + i) % 10 === 9;
+        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude: 121.4, speed: ignitionOff ? 0 : 40, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn: !ignitionOff, fixed: true } });
       });
       tick++;
       await sleep(1000 - ((Date.now() - t0) % 1000));
     }
+    const storedPerS = Math.round((g.writer.stats.inserted - storedAtStart) / ((Date.now() - t0) / 1000));
     await sleep(3000);
     const s = [...latencies].sort((a, b) => a - b);
     return {
-      name: `alarm.latency.${kind}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''}${process.env.BENCH_BITS_AFTER_PASS === '1' ? ', bits after the pass' : ''}`,
+      name: `alarm.latency.${kind}, ${PROBE}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''}${process.env.BENCH_BITS_AFTER_PASS === '1' ? ', bits after the pass' : ''}${DERIVE_ALL ? ', all derivers' : ''}${DERIVE_WORKERS ? `, ${DERIVE_WORKERS} workers` : ''}${LOAD_TERMINALS ? `, load ${LOAD_TERMINALS}×${LOAD_RATE}/s` : ''}`,
       terminals: TERMINALS,
-      reportsPerS: TERMINALS,
+      reportsPerS: TERMINALS + LOAD_TERMINALS * LOAD_RATE,
+      storedPerS,
       seconds: SECONDS,
       alarms: s.length,
       undelivered: sent.size,
@@ -91,8 +117,12 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       p99Ms: +percentile(s, 99).toFixed(1),
       maxMs: +(s[s.length - 1] ?? NaN).toFixed(1),
       derivedWindows: derivation.pipeline.stats.windows,
+      // Where the passes went (ms per phase, summed over the run).
+      phaseMs: Object.fromEntries(Object.entries(derivation.pipeline.stats.phaseMs).map(([k, v]) => [k, Math.round(v)])),
     };
   } finally {
+    const loadStats = await Promise.all(load.map((c) => c.stop()));
+    if (loadStats.length) console.error(`load: ${sum(loadStats, 'acked')} acknowledged`);
     for (const t of terminals) t.destroy();
     unwatch();
     await derivation.close();

@@ -4,7 +4,8 @@
  * here (on PostgreSQL by default, BENCH_BACKEND=pglite otherwise; the database only serves the
  * handshakes). Also memory per connection.
  * DESIGN.md budget: 100,000 connections on 2 cores. Bounded here by the open-files limit of one
- * process (`ulimit -n`), since the gateway is one process holding one descriptor per connection.
+ * process (`ulimit -n`), since the gateway is one process holding one descriptor per connection;
+ * jt808-cluster-connections.bench.ts measures the multi-worker server past it.
  *
  *   npx tsx bench/jt808-connections.bench.ts   (BENCH_CONNECTIONS caps the target)
  */

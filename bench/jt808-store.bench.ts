@@ -2,7 +2,8 @@
  * Positions stored per second: N simulated terminals (in two child processes, real TCP) report to
  * the gateway, which batches them into PGlite or PostgreSQL; every report is acknowledged only
  * after its commit. Figures: median stored/s over one-second windows, and stored vs sent at the end.
- * DESIGN.md budget: >= 20,000 positions/s into PostgreSQL with nothing lost.
+ * DESIGN.md budget: >= 20,000 positions/s into PostgreSQL with nothing lost. One gateway, no
+ * NATS, no derivation: jt808-cluster-store.bench.ts measures the whole multi-worker server.
  *
  *   npx tsx bench/jt808-store.bench.ts   (BENCH_TERMINALS, BENCH_RATE per terminal per s, BENCH_SECONDS, BENCH_BACKENDS)
  */

@@ -40,7 +40,16 @@ export interface BootstrapOptions {
    * The derivation pipeline (trips, stops, fuel events, the daily ledger) with the alarm engine's
    * deriver and clock, then the behaviour deriver (driving events, health index; it reads the alarms), fed by the bus's committed batches; absent, nothing is derived.
    */
-  derivation?: { timeZone: string; smtp?: SmtpConfig | null; obdAlarmTypes?: ReadonlyMap<number, AlarmType> };
+  derivation?: {
+    timeZone: string;
+    smtp?: SmtpConfig | null;
+    obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
+    /**
+     * Run the alarm clock here (default true). With GATEWAY_WORKERS, only the first worker does: each
+     * tick reads every terminal, and N workers ticking did the same work N times.
+     */
+    clock?: boolean;
+  };
   /**
    * NATS_URL: the bus is JetStream (every process sees what every gateway stored; derivation takes
    * each batch once across processes) and commands go down through whichever process holds the
@@ -104,7 +113,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       alarms = createAlarmEngine({ db: database.db, bus, log: app.log, obdAlarmTypes: opts.derivation.obdAlarmTypes });
       derivation = await startDerivation({ db: database.db, timeZone: opts.derivation.timeZone, sources: busSources(sharedView(bus, 'derive')), log: app.log, extraDerivers: [alarms.deriver, behaviourDeriver] });
       undo.push(() => derivation!.close());
-      // The alarm word's own alarms, from each committed batch ahead of the derivation pass.
+      // The alarm word's own alarms and FireOn, from each committed batch ahead of the derivation pass.
       const unwatch = alarms.watch(busSources(sharedView(bus, 'alarm-bits')));
       undo.push(async () => unwatch());
       // Stopped after telematics closes (undo runs in reverse), so the last batches are still derived.
@@ -133,7 +142,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       if (resumed) app.log.info({ resumed }, 'pending alarm notifications resumed');
       // Stopped first on close (undo runs in reverse): retries still waiting stay pending in the log.
       undo.push(() => notifier.stop());
-      alarms.start();
+      if (opts.derivation!.clock !== false) alarms.start();
     }
     return { database, app, bus, secret, telematics, derivation, close };
   } catch (e) {

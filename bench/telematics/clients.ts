@@ -24,8 +24,12 @@ export class ClientProcess {
 
   private next<T extends ClientMessage['type']>(type: T): Promise<Extract<ClientMessage, { type: T }>> {
     return new Promise((resolve, reject) => {
-      this.waiting.set(type, resolve as (m: ClientMessage) => void);
-      this.child.once('exit', (code) => reject(new Error(`client process exited (${code}) before '${type}'`)));
+      const exited = (code: number | null) => reject(new Error(`client process exited (${code}) before '${type}'`));
+      this.waiting.set(type, (m) => {
+        this.child.off('exit', exited);
+        resolve(m as Extract<ClientMessage, { type: T }>);
+      });
+      this.child.once('exit', exited);
     });
   }
 
@@ -40,9 +44,25 @@ export class ClientProcess {
   }
 
   async stop(waitMs = 30_000): Promise<FleetStats> {
+    return (await this.finish(waitMs)).stats;
+  }
+
+  /** Stops, with the positions acknowledged per terminal and the latencies since mark(). */
+  async finish(waitMs = 30_000): Promise<Extract<ClientMessage, { type: 'stopped' }>> {
     const r = this.next('stopped');
     this.child.send({ type: 'stop', waitMs });
-    return (await r).stats;
+    return r;
+  }
+
+  /** Starts the acknowledgement latencies afresh (past a ramp-up). */
+  async mark(): Promise<void> {
+    const r = this.next('marked');
+    this.child.send({ type: 'mark' });
+    await r;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   kill(): void {
@@ -54,19 +74,23 @@ export const sum = (xs: FleetStats[], k: keyof FleetStats) => xs.reduce((a, s) =
 
 /**
  * The phones split over processes of at most `perProcess` terminals each, process i using the
- * source addresses 127.0.0.(2 + k·i) … (1 + k·(i + 1)) for k = `addressesPerProcess`.
+ * source addresses 127.0.0.(2 + k·i) … (1 + k·(i + 1)) for k = `addressesPerProcess` (each
+ * address has the ~28,000 ephemeral ports of ip_local_port_range towards one gateway port).
+ * `authCodes`, in the order of `phones`, for terminals registered beforehand.
  */
 export function spawnClients(
   port: number,
   phones: string[],
   perProcess: number,
   addressesPerProcess: number,
-  plan: Omit<ClientPlan, 'host' | 'port' | 'phones' | 'localAddresses'>,
+  plan: Omit<ClientPlan, 'host' | 'port' | 'phones' | 'localAddresses' | 'authCodes'>,
+  authCodes?: string[],
 ): ClientProcess[] {
   const out: ClientProcess[] = [];
   for (let i = 0; i * perProcess < phones.length; i++) {
     const localAddresses = Array.from({ length: addressesPerProcess }, (_, k) => `127.0.0.${2 + addressesPerProcess * i + k}`);
-    out.push(new ClientProcess({ ...plan, host: '127.0.0.1', port, phones: phones.slice(i * perProcess, (i + 1) * perProcess), localAddresses }));
+    const slice = [i * perProcess, (i + 1) * perProcess] as const;
+    out.push(new ClientProcess({ ...plan, host: '127.0.0.1', port, phones: phones.slice(...slice), authCodes: authCodes?.slice(...slice), localAddresses }));
   }
   return out;
 }

@@ -29,6 +29,8 @@ export interface MonitorCriteria {
   keyword?: string | null;
   online?: boolean | null;
   moving?: boolean | null;
+  /** An earlier answer's `asOf`: only the vehicles changed after it (see MonitorColumnsAnswer). */
+  since?: string | null;
 }
 
 /** The fields of a monitor item, in the order the compact answer lists them. */
@@ -61,6 +63,12 @@ export type MonitorColumns = { [K in keyof MonitorItem]: Array<MonitorItem[K]> }
 export interface MonitorColumnsAnswer {
   columns: MonitorColumns;
   total: number;
+  /** Where this answer stands: `criteria.since` of the next question asks only what changed after it. */
+  asOf: string;
+  /** With `since`: false when only the changed vehicles are listed, true when the whole list is. */
+  full?: boolean;
+  /** With `since`: vehicles in scope that changed and no longer match the criteria. */
+  removed?: number[];
 }
 
 /** The items of a compact answer (the console keeps a map of items). */

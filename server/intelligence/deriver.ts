@@ -8,6 +8,7 @@
 
 import type { Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
+import type { DerivePass } from './settingsCache';
 
 /** A stored position, as derivers read it (device-time order, epoch ms). */
 export interface DerivePosition {
@@ -81,6 +82,13 @@ export interface DeriveWindow {
   before: DerivePosition | null;
   after: DerivePosition | null;
   /**
+   * The range asked for before the derivers widened it (a pass: the reports stored since the last;
+   * a rebuild: the range given). Every report that changed lies in it, so a deriver whose rows
+   * depend only on the reports near them (the replay's levels) may rebuild just around it.
+   * Absent: the whole window.
+   */
+  dirty?: TimeRange;
+  /**
    * For derivers that rebuild whole local days (Deriver.readsDays), in a window that runs to the
    * newest report: every report from the local midnight the window starts in, as the pass read them.
    */
@@ -108,23 +116,24 @@ export interface Deriver {
    * this deriver keeps (a trip or stop is rebuilt whole). The pipeline calls every deriver's
    * extend and takes the union. Runs inside the window's transaction.
    */
-  extend?(trx: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<TimeRange>;
+  extend?(trx: Kysely<DB>, vehicleId: number, range: TimeRange, pass?: DerivePass): Promise<TimeRange>;
   /**
    * Delete this deriver's rows of the window's vehicle in [window.from, window.to) and insert them
    * again from the window. Called inside the window's transaction, after the derivers registered
-   * before it (so the ledger can read the trips rebuilt a moment ago).
+   * before it (so the ledger can read the trips rebuilt a moment ago). `pass` carries the settings
+   * the pipeline holds between passes (settingsCache.ts); without it the deriver reads them itself.
    */
-  rebuild(trx: Kysely<DB>, window: DeriveWindow): Promise<void>;
+  rebuild(trx: Kysely<DB>, window: DeriveWindow, pass?: DerivePass): Promise<void>;
   /**
    * Optional: extend() for several vehicles at once (one statement instead of one per vehicle).
    * Answers the widened ranges in the order given.
    */
-  extendMany?(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]>;
+  extendMany?(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>, pass?: DerivePass): Promise<TimeRange[]>;
   /**
    * Optional: rebuild() for the windows of several vehicles in one transaction, with set-wise
    * statements. Must leave exactly the rows rebuild() would leave for each window.
    */
-  rebuildMany?(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void>;
+  rebuildMany?(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass?: DerivePass): Promise<void>;
 }
 
 export interface VehicleRange extends TimeRange {

@@ -4,12 +4,12 @@
  * length of the open trip the window starts at).
  *
  * A held window is every stored position and OBD record of the vehicle from `from` through
- * `through`, as the last pass read them. It serves the next pass only when nothing can have been
- * stored inside it meanwhile: the pass runs to the newest report, its pending range begins after
- * `through` (a late or blind-area report inside it would begin there or before), the window starts
- * no earlier than `from`, and no other process has derived the vehicle since (its derived sequence
- * is the one this process wrote). Otherwise the pass reads the whole window as before and holds it
- * anew. After a restart nothing is held: the first pass reads its whole window, so rows never
+ * `through`, as the last pass read them. It serves the next pass when the pass runs to the newest
+ * report, the window starts no earlier than `from`, and no other process has derived the vehicle
+ * since (its derived sequence is the one this process wrote): whole when the pass's pending range
+ * begins after `through`, else (a late or blind-area report inside it, or concurrent writers
+ * committing out of order) only its part before the pending range begins, which nothing stored
+ * since can reach. Otherwise the pass reads the whole window as before and holds it anew. After a restart nothing is held: the first pass reads its whole window, so rows never
  * depend on what was held.
  */
 
@@ -55,6 +55,15 @@ export function heldFrom(held: HeldWindow, from: number): { before: DerivePositi
   return { before: i > 0 ? held.positions[i - 1] : held.before, positions: held.positions.slice(i), obdRecords: held.obdRecords.slice(j) };
 }
 
+/** A held window cut back to the reports before `at` (its through then just before `at`). */
+export function heldBefore(held: HeldWindow, at: number): HeldWindow {
+  let i = held.positions.length;
+  while (i > 0 && held.positions[i - 1].time >= at) i--;
+  let j = held.obdRecords.length;
+  while (j > 0 && held.obdRecords[j - 1].time >= at) j--;
+  return { ...held, through: at - 1, positions: held.positions.slice(0, i), obdRecords: held.obdRecords.slice(0, j) };
+}
+
 export class HeldWindows {
   private readonly held = new Map<number, HeldWindow>();
   private total = 0;
@@ -65,7 +74,13 @@ export class HeldWindows {
   usable(vehicleId: number, pass: PassOf): HeldWindow | null {
     const h = this.held.get(vehicleId);
     if (!h) return null;
-    if (pass.to === Infinity && pass.pendingFrom > h.through && pass.from >= h.from && pass.derivedSeq === h.seq) return h;
+    if (pass.to === Infinity && pass.from >= h.from && pass.derivedSeq === h.seq) {
+      if (pass.pendingFrom > h.through) return h;
+      // Reports stored since begin at pendingFrom, even when they came in behind what was held (a
+      // late upload, or writers committing batches out of order): what is held before it is
+      // still every report there is, so only the rest is read again.
+      if (pass.pendingFrom > pass.from) return heldBefore(h, pass.pendingFrom);
+    }
     this.forget([vehicleId]);
     return null;
   }

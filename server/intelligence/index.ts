@@ -1,8 +1,9 @@
 /**
  * Derivation wiring for the server: one pipeline fed by the store writers' commits, with the
  * derivers of this feature registered first (trips and stops with fuel events, then the daily
- * ledger that reads them). Other features add theirs with `pipeline.register(deriver)` before
- * `start()`; a deriver registered later sees only windows derived from then on.
+ * ledger that reads them, then the replay's minute level). Other features add theirs with
+ * `pipeline.register(deriver)` before `start()`; a deriver registered later sees only windows
+ * derived from then on.
  */
 
 import type { Kysely } from 'kysely';
@@ -11,6 +12,7 @@ import type { Deriver } from './deriver';
 import { ledgerDeriver } from './ledger/ledgerDeriver';
 import { DerivationPipeline, type PipelineLog } from './pipeline';
 import { tripDeriver } from './trips/tripDeriver';
+import { trackMinuteDeriver } from './track/minuteDeriver';
 import { subscribeStored, type StoredSource } from './subscription';
 
 export { busSources } from './subscription';
@@ -20,7 +22,7 @@ export { DerivationPipeline } from './pipeline';
 
 /** This feature's derivers, in the order they must run. */
 export function intelligenceDerivers(): Deriver[] {
-  return [tripDeriver, ledgerDeriver];
+  return [tripDeriver, ledgerDeriver, trackMinuteDeriver];
 }
 
 export interface DerivationOptions {
@@ -34,6 +36,8 @@ export interface DerivationOptions {
   lingerMs?: number;
   /** Vehicles derived together in one transaction (the pipeline's default unless set). */
   batchSize?: number;
+  /** Batches derived at once (the pipeline's default unless set). */
+  workers?: number;
 }
 
 export interface Derivation {
@@ -49,6 +53,7 @@ export async function startDerivation(opts: DerivationOptions): Promise<Derivati
     log: opts.log,
     lingerMs: opts.lingerMs,
     batchSize: opts.batchSize,
+    workers: opts.workers,
     derivers: [...intelligenceDerivers(), ...(opts.extraDerivers ?? [])],
   });
   const unsubscribe = subscribeStored(opts.sources, pipeline);

@@ -14,11 +14,38 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** Minutes the zone is ahead of UTC at an instant. */
-export function zoneOffsetMinutes(ms: number, timeZone: string): number {
+/** Minutes the zone is ahead of UTC at an instant, asked of Intl (slow: a formatToParts per call). */
+function offsetByIntl(ms: number, timeZone: string): number {
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
   const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
+}
+
+const HOUR_MS = 3_600_000;
+/** Per zone and UTC hour, the offset throughout that hour; null when it changes inside the hour. */
+const hourOffsets = new Map<string, Map<number, number | null>>();
+/** Hours remembered per zone before starting over (about eleven years of hours). */
+const MAX_HOURS = 100_000;
+
+/**
+ * Minutes the zone is ahead of UTC at an instant. Derivers ask it for every report (local days,
+ * night driving), so the answer is remembered per UTC hour when the offset is the same at both ends
+ * of the hour (zones change offset months apart, never twice within an hour); an hour with a change
+ * in it is asked of Intl each time.
+ */
+export function zoneOffsetMinutes(ms: number, timeZone: string): number {
+  if (!Number.isFinite(ms)) return offsetByIntl(ms, timeZone);
+  let hours = hourOffsets.get(timeZone);
+  if (!hours) hourOffsets.set(timeZone, (hours = new Map()));
+  const hour = Math.floor(ms / HOUR_MS);
+  let known = hours.get(hour);
+  if (known === undefined) {
+    if (hours.size >= MAX_HOURS) hours.clear();
+    const first = offsetByIntl(hour * HOUR_MS, timeZone);
+    known = first === offsetByIntl(hour * HOUR_MS + HOUR_MS - 1, timeZone) ? first : null;
+    hours.set(hour, known);
+  }
+  return known ?? offsetByIntl(ms, timeZone);
 }
 
 /** 'YYYY-MM-DD' of the local day an instant falls on. */

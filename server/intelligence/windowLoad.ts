@@ -155,3 +155,31 @@ export async function loadWindows(db: Kysely<DB>, items: ReadonlyArray<{ vehicle
     after: Number.isFinite(range.to) ? (afterOf.get(vehicle.vehicleId) ?? null) : null,
   }));
 }
+
+/** Rows of several ranges, grouped by the range's place (1-based `ord`) in the list. */
+function byOrd<R extends { ord: number | string }, T>(count: number, rows: readonly R[], map: (r: R) => T): T[][] {
+  const out = Array.from({ length: count }, (): T[] => []);
+  for (const r of rows) out[Number(r.ord) - 1].push(map(r));
+  return out;
+}
+
+/** loadPositions for several ranges (of any vehicles, overlapping or not) in one statement: each range's positions, in the order given. */
+export async function loadPositionsMany(db: Kysely<DB>, ranges: ReadonlyArray<{ vehicleId: number; from: number; to: number }>): Promise<DerivePosition[][]> {
+  if (!ranges.length) return [];
+  const r = await sql<PositionRow & { ord: number }>`
+    SELECT w.ord, ${POSITION_COLUMNS} FROM ${rangesTable(ranges)}
+    JOIN position p ON p.vehicle_id = w.vehicle_id AND p.device_time >= w.lo AND p.device_time < w.hi
+    ORDER BY w.ord, p.device_time, p.terminal_id`.execute(db);
+  return byOrd(ranges.length, r.rows, toPosition);
+}
+
+/** loadObdRecords for several ranges in one statement: each range's records, in the order given. */
+export async function loadObdRecordsMany(db: Kysely<DB>, ranges: ReadonlyArray<{ vehicleId: number; from: number; to: number }>): Promise<DeriveObdRecord[][]> {
+  if (!ranges.length) return [];
+  const r = await sql<{ ord: number; ms: number; subtype: number; latitude: number | null; longitude: number | null; readings: Record<string, unknown> | null; detail: Record<string, unknown> | null; dtc_count: number }>`
+    SELECT w.ord, (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.subtype, o.latitude, o.longitude, o.readings, o.detail, o.dtc_count
+    FROM ${rangesTable(ranges)}
+    JOIN obd_record o ON o.vehicle_id = w.vehicle_id AND o.device_time >= w.lo AND o.device_time < w.hi
+    ORDER BY w.ord, o.device_time, o.subtype`.execute(db);
+  return byOrd(ranges.length, r.rows, (x) => ({ time: Math.round(Number(x.ms)), subtype: x.subtype, latitude: x.latitude, longitude: x.longitude, readings: x.readings, detail: x.detail, dtcCount: x.dtc_count }));
+}

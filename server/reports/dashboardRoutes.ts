@@ -19,6 +19,9 @@ import { date, ledgerFigures, ledgerRow, listOf, tripSchema, reportRoutes } from
 import { vehicleInScope, vehicleScope } from './scope';
 import { tripOut, type ReportDeps } from './tripRoutes';
 import { MONITOR_FIELDS, type MonitorCriteria, type MonitorItem } from '../../schemas/kit/monitor';
+import { MonitorSnapshot, type MonitorFormat, type MonitorQuery } from './monitorSnapshot';
+
+export type { MonitorFormat } from './monitorSnapshot';
 
 const READ = NONE;
 const LABELS = 'reports.fields';
@@ -65,6 +68,7 @@ const monitorItem = {
 
 type MonitorRow = MonitorItem;
 
+/** The same figures as MonitorSnapshot.counts, by the database (the reference the tests compare with). */
 export async function vehicleCounts(db: Kysely<DB>, caller: Caller, orgId: number | null, day: string) {
   const r = await sql<Record<string, number>>`
     SELECT count(*)::int AS total,
@@ -81,12 +85,10 @@ export async function vehicleCounts(db: Kysely<DB>, caller: Caller, orgId: numbe
 
 const isoText = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
-/** monitor/query's answer shapes: `{data: [item…], total}`, or with `format: 'columns'` one array per field. */
-export type MonitorFormat = 'items' | 'columns';
-
 /**
- * The live map's list as the JSON text of the answer, built by the database in one row: ten
- * thousand vehicles cost one row to transfer instead of ten thousand (PGlite pays per row).
+ * The live map's list as the JSON text of the answer, built by the database in one row (one
+ * vehicle's for the vehicle detail; the whole list is answered from MonitorSnapshot, and the tests
+ * compare the two).
  */
 export async function monitorJson(db: Kysely<DB>, caller: Caller, c: MonitorCriteria & { vehicleId?: number }, format: MonitorFormat = 'items'): Promise<string> {
   const filters = [vehicleScope(caller, { orgId: c.orgId, vehicleId: c.vehicleId })];
@@ -117,12 +119,14 @@ async function monitorRow(db: Kysely<DB>, caller: Caller, vehicleId: number): Pr
 }
 
 export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+  // One per app (process): brought up to date from the database before each answer.
+  const snapshot = new MonitorSnapshot(db);
   app.post(
     '/api/vehicle/index/vehicleCount',
     route('vehicles in scope: total, online, offline, moving, parked, alarming, service expiring', orgFilterBody, countsSchema),
     async (req) => {
       const orgId = (req.body as { criteria?: { orgId?: number | null } | null } | null)?.criteria?.orgId ?? null;
-      return vehicleCounts(db, callerOf(req), orgId, today(timeZone).day);
+      return snapshot.counts(callerOf(req), orgId, today(timeZone).day, SERVICE_WARNING_DAYS);
     },
   );
 
@@ -237,7 +241,17 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
           criteria: {
             type: ['object', 'null'],
             additionalProperties: false,
-            properties: { orgId: { type: ['integer', 'null'], minimum: 1 }, keyword: { type: ['string', 'null'], maxLength: 100 }, online: nullable('boolean'), moving: nullable('boolean') },
+            properties: {
+              orgId: { type: ['integer', 'null'], minimum: 1 },
+              keyword: { type: ['string', 'null'], maxLength: 100 },
+              online: nullable('boolean'),
+              moving: nullable('boolean'),
+              since: {
+                type: ['string', 'null'],
+                maxLength: 4000,
+                description: "an earlier answer's asOf: only the vehicles whose state or session changed after it (with removed and full, see the answer)",
+              },
+            },
           },
           format: { type: ['string', 'null'], enum: ['items', 'columns', null], description: "'columns': one array per field instead of one object per vehicle (the live map's compact form)" },
         },
@@ -248,12 +262,16 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
           data: listOf(monitorItem),
           columns: { type: 'object', properties: Object.fromEntries(Object.entries(monitorItem.properties).map(([k, v]) => [k, { type: 'array', items: v }])) },
           total: int,
+          asOf: { type: 'string', description: 'the database snapshot this answer reflects; pass it as criteria.since to ask only what changed after it' },
+          full: { type: 'boolean', description: 'with since: true when this is the whole list (a vehicle or organisation was added, edited or deleted after since, or since is not an asOf)' },
+          removed: { type: 'array', items: int, description: 'with since: vehicles in scope that changed and no longer match the criteria' },
         },
       },
     ),
     async (req, reply) => {
-      const body = req.body as { criteria?: MonitorCriteria | null; format?: MonitorFormat | null } | null;
-      return reply.type('application/json; charset=utf-8').send(await monitorJson(db, callerOf(req), body?.criteria ?? {}, body?.format ?? 'items'));
+      const body = req.body as { criteria?: MonitorQuery | null; format?: MonitorFormat | null } | null;
+      // Pre-built JSON text: sent as is, never through the response serialiser.
+      return reply.type('application/json; charset=utf-8').send(await snapshot.answer(callerOf(req), body?.criteria ?? {}, body?.format ?? 'items'));
     },
   );
 }

@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { distanceKm } from '../intelligence/geo';
+import { stepKm } from '../intelligence/track/minuteDeriver';
 import type { TrackArrays } from './simplify';
 
 export const TRACK_PAGE = 20_000;
@@ -103,13 +103,20 @@ export interface TrackSummary {
   maxSpeed: number;
 }
 
+/** A point as the summary needs it (speed as the reader holds it: float4). */
+interface SummaryPoint {
+  latitude: number;
+  longitude: number;
+  speed: number;
+}
+
 /** Accumulates the summary: the odometer when it is present and never runs backwards, else the GNSS track. */
 export class SummaryAccumulator {
   private first: number | null = null;
   private last = 0;
   private maxSpeed = 0;
   private gnss = 0;
-  private prev: { latitude: number; longitude: number; speed: number } | null = null;
+  private prev: SummaryPoint | null = null;
   private odoFirst: number | null = null;
   private odoLast: number | null = null;
   private odoSane = true;
@@ -118,24 +125,38 @@ export class SummaryAccumulator {
   addAt(page: TrackPage, i: number): void {
     const p = { latitude: page.latitude[i], longitude: page.longitude[i], speed: page.speed[i] };
     const mileage = page.mileage[i];
-    this.add(page.time[i], p, Number.isNaN(mileage) ? null : mileage);
+    this.addPoint(page.time[i], p);
+    this.addOdometer(Number.isNaN(mileage) ? null : mileage, mileage, true);
   }
 
-  private add(t: number, p: { latitude: number; longitude: number; speed: number }, mileageKm: number | null): void {
+  /**
+   * A bucket of a level (trackMinute deriver), in time order with the points around it: its first
+   * point (index `first` of the arrays), its last, the GNSS distance between its own reports, its
+   * top speed and its odometer ends; as if each of its reports had been added.
+   */
+  addBucket(t: TrackArrays, first: number, last: number, m: { gnssKm: number; maxSpeed: number; odoFirst: number | null; odoLast: number | null; odoSane: boolean }): void {
+    this.addPoint(t.time[first], { latitude: t.latitude[first], longitude: t.longitude[first], speed: t.speed[first] });
+    this.gnss += m.gnssKm;
+    if (m.maxSpeed > this.maxSpeed) this.maxSpeed = m.maxSpeed;
+    this.last = t.time[last];
+    this.prev = { latitude: t.latitude[last], longitude: t.longitude[last], speed: t.speed[last] };
+    if (m.odoFirst !== null) this.addOdometer(m.odoFirst, m.odoLast ?? m.odoFirst, m.odoSane);
+  }
+
+  private addPoint(t: number, p: SummaryPoint): void {
     this.first ??= t;
     this.last = t;
     if (p.speed > this.maxSpeed) this.maxSpeed = p.speed;
-    if (this.prev) {
-      const d = distanceKm(this.prev, p);
-      const standing = p.speed < 5 && this.prev.speed < 5 && d < 0.03;
-      if (!standing) this.gnss += d;
-    }
+    if (this.prev) this.gnss += stepKm(this.prev, p);
     this.prev = p;
-    if (mileageKm !== null) {
-      if (this.odoLast !== null && mileageKm < this.odoLast) this.odoSane = false;
-      this.odoFirst ??= mileageKm;
-      this.odoLast = mileageKm;
-    }
+  }
+
+  /** Odometer readings from `first` to `last` (one reading: both the same), `sane` when they never ran backwards between. */
+  private addOdometer(first: number | null, last: number, sane: boolean): void {
+    if (first === null) return;
+    if ((this.odoLast !== null && first < this.odoLast) || !sane) this.odoSane = false;
+    this.odoFirst ??= first;
+    this.odoLast = last;
   }
 
   result(): TrackSummary {
@@ -154,39 +175,76 @@ export class SummaryAccumulator {
 export type ReplayPoint = [string, number, number, number, number, boolean];
 
 
+/** The track as typed arrays for simplification, grown as points come (page by page, or minute by minute from the level). */
+export class TrackBuilder {
+  private cap = 1024;
+  length = 0;
+  time = new Float64Array(this.cap);
+  latitude = new Float64Array(this.cap);
+  longitude = new Float64Array(this.cap);
+  speed = new Float32Array(this.cap);
+  direction = new Float32Array(this.cap);
+  acc = new Uint8Array(this.cap);
+
+  /** Room for n more points. */
+  reserve(n: number): void {
+    if (this.length + n <= this.cap) return;
+    while (this.length + n > this.cap) this.cap *= 2;
+    const grow = <A extends Float64Array | Float32Array | Uint8Array>(a: A, make: (c: number) => A) => {
+      const b = make(this.cap);
+      b.set(a.subarray(0, this.length));
+      return b;
+    };
+    this.time = grow(this.time, (c) => new Float64Array(c));
+    this.latitude = grow(this.latitude, (c) => new Float64Array(c));
+    this.longitude = grow(this.longitude, (c) => new Float64Array(c));
+    this.speed = grow(this.speed, (c) => new Float32Array(c));
+    this.direction = grow(this.direction, (c) => new Float32Array(c));
+    this.acc = grow(this.acc, (c) => new Uint8Array(c));
+  }
+
+  addPage(page: TrackPage): void {
+    this.reserve(page.length);
+    const n = this.length;
+    this.time.set(page.time, n);
+    this.latitude.set(page.latitude, n);
+    this.longitude.set(page.longitude, n);
+    this.speed.set(page.speed, n);
+    this.direction.set(page.direction, n);
+    this.acc.set(page.acc, n);
+    this.length += page.length;
+  }
+
+  /** One point (after reserve). */
+  push(time: number, latitude: number, longitude: number, speed: number, direction: number, acc: boolean): void {
+    const n = this.length++;
+    this.time[n] = time;
+    this.latitude[n] = latitude;
+    this.longitude[n] = longitude;
+    this.speed[n] = speed;
+    this.direction[n] = direction;
+    this.acc[n] = acc ? 1 : 0;
+  }
+
+  track(): TrackArrays & { acc: Uint8Array } {
+    return { length: this.length, time: this.time, latitude: this.latitude, longitude: this.longitude, speed: this.speed, direction: this.direction, acc: this.acc };
+  }
+}
+
+/** Raw pages of [from, to] added to a track and a summary. */
+export async function addRaw(db: Kysely<DB>, vehicleId: number, from: number, to: number, track: TrackBuilder, summary: SummaryAccumulator): Promise<void> {
+  for await (const page of trackPages(db, vehicleId, from, to)) {
+    track.addPage(page);
+    for (let i = 0; i < page.length; i++) summary.addAt(page, i);
+  }
+}
+
 /** The whole track as typed arrays (for simplification) and its summary. */
 export async function readTrack(db: Kysely<DB>, vehicleId: number, from: number, to: number): Promise<{ track: TrackArrays & { acc: Uint8Array }; summary: TrackSummary }> {
-  let cap = 1024;
-  let n = 0;
-  let t = { time: new Float64Array(cap), latitude: new Float64Array(cap), longitude: new Float64Array(cap), speed: new Float32Array(cap), direction: new Float32Array(cap), acc: new Uint8Array(cap) };
-  const acc = new SummaryAccumulator();
-  for await (const page of trackPages(db, vehicleId, from, to)) {
-    if (n + page.length > cap) {
-      while (n + page.length > cap) cap *= 2;
-      const grow = <A extends Float64Array | Float32Array | Uint8Array>(a: A, make: (c: number) => A) => {
-        const b = make(cap);
-        b.set(a.subarray(0, n));
-        return b;
-      };
-      t = {
-        time: grow(t.time, (c) => new Float64Array(c)),
-        latitude: grow(t.latitude, (c) => new Float64Array(c)),
-        longitude: grow(t.longitude, (c) => new Float64Array(c)),
-        speed: grow(t.speed, (c) => new Float32Array(c)),
-        direction: grow(t.direction, (c) => new Float32Array(c)),
-        acc: grow(t.acc, (c) => new Uint8Array(c)),
-      };
-    }
-    t.time.set(page.time, n);
-    t.latitude.set(page.latitude, n);
-    t.longitude.set(page.longitude, n);
-    t.speed.set(page.speed, n);
-    t.direction.set(page.direction, n);
-    t.acc.set(page.acc, n);
-    for (let i = 0; i < page.length; i++) acc.addAt(page, i);
-    n += page.length;
-  }
-  return { track: { length: n, ...t }, summary: acc.result() };
+  const track = new TrackBuilder();
+  const summary = new SummaryAccumulator();
+  await addRaw(db, vehicleId, from, to, track, summary);
+  return { track: track.track(), summary: summary.result() };
 }
 
 export const pointAt = (t: TrackArrays & { acc: Uint8Array }, i: number): ReplayPoint => [

@@ -15,7 +15,8 @@ import { timeRange } from './ranges';
 import { listOf, pagingBody, rangeBody, replayPointSchema, segmentSchema, stopSchema, summarySchema, tripSchema, reportRoutes } from './schemas';
 import { vehicleInScope } from './scope';
 import { simplifyTrack } from './simplify';
-import { pointAt, readTrack, streamReplay } from './track';
+import { pointAt, streamReplay } from './track';
+import { readTrackForSimplify } from './trackLevel';
 
 export interface ReportDeps {
   db: Kysely<DB>;
@@ -69,8 +70,9 @@ const stopsOverlapping = (db: Kysely<DB>, vehicleId: number, from: number, to: n
 
 /** The track of a range, simplified to `maxPoints` (all points when it has no more). */
 async function simplifiedTrack(db: Kysely<DB>, vehicleId: number, from: number, to: number, maxPoints: number) {
-  const { track, summary } = await readTrack(db, vehicleId, from, to);
-  return { points: simplifyTrack(track, maxPoints).map((i) => pointAt(track, i)), summary, rawPoints: track.length };
+  // A long range comes from the minute level (first, fastest and last point of each minute) where derived.
+  const { track, summary } = await readTrackForSimplify(db, vehicleId, from, to, maxPoints);
+  return { points: simplifyTrack(track, maxPoints).map((i) => pointAt(track, i)), summary };
 }
 
 export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): void {

@@ -5,7 +5,8 @@
  */
 
 import type { Jt808Version, LocationInput } from '../telematics/jt808/codec';
-import { ClosedError, RefusedError, SimTerminal } from './terminal';
+import { ClosedError, NoReplyError, RefusedError, SimTerminal } from './terminal';
+import type { LatencyHistogram } from './latency';
 import { CITIES, SimVehicle, type City } from './vehicle';
 
 export interface FleetTerminal {
@@ -37,6 +38,10 @@ export interface FleetOptions {
    * (from the start), so reports faster than one per second still get distinct device times.
    */
   timeStepMs?: number;
+  /** A heartbeat (0x0002) this often, as real terminals send between reports (absent: none). */
+  heartbeatMs?: number;
+  /** Acknowledgement latency of every position report, when given. */
+  ackLatency?: Pick<LatencyHistogram, 'record'>;
 }
 
 export interface FleetStats {
@@ -50,6 +55,8 @@ export interface FleetStats {
   obdAcked: number;
   blindBatches: number;
   commands: number;
+  /** Successful connections (register when needed, authenticate), reconnections included. */
+  connects: number;
 }
 
 /** Blind-area batches are split so each 0x0704 body stays within one packet. */
@@ -59,10 +66,12 @@ class Member {
   readonly terminal: SimTerminal;
   readonly vehicle: SimVehicle;
   private timer: NodeJS.Timeout | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private outageLeft = 0;
   private clock = Date.now();
   private buffered: LocationInput[] = [];
   blindBatches = 0;
+  connects = 0;
   refused = false;
 
   constructor(
@@ -81,6 +90,7 @@ class Member {
       keepAcked: o.keepAcked,
       ackTimeoutMs: o.ackTimeoutMs,
       currentLocation: () => this.vehicle.report(Date.now()),
+      ackLatency: o.ackLatency,
     });
     this.terminal.authCode = spec.authCode;
     this.terminal.on('close', () => this.onClose());
@@ -89,6 +99,8 @@ class Member {
   async connect(): Promise<void> {
     try {
       await this.terminal.connect();
+      this.connects++;
+      this.keepAlive();
     } catch (e) {
       if (e instanceof RefusedError) {
         this.refused = true;
@@ -96,6 +108,11 @@ class Member {
         return;
       }
       if (e instanceof ClosedError) return; // the 'close' handler has scheduled a reconnect
+      if (e instanceof NoReplyError) {
+        // A platform too busy to answer in time: drop the link and try again later, as a terminal does.
+        this.terminal.destroy();
+        return;
+      }
       throw e;
     }
   }
@@ -108,9 +125,21 @@ class Member {
     }, offsetMs);
   }
 
+  /**
+   * Heartbeats from the first connect on, not from when the whole fleet has connected: a fleet of
+   * thousands takes minutes to connect, and a terminal silent that long is dropped by the platform
+   * as idle (then reconnects, and the reconnections feed on each other).
+   */
+  private keepAlive(): void {
+    const every = this.fleet.opts.heartbeatMs;
+    if (every && !this.heartbeat && !this.fleet.stopping) this.heartbeat = setInterval(() => this.terminal.heartbeat(), every);
+  }
+
   stop(): void {
     clearTimeout(this.timer);
     clearInterval(this.timer);
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     this.timer = undefined;
   }
 
@@ -192,7 +221,7 @@ export class Fleet {
   }
 
   stats(): FleetStats {
-    const s: FleetStats = { terminals: this.members.length, online: 0, refused: 0, positions: 0, acked: 0, unacked: 0, obdRecords: 0, obdAcked: 0, blindBatches: 0, commands: 0 };
+    const s: FleetStats = { terminals: this.members.length, online: 0, refused: 0, positions: 0, acked: 0, unacked: 0, obdRecords: 0, obdAcked: 0, blindBatches: 0, commands: 0, connects: 0 };
     for (const m of this.members) {
       const t = m.terminal;
       if (t.isOnline) s.online++;
@@ -204,7 +233,13 @@ export class Fleet {
       s.obdAcked += t.stats.obdAcked;
       s.blindBatches += m.blindBatches;
       s.commands += t.stats.commands;
+      s.connects += m.connects;
     }
     return s;
+  }
+
+  /** Positions acknowledged per terminal, in the order of `opts.terminals` (to compare with what is stored). */
+  ackedPerTerminal(): number[] {
+    return this.members.map((m) => m.terminal.stats.acked);
   }
 }

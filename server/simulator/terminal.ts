@@ -21,6 +21,7 @@ import {
   type TerminalParam,
 } from '../telematics/jt808/codec';
 import { OBD_RECORD_TYPE } from '../telematics/store/obdRecords';
+import type { LatencyHistogram } from './latency';
 
 export interface SimTerminalOptions {
   host: string;
@@ -38,6 +39,8 @@ export interface SimTerminalOptions {
   keepAcked?: boolean;
   /** Where the terminal is now, for answering 0x8201. */
   currentLocation?: () => LocationInput;
+  /** Records, per acknowledged position report, the time from its (last) sending to its acknowledgement. */
+  ackLatency?: Pick<LatencyHistogram, 'record'>;
 }
 
 export interface SimTerminalStats {
@@ -65,6 +68,9 @@ export class RefusedError extends Error {}
  * not a refusal of this terminal, so it is worth trying again later.
  */
 export class ClosedError extends Error {}
+
+/** The platform did not answer a handshake message in time. */
+export class NoReplyError extends Error {}
 
 /** What a terminal fresh from the factory answers to a parameter query (0x8104). */
 function factoryParams(host: string, port: number): TerminalParam[] {
@@ -239,7 +245,7 @@ export class SimTerminal extends EventEmitter {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(key);
-        reject(new Error(`${this.opts.phone}: no reply to ${key}`));
+        reject(new NoReplyError(`${this.opts.phone}: no reply to ${key}`));
       }, this.opts.replyTimeoutMs ?? 30_000);
       this.waiting.set(key, (m) => {
         clearTimeout(timer);
@@ -277,6 +283,7 @@ export class SimTerminal extends EventEmitter {
             this.unacked.delete(m.body.replySerial);
             this.stats.acked += u.positions.length;
             this.stats.obdAcked += u.obd;
+            if (this.opts.ackLatency && u.positions.length) this.opts.ackLatency.record(Date.now() - u.sentAt);
             if (this.opts.keepAcked) for (const p of u.positions) this.ackedTimes.push(new Date(p.time as string | number | Date).getTime());
           }
           break;

@@ -76,7 +76,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const unsubscribeAlarms = bus.subscribe('alarm.pushed', ({ items }) => hub.publishRaised(items.map((x) => ({ ...x, memberIds: new Set(x.memberIds) }))));
   const { maxConnections, fdReserve, ...limits } = config.jt808Limits ?? {};
   const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
-  const gateway = config.jt808Port ? new Jt808Gateway({ db, writer, obdWriter, log: app.log, maxConnections, fdReserve, limits: defined, checksum: config.jt808Checksum, resetLinkState: !config.gatewayWorker }) : null;
+  const gateway = config.jt808Port ? new Jt808Gateway({ db, pool: database.pool, writer, obdWriter, log: app.log, maxConnections, fdReserve, limits: defined, checksum: config.jt808Checksum, resetLinkState: !config.gatewayWorker }) : null;
   const downlink = gateway && opts.nats ? new NatsDownlink(opts.nats) : gateway;
   const stopServing = gateway && opts.nats ? serveDownlink(opts.nats, gateway) : () => undefined;
   const commands = downlink ? new CommandService(db, downlink) : null;

@@ -79,6 +79,8 @@ describe("the first-time administrator's path", () => {
     // Import: the template, filled with the names its dropdowns offer, goes to the organisation named.
     await page.getByTestId('sheet-import').click();
     const dialog = page.locator('.ant-modal-content').filter({ has: page.getByTestId('sheet-template') });
+    await dialog.waitFor();
+    await settled(page); // the dialog, once it has finished opening
     const [template] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('sheet-template').click()]);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(fs.readFileSync((await template.path())!) as unknown as ArrayBuffer);

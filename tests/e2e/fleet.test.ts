@@ -122,6 +122,8 @@ describe('terminals', () => {
     const [a, b] = first.data.map((t) => t.terminalNo as string);
     await page.getByTestId('sheet-renew').click();
     const dialog = page.locator('.ant-modal-content').filter({ hasText: '批量续期终端' });
+    await dialog.waitFor();
+    await settled(page); // the dialog, once it has finished opening
     const [template] = await Promise.all([page.waitForEvent('download'), dialog.getByTestId('sheet-template').click()]);
     expect(template.suggestedFilename()).toBe('终端管理续期模板.xlsx');
     expect((await downloadedRows((await template.path())!))[0]).toEqual(['终端编号', '服务结束']);

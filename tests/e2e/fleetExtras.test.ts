@@ -84,8 +84,11 @@ describe('international members', () => {
     expect(await dialog.getByTestId('reset-password-value').inputValue()).toBe(password);
     await dialog.getByText('密码已重置，请将新密码告知该会员').waitFor();
     await dialog.getByText('新密码只显示这一次，关闭后无法再次查看，请立即复制并告知该会员。').waitFor();
-    // The clipboard answers only a focused document; another worker's browser may hold the focus.
+    // The clipboard answers only a focused document; another worker's browser may hold the focus,
+    // so the copy waits until this page has it, and the dialog has finished opening.
     await page.bringToFront();
+    await page.waitForFunction(() => document.hasFocus());
+    await settled(page);
     await dialog.getByTestId('reset-password-copy').click();
     await page.locator('.ant-message-notice').getByText('已复制').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { screenshot, useConsoleSuite } from './helpers/console';
 import { settled } from './helpers/pageChecks';
 
@@ -44,6 +44,12 @@ describe('live monitor', () => {
     const { page, context, external } = await suite.adminPage();
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
+    // The live socket passes through a route, so the test can drop it.
+    let liveRoute: WebSocketRoute | undefined;
+    await page.routeWebSocket(/\/api\/vehicle\/live$/, (ws) => {
+      liveRoute = ws;
+      ws.connectToServer();
+    });
     await page.goto('/fleet/monitor');
     const box = page.getByTestId('monitor-page');
     await page.waitForSelector(`[data-testid=monitor-page][data-vehicles="${all.length}"]`);
@@ -94,6 +100,16 @@ describe('live monitor', () => {
       { timeout: 90_000 },
     );
     expect(sockets.some((u) => u.endsWith('/api/vehicle/live'))).toBe(true);
+
+    // The socket drops: the page reconnects and asks only what changed since its last answer, keeping every vehicle.
+    const sinceAsked = page.waitForResponse((r) => r.url().endsWith('/vehicle/monitor/query') && !!(JSON.parse(r.request().postData() ?? '{}') as { criteria?: { since?: string } }).criteria?.since);
+    await liveRoute!.close();
+    await page.waitForSelector('[data-testid=monitor-page][data-live=reconnecting]');
+    const changes = (await (await sinceAsked).json()) as { full: boolean; total: number; columns: { vehicleId: number[] } };
+    expect(changes.full).toBe(false);
+    expect(changes.total).toBeLessThanOrEqual(all.length);
+    await page.waitForSelector('[data-testid=monitor-page][data-live=live]');
+    expect(await box.getAttribute('data-vehicles')).toBe(String(all.length));
 
     // Search narrows the list; choosing a vehicle opens its card.
     const target = all.find((v) => v.latitude !== null) ?? all[0];

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { ADMIN_PASSWORD, flatTree, login, screenshot, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * The system administration pages in a real browser against `npm start` on a fresh demo database:
@@ -41,6 +42,13 @@ async function signedIn(loginName: string, password: string, path: string, local
 
 const row = (page: Page, text: string) => page.locator('tr.ant-table-row').filter({ hasText: text });
 const dialog = (page: Page, title: string) => page.locator('.ant-modal:visible').filter({ hasText: title });
+/** A dialog once it has finished opening: a click during its zoom-in can miss what it aims at. */
+async function opened(page: Page, title: string): Promise<Locator> {
+  const found = dialog(page, title);
+  await found.waitFor();
+  await settled(page);
+  return found;
+}
 /** A form item of a dialog by its exact label. */
 const field = (scope: Locator, label: string) => scope.locator('.ant-form-item').filter({ has: scope.page().locator('label', { hasText: new RegExp(`^${label}$`) }) });
 const input = (scope: Locator, label: string) => field(scope, label).locator('input').first();
@@ -64,7 +72,7 @@ describe('organisations', () => {
     await screenshot(page, 'system-org-tree');
 
     await row(page, '华东物流有限公司').getByText('新增下级').click();
-    const form = dialog(page, '新增组织');
+    const form = await opened(page, '新增组织');
     // SPEC.md §5: name and code are required; the phone follows the phone rule.
     await ok(form).click();
     await form.getByText('组织名称不能为空').waitFor();
@@ -106,7 +114,7 @@ describe('roles', () => {
 
     const { page, context } = await signedIn('admin', ADMIN_PASSWORD, '/system/role');
     await row(page, '调度员').getByText('授权').click();
-    const dlg = dialog(page, '角色授权：调度员');
+    const dlg = await opened(page, '角色授权：调度员');
     const node = (code: string) => dlg.locator('.ant-tree-treenode').filter({ has: page.locator(`[data-code="${code}"]`) });
     const monitor = node('fleet-monitor');
     await monitor.waitFor();
@@ -133,7 +141,7 @@ describe('accounts', () => {
     const { page, context } = await signedIn('admin', ADMIN_PASSWORD, '/system/account');
     await row(page, 'hd-manager').waitFor();
     await page.getByRole('button', { name: /注册账号/ }).click();
-    const form = dialog(page, '注册账号');
+    const form = await opened(page, '注册账号');
     await ok(form).click();
     await form.getByText('登录名不能为空').waitFor();
     // No expiry is allowed (an account that never expires, as the seeded ones), and the form says so.
@@ -167,7 +175,7 @@ describe('accounts', () => {
     await screenshot(page, 'system-accounts');
 
     await row(page, 'zhao.liu').getByText('重置密码').click();
-    const reset = dialog(page, '重置密码：赵六');
+    const reset = await opened(page, '重置密码：赵六');
     await input(reset, '新密码').fill('Reset#2468x');
     await input(reset, '确认密码').fill('Reset#2468x');
     await ok(reset).click();
@@ -205,7 +213,7 @@ describe('accounts', () => {
     await row(page, 'sh-dispatcher').getByText('编辑').waitFor();
     await api('PUT', `/passport/role/${clerk.role.id}/authorize`, { resourceIds: clerk.ids(['system', 'system-account']) });
     await row(page, 'sh-dispatcher').getByText('编辑').click();
-    const form = dialog(page, '编辑账号');
+    const form = await opened(page, '编辑账号');
     await input(form, '姓名').fill('李明二');
     await ok(form).click();
     await toast(page, '没有权限！');
@@ -254,7 +262,7 @@ describe('menus', () => {
     await systemRow.getByTestId('menu-add-child').click();
 
     // The child starts under the row, as a menu ordered first.
-    const add = dialog(page, '新增菜单');
+    const add = await opened(page, '新增菜单');
     await field(add, '上级资源').getByText('系统管理').waitFor();
     expect(await input(add, '排序').inputValue()).toBe('0');
     // An action has no route, icon or tab settings: those fields follow the kind chosen.
@@ -279,11 +287,13 @@ describe('menus', () => {
 
     // Edit: the parent picker cannot choose the menu itself; the new name shows in the tree.
     await childRow.getByTestId('row-edit').click();
-    const edit = dialog(page, '编辑菜单');
+    const edit = await opened(page, '编辑菜单');
     expect(await input(edit, '资源名称').inputValue()).toBe('测试菜单');
     await field(edit, '上级资源').locator('.ant-select-selector').click();
+    await page.locator('.ant-select-dropdown:visible').waitFor();
+    await settled(page);
     // The picker opens collapsed; a search opens the branch that matches.
-    await page.keyboard.type('测试菜单');
+    await field(edit, '上级资源').locator('input').pressSequentially('测试菜单');
     const own = page.locator('.ant-select-dropdown:visible .ant-select-tree-treenode').filter({ hasText: '测试菜单' });
     await own.waitFor();
     expect(await own.getAttribute('class')).toContain('ant-select-tree-treenode-disabled');

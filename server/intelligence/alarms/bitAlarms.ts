@@ -16,6 +16,7 @@ import type { DB } from '../../platform/db/tables';
 import { ALARM_BIT_TYPES } from './detectors/alarmWord';
 import { ALARM_META, type AlarmType } from './types';
 import type { StoredAlarm } from './store';
+import { storedPredecessors, storeAheadOfPass } from './aheadOfPass';
 
 /** Types some detector other than the alarm word also raises with subject '': never raised here. */
 const ALSO_DERIVED: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Fatigue', 'StopLongTime', 'Skewing', 'FuelDrain', 'FireOn', 'Trail', 'Low', 'PullOut', 'Idle', 'RepeatArrival', 'Insert']);
@@ -53,18 +54,12 @@ export async function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport
   const candidates = reports.filter((r) => (r.alarm & FAST_MASK) !== 0);
   if (!candidates.length) return [];
   // Each candidate's stored predecessor (the batch is committed: its own reports count).
-  const prev = await sql<{ ord: number; alarm: number | null }>`
-    SELECT c.ord, p.alarm FROM unnest(${candidates.map((c) => c.vehicleId)}::int[], ${candidates.map((c) => new Date(c.time).toISOString())}::timestamptz[]) WITH ORDINALITY AS c(vehicle_id, t, ord)
-    LEFT JOIN LATERAL (
-      SELECT alarm FROM position WHERE vehicle_id = c.vehicle_id AND device_time < c.t ORDER BY device_time DESC, terminal_id DESC LIMIT 1
-    ) p ON true`.execute(db);
-  const before = new Map(prev.rows.map((r) => [Number(r.ord) - 1, r.alarm === null ? 0 : Number(r.alarm) >>> 0]));
+  const before = await storedPredecessors(db, candidates);
   const created: StoredAlarm[] = [];
   for (const [i, r] of candidates.entries()) {
     for (const [type, mask] of FAST_BIT_MASKS) {
-      if ((r.alarm & mask) === 0 || ((before.get(i) ?? 0) & mask) !== 0) continue;
+      if ((r.alarm & mask) === 0 || ((before[i]?.alarm ?? 0) & mask) !== 0) continue;
       const meta = ALARM_META[type];
-      const detail = { sources: sourcesOf(r.alarm >>> 0, mask) };
       const at = new Date(r.time).toISOString();
       await sql`
         UPDATE alarm a SET end_time = c.t
@@ -73,13 +68,8 @@ export async function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport
                                AND (p.alarm & ${mask}::bigint) = 0) AS t
               FROM alarm a2 WHERE a2.vehicle_id = ${r.vehicleId} AND a2.type = ${type} AND a2.subject = '' AND a2.end_time IS NULL AND a2.begin_time < ${at}::timestamptz) c
         WHERE a.id = c.id AND c.t IS NOT NULL`.execute(db);
-      // Nothing when the deriver stored it first.
-      const row = await sql<{ id: number }>`
-        INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
-        VALUES (${r.vehicleId}, ${type}, ${meta.category}, ${meta.level}, '', ${at}, NULL, ${at}, ${r.latitude}, ${r.longitude}, NULL, ${JSON.stringify(detail)}::jsonb, NULL)
-        ON CONFLICT DO NOTHING RETURNING id`.execute(db);
-      if (row.rows[0])
-        created.push({ id: row.rows[0].id, vehicleId: r.vehicleId, type, subject: '', begin: r.time, end: null, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail });
+      const stored = await storeAheadOfPass(db, { vehicleId: r.vehicleId, type, subject: '', begin: r.time, end: null, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail: { sources: sourcesOf(r.alarm >>> 0, mask) } });
+      if (stored) created.push(stored);
     }
   }
   return created;

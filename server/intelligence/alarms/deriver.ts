@@ -12,15 +12,15 @@ import type { DerivePosition, Deriver, DeriveWindow, TimeRange } from '../derive
 import { loadPositions } from '../windowLoad';
 import { AI_DEFAULTS, repeatArrival, skewing, type RouteTask } from './detectors/aiRules';
 import { alarmWordIntervals } from './detectors/alarmWord';
-import { areaOf, fenceIntervals, type FenceRule } from './detectors/fences';
+import { fenceIntervals } from './detectors/fences';
 import { HOUR, MINUTE } from './detectors/motionRules';
 import { expertKey, faultIntervals, obdAlarmIntervals, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch } from './detectors/obd';
 import { policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
-import { policiesFor, type PolicySet } from './policies';
-import { closeClockAlarms, replaceAlarms, windowEnd, windowStart, type RaisedAlarm } from './store';
+import { orgPathsOf, type PolicySet } from './policies';
+import { closeClockAlarms, replaceAlarmsMany, windowEnds, windowStarts, type AlarmReplacement, type RaisedAlarm } from './store';
 import type { AlarmInterval, AlarmLevel, AlarmType } from './types';
-import { pathAbove } from '../../platform/scope';
+import { lookupsOf, lookupsOnce, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
 import { newestOf } from '../heldWindows';
 
@@ -43,29 +43,7 @@ export function lookbackMs(policies: PolicySet): number {
   return longest + MARGIN_MS;
 }
 
-async function orgPathOf(db: Kysely<DB>, vehicleId: number): Promise<string | null> {
-  const r = await sql<{ path: string }>`SELECT o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ${vehicleId}`.execute(db);
-  return r.rows[0]?.path ?? null;
-}
-
-/** Open fences that apply to the vehicle: linked to it, or linked to none and of an ancestor organisation. */
-export async function fencesFor(db: Kysely<DB>, vehicleId: number, orgPath: string): Promise<FenceRule[]> {
-  const r = await sql<{ id: number; name: string; fence_type: string; geometry: unknown; dwell_seconds: number; alarm_on_enter: boolean | null; alarm_on_exit: boolean | null; speed_limit: number | null }>`
-    SELECT f.id, f.name, f.fence_type, f.geometry, f.dwell_seconds, f.alarm_on_enter, f.alarm_on_exit, f.speed_limit
-    FROM fence f JOIN organisation o ON o.id = f.org_id
-    WHERE COALESCE(f.status, 'open') = 'open'
-      AND (EXISTS (SELECT 1 FROM vehicle_fence l WHERE l.fence_id = f.id AND l.vehicle_id = ${vehicleId})
-           OR (NOT EXISTS (SELECT 1 FROM vehicle_fence l WHERE l.fence_id = f.id) AND ${pathAbove('o.path', orgPath)}))
-    ORDER BY f.id`.execute(db);
-  const out: FenceRule[] = [];
-  for (const f of r.rows) {
-    const geometry = (typeof f.geometry === 'string' ? JSON.parse(f.geometry) : f.geometry) as Parameters<typeof areaOf>[1];
-    const area = areaOf(f.fence_type, geometry);
-    if (!area) continue;
-    out.push({ id: f.id, name: f.name, area, dwellSeconds: f.dwell_seconds, alarmOnEnter: f.alarm_on_enter !== false, alarmOnExit: f.alarm_on_exit !== false, speedLimit: f.speed_limit });
-  }
-  return out;
-}
+export { fencesFor } from './fenceRules';
 
 /** Trouble-code reports of the window: positions whose OBD block lists codes, and OBD DTC records. */
 async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: readonly DerivePosition[], range: TimeRange): Promise<DtcReport[]> {
@@ -137,10 +115,10 @@ async function routeTasks(db: Kysely<DB>, vehicleId: number, range: TimeRange): 
 }
 
 /** Everything the detectors find in these reports (merged, not yet cut to a window). */
-export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: string, positions: readonly DerivePosition[], window: DeriveWindow, range: TimeRange, obdAlarmTypes?: ReadonlyMap<number, AlarmType>): Promise<AlarmInterval[]> {
-  const policies = await policiesFor(db, orgPath);
+export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: string, positions: readonly DerivePosition[], window: DeriveWindow, range: TimeRange, obdAlarmTypes?: ReadonlyMap<number, AlarmType>, lookups: DeriveLookups = lookupsOnce(db)): Promise<AlarmInterval[]> {
+  const policies = await lookups.policies(orgPath);
   const found: AlarmInterval[] = [...alarmWordIntervals(positions), ...policyIntervals(positions, policies)];
-  for (const fence of await fencesFor(db, vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
+  for (const fence of await lookups.fences(vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
   if (policies.has('Fault')) {
     const reports = await dtcReports(db, vehicleId, positions, range);
     found.push(...faultIntervals(reports, await expertLookup(db, reports)));
@@ -169,29 +147,54 @@ export interface AlarmDeriverOptions {
 }
 
 export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
-  return {
+  const deriver: Deriver = {
     name: 'alarms',
-    async extend(trx, vehicleId, range) {
-      const path = await orgPathOf(trx, vehicleId);
-      const lookback = path ? lookbackMs(await policiesFor(trx, path)) : MARGIN_MS;
-      const from = await windowStart(trx, vehicleId, range.from - lookback);
-      const to = Number.isFinite(range.to) ? await windowEnd(trx, vehicleId, range.to + lookback) : Infinity;
-      return { from, to };
+    async extend(trx, vehicleId, range, pass) {
+      return (await deriver.extendMany!(trx, [{ vehicleId, ...range }], pass))[0];
     },
-    async rebuild(trx, window) {
-      const { vehicleId, orgPath } = window.vehicle;
-      // A window that stops short of the newest report reads on a little, so a condition that
-      // holds at its edge gets its true end.
-      const tail = Number.isFinite(window.to) ? await loadPositions(trx, vehicleId, { from: window.to, to: window.to + lookbackMs(await policiesFor(trx, orgPath)) }) : [];
-      const positions = tail.length ? [...window.positions, ...tail] : window.positions;
-      const range = { from: window.from, to: tail.length ? tail[tail.length - 1].time + 1 : window.to };
-      const found = await detectAlarms(trx, vehicleId, orgPath, positions, window, range, opts.obdAlarmTypes);
-      if ((await policiesFor(trx, orgPath)).has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
-      // Up to the newest report read: an alarm beginning after it was not this window's to find
-      // (the alarm word's own, raised from a batch committed meanwhile: bitAlarms.ts).
-      const raised = await replaceAlarms(trx, vehicleId, window.from, found, Math.min(window.to, newestOf({ positions, obdRecords: window.obdRecords }) + 1));
-      await closeClockAlarms(trx, vehicleId);
-      if (raised.length && opts.onRaised) opts.onRaised(raised.map((a) => ({ ...a, orgPath })));
+    /** Back by the longest policy's reach and out to whole alarms: two statements for all the ranges. */
+    async extendMany(trx, ranges, pass) {
+      const lookups = lookupsOf(trx, pass);
+      const paths = await orgPathsOf(trx, ranges.map((r) => r.vehicleId));
+      const lookback: number[] = [];
+      for (const r of ranges) {
+        const path = paths.get(r.vehicleId);
+        lookback.push(path ? lookbackMs(await lookups.policies(path)) : MARGIN_MS);
+      }
+      const from = await windowStarts(trx, ranges.map((r, i) => ({ vehicleId: r.vehicleId, at: r.from - lookback[i] })));
+      const to = await windowEnds(trx, ranges.map((r, i) => ({ vehicleId: r.vehicleId, at: Number.isFinite(r.to) ? r.to + lookback[i] : Infinity })));
+      return ranges.map((_, i) => ({ from: from[i], to: to[i] }));
+    },
+    async rebuild(trx, window, pass) {
+      await deriver.rebuildMany!(trx, [window], pass);
+    },
+    async rebuildMany(trx, windows, pass) {
+      const lookups = lookupsOf(trx, pass);
+      const replacements: AlarmReplacement[] = [];
+      for (const window of windows) {
+        const { vehicleId, orgPath } = window.vehicle;
+        const policies = await lookups.policies(orgPath);
+        // A window that stops short of the newest report reads on a little, so a condition that
+        // holds at its edge gets its true end.
+        const tail = Number.isFinite(window.to) ? await loadPositions(trx, vehicleId, { from: window.to, to: window.to + lookbackMs(policies) }) : [];
+        const positions = tail.length ? [...window.positions, ...tail] : window.positions;
+        const range = { from: window.from, to: tail.length ? tail[tail.length - 1].time + 1 : window.to };
+        const found = await detectAlarms(trx, vehicleId, orgPath, positions, window, range, opts.obdAlarmTypes, lookups);
+        if (policies.has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
+        // Up to the newest report read: an alarm beginning after it was not this window's to find
+        // (the alarm word's own, raised from a batch committed meanwhile: bitAlarms.ts).
+        replacements.push({ vehicleId, from: window.from, found, to: Math.min(window.to, newestOf({ positions, obdRecords: window.obdRecords }) + 1) });
+      }
+      // Each vehicle's alarms are its own: all the windows' replaced in one delete and one insert.
+      const raised = await replaceAlarmsMany(trx, replacements);
+      const onRaised = opts.onRaised;
+      const created = windows.flatMap((w, i) => raised[i].map((a) => ({ ...a, orgPath: w.vehicle.orgPath })));
+      // Announced once committed, so whoever hears of an alarm can read it (outside a pipeline
+      // pass, a direct rebuild in tests, at once).
+      if (onRaised && created.length) (pass ? pass.afterCommit : (f: () => void) => f())(() => onRaised(created));
+      // Only clock-driven alarms, which the replacing above never touches: once for the batch.
+      await closeClockAlarms(trx, windows.map((w) => w.vehicle.vehicleId));
     },
   };
+  return deriver;
 }

@@ -5,7 +5,7 @@
  * or, behind a durable bus, elsewhere) and handed to the in-process listener.
  */
 
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ServerBus } from '../../platform/bus';
 import type { DB } from '../../platform/db/tables';
 import type { Deriver } from '../deriver';
@@ -14,6 +14,8 @@ import { alarmDeriver } from './deriver';
 import type { RaisedAlarm } from './store';
 import type { AlarmType } from './types';
 import { raiseBitAlarms, type BitReport } from './bitAlarms';
+import { IgnitionAlarms, type IgnitionReport } from './ignitionAlarms';
+import { orgPathsOf } from './policies';
 import type { StoredSource } from '../subscription';
 import type { PositionRecord } from '../../platform/telemetry';
 
@@ -32,8 +34,8 @@ export interface AlarmEngine {
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
-   * Raises the alarm word's own alarms from each batch these writers commit, ahead of the
-   * derivation pass (bitAlarms.ts); returns the unsubscribe function.
+   * Raises the alarm word's own alarms and FireOn from each batch these writers commit, ahead of
+   * the derivation pass (bitAlarms.ts, ignitionAlarms.ts); returns the unsubscribe function.
    */
   watch(sources: StoredSource[]): () => void;
   /** Resolves once the batches heard so far have been looked at (tests). */
@@ -49,23 +51,28 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
     for (const a of alarms) opts.bus?.publish('alarm.raised', { alarmId: a.id, vehicleId: a.vehicleId, orgPath: a.orgPath, type: a.type, at: a.begin });
   };
   const inFlight = new Set<Promise<void>>();
+  const ignition = new IgnitionAlarms(opts.db);
   const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
     const reports: BitReport[] = [];
+    const positions: IgnitionReport[] = [];
     for (const { record } of batch.inserted) {
-      // OBD record batches come through the same sources: only live positions carry an alarm word.
+      // OBD record batches come through the same sources: only positions carry ACC and an alarm word.
       const r = record as Partial<PositionRecord> & { vehicleId: number | null; deviceTime: number };
-      if (r.vehicleId === null || typeof r.alarm !== 'number' || r.alarm === 0 || r.blind) continue;
-      reports.push({ vehicleId: r.vehicleId, time: r.deviceTime, alarm: r.alarm, latitude: r.latitude ?? 0, longitude: r.longitude ?? 0 });
+      if (r.vehicleId === null || typeof r.acc !== 'boolean') continue;
+      const at = { vehicleId: r.vehicleId, time: r.deviceTime, latitude: r.latitude ?? 0, longitude: r.longitude ?? 0 };
+      positions.push({ ...at, acc: r.acc, blind: r.blind === true });
+      if (typeof r.alarm === 'number' && r.alarm !== 0 && !r.blind) reports.push({ ...at, alarm: r.alarm });
     }
-    if (!reports.length) return;
+    if (!positions.length) return;
     const p = (async () => {
-      const created = await raiseBitAlarms(opts.db, reports);
-      if (!created.length) return;
-      const paths = await sql<{ id: number; path: string }>`
-        SELECT v.id, o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ANY (${[...new Set(created.map((a) => a.vehicleId))]}::int[])`.execute(opts.db);
-      const pathOf = new Map(paths.rows.map((r) => [r.id, r.path]));
-      onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
-    })().catch((err: unknown) => opts.log?.warn({ err }, 'alarm bits failed'));
+      const created = reports.length ? await raiseBitAlarms(opts.db, reports) : [];
+      if (created.length) {
+        const pathOf = await orgPathsOf(opts.db, created.map((a) => a.vehicleId));
+        onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
+      }
+      const fired = await ignition.raise(positions);
+      if (fired.length) onRaised(fired);
+    })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
   };

@@ -64,3 +64,9 @@ export async function policiesFor(db: Kysely<DB>, orgPath: string): Promise<Map<
     WHERE p.enabled AND ${pathAbove('o.path', orgPath)}`.execute(db);
   return nearestPolicies(r.rows);
 }
+
+/** The organisation path of each vehicle (deleted ones are absent), for its policies. */
+export async function orgPathsOf(db: Kysely<DB>, vehicleIds: readonly number[]): Promise<Map<number, string>> {
+  const r = await sql<{ id: number; path: string }>`SELECT v.id, o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ANY(${[...new Set(vehicleIds)]}::int[])`.execute(db);
+  return new Map(r.rows.map((x) => [x.id, x.path]));
+}

@@ -8,6 +8,7 @@
 import type { DB } from '../../platform/db/tables';
 import { sql, type Kysely } from 'kysely';
 import { ALARM_META, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
+import { boundText } from '../deriver';
 
 /** An alarm row the rebuild created (not one it found again). */
 export interface StoredAlarm {
@@ -38,12 +39,25 @@ const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null :
  * after it: a rebuild from `at` must start there, so no alarm is cut in two.
  */
 export async function windowStart(db: Kysely<DB>, vehicleId: number, at: number): Promise<number> {
-  const r = await sql<{ begin: Date | null }>`
-    SELECT min(begin_time) AS begin FROM alarm
-    WHERE vehicle_id = ${vehicleId} AND begin_time < ${iso(at)} AND (end_time IS NULL OR end_time >= ${iso(at)})
-      AND type <> ALL (${[...CLOCK_TYPES]}::text[])`.execute(db);
-  const b = r.rows[0]?.begin;
-  return b ? Math.min(at, new Date(b).getTime()) : at;
+  return (await windowStarts(db, [{ vehicleId, at }]))[0];
+}
+
+/** windowStart for several vehicles in one statement, answered in the order given. */
+export async function windowStarts(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId: number; at: number }>): Promise<number[]> {
+  const bounded = items.flatMap((x, i) => (Number.isFinite(x.at) ? [i] : []));
+  const out = items.map((x) => x.at);
+  if (!bounded.length) return out;
+  const r = await sql<{ ord: number; begin: Date | null }>`
+    SELECT w.ord, min(a.begin_time) AS begin
+    FROM unnest(${bounded.map((i) => items[i].vehicleId)}::int[], ${bounded.map((i) => iso(items[i].at))}::timestamptz[]) WITH ORDINALITY AS w(vehicle_id, at, ord)
+    JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.at AND (a.end_time IS NULL OR a.end_time >= w.at)
+      AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+    GROUP BY w.ord`.execute(db);
+  for (const row of r.rows) {
+    const i = bounded[Number(row.ord) - 1];
+    if (row.begin) out[i] = Math.min(items[i].at, new Date(row.begin).getTime());
+  }
+  return out;
 }
 
 /**
@@ -52,49 +66,66 @@ export async function windowStart(db: Kysely<DB>, vehicleId: number, at: number)
  * caller's transaction when given one.
  */
 export async function replaceAlarms(db: Kysely<DB>, vehicleId: number, from: number, found: readonly AlarmInterval[], to = Infinity): Promise<StoredAlarm[]> {
-  const rows = found.filter((a) => a.begin >= from && a.begin < to && !CLOCK_TYPES.has(a.type));
-  // Closing an open alarm must come before opening the next of its key (one open per key).
-  rows.sort((a, b) => (a.end === null ? 1 : 0) - (b.end === null ? 1 : 0) || a.begin - b.begin);
+  return (await replaceAlarmsMany(db, [{ vehicleId, from, to, found }]))[0];
+}
+
+/** What replaceAlarmsMany replaces for one vehicle (one vehicle per item). */
+export interface AlarmReplacement {
+  vehicleId: number;
+  from: number;
+  to: number;
+  found: readonly AlarmInterval[];
+}
+
+/**
+ * replaceAlarms for several vehicles in two statements (one delete, one insert-or-update), answered
+ * per item in the order given.
+ */
+export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmReplacement[]): Promise<StoredAlarm[][]> {
+  const rowsOf = items.map(({ from, to, found }) => {
+    const rows = found.filter((a) => a.begin >= from && a.begin < to && !CLOCK_TYPES.has(a.type));
+    // Closing an open alarm must come before opening the next of its key (one open per key): the
+    // statement inserts its rows in this order and checks each at once.
+    return rows.sort((a, b) => (a.end === null ? 1 : 0) - (b.end === null ? 1 : 0) || a.begin - b.begin);
+  });
+  const all = items.flatMap((it, i) => rowsOf[i].map((a) => ({ vehicleId: it.vehicleId, a })));
   const run = async (trx: Kysely<DB>) => {
     await sql`
       DELETE FROM alarm a
-      WHERE a.vehicle_id = ${vehicleId} ${Number.isFinite(from) ? sql`AND a.begin_time >= ${iso(from)}` : sql``} ${Number.isFinite(to) ? sql`AND a.begin_time < ${iso(to)}` : sql``} AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+      USING unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => boundText(x.from))}::timestamptz[], ${items.map((x) => boundText(x.to))}::timestamptz[]) AS w(vehicle_id, lo, hi)
+      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time >= w.lo AND a.begin_time < w.hi AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
         AND NOT EXISTS (
-          SELECT 1 FROM unnest(${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.subject)}::text[], ${rows.map((r) => iso(r.begin))}::timestamptz[]) AS k(type, subject, begin_time)
-          WHERE k.type = a.type AND k.subject = a.subject AND k.begin_time = a.begin_time)`.execute(trx);
-    const raised: StoredAlarm[] = [];
-    for (const a of rows) {
-      const meta = ALARM_META[a.type];
-      const level = a.level ?? meta.level;
-      const detail = a.detail && Object.keys(a.detail).length ? JSON.stringify(a.detail) : null;
-      const r = await sql<{ id: number; inserted: boolean }>`
-        INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
-        VALUES (${vehicleId}, ${a.type}, ${meta.category}, ${level}, ${a.subject}, ${iso(a.begin)}, ${iso(a.end)}, ${iso(a.firedAt)},
-                ${a.latitude}, ${a.longitude}, ${a.value}, ${detail}::jsonb, ${a.fenceId ?? null})
-        ON CONFLICT (vehicle_id, type, subject, begin_time) DO UPDATE SET
-          end_time = excluded.end_time, fired_at = excluded.fired_at, level = excluded.level, category = excluded.category,
-          latitude = excluded.latitude, longitude = excluded.longitude, value = excluded.value, detail = excluded.detail,
-          fence_id = excluded.fence_id
-        RETURNING id, (xmax = 0) AS inserted`.execute(trx);
-      const row = r.rows[0];
-      if (row.inserted)
-        raised.push({
-          id: row.id,
-          vehicleId,
-          type: a.type,
-          subject: a.subject,
-          begin: a.begin,
-          end: a.end,
-          level,
-          category: meta.category,
-          latitude: a.latitude,
-          longitude: a.longitude,
-          value: a.value,
-          fenceId: a.fenceId ?? null,
-          detail: a.detail ?? null,
-        });
-    }
-    return raised;
+          SELECT 1 FROM unnest(${all.map((r) => r.vehicleId)}::int[], ${all.map((r) => r.a.type)}::text[], ${all.map((r) => r.a.subject)}::text[], ${all.map((r) => iso(r.a.begin))}::timestamptz[]) AS k(vehicle_id, type, subject, begin_time)
+          WHERE k.vehicle_id = a.vehicle_id AND k.type = a.type AND k.subject = a.subject AND k.begin_time = a.begin_time)`.execute(trx);
+    if (!all.length) return items.map((): StoredAlarm[] => []);
+    const levelOf = (a: AlarmInterval) => a.level ?? ALARM_META[a.type].level;
+    const detailOf = (a: AlarmInterval) => (a.detail && Object.keys(a.detail).length ? JSON.stringify(a.detail) : null);
+    const r = await sql<{ ord: number; id: number; inserted: boolean }>`
+      INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
+      SELECT r.vehicle_id, r.type, r.category, r.level, r.subject, r.begin_time, r.end_time, r.fired_at, r.latitude, r.longitude, r.value, r.detail::jsonb, r.fence_id
+      FROM unnest(${all.map((x) => x.vehicleId)}::int[], ${all.map((x) => x.a.type)}::text[], ${all.map((x) => ALARM_META[x.a.type].category)}::text[],
+                  ${all.map((x) => levelOf(x.a))}::text[], ${all.map((x) => x.a.subject)}::text[], ${all.map((x) => iso(x.a.begin))}::timestamptz[],
+                  ${all.map((x) => iso(x.a.end))}::timestamptz[], ${all.map((x) => iso(x.a.firedAt))}::timestamptz[], ${all.map((x) => x.a.latitude)}::float8[],
+                  ${all.map((x) => x.a.longitude)}::float8[], ${all.map((x) => x.a.value)}::float8[], ${all.map((x) => detailOf(x.a))}::text[], ${all.map((x) => x.a.fenceId ?? null)}::int[])
+        WITH ORDINALITY AS r(vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id, ord)
+      ORDER BY r.ord
+      ON CONFLICT (vehicle_id, type, subject, begin_time) DO UPDATE SET
+        end_time = excluded.end_time, fired_at = excluded.fired_at, level = excluded.level, category = excluded.category,
+        latitude = excluded.latitude, longitude = excluded.longitude, value = excluded.value, detail = excluded.detail,
+        fence_id = excluded.fence_id
+      RETURNING id, vehicle_id, type, subject, begin_time, (xmax = 0) AS inserted`.execute(trx);
+    const key = (vehicleId: number, type: string, subject: string, begin: number) => `${vehicleId}\u0000${type}\u0000${subject}\u0000${begin}`;
+    const stored = new Map<string, { id: number; inserted: boolean }>();
+    for (const row of r.rows as unknown as Array<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date; inserted: boolean }>)
+      stored.set(key(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), { id: row.id, inserted: row.inserted });
+    return items.map((it, i) =>
+      rowsOf[i].flatMap((a): StoredAlarm[] => {
+        const row = stored.get(key(it.vehicleId, a.type, a.subject, a.begin));
+        if (!row?.inserted) return [];
+        const meta = ALARM_META[a.type];
+        return [{ id: row.id, vehicleId: it.vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, level: levelOf(a), category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null }];
+      }),
+    );
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
@@ -104,28 +135,41 @@ export async function replaceAlarms(db: Kysely<DB>, vehicleId: number, from: num
  * (Infinity when one is still open): a rebuild up to `at` must run to there.
  */
 export async function windowEnd(db: Kysely<DB>, vehicleId: number, at: number): Promise<number> {
-  if (!Number.isFinite(at)) return at;
-  const r = await sql<{ open: boolean; end: Date | null }>`
-    SELECT bool_or(end_time IS NULL) AS open, max(end_time) AS "end" FROM alarm
-    WHERE vehicle_id = ${vehicleId} AND begin_time < ${iso(at)} AND (end_time IS NULL OR end_time > ${iso(at)})
-      AND type <> ALL (${[...CLOCK_TYPES]}::text[])`.execute(db);
-  const row = r.rows[0];
-  if (row?.open) return Infinity;
-  return row?.end ? Math.max(at, new Date(row.end).getTime()) : at;
+  return (await windowEnds(db, [{ vehicleId, at }]))[0];
+}
+
+/** windowEnd for several vehicles in one statement, answered in the order given. */
+export async function windowEnds(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId: number; at: number }>): Promise<number[]> {
+  const bounded = items.flatMap((x, i) => (Number.isFinite(x.at) ? [i] : []));
+  const out = items.map((x) => x.at);
+  if (!bounded.length) return out;
+  const r = await sql<{ ord: number; open: boolean; end: Date | null }>`
+    SELECT w.ord, bool_or(a.end_time IS NULL) AS open, max(a.end_time) AS "end"
+    FROM unnest(${bounded.map((i) => items[i].vehicleId)}::int[], ${bounded.map((i) => iso(items[i].at))}::timestamptz[]) WITH ORDINALITY AS w(vehicle_id, at, ord)
+    JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.at AND (a.end_time IS NULL OR a.end_time > w.at)
+      AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+    GROUP BY w.ord`.execute(db);
+  for (const row of r.rows) {
+    const i = bounded[Number(row.ord) - 1];
+    if (row.open) out[i] = Infinity;
+    else if (row.end) out[i] = Math.max(items[i].at, new Date(row.end).getTime());
+  }
+  return out;
 }
 
 /**
- * Closes the vehicle's open clock-driven alarms once a report has come in after they began (times
+ * Closes the vehicles' open clock-driven alarms once a report has come in after they began (times
  * compared to the millisecond: the alarm's begin came through JavaScript).
  */
-export async function closeClockAlarms(db: Kysely<DB>, vehicleId: number): Promise<void> {
+export async function closeClockAlarms(db: Kysely<DB>, vehicleIds: readonly number[]): Promise<void> {
+  if (!vehicleIds.length) return;
   await sql`
     UPDATE alarm a SET end_time = GREATEST(a.begin_time, r.first)
     FROM (
       SELECT a2.id, (SELECT min(p.received_at) FROM position p
                      WHERE p.vehicle_id = a2.vehicle_id AND date_trunc('milliseconds', p.received_at) > a2.begin_time
                        AND p.device_time > a2.begin_time - interval '7 days') AS first
-      FROM alarm a2 WHERE a2.vehicle_id = ${vehicleId} AND a2.end_time IS NULL AND a2.type = ANY (${[...CLOCK_TYPES]}::text[])
+      FROM alarm a2 WHERE a2.vehicle_id = ANY(${[...vehicleIds]}::int[]) AND a2.end_time IS NULL AND a2.type = ANY (${[...CLOCK_TYPES]}::text[])
     ) r
     WHERE a.id = r.id AND r.first IS NOT NULL`.execute(db);
 }

@@ -8,18 +8,18 @@
  * midnight), so a pass does not read the day from the table again.
  */
 
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../platform/db/tables';
-import type { DerivePosition, Deriver, DeriveWindow } from '../deriver';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/tables';
+import type { DeriveObdRecord, DerivePosition, Deriver, DeriveWindow } from '../deriver';
 import { dayStart, localDay, nextDay } from '../localDay';
-import { loadObdRecords, loadPositions } from '../windowLoad';
+import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
 import { RULE_DEFAULTS, voltageOf } from '../alarms/detectors/policyRules';
-import { policiesFor } from '../alarms/policies';
-import { fencesFor } from '../alarms/deriver';
-import { speedLimits } from '../alarms/detectors/fences';
-import { dayEvents } from './events';
+import { speedLimits, type FenceRule } from '../alarms/detectors/fences';
+import { insertRows } from '../trips/tripDeriver';
+import { lookupsOf, type DerivePass } from '../settingsCache';
+import { dayEvents, type TripSpan } from './events';
 import { healthIndex, type HealthFault } from './health';
-import { safetySettingsFor } from './settings';
+import type { BehaviourThresholds } from './settings';
 
 /** The report just after the day still closes the day's last interval. */
 const TAIL_MS = 60_000;
@@ -35,29 +35,34 @@ function coolantOf(p: DerivePosition): number | null {
 const maxOf = (xs: number[]) => (xs.length ? Math.max(...xs) : null);
 const minOf = (xs: number[]) => (xs.length ? Math.min(...xs) : null);
 
-async function rebuildDay(trx: Kysely<DB>, w: DeriveWindow, day: string, speedLimit: number, thresholds: Parameters<typeof dayEvents>[6]): Promise<void> {
-  const tz = w.vehicle.timeZone;
-  const v = w.vehicle.vehicleId;
-  const lo = dayStart(day, tz);
-  const hi = dayStart(nextDay(day), tz);
-  // The day as the pass read it when it read from its midnight (a live window), else from the table.
-  const held = w.days && w.days.from <= lo ? w.days : null;
-  const positions = held ? held.positions.filter((p) => p.time >= lo && p.time < hi + TAIL_MS) : await loadPositions(trx, v, { from: lo, to: hi + TAIL_MS });
-  const trips = (
-    await sql<{ b: number; e: number }>`
-      SELECT (extract(epoch FROM begin_time) * 1000)::float8 AS b, (extract(epoch FROM end_time) * 1000)::float8 AS e
-      FROM trip WHERE vehicle_id = ${v} AND begin_time < ${new Date(hi)} AND end_time >= ${new Date(lo)} ORDER BY begin_time`.execute(trx)
-  ).rows.map((t) => ({ begin: Number(t.b), end: Number(t.e) }));
+/** One vehicle-day of a pass: its window, the day and its bounds, and the settings in force. */
+interface DayItem {
+  w: DeriveWindow;
+  day: string;
+  lo: number;
+  hi: number;
+  speedLimit: number;
+  thresholds: BehaviourThresholds;
+  fences: readonly FenceRule[];
+}
+
+interface AlarmRow {
+  ord: number;
+  type: string;
+  subject: string;
+  level: string;
+  begins_today: boolean;
+  fired_today: boolean | null;
+  detail: unknown;
+}
+
+/** The two rows of one vehicle-day, from what is stored of it (pure once read). */
+function dayRows(x: DayItem, positions: readonly DerivePosition[], records: readonly DeriveObdRecord[], trips: readonly TripSpan[], alarms: readonly AlarmRow[]): { behaviour: Insertable<BehaviourDayTable>; health: Insertable<HealthDayTable> } | null {
+  const { w, day, lo, hi, speedLimit } = x;
   // Inside a fence with a speed limit, that limit counts (as it does for the OverSpeed alarm).
-  const limits = speedLimits(positions, await fencesFor(trx, v, w.vehicle.orgPath), speedLimit);
+  const limits = speedLimits(positions, x.fences, speedLimit);
   const limitOf = new Map(positions.map((p, i) => [p, limits[i]]));
-  const events = dayEvents(positions, trips, lo, hi, (p) => limitOf.get(p) ?? speedLimit, tz, thresholds);
-  const alarms = (
-    await sql<{ type: string; subject: string; level: string; begins_today: boolean; fired_today: boolean; detail: unknown }>`
-      SELECT type, subject, level, detail, begin_time >= ${new Date(lo)} AS begins_today, fired_at >= ${new Date(lo)} AND fired_at < ${new Date(hi)} AS fired_today
-      FROM alarm WHERE vehicle_id = ${v} AND begin_time < ${new Date(hi)} AND (end_time IS NULL OR end_time >= ${new Date(lo)})
-      ORDER BY begin_time, type, subject`.execute(trx)
-  ).rows;
+  const events = dayEvents(positions, trips, lo, hi, (p) => limitOf.get(p) ?? speedLimit, w.vehicle.timeZone, x.thresholds);
   const fatigue = alarms.filter((a) => a.type === 'Fatigue' && a.fired_today).length;
   const faults: HealthFault[] = alarms
     .filter((a) => a.type === 'Fault')
@@ -67,20 +72,16 @@ async function rebuildDay(trx: Kysely<DB>, w: DeriveWindow, day: string, speedLi
     });
   const alarmCount = alarms.filter((a) => a.begins_today && !NOT_HEALTH.includes(a.type)).length;
   const today = positions.filter((p) => p.time < hi);
-  const records = held ? held.obdRecords.filter((r) => r.time >= lo && r.time < hi) : await loadObdRecords(trx, v, { from: lo, to: hi });
-  const minBatteryV = minOf(today.filter((p) => !p.acc).map(voltageOf).filter((x): x is number => x !== null));
+  if (!today.length && !trips.length) return null;
+  const minBatteryV = minOf(today.filter((p) => !p.acc).map(voltageOf).filter((v): v is number => v !== null));
   const maxCoolantC = maxOf([
-    ...today.map(coolantOf).filter((x): x is number => x !== null),
-    ...records.map((r) => r.readings?.coolantTempC).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)),
+    ...today.map(coolantOf).filter((v): v is number => v !== null),
+    ...records.map((r) => r.readings?.coolantTempC).filter((v): v is number => typeof v === 'number' && Number.isFinite(v)),
   ]);
   const health = healthIndex({ faults, minBatteryV, maxCoolantC, alarmCount });
-
-  await trx.deleteFrom('behaviour_day').where('vehicle_id', '=', v).where('day', '=', day).execute();
-  await trx.deleteFrom('health_day').where('vehicle_id', '=', v).where('day', '=', day).execute();
-  if (!today.length && !trips.length) return;
-  await trx
-    .insertInto('behaviour_day')
-    .values({
+  const v = w.vehicle.vehicleId;
+  return {
+    behaviour: {
       vehicle_id: v,
       day,
       org_id: w.vehicle.orgId,
@@ -91,11 +92,8 @@ async function rebuildDay(trx: Kysely<DB>, w: DeriveWindow, day: string, speedLi
       fatigue,
       night_s: events.nightS,
       sources: events.sources,
-    })
-    .execute();
-  await trx
-    .insertInto('health_day')
-    .values({
+    },
+    health: {
       vehicle_id: v,
       day,
       org_id: w.vehicle.orgId,
@@ -105,20 +103,83 @@ async function rebuildDay(trx: Kysely<DB>, w: DeriveWindow, day: string, speedLi
       min_battery_v: minBatteryV,
       max_coolant_c: maxCoolantC,
       alarm_count: alarmCount,
-    })
-    .execute();
+    },
+  };
+}
+
+/**
+ * Rebuilds every day the windows' positions touch, for all the windows at once: the days' trips,
+ * alarms and (for a day the pass did not read from its midnight) reports are one statement each
+ * for the batch, then one delete and one insert per table.
+ */
+async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass: DerivePass | undefined): Promise<void> {
+  const lookups = lookupsOf(trx, pass);
+  const items: DayItem[] = [];
+  for (const w of windows) {
+    const tz = w.vehicle.timeZone;
+    const days = new Set(w.positions.map((p) => localDay(p.time, tz)));
+    if (!days.size) continue;
+    const { thresholds } = await lookups.safety(w.vehicle.orgPath);
+    const speedLimit = (await lookups.policies(w.vehicle.orgPath)).get('OverSpeed')?.threshold ?? RULE_DEFAULTS.overSpeedKmh;
+    const fences = await lookups.fences(w.vehicle.vehicleId, w.vehicle.orgPath);
+    for (const day of [...days].sort()) items.push({ w, day, lo: dayStart(day, tz), hi: dayStart(nextDay(day), tz), speedLimit, thresholds, fences });
+  }
+  if (!items.length) return;
+  // The day as the pass read it: from its midnight (a live window), or inside the window itself (a
+  // window from the vehicle's first report, or one reaching past the day's tail); else from the table.
+  const heldOf = items.map((x) => (x.w.days && x.w.days.from <= x.lo ? x.w.days : x.w.from <= x.lo && x.w.to >= x.hi + TAIL_MS ? x.w : null));
+  const unheld = items.flatMap((x, i) => (heldOf[i] ? [] : [i]));
+  const readPositions = await loadPositionsMany(trx, unheld.map((i) => ({ vehicleId: items[i].w.vehicle.vehicleId, from: items[i].lo, to: items[i].hi + TAIL_MS })));
+  const readRecords = await loadObdRecordsMany(trx, unheld.map((i) => ({ vehicleId: items[i].w.vehicle.vehicleId, from: items[i].lo, to: items[i].hi })));
+  const positionsOf: DerivePosition[][] = [];
+  const recordsOf: DeriveObdRecord[][] = [];
+  unheld.forEach((i, k) => {
+    positionsOf[i] = readPositions[k];
+    recordsOf[i] = readRecords[k];
+  });
+  items.forEach((x, i) => {
+    const held = heldOf[i];
+    if (!held) return;
+    positionsOf[i] = held.positions.filter((p) => p.time >= x.lo && p.time < x.hi + TAIL_MS);
+    recordsOf[i] = held.obdRecords.filter((r) => r.time >= x.lo && r.time < x.hi);
+  });
+  const spans = items.map((x) => ({ vehicleId: x.w.vehicle.vehicleId, from: x.lo, to: x.hi }));
+  const trips = await sql<{ ord: number; b: number; e: number }>`
+    SELECT w.ord, (extract(epoch FROM t.begin_time) * 1000)::float8 AS b, (extract(epoch FROM t.end_time) * 1000)::float8 AS e
+    FROM ${rangesTable(spans)} JOIN trip t ON t.vehicle_id = w.vehicle_id AND t.begin_time < w.hi AND t.end_time >= w.lo
+    ORDER BY w.ord, t.begin_time`.execute(trx);
+  const alarms = await sql<AlarmRow>`
+    SELECT w.ord, a.type, a.subject, a.level, a.detail, a.begin_time >= w.lo AS begins_today, a.fired_at >= w.lo AND a.fired_at < w.hi AS fired_today
+    FROM ${rangesTable(spans)} JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time >= w.lo)
+    ORDER BY w.ord, a.begin_time, a.type, a.subject`.execute(trx);
+  const tripsOf = items.map((): TripSpan[] => []);
+  for (const t of trips.rows) tripsOf[Number(t.ord) - 1].push({ begin: Number(t.b), end: Number(t.e) });
+  const alarmsOf = items.map((): AlarmRow[] => []);
+  for (const a of alarms.rows) alarmsOf[Number(a.ord) - 1].push(a);
+  const behaviour: Array<Insertable<BehaviourDayTable>> = [];
+  const health: Array<Insertable<HealthDayTable>> = [];
+  items.forEach((x, i) => {
+    const rows = dayRows(x, positionsOf[i], recordsOf[i], tripsOf[i], alarmsOf[i]);
+    if (!rows) return;
+    behaviour.push(rows.behaviour);
+    health.push(rows.health);
+  });
+  const keys = sql`unnest(${items.map((x) => x.w.vehicle.vehicleId)}::int[], ${items.map((x) => x.day)}::date[]) AS k(vehicle_id, day)`;
+  await sql`DELETE FROM behaviour_day b USING ${keys} WHERE b.vehicle_id = k.vehicle_id AND b.day = k.day`.execute(trx);
+  await sql`DELETE FROM health_day h USING ${keys} WHERE h.vehicle_id = k.vehicle_id AND h.day = k.day`.execute(trx);
+  await insertRows(trx, 'behaviour_day', behaviour);
+  await insertRows(trx, 'health_day', health);
 }
 
 export const behaviourDeriver: Deriver = {
   name: 'behaviour',
   readsDays: true,
 
-  async rebuild(trx, w) {
-    const tz = w.vehicle.timeZone;
-    const days = new Set(w.positions.map((p) => localDay(p.time, tz)));
-    if (!days.size) return;
-    const { thresholds } = await safetySettingsFor(trx, w.vehicle.orgPath);
-    const speedLimit = (await policiesFor(trx, w.vehicle.orgPath)).get('OverSpeed')?.threshold ?? RULE_DEFAULTS.overSpeedKmh;
-    for (const day of [...days].sort()) await rebuildDay(trx, w, day, speedLimit, thresholds);
+  async rebuild(trx, w, pass) {
+    await rebuildDays(trx, [w], pass);
+  },
+
+  async rebuildMany(trx, windows, pass) {
+    await rebuildDays(trx, windows, pass);
   },
 };

@@ -10,9 +10,10 @@
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, LedgerDayTable } from '../../platform/db/tables';
-import type { Deriver, DeriveWindow, VehicleContext } from '../deriver';
+import type { Deriver, DeriveWindow } from '../deriver';
 import { dayStart, localDay, nextDay } from '../localDay';
-import { pathAbove } from '../../platform/scope';
+import { lookupsOf, type DerivePass } from '../settingsCache';
+import type { PriceRow } from './prices';
 import { rangesTable } from '../windowLoad';
 import { insertRows } from '../trips/tripDeriver';
 import type { LedgerFigures } from '../../../schemas/kit/ledgerColumns';
@@ -32,10 +33,8 @@ export interface LedgerFuelEvent {
   amountL: number;
 }
 
-export interface PriceRow {
-  effectiveDate: string;
-  price: number;
-}
+export type { PriceRow, VehiclePrices } from './prices';
+export { vehiclePrices } from './prices';
 
 /** One day's figures: the type the report routes answer with (schemas/kit, shared with the console). */
 export type { LedgerFigures };
@@ -85,42 +84,15 @@ export function ledgerOfDay(day: string, timeZone: string, trips: LedgerTrip[], 
   };
 }
 
-/** Oil prices that apply to the vehicle (its grade and region, its organisation or the nearest ancestor), and its fuel type's price. */
-export async function vehiclePrices(db: Kysely<DB>, vehicle: VehicleContext): Promise<{ prices: PriceRow[]; fallback: number | null }> {
-  if (vehicle.fuelTypeId === null) return { prices: [], fallback: null };
-  const r = await sql<{ effective_date: string; price: number; depth: number }>`
-    SELECT p.effective_date::text AS effective_date, p.price, length(o.path) AS depth
-    FROM oil_price p JOIN organisation o ON o.id = p.org_id
-    JOIN fuel_type f ON f.id = ${vehicle.fuelTypeId} AND p.fuel_grade = f.name
-    WHERE ${pathAbove('o.path', vehicle.orgPath)} AND ${vehicle.settings.region === null ? sql`TRUE` : sql`p.region = ${vehicle.settings.region}`}
-    ORDER BY p.effective_date, depth`.execute(db);
-  // Per effective date, the nearest organisation's price (deepest path, last in order).
-  const byDate = new Map<string, number>();
-  for (const row of r.rows) byDate.set(row.effective_date, row.price);
-  const f = await sql<{ price: number | null }>`SELECT price FROM fuel_type WHERE id = ${vehicle.fuelTypeId}`.execute(db);
-  return { prices: [...byDate].map(([effectiveDate, price]) => ({ effectiveDate, price })), fallback: f.rows[0]?.price ?? null };
-}
-
-/** vehiclePrices, asked once per fuel type, organisation and region in a batch of windows. */
-function pricesCache(db: Kysely<DB>): (vehicle: VehicleContext) => ReturnType<typeof vehiclePrices> {
-  const cache = new Map<string, ReturnType<typeof vehiclePrices>>();
-  return (vehicle) => {
-    const key = `${vehicle.fuelTypeId}|${vehicle.orgPath}|${vehicle.settings.region}`;
-    let p = cache.get(key);
-    if (!p) cache.set(key, (p = vehiclePrices(db, vehicle)));
-    return p;
-  };
-}
-
 export const ledgerDeriver: Deriver = {
   name: 'ledger',
 
-  async rebuild(trx: Kysely<DB>, w: DeriveWindow): Promise<void> {
-    await ledgerDeriver.rebuildMany!(trx, [w]);
+  async rebuild(trx: Kysely<DB>, w: DeriveWindow, pass?: DerivePass): Promise<void> {
+    await ledgerDeriver.rebuildMany!(trx, [w], pass);
   },
 
   /** Every day the windows' positions touch, rebuilt from the whole day's trips and fuel events: three statements for all windows, plus the prices. */
-  async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void> {
+  async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass?: DerivePass): Promise<void> {
     const spans = windows.flatMap((w) => {
       const tz = w.vehicle.timeZone;
       const days = new Set(w.positions.map((p) => localDay(p.time, tz)));
@@ -140,13 +112,13 @@ export const ledgerDeriver: Deriver = {
     for (const t of trips.rows) tripsOf[Number(t.ord) - 1].push({ begin: Number(t.b), end: Number(t.e), distanceKm: t.distance_km, fuelL: t.fuel_l, idleS: t.idle_s, maxSpeed: Number(t.max_speed) });
     const eventsOf = spans.map((): LedgerFuelEvent[] => []);
     for (const e of events.rows) eventsOf[Number(e.ord) - 1].push({ kind: e.kind, time: Number(e.t), amountL: e.amount_l });
-    const pricesOf = pricesCache(trx);
+    const lookups = lookupsOf(trx, pass);
     const rows: Array<Insertable<LedgerDayTable>> = [];
     for (const [i, { w, days, first, last }] of spans.entries()) {
       const tz = w.vehicle.timeZone;
       // Days the trips reach into (a trip crossing midnight) get their row too.
       for (const t of tripsOf[i]) for (const d of [localDay(t.begin, tz), localDay(t.end, tz)]) if (d >= first && d <= last) days.add(d);
-      const { prices, fallback } = await pricesOf(w.vehicle);
+      const { prices, fallback } = await lookups.prices(w.vehicle);
       for (const day of [...days].sort()) {
         const f = ledgerOfDay(day, tz, tripsOf[i], eventsOf[i], priceOn(day, prices, fallback));
         rows.push({

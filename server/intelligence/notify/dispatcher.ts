@@ -9,8 +9,9 @@
  * - email: a plain-text mail over SMTP (SMTP_* settings) to the receivers' addresses.
  * Webhook, SMS and email deliveries are retried with exponential backoff, every attempt kept in
  * `notify_delivery`; those still pending when a process stopped are resumed by the next one.
- * The engine announces alarms inside its transaction, so they are read back once committed
- * (retrying briefly) and one a rollback undid is never delivered.
+ * The engine announces alarms once committed; each is still read back (retrying briefly, for an
+ * announcement that reached this process ahead of the row), and one that a later pass no longer
+ * found is never delivered.
  */
 
 import { sql, type Kysely, type RawBuilder } from 'kysely';
@@ -223,7 +224,7 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
     }
   };
 
-  /** Ids announced in this tick, delivered together on the next (after the deriver's transaction commits). */
+  /** Ids announced in this tick, delivered together on the next. */
   let batch: number[] | null = null;
 
   const resume = async (): Promise<number> => {

@@ -283,6 +283,12 @@ export interface DeriveStateTable {
   derived_at: Timestamp | null;
 }
 
+/** Per settings table the derivers hold between passes, a count of the statements that changed it (triggers; server/intelligence/settingsCache.ts). */
+export interface DeriveSettingVersionTable {
+  table_name: string;
+  version: number;
+}
+
 /** Trip detection and cost settings per organisation (nearest ancestor wins). */
 export interface TripSettingTable {
   org_id: number;
@@ -349,6 +355,27 @@ export interface LedgerDayTable {
   cost: number;
 }
 
+/** The replay's pre-decimated levels: one row per vehicle, level (1 or 10 minutes) and UTC bucket with reports (trackMinute deriver). */
+export interface TrackMinuteTable {
+  vehicle_id: number;
+  span_minutes: number;
+  minute: Timestamp;
+  n: number;
+  gnss_km: number;
+  odo_first: number | null;
+  odo_last: number | null;
+  odo_sane: boolean;
+  max_speed: number;
+  /** `k,ms,lat,lon,speed,direction,acc,…`: the bucket's first, fastest, slowest and last report (each once). */
+  points: string;
+}
+
+/** Per vehicle, where the levels begin to hold every report. */
+export interface TrackMinuteCoverTable {
+  vehicle_id: number;
+  covered_from: Timestamp;
+}
+
 export interface SafetySettingTable {
   org_id: number;
   weights: Generated<unknown>;
@@ -413,11 +440,14 @@ export interface DB extends EntityDB {
   location_ticket: LocationTicketTable;
   config_parse_content: ConfigParseContentTable;
   derive_state: DeriveStateTable;
+  derive_setting_version: DeriveSettingVersionTable;
   trip_setting: TripSettingTable;
   trip: TripTable;
   trip_stop: TripStopTable;
   fuel_event: FuelEventTable;
   ledger_day: LedgerDayTable;
+  track_minute: TrackMinuteTable;
+  track_minute_cover: TrackMinuteCoverTable;
   safety_setting: SafetySettingTable;
   behaviour_day: BehaviourDayTable;
   health_day: HealthDayTable;

@@ -6,6 +6,12 @@
  * `<prefix>.downlink.responses` and ended sessions on `<prefix>.downlink.ended`, for whichever
  * process waits for them (prefix: `fleetctl`).
  *
+ * One terminal logged in at two workers at once (a reconnect landing elsewhere before the old link
+ * is noticed dead): before the login is accepted, the worker holding the terminal is asked whether
+ * its session gives way (`takeover`: the same rule as within one process); once accepted, the
+ * login is published on `<prefix>.session.opened` and the worker holding an older session of the
+ * terminal closes it. The later login stays, whichever worker holds either.
+ *
  * Commands themselves are not queued in JetStream: a command is for a terminal online now, and
  * its durable record is the terminal_command row its sender wrote.
  */
@@ -13,12 +19,12 @@
 import { EventEmitter } from 'node:events';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Downlink } from '../commands/service';
-import type { Dispatched, SessionEnded, TerminalResponse } from '../gateway/host';
+import type { Dispatched, SessionEnded, SessionOpened, TerminalResponse } from '../gateway/host';
 import type { Jt808Gateway } from '../gateway/server';
 import type { Jt808BodyInput } from '../jt808/codec';
 
-type Request = { op: 'online' } | { op: 'send'; message: Jt808BodyInput } | { op: 'disconnect'; reason: string };
-type Reply = { online: boolean } | { sent: Dispatched | null } | { disconnected: boolean };
+type Request = { op: 'online' } | { op: 'send'; message: Jt808BodyInput } | { op: 'disconnect'; reason: string } | { op: 'takeover'; remoteAddress: string | null };
+type Reply = { online: boolean } | { sent: Dispatched | null } | { disconnected: boolean } | { mayTakeOver: boolean };
 
 const REQUEST_TIMEOUT_MS = 3000;
 /** Outside the bus stream's subjects (`fleet.>`): JetStream would store the requests and answer them itself. */
@@ -27,9 +33,10 @@ export const DOWNLINK_PREFIX = 'fleetctl';
 /** Worker side: serves the terminals `gateway` holds. Returns the function that stops serving. */
 export function serveDownlink(nc: NatsConnection, gateway: Jt808Gateway, prefix = DOWNLINK_PREFIX): () => void {
   const subs = new Map<number, Subscription>();
-  const reply = (terminalId: number, req: Request): Reply => {
+  const reply = async (terminalId: number, req: Request): Promise<Reply> => {
     if (req.op === 'send') return { sent: gateway.dispatch(terminalId, req.message) };
     if (req.op === 'disconnect') return { disconnected: gateway.disconnect(terminalId, req.reason) };
+    if (req.op === 'takeover') return { mayTakeOver: await gateway.yieldsTo(terminalId, req.remoteAddress) };
     return { online: gateway.isOnline(terminalId) };
   };
   const online = (terminalId: number) => {
@@ -39,11 +46,14 @@ export function serveDownlink(nc: NatsConnection, gateway: Jt808Gateway, prefix 
       nc.subscribe(`${prefix}.downlink.${terminalId}`, {
         callback: (err, msg) => {
           if (err) return;
+          // A malformed request gets no answer: the sender times out.
+          let req: Request;
           try {
-            msg.respond(JSON.stringify(reply(terminalId, msg.json<Request>())));
+            req = msg.json<Request>();
           } catch {
-            /* a malformed request gets no answer: the sender times out */
+            return;
           }
+          void reply(terminalId, req).then((r) => msg.respond(JSON.stringify(r)));
         },
       }),
     );
@@ -52,17 +62,47 @@ export function serveDownlink(nc: NatsConnection, gateway: Jt808Gateway, prefix 
     subs.get(terminalId)?.unsubscribe();
     subs.delete(terminalId);
   };
+  // Logins here close older sessions of the same terminal in the other workers, and theirs ours.
+  const opened = (o: SessionOpened) => nc.publish(`${prefix}.session.opened`, JSON.stringify(o));
+  const others = nc.subscribe(`${prefix}.session.opened`, {
+    callback: (err, msg) => {
+      if (err) return;
+      try {
+        gateway.supersede(msg.json<SessionOpened>());
+      } catch {
+        /* not a SessionOpened: ignored */
+      }
+    },
+  });
+  gateway.peers = {
+    async mayTakeOver(terminalId, remoteAddress) {
+      try {
+        // The holder may probe its session first: wait as long as that probe may take.
+        const m = await nc.request(`${prefix}.downlink.${terminalId}`, JSON.stringify({ op: 'takeover', remoteAddress } satisfies Request), {
+          timeout: gateway.limits.takeoverProbeMs + REQUEST_TIMEOUT_MS,
+        });
+        const r = m.json<Reply>();
+        return !('mayTakeOver' in r) || r.mayTakeOver;
+      } catch {
+        return true; // no responders: no other worker holds the terminal (or its holder is gone)
+      }
+    },
+  };
   const response = (r: TerminalResponse) => nc.publish(`${prefix}.downlink.responses`, JSON.stringify(r));
   const ended = (e: SessionEnded) => nc.publish(`${prefix}.downlink.ended`, JSON.stringify(e));
   gateway.on('online', online);
   gateway.on('offline', offline);
+  gateway.on('sessionOpened', opened);
   gateway.on('response', response);
   gateway.on('sessionEnded', ended);
   return () => {
     gateway.off('online', online);
     gateway.off('offline', offline);
+    gateway.off('sessionOpened', opened);
     gateway.off('response', response);
     gateway.off('sessionEnded', ended);
+    others.unsubscribe();
+    gateway.peers = undefined;
     for (const s of subs.values()) s.unsubscribe();
     subs.clear();
   };

@@ -2,6 +2,7 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
 import type { LocationBody, SubpackageOptions, TerminalParam } from '../jt808/codec';
 import type { ObdWriter } from '../store/obdWriter';
@@ -115,6 +116,31 @@ export interface SessionEnded {
   session: string;
 }
 
+/**
+ * A terminal's session became live (authenticated) in some gateway process: published to the
+ * others, so a process still holding an older session of the same terminal closes it. `at` (ms,
+ * when it was authenticated) and then `session` order two logins, so exactly one survives a race.
+ */
+export interface SessionOpened {
+  terminalId: number;
+  session: string;
+  at: number;
+  remoteAddress: string | null;
+}
+
+/** Whether `a` is the later login of the two (the one that stays). */
+export const isLaterLogin = (a: Pick<SessionOpened, 'at' | 'session'>, b: Pick<SessionOpened, 'at' | 'session'>) =>
+  a.at > b.at || (a.at === b.at && a.session > b.session);
+
+/**
+ * The other gateway processes, as one gateway sees them (with NATS: cluster/downlink.ts): asked
+ * before a login takes a terminal whose live session another process holds.
+ */
+export interface GatewayPeers {
+  /** The holder's verdict (mayTakeOver's rule, applied where the session lives); true when nobody holds it. */
+  mayTakeOver(terminalId: number, remoteAddress: string | null): Promise<boolean>;
+}
+
 /** A message sent down: its serial and the session it went out on. */
 export interface Dispatched {
   serial: number;
@@ -123,6 +149,8 @@ export interface Dispatched {
 
 export interface SessionHost {
   db: Kysely<DB>;
+  /** PostgreSQL only: the pool behind `db`, for prepared statements on the handshake path. */
+  pool?: pg.Pool;
   writer: PositionWriter;
   obdWriter: ObdWriter;
   limits: GatewayLimits;

@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { RefusalMessage, RefusalReason } from '../../../schemas/kit/terminalRefusal';
 import type { DB } from '../../platform/db/tables';
+import type { AuthRecord } from './terminals';
 
 /** What a terminal says about its hardware in 0x0100 (and, 2019, the IMEI of 0x0102). */
 export interface Hardware {
@@ -25,7 +26,7 @@ export type AuthRefusal = Extract<RefusalReason, 'notRegistered' | 'badCode' | '
 export type AuthOutcome = { ok: true; imeiBound: boolean } | { ok: false; reason: AuthRefusal };
 
 /** 20 characters from an alphabet without look-alikes: ASCII, so it survives GBK on the wire. */
-function newAuthCode(): string {
+export function newAuthCode(): string {
   const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
   const bytes = crypto.randomBytes(20);
   let s = '';
@@ -72,8 +73,16 @@ const digest = (s: string) => crypto.createHash('sha256').update(s, 'utf8').dige
  */
 export async function authenticateTerminal(db: Kysely<DB>, terminalId: number, code: string, imei: string | undefined): Promise<AuthOutcome> {
   const row = await db.selectFrom('terminal_link').select(['auth_code', 'imei', 'layout']).where('terminal_id', '=', terminalId).executeTakeFirst();
-  if (!row?.auth_code) return { ok: false, reason: 'notRegistered' };
-  if (!crypto.timingSafeEqual(digest(row.auth_code), digest(code))) return { ok: false, reason: 'badCode' };
+  return checkAuthentication(db, terminalId, { authCode: row?.auth_code ?? null, imei: row?.imei ?? null, layout: row?.layout ?? null }, code, imei);
+}
+
+/**
+ * authenticateTerminal on a registration already read (findTerminalForAuth reads it with the
+ * terminal): no query at all, except the one write that binds a first IMEI.
+ */
+export async function checkAuthentication(db: Kysely<DB>, terminalId: number, row: AuthRecord, code: string, imei: string | undefined): Promise<AuthOutcome> {
+  if (!row.authCode) return { ok: false, reason: 'notRegistered' };
+  if (!crypto.timingSafeEqual(digest(row.authCode), digest(code))) return { ok: false, reason: 'badCode' };
   if (row.imei !== null) return imei === row.imei ? { ok: true, imeiBound: false } : { ok: false, reason: imei ? 'imeiMismatch' : 'imeiMissing' };
   if (!imei) return row.layout === 2019 ? { ok: false, reason: 'imeiMissing' } : { ok: true, imeiBound: false };
   // First IMEI for this registration: bind it, unless another authentication bound one meanwhile.
@@ -81,7 +90,7 @@ export async function authenticateTerminal(db: Kysely<DB>, terminalId: number, c
     .updateTable('terminal_link')
     .set({ imei })
     .where('terminal_id', '=', terminalId)
-    .where('auth_code', '=', row.auth_code)
+    .where('auth_code', '=', row.authCode)
     .where('imei', 'is', null)
     .returning('imei')
     .executeTakeFirst();

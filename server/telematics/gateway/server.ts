@@ -3,21 +3,39 @@
  * one live session per terminal and its online/offline state, and sends platform messages down.
  *
  * Events: 'response' (TerminalResponse) when a terminal answers a platform message; 'online' and
- * 'offline' (terminal id) when a terminal gets or loses its live session here; 'sessionEnded'
- * (SessionEnded) when any authenticated session closes, replaced ones included.
+ * 'offline' (terminal id) when a terminal gets or loses its live session here; 'sessionOpened'
+ * (SessionOpened) when a session becomes live here; 'sessionEnded' (SessionEnded) when any
+ * authenticated session closes, replaced ones included.
+ *
+ * Several gateway processes: `peers` is asked before a login takes a terminal held elsewhere, and
+ * supersede() closes the session here when another process reports a later login.
  */
 
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
 import { writeAudit } from '../../platform/audit';
 import { DEFAULT_TZ_OFFSET_MINUTES, type Jt808BodyInput } from '../jt808/codec';
 import { ObdWriter } from '../store/obdWriter';
+import type { TerminalIdentity } from '../store/records';
 import { PositionWriter } from '../store/writer';
 import { DEFAULT_CHECKSUM_POLICY, type ChecksumPolicy } from './checksumPolicy';
 import { Admission, connectionCap, DEFAULT_FD_RESERVE, openFileLimit } from './admission';
-import { DEFAULT_LIMITS, type Dispatched, type GatewayLimits, type GatewayLogger, type GatewayStats, type SessionEnded, type SessionHost, type TerminalResponse } from './host';
+import {
+  DEFAULT_LIMITS,
+  isLaterLogin,
+  type Dispatched,
+  type GatewayLimits,
+  type GatewayLogger,
+  type GatewayPeers,
+  type GatewayStats,
+  type SessionEnded,
+  type SessionHost,
+  type SessionOpened,
+  type TerminalResponse,
+} from './host';
 import { RefusalLog } from './refusals';
 import { SessionRegistry } from './registry';
 import { Session } from './session';
@@ -25,6 +43,8 @@ import { LinkState } from './terminals';
 
 export interface GatewayOptions {
   db: Kysely<DB>;
+  /** PostgreSQL only: the pool behind `db` (authentication then runs a prepared statement). */
+  pool?: pg.Pool;
   /** Shared with whoever else stores positions; one is made when absent. */
   writer?: PositionWriter;
   /** OBD records (0x0900); one is made when absent. */
@@ -53,6 +73,7 @@ const silence = () => undefined;
 
 export class Jt808Gateway extends EventEmitter implements SessionHost {
   readonly db: Kysely<DB>;
+  readonly pool: pg.Pool | undefined;
   readonly writer: PositionWriter;
   readonly obdWriter: ObdWriter;
   readonly limits: GatewayLimits;
@@ -84,6 +105,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   readonly refusals: RefusalLog;
   readonly admission: Admission;
   readonly registry = new SessionRegistry<Session>();
+  /** The other gateway processes (set by cluster/downlink.ts with NATS); none in one process. */
+  peers: GatewayPeers | undefined;
   private readonly link: LinkState;
   private readonly resetLinkState: boolean;
   private readonly server: net.Server;
@@ -95,6 +118,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   constructor(opts: GatewayOptions) {
     super();
     this.db = opts.db;
+    this.pool = opts.pool;
     this.log = opts.log;
     this.writer = opts.writer ?? new PositionWriter(opts.db);
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -181,10 +205,34 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   // SessionHost
 
   async mayTakeOver(s: Session, terminalId: number): Promise<boolean> {
+    if (!this.registry.get(terminalId) && this.peers) return this.peers.mayTakeOver(terminalId, s.remoteAddress);
+    return this.yieldsTo(terminalId, s.remoteAddress, s);
+  }
+
+  /**
+   * Whether this process's live session of `terminalId` gives way to a login from `remoteAddress`:
+   * none, or one from the same address (the terminal reconnecting, its old link not noticed dead
+   * yet), or one elsewhere that does not answer a probe in time (taken for dead).
+   */
+  async yieldsTo(terminalId: number, remoteAddress: string | null, s?: Session): Promise<boolean> {
     const live = this.registry.get(terminalId);
-    // The same address is the terminal reconnecting (its old link not noticed dead yet).
-    if (!live || live === s || live.remoteAddress === s.remoteAddress) return true;
+    if (!live || live === s || live.remoteAddress === remoteAddress) return true;
     return !(await live.probe(this.limits.takeoverProbeMs));
+  }
+
+  /**
+   * Another process reports a login of a terminal: the session here is closed when that login is
+   * the later one, without marking the terminal offline (it is online there). True when closed.
+   */
+  supersede(opened: SessionOpened): boolean {
+    const live = this.registry.get(opened.terminalId);
+    if (!live || live.key === opened.session || !isLaterLogin(opened, { at: live.authenticatedAt, session: live.key })) return false;
+    this.registry.detach(live);
+    this.stats.replaced++;
+    this.emit('offline', opened.terminalId);
+    live.close('replaced by a login in another gateway process');
+    if (live.remoteAddress !== opened.remoteAddress) this.auditTakeover(opened.remoteAddress, live.identity!, live.remoteAddress);
+    return true;
   }
 
   onAuthenticated(s: Session): void {
@@ -193,10 +241,11 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     if (previous) {
       this.stats.replaced++;
       previous.close('replaced by a new login');
-      if (previous.remoteAddress !== s.remoteAddress) this.auditTakeover(s, previous.remoteAddress);
+      if (previous.remoteAddress !== s.remoteAddress) this.auditTakeover(s.remoteAddress, s.identity!, previous.remoteAddress);
     }
     void this.link.online(s.terminalId!, { protocol: s.protocol, remoteAddress: s.remoteAddress });
     this.emit('online', s.terminalId!);
+    this.emit('sessionOpened', { terminalId: s.terminalId!, session: s.key, at: s.authenticatedAt, remoteAddress: s.remoteAddress } satisfies SessionOpened);
   }
 
   onClosed(s: Session): void {
@@ -233,10 +282,9 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   }
 
   /** A live session replaced from another address: the old one did not answer its probe. */
-  private auditTakeover(s: Session, from: string | null): void {
-    const t = s.identity!;
-    this.log.warn({ terminalNo: t.terminalNo, from, to: s.remoteAddress }, 'jt808 session replaced from another address');
-    writeAudit(this.db, { action: 'terminalSessionReplaced', orgId: t.orgId, target: t.terminalNo, ip: s.remoteAddress, detail: { from, to: s.remoteAddress } }).catch((err: unknown) =>
+  private auditTakeover(to: string | null, t: TerminalIdentity, from: string | null): void {
+    this.log.warn({ terminalNo: t.terminalNo, from, to }, 'jt808 session replaced from another address');
+    writeAudit(this.db, { action: 'terminalSessionReplaced', orgId: t.orgId, target: t.terminalNo, ip: to, detail: { from, to } }).catch((err: unknown) =>
       this.log.warn({ err }, 'jt808 audit not saved'),
     );
   }

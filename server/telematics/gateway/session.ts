@@ -27,8 +27,8 @@ import { toRecord, type PositionRecord, type TerminalIdentity } from '../store/r
 import type { SessionHost } from './host';
 import { checksumAction } from './checksumPolicy';
 import { keepMessage, type KeptMessage } from './messageLog';
-import { authenticateTerminal, registerTerminal } from './registration';
-import { findTerminal, registeredModel } from './terminals';
+import { checkAuthentication, registerTerminal } from './registration';
+import { findTerminal, findTerminalForAuth, registeredModel } from './terminals';
 
 /** 0x8001 results. */
 const OK = 0;
@@ -59,6 +59,8 @@ export class Session {
   readonly key = `${PROCESS_KEY}.${++sessionCount}`;
   /** Set once authenticated. */
   identity: TerminalIdentity | undefined;
+  /** When it was authenticated (ms): of two logins of one terminal, the later one stays. */
+  authenticatedAt = 0;
   readonly remoteAddress: string | null;
   private phone: string | undefined;
   private version: Jt808Version = 2013;
@@ -328,15 +330,17 @@ export class Session {
    * with 2019); a live session of the terminal elsewhere that still answers is not replaced.
    */
   private async authenticate(m: Extract<KnownMessage, { msgId: typeof MsgId.Auth }>): Promise<void> {
-    const identity = await findTerminal(this.host.db, m.phone);
-    if (!identity || (this.identity && this.identity.terminalId !== identity.terminalId)) {
+    // The terminal and its registration in one query: the only one of a routine reconnect.
+    const found = await findTerminalForAuth(this.host.db, m.phone, this.host.pool);
+    if (!found || (this.identity && this.identity.terminalId !== found.identity.terminalId)) {
       this.host.stats.authFailures++;
       this.reply(m, FAIL);
-      if (!identity || ++this.authFailures >= this.host.limits.maxAuthFailures) this.endSoon();
+      if (!found || ++this.authFailures >= this.host.limits.maxAuthFailures) this.endSoon();
       return;
     }
     const imei = m.version === 2019 ? m.body.imei || undefined : undefined;
-    const outcome = await authenticateTerminal(this.host.db, identity.terminalId, m.body.code, imei);
+    const { identity, auth } = found;
+    const outcome = await checkAuthentication(this.host.db, identity.terminalId, auth, m.body.code, imei);
     if (!outcome.ok) {
       this.host.stats.authFailures++;
       this.host.refusals.record({ terminal: identity, message: 'auth', reason: outcome.reason, remoteAddress: this.remoteAddress, detail: imei ? { imei } : undefined });
@@ -360,6 +364,7 @@ export class Session {
     clearTimeout(this.handshakeTimer);
     this.socket.setTimeout(this.host.limits.idleTimeoutMs);
     this.host.stats.authentications++;
+    this.authenticatedAt = Date.now();
     this.host.onAuthenticated(this);
     this.reply(m, OK);
   }

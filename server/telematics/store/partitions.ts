@@ -111,6 +111,11 @@ async function dropPartition(db: Kysely<DB>, name: string): Promise<void> {
   });
 }
 
+/** Deletes the replay levels' buckets before `before` (the oldest month the retention keeps). */
+async function pruneTrackLevels(db: Kysely<DB>, before: Date): Promise<void> {
+  await sql`DELETE FROM track_minute WHERE minute < ${before}`.execute(db);
+}
+
 /**
  * One maintenance pass over every monthly table: partitions of the current month and the next
  * `monthsAhead` created (rows waiting in the default moved in), and with a retention the month
@@ -152,6 +157,9 @@ export async function maintainPartitions(db: Kysely<DB>, opts: MaintenanceOption
       });
     }
   }
+  // The replay's levels summarise positions: they go with the months whose positions went, so a
+  // simplified replay never shows a track the raw replay no longer has.
+  if (keep !== null) await attempt('track_minute', () => pruneTrackLevels(db, monthStart(current - keep)));
   return result;
 }
 

@@ -19,15 +19,20 @@ const windowOf = (vehicleId: number, minutes: number[], o: Partial<DeriveWindow>
 const at = (minute: number) => T0 + minute * min;
 
 describe('held windows', () => {
-  it('serve only a live pass that begins inside them, after everything held, with the sequence this process wrote', () => {
+  it('serve only a live pass that begins inside them, with the sequence this process wrote: whole after everything held, else up to its pending range', () => {
     const held = new HeldWindows({ maxPositions: 100, maxPerVehicle: 50 });
     held.keep(windowOf(1, [10, 11, 12]), at(12), 7);
     const pass = { from: at(10), to: Infinity, pendingFrom: at(13), derivedSeq: 7 };
     expect(held.usable(1, pass)).not.toBeNull();
     expect(held.usable(2, pass)).toBeNull();
-    // A late report inside (or at the edge of) what is held, a bounded pass, a window reaching
-    // back before it, another process's derivation: each drops it.
-    for (const bad of [{ pendingFrom: at(12) }, { pendingFrom: at(11) }, { to: at(20) }, { from: at(9) }, { derivedSeq: 8 }, { derivedSeq: null }]) {
+    // A late report inside what is held (or writers committing out of order): only the part
+    // before it serves, and the pass reads the rest again.
+    held.keep(windowOf(1, [10, 11, 12], { obdRecords: [obd(10.5), obd(11.5)] }), at(12), 7);
+    expect(held.usable(1, { ...pass, pendingFrom: at(11) })).toMatchObject({ from: at(10), through: at(11) - 1, before: p(9), positions: [p(10)], obdRecords: [obd(10.5)] });
+    expect(held.usable(1, { ...pass, pendingFrom: at(12) })).toMatchObject({ through: at(12) - 1, positions: [p(10), p(11)], obdRecords: [obd(10.5), obd(11.5)] });
+    // One at the window's start, a bounded pass, a window reaching back before it, another
+    // process's derivation: each drops it.
+    for (const bad of [{ pendingFrom: at(10) }, { to: at(20) }, { from: at(9) }, { derivedSeq: 8 }, { derivedSeq: null }]) {
       held.keep(windowOf(1, [10, 11, 12]), at(12), 7);
       expect(held.usable(1, { ...pass, ...bad })).toBeNull();
       expect(held.size).toBe(0);

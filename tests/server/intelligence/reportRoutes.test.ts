@@ -108,7 +108,7 @@ describe.each(BACKENDS)('report routes over a derived day on %s', (backend) => {
     const onlineOnly = await h.s.call(admin, 'POST', '/api/vehicle/monitor/query', { criteria: { online: true }, format: 'columns' });
     expect(onlineOnly.body.columns.vehicleId).toEqual([vehicleId]);
     const none = await h.s.call(admin, 'POST', '/api/vehicle/monitor/query', { criteria: { keyword: 'no such plate' }, format: 'columns' });
-    expect(none.body).toEqual({ columns: Object.fromEntries(MONITOR_FIELDS.map((f) => [f, []])), total: 0 });
+    expect(none.body).toEqual({ columns: Object.fromEntries(MONITOR_FIELDS.map((f) => [f, []])), total: 0, asOf: expect.any(String) });
     const bad = await h.s.call(admin, 'POST', '/api/vehicle/monitor/query', { format: 'csv' });
     expect(bad.status).toBe(400);
     const dis = await h.s.call(admin, 'POST', '/api/vehicle/index/vehicleDis', {});

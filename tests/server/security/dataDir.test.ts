@@ -91,17 +91,19 @@ describe('the data directory (issue 18 #4, #5, L4)', () => {
   it('refuses an existing DATA_DIR it cannot write, naming the path and the permission', () => {
     const locked = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-readonly-'));
     try {
-      const asRoot = process.getuid?.() === 0;
-      // Root writes anywhere: run the server as `nobody` on root's directory; others make it read-only.
-      if (!asRoot) fs.chmodSync(locked, 0o555);
-      else fs.chmodSync(locked, 0o755);
-      const r = spawnSync(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'server/main.ts'), '--no-console'], {
+      fs.chmodSync(locked, 0o555);
+      // Root writes anywhere: it runs the server without the capability that overrides permissions
+      // (setpriv, util-linux), still as root, so the checkout is readable wherever it was cloned
+      // (running it as `nobody` failed in a clone under a 0700 mktemp directory).
+      const server = [path.join(root, 'node_modules/.bin/tsx'), path.join(root, 'server/main.ts'), '--no-console'];
+      const [command, ...args] = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...server] : server;
+      const r = spawnSync(command, args, {
         cwd: root,
         env: { ...process.env, DATA_DIR: locked, PORT: '0', JT808_PORT: '0', SIMULATE: '0', LOG_LEVEL: 'warn', HOME: os.tmpdir() },
         encoding: 'utf8',
         timeout: 60_000,
-        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
       });
+      expect(r.error).toBeUndefined();
       expect(r.status).toBe(1);
       expect(r.stderr).toContain(`DATA_DIR ${locked} lacks write permission`);
     } finally {

@@ -29,6 +29,15 @@ export type Fleet = ReadonlyMap<number, MonitorItem>;
 
 export const fleetOf = (items: readonly MonitorItem[]): Fleet => new Map(items.map((i) => [i.vehicleId, i]));
 
+/** The vehicles that changed (monitor/query `since` an earlier answer) put in place, the removed ones taken out. */
+export function mergeChanges(fleet: Fleet, changed: readonly MonitorItem[], removed: readonly number[]): Fleet {
+  if (!changed.length && !removed.length) return fleet;
+  const next = new Map(fleet);
+  for (const i of changed) next.set(i.vehicleId, i);
+  for (const id of removed) next.delete(id);
+  return next;
+}
+
 /**
  * Pushed positions applied to the fleet: newer device times only (a blind-area upload of old
  * reports does not move a marker back), and a vehicle that reports is online. Vehicles outside the

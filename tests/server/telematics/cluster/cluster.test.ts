@@ -1,8 +1,8 @@
 /**
  * Two gateway processes' worth of parts (each its own gateway, position writer and NATS
  * connection) on one PostgreSQL and one nats-server of the test's own: a terminal connected to
- * either one is pushed live to members of both, a command sent from either reaches it, and the bus
- * loses nothing across a nats-server restart.
+ * either one is pushed live to members of both, a command sent from either reaches it, its position
+ * is in the API's next monitor/query, and the bus loses nothing across a nats-server restart.
  */
 import pino from 'pino';
 import { createNatsBus, type NatsBus } from '../../../../server/platform/natsBus';
@@ -95,6 +95,21 @@ describe('gateway processes sharing work over NATS JetStream', () => {
     t.report(report(k));
     await t.drain();
     await until(() => members.every((m) => pushedTo(m, terminalId) > 0), 10_000);
+    await t.end();
+  });
+
+  it.each([0, 1])('lists a position stored by the gateway of process %i in the next monitor/query and vehicleCount, without the bus', async (k) => {
+    const admin = await s.login('admin', 'Admin2026x');
+    const ask = async () => (await s.call(admin, 'POST', '/api/vehicle/monitor/query', { criteria: { online: true }, format: 'items' })).body.data as Array<{ vehicleId: number; longitude: number }>;
+    const online = (await s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {})).body.online as number;
+    const phone = demoTerminal(14 + k);
+    const t = await connect(phone, members[k]);
+    const terminalId = await terminalIdOf(s, phone);
+    const vehicleId = (await s.database.db.selectFrom('vehicle').select('id').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).id;
+    t.report(report(40 + k));
+    await t.drain();
+    expect((await ask()).find((v) => v.vehicleId === vehicleId)?.longitude).toBeCloseTo(121.4 + (40 + k) * 1e-4, 6);
+    expect((await s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {})).body.online).toBe(online + 1);
     await t.end();
   });
 

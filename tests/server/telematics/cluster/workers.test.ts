@@ -3,18 +3,22 @@
  * terminals spread over both workers; one worker is killed with SIGKILL in the middle of the load;
  * its terminals reconnect (to the other worker, or the one forked again) and no acknowledged
  * position is lost. Before that: a new alarm's toast reaches the member's sockets on both workers,
- * and a command sent through either worker reaches the terminal wherever it is connected.
+ * a command sent through either worker reaches the terminal wherever it is connected, and one
+ * terminal logged in at both workers at once keeps only its later session.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../../../server/platform/db/database';
 import { SimTerminal } from '../../../../server/simulator/terminal';
+import type { SessionOpened } from '../../../../server/telematics/gateway/host';
 import { startNatsServer, type NatsServer } from '../../../helpers/natsServer';
 import { freePort, http, startServerProcess, type ServerProcess } from '../../../helpers/serverProcess';
 import { openSocket, type TestSocket } from '../../../helpers/wsClient';
 import { ADMIN_PASSWORD, freshPostgres } from '../../../helpers/testServer';
-import { demoTerminal, until } from '../gateway/harness';
+import { MsgId } from '../../../../server/telematics/jt808/codec';
+import { demoTerminal, RawClient, until } from '../gateway/harness';
 
 const root = path.resolve(__dirname, '../../../..');
 const T0 = Date.parse('2026-11-23T08:00:00Z');
@@ -107,6 +111,84 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
       expect(audits.rows.map((r) => (JSON.parse(r.detail) as { disconnected: boolean }).disconnected)).toEqual([true, true, true, true]);
     } finally {
       for (const t of terminals) t.destroy();
+    }
+  }, 120_000);
+
+  it('keeps the later login of a terminal connected to two workers at once, and closes the older session on the other worker', async () => {
+    await until(() => workers().length === 2, 30_000);
+    // Which process holds each session: the prefix of its key, as published on every login.
+    const nc: NatsConnection = await connect({ servers: nats.url });
+    const opened: SessionOpened[] = [];
+    nc.subscribe('fleetctl.session.opened', {
+      callback: (err, msg) => {
+        if (!err) opened.push(msg.json<SessionOpened>());
+      },
+    });
+    await nc.flush();
+    const processOf = (key: string) => key.split('.')[0];
+    const open: SimTerminal[] = [];
+    let acrossWorkers = 0;
+    try {
+      // node:cluster hands connections out in turn, so most pairs straddle the workers; go on
+      // until three have (a pair on one worker is the single-process case, checked as well).
+      for (let n = 20; n < 40 && acrossWorkers < 3; n++) {
+        const phone = demoTerminal(n);
+        const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0].id;
+        const older = new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone, keepAcked: true });
+        open.push(older);
+        await older.connect();
+        let olderClosed = false;
+        older.on('close', () => (olderClosed = true));
+        // The same device again, its first link not noticed dead yet (same code, same address).
+        const newer = new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone, keepAcked: true });
+        open.push(newer);
+        newer.authCode = older.authCode;
+        await newer.connect();
+        await until(() => olderClosed, 10_000);
+        expect(newer.isOnline).toBe(true);
+        const logins = () => opened.filter((o) => o.terminalId === terminalId);
+        await until(() => logins().length === 2, 10_000);
+        const [first, second] = logins();
+        if (processOf(first.session) !== processOf(second.session)) acrossWorkers++;
+        // The later session is the live one: it stores and is acknowledged, and the terminal is online.
+        newer.report({ time: T0 + n * 1000, latitude: 31.2, longitude: 121.4, speed: 30, status: { accOn: true, fixed: true } });
+        await newer.drain();
+        const stored = await sql<{ n: number }>`SELECT count(*)::int AS n FROM position WHERE terminal_id = ${terminalId} AND device_time = ${new Date(T0 + n * 1000)}`.execute(database.db);
+        expect(stored.rows[0].n).toBe(1);
+        // The closed session on the other worker did not mark the terminal offline.
+        await until(async () => (await database.db.selectFrom('terminal_link').select('online').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).online, 10_000);
+      }
+      expect(acrossWorkers).toBe(3);
+    } finally {
+      for (const t of open) t.destroy();
+      await nc.close();
+    }
+  }, 120_000);
+
+  it('refuses a login from another address while the live session, on either worker, still answers', async () => {
+    await until(() => workers().length === 2, 30_000);
+    const phone = demoTerminal(12);
+    const real = new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone });
+    let realClosed = false;
+    real.on('close', () => (realClosed = true));
+    try {
+      await real.connect();
+      // A stolen code from elsewhere, four times: node:cluster hands the attempts to both workers in
+      // turn, so some reach the worker that does not hold the session and must ask the one that does.
+      for (let i = 0; i < 4; i++) {
+        const thief = await RawClient.open(jt808Port, '127.0.0.2');
+        thief.send(phone, { msgId: MsgId.Auth, body: { code: real.authCode! } });
+        const [reply] = await thief.waitFor(1, 15_000);
+        expect(reply.opaque === undefined && reply.msgId === MsgId.PlatformResponse && reply.body.result).toBe(1);
+        await thief.waitClosed(5000);
+      }
+      expect(realClosed).toBe(false);
+      expect(real.isOnline).toBe(true);
+      const refused = await sql<{ n: number }>`SELECT count(*)::int AS n FROM terminal_refusal r JOIN terminal t ON t.id = r.terminal_id
+        WHERE t.terminal_no = ${phone} AND r.reason = 'liveSessionElsewhere'`.execute(database.db);
+      expect(refused.rows[0].n).toBeGreaterThanOrEqual(1);
+    } finally {
+      real.destroy();
     }
   }, 120_000);
 

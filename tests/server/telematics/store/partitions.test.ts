@@ -63,6 +63,9 @@ async function placement(db: Kysely<DB>, table: Table, terminalId = TERMINAL): P
   return Object.fromEntries(r.rows.map((x) => [new Date(Math.round(Number(x.ms))).toISOString(), x.part]));
 }
 
+/** A vehicle id for the replay level rows (the level has no foreign key, like position). */
+const VEHICLE_LEVEL = 987_654;
+
 const count = async (db: Kysely<DB>, table: Table) =>
   (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE terminal_id = ${TERMINAL}`.execute(db)).rows[0].n;
 
@@ -275,6 +278,10 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
     expect(before.position).toEqual(expect.arrayContaining(['position_p200001', 'position_p202601', 'position_p202602', 'position_p209906', 'position_default']));
     // Keep March 2026 and the month before it: January 2026 and older go, whatever the table.
     const now = new Date('2026-03-10T00:00:00Z');
+    // Replay level buckets on both sides of the cutoff (February 2026 is kept).
+    const bucket = (minute: string) => sql`(${VEHICLE_LEVEL}, 10, ${minute}::timestamptz, 1, 0, NULL, NULL, true, 0, '')`;
+    await sql`INSERT INTO track_minute (vehicle_id, span_minutes, minute, n, gnss_km, odo_first, odo_last, odo_sane, max_speed, points)
+      VALUES ${sql.join([bucket('2026-01-31T23:50:00Z'), bucket('2026-02-01T00:00:00Z'), bucket('2026-03-01T08:00:00Z')])}`.execute(db);
     const r = await maintainPartitions(db, { now, retentionMonths: 1, monthsAhead: 0 });
     expect(r.failed).toEqual([]);
     expect(r.created).toEqual([]);
@@ -292,6 +299,8 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
     // The default is never dropped, and rows a wrong clock left in it stay.
     expect(w['2100-01-05T00:00:00.000Z']).toBe('position_default');
     expect(Object.values(await placement(db, 'obd_record'))).toEqual(['obd_record_p202602', 'obd_record_p209906']);
+    const levels = await sql<{ minute: Date }>`SELECT minute FROM track_minute WHERE vehicle_id = ${VEHICLE_LEVEL} ORDER BY minute`.execute(db);
+    expect(levels.rows.map((x) => x.minute.toISOString())).toEqual(['2026-02-01T00:00:00.000Z', '2026-03-01T08:00:00.000Z']);
     // Nothing more to drop on the next pass.
     expect((await maintainPartitions(db, { now, retentionMonths: 1, monthsAhead: 0 })).dropped).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { liveUrl } from '../../../../../src/services/monitor';
 import {
   applyPositions,
   fleetOf,
+  mergeChanges,
   orgCounts,
   reconnectDelay,
   statusCounts,
@@ -103,5 +104,17 @@ describe('monitor model', () => {
   it('opens the live stream on this origin, secure when the page is', () => {
     expect(liveUrl({ hostname: 'fleet.example.com', origin: 'https://fleet.example.com' })).toBe('wss://fleet.example.com/api/vehicle/live');
     expect(liveUrl({ hostname: '10.0.0.5', origin: 'http://10.0.0.5:8000' })).toBe('ws://10.0.0.5:8000/api/vehicle/live');
+  });
+});
+
+describe('the changes since an earlier answer', () => {
+  it('puts the changed vehicles in place, takes the removed out, and keeps the same map when nothing changed', () => {
+    const fleet = fleetOf([item(1), item(2), item(3)]);
+    const next = mergeChanges(fleet, [item(2, { latitude: 23 }), item(4)], [3]);
+    expect([...next.keys()].sort()).toEqual([1, 2, 4]);
+    expect(next.get(2)?.latitude).toBe(23);
+    expect(next.get(1)).toBe(fleet.get(1));
+    expect(fleet.get(2)?.latitude).toBe(22.5); // the old map is left as it was
+    expect(mergeChanges(fleet, [], [])).toBe(fleet);
   });
 });

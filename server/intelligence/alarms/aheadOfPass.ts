@@ -1,0 +1,40 @@
+/**
+ * What the report-time alarm paths (bitAlarms.ts, ignitionAlarms.ts) share: each report's stored
+ * predecessor, in the device-time order the deriver reads, and storing an alarm exactly as the
+ * pass will find it, so the pass keeps its id and nothing is announced twice.
+ */
+
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import type { StoredAlarm } from './store';
+
+/** What a predecessor tells these paths. */
+export interface Predecessor {
+  /** The alarm word, unsigned. */
+  alarm: number;
+  acc: boolean;
+}
+
+/** Per report, in order, the stored position of its vehicle just before it; null when there is none. */
+export async function storedPredecessors(db: Kysely<DB>, reports: ReadonlyArray<{ vehicleId: number; time: number }>): Promise<Array<Predecessor | null>> {
+  const r = await sql<{ ord: number; alarm: number | null; acc: boolean | null; found: boolean }>`
+    SELECT c.ord, p.alarm, p.acc, p.vehicle_id IS NOT NULL AS found
+    FROM unnest(${reports.map((c) => c.vehicleId)}::int[], ${reports.map((c) => new Date(c.time).toISOString())}::timestamptz[]) WITH ORDINALITY AS c(vehicle_id, t, ord)
+    LEFT JOIN LATERAL (
+      SELECT vehicle_id, alarm, acc FROM position WHERE vehicle_id = c.vehicle_id AND device_time < c.t ORDER BY device_time DESC, terminal_id DESC LIMIT 1
+    ) p ON true`.execute(db);
+  const out: Array<Predecessor | null> = reports.map(() => null);
+  for (const row of r.rows) if (row.found) out[Number(row.ord) - 1] = { alarm: row.alarm === null ? 0 : Number(row.alarm) >>> 0, acc: row.acc === true };
+  return out;
+}
+
+/** Stores the alarm unless the pass (or an earlier batch) stored it first; answers it with its id, or null. */
+export async function storeAheadOfPass(db: Kysely<DB>, a: Omit<StoredAlarm, 'id'>): Promise<StoredAlarm | null> {
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  const row = await sql<{ id: number }>`
+    INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
+    VALUES (${a.vehicleId}, ${a.type}, ${a.category}, ${a.level}, ${a.subject}, ${iso(a.begin)}, ${iso(a.end)}, ${iso(a.begin)}, ${a.latitude}, ${a.longitude}, ${a.value},
+            ${a.detail === null ? null : JSON.stringify(a.detail)}::jsonb, ${a.fenceId})
+    ON CONFLICT DO NOTHING RETURNING id`.execute(db);
+  return row.rows[0] ? { id: row.rows[0].id, ...a } : null;
+}

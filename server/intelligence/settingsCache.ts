@@ -1,0 +1,105 @@
+/**
+ * What the derivers look up besides the window, held between passes: alarm policies, fences, safety
+ * settings and prices are read on every pass for every window but edited rarely. A pipeline keeps
+ * one SettingsCache (per process); each pass first reads the tables' versions
+ * (`derive_setting_version`, counted up by a trigger on every statement that changes one of them,
+ * whoever runs it: a route, a seed, SQL by hand, another process) and drops everything held when
+ * they moved. So a value is never served after its edit committed before the pass began; an edit
+ * committing during a pass is the next pass's, as it was when each pass read the tables itself.
+ */
+
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../platform/db/tables';
+import type { VehicleContext } from './deriver';
+import { policiesFor, type PolicySet } from './alarms/policies';
+import { fencesFor } from './alarms/fenceRules';
+import type { FenceRule } from './alarms/detectors/fences';
+import { safetySettingsFor, type SafetySettings } from './behaviour/settings';
+import { vehiclePrices, type VehiclePrices } from './ledger/prices';
+
+/** Settings a deriver reads per window; answers are shared, never to be changed by the caller. */
+export interface DeriveLookups {
+  /** The alarm policies in force for the organisation at `orgPath`. */
+  policies(orgPath: string): Promise<PolicySet>;
+  /** The open fences that apply to the vehicle. */
+  fences(vehicleId: number, orgPath: string): Promise<readonly FenceRule[]>;
+  /** The safety settings (behaviour thresholds, score weights) in force for the organisation. */
+  safety(orgPath: string): Promise<SafetySettings>;
+  /** The ledger's prices for the vehicle's fuel type, organisation and region. */
+  prices(vehicle: VehicleContext): Promise<VehiclePrices>;
+}
+
+/** What the pipeline hands each deriver besides the windows: the pass's lookups, and what to do once it commits. */
+export interface DerivePass {
+  lookups: DeriveLookups;
+  /**
+   * Runs `announce` once the pass's transaction has committed (never if it rolls back): what a pass
+   * tells others about (new alarms) must be readable by them, and must not be told twice by a retry.
+   */
+  afterCommit(announce: () => void): void;
+}
+
+/** Entries beyond this (fences are per vehicle) are dropped all at once: the next passes read them again. */
+const MAX_ENTRIES = 50_000;
+
+class Memo {
+  private readonly policies = new Map<string, Promise<PolicySet>>();
+  private readonly fences = new Map<string, Promise<readonly FenceRule[]>>();
+  private readonly safety = new Map<string, Promise<SafetySettings>>();
+  private readonly prices = new Map<string, Promise<VehiclePrices>>();
+
+  get size(): number {
+    return this.policies.size + this.fences.size + this.safety.size + this.prices.size;
+  }
+
+  /** Lookups reading through `db` on a miss (the pass's transaction). */
+  over(db: Kysely<DB>): DeriveLookups {
+    return {
+      policies: (orgPath) => this.get(this.policies, orgPath, () => policiesFor(db, orgPath)),
+      fences: (vehicleId, orgPath) => this.get(this.fences, `${vehicleId}|${orgPath}`, () => fencesFor(db, vehicleId, orgPath)),
+      safety: (orgPath) => this.get(this.safety, orgPath, () => safetySettingsFor(db, orgPath)),
+      prices: (v) => this.get(this.prices, `${v.fuelTypeId}|${v.orgPath}|${v.settings.region}`, () => vehiclePrices(db, v)),
+    };
+  }
+
+  private get<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    let p = map.get(key);
+    if (!p) {
+      p = load();
+      map.set(key, p);
+      // A failed read (a rolled-back pass) is not an answer to keep.
+      p.catch(() => map.get(key) === p && map.delete(key));
+    }
+    return p;
+  }
+}
+
+/** Lookups for one call outside a pipeline (a test, a deriver called alone): each setting read once in it. */
+export const lookupsOnce = (db: Kysely<DB>): DeriveLookups => new Memo().over(db);
+
+/** The lookups of a pass when the pipeline gave them, else read once for this call. */
+export const lookupsOf = (db: Kysely<DB>, pass: DerivePass | undefined): DeriveLookups => pass?.lookups ?? lookupsOnce(db);
+
+/** The versions of the tables the lookups read, as one value that grows with every change. */
+async function versionOf(db: Kysely<DB>): Promise<string> {
+  const r = await sql<{ v: string | null }>`SELECT sum(version)::text AS v FROM derive_setting_version`.execute(db);
+  return r.rows[0]?.v ?? '0';
+}
+
+export class SettingsCache {
+  private version: string | null = null;
+  private memo = new Memo();
+  /** Passes that found the versions moved (tests and the bench read it). */
+  invalidations = 0;
+
+  /** At the start of a pass, in its transaction: the lookups, emptied first if a table changed since the last pass. */
+  async forPass(db: Kysely<DB>): Promise<DeriveLookups> {
+    const version = await versionOf(db);
+    if (version !== this.version || this.memo.size > MAX_ENTRIES) {
+      if (this.version !== null) this.invalidations++;
+      this.memo = new Memo();
+      this.version = version;
+    }
+    return this.memo.over(db);
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * The replay's pre-decimated levels (`track_minute`): per vehicle, level (1 or 10 minutes) and UTC
+ * bucket of that length with reports, the bucket's first, fastest, slowest and last report, the GNSS
+ * distance between its own reports, its odometer ends and report count. A row depends only on the
+ * reports inside its bucket, so rebuilding the buckets a window touches is enough whatever order
+ * reports arrive in: a pass rebuilds the buckets around the reports stored since the last (the
+ * window's dirty range), not the whole window the trips needed, and reads back the reports of those
+ * buckets that lie outside the window, so every bucket rebuilt is rebuilt whole.
+ * `track_minute_cover` says from when on the levels hold every report (the replay reads raw before).
+ */
+
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { DB, TrackMinuteTable } from '../../platform/db/tables';
+import { boundText, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
+import { distanceKm } from '../geo';
+
+export const MINUTE_MS = 60_000;
+/** The levels kept, in minutes per bucket: a month is ~43,000 one-minute rows or ~4,300 ten-minute ones. */
+export const LEVEL_MINUTES = [1, 10] as const;
+
+/** Below this speed (km/h) at both ends a step shorter than STANDING_KM is standing jitter, not distance (the replay summary's rule). */
+export const STANDING_KMH = 5;
+export const STANDING_KM = 0.03;
+
+/** What a minute row needs of a report (device-time order). */
+export type MinutePoint = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'speed' | 'direction' | 'acc' | 'mileageKm'>;
+
+export const floorTo = (ms: number, step: number) => Math.floor(ms / step) * step;
+export const ceilTo = (ms: number, step: number) => Math.ceil(ms / step) * step;
+
+/**
+ * A step's distance as the replay summary counts it. Speeds are compared as the reader holds them
+ * (float4, as the column stores them), so the level and the raw read agree to the last bit.
+ */
+export function stepKm(a: { latitude: number; longitude: number; speed: number }, b: { latitude: number; longitude: number; speed: number }): number {
+  const d = distanceKm(a, b);
+  return Math.fround(a.speed) < STANDING_KMH && Math.fround(b.speed) < STANDING_KMH && d < STANDING_KM ? 0 : d;
+}
+
+const pointText = (p: MinutePoint) => `${p.time},${p.latitude},${p.longitude},${p.speed},${p.direction},${p.acc ? 1 : 0}`;
+
+/** The rows of one level of reports in device-time order (pure); every bucket they touch must be whole in `points`. */
+export function minuteRows(vehicleId: number, points: readonly MinutePoint[], spanMinutes = 1): Array<Insertable<TrackMinuteTable>> {
+  const rows: Array<Insertable<TrackMinuteTable>> = [];
+  const step = spanMinutes * MINUTE_MS;
+  let i = 0;
+  while (i < points.length) {
+    const minute = floorTo(points[i].time, step);
+    let j = i;
+    let top = i;
+    let slow = i;
+    let gnss = 0;
+    let odoFirst: number | null = null;
+    let odoLast: number | null = null;
+    let odoSane = true;
+    for (; j < points.length && floorTo(points[j].time, step) === minute; j++) {
+      const p = points[j];
+      if (j > i) gnss += stepKm(points[j - 1], p);
+      if (Math.fround(p.speed) > Math.fround(points[top].speed)) top = j;
+      if (Math.fround(p.speed) < Math.fround(points[slow].speed)) slow = j;
+      if (p.mileageKm !== null) {
+        if (odoLast !== null && p.mileageKm < odoLast) odoSane = false;
+        odoFirst ??= p.mileageKm;
+        odoLast = p.mileageKm;
+      }
+    }
+    const last = j - 1;
+    // The fastest and the slowest: where it went top speed, and where it stood inside a moving bucket.
+    const kept = [...new Set([i, top, slow, last])].sort((a, b) => a - b);
+    rows.push({
+      vehicle_id: vehicleId,
+      span_minutes: spanMinutes,
+      minute: new Date(minute),
+      n: j - i,
+      gnss_km: gnss,
+      odo_first: odoFirst,
+      odo_last: odoLast,
+      odo_sane: odoSane,
+      max_speed: points[top].speed,
+      points: `${kept.length},${kept.map((k) => pointText(points[k])).join(',')}`,
+    });
+    i = j;
+  }
+  return rows;
+}
+
+/**
+ * What a window's level of `step` ms rebuilds: the whole buckets around its dirty range, within the
+ * window widened to whole buckets. The rest of the window did not change.
+ */
+function rebuildRange(w: DeriveWindow, step: number): { vehicleId: number; from: number; to: number } {
+  const from = Math.max(w.from, w.dirty?.from ?? -Infinity);
+  const to = Math.min(w.to, w.dirty?.to ?? Infinity);
+  return {
+    vehicleId: w.vehicle.vehicleId,
+    from: Number.isFinite(from) ? floorTo(from, step) : from,
+    to: Number.isFinite(to) ? ceilTo(to, step) : to,
+  };
+}
+
+/** The reports of each rebuilt range: the window's inside it, and those outside the window read back (one statement for all). */
+async function pointsOf(trx: Kysely<DB>, windows: readonly DeriveWindow[], bounds: ReadonlyArray<{ from: number; to: number }>): Promise<MinutePoint[][]> {
+  const heads = windows.map((): MinutePoint[] => []);
+  const tails = windows.map((): MinutePoint[] => []);
+  const parts: Array<{ ord: number; side: 'head' | 'tail'; vehicleId: number; lo: number; hi: number }> = [];
+  windows.forEach((w, i) => {
+    const b = bounds[i];
+    if (b.from < w.from) parts.push({ ord: i, side: 'head', vehicleId: w.vehicle.vehicleId, lo: b.from, hi: w.from });
+    if (b.to > w.to) parts.push({ ord: i, side: 'tail', vehicleId: w.vehicle.vehicleId, lo: w.to, hi: b.to });
+  });
+  if (parts.length) {
+    const r = await sql<{ part: number; ms: number; latitude: number; longitude: number; speed: number; direction: number; acc: boolean; mileage_km: number | null }>`
+      SELECT s.part, (extract(epoch FROM p.device_time) * 1000)::float8 AS ms, p.latitude, p.longitude, p.speed, p.direction, p.acc, p.mileage_km
+      FROM unnest(${parts.map((p) => p.vehicleId)}::int[], ${parts.map((p) => boundText(p.lo))}::timestamptz[], ${parts.map((p) => boundText(p.hi))}::timestamptz[])
+        WITH ORDINALITY AS s(vehicle_id, lo, hi, part)
+      JOIN position p ON p.vehicle_id = s.vehicle_id AND p.device_time >= s.lo AND p.device_time < s.hi
+      ORDER BY s.part, p.device_time, p.terminal_id`.execute(trx);
+    for (const row of r.rows) {
+      const part = parts[Number(row.part) - 1];
+      (part.side === 'head' ? heads : tails)[part.ord].push({
+        time: Math.round(Number(row.ms)),
+        latitude: row.latitude,
+        longitude: row.longitude,
+        speed: Number(row.speed),
+        direction: row.direction,
+        acc: row.acc,
+        mileageKm: row.mileage_km,
+      });
+    }
+  }
+  return windows.map((w, i) => {
+    const { from, to } = bounds[i];
+    const inside = w.positions.filter((p) => p.time >= from && p.time < to);
+    return [...heads[i], ...inside, ...tails[i]];
+  });
+}
+
+/**
+ * Inserts level rows as arrays unnested by the database: a pass writes a row per minute it
+ * rebuilds, and ten typed arrays cost far less to send and plan than thousands of VALUES tuples.
+ */
+async function insertLevelRows(trx: Kysely<DB>, rows: ReadonlyArray<Insertable<TrackMinuteTable>>, slice = 20_000): Promise<void> {
+  for (let i = 0; i < rows.length; i += slice) {
+    const part = rows.slice(i, i + slice);
+    const col = <K extends keyof TrackMinuteTable>(k: K) => part.map((r) => r[k]);
+    await sql`
+      INSERT INTO track_minute (vehicle_id, span_minutes, minute, n, gnss_km, odo_first, odo_last, odo_sane, max_speed, points)
+      SELECT * FROM unnest(${col('vehicle_id')}::int[], ${col('span_minutes')}::smallint[], ${part.map((r) => (r.minute as Date).toISOString())}::timestamptz[],
+        ${col('n')}::int[], ${col('gnss_km')}::float8[], ${col('odo_first')}::float8[], ${col('odo_last')}::float8[], ${col('odo_sane')}::bool[],
+        ${col('max_speed')}::real[], ${col('points')}::text[])`.execute(trx);
+  }
+}
+
+export const trackMinuteDeriver: Deriver = {
+  name: 'trackMinute',
+
+  async rebuild(trx: Kysely<DB>, w: DeriveWindow): Promise<void> {
+    await trackMinuteDeriver.rebuildMany!(trx, [w]);
+  },
+
+  async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void> {
+    if (!windows.length) return;
+    // Each level rebuilds its own buckets (a pass rewrites at most one old minute of the one-minute
+    // level); the coarsest level's range holds the others, so its reports serve them all.
+    const levels = LEVEL_MINUTES.map((m) => ({ m, bounds: windows.map((w) => rebuildRange(w, m * MINUTE_MS)) }));
+    const outer = levels[levels.length - 1].bounds;
+    const points = await pointsOf(trx, windows, outer);
+    const doomed = levels.flatMap(({ m, bounds }) => bounds.map((b) => ({ ...b, m })));
+    await sql`DELETE FROM track_minute t
+      USING unnest(${doomed.map((d) => d.vehicleId)}::int[], ${doomed.map((d) => d.m)}::smallint[], ${doomed.map((d) => boundText(d.from))}::timestamptz[], ${doomed.map((d) => boundText(d.to))}::timestamptz[]) AS w(vehicle_id, span, lo, hi)
+      WHERE t.vehicle_id = w.vehicle_id AND t.span_minutes = w.span AND t.minute >= w.lo AND t.minute < w.hi`.execute(trx);
+    const rows = levels.flatMap(({ m, bounds }) =>
+      windows.flatMap((w, i) => {
+        const { from, to } = bounds[i];
+        const inside = from > outer[i].from || to < outer[i].to ? points[i].filter((p) => p.time >= from && p.time < to) : points[i];
+        return minuteRows(w.vehicle.vehicleId, inside, m);
+      }),
+    );
+    await insertLevelRows(trx, rows);
+    // The levels hold everything from a rebuilt range's first bucket on when the range runs to the
+    // newest report (or past what was derived so far: reports beyond that are pending, so derived
+    // next), or when it reaches the part already held.
+    const ranges = sql`unnest(${outer.map((b) => b.vehicleId)}::int[], ${outer.map((b) => boundText(b.from))}::timestamptz[], ${outer.map((b) => boundText(b.to))}::timestamptz[]) AS w(vehicle_id, lo, hi)`;
+    await sql`
+      INSERT INTO track_minute_cover (vehicle_id, covered_from)
+      SELECT w.vehicle_id, w.lo FROM ${ranges}
+      LEFT JOIN derive_state d ON d.vehicle_id = w.vehicle_id
+      LEFT JOIN track_minute_cover c ON c.vehicle_id = w.vehicle_id
+      WHERE (w.hi = 'infinity' OR d.watermark IS NULL OR w.hi > d.watermark OR w.hi >= c.covered_from) AND (c.covered_from IS NULL OR w.lo < c.covered_from)
+      ON CONFLICT (vehicle_id) DO UPDATE SET covered_from = LEAST(track_minute_cover.covered_from, excluded.covered_from)`.execute(trx);
+  },
+};

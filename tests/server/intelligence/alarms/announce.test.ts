@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import type { Deriver } from '../../../../server/intelligence';
+import type { LocationInput } from '../../../../server/telematics/jt808/codec';
+import { BACKENDS } from '../../../helpers/testServer';
+import { demoTerminal, until } from '../../telematics/gateway/harness';
+import { startAlarmRig, type AlarmRig } from './rig';
+import { ScriptedDay } from './scriptedDay';
+
+const START = Date.parse('2026-11-21T00:00:00Z');
+const HOME = { latitude: 31.2, longitude: 121.4 };
+
+/**
+ * When alarms are announced: a pass announces its alarms once it has committed (a pass that rolls
+ * back, here because a deriver after the alarms' fails, announces nothing, and the retry that
+ * commits announces each alarm once, with an id whoever hears of it can read); FireOn comes from
+ * the committed batch itself, before any pass, and the pass keeps that alarm.
+ */
+describe.each(BACKENDS)('alarms announced on %s', (backend) => {
+  let rig: AlarmRig;
+  let failing = false;
+  let failures = 0;
+  const failsWhileSet: Deriver = {
+    name: 'failsWhileSet',
+    async rebuild() {
+      if (!failing) return;
+      failures++;
+      throw new Error('a deriver after the alarms fails');
+    },
+  };
+
+  beforeAll(async () => {
+    rig = await startAlarmRig(backend, { extraDerivers: [failsWhileSet] });
+    const hd = await rig.s.memberToken('HD', 'administrator');
+    for (const body of [
+      { name: 'p-FireOn', alarmType: 'FireOn', threshold: null, durationMinutes: null },
+      { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 1 },
+    ]) {
+      const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
+      if (r.status !== 201) throw new Error(JSON.stringify(r.body));
+    }
+  });
+  afterAll(() => rig.close());
+
+  const alarmIds = async (vehicleId: number, type: string) =>
+    (await sql<{ id: number }>`SELECT id FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type}`.execute(rig.s.database.db)).rows.map((r) => r.id);
+
+  /** Sends all but the last report while every pass fails, then the last once passes succeed again. */
+  async function sendThroughFailingPasses(phone: string, reports: LocationInput[], whileFailing: () => Promise<void>): Promise<ReturnType<AlarmRig['terminal']>> {
+    failing = true;
+    failures = 0;
+    const terminal = rig.terminal(phone);
+    await terminal.connect();
+    for (const r of reports.slice(0, -1)) terminal.report(r);
+    await terminal.drain(60_000);
+    await rig.gateway.writer.flush();
+    await rig.engine.watched();
+    await until(async () => failures > 0, 20_000);
+    await rig.derivation.pipeline.idle();
+    await whileFailing();
+    // The failed range stays pending: the next report's pass derives it all.
+    failing = false;
+    terminal.report(reports[reports.length - 1]);
+    await terminal.drain(60_000);
+    await rig.settled();
+    return terminal;
+  }
+
+  it('announces nothing from a pass that rolled back, and each alarm once from the pass that committed', async () => {
+    const day = new ScriptedDay(START, HOME).step(300, 0, { acc: false }).step(180, 0, { acc: true });
+    const vehicleId = await rig.vehicleOf(demoTerminal(3));
+    await sendThroughFailingPasses(demoTerminal(3), day.reports, async () => {
+      expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle')).toEqual([]);
+    });
+    const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle');
+    expect(announced).toHaveLength(1);
+    expect(await alarmIds(vehicleId, 'Idle')).toEqual([announced[0].id]);
+    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'Idle').map((p) => p.alarmId)).toEqual([announced[0].id]);
+  });
+
+  it('raises FireOn from the committed batch before any pass, and the pass keeps it and announces nothing twice', async () => {
+    const day = new ScriptedDay(START, HOME).step(300, 0, { acc: false }).step(60, 0, { acc: true });
+    const vehicleId = await rig.vehicleOf(demoTerminal(4));
+    // The first report of the second step: ACC on after five minutes off.
+    const ignition = day.reports[30];
+    let early: number[] = [];
+    const terminal = await sendThroughFailingPasses(demoTerminal(4), day.reports, async () => {
+      // No pass has committed: what is there came from the batch.
+      early = await alarmIds(vehicleId, 'FireOn');
+      expect(early).toHaveLength(1);
+      expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, a.begin])).toEqual([['FireOn', ignition.time]]);
+    });
+    expect(await alarmIds(vehicleId, 'FireOn')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FireOn').map((a) => a.id)).toEqual(early);
+    // And a report whose predecessor already had ACC on raises nothing.
+    for (const r of new ScriptedDay(START + 10 * 60_000, HOME).step(30, 0, { acc: true }).reports) terminal.report(r);
+    await terminal.drain(60_000);
+    await rig.settled();
+    expect(await alarmIds(vehicleId, 'FireOn')).toEqual(early);
+    // Without a FireOn policy in force, an ignition raises nothing, from the batch or the pass.
+    await sql`UPDATE policy SET enabled = false WHERE alarm_type = 'FireOn'`.execute(rig.s.database.db);
+    const again = new ScriptedDay(START + 20 * 60_000, HOME).step(120, 0, { acc: false }).step(30, 0, { acc: true }).reports;
+    for (const r of again) terminal.report(r);
+    await terminal.drain(60_000);
+    await rig.settled();
+    const at = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'FireOn' AND begin_time = ${new Date(again[12].time!)}`.execute(rig.s.database.db);
+    expect(at.rows[0].n).toBe(0);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FireOn')).toHaveLength(1);
+  });
+});
