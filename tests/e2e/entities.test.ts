@@ -2,7 +2,7 @@ import type { Locator, Page, Request } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { schemaPageEntities } from '../../src/pages/schemaPages.generated';
 import { flatTree, screenshot, useConsoleSuite } from './helpers/console';
-import { tableFits } from './helpers/pageChecks';
+import { settled, tableFits } from './helpers/pageChecks';
 
 /**
  * The schema-driven entity pages in a real browser against `npm start` with the demo data: the
@@ -153,6 +153,7 @@ describe('the vehicle list', () => {
 
     // Delete, after confirming.
     await rows(page, 'vehicle').filter({ hasText: '沪E2E001' }).getByTestId('row-remove').click();
+    await settled(page);
     await reloading(page, 'vehicle', () => page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定/ }).click());
     await page.locator('.ant-message-notice').getByText('删除成功！').waitFor();
     await rows(page, 'vehicle').filter({ hasText: '沪E2E001' }).waitFor({ state: 'detached' });

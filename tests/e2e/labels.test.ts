@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { screenshot, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * The label studio in a real browser under the console's CSP: an analyst edits a field label in the
@@ -49,6 +50,7 @@ describe('label studio', () => {
     // A draft in one language: shown in the preview, not publishable until all four are done.
     let row = await nameRow(page);
     await row.getByTestId('labels-edit').click();
+    await settled(page);
     const dialog = page.locator('.ant-modal:visible');
     await dialog.getByTestId('labels-input-en-US').fill('Make');
     // A placeholder the original lacks is refused in the dialog, in the server's words.
@@ -67,6 +69,7 @@ describe('label studio', () => {
 
     // The other three languages, then publish.
     await row.getByTestId('labels-edit').click();
+    await settled(page);
     await dialog.getByTestId('labels-input-zh-CN').fill('品牌');
     await dialog.getByTestId('labels-input-es-ES').fill('Marca');
     await dialog.getByTestId('labels-input-ja-JP').fill('ブランド');
@@ -99,6 +102,7 @@ describe('label studio', () => {
     // Reset: the default everywhere again.
     row = await nameRow(page);
     await row.getByTestId('labels-reset').click();
+    await settled(page);
     await Promise.all([
       page.waitForResponse((r) => r.url().includes('/api/vehicle/labels/catalogue/en-US') && r.status() === 200),
       page.locator('.ant-popconfirm:visible .ant-btn-primary').click(),

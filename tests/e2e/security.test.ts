@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { http } from '../helpers/serverProcess';
 import { ADMIN_PASSWORD, login, openPage, useConsoleSuite } from './helpers/console';
+import { settled } from './helpers/pageChecks';
 
 /**
  * The console over plain HTTP from an address other than localhost (issue 18 #7): with
@@ -35,6 +36,7 @@ it('loads, signs in and unlocks an account when served over HTTP on a LAN addres
   await page.goto('/system/account');
   await page.getByTestId('account-page').waitFor();
   await page.getByTestId('unlock-member').first().click();
+  await settled(page);
   await page.locator('.ant-popconfirm .ant-btn-primary').click();
   await page.getByText('已解除该账号的登录锁定').waitFor();
   await context.close();

@@ -57,6 +57,7 @@ const ok = (scope: Locator) => scope.locator('.ant-modal-footer .ant-btn-primary
 const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text).first().waitFor();
 /** Confirms the open Popconfirm and waits until it has gone (its fade would overlap the next one). */
 async function confirmPopover(page: Page) {
+  await settled(page);
   await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定/ }).click();
   await page.waitForFunction(() => !document.querySelector('.ant-popconfirm:not(.ant-popover-hidden)'));
 }
@@ -308,6 +309,7 @@ describe('menus', () => {
 
     // Delete, after confirming: gone from the tree and from the server.
     await childRow.getByTestId('row-remove').click();
+    await settled(page);
     const confirm = page.locator('.ant-popconfirm:visible').filter({ hasText: '确定删除“测试菜单改”吗？删除后不可恢复。' });
     await confirm.getByRole('button', { name: /确\s*定/ }).click();
     await page.locator('.ant-message-notice').getByText('删除成功！').waitFor();

@@ -73,6 +73,7 @@ describe('terminal registration on the terminal page', () => {
     await screenshot(page, 'terminal-registration');
 
     await dialog.getByTestId('registration-reset').click();
+    await settled(page);
     const confirm = page.locator('.ant-popconfirm:visible');
     await confirm.getByText(`确定重置终端 ${PHONE} 的注册？`, { exact: false }).waitFor();
     const [reset] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/terminal/${id}/resetRegistration`)), confirm.getByRole('button', { name: /重置注册/ }).click()]);

@@ -89,11 +89,17 @@ function tableFaultsNow(page: Page, scope: string): Promise<string[]> {
 }
 
 /**
- * Waits for antd's opening animations to end: a click during a dialog's zoom-in can miss what it
- * aims at, and a screenshot would show the fade-in rather than the dialog.
+ * Waits for antd's opening animations to end: a click during a dialog's or a confirmation's zoom-in
+ * can miss what it aims at, and a screenshot would show the fade-in rather than the dialog.
  */
 export async function settled(page: Page): Promise<void> {
   // Two frames first: a dialog a click has just asked for has mounted and begun its motion by then.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.waitForFunction(() => !document.querySelector('.ant-zoom-appear, .ant-zoom-enter, .ant-fade-appear, .ant-fade-enter, .ant-slide-up-appear, .ant-slide-up-enter'));
+  // Any antd motion, by rc-motion's class names: modals zoom, popconfirms zoom-big, dropdowns slide,
+  // drawers slide their panel, masks fade.
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll('[class*="-appear"], [class*="-enter"]')).every((el) =>
+      Array.from(el.classList).every((c) => !/^ant-.+-(appear|enter)(-start|-active)?$/.test(c)),
+    ),
+  );
 }
