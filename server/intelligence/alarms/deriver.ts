@@ -14,12 +14,13 @@ import { AI_DEFAULTS, repeatArrival, skewing, type RouteTask } from './detectors
 import { alarmWordIntervals } from './detectors/alarmWord';
 import { fenceIntervals } from './detectors/fences';
 import { HOUR, MINUTE } from './detectors/motionRules';
-import { expertKey, faultIntervals, obdAlarmIntervals, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch } from './detectors/obd';
+import { faultIntervals, obdAlarmIntervals } from './detectors/obd';
+import { dtcReports, expertLookup } from './dtcReports';
 import { policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
 import { orgPathsOf, type PolicySet } from './policies';
 import { closeClockAlarms, replaceAlarmsMany, windowEnds, windowStarts, type AlarmReplacement, type RaisedAlarm } from './store';
-import type { AlarmInterval, AlarmLevel, AlarmType } from './types';
+import type { AlarmInterval, AlarmType } from './types';
 import { lookupsOf, lookupsOnce, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
 import { newestOf } from '../heldWindows';
@@ -44,44 +45,6 @@ export function lookbackMs(policies: PolicySet): number {
 }
 
 export { fencesFor } from './fenceRules';
-
-/** Trouble-code reports of the window: positions whose OBD block lists codes, and OBD DTC records. */
-async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: readonly DerivePosition[], range: TimeRange): Promise<DtcReport[]> {
-  const out: DtcReport[] = [];
-  for (const p of positions) {
-    const codes = positionDtcs(p);
-    if (codes) out.push({ time: p.time, codes, latitude: p.latitude, longitude: p.longitude });
-  }
-  const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
-  const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
-  const r = await sql<{ ms: number; codes: string[] | null; latitude: number | null; longitude: number | null }>`
-    SELECT (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.latitude, o.longitude,
-           (SELECT array_agg(d.code ORDER BY d.seq) FROM obd_dtc d WHERE d.terminal_id = o.terminal_id AND d.device_time = o.device_time) AS codes
-    FROM obd_record o
-    WHERE o.vehicle_id = ${vehicleId} AND o.subtype = 2 ${lo ? sql`AND o.device_time >= ${lo}` : sql``} ${hi ? sql`AND o.device_time < ${hi}` : sql``}`.execute(db);
-  for (const x of r.rows) out.push({ time: Math.round(Number(x.ms)), codes: x.codes ?? [], latitude: x.latitude, longitude: x.longitude });
-  return out;
-}
-
-/** The expert fault library entries for these codes, by SPN/FMI or P-code. */
-async function expertLookup(db: Kysely<DB>, reports: readonly DtcReport[]): Promise<(code: ReturnType<typeof parseDtc>) => ExpertFaultMatch | null> {
-  const parsed = [...new Set(reports.flatMap((r) => r.codes))].map(parseDtc);
-  const j1939 = parsed.filter((d) => d.kind === 'j1939');
-  const obd2 = parsed.filter((d) => d.kind === 'obd2').map((d) => d.code);
-  if (!j1939.length && !obd2.length) return () => null;
-  const r = await sql<{ id: number; spn: number; fmi: number; dtc_code: string | null; name: string; level: AlarmLevel; cause: string | null; resolvent: string; maintenance_measures: string | null }>`
-    SELECT id, spn, fmi, dtc_code, name, level, cause, resolvent, maintenance_measures FROM expert_fault
-    WHERE (spn, fmi) IN (SELECT * FROM unnest(${j1939.map((d) => d.spn)}::int[], ${j1939.map((d) => d.fmi)}::int[]))
-       OR upper(dtc_code) = ANY (${obd2}::text[])
-    ORDER BY id`.execute(db);
-  const byKey = new Map<string, ExpertFaultMatch>();
-  for (const f of r.rows) {
-    const match = { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures };
-    if (!byKey.has(`${f.spn}/${f.fmi}`)) byKey.set(`${f.spn}/${f.fmi}`, match);
-    if (f.dtc_code && !byKey.has(f.dtc_code.toUpperCase())) byKey.set(f.dtc_code.toUpperCase(), match);
-  }
-  return (d) => (d.kind === 'other' ? null : (byKey.get(expertKey(d)) ?? null));
-}
 
 /** Suspected drains the trip deriver found (rebuilt just before, in the same transaction). */
 async function fuelDrains(db: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<AlarmInterval[]> {

@@ -15,9 +15,12 @@ import type { RaisedAlarm } from './store';
 import type { AlarmType } from './types';
 import { raiseBitAlarms, type BitReport } from './bitAlarms';
 import { IgnitionAlarms, type IgnitionReport } from './ignitionAlarms';
+import { FaultAlarms, type FaultReport } from './faultAlarms';
+import { positionDtcs } from './detectors/obd';
+import { OBD_DTC_SUBTYPE } from './dtcReports';
 import { orgPathsOf } from './policies';
 import type { StoredSource } from '../subscription';
-import type { PositionRecord } from '../../platform/telemetry';
+import type { ObdRecordRow, PositionRecord } from '../../platform/telemetry';
 
 export interface AlarmEngineOptions extends Pick<AlarmClockOptions, 'now' | 'intervalMs' | 'log'> {
   db: Kysely<DB>;
@@ -34,8 +37,9 @@ export interface AlarmEngine {
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
-   * Raises the alarm word's own alarms and FireOn from each batch these writers commit, ahead of
-   * the derivation pass (bitAlarms.ts, ignitionAlarms.ts); returns the unsubscribe function.
+   * Raises the alarm word's own alarms, FireOn and Fault from each batch these writers commit,
+   * ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts); returns the
+   * unsubscribe function.
    */
   watch(sources: StoredSource[]): () => void;
   /** Resolves once the batches heard so far have been looked at (tests). */
@@ -52,26 +56,38 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   };
   const inFlight = new Set<Promise<void>>();
   const ignition = new IgnitionAlarms(opts.db);
+  const faults = new FaultAlarms(opts.db);
   const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
     const reports: BitReport[] = [];
     const positions: IgnitionReport[] = [];
+    const dtcs: FaultReport[] = [];
     for (const { record } of batch.inserted) {
-      // OBD record batches come through the same sources: only positions carry ACC and an alarm word.
-      const r = record as Partial<PositionRecord> & { vehicleId: number | null; deviceTime: number };
-      if (r.vehicleId === null || typeof r.acc !== 'boolean') continue;
+      if (record.vehicleId === null) continue;
+      // Both writers' batches come through the same sources: OBD records carry a subtype.
+      if ('subtype' in record) {
+        const o = record as ObdRecordRow;
+        if (o.subtype === OBD_DTC_SUBTYPE && !o.archive) dtcs.push({ vehicleId: record.vehicleId, time: o.deviceTime, codes: o.dtcs.map((d) => d.text) });
+        continue;
+      }
+      const r = record as PositionRecord & { vehicleId: number };
+      if (typeof r.acc !== 'boolean') continue;
       const at = { vehicleId: r.vehicleId, time: r.deviceTime, latitude: r.latitude ?? 0, longitude: r.longitude ?? 0 };
       positions.push({ ...at, acc: r.acc, blind: r.blind === true });
       if (typeof r.alarm === 'number' && r.alarm !== 0 && !r.blind) reports.push({ ...at, alarm: r.alarm });
+      const codes = r.blind ? null : positionDtcs(r);
+      if (codes) dtcs.push({ vehicleId: r.vehicleId, time: r.deviceTime, codes });
     }
-    if (!positions.length) return;
+    if (!positions.length && !dtcs.length) return;
     const p = (async () => {
       const created = reports.length ? await raiseBitAlarms(opts.db, reports) : [];
       if (created.length) {
         const pathOf = await orgPathsOf(opts.db, created.map((a) => a.vehicleId));
         onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
       }
-      const fired = await ignition.raise(positions);
+      const fired = positions.length ? await ignition.raise(positions) : [];
       if (fired.length) onRaised(fired);
+      const faulted = dtcs.length ? await faults.raise(dtcs) : [];
+      if (faulted.length) onRaised(faulted);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));

@@ -46,7 +46,7 @@ export function parseDtc(code: string): ParsedDtc {
 export const expertKey = (d: ParsedDtc) => (d.kind === 'j1939' ? `${d.spn}/${d.fmi}` : d.code);
 
 /** Codes a position's OBD block listed, or null when it listed none (no trouble-code report). */
-export function positionDtcs(p: DerivePosition): string[] | null {
+export function positionDtcs(p: Pick<DerivePosition, 'extras'>): string[] | null {
   const x = p.extras as { obd?: { dtcs?: unknown }; obdF3?: { dtcs?: unknown } } | null;
   const list = x?.obd?.dtcs ?? x?.obdF3?.dtcs;
   return Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string' && c.trim().length > 0) : null;

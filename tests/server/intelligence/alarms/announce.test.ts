@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Deriver } from '../../../../server/intelligence';
-import type { LocationInput } from '../../../../server/telematics/jt808/codec';
+import type { LocationInput, ObdRecordInput } from '../../../../server/telematics/jt808/codec';
 import { BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal, until } from '../../telematics/gateway/harness';
 import { startAlarmRig, type AlarmRig } from './rig';
@@ -13,7 +13,8 @@ const HOME = { latitude: 31.2, longitude: 121.4 };
  * When alarms are announced: a pass announces its alarms once it has committed (a pass that rolls
  * back, here because a deriver after the alarms' fails, announces nothing, and the retry that
  * commits announces each alarm once, with an id whoever hears of it can read); FireOn comes from
- * the committed batch itself, before any pass, and the pass keeps that alarm.
+ * the committed batch itself, before any pass, and the pass keeps that alarm; so does Fault, from a
+ * position's OBD block or an OBD trouble-code record, matched to the expert library.
  */
 describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   let rig: AlarmRig;
@@ -34,18 +35,26 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     for (const body of [
       { name: 'p-FireOn', alarmType: 'FireOn', threshold: null, durationMinutes: null },
       { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 1 },
+      { name: 'p-Fault', alarmType: 'Fault', threshold: null, durationMinutes: null },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
     }
+    const expert = await rig.s.call(await rig.s.login('admin', 'Admin2026x'), 'POST', '/api/vehicle/expertFault', {
+      spn: 5301, fmi: 2, dtcCode: 'P0301', name: '1 缸失火', unit: '发动机', level: 'high', description: '检测到 1 缸失火', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化', maintenanceMeasures: '更换点火线圈',
+    });
+    if (expert.status !== 201) throw new Error(JSON.stringify(expert.body));
   });
   afterAll(() => rig.close());
 
   const alarmIds = async (vehicleId: number, type: string) =>
     (await sql<{ id: number }>`SELECT id FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type}`.execute(rig.s.database.db)).rows.map((r) => r.id);
 
-  /** Sends all but the last report while every pass fails, then the last once passes succeed again. */
-  async function sendThroughFailingPasses(phone: string, reports: LocationInput[], whileFailing: () => Promise<void>): Promise<ReturnType<AlarmRig['terminal']>> {
+  /**
+   * Sends all but the last report (and then the OBD records) while every pass fails, then the last
+   * report once passes succeed again.
+   */
+  async function sendThroughFailingPasses(phone: string, reports: LocationInput[], whileFailing: () => Promise<void>, obd: ObdRecordInput[] = []): Promise<ReturnType<AlarmRig['terminal']>> {
     failing = true;
     failures = 0;
     const terminal = rig.terminal(phone);
@@ -53,6 +62,9 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     for (const r of reports.slice(0, -1)) terminal.report(r);
     await terminal.drain(60_000);
     await rig.gateway.writer.flush();
+    for (const r of obd) terminal.reportObd(r);
+    await terminal.drain(60_000);
+    await rig.gateway.obdWriter.flush();
     await rig.engine.watched();
     await until(async () => failures > 0, 20_000);
     await rig.derivation.pipeline.idle();
@@ -105,5 +117,52 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     const at = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'FireOn' AND begin_time = ${new Date(again[12].time!)}`.execute(rig.s.database.db);
     expect(at.rows[0].n).toBe(0);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FireOn')).toHaveLength(1);
+  });
+
+  const faults = async (vehicleId: number) =>
+    (await sql<{ id: number; subject: string; begin: Date; level: string; name: string | null }>`
+      SELECT id, subject, begin_time AS begin, level, detail->>'name' AS name FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Fault' ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime() }));
+
+  it('raises Fault from a position\'s trouble codes before any pass, matched to the expert library, and the pass keeps it', async () => {
+    // Two minutes of OBD blocks listing nothing, then one listing P0301 on every report.
+    const day = new ScriptedDay(START, HOME).step(120, 0, { acc: true, dtcs: [] }).step(60, 0, { acc: true, dtcs: ['P0301'] });
+    const vehicleId = await rig.vehicleOf(demoTerminal(5));
+    const appeared = day.reports[12].time as number;
+    let early: Awaited<ReturnType<typeof faults>> = [];
+    await sendThroughFailingPasses(demoTerminal(5), day.reports, async () => {
+      early = await faults(vehicleId);
+      expect(early).toEqual([{ id: expect.any(Number), subject: 'dtc:P0301', begin: appeared, level: 'high', name: '1 缸失火' }]);
+      expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, a.subject, a.begin])).toEqual([['Fault', 'dtc:P0301', appeared]]);
+    });
+    // The pass found the same alarm (one key, the library's fields) and announced nothing more.
+    expect(await faults(vehicleId)).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Fault').map((a) => a.id)).toEqual([early[0].id]);
+  });
+
+  it('raises Fault from an OBD trouble-code record before any pass, once the report before it listed other codes', async () => {
+    const day = new ScriptedDay(START, HOME).step(120, 0, { acc: true, dtcs: ['P0171'] }).step(30, 0, { acc: true });
+    const vehicleId = await rig.vehicleOf(demoTerminal(6));
+    const recordAt = START + 125_000;
+    const dtc = (text: string, code: number) => ({ systemId: 1, dtc: code, status: 1, text });
+    const position = { status: 3, latitude: HOME.latitude, longitude: HOME.longitude };
+    let early: Awaited<ReturnType<typeof faults>> = [];
+    await sendThroughFailingPasses(
+      demoTerminal(6),
+      day.reports,
+      async () => {
+        early = await faults(vehicleId);
+        // P0171 began with the first report, which had nothing before it: that one is the pass's.
+        expect(early.map((f) => [f.subject, f.begin])).toEqual([['dtc:P0420', recordAt]]);
+        expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, a.subject])).toEqual([['Fault', 'dtc:P0420']]);
+      },
+      [{ time: recordAt, subtype: 2, dtcs: [dtc('P0171', 0x0171), dtc('P0420', 0x0420)], position }],
+    );
+    const after = await faults(vehicleId);
+    expect(after.map((f) => [f.subject, f.begin])).toEqual([
+      ['dtc:P0171', START],
+      ['dtc:P0420', recordAt],
+    ]);
+    expect(after[1].id).toBe(early[0].id);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.subject === 'dtc:P0420').map((a) => a.id)).toEqual([early[0].id]);
   });
 });

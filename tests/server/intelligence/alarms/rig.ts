@@ -53,8 +53,8 @@ export async function startAlarmRig(backend: Backend, opts: { extraDerivers?: De
   });
   const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [h.gateway.writer, h.gateway.obdWriter], extraDerivers: [engine.deriver, ...(opts.extraDerivers ?? [])], lingerMs: 20 });
   engine.start();
-  // As bootstrap wires it: the alarm word's own alarms from each committed batch.
-  engine.watch([h.gateway.writer]);
+  // As bootstrap wires it: the alarms raised from each committed batch, of both writers.
+  engine.watch([h.gateway.writer, h.gateway.obdWriter]);
   const settled = async () => {
     await h.gateway.writer.flush();
     await engine.watched();

@@ -1,0 +1,72 @@
+/**
+ * Trouble-code reports and their expert library entries, as the Fault rule reads them: the alarm
+ * deriver for a window, and the report-time path (faultAlarms.ts) for a report's recent past, so
+ * both find exactly the same alarms.
+ */
+
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import type { DerivePosition, TimeRange } from '../deriver';
+import { expertKey, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch } from './detectors/obd';
+import type { AlarmLevel } from './types';
+
+/** OBD record subtype of trouble-code lists. */
+export const OBD_DTC_SUBTYPE = 2;
+
+/** A position as the trouble-code rule reads it. */
+export type DtcPosition = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'extras'>;
+
+/**
+ * Trouble-code reports of the window: positions whose OBD block lists codes, then OBD DTC records,
+ * each in device-time order (faultIntervals sorts them stably by time, so this order settles ties).
+ */
+export async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: readonly DtcPosition[], range: TimeRange): Promise<DtcReport[]> {
+  const out: DtcReport[] = [];
+  for (const p of positions) {
+    const codes = positionDtcs(p);
+    if (codes) out.push({ time: p.time, codes, latitude: p.latitude, longitude: p.longitude });
+  }
+  const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
+  const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
+  const r = await sql<{ ms: number; codes: string[] | null; latitude: number | null; longitude: number | null }>`
+    SELECT (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.latitude, o.longitude,
+           (SELECT array_agg(d.code ORDER BY d.seq) FROM obd_dtc d WHERE d.terminal_id = o.terminal_id AND d.device_time = o.device_time) AS codes
+    FROM obd_record o
+    WHERE o.vehicle_id = ${vehicleId} AND o.subtype = ${OBD_DTC_SUBTYPE} ${lo ? sql`AND o.device_time >= ${lo}` : sql``} ${hi ? sql`AND o.device_time < ${hi}` : sql``}
+    ORDER BY o.device_time, o.terminal_id`.execute(db);
+  for (const x of r.rows) out.push({ time: Math.round(Number(x.ms)), codes: x.codes ?? [], latitude: x.latitude, longitude: x.longitude });
+  return out;
+}
+
+/** The expert fault library entries for these codes, by SPN/FMI or P-code. */
+export async function expertLookup(db: Kysely<DB>, reports: readonly DtcReport[]): Promise<(code: ReturnType<typeof parseDtc>) => ExpertFaultMatch | null> {
+  const parsed = [...new Set(reports.flatMap((r) => r.codes))].map(parseDtc);
+  const j1939 = parsed.filter((d) => d.kind === 'j1939');
+  const obd2 = parsed.filter((d) => d.kind === 'obd2').map((d) => d.code);
+  if (!j1939.length && !obd2.length) return () => null;
+  const r = await sql<{ id: number; spn: number; fmi: number; dtc_code: string | null; name: string; level: AlarmLevel; cause: string | null; resolvent: string; maintenance_measures: string | null }>`
+    SELECT id, spn, fmi, dtc_code, name, level, cause, resolvent, maintenance_measures FROM expert_fault
+    WHERE (spn, fmi) IN (SELECT * FROM unnest(${j1939.map((d) => d.spn)}::int[], ${j1939.map((d) => d.fmi)}::int[]))
+       OR upper(dtc_code) = ANY (${obd2}::text[])
+    ORDER BY id`.execute(db);
+  const byKey = new Map<string, ExpertFaultMatch>();
+  for (const f of r.rows) {
+    const match = { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures };
+    if (!byKey.has(`${f.spn}/${f.fmi}`)) byKey.set(`${f.spn}/${f.fmi}`, match);
+    if (f.dtc_code && !byKey.has(f.dtc_code.toUpperCase())) byKey.set(f.dtc_code.toUpperCase(), match);
+  }
+  return (d) => (d.kind === 'other' ? null : (byKey.get(expertKey(d)) ?? null));
+}
+
+/**
+ * The positions of a vehicle in [from, to) whose OBD block carries a trouble-code list, in the
+ * order a window loads them: what dtcReports reads of a window, without the positions it skips.
+ */
+export async function positionsWithDtcs(db: Kysely<DB>, vehicleId: number, range: { from: number; to: number }): Promise<DtcPosition[]> {
+  const r = await sql<{ ms: number; latitude: number; longitude: number; extras: Record<string, unknown> | null }>`
+    SELECT (extract(epoch FROM device_time) * 1000)::float8 AS ms, latitude, longitude, extras FROM position
+    WHERE vehicle_id = ${vehicleId} AND device_time >= ${new Date(range.from)} AND device_time < ${new Date(range.to)}
+      AND (extras->'obd'->'dtcs' IS NOT NULL OR extras->'obdF3'->'dtcs' IS NOT NULL)
+    ORDER BY device_time, terminal_id`.execute(db);
+  return r.rows.map((x) => ({ time: Math.round(Number(x.ms)), latitude: x.latitude, longitude: x.longitude, extras: x.extras }));
+}

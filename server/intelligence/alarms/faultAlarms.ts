@@ -1,0 +1,117 @@
+/**
+ * Fault (a trouble code appears) raised as soon as the batch carrying it is committed, like the
+ * alarm word's alarms and FireOn (bitAlarms.ts, ignitionAlarms.ts), instead of a derivation pass
+ * later: under load a pass takes seconds (README, Benchmarks: Alarms). Only for vehicles whose
+ * organisation has a Fault policy in force.
+ *
+ * The alarm is found by the deriver's own rule (faultIntervals over dtcReports, with the expert
+ * library), run on the vehicle's trouble-code reports of the recent past up to the batch's newest:
+ * a code begins at a report that lists it when the report before does not, so an alarm beginning
+ * after the first of those reports is exactly the one the pass finds (same key, level, detail),
+ * and the pass keeps its id and announces nothing twice. A report with no trouble-code report in
+ * the recent past before it is left to the pass, which reads back as far as it must.
+ *
+ * Each vehicle's last codes seen here spare the database for reports that list nothing new (a
+ * terminal repeats its codes on every report while they last).
+ */
+
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import { SettingsCache } from '../settingsCache';
+import { storeAheadOfPass } from './aheadOfPass';
+import { faultIntervals } from './detectors/obd';
+import { dtcReports, expertLookup, positionsWithDtcs } from './dtcReports';
+import { orgPathsOf } from './policies';
+import type { RaisedAlarm } from './store';
+import { ALARM_META } from './types';
+
+/** A committed live report listing trouble codes: a position's OBD block or an OBD DTC record. */
+export interface FaultReport {
+  vehicleId: number;
+  /** Epoch ms. */
+  time: number;
+  codes: readonly string[];
+}
+
+/** How far back a report's predecessor is looked for (terminals repeat their codes far more often). */
+export const RECENT_MS = 15 * 60_000;
+
+/** Vehicles remembered at most (beyond, the memory starts afresh: it only spares queries). */
+const MAX_REMEMBERED = 200_000;
+
+const normalised = (codes: readonly string[]) => new Set(codes.map((c) => c.trim().toUpperCase()));
+
+export class FaultAlarms {
+  private readonly last = new Map<number, { time: number; codes: Set<string> }>();
+  /** The policies in force, read again when a policy changes (the derivation's cache). */
+  private readonly settings = new SettingsCache();
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Stores the Fault alarms these committed reports begin; answers those it created, with the organisation path. */
+  async raise(reports: readonly FaultReport[]): Promise<RaisedAlarm[]> {
+    const spans = this.candidates(reports);
+    if (!spans.size) return [];
+    const pathOf = await orgPathsOf(this.db, [...spans.keys()]);
+    const lookups = await this.settings.forPass(this.db);
+    const meta = ALARM_META.Fault;
+    const created: RaisedAlarm[] = [];
+    for (const [vehicleId, span] of spans) {
+      const path = pathOf.get(vehicleId);
+      if (path === undefined || !(await lookups.policies(path)).has('Fault')) continue;
+      const range = { from: span.from - RECENT_MS, to: span.to + 1 };
+      const recent = await dtcReports(this.db, vehicleId, await positionsWithDtcs(this.db, vehicleId, range), range);
+      if (!recent.length) continue;
+      const first = Math.min(...recent.map((r) => r.time));
+      for (const a of faultIntervals(recent, await expertLookup(this.db, recent))) {
+        // Begun at a report of this batch, with a report before it that did not list the code.
+        if (a.begin < span.from || a.begin <= first) continue;
+        const stored = await storeAheadOfPass(this.db, {
+          vehicleId,
+          type: 'Fault',
+          subject: a.subject,
+          begin: a.begin,
+          end: a.end,
+          level: a.level ?? meta.level,
+          category: meta.category,
+          latitude: a.latitude,
+          longitude: a.longitude,
+          value: a.value,
+          fenceId: null,
+          detail: a.detail ?? null,
+        });
+        if (stored) created.push({ ...stored, orgPath: path });
+      }
+    }
+    return created;
+  }
+
+  /**
+   * Per vehicle, the span of its reports in the batch when one of them may list a code the report
+   * before did not: the previous report of the batch, or else the last remembered, lacks one of
+   * its codes or is not known. Remembers each vehicle's newest codes.
+   */
+  private candidates(reports: readonly FaultReport[]): Map<number, { from: number; to: number }> {
+    const sorted = [...reports].sort((a, b) => a.vehicleId - b.vehicleId || a.time - b.time);
+    if (this.last.size > MAX_REMEMBERED) this.last.clear();
+    const out = new Map<number, { from: number; to: number }>();
+    let prev: { vehicleId: number; codes: Set<string> } | null = null;
+    for (const r of sorted) {
+      if (!prev || prev.vehicleId !== r.vehicleId) {
+        const known = this.last.get(r.vehicleId);
+        prev = known && known.time < r.time ? { vehicleId: r.vehicleId, codes: known.codes } : null;
+      }
+      const codes = normalised(r.codes);
+      const before = prev?.codes;
+      if ([...codes].some((c) => !before || !before.has(c))) {
+        const span = out.get(r.vehicleId);
+        if (!span) out.set(r.vehicleId, { from: r.time, to: r.time });
+        else span.to = Math.max(span.to, r.time);
+      }
+      prev = { vehicleId: r.vehicleId, codes };
+      const known = this.last.get(r.vehicleId);
+      if (!known || known.time < r.time) this.last.set(r.vehicleId, { time: r.time, codes });
+    }
+    return out;
+  }
+}
