@@ -28,12 +28,16 @@ export async function storedPredecessors(db: Kysely<DB>, reports: ReadonlyArray<
   return out;
 }
 
-/** Stores the alarm unless the pass (or an earlier batch) stored it first; answers it with its id, or null. */
-export async function storeAheadOfPass(db: Kysely<DB>, a: Omit<StoredAlarm, 'id'>): Promise<StoredAlarm | null> {
+/**
+ * Stores the alarm unless the pass (or an earlier batch) stored it first; answers it with its id,
+ * or null. It fired at its begin unless `firedAt` says later (a fence's dwell).
+ */
+export async function storeAheadOfPass(db: Kysely<DB>, alarm: Omit<StoredAlarm, 'id'> & { firedAt?: number }): Promise<StoredAlarm | null> {
+  const { firedAt, ...a } = alarm;
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   const row = await sql<{ id: number }>`
     INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
-    VALUES (${a.vehicleId}, ${a.type}, ${a.category}, ${a.level}, ${a.subject}, ${iso(a.begin)}, ${iso(a.end)}, ${iso(a.begin)}, ${a.latitude}, ${a.longitude}, ${a.value},
+    VALUES (${a.vehicleId}, ${a.type}, ${a.category}, ${a.level}, ${a.subject}, ${iso(a.begin)}, ${iso(a.end)}, ${iso(firedAt ?? a.begin)}, ${a.latitude}, ${a.longitude}, ${a.value},
             ${a.detail === null ? null : JSON.stringify(a.detail)}::jsonb, ${a.fenceId})
     ON CONFLICT DO NOTHING RETURNING id`.execute(db);
   return row.rows[0] ? { id: row.rows[0].id, ...a } : null;

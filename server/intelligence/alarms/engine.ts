@@ -16,6 +16,7 @@ import type { AlarmType } from './types';
 import { raiseBitAlarms, type BitReport } from './bitAlarms';
 import { IgnitionAlarms, type IgnitionReport } from './ignitionAlarms';
 import { FaultAlarms, type FaultReport } from './faultAlarms';
+import { FenceAlarms } from './fenceAlarms';
 import { positionDtcs } from './detectors/obd';
 import { OBD_DTC_SUBTYPE } from './dtcReports';
 import { orgPathsOf } from './policies';
@@ -37,9 +38,9 @@ export interface AlarmEngine {
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
-   * Raises the alarm word's own alarms, FireOn and Fault from each batch these writers commit,
-   * ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts); returns the
-   * unsubscribe function.
+   * Raises the alarm word's own alarms, FireOn, Fault and fence crossings from each batch these
+   * writers commit, ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts,
+   * fenceAlarms.ts); returns the unsubscribe function.
    */
   watch(sources: StoredSource[]): () => void;
   /** Resolves once the batches heard so far have been looked at (tests). */
@@ -57,6 +58,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const inFlight = new Set<Promise<void>>();
   const ignition = new IgnitionAlarms(opts.db);
   const faults = new FaultAlarms(opts.db);
+  const crossings = new FenceAlarms(opts.db);
   const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
     const reports: BitReport[] = [];
     const positions: IgnitionReport[] = [];
@@ -88,6 +90,8 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       if (fired.length) onRaised(fired);
       const faulted = dtcs.length ? await faults.raise(dtcs) : [];
       if (faulted.length) onRaised(faulted);
+      const crossed = positions.length ? await crossings.raise(positions) : [];
+      if (crossed.length) onRaised(crossed);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));

@@ -4,7 +4,8 @@ import type { LocationInput, ObdRecordInput } from '../../../../server/telematic
 import { BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal, until } from '../../telematics/gateway/harness';
 import { startAlarmRig, type AlarmRig } from './rig';
-import { ScriptedDay } from './scriptedDay';
+import { east, ScriptedDay } from './scriptedDay';
+import { metresBetween } from '../../../../server/intelligence/alarms/detectors/motionRules';
 
 const START = Date.parse('2026-11-21T00:00:00Z');
 const HOME = { latitude: 31.2, longitude: 121.4 };
@@ -14,7 +15,8 @@ const HOME = { latitude: 31.2, longitude: 121.4 };
  * back, here because a deriver after the alarms' fails, announces nothing, and the retry that
  * commits announces each alarm once, with an id whoever hears of it can read); FireOn comes from
  * the committed batch itself, before any pass, and the pass keeps that alarm; so does Fault, from a
- * position's OBD block or an OBD trouble-code record, matched to the expert library.
+ * position's OBD block or an OBD trouble-code record, matched to the expert library, and so do fence
+ * crossings, once their dwell is over.
  */
 describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   let rig: AlarmRig;
@@ -164,5 +166,34 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     ]);
     expect(after[1].id).toBe(early[0].id);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.subject === 'dtc:P0420').map((a) => a.id)).toEqual([early[0].id]);
+  });
+
+  it('raises fence crossings from the batch that ends their dwell, before any pass, and the pass keeps them', async () => {
+    const hd = await rig.s.memberToken('HD', 'administrator');
+    const vehicleId = await rig.vehicleOf(demoTerminal(7));
+    const center = east(HOME, 1500);
+    const fence = await rig.s.call(hd, 'PUT', '/api/vehicle/fence', { name: 'depot', fenceType: 'circle', geometry: { center: [center.longitude, center.latitude], radius: 300 }, dwellSeconds: 30 });
+    expect(fence.status).toBe(201);
+    const fenceId = (fence.body as { id: number }).id;
+    expect((await rig.s.call(hd, 'PUT', '/api/vehicle/vehicleFence', { fenceId, vehicleIds: [vehicleId] })).status).toBe(200);
+    // Two minutes standing 1.5 km west of it, then east at 36 km/h: inside from 1,200 m to 1,800 m.
+    const day = new ScriptedDay(START, HOME).step(120, 0, { acc: true }).step(300, 36, { acc: true, heading: 90 });
+    const within = (r: LocationInput) => metresBetween(center, r) <= 300;
+    const firstIn = day.reports.find(within)!.time as number;
+    const firstOut = day.reports.find((r) => (r.time as number) > firstIn && !within(r))!.time as number;
+    const crossings = async () =>
+      (await sql<{ id: number; type: string; begin: Date; fence_id: number }>`
+        SELECT id, type, begin_time AS begin, fence_id FROM alarm WHERE vehicle_id = ${vehicleId} AND type IN ('FenceIn', 'FenceOut') ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime() }));
+    let early: Awaited<ReturnType<typeof crossings>> = [];
+    await sendThroughFailingPasses(demoTerminal(7), day.reports, async () => {
+      early = await crossings();
+      expect(early.map((c) => [c.type, c.begin, c.fence_id])).toEqual([
+        ['FenceIn', firstIn, fenceId],
+        ['FenceOut', firstOut, fenceId],
+      ]);
+    });
+    expect(await crossings()).toEqual(early);
+    const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.fenceId === fenceId).map((a) => a.id);
+    expect(announced).toEqual(early.map((c) => c.id));
   });
 });

@@ -1,0 +1,122 @@
+/**
+ * Fence crossings (FenceIn, FenceOut) raised as soon as the batch that completes their dwell is
+ * committed, like the alarm word's alarms, FireOn and Fault, instead of a derivation pass later:
+ * under load a pass takes seconds (README, Benchmarks: Alarms).
+ *
+ * Each vehicle's side of each of its fences is followed here, report by report, with the rule of
+ * fenceIntervals (a side counts once held for the dwell). That is only a filter: when it sees a
+ * crossing complete, the crossing is found again by fenceIntervals itself over the stored reports
+ * of a stretch before the batch no longer than the pass's own look-back, so the pass, which reads
+ * at least that stretch, settles on the same side and finds the same crossing (same key: fence,
+ * begin), keeps its id and announces nothing twice. A vehicle first seen after a restart has no
+ * side yet: its first crossings are left to the pass.
+ */
+
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import { SettingsCache } from '../settingsCache';
+import { loadPositions } from '../windowLoad';
+import { storeAheadOfPass } from './aheadOfPass';
+import { lookbackMs } from './deriver';
+import { fenceIntervals, inside, type FenceRule } from './detectors/fences';
+import { MINUTE } from './detectors/motionRules';
+import { orgPathsOf } from './policies';
+import type { RaisedAlarm } from './store';
+import { ALARM_META } from './types';
+
+/** A committed report, as this path needs it. */
+export interface FenceReport {
+  vehicleId: number;
+  /** Epoch ms. */
+  time: number;
+  latitude: number;
+  longitude: number;
+  blind: boolean;
+}
+
+/** One fence's side as fenceIntervals follows it: the settled side, and since when the other side has held. */
+interface Side {
+  state: boolean | null;
+  candidate: number | null;
+}
+
+/** Vehicles remembered at most (beyond, the memory starts afresh: it only spares queries). */
+const MAX_REMEMBERED = 100_000;
+
+export class FenceAlarms {
+  private readonly sides = new Map<number, { time: number; fences: Map<number, Side> }>();
+  /** The fences and policies in force, read again when one changes (the derivation's cache). */
+  private readonly settings = new SettingsCache();
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Stores the crossings these committed reports complete; answers those it created, with the organisation path. */
+  async raise(reports: readonly FenceReport[]): Promise<RaisedAlarm[]> {
+    const byVehicle = new Map<number, FenceReport[]>();
+    for (const r of reports) {
+      if (r.blind) continue;
+      const list = byVehicle.get(r.vehicleId);
+      if (list) list.push(r);
+      else byVehicle.set(r.vehicleId, [r]);
+    }
+    if (!byVehicle.size) return [];
+    const pathOf = await orgPathsOf(this.db, [...byVehicle.keys()]);
+    const lookups = await this.settings.forPass(this.db);
+    if (this.sides.size > MAX_REMEMBERED) this.sides.clear();
+    const created: RaisedAlarm[] = [];
+    for (const [vehicleId, list] of byVehicle) {
+      const path = pathOf.get(vehicleId);
+      if (path === undefined) continue;
+      const fences = (await lookups.fences(vehicleId, path)).filter((f) => f.alarmOnEnter || f.alarmOnExit);
+      if (!fences.length) continue;
+      list.sort((a, b) => a.time - b.time);
+      const crossed = this.follow(vehicleId, list, fences);
+      if (!crossed.length) continue;
+      // The stretch the pass reads at least: its look-back, but no more than the dwell needs.
+      const longestDwell = Math.max(...crossed.map((f) => f.dwellSeconds * 1000));
+      const before = Math.min(lookbackMs(await lookups.policies(path)), 2 * longestDwell + MINUTE);
+      const positions = await loadPositions(this.db, vehicleId, { from: list[0].time - before, to: list[list.length - 1].time + 1 });
+      for (const fence of crossed) {
+        for (const a of fenceIntervals(positions, fence)) {
+          if (a.type !== 'FenceIn' && a.type !== 'FenceOut') continue;
+          const meta = ALARM_META[a.type];
+          const stored = await storeAheadOfPass(this.db, { vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: fence.id, detail: a.detail ?? null });
+          if (stored) created.push({ ...stored, orgPath: path });
+        }
+      }
+    }
+    return created;
+  }
+
+  /**
+   * Follows the vehicle's side of each fence through these reports (newer than the last followed;
+   * an older report makes the memory unsure, so it starts afresh); answers the fences a crossing
+   * with an alarm completed in.
+   */
+  private follow(vehicleId: number, reports: readonly FenceReport[], fences: readonly FenceRule[]): FenceRule[] {
+    let memory = this.sides.get(vehicleId);
+    if (!memory || reports[0].time <= memory.time) this.sides.set(vehicleId, (memory = { time: -Infinity, fences: new Map() }));
+    const crossed: FenceRule[] = [];
+    for (const fence of fences) {
+      let side = memory.fences.get(fence.id);
+      if (!side) memory.fences.set(fence.id, (side = { state: null, candidate: null }));
+      const dwellMs = fence.dwellSeconds * 1000;
+      let found = false;
+      for (const p of reports) {
+        const now = inside(fence.area, p);
+        if (now === side.state) side.candidate = null;
+        else {
+          side.candidate ??= p.time;
+          if (p.time - side.candidate >= dwellMs) {
+            if (side.state !== null && (now ? fence.alarmOnEnter : fence.alarmOnExit)) found = true;
+            side.state = now;
+            side.candidate = null;
+          }
+        }
+      }
+      if (found) crossed.push(fence);
+    }
+    memory.time = reports[reports.length - 1].time;
+    return crossed;
+  }
+}
