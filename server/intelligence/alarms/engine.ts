@@ -21,6 +21,7 @@ import { positionDtcs } from './detectors/obd';
 import { OBD_DTC_SUBTYPE } from './dtcReports';
 import { orgPathsOf } from './policies';
 import type { StoredSource } from '../subscription';
+import { SettingsCache } from '../settingsCache';
 import type { ObdRecordRow, PositionRecord } from '../../platform/telemetry';
 
 export interface AlarmEngineOptions extends Pick<AlarmClockOptions, 'now' | 'intervalMs' | 'log'> {
@@ -59,6 +60,8 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const ignition = new IgnitionAlarms(opts.db);
   const faults = new FaultAlarms(opts.db);
   const crossings = new FenceAlarms(opts.db);
+  // The policies and fences in force, read again when one changes (the derivation's cache).
+  const settings = new SettingsCache();
   const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
     const reports: BitReport[] = [];
     const positions: IgnitionReport[] = [];
@@ -86,11 +89,12 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
         const pathOf = await orgPathsOf(opts.db, created.map((a) => a.vehicleId));
         onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
       }
-      const fired = positions.length ? await ignition.raise(positions) : [];
+      const lookups = await settings.forPass(opts.db);
+      const fired = positions.length ? await ignition.raise(positions, lookups) : [];
       if (fired.length) onRaised(fired);
-      const faulted = dtcs.length ? await faults.raise(dtcs) : [];
+      const faulted = dtcs.length ? await faults.raise(dtcs, lookups) : [];
       if (faulted.length) onRaised(faulted);
-      const crossed = positions.length ? await crossings.raise(positions) : [];
+      const crossed = positions.length ? await crossings.raise(positions, lookups) : [];
       if (crossed.length) onRaised(crossed);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

@@ -17,7 +17,7 @@
 
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import { SettingsCache } from '../settingsCache';
+import type { DeriveLookups } from '../settingsCache';
 import { storeAheadOfPass } from './aheadOfPass';
 import { faultIntervals } from './detectors/obd';
 import { dtcReports, expertLookup, positionsWithDtcs } from './dtcReports';
@@ -43,17 +43,14 @@ const normalised = (codes: readonly string[]) => new Set(codes.map((c) => c.trim
 
 export class FaultAlarms {
   private readonly last = new Map<number, { time: number; codes: Set<string> }>();
-  /** The policies in force, read again when a policy changes (the derivation's cache). */
-  private readonly settings = new SettingsCache();
 
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the Fault alarms these committed reports begin; answers those it created, with the organisation path. */
-  async raise(reports: readonly FaultReport[]): Promise<RaisedAlarm[]> {
+  async raise(reports: readonly FaultReport[], lookups: DeriveLookups): Promise<RaisedAlarm[]> {
     const spans = this.candidates(reports);
     if (!spans.size) return [];
     const pathOf = await orgPathsOf(this.db, [...spans.keys()]);
-    const lookups = await this.settings.forPass(this.db);
     const meta = ALARM_META.Fault;
     const created: RaisedAlarm[] = [];
     for (const [vehicleId, span] of spans) {

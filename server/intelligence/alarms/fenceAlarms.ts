@@ -14,7 +14,7 @@
 
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import { SettingsCache } from '../settingsCache';
+import type { DeriveLookups } from '../settingsCache';
 import { loadPositions } from '../windowLoad';
 import { storeAheadOfPass } from './aheadOfPass';
 import { lookbackMs } from './deriver';
@@ -45,13 +45,11 @@ const MAX_REMEMBERED = 100_000;
 
 export class FenceAlarms {
   private readonly sides = new Map<number, { time: number; fences: Map<number, Side> }>();
-  /** The fences and policies in force, read again when one changes (the derivation's cache). */
-  private readonly settings = new SettingsCache();
 
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the crossings these committed reports complete; answers those it created, with the organisation path. */
-  async raise(reports: readonly FenceReport[]): Promise<RaisedAlarm[]> {
+  async raise(reports: readonly FenceReport[], lookups: DeriveLookups): Promise<RaisedAlarm[]> {
     const byVehicle = new Map<number, FenceReport[]>();
     for (const r of reports) {
       if (r.blind) continue;
@@ -61,7 +59,6 @@ export class FenceAlarms {
     }
     if (!byVehicle.size) return [];
     const pathOf = await orgPathsOf(this.db, [...byVehicle.keys()]);
-    const lookups = await this.settings.forPass(this.db);
     if (this.sides.size > MAX_REMEMBERED) this.sides.clear();
     const created: RaisedAlarm[] = [];
     for (const [vehicleId, list] of byVehicle) {

@@ -14,7 +14,7 @@
 
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import { SettingsCache } from '../settingsCache';
+import type { DeriveLookups } from '../settingsCache';
 import { storedPredecessors, storeAheadOfPass } from './aheadOfPass';
 import { orgPathsOf } from './policies';
 import { ALARM_META } from './types';
@@ -36,17 +36,14 @@ const MAX_REMEMBERED = 200_000;
 
 export class IgnitionAlarms {
   private readonly last = new Map<number, { time: number; acc: boolean }>();
-  /** The policies in force, read again when a policy changes (the derivation's cache). */
-  private readonly settings = new SettingsCache();
 
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the FireOn alarms these committed reports begin; answers those it created, with the organisation path. */
-  async raise(reports: readonly IgnitionReport[]): Promise<RaisedAlarm[]> {
+  async raise(reports: readonly IgnitionReport[], lookups: DeriveLookups): Promise<RaisedAlarm[]> {
     const candidates = this.candidates(reports);
     if (!candidates.length) return [];
     const pathOf = await orgPathsOf(this.db, candidates.map((c) => c.vehicleId));
-    const lookups = await this.settings.forPass(this.db);
     const policed: IgnitionReport[] = [];
     for (const c of candidates) {
       const path = pathOf.get(c.vehicleId);
