@@ -10,7 +10,9 @@
  *   adds the behaviour deriver after the alarms, as the server runs it; BENCH_DERIVE_WORKERS=2 derives two batches at once;
  *   BENCH_LOAD_TERMINALS and BENCH_LOAD_RATE add that many other terminals, each reporting that many times a second from
  *   a separate client process: the latency measured while the server ingests at that rate; BENCH_PROBE=FireOn turns
- *   the ignition off for the report before each probe instead of setting the collision bit, under a FireOn policy)
+ *   the ignition off for the report before each probe instead of setting the collision bit, under a FireOn policy;
+ *   BENCH_PROBE=Fault lists a trouble code on the probe, the other reports none, under a Fault policy; BENCH_PROBE=FenceIn
+ *   puts the probe inside a fence (no dwell) linked to the probe vehicles, the other reports outside it)
  */
 
 import { behaviourDeriver } from '../server/intelligence/behaviour/deriver';
@@ -34,8 +36,11 @@ const DERIVE_ALL = process.env.BENCH_DERIVE_ALL === '1';
 const DERIVE_WORKERS = process.env.BENCH_DERIVE_WORKERS ? Number(process.env.BENCH_DERIVE_WORKERS) : undefined;
 const LOAD_TERMINALS = Number(process.env.BENCH_LOAD_TERMINALS || 0);
 const LOAD_RATE = Number(process.env.BENCH_LOAD_RATE || 1);
-/** The alarm each tenth report raises: a collision (the alarm word) or an ignition (FireOn, a policy type). */
-const PROBE = process.env.BENCH_PROBE === 'FireOn' ? 'FireOn' : 'Crash';
+/** The alarm each tenth report raises: a collision (the alarm word), an ignition (FireOn, a policy type), a trouble code or a fence entry. */
+const PROBES = ['Crash', 'FireOn', 'Fault', 'FenceIn'] as const;
+const PROBE = PROBES.find((p) => p === process.env.BENCH_PROBE) ?? 'Crash';
+/** The probe fence: 3 km round a point 9.5 km east of where the probe terminals report. */
+const FENCE = { longitude: 121.5, latitude: 31.21, radiusM: 3000 };
 
 async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   const g = await benchGateway(kind, TERMINALS + LOAD_TERMINALS);
@@ -49,12 +54,19 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   // A console rule for collisions at the root, for the bench's subscriber (the root administrator).
   const admin = (await sql<{ id: number }>`SELECT m.id FROM member m JOIN organisation o ON o.id = m.org_id WHERE o.parent_id IS NULL ORDER BY m.id LIMIT 1`.execute(db)).rows[0].id;
   await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench probe', ${PROBE}, 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
-  if (PROBE === 'FireOn') await sql`INSERT INTO policy (org_id, name, alarm_type, enabled) SELECT id, 'bench ignition', 'FireOn', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
+  if (PROBE === 'FireOn' || PROBE === 'Fault') await sql`INSERT INTO policy (org_id, name, alarm_type, enabled) SELECT id, 'bench probe', ${PROBE}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
   // BENCH_BITS_AFTER_PASS=1: the alarm word's alarms only from the derivation pass, as before.
   const unwatch = process.env.BENCH_BITS_AFTER_PASS === '1' ? () => {} : engine.watch([g.writer]);
   const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [g.writer, g.gateway.obdWriter], extraDerivers: [engine.deriver, ...(DERIVE_ALL ? [behaviourDeriver] : [])], batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS });
   const vehicles = await sql<{ id: number; terminal_no: string }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${probes}::text[])`.execute(db);
   const vehicleOf = new Map(vehicles.rows.map((r) => [r.terminal_no, r.id]));
+  if (PROBE === 'FenceIn') {
+    const fence = await sql<{ id: number }>`
+      INSERT INTO fence (org_id, name, fence_type, geometry, dwell_seconds, alarm_on_exit)
+      SELECT id, 'bench probe', 'circle', ${JSON.stringify({ center: [FENCE.longitude, FENCE.latitude], radius: FENCE.radiusM })}::jsonb, 0, false FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1
+      RETURNING id`.execute(db);
+    await sql`INSERT INTO vehicle_fence (fence_id, vehicle_id) SELECT ${fence.rows[0].id}, unnest(${[...vehicleOf.values()]}::int[])`.execute(db);
+  }
   // Sent crash reports by vehicle and device time → when they were sent.
   const sent = new Map<string, number>();
   const latencies: number[] = [];
@@ -93,10 +105,12 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       const deviceTime = Math.floor(t0 / 1000) * 1000 + tick * 1000;
       terminals.forEach((t, i) => {
         const probe = (tick + i) % 10 === 0;
-        // A first report follows nothing: no ignition to see.
-        if (probe && !(PROBE === 'FireOn' && tick === 0)) sent.set(`${vehicleOf.get(t.opts.phone)}|${deviceTime}`, performance.now());
+        // A first report follows nothing: no ignition, trouble code or fence side to compare with.
+        if (probe && !(PROBE !== 'Crash' && tick === 0)) sent.set(`${vehicleOf.get(t.opts.phone)}|${deviceTime}`, performance.now());
         const ignitionOff = PROBE === 'FireOn' && (tick + i) % 10 === 9;
-        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude: 121.4, speed: ignitionOff ? 0 : 40, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn: !ignitionOff, fixed: true } });
+        const longitude = PROBE === 'FenceIn' && probe ? FENCE.longitude : 121.4;
+        const extras = PROBE === 'Fault' ? { extras: { obd: { dtcs: probe ? ['P0301'] : [] } } } : {};
+        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude, speed: ignitionOff ? 0 : 40, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn: !ignitionOff, fixed: true }, ...extras });
       });
       tick++;
       await sleep(1000 - ((Date.now() - t0) % 1000));

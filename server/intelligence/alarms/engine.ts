@@ -17,6 +17,8 @@ import { raiseBitAlarms, type BitReport } from './bitAlarms';
 import { IgnitionAlarms, type IgnitionReport } from './ignitionAlarms';
 import { FaultAlarms, type FaultReport } from './faultAlarms';
 import { FenceAlarms } from './fenceAlarms';
+import { LowAlarms, type LowReport } from './lowAlarms';
+import { voltageOf } from './detectors/policyRules';
 import { positionDtcs } from './detectors/obd';
 import { OBD_DTC_SUBTYPE } from './dtcReports';
 import { orgPathsOf } from './policies';
@@ -39,9 +41,9 @@ export interface AlarmEngine {
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
-   * Raises the alarm word's own alarms, FireOn, Fault and fence crossings from each batch these
-   * writers commit, ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts,
-   * fenceAlarms.ts); returns the unsubscribe function.
+   * Raises the alarm word's own alarms, FireOn, Fault, fence crossings and Low from each batch
+   * these writers commit, ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts,
+   * faultAlarms.ts, fenceAlarms.ts, lowAlarms.ts); returns the unsubscribe function.
    */
   watch(sources: StoredSource[]): () => void;
   /** Resolves once the batches heard so far have been looked at (tests). */
@@ -60,12 +62,14 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const ignition = new IgnitionAlarms(opts.db);
   const faults = new FaultAlarms(opts.db);
   const crossings = new FenceAlarms(opts.db);
+  const lows = new LowAlarms(opts.db);
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
   const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
     const reports: BitReport[] = [];
     const positions: IgnitionReport[] = [];
     const dtcs: FaultReport[] = [];
+    const power: LowReport[] = [];
     for (const { record } of batch.inserted) {
       if (record.vehicleId === null) continue;
       // Both writers' batches come through the same sources: OBD records carry a subtype.
@@ -81,6 +85,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       if (typeof r.alarm === 'number' && r.alarm !== 0 && !r.blind) reports.push({ ...at, alarm: r.alarm });
       const codes = r.blind ? null : positionDtcs(r);
       if (codes) dtcs.push({ vehicleId: r.vehicleId, time: r.deviceTime, codes });
+      power.push({ vehicleId: r.vehicleId, time: r.deviceTime, alarm: typeof r.alarm === 'number' ? r.alarm : 0, volts: voltageOf(r), blind: r.blind === true });
     }
     if (!positions.length && !dtcs.length) return;
     const p = (async () => {
@@ -96,6 +101,8 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       if (faulted.length) onRaised(faulted);
       const crossed = positions.length ? await crossings.raise(positions, lookups) : [];
       if (crossed.length) onRaised(crossed);
+      const low = power.length ? await lows.raise(power, lookups) : [];
+      if (low.length) onRaised(low);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));

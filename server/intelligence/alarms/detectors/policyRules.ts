@@ -36,7 +36,7 @@ const minutesOf = (p: AlarmPolicy, fallback: number) => (p.durationMinutes ?? fa
 const heldMinutes = (r: Run) => Math.round(heldMs(r) / MINUTE);
 
 /** Battery / supply voltage an OBD block carried, if any. */
-export function voltageOf(p: DerivePosition): number | null {
+export function voltageOf(p: Pick<DerivePosition, 'extras'>): number | null {
   const x = p.extras as { obd?: { powerV?: number }; obdF3?: { powerV?: number }; eb?: { batteryV?: number; powerV?: number } } | null;
   const v = x?.obd?.powerV ?? x?.obdF3?.powerV ?? x?.eb?.powerV ?? x?.eb?.batteryV;
   return typeof v === 'number' && Number.isFinite(v) ? v : null;

@@ -16,7 +16,8 @@ const HOME = { latitude: 31.2, longitude: 121.4 };
  * commits announces each alarm once, with an id whoever hears of it can read); FireOn comes from
  * the committed batch itself, before any pass, and the pass keeps that alarm; so does Fault, from a
  * position's OBD block or an OBD trouble-code record, matched to the expert library, and so do fence
- * crossings, once their dwell is over.
+ * crossings, once their dwell is over, and Low, from the battery once the dip has lasted the
+ * policy's minute or from the terminal's under-voltage bit.
  */
 describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   let rig: AlarmRig;
@@ -38,6 +39,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       { name: 'p-FireOn', alarmType: 'FireOn', threshold: null, durationMinutes: null },
       { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 1 },
       { name: 'p-Fault', alarmType: 'Fault', threshold: null, durationMinutes: null },
+      { name: 'p-Low', alarmType: 'Low', threshold: 11.8, durationMinutes: 1 },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
@@ -195,5 +197,32 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(await crossings()).toEqual(early);
     const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.fenceId === fenceId).map((a) => a.id);
     expect(announced).toEqual(early.map((c) => c.id));
+  });
+
+  it('raises Low from the batch where the battery dip reaches the policy\'s minute, or the under-voltage bit comes on, before any pass', async () => {
+    const lows = async (vehicleId: number) =>
+      (await sql<{ id: number; begin: Date; fired: Date; value: number | null }>`
+        SELECT id, begin_time AS begin, fired_at AS fired, value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Low' ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime(), fired: new Date(r.fired).getTime() }));
+    // The battery: two minutes at 13.8 V, then 11.0 V (under the policy's 11.8 V) for two minutes.
+    const battery = new ScriptedDay(START, HOME).step(120, 0, { acc: true, volts: 13.8 }).step(120, 0, { acc: true, volts: 11 });
+    const batteryVehicle = await rig.vehicleOf(demoTerminal(8));
+    const dipAt = battery.reports[12].time as number;
+    let early: Awaited<ReturnType<typeof lows>> = [];
+    await sendThroughFailingPasses(demoTerminal(8), battery.reports, async () => {
+      early = await lows(batteryVehicle);
+      expect(early.map((l) => [l.begin, l.fired])).toEqual([[dipAt, dipAt + 60_000]]);
+    });
+    expect((await lows(batteryVehicle)).map((l) => l.id)).toEqual([early[0].id]);
+    expect(rig.raised.filter((a) => a.vehicleId === batteryVehicle && a.type === 'Low').map((a) => a.id)).toEqual([early[0].id]);
+    // The bit, from a terminal with no battery reading.
+    const bit = new ScriptedDay(START, HOME).step(90, 0, { acc: true }).step(60, 0, { acc: true, alarmBits: [7] });
+    const bitVehicle = await rig.vehicleOf(demoTerminal(9));
+    const bitAt = bit.reports[9].time as number;
+    await sendThroughFailingPasses(demoTerminal(9), bit.reports, async () => {
+      early = await lows(bitVehicle);
+      expect(early.map((l) => [l.begin, l.fired])).toEqual([[bitAt, bitAt]]);
+    });
+    expect((await lows(bitVehicle)).map((l) => l.id)).toEqual([early[0].id]);
+    expect(rig.raised.filter((a) => a.vehicleId === bitVehicle && a.type === 'Low').map((a) => a.id)).toEqual([early[0].id]);
   });
 });

@@ -1,0 +1,136 @@
+/**
+ * Low voltage raised as soon as the batch that completes it is committed, like the alarm word's
+ * alarms, FireOn, Fault and fence crossings, instead of a derivation pass later: under load a pass
+ * takes seconds (README, Benchmarks: Alarms). Low comes from two rules the pass merges into one
+ * alarm: the terminal's under-voltage bit, and the OBD battery under the Low policy's threshold
+ * for its minutes.
+ *
+ * Each vehicle's state of both is followed here, report by report; that is only a filter. When it
+ * sees the bit come on, or a dip last the policy's minutes, the alarm is found again by the
+ * deriver's own rules (alarmWordIntervals, lowVoltage, mergeIntervals) over the stored reports of a
+ * stretch before the batch no longer than the pass's own look-back. It is stored only when neither
+ * rule holds at the stretch's start (its first report lacks the bit, its first reading is at or
+ * above the threshold): then nothing from before can reach into it, so the pass, which reads at
+ * least that stretch, finds the same alarm (same key: begin), keeps its id and announces nothing
+ * twice. (The one way it could differ: a dip whose readings all came before the stretch and that
+ * no pass has derived yet, so a pass more than the stretch behind; the pass then replaces it.)
+ */
+
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import type { DeriveLookups } from '../settingsCache';
+import { loadPositions } from '../windowLoad';
+import { storeAheadOfPass } from './aheadOfPass';
+import { alarmWordIntervals, ALARM_BIT_TYPES } from './detectors/alarmWord';
+import { MINUTE } from './detectors/motionRules';
+import { lowVoltage, RULE_DEFAULTS, voltageOf } from './detectors/policyRules';
+import { lookbackMs } from './deriver';
+import { mergeIntervals } from './merge';
+import { orgPathsOf } from './policies';
+import type { RaisedAlarm } from './store';
+import { ALARM_META } from './types';
+
+/** A committed report, as this path needs it. */
+export interface LowReport {
+  vehicleId: number;
+  /** Epoch ms. */
+  time: number;
+  alarm: number;
+  /** The OBD battery reading, if the report carried one. */
+  volts: number | null;
+  blind: boolean;
+}
+
+/** The alarm word's bits that mean Low. */
+const LOW_MASK = ALARM_BIT_TYPES.reduce((m, type, bit) => (type === 'Low' ? (m | (1 << bit)) >>> 0 : m), 0);
+
+/** What is followed of a vehicle: its last report, whether the bit was on, and since when the battery has been low. */
+interface LowState {
+  time: number;
+  bit: boolean | null;
+  lowSince: number | null;
+  /** The dip since `lowSince` has already been looked at. */
+  dipSeen: boolean;
+}
+
+/** Vehicles remembered at most (beyond, the memory starts afresh: it only spares queries). */
+const MAX_REMEMBERED = 200_000;
+
+export class LowAlarms {
+  private readonly states = new Map<number, LowState>();
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Stores the Low alarms these committed reports complete; answers those it created, with the organisation path. */
+  async raise(reports: readonly LowReport[], lookups: DeriveLookups): Promise<RaisedAlarm[]> {
+    const byVehicle = new Map<number, LowReport[]>();
+    for (const r of reports) {
+      if (r.blind) continue;
+      const list = byVehicle.get(r.vehicleId);
+      if (list) list.push(r);
+      else byVehicle.set(r.vehicleId, [r]);
+    }
+    if (this.states.size > MAX_REMEMBERED) this.states.clear();
+    // Only vehicles whose reports can matter: the bit on, or a reading (a dip clears on one too).
+    const relevant = [...byVehicle].filter(([, list]) => list.some((r) => (r.alarm & LOW_MASK) !== 0 || r.volts !== null || this.states.get(r.vehicleId)?.bit));
+    if (!relevant.length) return [];
+    const pathOf = await orgPathsOf(this.db, relevant.map(([v]) => v));
+    const meta = ALARM_META.Low;
+    const created: RaisedAlarm[] = [];
+    for (const [vehicleId, list] of relevant) {
+      const path = pathOf.get(vehicleId);
+      if (path === undefined) continue;
+      const policies = await lookups.policies(path);
+      const policy = policies.get('Low');
+      const volts = policy?.threshold ?? RULE_DEFAULTS.lowVolts;
+      const minMs = (policy?.durationMinutes ?? RULE_DEFAULTS.lowMinutes) * MINUTE;
+      list.sort((a, b) => a.time - b.time);
+      if (!this.follow(vehicleId, list, policy ? { volts, minMs } : null)) continue;
+      // The stretch the pass reads at least: its look-back, but no more than the dip needs.
+      const before = Math.min(lookbackMs(policies), (policy ? minMs : 0) + MINUTE);
+      const positions = await loadPositions(this.db, vehicleId, { from: list[0].time - before, to: list[list.length - 1].time + 1 });
+      // Neither rule may be holding at the stretch's start, or the pass may see the alarm begin
+      // earlier: the first report without the bit, the first reading at or above the threshold.
+      // (With no reading in the stretch, a dip long enough before it is already an open alarm,
+      // which this one cannot be stored beside: one open alarm per key.)
+      const firstReading = positions.find((p) => voltageOf(p) !== null);
+      if (!positions.length || (positions[0].alarm & LOW_MASK) !== 0 || (policy && firstReading && voltageOf(firstReading)! < volts)) continue;
+      const found = mergeIntervals([...alarmWordIntervals(positions), ...(policy ? lowVoltage(positions, policy) : [])]).filter((a) => a.type === 'Low');
+      for (const a of found) {
+        const stored = await storeAheadOfPass(this.db, { vehicleId, type: 'Low', subject: '', begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: null, detail: a.detail ?? null });
+        if (stored) created.push({ ...stored, orgPath: path });
+      }
+    }
+    return created;
+  }
+
+  /**
+   * Follows the vehicle's bit and battery through these reports (newer than the last followed; an
+   * older report makes the memory unsure, so it starts afresh); answers whether the bit came on or
+   * a dip reached the policy's minutes in them.
+   */
+  private follow(vehicleId: number, reports: readonly LowReport[], rule: { volts: number; minMs: number } | null): boolean {
+    let s = this.states.get(vehicleId);
+    if (!s || reports[0].time <= s.time) this.states.set(vehicleId, (s = { time: -Infinity, bit: null, lowSince: null, dipSeen: false }));
+    let seen = false;
+    for (const r of reports) {
+      const bit = (r.alarm & LOW_MASK) !== 0;
+      if (bit && s.bit !== true) seen = true;
+      s.bit = bit;
+      if (rule && r.volts !== null) {
+        if (r.volts >= rule.volts) {
+          s.lowSince = null;
+          s.dipSeen = false;
+        } else {
+          s.lowSince ??= r.time;
+          if (!s.dipSeen && r.time - s.lowSince >= rule.minMs) {
+            seen = true;
+            s.dipSeen = true;
+          }
+        }
+      }
+      s.time = r.time;
+    }
+    return seen;
+  }
+}
