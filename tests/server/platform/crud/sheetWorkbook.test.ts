@@ -50,7 +50,9 @@ describe('streamWorkbook', () => {
     const reader = (async () => {
       for await (const c of out) {
         chunks.push(c as Buffer);
-        await new Promise((r) => setTimeout(r, 5));
+        // Slow enough that the writer waits ~20 times on a quiet machine and still ~19 with the
+        // cores saturated (5 ms gave 16, and 5 under a loaded CI run).
+        await new Promise((r) => setTimeout(r, 20));
       }
     })();
     const { state, rows } = batches(30, 300);
