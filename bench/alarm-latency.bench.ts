@@ -139,6 +139,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     if (loadStats.length) console.error(`load: ${sum(loadStats, 'acked')} acknowledged`);
     for (const t of terminals) t.destroy();
     unwatch();
+    await engine.watched();
     await derivation.close();
     await g.close();
   }

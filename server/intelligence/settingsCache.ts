@@ -1,6 +1,7 @@
 /**
  * What the derivers look up besides the window, held between passes: alarm policies, fences, safety
- * settings and prices are read on every pass for every window but edited rarely. A pipeline keeps
+ * settings, prices and the expert fault library are read on every pass for every window but edited
+ * rarely. A pipeline keeps
  * one SettingsCache (per process); each pass first reads the tables' versions
  * (`derive_setting_version`, counted up by a trigger on every statement that changes one of them,
  * whoever runs it: a route, a seed, SQL by hand, another process) and drops everything held when
@@ -16,6 +17,8 @@ import { fencesFor } from './alarms/fenceRules';
 import type { FenceRule } from './alarms/detectors/fences';
 import { safetySettingsFor, type SafetySettings } from './behaviour/settings';
 import { vehiclePrices, type VehiclePrices } from './ledger/prices';
+import { expertFaultFor } from './alarms/dtcReports';
+import type { ExpertFaultMatch, ParsedDtc } from './alarms/detectors/obd';
 
 /** Settings a deriver reads per window; answers are shared, never to be changed by the caller. */
 export interface DeriveLookups {
@@ -27,6 +30,8 @@ export interface DeriveLookups {
   safety(orgPath: string): Promise<SafetySettings>;
   /** The ledger's prices for the vehicle's fuel type, organisation and region. */
   prices(vehicle: VehicleContext): Promise<VehiclePrices>;
+  /** The expert fault library's entry for a trouble code. */
+  expertFault(code: ParsedDtc): Promise<ExpertFaultMatch | null>;
 }
 
 /** What the pipeline hands each deriver besides the windows: the pass's lookups, and what to do once it commits. */
@@ -47,9 +52,10 @@ class Memo {
   private readonly fences = new Map<string, Promise<readonly FenceRule[]>>();
   private readonly safety = new Map<string, Promise<SafetySettings>>();
   private readonly prices = new Map<string, Promise<VehiclePrices>>();
+  private readonly experts = new Map<string, Promise<ExpertFaultMatch | null>>();
 
   get size(): number {
-    return this.policies.size + this.fences.size + this.safety.size + this.prices.size;
+    return this.policies.size + this.fences.size + this.safety.size + this.prices.size + this.experts.size;
   }
 
   /** Lookups reading through `db` on a miss (the pass's transaction). */
@@ -59,6 +65,7 @@ class Memo {
       fences: (vehicleId, orgPath) => this.get(this.fences, `${vehicleId}|${orgPath}`, () => fencesFor(db, vehicleId, orgPath)),
       safety: (orgPath) => this.get(this.safety, orgPath, () => safetySettingsFor(db, orgPath)),
       prices: (v) => this.get(this.prices, `${v.fuelTypeId}|${v.orgPath}|${v.settings.region}`, () => vehiclePrices(db, v)),
+      expertFault: (d) => this.get(this.experts, d.kind === 'j1939' ? `${d.spn}/${d.fmi}` : d.code, () => expertFaultFor(db, d)),
     };
   }
 

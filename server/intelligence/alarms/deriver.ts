@@ -83,8 +83,10 @@ export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: s
   const found: AlarmInterval[] = [...alarmWordIntervals(positions), ...policyIntervals(positions, policies)];
   for (const fence of await lookups.fences(vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
   if (policies.has('Fault')) {
-    const reports = await dtcReports(db, vehicleId, positions, range);
-    found.push(...faultIntervals(reports, await expertLookup(db, reports)));
+    // The window's OBD records cover the range unless it reads on past the window's end.
+    const knownObd = range.from === window.from && range.to === window.to ? window.obdRecords : undefined;
+    const reports = await dtcReports(db, vehicleId, positions, range, knownObd);
+    found.push(...faultIntervals(reports, await expertLookup(lookups, reports)));
   }
   found.push(...obdAlarmIntervals(window.obdRecords, obdAlarmTypes));
   const repeat = policies.get('RepeatArrival');

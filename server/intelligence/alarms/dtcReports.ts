@@ -6,8 +6,9 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { DerivePosition, TimeRange } from '../deriver';
-import { expertKey, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch } from './detectors/obd';
+import type { DeriveObdRecord, DerivePosition, TimeRange } from '../deriver';
+import { expertKey, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch, type ParsedDtc } from './detectors/obd';
+import type { DeriveLookups } from '../settingsCache';
 import type { AlarmLevel } from './types';
 
 /** OBD record subtype of trouble-code lists. */
@@ -19,13 +20,16 @@ export type DtcPosition = Pick<DerivePosition, 'time' | 'latitude' | 'longitude'
 /**
  * Trouble-code reports of the window: positions whose OBD block lists codes, then OBD DTC records,
  * each in device-time order (faultIntervals sorts them stably by time, so this order settles ties).
+ * `knownObd`: the range's OBD records, if the caller has loaded them.
  */
-export async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: readonly DtcPosition[], range: TimeRange): Promise<DtcReport[]> {
+export async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: readonly DtcPosition[], range: TimeRange, knownObd?: readonly DeriveObdRecord[]): Promise<DtcReport[]> {
   const out: DtcReport[] = [];
   for (const p of positions) {
     const codes = positionDtcs(p);
     if (codes) out.push({ time: p.time, codes, latitude: p.latitude, longitude: p.longitude });
   }
+  // The range's OBD records, when the caller has them: without a trouble-code record there are no codes to read.
+  if (knownObd && !knownObd.some((o) => o.subtype === OBD_DTC_SUBTYPE)) return out;
   const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
   const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
   const r = await sql<{ ms: number; codes: string[] | null; latitude: number | null; longitude: number | null }>`
@@ -38,22 +42,26 @@ export async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: r
   return out;
 }
 
-/** The expert fault library entries for these codes, by SPN/FMI or P-code. */
-export async function expertLookup(db: Kysely<DB>, reports: readonly DtcReport[]): Promise<(code: ReturnType<typeof parseDtc>) => ExpertFaultMatch | null> {
-  const parsed = [...new Set(reports.flatMap((r) => r.codes))].map(parseDtc);
-  const j1939 = parsed.filter((d) => d.kind === 'j1939');
-  const obd2 = parsed.filter((d) => d.kind === 'obd2').map((d) => d.code);
-  if (!j1939.length && !obd2.length) return () => null;
-  const r = await sql<{ id: number; spn: number; fmi: number; dtc_code: string | null; name: string; level: AlarmLevel; cause: string | null; resolvent: string; maintenance_measures: string | null }>`
-    SELECT id, spn, fmi, dtc_code, name, level, cause, resolvent, maintenance_measures FROM expert_fault
-    WHERE (spn, fmi) IN (SELECT * FROM unnest(${j1939.map((d) => d.spn)}::int[], ${j1939.map((d) => d.fmi)}::int[]))
-       OR upper(dtc_code) = ANY (${obd2}::text[])
-    ORDER BY id`.execute(db);
-  const byKey = new Map<string, ExpertFaultMatch>();
-  for (const f of r.rows) {
-    const match = { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures };
-    if (!byKey.has(`${f.spn}/${f.fmi}`)) byKey.set(`${f.spn}/${f.fmi}`, match);
-    if (f.dtc_code && !byKey.has(f.dtc_code.toUpperCase())) byKey.set(f.dtc_code.toUpperCase(), match);
+/** The expert fault library's entry for one code (by SPN/FMI, or by P-code), the first by id; null when none. */
+export async function expertFaultFor(db: Kysely<DB>, d: ParsedDtc): Promise<ExpertFaultMatch | null> {
+  if (d.kind === 'other') return null;
+  const r = await sql<{ id: number; name: string; level: AlarmLevel; cause: string | null; resolvent: string; maintenance_measures: string | null }>`
+    SELECT id, name, level, cause, resolvent, maintenance_measures FROM expert_fault
+    WHERE ${d.kind === 'j1939' ? sql`spn = ${d.spn} AND fmi = ${d.fmi}` : sql`upper(dtc_code) = ${d.code}`}
+    ORDER BY id LIMIT 1`.execute(db);
+  const f = r.rows[0];
+  return f ? { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures } : null;
+}
+
+/**
+ * The expert fault library entries for these reports' codes, through the lookups (held between
+ * passes: the library is rarely edited, and a pass would otherwise read it for every window).
+ */
+export async function expertLookup(lookups: Pick<DeriveLookups, 'expertFault'>, reports: readonly DtcReport[]): Promise<(code: ParsedDtc) => ExpertFaultMatch | null> {
+  const byKey = new Map<string, ExpertFaultMatch | null>();
+  for (const code of new Set(reports.flatMap((r) => r.codes))) {
+    const d = parseDtc(code);
+    if (d.kind !== 'other' && !byKey.has(expertKey(d))) byKey.set(expertKey(d), await lookups.expertFault(d));
   }
   return (d) => (d.kind === 'other' ? null : (byKey.get(expertKey(d)) ?? null));
 }

@@ -89,19 +89,18 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
     }
     if (!positions.length && !dtcs.length) return;
     const p = (async () => {
+      // Each vehicle's organisation, once for every path of the batch.
+      const pathOf = await orgPathsOf(opts.db, [...new Set([...positions, ...dtcs].map((r) => r.vehicleId))]);
       const created = reports.length ? await raiseBitAlarms(opts.db, reports) : [];
-      if (created.length) {
-        const pathOf = await orgPathsOf(opts.db, created.map((a) => a.vehicleId));
-        onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
-      }
+      if (created.length) onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
       const lookups = await settings.forPass(opts.db);
-      const fired = positions.length ? await ignition.raise(positions, lookups) : [];
+      const fired = positions.length ? await ignition.raise(positions, lookups, pathOf) : [];
       if (fired.length) onRaised(fired);
-      const faulted = dtcs.length ? await faults.raise(dtcs, lookups) : [];
+      const faulted = dtcs.length ? await faults.raise(dtcs, lookups, pathOf) : [];
       if (faulted.length) onRaised(faulted);
-      const crossed = positions.length ? await crossings.raise(positions, lookups) : [];
+      const crossed = positions.length ? await crossings.raise(positions, lookups, pathOf) : [];
       if (crossed.length) onRaised(crossed);
-      const low = power.length ? await lows.raise(power, lookups) : [];
+      const low = power.length ? await lows.raise(power, lookups, pathOf) : [];
       if (low.length) onRaised(low);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

@@ -21,7 +21,6 @@ import type { DeriveLookups } from '../settingsCache';
 import { storeAheadOfPass } from './aheadOfPass';
 import { faultIntervals } from './detectors/obd';
 import { dtcReports, expertLookup, positionsWithDtcs } from './dtcReports';
-import { orgPathsOf } from './policies';
 import type { RaisedAlarm } from './store';
 import { ALARM_META } from './types';
 
@@ -47,10 +46,9 @@ export class FaultAlarms {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the Fault alarms these committed reports begin; answers those it created, with the organisation path. */
-  async raise(reports: readonly FaultReport[], lookups: DeriveLookups): Promise<RaisedAlarm[]> {
+  async raise(reports: readonly FaultReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
     const spans = this.candidates(reports);
     if (!spans.size) return [];
-    const pathOf = await orgPathsOf(this.db, [...spans.keys()]);
     const meta = ALARM_META.Fault;
     const created: RaisedAlarm[] = [];
     for (const [vehicleId, span] of spans) {
@@ -60,7 +58,7 @@ export class FaultAlarms {
       const recent = await dtcReports(this.db, vehicleId, await positionsWithDtcs(this.db, vehicleId, range), range);
       if (!recent.length) continue;
       const first = Math.min(...recent.map((r) => r.time));
-      for (const a of faultIntervals(recent, await expertLookup(this.db, recent))) {
+      for (const a of faultIntervals(recent, await expertLookup(lookups, recent))) {
         // Begun at a report of this batch, with a report before it that did not list the code.
         if (a.begin < span.from || a.begin <= first) continue;
         const stored = await storeAheadOfPass(this.db, {

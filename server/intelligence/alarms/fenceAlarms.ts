@@ -20,7 +20,6 @@ import { storeAheadOfPass } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { fenceIntervals, inside, type FenceRule } from './detectors/fences';
 import { MINUTE } from './detectors/motionRules';
-import { orgPathsOf } from './policies';
 import type { RaisedAlarm } from './store';
 import { ALARM_META } from './types';
 
@@ -49,7 +48,7 @@ export class FenceAlarms {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the crossings these committed reports complete; answers those it created, with the organisation path. */
-  async raise(reports: readonly FenceReport[], lookups: DeriveLookups): Promise<RaisedAlarm[]> {
+  async raise(reports: readonly FenceReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
     const byVehicle = new Map<number, FenceReport[]>();
     for (const r of reports) {
       if (r.blind) continue;
@@ -58,7 +57,6 @@ export class FenceAlarms {
       else byVehicle.set(r.vehicleId, [r]);
     }
     if (!byVehicle.size) return [];
-    const pathOf = await orgPathsOf(this.db, [...byVehicle.keys()]);
     if (this.sides.size > MAX_REMEMBERED) this.sides.clear();
     const created: RaisedAlarm[] = [];
     for (const [vehicleId, list] of byVehicle) {

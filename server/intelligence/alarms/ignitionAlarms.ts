@@ -16,7 +16,6 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
 import { storedPredecessors, storeAheadOfPass } from './aheadOfPass';
-import { orgPathsOf } from './policies';
 import { ALARM_META } from './types';
 import type { RaisedAlarm } from './store';
 
@@ -40,10 +39,9 @@ export class IgnitionAlarms {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the FireOn alarms these committed reports begin; answers those it created, with the organisation path. */
-  async raise(reports: readonly IgnitionReport[], lookups: DeriveLookups): Promise<RaisedAlarm[]> {
+  async raise(reports: readonly IgnitionReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
     const candidates = this.candidates(reports);
     if (!candidates.length) return [];
-    const pathOf = await orgPathsOf(this.db, candidates.map((c) => c.vehicleId));
     const policed: IgnitionReport[] = [];
     for (const c of candidates) {
       const path = pathOf.get(c.vehicleId);

@@ -26,7 +26,6 @@ import { MINUTE } from './detectors/motionRules';
 import { lowVoltage, RULE_DEFAULTS, voltageOf } from './detectors/policyRules';
 import { lookbackMs } from './deriver';
 import { mergeIntervals } from './merge';
-import { orgPathsOf } from './policies';
 import type { RaisedAlarm } from './store';
 import { ALARM_META } from './types';
 
@@ -62,7 +61,7 @@ export class LowAlarms {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the Low alarms these committed reports complete; answers those it created, with the organisation path. */
-  async raise(reports: readonly LowReport[], lookups: DeriveLookups): Promise<RaisedAlarm[]> {
+  async raise(reports: readonly LowReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
     const byVehicle = new Map<number, LowReport[]>();
     for (const r of reports) {
       if (r.blind) continue;
@@ -74,7 +73,6 @@ export class LowAlarms {
     // Only vehicles whose reports can matter: the bit on, or a reading (a dip clears on one too).
     const relevant = [...byVehicle].filter(([, list]) => list.some((r) => (r.alarm & LOW_MASK) !== 0 || r.volts !== null || this.states.get(r.vehicleId)?.bit));
     if (!relevant.length) return [];
-    const pathOf = await orgPathsOf(this.db, relevant.map(([v]) => v));
     const meta = ALARM_META.Low;
     const created: RaisedAlarm[] = [];
     for (const [vehicleId, list] of relevant) {

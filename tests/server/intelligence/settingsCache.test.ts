@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { SettingsCache, type DeriveLookups } from '../../../server/intelligence/settingsCache';
 import { loadVehicleContext } from '../../../server/intelligence/windowLoad';
+import { parseDtc } from '../../../server/intelligence/alarms/detectors/obd';
 import type { VehicleContext } from '../../../server/intelligence/deriver';
 import { BACKENDS, startTestServer, type TestServer } from '../../helpers/testServer';
 
@@ -95,6 +96,22 @@ describe.each(BACKENDS)('settings held between derivation passes on %s', (backen
     expect((await (await pass(cache)).prices(vehicle)).prices).toEqual([{ effectiveDate: '2026-11-01', price: 7.8 }]);
     await sql`UPDATE fuel_type SET price = 6.9 WHERE id = ${vehicle.fuelTypeId}`.execute(db());
     expect((await (await pass(cache)).prices(vehicle)).fallback).toBe(6.9);
+  });
+
+  it('reads the expert fault library again after an entry is added or edited', async () => {
+    const cache = new SettingsCache();
+    const p0420 = parseDtc('P0420');
+    expect(await (await pass(cache)).expertFault(p0420)).toBeNull();
+    const admin = await s.login('admin', 'Admin2026x');
+    const e = await s.call(admin, 'POST', '/api/vehicle/expertFault', { spn: 4364, fmi: 18, dtcCode: 'P0420', name: '三元催化效率低', unit: '排放', level: 'medium', description: '催化效率低于阈值', resolvent: '检查三元催化器' });
+    expect(e.status).toBe(201);
+    const lookups = await pass(cache);
+    expect(await lookups.expertFault(p0420)).toMatchObject({ id: e.body.id, name: '三元催化效率低', level: 'medium' });
+    // The same entry by SPN/FMI, and served again while nothing changes.
+    expect(await lookups.expertFault(parseDtc('SPN 4364 FMI 18'))).toMatchObject({ id: e.body.id });
+    expect(await (await pass(cache)).expertFault(p0420)).toBe(await lookups.expertFault(p0420));
+    await sql`UPDATE expert_fault SET level = 'high' WHERE id = ${e.body.id}`.execute(db());
+    expect(await (await pass(cache)).expertFault(p0420)).toMatchObject({ level: 'high' });
   });
 
   it('never keeps what a pass read before an edit that commits while it runs', async () => {
