@@ -59,6 +59,9 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
     for (const a of alarms) opts.bus?.publish('alarm.raised', { alarmId: a.id, vehicleId: a.vehicleId, orgPath: a.orgPath, type: a.type, at: a.begin });
   };
   const inFlight = new Set<Promise<void>>();
+  const announce = (alarms: RaisedAlarm[]) => {
+    if (alarms.length) onRaised(alarms);
+  };
   const ignition = new IgnitionAlarms(opts.db);
   const faults = new FaultAlarms(opts.db);
   const crossings = new FenceAlarms(opts.db);
@@ -89,19 +92,18 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
     }
     if (!positions.length && !dtcs.length) return;
     const p = (async () => {
-      // Each vehicle's organisation, once for every path of the batch.
-      const pathOf = await orgPathsOf(opts.db, [...new Set([...positions, ...dtcs].map((r) => r.vehicleId))]);
+      // The alarm word's first: it needs no organisation or settings.
       const created = reports.length ? await raiseBitAlarms(opts.db, reports) : [];
+      // Each vehicle's organisation and the settings in force, once for every other path of the batch.
+      const [pathOf, lookups] = await Promise.all([orgPathsOf(opts.db, [...new Set([...positions, ...dtcs].map((r) => r.vehicleId))]), settings.forPass(opts.db)]);
       if (created.length) onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
-      const lookups = await settings.forPass(opts.db);
-      const fired = positions.length ? await ignition.raise(positions, lookups, pathOf) : [];
-      if (fired.length) onRaised(fired);
-      const faulted = dtcs.length ? await faults.raise(dtcs, lookups, pathOf) : [];
-      if (faulted.length) onRaised(faulted);
-      const crossed = positions.length ? await crossings.raise(positions, lookups, pathOf) : [];
-      if (crossed.length) onRaised(crossed);
-      const low = power.length ? await lows.raise(power, lookups, pathOf) : [];
-      if (low.length) onRaised(low);
+      // Independent of each other (each stores its own types), so side by side.
+      await Promise.all([
+        positions.length ? ignition.raise(positions, lookups, pathOf).then(announce) : null,
+        dtcs.length ? faults.raise(dtcs, lookups, pathOf).then(announce) : null,
+        positions.length ? crossings.raise(positions, lookups, pathOf).then(announce) : null,
+        power.length ? lows.raise(power, lookups, pathOf).then(announce) : null,
+      ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));

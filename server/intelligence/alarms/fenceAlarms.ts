@@ -58,11 +58,13 @@ export class FenceAlarms {
     }
     if (!byVehicle.size) return [];
     if (this.sides.size > MAX_REMEMBERED) this.sides.clear();
+    // Every vehicle's fences at once: one wait for the batch, not one per vehicle behind the event loop's queue.
+    const vehicles = [...byVehicle].filter(([vehicleId]) => pathOf.has(vehicleId));
+    const fencesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.fences(vehicleId, pathOf.get(vehicleId)!)));
     const created: RaisedAlarm[] = [];
-    for (const [vehicleId, list] of byVehicle) {
-      const path = pathOf.get(vehicleId);
-      if (path === undefined) continue;
-      const fences = (await lookups.fences(vehicleId, path)).filter((f) => f.alarmOnEnter || f.alarmOnExit);
+    for (const [i, [vehicleId, list]] of vehicles.entries()) {
+      const path = pathOf.get(vehicleId)!;
+      const fences = fencesOf[i].filter((f) => f.alarmOnEnter || f.alarmOnExit);
       if (!fences.length) continue;
       list.sort((a, b) => a.time - b.time);
       const crossed = this.follow(vehicleId, list, fences);
