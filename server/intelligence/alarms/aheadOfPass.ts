@@ -1,7 +1,8 @@
 /**
- * What the report-time alarm paths (bitAlarms.ts, ignitionAlarms.ts) share: each report's stored
- * predecessor, in the device-time order the deriver reads, and storing an alarm exactly as the
- * pass will find it, so the pass keeps its id and nothing is announced twice.
+ * What the report-time alarm paths (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts,
+ * fenceAlarms.ts, lowAlarms.ts) share: each report's stored predecessor, in the device-time order
+ * the deriver reads; storing an alarm exactly as the pass will find it, so the pass keeps its id
+ * and nothing is announced twice; and a batch's live reports by vehicle.
  */
 
 import { sql, type Kysely } from 'kysely';
@@ -41,4 +42,16 @@ export async function storeAheadOfPass(db: Kysely<DB>, alarm: Omit<StoredAlarm, 
             ${a.detail === null ? null : JSON.stringify(a.detail)}::jsonb, ${a.fenceId})
     ON CONFLICT DO NOTHING RETURNING id`.execute(db);
   return row.rows[0] ? { id: row.rows[0].id, ...a } : null;
+}
+
+/** The live reports (blind-area uploads are left to the pass) grouped by vehicle, in batch order. */
+export function liveByVehicle<R extends { vehicleId: number; blind: boolean }>(reports: readonly R[]): Map<number, R[]> {
+  const out = new Map<number, R[]>();
+  for (const r of reports) {
+    if (r.blind) continue;
+    const list = out.get(r.vehicleId);
+    if (list) list.push(r);
+    else out.set(r.vehicleId, [r]);
+  }
+  return out;
 }

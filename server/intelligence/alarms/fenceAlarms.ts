@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositions } from '../windowLoad';
-import { storeAheadOfPass } from './aheadOfPass';
+import { liveByVehicle, storeAheadOfPass } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { fenceIntervals, inside, type FenceRule } from './detectors/fences';
 import { MINUTE } from './detectors/motionRules';
@@ -49,13 +49,7 @@ export class FenceAlarms {
 
   /** Stores the crossings these committed reports complete; answers those it created, with the organisation path. */
   async raise(reports: readonly FenceReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
-    const byVehicle = new Map<number, FenceReport[]>();
-    for (const r of reports) {
-      if (r.blind) continue;
-      const list = byVehicle.get(r.vehicleId);
-      if (list) list.push(r);
-      else byVehicle.set(r.vehicleId, [r]);
-    }
+    const byVehicle = liveByVehicle(reports);
     if (!byVehicle.size) return [];
     if (this.sides.size > MAX_REMEMBERED) this.sides.clear();
     // Every vehicle's fences at once: one wait for the batch, not one per vehicle behind the event loop's queue.

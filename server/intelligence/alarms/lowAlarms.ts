@@ -20,7 +20,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositions } from '../windowLoad';
-import { storeAheadOfPass } from './aheadOfPass';
+import { liveByVehicle, storeAheadOfPass } from './aheadOfPass';
 import { alarmWordIntervals, ALARM_BIT_TYPES } from './detectors/alarmWord';
 import { MINUTE } from './detectors/motionRules';
 import { lowVoltage, RULE_DEFAULTS, voltageOf } from './detectors/policyRules';
@@ -62,13 +62,7 @@ export class LowAlarms {
 
   /** Stores the Low alarms these committed reports complete; answers those it created, with the organisation path. */
   async raise(reports: readonly LowReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
-    const byVehicle = new Map<number, LowReport[]>();
-    for (const r of reports) {
-      if (r.blind) continue;
-      const list = byVehicle.get(r.vehicleId);
-      if (list) list.push(r);
-      else byVehicle.set(r.vehicleId, [r]);
-    }
+    const byVehicle = liveByVehicle(reports);
     if (this.states.size > MAX_REMEMBERED) this.states.clear();
     // Only vehicles whose reports can matter: the bit on, or a reading (a dip clears on one too).
     const relevant = [...byVehicle].filter(([, list]) => list.some((r) => (r.alarm & LOW_MASK) !== 0 || r.volts !== null || this.states.get(r.vehicleId)?.bit));
