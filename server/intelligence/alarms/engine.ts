@@ -70,9 +70,9 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const settings = new SettingsCache();
   const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
     const reports: BitReport[] = [];
-    const positions: IgnitionReport[] = [];
+    // What the ignition, fence and Low paths read of each position: one list for the three.
+    const positions: Array<IgnitionReport & LowReport> = [];
     const dtcs: FaultReport[] = [];
-    const power: LowReport[] = [];
     for (const { record } of batch.inserted) {
       if (record.vehicleId === null) continue;
       // Both writers' batches come through the same sources: OBD records carry a subtype.
@@ -84,25 +84,27 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       const r = record as PositionRecord & { vehicleId: number };
       if (typeof r.acc !== 'boolean') continue;
       const at = { vehicleId: r.vehicleId, time: r.deviceTime, latitude: r.latitude ?? 0, longitude: r.longitude ?? 0 };
-      positions.push({ ...at, acc: r.acc, blind: r.blind === true });
+      positions.push({ ...at, acc: r.acc, blind: r.blind === true, alarm: typeof r.alarm === 'number' ? r.alarm : 0, volts: voltageOf(r) });
       if (typeof r.alarm === 'number' && r.alarm !== 0 && !r.blind) reports.push({ ...at, alarm: r.alarm });
       const codes = r.blind ? null : positionDtcs(r);
       if (codes) dtcs.push({ vehicleId: r.vehicleId, time: r.deviceTime, codes });
-      power.push({ vehicleId: r.vehicleId, time: r.deviceTime, alarm: typeof r.alarm === 'number' ? r.alarm : 0, volts: voltageOf(r), blind: r.blind === true });
     }
     if (!positions.length && !dtcs.length) return;
     const p = (async () => {
-      // The alarm word's first: it needs no organisation or settings.
+      // Each vehicle's organisation and the settings in force, once for every path of the batch,
+      // read while the alarm word's alarms (which need neither to be stored) are stored.
+      const context = Promise.all([orgPathsOf(opts.db, [...new Set([...positions, ...dtcs].map((r) => r.vehicleId))]), settings.forPass(opts.db)]);
+      // Awaited below; until then a failure must not count as unhandled (it is logged from there).
+      context.catch(() => {});
       const created = reports.length ? await raiseBitAlarms(opts.db, reports) : [];
-      // Each vehicle's organisation and the settings in force, once for every other path of the batch.
-      const [pathOf, lookups] = await Promise.all([orgPathsOf(opts.db, [...new Set([...positions, ...dtcs].map((r) => r.vehicleId))]), settings.forPass(opts.db)]);
+      const [pathOf, lookups] = await context;
       if (created.length) onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
       // Independent of each other (each stores its own types), so side by side.
       await Promise.all([
         positions.length ? ignition.raise(positions, lookups, pathOf).then(announce) : null,
         dtcs.length ? faults.raise(dtcs, lookups, pathOf).then(announce) : null,
         positions.length ? crossings.raise(positions, lookups, pathOf).then(announce) : null,
-        power.length ? lows.raise(power, lookups, pathOf).then(announce) : null,
+        positions.length ? lows.raise(positions, lookups, pathOf).then(announce) : null,
       ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);
