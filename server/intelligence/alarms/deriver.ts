@@ -148,7 +148,8 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
         if (policies.has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
         // Up to the newest report read: an alarm beginning after it was not this window's to find
         // (the alarm word's own, raised from a batch committed meanwhile: bitAlarms.ts).
-        replacements.push({ vehicleId, from: window.from, found, to: Math.min(window.to, newestOf({ positions, obdRecords: window.obdRecords }) + 1) });
+        const readTo = newestOf({ positions, obdRecords: window.obdRecords }) + 1;
+        replacements.push({ vehicleId, from: window.from, found, to: Math.min(window.to, readTo), readTo });
       }
       // Each vehicle's alarms are its own: all the windows' replaced in one delete and one insert.
       const raised = await replaceAlarmsMany(trx, replacements);

@@ -36,8 +36,11 @@ export interface AlarmRig extends GatewayHarness {
   vehicleOf(phone: string): Promise<number>;
 }
 
-/** `extraDerivers` run after the alarm deriver (the behaviour deriver reads its alarms). */
-export async function startAlarmRig(backend: Backend, opts: { extraDerivers?: Deriver[]; smtp?: SmtpConfig; obdAlarmTypes?: ReadonlyMap<number, AlarmType> } = {}): Promise<AlarmRig> {
+/**
+ * `extraDerivers` run after the alarm deriver (the behaviour deriver reads its alarms),
+ * `beforeAlarms` between the pipeline's own derivers and it: after the pass has read its windows.
+ */
+export async function startAlarmRig(backend: Backend, opts: { extraDerivers?: Deriver[]; beforeAlarms?: Deriver[]; smtp?: SmtpConfig; obdAlarmTypes?: ReadonlyMap<number, AlarmType> } = {}): Promise<AlarmRig> {
   const h = await startGateway(backend, { routes: { commandTimeoutMs: 1000 } });
   const db = h.s.database.db;
   const raised: RaisedAlarm[] = [];
@@ -51,7 +54,7 @@ export async function startAlarmRig(backend: Backend, opts: { extraDerivers?: De
     published.push(a);
     notifier.onRaised([{ id: a.alarmId }]);
   });
-  const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [h.gateway.writer, h.gateway.obdWriter], extraDerivers: [engine.deriver, ...(opts.extraDerivers ?? [])], lingerMs: 20 });
+  const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [h.gateway.writer, h.gateway.obdWriter], extraDerivers: [...(opts.beforeAlarms ?? []), engine.deriver, ...(opts.extraDerivers ?? [])], lingerMs: 20 });
   engine.start();
   // As bootstrap wires it: the alarms raised from each committed batch, of both writers.
   engine.watch([h.gateway.writer, h.gateway.obdWriter]);

@@ -1,0 +1,97 @@
+import { sql } from 'kysely';
+import type { Deriver } from '../../../../server/intelligence';
+import type { LocationInput } from '../../../../server/telematics/jt808/codec';
+import { demoTerminal } from '../../telematics/gateway/harness';
+import { startAlarmRig, type AlarmRig } from './rig';
+import { ScriptedDay } from './scriptedDay';
+
+const START = Date.parse('2026-11-21T00:00:00Z');
+const HOME = { latitude: 31.2, longitude: 121.4 };
+
+/** A promise with its resolve. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * An alarm raised from a committed batch ahead of the pass, while a pass that read the vehicle's
+ * reports just before that batch is still running: that pass cannot find the alarm (it has not
+ * read the report that completes it) and must leave it, so the next pass keeps its id and nothing
+ * is announced twice. On PostgreSQL only: PGlite's one connection runs the pass's transaction
+ * alone, so no batch is stored (and no alarm raised from it) between its reading and its writing.
+ */
+describe('an alarm raised ahead of a pass already under way, on postgres', () => {
+  let rig: AlarmRig;
+  // The gate: the next pass to reach it, after reading its windows and before the alarm deriver, waits.
+  let armed = false;
+  let entered = deferred();
+  let release = deferred();
+  const gate: Deriver = {
+    name: 'gate',
+    async rebuild() {
+      if (!armed) return;
+      armed = false;
+      entered.resolve();
+      await release.promise;
+    },
+  };
+
+  beforeAll(async () => {
+    rig = await startAlarmRig('postgres', { beforeAlarms: [gate] });
+    const hd = await rig.s.memberToken('HD', 'administrator');
+    for (const body of [
+      { name: 'p-Low', alarmType: 'Low', threshold: 11.8, durationMinutes: 1 },
+      { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 1 },
+      { name: 'p-OverSpeed', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 30 } },
+    ]) {
+      const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
+      if (r.status !== 201) throw new Error(JSON.stringify(r.body));
+    }
+  });
+  afterAll(() => rig.close());
+
+  const alarmsOf = async (vehicleId: number, type: string) =>
+    (await sql<{ id: number; begin: Date }>`SELECT id, begin_time AS begin FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type} ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({ id: r.id, begin: new Date(r.begin).getTime() }));
+
+  /**
+   * Sends the reports before `trigger` and lets them be derived; then the one before it, whose pass
+   * is held at the gate once it has read it; then `trigger`, whose batch raises the alarm ahead of
+   * that pass; then lets the pass go on. Answers the alarms of `type` the batch raised.
+   */
+  async function raceTheTrigger(phone: string, reports: LocationInput[], trigger: number, type: string): Promise<Array<{ id: number; begin: number }>> {
+    const vehicleId = await rig.vehicleOf(phone);
+    const terminal = rig.terminal(phone);
+    await terminal.connect();
+    for (const r of reports.slice(0, trigger - 1)) terminal.report(r);
+    await terminal.drain(60_000);
+    await rig.settled();
+    entered = deferred();
+    release = deferred();
+    armed = true;
+    terminal.report(reports[trigger - 1]);
+    await terminal.drain(60_000);
+    await entered.promise;
+    terminal.report(reports[trigger]);
+    await terminal.drain(60_000);
+    await rig.gateway.writer.flush();
+    await rig.engine.watched();
+    const early = await alarmsOf(vehicleId, type);
+    release.resolve();
+    for (const r of reports.slice(trigger + 1)) terminal.report(r);
+    await terminal.drain(60_000);
+    await rig.settled();
+    return early;
+  }
+
+  it('keeps a Low whose dip reached its minute in the batch', async () => {
+    const day = new ScriptedDay(START, HOME).step(120, 0, { acc: true, volts: 13.8 }).step(120, 0, { acc: true, volts: 11 });
+    const vehicleId = await rig.vehicleOf(demoTerminal(3));
+    const dipAt = day.reports[12].time as number;
+    const early = await raceTheTrigger(demoTerminal(3), day.reports, 18, 'Low');
+    expect(early.map((a) => a.begin)).toEqual([dipAt]);
+    expect(await alarmsOf(vehicleId, 'Low')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Low').map((a) => a.id)).toEqual([early[0].id]);
+  });
+});
