@@ -7,7 +7,8 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { StoredAlarm } from './store';
+import type { RaisedAlarm, StoredAlarm } from './store';
+import { ALARM_META, type AlarmInterval } from './types';
 
 /** What a predecessor tells these paths. */
 export interface Predecessor {
@@ -54,4 +55,23 @@ export function liveByVehicle<R extends { vehicleId: number; blind: boolean }>(r
     else out.set(r.vehicleId, [r]);
   }
   return out;
+}
+
+/**
+ * Stores the alarms a report-time path found again by the deriver's own rules, as the pass will
+ * find them. One found ended whose stored twin is still open (the pass has not yet read where it
+ * ended) is closed there first, as the pass will close it: one alarm of a key is open at a time,
+ * so the next could not be stored beside it. Answers those it created, with the organisation path.
+ */
+export async function storeFoundAheadOfPass(db: Kysely<DB>, vehicleId: number, orgPath: string, found: readonly AlarmInterval[]): Promise<RaisedAlarm[]> {
+  const created: RaisedAlarm[] = [];
+  for (const a of found) {
+    const meta = ALARM_META[a.type];
+    if (a.end !== null)
+      await sql`UPDATE alarm SET end_time = ${new Date(a.end).toISOString()}::timestamptz
+                WHERE vehicle_id = ${vehicleId} AND type = ${a.type} AND subject = ${a.subject} AND begin_time = ${new Date(a.begin).toISOString()}::timestamptz AND end_time IS NULL`.execute(db);
+    const stored = await storeAheadOfPass(db, { vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null });
+    if (stored) created.push({ ...stored, orgPath });
+  }
+  return created;
 }

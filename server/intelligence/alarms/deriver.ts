@@ -16,7 +16,7 @@ import { fenceIntervals } from './detectors/fences';
 import { HOUR, MINUTE } from './detectors/motionRules';
 import { faultIntervals, obdAlarmIntervals } from './detectors/obd';
 import { dtcReports, expertLookup } from './dtcReports';
-import { policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
+import { overSpeedRule, policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
 import { orgPathsOf, type PolicySet } from './policies';
 import { closeClockAlarms, replaceAlarmsMany, windowEnds, windowStarts, type AlarmReplacement, type RaisedAlarm } from './store';
@@ -35,6 +35,9 @@ const MARGIN_MS = MINUTE;
 export function lookbackMs(policies: PolicySet): number {
   let longest = 0;
   for (const p of policies.values()) longest = Math.max(longest, (p.durationMinutes ?? 0) * MINUTE);
+  // OverSpeed's seconds add to its minutes.
+  const overSpeed = policies.get('OverSpeed');
+  if (overSpeed) longest = Math.max(longest, overSpeedRule(overSpeed).minMs);
   if (policies.has('Idle') && !policies.get('Idle')!.durationMinutes) longest = Math.max(longest, RULE_DEFAULTS.idleMinutes * MINUTE);
   if (policies.has('StopLongTime') && !policies.get('StopLongTime')!.durationMinutes) longest = Math.max(longest, RULE_DEFAULTS.stopMinutes * MINUTE);
   const fatigue = policies.get('Fatigue');

@@ -18,6 +18,7 @@ import { IgnitionAlarms, type IgnitionReport } from './ignitionAlarms';
 import { FaultAlarms, type FaultReport } from './faultAlarms';
 import { FenceAlarms } from './fenceAlarms';
 import { LowAlarms, type LowReport } from './lowAlarms';
+import { DurationAlarms, type DurationReport } from './durationAlarms';
 import { voltageOf } from './detectors/policyRules';
 import { positionDtcs } from './detectors/obd';
 import { OBD_DTC_SUBTYPE } from './dtcReports';
@@ -41,9 +42,10 @@ export interface AlarmEngine {
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
-   * Raises the alarm word's own alarms, FireOn, Fault, fence crossings and Low from each batch
-   * these writers commit, ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts,
-   * faultAlarms.ts, fenceAlarms.ts, lowAlarms.ts); returns the unsubscribe function.
+   * Raises the alarm word's own alarms, FireOn, Fault, fence crossings, Low, OverSpeed and Idle
+   * from each batch these writers commit, ahead of the derivation pass (bitAlarms.ts,
+   * ignitionAlarms.ts, faultAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns
+   * the unsubscribe function.
    */
   watch(sources: StoredSource[]): () => void;
   /** Resolves once the batches heard so far have been looked at (tests). */
@@ -66,12 +68,14 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const faults = new FaultAlarms(opts.db);
   const crossings = new FenceAlarms(opts.db);
   const lows = new LowAlarms(opts.db);
+  const speeding = new DurationAlarms(opts.db, 'OverSpeed');
+  const idling = new DurationAlarms(opts.db, 'Idle');
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
   const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
     const reports: BitReport[] = [];
-    // What the ignition, fence and Low paths read of each position: one list for the three.
-    const positions: Array<IgnitionReport & LowReport> = [];
+    // What the ignition, fence, Low, OverSpeed and Idle paths read of each position: one list for all.
+    const positions: Array<IgnitionReport & LowReport & DurationReport> = [];
     const dtcs: FaultReport[] = [];
     for (const { record } of batch.inserted) {
       if (record.vehicleId === null) continue;
@@ -84,7 +88,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       const r = record as PositionRecord & { vehicleId: number };
       if (typeof r.acc !== 'boolean') continue;
       const at = { vehicleId: r.vehicleId, time: r.deviceTime, latitude: r.latitude ?? 0, longitude: r.longitude ?? 0 };
-      positions.push({ ...at, acc: r.acc, blind: r.blind === true, alarm: typeof r.alarm === 'number' ? r.alarm : 0, volts: voltageOf(r) });
+      positions.push({ ...at, acc: r.acc, speed: r.speed ?? 0, blind: r.blind === true, alarm: typeof r.alarm === 'number' ? r.alarm >>> 0 : 0, volts: voltageOf(r) });
       if (typeof r.alarm === 'number' && r.alarm !== 0 && !r.blind) reports.push({ ...at, alarm: r.alarm });
       const codes = r.blind ? null : positionDtcs(r);
       if (codes) dtcs.push({ vehicleId: r.vehicleId, time: r.deviceTime, codes });
@@ -105,6 +109,8 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
         dtcs.length ? faults.raise(dtcs, lookups, pathOf).then(announce) : null,
         positions.length ? crossings.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? lows.raise(positions, lookups, pathOf).then(announce) : null,
+        positions.length ? speeding.raise(positions, lookups, pathOf).then(announce) : null,
+        positions.length ? idling.raise(positions, lookups, pathOf).then(announce) : null,
       ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

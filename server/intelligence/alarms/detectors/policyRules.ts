@@ -54,12 +54,20 @@ export function fireOn(positions: readonly DerivePosition[]): AlarmInterval[] {
 /** Standing still: slower than walking pace and within GNSS jitter of where it stopped. */
 export const standing = (p: DerivePosition, first: DerivePosition | null) => !isMoving(p) && (!first || metresBetween(first, p) <= JITTER_M);
 
-export function idle(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
-  const min = minutesOf(policy, RULE_DEFAULTS.idleMinutes);
+/** A report as the idling and speeding conditions read it. */
+export type MotionFix = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'speed' | 'acc'>;
+
+/** Idle's condition and duration under its policy: ACC on, slow, and within jitter of where the run began. */
+export function idleRule(policy: AlarmPolicy): { holds: (p: MotionFix, first: MotionFix | null) => boolean; minMs: number } {
   const maxKmh = policy.params.maxSpeedKmh;
-  const slow = (p: DerivePosition) => (maxKmh !== undefined ? p.speed <= maxKmh : !isMoving(p));
-  return conditionRuns(positions, (p, first) => p.acc && slow(p) && (!first || metresBetween(first, p) <= JITTER_M))
-    .map((r) => fromRun('Idle', r, min, heldMinutes(r)))
+  const slow = (p: MotionFix) => (maxKmh !== undefined ? p.speed <= maxKmh : p.speed < MOVING_KMH);
+  return { holds: (p, first) => p.acc && slow(p) && (!first || metresBetween(first, p) <= JITTER_M), minMs: minutesOf(policy, RULE_DEFAULTS.idleMinutes) };
+}
+
+export function idle(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
+  const { holds, minMs } = idleRule(policy);
+  return conditionRuns(positions, holds)
+    .map((r) => fromRun('Idle', r, minMs, heldMinutes(r)))
     .filter((x): x is AlarmInterval => x !== null);
 }
 
@@ -79,12 +87,16 @@ export function stopLongTime(positions: readonly DerivePosition[], policy: Alarm
   return out;
 }
 
-export function overSpeed(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
-  const limit = policy.threshold ?? RULE_DEFAULTS.overSpeedKmh;
+/** OverSpeed's limit (km/h) and how long it must be exceeded under its policy. */
+export function overSpeedRule(policy: AlarmPolicy): { limitKmh: number; minMs: number } {
   // durationSeconds refines durationMinutes: they add up.
-  const min = minutesOf(policy, 0) + (policy.params.durationSeconds ?? 0) * 1000;
-  return conditionRuns(positions, (p) => p.speed > limit)
-    .map((r) => fromRun('OverSpeed', r, min, Math.max(...r.points.map((p) => p.speed)), { limitKmh: limit }))
+  return { limitKmh: policy.threshold ?? RULE_DEFAULTS.overSpeedKmh, minMs: minutesOf(policy, 0) + (policy.params.durationSeconds ?? 0) * 1000 };
+}
+
+export function overSpeed(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
+  const { limitKmh, minMs } = overSpeedRule(policy);
+  return conditionRuns(positions, (p) => p.speed > limitKmh)
+    .map((r) => fromRun('OverSpeed', r, minMs, Math.max(...r.points.map((p) => p.speed)), { limitKmh }))
     .filter((x): x is AlarmInterval => x !== null);
 }
 

@@ -94,4 +94,22 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
     expect(await alarmsOf(vehicleId, 'Low')).toEqual(early);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Low').map((a) => a.id)).toEqual([early[0].id]);
   });
+  it('keeps an OverSpeed whose seconds ran out in the batch', async () => {
+    // Two minutes at 60 km/h, then a minute at 100: over the policy's 80 km/h for its 30 s.
+    const day = new ScriptedDay(START, HOME).step(120, 60).step(60, 100);
+    const vehicleId = await rig.vehicleOf(demoTerminal(4));
+    const early = await raceTheTrigger(demoTerminal(4), day.reports, 15, 'OverSpeed');
+    expect(early.map((a) => a.begin)).toEqual([day.reports[12].time]);
+    expect(await alarmsOf(vehicleId, 'OverSpeed')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'OverSpeed').map((a) => a.id)).toEqual([early[0].id]);
+  });
+
+  it('keeps an Idle whose minute ran out in the batch', async () => {
+    const day = new ScriptedDay(START, HOME).step(60, 40).step(120, 0, { acc: true });
+    const vehicleId = await rig.vehicleOf(demoTerminal(5));
+    const early = await raceTheTrigger(demoTerminal(5), day.reports, 12, 'Idle');
+    expect(early.map((a) => a.begin)).toEqual([day.reports[6].time]);
+    expect(await alarmsOf(vehicleId, 'Idle')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle').map((a) => a.id)).toEqual([early[0].id]);
+  });
 });

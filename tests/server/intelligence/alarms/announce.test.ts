@@ -40,10 +40,16 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 1 },
       { name: 'p-Fault', alarmType: 'Fault', threshold: null, durationMinutes: null },
       { name: 'p-Low', alarmType: 'Low', threshold: 11.8, durationMinutes: 1 },
+      { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null },
+      { name: 'p-OverSpeed', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 30 } },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
     }
+    // Longer than the minute of context every window gets: the pass must read back the whole of it.
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    const slow = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-OverSpeed-90s', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 90 } });
+    if (slow.status !== 201) throw new Error(JSON.stringify(slow.body));
     const expert = await rig.s.call(await rig.s.login('admin', 'Admin2026x'), 'POST', '/api/vehicle/expertFault', {
       spn: 5301, fmi: 2, dtcCode: 'P0301', name: '1 缸失火', unit: '发动机', level: 'high', description: '检测到 1 缸失火', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化', maintenanceMeasures: '更换点火线圈',
     });
@@ -56,14 +62,18 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
 
   /**
    * Sends all but the last report (and then the OBD records) while every pass fails, then the last
-   * report once passes succeed again.
+   * report once passes succeed again. `live`: each report acknowledged before the next is sent, so
+   * each comes in a batch of its own, as from a terminal reporting live.
    */
-  async function sendThroughFailingPasses(phone: string, reports: LocationInput[], whileFailing: () => Promise<void>, obd: ObdRecordInput[] = []): Promise<ReturnType<AlarmRig['terminal']>> {
+  async function sendThroughFailingPasses(phone: string, reports: LocationInput[], whileFailing: () => Promise<void>, obd: ObdRecordInput[] = [], live = false): Promise<ReturnType<AlarmRig['terminal']>> {
     failing = true;
     failures = 0;
     const terminal = rig.terminal(phone);
     await terminal.connect();
-    for (const r of reports.slice(0, -1)) terminal.report(r);
+    for (const r of reports.slice(0, -1)) {
+      terminal.report(r);
+      if (live) await terminal.drain(60_000);
+    }
     await terminal.drain(60_000);
     await rig.gateway.writer.flush();
     for (const r of obd) terminal.reportObd(r);
@@ -82,15 +92,16 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   }
 
   it('announces nothing from a pass that rolled back, and each alarm once from the pass that committed', async () => {
-    const day = new ScriptedDay(START, HOME).step(300, 0, { acc: false }).step(180, 0, { acc: true });
+    // Towing (a type only the pass raises): a minute parked with the ignition off, then carried away.
+    const day = new ScriptedDay(START, HOME).step(60, 0, { acc: false }).step(120, 36, { acc: false });
     const vehicleId = await rig.vehicleOf(demoTerminal(3));
     await sendThroughFailingPasses(demoTerminal(3), day.reports, async () => {
-      expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle')).toEqual([]);
+      expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Trail')).toEqual([]);
     });
-    const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle');
+    const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Trail');
     expect(announced).toHaveLength(1);
-    expect(await alarmIds(vehicleId, 'Idle')).toEqual([announced[0].id]);
-    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'Idle').map((p) => p.alarmId)).toEqual([announced[0].id]);
+    expect(await alarmIds(vehicleId, 'Trail')).toEqual([announced[0].id]);
+    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'Trail').map((p) => p.alarmId)).toEqual([announced[0].id]);
   });
 
   it('raises FireOn from the committed batch before any pass, and the pass keeps it and announces nothing twice', async () => {
@@ -224,5 +235,90 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     });
     expect((await lows(bitVehicle)).map((l) => l.id)).toEqual([early[0].id]);
     expect(rig.raised.filter((a) => a.vehicleId === bitVehicle && a.type === 'Low').map((a) => a.id)).toEqual([early[0].id]);
+  });
+  const alarmsOf = async (vehicleId: number, type: string) =>
+    (await sql<{ id: number; begin: Date; fired: Date; end: Date | null }>`
+      SELECT id, begin_time AS begin, fired_at AS fired, end_time AS "end" FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type} ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({
+      id: r.id,
+      begin: new Date(r.begin).getTime(),
+      fired: new Date(r.fired).getTime(),
+      end: r.end === null ? null : new Date(r.end).getTime(),
+    }));
+  const announcedIds = (vehicleId: number, type: string) => rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === type).map((a) => a.id);
+
+  it('raises OverSpeed from the batch where speeding reaches the policy\'s seconds, or the speeding bit comes on, before any pass', async () => {
+    // Two minutes at 60 km/h, then a minute at 100: over the policy's 80 km/h for its 30 s.
+    const policy = new ScriptedDay(START, HOME).step(120, 60).step(60, 100);
+    const policyVehicle = await rig.vehicleOf(demoTerminal(10));
+    const fastAt = policy.reports[12].time as number;
+    let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+    await sendThroughFailingPasses(demoTerminal(10), policy.reports, async () => {
+      early = await alarmsOf(policyVehicle, 'OverSpeed');
+      expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[fastAt, fastAt + 30_000, null]]);
+      expect(announcedIds(policyVehicle, 'OverSpeed')).toEqual([early[0].id]);
+    });
+    expect((await alarmsOf(policyVehicle, 'OverSpeed')).map((a) => a.id)).toEqual([early[0].id]);
+    expect(announcedIds(policyVehicle, 'OverSpeed')).toEqual([early[0].id]);
+    // The terminal's own speeding bit, under the policy's limit: at once.
+    const bit = new ScriptedDay(START, HOME).step(90, 60).step(60, 60, { alarmBits: [1] });
+    const bitVehicle = await rig.vehicleOf(demoTerminal(11));
+    const bitAt = bit.reports[9].time as number;
+    await sendThroughFailingPasses(demoTerminal(11), bit.reports, async () => {
+      early = await alarmsOf(bitVehicle, 'OverSpeed');
+      expect(early.map((a) => [a.begin, a.fired])).toEqual([[bitAt, bitAt]]);
+    });
+    expect((await alarmsOf(bitVehicle, 'OverSpeed')).map((a) => a.id)).toEqual([early[0].id]);
+    expect(announcedIds(bitVehicle, 'OverSpeed')).toEqual([early[0].id]);
+  });
+
+  it('raises Idle from the batch where idling reaches the policy\'s minute, before any pass, and a red light raises nothing', async () => {
+    // Driving, 40 s at a red light, driving, then two minutes standing with the engine on.
+    const day = new ScriptedDay(START, HOME).step(60, 40).step(40, 0, { acc: true }).step(60, 40).step(120, 0, { acc: true });
+    const vehicleId = await rig.vehicleOf(demoTerminal(12));
+    const idleAt = day.reports[16].time as number;
+    let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+    await sendThroughFailingPasses(demoTerminal(12), day.reports, async () => {
+      early = await alarmsOf(vehicleId, 'Idle');
+      expect(early.map((a) => [a.begin, a.fired])).toEqual([[idleAt, idleAt + 60_000]]);
+      expect(announcedIds(vehicleId, 'Idle')).toEqual([early[0].id]);
+    });
+    expect((await alarmsOf(vehicleId, 'Idle')).map((a) => a.id)).toEqual([early[0].id]);
+    expect(announcedIds(vehicleId, 'Idle')).toEqual([early[0].id]);
+  });
+
+  it('raises OverSpeed whose seconds outlast the minute of context every window gets, and leaves it to the pass inside a fence\'s speed limit', async () => {
+    // A minute at 60 km/h, then two at 100: over the policy's 80 km/h for its 90 s; each report in a
+    // batch of its own, so the stretch read must reach back past the batch to where the run began.
+    const day = new ScriptedDay(START, HOME).step(60, 60).step(120, 100);
+    const fastAt = day.reports[6].time as number;
+    const vehicleId = await rig.vehicleOf(demoTerminal(17));
+    let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+    await sendThroughFailingPasses(
+      demoTerminal(17),
+      day.reports,
+      async () => {
+        early = await alarmsOf(vehicleId, 'OverSpeed');
+        expect(early.map((a) => [a.begin, a.fired])).toEqual([[fastAt, fastAt + 90_000]]);
+      },
+      [],
+      true,
+    );
+    expect((await alarmsOf(vehicleId, 'OverSpeed')).map((a) => a.id)).toEqual([early[0].id]);
+    expect(announcedIds(vehicleId, 'OverSpeed')).toEqual([early[0].id]);
+    // A vehicle with a fence of its own (far away) that limits speed: a fence's limit holds once
+    // the vehicle has settled inside, which the batch's short stretch cannot know, so only the pass
+    // raises its OverSpeed.
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    const fenced = await rig.vehicleOf(demoTerminal(18));
+    const far = east(HOME, 50_000);
+    const fence = await rig.s.call(hn, 'PUT', '/api/vehicle/fence', { name: 'far depot', fenceType: 'circle', geometry: { center: [far.longitude, far.latitude], radius: 300 }, speedLimit: 30 });
+    expect(fence.status).toBe(201);
+    expect((await rig.s.call(hn, 'PUT', '/api/vehicle/vehicleFence', { fenceId: (fence.body as { id: number }).id, vehicleIds: [fenced] })).status).toBe(200);
+    await sendThroughFailingPasses(demoTerminal(18), day.reports, async () => {
+      expect(await alarmsOf(fenced, 'OverSpeed')).toEqual([]);
+    });
+    const derived = await alarmsOf(fenced, 'OverSpeed');
+    expect(derived.map((a) => [a.begin, a.fired])).toEqual([[fastAt, fastAt + 90_000]]);
+    expect(announcedIds(fenced, 'OverSpeed')).toEqual([derived[0].id]);
   });
 });

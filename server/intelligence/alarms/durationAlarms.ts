@@ -1,0 +1,172 @@
+/**
+ * OverSpeed and Idle raised as soon as the batch that completes their duration is committed, like
+ * Low (lowAlarms.ts), instead of a derivation pass later: under load a pass takes seconds (README,
+ * Benchmarks: Alarms), which the budget of report → alarm under 1 s does not leave them.
+ *
+ * Each vehicle's current run of the condition (speeding; idling) is followed here, report by report,
+ * with the deriver's own condition; that is only a filter. When it sees a run reach its duration
+ * (or the terminal's speeding bit come on), the alarms are found again by the deriver's own rules
+ * (overSpeed merged with the alarm word's bit 1; idle) over the stored reports from just before
+ * the run began, never further back than the pass's own look-back. They are stored only when the
+ * condition does not hold at that stretch's first report: then nothing from before can reach into
+ * the stretch, so the pass, which reads at least that stretch, finds the same alarms (same key:
+ * begin), keeps their ids and announces nothing twice. A run first seen after a restart, or one
+ * that began further back than the look-back, is left to the pass; so is OverSpeed for a vehicle
+ * inside a fence with a speed limit, which applies only once the vehicle has settled inside.
+ */
+
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import type { DerivePosition } from '../deriver';
+import type { DeriveLookups } from '../settingsCache';
+import { loadPositionsMany } from '../windowLoad';
+import { liveByVehicle, storeFoundAheadOfPass } from './aheadOfPass';
+import { lookbackMs } from './deriver';
+import { alarmWordIntervals } from './detectors/alarmWord';
+import type { FenceRule } from './detectors/fences';
+import { MINUTE } from './detectors/motionRules';
+import { idle, idleRule, overSpeed, overSpeedRule, type MotionFix } from './detectors/policyRules';
+import { mergeIntervals } from './merge';
+import type { PolicySet } from './policies';
+import type { RaisedAlarm } from './store';
+import type { AlarmInterval } from './types';
+
+/** A committed report, as this path needs it. */
+export interface DurationReport extends MotionFix {
+  vehicleId: number;
+  /** The alarm word, unsigned. */
+  alarm: number;
+  blind: boolean;
+}
+
+/** A report as the rules read it: what both a committed report and a stored position carry. */
+type Fix = MotionFix & { alarm: number };
+
+export type DurationType = 'OverSpeed' | 'Idle';
+
+/** One type's condition for one vehicle, from its policies (and fences). */
+interface DurationRule {
+  /** Whether the condition holds at `p` in a run begun at `first` (null: whether `p` would begin one). */
+  holds(p: Fix, first: Fix | null): boolean;
+  /** Whether the run begun at `first` has fired by `p` (a report it holds at). */
+  fires(first: Fix, p: Fix): boolean;
+  /** The type's alarms in these positions, found and merged as the pass finds and merges them. */
+  detect(positions: readonly DerivePosition[]): AlarmInterval[];
+}
+
+const SPEEDING_BIT = 1;
+const speedingBit = (p: Fix) => ((p.alarm >>> SPEEDING_BIT) & 1) === 1;
+
+/** Whether a fence's speed limit can apply to the vehicle. */
+const limitsSpeed = (f: FenceRule) => f.speedLimit !== null && f.speedLimit > 0;
+
+/** The rule this path follows for a vehicle; null when it cannot raise the type ahead of the pass. */
+export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[]): DurationRule | null {
+  if (type === 'Idle') {
+    const policy = policies.get('Idle');
+    if (!policy) return null;
+    const { holds, minMs } = idleRule(policy);
+    return { holds, fires: (first, p) => p.time - first.time >= minMs, detect: (positions) => idle(positions, policy) };
+  }
+  // A fence's limit holds once the vehicle has settled inside it (its dwell), which the short
+  // stretch read here cannot tell from where the pass starts reading.
+  if (fences.some(limitsSpeed)) return null;
+  const policy = policies.get('OverSpeed');
+  const rule = policy ? overSpeedRule(policy) : null;
+  const fast = (p: Fix) => rule !== null && p.speed > rule.limitKmh;
+  return {
+    // The terminal's bit and the policy's limit are one alarm (merged by the deriver).
+    holds: (p) => speedingBit(p) || fast(p),
+    fires: (first, p) => speedingBit(p) || (rule !== null && fast(p) && p.time - first.time >= rule.minMs),
+    detect: (positions) => mergeIntervals([...alarmWordIntervals(positions), ...(policy ? overSpeed(positions, policy) : [])]).filter((a) => a.type === 'OverSpeed'),
+  };
+}
+
+/** What is followed of a vehicle: its last report, and the run it is in. */
+interface RunMemory {
+  time: number;
+  first: Fix | null;
+  /** The run has already fired (and was looked at). */
+  fired: boolean;
+}
+
+/** Vehicles remembered at most (beyond, the memory starts afresh: it only spares queries). */
+const MAX_REMEMBERED = 200_000;
+
+const fixOf = (r: Fix): Fix => ({ time: r.time, latitude: r.latitude, longitude: r.longitude, speed: r.speed, acc: r.acc, alarm: r.alarm });
+
+export class DurationAlarms {
+  private readonly runs = new Map<number, RunMemory>();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly type: DurationType,
+  ) {}
+
+  /** Stores the alarms of this type these committed reports complete; answers those it created, with the organisation path. */
+  async raise(reports: readonly DurationReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
+    const byVehicle = liveByVehicle(reports);
+    if (this.runs.size > MAX_REMEMBERED) this.runs.clear();
+    const vehicles = [...byVehicle].filter(([vehicleId]) => pathOf.has(vehicleId));
+    // Every vehicle's policies at once: one wait for the batch (they are cached between batches).
+    const policiesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.policies(pathOf.get(vehicleId)!)));
+    // Only vehicles whose reports can matter: a policy of the type, or the speeding bit.
+    const candidates = vehicles.flatMap(([vehicleId, list], i) => {
+      const policies = policiesOf[i];
+      const relevant = policies.has(this.type) || (this.type === 'OverSpeed' && (list.some(speedingBit) || this.runs.get(vehicleId)?.first));
+      if (!relevant) {
+        this.runs.delete(vehicleId);
+        return [];
+      }
+      return [{ vehicleId, list, policies }];
+    });
+    if (!candidates.length) return [];
+    const fencesOf = this.type === 'OverSpeed' ? await Promise.all(candidates.map((c) => lookups.fences(c.vehicleId, pathOf.get(c.vehicleId)!))) : null;
+    const fired: Array<{ vehicleId: number; rule: DurationRule; from: number; to: number }> = [];
+    for (const [i, { vehicleId, list, policies }] of candidates.entries()) {
+      const rule = durationRule(this.type, policies, fencesOf?.[i] ?? []);
+      if (!rule) {
+        this.runs.delete(vehicleId);
+        continue;
+      }
+      list.sort((a, b) => a.time - b.time);
+      const since = this.follow(vehicleId, list, rule);
+      if (since === null) continue;
+      // From just before the run began, but no further back than the pass reads at least.
+      fired.push({ vehicleId, rule, from: Math.max(list[0].time - lookbackMs(policies), since - MINUTE), to: list[list.length - 1].time + 1 });
+    }
+    if (!fired.length) return [];
+    const stretches = await loadPositionsMany(this.db, fired);
+    const created: RaisedAlarm[] = [];
+    for (const [i, { vehicleId, rule }] of fired.entries()) {
+      const positions = stretches[i];
+      // Holding at the stretch's start: the run may have begun before it, where the pass may see it begin.
+      if (!positions.length || rule.holds(positions[0], null)) continue;
+      created.push(...(await storeFoundAheadOfPass(this.db, vehicleId, pathOf.get(vehicleId)!, rule.detect(positions))));
+    }
+    return created;
+  }
+
+  /**
+   * Follows the vehicle's run through these reports (newer than the last followed; an older report
+   * makes the memory unsure, so it starts afresh), as conditionRuns splits runs; answers the begin
+   * of the first run that fired in them, or null.
+   */
+  private follow(vehicleId: number, reports: readonly DurationReport[], rule: DurationRule): number | null {
+    let m = this.runs.get(vehicleId);
+    if (!m || reports[0].time <= m.time) this.runs.set(vehicleId, (m = { time: -Infinity, first: null, fired: false }));
+    let since: number | null = null;
+    for (const r of reports) {
+      if (!m.first || !rule.holds(r, m.first)) {
+        m.first = rule.holds(r, null) ? fixOf(r) : null;
+        m.fired = false;
+      }
+      if (m.first && !m.fired && rule.fires(m.first, r)) {
+        m.fired = true;
+        since ??= m.first.time;
+      }
+      m.time = r.time;
+    }
+    return since;
+  }
+}
