@@ -12,7 +12,8 @@
  *   a separate client process: the latency measured while the server ingests at that rate; BENCH_PROBE=FireOn turns
  *   the ignition off for the report before each probe instead of setting the collision bit, under a FireOn policy;
  *   BENCH_PROBE=Fault lists a trouble code on the probe, the other reports none, under a Fault policy; BENCH_PROBE=FenceIn
- *   puts the probe inside a fence (no dwell) linked to the probe vehicles, the other reports outside it)
+ *   puts the probe inside a fence (no dwell) linked to the probe vehicles, the other reports outside it; BENCH_PROBE=OverSpeed
+ *   drives the probe at 120 km/h, the other reports at 40, under an OverSpeed policy of 100 km/h held for no time)
  */
 
 import { behaviourDeriver } from '../server/intelligence/behaviour/deriver';
@@ -36,8 +37,8 @@ const DERIVE_ALL = process.env.BENCH_DERIVE_ALL === '1';
 const DERIVE_WORKERS = process.env.BENCH_DERIVE_WORKERS ? Number(process.env.BENCH_DERIVE_WORKERS) : undefined;
 const LOAD_TERMINALS = Number(process.env.BENCH_LOAD_TERMINALS || 0);
 const LOAD_RATE = Number(process.env.BENCH_LOAD_RATE || 1);
-/** The alarm each tenth report raises: a collision (the alarm word), an ignition (FireOn, a policy type), a trouble code or a fence entry. */
-const PROBES = ['Crash', 'FireOn', 'Fault', 'FenceIn'] as const;
+/** The alarm each tenth report raises: a collision (the alarm word), an ignition (FireOn, a policy type), a trouble code, a fence entry or speeding. */
+const PROBES = ['Crash', 'FireOn', 'Fault', 'FenceIn', 'OverSpeed'] as const;
 const PROBE = PROBES.find((p) => p === process.env.BENCH_PROBE) ?? 'Crash';
 /** The probe fence: 3 km round a point 9.5 km east of where the probe terminals report. */
 const FENCE = { longitude: 121.5, latitude: 31.21, radiusM: 3000 };
@@ -54,7 +55,8 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   // A console rule for collisions at the root, for the bench's subscriber (the root administrator).
   const admin = (await sql<{ id: number }>`SELECT m.id FROM member m JOIN organisation o ON o.id = m.org_id WHERE o.parent_id IS NULL ORDER BY m.id LIMIT 1`.execute(db)).rows[0].id;
   await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench probe', ${PROBE}, 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
-  if (PROBE === 'FireOn' || PROBE === 'Fault') await sql`INSERT INTO policy (org_id, name, alarm_type, enabled) SELECT id, 'bench probe', ${PROBE}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
+  if (PROBE === 'FireOn' || PROBE === 'Fault' || PROBE === 'OverSpeed')
+    await sql`INSERT INTO policy (org_id, name, alarm_type, threshold, enabled) SELECT id, 'bench probe', ${PROBE}, ${PROBE === 'OverSpeed' ? 100 : null}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
   // BENCH_BITS_AFTER_PASS=1: the alarm word's alarms only from the derivation pass, as before.
   const unwatch = process.env.BENCH_BITS_AFTER_PASS === '1' ? () => {} : engine.watch([g.writer]);
   const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [g.writer, g.gateway.obdWriter], extraDerivers: [engine.deriver, ...(DERIVE_ALL ? [behaviourDeriver] : [])], batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS });
@@ -110,7 +112,8 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
         const ignitionOff = PROBE === 'FireOn' && (tick + i) % 10 === 9;
         const longitude = PROBE === 'FenceIn' && probe ? FENCE.longitude : 121.4;
         const extras = PROBE === 'Fault' ? { extras: { obd: { dtcs: probe ? ['P0301'] : [] } } } : {};
-        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude, speed: ignitionOff ? 0 : 40, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn: !ignitionOff, fixed: true }, ...extras });
+        const speed = ignitionOff ? 0 : PROBE === 'OverSpeed' && probe ? 120 : 40;
+        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude, speed, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn: !ignitionOff, fixed: true }, ...extras });
       });
       tick++;
       await sleep(1000 - ((Date.now() - t0) % 1000));

@@ -59,17 +59,25 @@ export function liveByVehicle<R extends { vehicleId: number; blind: boolean }>(r
 
 /**
  * Stores the alarms a report-time path found again by the deriver's own rules, as the pass will
- * find them. One found ended whose stored twin is still open (the pass has not yet read where it
- * ended) is closed there first, as the pass will close it: one alarm of a key is open at a time,
- * so the next could not be stored beside it. Answers those it created, with the organisation path.
+ * find them: those that fired at `firedFrom` or later (what the batch completed; the earlier ones
+ * were the pass's or an earlier batch's to raise). One found ended whose stored twin is still open
+ * (the pass has not yet read where it ended) is closed there first, as the pass will close it: one
+ * alarm of a key is open at a time, so the next could not be stored beside it. Answers those it
+ * created, with the organisation path.
  */
-export async function storeFoundAheadOfPass(db: Kysely<DB>, vehicleId: number, orgPath: string, found: readonly AlarmInterval[]): Promise<RaisedAlarm[]> {
+export async function storeFoundAheadOfPass(db: Kysely<DB>, vehicleId: number, orgPath: string, found: readonly AlarmInterval[], firedFrom = -Infinity): Promise<RaisedAlarm[]> {
+  const fresh = found.filter((a) => a.firedAt >= firedFrom);
+  if (!fresh.length) return [];
+  const ended = found.filter((a) => a.end !== null);
+  if (ended.length)
+    await sql`
+      UPDATE alarm a SET end_time = f.end_time
+      FROM unnest(${ended.map((a) => a.type)}::text[], ${ended.map((a) => a.subject)}::text[], ${ended.map((a) => new Date(a.begin).toISOString())}::timestamptz[],
+                  ${ended.map((a) => new Date(a.end!).toISOString())}::timestamptz[]) AS f(type, subject, begin_time, end_time)
+      WHERE a.vehicle_id = ${vehicleId} AND a.type = f.type AND a.subject = f.subject AND a.begin_time = f.begin_time AND a.end_time IS NULL`.execute(db);
   const created: RaisedAlarm[] = [];
-  for (const a of found) {
+  for (const a of fresh) {
     const meta = ALARM_META[a.type];
-    if (a.end !== null)
-      await sql`UPDATE alarm SET end_time = ${new Date(a.end).toISOString()}::timestamptz
-                WHERE vehicle_id = ${vehicleId} AND type = ${a.type} AND subject = ${a.subject} AND begin_time = ${new Date(a.begin).toISOString()}::timestamptz AND end_time IS NULL`.execute(db);
     const stored = await storeAheadOfPass(db, { vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null });
     if (stored) created.push({ ...stored, orgPath });
   }

@@ -122,7 +122,7 @@ export class DurationAlarms {
     });
     if (!candidates.length) return [];
     const fencesOf = this.type === 'OverSpeed' ? await Promise.all(candidates.map((c) => lookups.fences(c.vehicleId, pathOf.get(c.vehicleId)!))) : null;
-    const fired: Array<{ vehicleId: number; rule: DurationRule; from: number; to: number }> = [];
+    const fired: Array<{ vehicleId: number; rule: DurationRule; from: number; to: number; batchFrom: number }> = [];
     for (const [i, { vehicleId, list, policies }] of candidates.entries()) {
       const rule = durationRule(this.type, policies, fencesOf?.[i] ?? []);
       if (!rule) {
@@ -133,16 +133,19 @@ export class DurationAlarms {
       const since = this.follow(vehicleId, list, rule);
       if (since === null) continue;
       // From just before the run began, but no further back than the pass reads at least.
-      fired.push({ vehicleId, rule, from: Math.max(list[0].time - lookbackMs(policies), since - MINUTE), to: list[list.length - 1].time + 1 });
+      fired.push({ vehicleId, rule, from: Math.max(list[0].time - lookbackMs(policies), since - MINUTE), to: list[list.length - 1].time + 1, batchFrom: list[0].time });
     }
     if (!fired.length) return [];
     const stretches = await loadPositionsMany(this.db, fired);
     const created: RaisedAlarm[] = [];
-    for (const [i, { vehicleId, rule }] of fired.entries()) {
+    for (const [i, { vehicleId, rule, batchFrom }] of fired.entries()) {
       const positions = stretches[i];
       // Holding at the stretch's start: the run may have begun before it, where the pass may see it begin.
       if (!positions.length || rule.holds(positions[0], null)) continue;
-      created.push(...(await storeFoundAheadOfPass(this.db, vehicleId, pathOf.get(vehicleId)!, rule.detect(positions))));
+      // What fired after the report before the batch is what the batch completed.
+      const before = positions.filter((p) => p.time < batchFrom);
+      const firedFrom = before.length ? before[before.length - 1].time + 1 : -Infinity;
+      created.push(...(await storeFoundAheadOfPass(this.db, vehicleId, pathOf.get(vehicleId)!, rule.detect(positions), firedFrom)));
     }
     return created;
   }

@@ -20,14 +20,13 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositions } from '../windowLoad';
-import { liveByVehicle, storeAheadOfPass } from './aheadOfPass';
+import { liveByVehicle, storeFoundAheadOfPass } from './aheadOfPass';
 import { alarmWordIntervals, ALARM_BIT_TYPES } from './detectors/alarmWord';
 import { MINUTE } from './detectors/motionRules';
 import { lowVoltage, RULE_DEFAULTS, voltageOf } from './detectors/policyRules';
 import { lookbackMs } from './deriver';
 import { mergeIntervals } from './merge';
 import type { RaisedAlarm } from './store';
-import { ALARM_META } from './types';
 
 /** A committed report, as this path needs it. */
 export interface LowReport {
@@ -67,7 +66,6 @@ export class LowAlarms {
     // Only vehicles whose reports can matter: the bit on, or a reading (a dip clears on one too).
     const relevant = [...byVehicle].filter(([, list]) => list.some((r) => (r.alarm & LOW_MASK) !== 0 || r.volts !== null || this.states.get(r.vehicleId)?.bit));
     if (!relevant.length) return [];
-    const meta = ALARM_META.Low;
     const created: RaisedAlarm[] = [];
     for (const [vehicleId, list] of relevant) {
       const path = pathOf.get(vehicleId);
@@ -88,10 +86,7 @@ export class LowAlarms {
       const firstReading = positions.find((p) => voltageOf(p) !== null);
       if (!positions.length || (positions[0].alarm & LOW_MASK) !== 0 || (policy && firstReading && voltageOf(firstReading)! < volts)) continue;
       const found = mergeIntervals([...alarmWordIntervals(positions), ...(policy ? lowVoltage(positions, policy) : [])]).filter((a) => a.type === 'Low');
-      for (const a of found) {
-        const stored = await storeAheadOfPass(this.db, { vehicleId, type: 'Low', subject: '', begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: null, detail: a.detail ?? null });
-        if (stored) created.push({ ...stored, orgPath: path });
-      }
+      created.push(...(await storeFoundAheadOfPass(this.db, vehicleId, path, found)));
     }
     return created;
   }

@@ -289,7 +289,8 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   it('raises OverSpeed whose seconds outlast the minute of context every window gets, and leaves it to the pass inside a fence\'s speed limit', async () => {
     // A minute at 60 km/h, then two at 100: over the policy's 80 km/h for its 90 s; each report in a
     // batch of its own, so the stretch read must reach back past the batch to where the run began.
-    const day = new ScriptedDay(START, HOME).step(60, 60).step(120, 100);
+    // Every 7 s: the 90 s run out between two reports, and the one after fires it.
+    const day = new ScriptedDay(START, HOME).step(60, 60).step(120, 100, { every: 7 });
     const fastAt = day.reports[6].time as number;
     const vehicleId = await rig.vehicleOf(demoTerminal(17));
     let early: Awaited<ReturnType<typeof alarmsOf>> = [];
