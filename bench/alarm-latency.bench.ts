@@ -23,6 +23,7 @@ import { createAlarmEngine } from '../server/intelligence/alarms/engine';
 import { notifyDispatcher } from '../server/intelligence/notify/dispatcher';
 import { SimTerminal } from '../server/simulator/terminal';
 import { LiveHub, type LiveMessage } from '../server/telematics/live/hub';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { percentile, runAsScript, type BenchResult } from './lib';
 import { benchGateway, sleep } from './telematics/setup';
 import { spawnClients, sum } from './telematics/clients';
@@ -43,15 +44,32 @@ const PROBE = PROBES.find((p) => p === process.env.BENCH_PROBE) ?? 'Crash';
 /** The probe fence: 3 km round a point 9.5 km east of where the probe terminals report. */
 const FENCE = { longitude: 121.5, latitude: 31.21, radiusM: 3000 };
 
+/** p50 and p99 of some latencies, ms. */
+function spread(values: readonly number[]): { p50: number; p99: number } {
+  const s = [...values].sort((a, b) => a - b);
+  return { p50: +percentile(s, 50).toFixed(1), p99: +percentile(s, 99).toFixed(1) };
+}
+
 async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   const g = await benchGateway(kind, TERMINALS + LOAD_TERMINALS);
   const probes = g.phones.slice(0, TERMINALS);
   const db = g.database.db;
   const hub = new LiveHub();
   g.writer.on('stored', hub.publish);
+  // Sent probe reports by vehicle and device time → when they were sent.
+  const sent = new Map<string, number>();
   const engine = createAlarmEngine({ db, log: { warn: (o: object, m: string) => console.error(m, o) } });
   const notifier = notifyDispatcher({ db, sink: hub, timeZone: 'Asia/Shanghai' });
-  engine.setListener(notifier.onRaised);
+  // Report → the engine announcing it (before the notification rules and the hub).
+  const announceLatencies: number[] = [];
+  engine.setListener((alarms) => {
+    const now = performance.now();
+    for (const a of alarms) {
+      const at = sent.get(`${a.vehicleId}|${a.begin}`);
+      if (a.type === PROBE && at !== undefined) announceLatencies.push(now - at);
+    }
+    notifier.onRaised(alarms);
+  });
   // A console rule for collisions at the root, for the bench's subscriber (the root administrator).
   const admin = (await sql<{ id: number }>`SELECT m.id FROM member m JOIN organisation o ON o.id = m.org_id WHERE o.parent_id IS NULL ORDER BY m.id LIMIT 1`.execute(db)).rows[0].id;
   await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench probe', ${PROBE}, 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
@@ -69,9 +87,16 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       RETURNING id`.execute(db);
     await sql`INSERT INTO vehicle_fence (fence_id, vehicle_id) SELECT ${fence.rows[0].id}, unnest(${[...vehicleOf.values()]}::int[])`.execute(db);
   }
-  // Sent crash reports by vehicle and device time → when they were sent.
-  const sent = new Map<string, number>();
   const latencies: number[] = [];
+  // Report → its batch committed: the part of the latency before any alarm path starts.
+  const storeLatencies: number[] = [];
+  g.writer.on('stored', (batch) => {
+    const now = performance.now();
+    for (const { record } of batch.inserted) {
+      const at = sent.get(`${record.vehicleId}|${record.deviceTime}`);
+      if (at !== undefined) storeLatencies.push(now - at);
+    }
+  });
   hub.add({
     orgPath: '/',
     memberId: admin,
@@ -98,6 +123,9 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   const storedAtStart = g.writer.stats.inserted;
   const terminals = probes.map((phone) => new SimTerminal({ host: '127.0.0.1', port: g.port, phone, ackTimeoutMs: 600_000 }));
   for (let i = 0; i < terminals.length; i += 50) await Promise.all(terminals.slice(i, i + 50).map((t) => t.connect()));
+  // How long the server's event loop (gateway, store, report-time alarms, derivation: one process) was held.
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const t0 = Date.now();
   let tick = 0;
   try {
@@ -120,6 +148,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     }
     const storedPerS = Math.round((g.writer.stats.inserted - storedAtStart) / ((Date.now() - t0) / 1000));
     await sleep(3000);
+    loopDelay.disable();
     const s = [...latencies].sort((a, b) => a - b);
     return {
       name: `alarm.latency.${kind}, ${PROBE}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''}${process.env.BENCH_BITS_AFTER_PASS === '1' ? ', bits after the pass' : ''}${DERIVE_ALL ? ', all derivers' : ''}${DERIVE_WORKERS ? `, ${DERIVE_WORKERS} workers` : ''}${LOAD_TERMINALS ? `, load ${LOAD_TERMINALS}×${LOAD_RATE}/s` : ''}`,
@@ -133,6 +162,9 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       p95Ms: +percentile(s, 95).toFixed(1),
       p99Ms: +percentile(s, 99).toFixed(1),
       maxMs: +(s[s.length - 1] ?? NaN).toFixed(1),
+      storedMs: spread(storeLatencies),
+      announcedMs: spread(announceLatencies),
+      eventLoopDelayMs: { p50: +(loopDelay.percentile(50) / 1e6).toFixed(1), p99: +(loopDelay.percentile(99) / 1e6).toFixed(1), max: +(loopDelay.max / 1e6).toFixed(1) },
       derivedWindows: derivation.pipeline.stats.windows,
       // Where the passes went (ms per phase, summed over the run).
       phaseMs: Object.fromEntries(Object.entries(derivation.pipeline.stats.phaseMs).map(([k, v]) => [k, Math.round(v)])),

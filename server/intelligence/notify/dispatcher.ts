@@ -134,16 +134,44 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
         WHERE m.status = 'enabled' AND ${orgPath} LIKE o.path || '%' ORDER BY m.id`.execute(db)
     ).rows;
 
-  const toConsole = async (rule: Rule, alarm: AlarmRow, pushed: Map<number, { alarm: AlarmRow; members: Set<number> }>): Promise<void> => {
-    const names = receiverNames(rule.receivers);
-    const members = (await membersOver(alarm.orgPath)).filter((m) => !names.length || names.includes(m.loginName.toLowerCase()));
-    if (!members.length) return;
-    await sql`INSERT INTO notify_unread (member_id, alarm_id, notify_id)
-              SELECT m, ${alarm.id}, ${rule.id} FROM unnest(${members.map((m) => m.id)}::int[]) AS m
-              ON CONFLICT (member_id, alarm_id) DO NOTHING`.execute(db);
-    const entry = pushed.get(alarm.id) ?? { alarm, members: new Set<number>() };
-    for (const m of members) entry.members.add(m.id);
-    pushed.set(alarm.id, entry);
+  /** membersOver for several organisation paths in one statement. */
+  const membersOverMany = async (orgPaths: readonly string[]): Promise<Map<string, Array<{ id: number; loginName: string }>>> => {
+    const out = new Map(orgPaths.map((p) => [p, [] as Array<{ id: number; loginName: string }>]));
+    const r = await sql<{ path: string; id: number; loginName: string }>`
+      SELECT w.path, m.id, m.login_name AS "loginName" FROM unnest(${[...orgPaths]}::text[]) AS w(path)
+      JOIN organisation o ON w.path LIKE o.path || '%' JOIN member m ON m.org_id = o.id
+      WHERE m.status = 'enabled' ORDER BY m.id`.execute(db);
+    for (const row of r.rows) out.get(row.path)!.push({ id: row.id, loginName: row.loginName });
+    return out;
+  };
+
+  /**
+   * The console's share of a delivery: each (rule, alarm) pair's members, their unread entries in
+   * one statement for all the pairs (one query per alarm, in turn, made a batch of alarms wait for
+   * the slowest), and who is to be pushed each alarm.
+   */
+  const toConsole = async (pairs: ReadonlyArray<{ rule: Rule; alarm: AlarmRow }>): Promise<Map<number, { alarm: AlarmRow; members: Set<number> }>> => {
+    const pushed = new Map<number, { alarm: AlarmRow; members: Set<number> }>();
+    if (!pairs.length) return pushed;
+    const membersOf = await membersOverMany([...new Set(pairs.map((p) => p.alarm.orgPath))]);
+    const unread: Array<{ memberId: number; alarmId: number; notifyId: number }> = [];
+    for (const { rule, alarm } of pairs) {
+      const names = receiverNames(rule.receivers);
+      const members = membersOf.get(alarm.orgPath)!.filter((m) => !names.length || names.includes(m.loginName.toLowerCase()));
+      if (!members.length) continue;
+      const entry = pushed.get(alarm.id) ?? { alarm, members: new Set<number>() };
+      for (const m of members) {
+        // The first rule that names a member for an alarm is the one its unread entry keeps.
+        if (!entry.members.has(m.id)) unread.push({ memberId: m.id, alarmId: alarm.id, notifyId: rule.id });
+        entry.members.add(m.id);
+      }
+      pushed.set(alarm.id, entry);
+    }
+    if (unread.length)
+      await sql`INSERT INTO notify_unread (member_id, alarm_id, notify_id)
+                SELECT * FROM unnest(${unread.map((u) => u.memberId)}::int[], ${unread.map((u) => u.alarmId)}::int[], ${unread.map((u) => u.notifyId)}::int[])
+                ON CONFLICT (member_id, alarm_id) DO NOTHING`.execute(db);
+    return pushed;
   };
 
   /** One attempt's outcome, whatever the channel (an SMTP reply code stands in the HTTP status column). */
@@ -210,15 +238,16 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
     if (!alarms.length) return;
     const rules = await rulesFor([...new Set(alarms.map((a) => a.type))]);
     const at = now();
-    const pushed = new Map<number, { alarm: AlarmRow; members: Set<number> }>();
+    const consolePairs: Array<{ rule: Rule; alarm: AlarmRow }> = [];
     for (const alarm of alarms) {
       for (const rule of rules) {
         if (rule.alarmType !== alarm.type || !pathInSubtree(rule.orgPath, alarm.orgPath)) continue;
         if (inQuietHours(rule.quietStart, rule.quietEnd, at, timeZone)) continue;
-        if (rule.channel === 'platform' || rule.channel === 'app') await toConsole(rule, alarm, pushed);
+        if (rule.channel === 'platform' || rule.channel === 'app') consolePairs.push({ rule, alarm });
         else if (DELIVERED.has(rule.channel)) track(toChannel(rule, alarm));
       }
     }
+    const pushed = await toConsole(consolePairs);
     if (pushed.size && opts.sink) {
       opts.sink.publishRaised([...pushed.values()].map(({ alarm: { orgPath, ...alarm }, members }) => ({ orgPath, alarm, memberIds: members })));
     }

@@ -112,6 +112,46 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
     expect((await rig.s.call(named.token, 'POST', '/api/vehicle/notify/unread/query', null)).body.data).toEqual([]);
   });
 
+  it('delivers a tick\'s alarms of two organisations to the console together: each member is pushed, and keeps unread, only those of its subtree', async () => {
+    const hdMember = await rig.s.addMember('HD', 'administrator');
+    const hnMember = await rig.s.addMember('HN', 'administrator');
+    await rule({ name: 'fuel console HD', alarmType: 'FuelDrain', channel: 'platform' });
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    expect((await rig.s.call(hn, 'POST', '/api/vehicle/notify', { name: 'fuel console HN', alarmType: 'FuelDrain', channel: 'app' })).status).toBe(201);
+    const db = rig.s.database.db;
+    const pathOf = async (code: string) => (await sql<{ path: string }>`SELECT path FROM organisation WHERE code = ${code}`.execute(db)).rows[0].path;
+    const vehicles = [await rig.vehicleOf(demoTerminal(2)), await rig.vehicleOf(demoTerminal(10)), await rig.vehicleOf(demoTerminal(18))];
+    const ids: number[] = [];
+    for (const [i, vehicleId] of vehicles.entries()) {
+      const r = await sql<{ id: number }>`
+        INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, value)
+        VALUES (${vehicleId}, 'FuelDrain', 'obd', 'high', '', ${new Date(Date.now() - (i + 1) * 60_000)}, NULL, ${new Date(Date.now() - (i + 1) * 60_000)}, 12) RETURNING id`.execute(db);
+      ids.push(r.rows[0].id);
+    }
+    const pushedTo = new Map<number, number[]>();
+    const subscribe = (memberId: number, orgPath: string) =>
+      rig.hub!.add({
+        orgPath,
+        memberId,
+        backlog: () => 0,
+        send: (json) => {
+          const m = JSON.parse(json) as { type: string; items?: Array<{ id: number }> };
+          if (m.type === 'alarm') pushedTo.set(memberId, [...(pushedTo.get(memberId) ?? []), ...m.items!.map((a) => a.id)]);
+        },
+      });
+    subscribe(hdMember.id, await pathOf('HD'));
+    subscribe(hnMember.id, await pathOf('HN'));
+    rig.notifier.onRaised(ids.map((id) => ({ id })));
+    await until(() => pushedTo.size === 2, 20_000);
+    await rig.notifier.idle();
+    // HD holds the first two vehicles (its two teams), HN the third; each pushed once.
+    expect(pushedTo.get(hdMember.id)!.sort()).toEqual(ids.slice(0, 2).sort());
+    expect(pushedTo.get(hnMember.id)).toEqual([ids[2]]);
+    const unreadOf = async (token: string) => ((await rig.s.call(token, 'POST', '/api/vehicle/notify/unread/query', { pageIndex: 1, pageSize: 20 })).body.data as Array<{ id: number }>).map((a) => a.id).sort();
+    expect(await unreadOf(hdMember.token)).toEqual(ids.slice(0, 2).sort());
+    expect(await unreadOf(hnMember.token)).toEqual([ids[2]]);
+  });
+
   it('mails an alarm over SMTP (with AUTH PLAIN) to the addresses the rule names, and logs a refused recipient as failed after its retries', async () => {
     const mailed = await rule({ name: 'crash mail', alarmType: 'Crash', channel: 'email', receivers: 'ops@example.com; Duty@Example.com' });
     const refused = await rule({ name: 'crash mail refused', alarmType: 'Crash', channel: 'email', receivers: 'nobody@example.com' });
