@@ -30,19 +30,37 @@ export async function storedPredecessors(db: Kysely<DB>, reports: ReadonlyArray<
   return out;
 }
 
+/** An alarm as a report-time path stores it: it fired at its begin unless `firedAt` says later (a dwell, a duration). */
+export type AheadAlarm = Omit<StoredAlarm, 'id'> & { firedAt?: number };
+
 /**
- * Stores the alarm unless the pass (or an earlier batch) stored it first; answers it with its id,
- * or null. It fired at its begin unless `firedAt` says later (a fence's dwell).
+ * Stores the alarms unless the pass (or an earlier batch) stored them first, in one statement;
+ * answers each with its id, or null, in the order given. Of two open alarms of one key in one call
+ * the second is not stored (one open per key): it is left to the pass.
  */
-export async function storeAheadOfPass(db: Kysely<DB>, alarm: Omit<StoredAlarm, 'id'> & { firedAt?: number }): Promise<StoredAlarm | null> {
-  const { firedAt, ...a } = alarm;
+export async function storeAheadOfPass(db: Kysely<DB>, alarms: readonly AheadAlarm[]): Promise<Array<StoredAlarm | null>> {
+  if (!alarms.length) return [];
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-  const row = await sql<{ id: number }>`
+  const r = await sql<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date }>`
     INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
-    VALUES (${a.vehicleId}, ${a.type}, ${a.category}, ${a.level}, ${a.subject}, ${iso(a.begin)}, ${iso(a.end)}, ${iso(firedAt ?? a.begin)}, ${a.latitude}, ${a.longitude}, ${a.value},
-            ${a.detail === null ? null : JSON.stringify(a.detail)}::jsonb, ${a.fenceId})
-    ON CONFLICT DO NOTHING RETURNING id`.execute(db);
-  return row.rows[0] ? { id: row.rows[0].id, ...a } : null;
+    SELECT r.vehicle_id, r.type, r.category, r.level, r.subject, r.begin_time, r.end_time, r.fired_at, r.latitude, r.longitude, r.value, r.detail::jsonb, r.fence_id
+    FROM unnest(${alarms.map((a) => a.vehicleId)}::int[], ${alarms.map((a) => a.type)}::text[], ${alarms.map((a) => a.category)}::text[], ${alarms.map((a) => a.level)}::text[],
+                ${alarms.map((a) => a.subject)}::text[], ${alarms.map((a) => iso(a.begin))}::timestamptz[], ${alarms.map((a) => iso(a.end))}::timestamptz[],
+                ${alarms.map((a) => iso(a.firedAt ?? a.begin))}::timestamptz[], ${alarms.map((a) => a.latitude)}::float8[], ${alarms.map((a) => a.longitude)}::float8[],
+                ${alarms.map((a) => a.value)}::float8[], ${alarms.map((a) => (a.detail === null ? null : JSON.stringify(a.detail)))}::text[], ${alarms.map((a) => a.fenceId)}::int[])
+      WITH ORDINALITY AS r(vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id, ord)
+    ORDER BY r.ord
+    ON CONFLICT DO NOTHING
+    RETURNING id, vehicle_id, type, subject, begin_time`.execute(db);
+  const key = (vehicleId: number, type: string, subject: string, begin: number) => `${vehicleId}\u0000${type}\u0000${subject}\u0000${begin}`;
+  const idOf = new Map(r.rows.map((row) => [key(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), row.id]));
+  return alarms.map(({ firedAt: _firedAt, ...a }) => {
+    const id = idOf.get(key(a.vehicleId, a.type, a.subject, a.begin));
+    // Once: a key given twice was stored once.
+    if (id === undefined) return null;
+    idOf.delete(key(a.vehicleId, a.type, a.subject, a.begin));
+    return { id, ...a };
+  });
 }
 
 /** The live reports (blind-area uploads are left to the pass) grouped by vehicle, in batch order. */
@@ -57,29 +75,39 @@ export function liveByVehicle<R extends { vehicleId: number; blind: boolean }>(r
   return out;
 }
 
+/** What a report-time path found again for one vehicle, by the deriver's own rules. */
+export interface FoundAhead {
+  vehicleId: number;
+  orgPath: string;
+  found: readonly AlarmInterval[];
+  /** Only alarms that fired at this time or later are stored (default: all). */
+  firedFrom?: number;
+}
+
 /**
- * Stores the alarms a report-time path found again by the deriver's own rules, as the pass will
+ * Stores the alarms report-time paths found again by the deriver's own rules, as the pass will
  * find them: those that fired at `firedFrom` or later (what the batch completed; the earlier ones
  * were the pass's or an earlier batch's to raise). One found ended whose stored twin is still open
  * (the pass has not yet read where it ended) is closed there first, as the pass will close it: one
- * alarm of a key is open at a time, so the next could not be stored beside it. Answers those it
- * created, with the organisation path.
+ * alarm of a key is open at a time, so the next could not be stored beside it. Two statements for
+ * all the vehicles. Answers those it created, with the organisation path.
  */
-export async function storeFoundAheadOfPass(db: Kysely<DB>, vehicleId: number, orgPath: string, found: readonly AlarmInterval[], firedFrom = -Infinity): Promise<RaisedAlarm[]> {
-  const fresh = found.filter((a) => a.firedAt >= firedFrom);
+export async function storeFoundAheadOfPass(db: Kysely<DB>, items: readonly FoundAhead[]): Promise<RaisedAlarm[]> {
+  const fresh = items.flatMap((it) => it.found.filter((a) => a.firedAt >= (it.firedFrom ?? -Infinity)).map((a) => ({ it, a })));
   if (!fresh.length) return [];
-  const ended = found.filter((a) => a.end !== null);
+  const ended = items.flatMap((it) => it.found.filter((a) => a.end !== null).map((a) => ({ vehicleId: it.vehicleId, a })));
   if (ended.length)
     await sql`
       UPDATE alarm a SET end_time = f.end_time
-      FROM unnest(${ended.map((a) => a.type)}::text[], ${ended.map((a) => a.subject)}::text[], ${ended.map((a) => new Date(a.begin).toISOString())}::timestamptz[],
-                  ${ended.map((a) => new Date(a.end!).toISOString())}::timestamptz[]) AS f(type, subject, begin_time, end_time)
-      WHERE a.vehicle_id = ${vehicleId} AND a.type = f.type AND a.subject = f.subject AND a.begin_time = f.begin_time AND a.end_time IS NULL`.execute(db);
-  const created: RaisedAlarm[] = [];
-  for (const a of fresh) {
-    const meta = ALARM_META[a.type];
-    const stored = await storeAheadOfPass(db, { vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null });
-    if (stored) created.push({ ...stored, orgPath });
-  }
-  return created;
+      FROM unnest(${ended.map((e) => e.vehicleId)}::int[], ${ended.map((e) => e.a.type)}::text[], ${ended.map((e) => e.a.subject)}::text[],
+                  ${ended.map((e) => new Date(e.a.begin).toISOString())}::timestamptz[], ${ended.map((e) => new Date(e.a.end!).toISOString())}::timestamptz[]) AS f(vehicle_id, type, subject, begin_time, end_time)
+      WHERE a.vehicle_id = f.vehicle_id AND a.type = f.type AND a.subject = f.subject AND a.begin_time = f.begin_time AND a.end_time IS NULL`.execute(db);
+  const stored = await storeAheadOfPass(
+    db,
+    fresh.map(({ it, a }) => {
+      const meta = ALARM_META[a.type];
+      return { vehicleId: it.vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null };
+    }),
+  );
+  return stored.flatMap((a, i) => (a ? [{ ...a, orgPath: fresh[i].it.orgPath }] : []));
 }

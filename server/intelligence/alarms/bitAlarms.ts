@@ -55,22 +55,38 @@ export async function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport
   if (!candidates.length) return [];
   // Each candidate's stored predecessor (the batch is committed: its own reports count).
   const before = await storedPredecessors(db, candidates);
+  const onsets = candidates.flatMap((r, i) =>
+    [...FAST_BIT_MASKS].filter(([, mask]) => (r.alarm & mask) !== 0 && ((before[i]?.alarm ?? 0) & mask) === 0).map(([type, mask]) => ({ r, type, mask })),
+  );
+  if (!onsets.length) return [];
+  // Rounds: a key's second onset in the batch must find its first stored, to close it.
+  const rounds: Array<typeof onsets> = [];
+  const seen = new Map<string, number>();
+  for (const o of [...onsets].sort((a, b) => a.r.time - b.r.time)) {
+    const key = `${o.r.vehicleId}|${o.type}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    (rounds[n] ??= []).push(o);
+  }
   const created: StoredAlarm[] = [];
-  for (const [i, r] of candidates.entries()) {
-    for (const [type, mask] of FAST_BIT_MASKS) {
-      if ((r.alarm & mask) === 0 || ((before[i]?.alarm ?? 0) & mask) !== 0) continue;
-      const meta = ALARM_META[type];
-      const at = new Date(r.time).toISOString();
-      await sql`
-        UPDATE alarm a SET end_time = c.t
-        FROM (SELECT a2.id, (SELECT min(p.device_time) FROM position p
-                             WHERE p.vehicle_id = a2.vehicle_id AND p.device_time > a2.begin_time AND p.device_time < ${at}::timestamptz
-                               AND (p.alarm & ${mask}::bigint) = 0) AS t
-              FROM alarm a2 WHERE a2.vehicle_id = ${r.vehicleId} AND a2.type = ${type} AND a2.subject = '' AND a2.end_time IS NULL AND a2.begin_time < ${at}::timestamptz) c
-        WHERE a.id = c.id AND c.t IS NOT NULL`.execute(db);
-      const stored = await storeAheadOfPass(db, { vehicleId: r.vehicleId, type, subject: '', begin: r.time, end: null, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail: { sources: sourcesOf(r.alarm >>> 0, mask) } });
-      if (stored) created.push(stored);
-    }
+  for (const round of rounds) {
+    // Each key's earlier alarm still open is closed first, in one statement for the round.
+    await sql`
+      UPDATE alarm a SET end_time = c.t
+      FROM (SELECT a2.id, (SELECT min(p.device_time) FROM position p
+                           WHERE p.vehicle_id = a2.vehicle_id AND p.device_time > a2.begin_time AND p.device_time < k.at AND (p.alarm & k.mask) = 0) AS t
+            FROM unnest(${round.map((o) => o.r.vehicleId)}::int[], ${round.map((o) => o.type)}::text[], ${round.map((o) => o.mask)}::bigint[],
+                        ${round.map((o) => new Date(o.r.time).toISOString())}::timestamptz[]) AS k(vehicle_id, type, mask, at)
+            JOIN alarm a2 ON a2.vehicle_id = k.vehicle_id AND a2.type = k.type AND a2.subject = '' AND a2.end_time IS NULL AND a2.begin_time < k.at) c
+      WHERE a.id = c.id AND c.t IS NOT NULL`.execute(db);
+    const stored = await storeAheadOfPass(
+      db,
+      round.map(({ r, type, mask }) => {
+        const meta = ALARM_META[type];
+        return { vehicleId: r.vehicleId, type, subject: '', begin: r.time, end: null, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail: { sources: sourcesOf(r.alarm >>> 0, mask) } };
+      }),
+    );
+    for (const a of stored) if (a) created.push(a);
   }
   return created;
 }

@@ -20,7 +20,7 @@ import type { DB } from '../../platform/db/tables';
 import type { DerivePosition } from '../deriver';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositionsMany } from '../windowLoad';
-import { liveByVehicle, storeFoundAheadOfPass } from './aheadOfPass';
+import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { alarmWordIntervals } from './detectors/alarmWord';
 import type { FenceRule } from './detectors/fences';
@@ -137,7 +137,7 @@ export class DurationAlarms {
     }
     if (!fired.length) return [];
     const stretches = await loadPositionsMany(this.db, fired);
-    const created: RaisedAlarm[] = [];
+    const found: FoundAhead[] = [];
     for (const [i, { vehicleId, rule, batchFrom }] of fired.entries()) {
       const positions = stretches[i];
       // Holding at the stretch's start: the run may have begun before it, where the pass may see it begin.
@@ -145,9 +145,9 @@ export class DurationAlarms {
       // What fired after the report before the batch is what the batch completed.
       const before = positions.filter((p) => p.time < batchFrom);
       const firedFrom = before.length ? before[before.length - 1].time + 1 : -Infinity;
-      created.push(...(await storeFoundAheadOfPass(this.db, vehicleId, pathOf.get(vehicleId)!, rule.detect(positions), firedFrom)));
+      found.push({ vehicleId, orgPath: pathOf.get(vehicleId)!, found: rule.detect(positions), firedFrom });
     }
-    return created;
+    return storeFoundAheadOfPass(this.db, found);
   }
 
   /**

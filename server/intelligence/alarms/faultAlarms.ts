@@ -18,11 +18,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
-import { storeAheadOfPass } from './aheadOfPass';
+import { storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { faultIntervals } from './detectors/obd';
 import { dtcReports, expertLookup, positionsWithDtcs } from './dtcReports';
 import type { RaisedAlarm } from './store';
-import { ALARM_META } from './types';
 
 /** A committed live report listing trouble codes: a position's OBD block or an OBD DTC record. */
 export interface FaultReport {
@@ -49,8 +48,7 @@ export class FaultAlarms {
   async raise(reports: readonly FaultReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
     const spans = this.candidates(reports);
     if (!spans.size) return [];
-    const meta = ALARM_META.Fault;
-    const created: RaisedAlarm[] = [];
+    const found: FoundAhead[] = [];
     for (const [vehicleId, span] of spans) {
       const path = pathOf.get(vehicleId);
       if (path === undefined || !(await lookups.policies(path)).has('Fault')) continue;
@@ -58,27 +56,11 @@ export class FaultAlarms {
       const recent = await dtcReports(this.db, vehicleId, await positionsWithDtcs(this.db, vehicleId, range), range);
       if (!recent.length) continue;
       const first = Math.min(...recent.map((r) => r.time));
-      for (const a of faultIntervals(recent, await expertLookup(lookups, recent))) {
-        // Begun at a report of this batch, with a report before it that did not list the code.
-        if (a.begin < span.from || a.begin <= first) continue;
-        const stored = await storeAheadOfPass(this.db, {
-          vehicleId,
-          type: 'Fault',
-          subject: a.subject,
-          begin: a.begin,
-          end: a.end,
-          level: a.level ?? meta.level,
-          category: meta.category,
-          latitude: a.latitude,
-          longitude: a.longitude,
-          value: a.value,
-          fenceId: null,
-          detail: a.detail ?? null,
-        });
-        if (stored) created.push({ ...stored, orgPath: path });
-      }
+      // Begun at a report of this batch, with a report before it that did not list the code.
+      const begun = faultIntervals(recent, await expertLookup(lookups, recent)).filter((a) => a.begin >= span.from && a.begin > first);
+      if (begun.length) found.push({ vehicleId, orgPath: path, found: begun });
     }
-    return created;
+    return storeFoundAheadOfPass(this.db, found);
   }
 
   /**

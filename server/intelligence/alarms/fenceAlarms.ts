@@ -16,12 +16,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositions } from '../windowLoad';
-import { liveByVehicle, storeAheadOfPass } from './aheadOfPass';
+import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { fenceIntervals, inside, type FenceRule } from './detectors/fences';
 import { MINUTE } from './detectors/motionRules';
 import type { RaisedAlarm } from './store';
-import { ALARM_META } from './types';
 
 /** A committed report, as this path needs it. */
 export interface FenceReport {
@@ -55,7 +54,7 @@ export class FenceAlarms {
     // Every vehicle's fences at once: one wait for the batch, not one per vehicle behind the event loop's queue.
     const vehicles = [...byVehicle].filter(([vehicleId]) => pathOf.has(vehicleId));
     const fencesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.fences(vehicleId, pathOf.get(vehicleId)!)));
-    const created: RaisedAlarm[] = [];
+    const found: FoundAhead[] = [];
     for (const [i, [vehicleId, list]] of vehicles.entries()) {
       const path = pathOf.get(vehicleId)!;
       const fences = fencesOf[i].filter((f) => f.alarmOnEnter || f.alarmOnExit);
@@ -67,16 +66,10 @@ export class FenceAlarms {
       const longestDwell = Math.max(...crossed.map((f) => f.dwellSeconds * 1000));
       const before = Math.min(lookbackMs(await lookups.policies(path)), 2 * longestDwell + MINUTE);
       const positions = await loadPositions(this.db, vehicleId, { from: list[0].time - before, to: list[list.length - 1].time + 1 });
-      for (const fence of crossed) {
-        for (const a of fenceIntervals(positions, fence)) {
-          if (a.type !== 'FenceIn' && a.type !== 'FenceOut') continue;
-          const meta = ALARM_META[a.type];
-          const stored = await storeAheadOfPass(this.db, { vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: fence.id, detail: a.detail ?? null });
-          if (stored) created.push({ ...stored, orgPath: path });
-        }
-      }
+      const crossings = crossed.flatMap((fence) => fenceIntervals(positions, fence).filter((a) => a.type === 'FenceIn' || a.type === 'FenceOut'));
+      if (crossings.length) found.push({ vehicleId, orgPath: path, found: crossings });
     }
-    return created;
+    return storeFoundAheadOfPass(this.db, found);
   }
 
   /**

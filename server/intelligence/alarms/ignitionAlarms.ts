@@ -50,14 +50,13 @@ export class IgnitionAlarms {
     if (!policed.length) return [];
     const before = await storedPredecessors(this.db, policed);
     const meta = ALARM_META.FireOn;
-    const created: RaisedAlarm[] = [];
-    for (const [i, r] of policed.entries()) {
-      // No predecessor: the deriver raises nothing either (a first report is no transition).
-      if (before[i]?.acc !== false) continue;
-      const stored = await storeAheadOfPass(this.db, { vehicleId: r.vehicleId, type: 'FireOn', subject: '', begin: r.time, end: r.time, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail: { sources: ['policy'] } });
-      if (stored) created.push({ ...stored, orgPath: pathOf.get(r.vehicleId)! });
-    }
-    return created;
+    // No predecessor: the deriver raises nothing either (a first report is no transition).
+    const ignitions = policed.filter((_, i) => before[i]?.acc === false);
+    const stored = await storeAheadOfPass(
+      this.db,
+      ignitions.map((r) => ({ vehicleId: r.vehicleId, type: 'FireOn' as const, subject: '', begin: r.time, end: r.time, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail: { sources: ['policy'] } })),
+    );
+    return stored.flatMap((a) => (a ? [{ ...a, orgPath: pathOf.get(a.vehicleId)! }] : []));
   }
 
   /**

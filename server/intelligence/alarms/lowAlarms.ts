@@ -20,7 +20,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositions } from '../windowLoad';
-import { liveByVehicle, storeFoundAheadOfPass } from './aheadOfPass';
+import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { alarmWordIntervals, ALARM_BIT_TYPES } from './detectors/alarmWord';
 import { MINUTE } from './detectors/motionRules';
 import { lowVoltage, RULE_DEFAULTS, voltageOf } from './detectors/policyRules';
@@ -66,7 +66,7 @@ export class LowAlarms {
     // Only vehicles whose reports can matter: the bit on, or a reading (a dip clears on one too).
     const relevant = [...byVehicle].filter(([, list]) => list.some((r) => (r.alarm & LOW_MASK) !== 0 || r.volts !== null || this.states.get(r.vehicleId)?.bit));
     if (!relevant.length) return [];
-    const created: RaisedAlarm[] = [];
+    const stored: FoundAhead[] = [];
     for (const [vehicleId, list] of relevant) {
       const path = pathOf.get(vehicleId);
       if (path === undefined) continue;
@@ -86,9 +86,9 @@ export class LowAlarms {
       const firstReading = positions.find((p) => voltageOf(p) !== null);
       if (!positions.length || (positions[0].alarm & LOW_MASK) !== 0 || (policy && firstReading && voltageOf(firstReading)! < volts)) continue;
       const found = mergeIntervals([...alarmWordIntervals(positions), ...(policy ? lowVoltage(positions, policy) : [])]).filter((a) => a.type === 'Low');
-      created.push(...(await storeFoundAheadOfPass(this.db, vehicleId, path, found)));
+      if (found.length) stored.push({ vehicleId, orgPath: path, found });
     }
-    return created;
+    return storeFoundAheadOfPass(this.db, stored);
   }
 
   /**
