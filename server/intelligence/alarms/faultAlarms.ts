@@ -48,19 +48,21 @@ export class FaultAlarms {
   async raise(reports: readonly FaultReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
     const spans = this.candidates(reports);
     if (!spans.size) return [];
-    const found: FoundAhead[] = [];
-    for (const [vehicleId, span] of spans) {
-      const path = pathOf.get(vehicleId);
-      if (path === undefined || !(await lookups.policies(path)).has('Fault')) continue;
-      const range = { from: span.from - RECENT_MS, to: span.to + 1 };
-      const recent = await dtcReports(this.db, vehicleId, await positionsWithDtcs(this.db, vehicleId, range), range);
-      if (!recent.length) continue;
-      const first = Math.min(...recent.map((r) => r.time));
-      // Begun at a report of this batch, with a report before it that did not list the code.
-      const begun = faultIntervals(recent, await expertLookup(lookups, recent)).filter((a) => a.begin >= span.from && a.begin > first);
-      if (begun.length) found.push({ vehicleId, orgPath: path, found: begun });
-    }
-    return storeFoundAheadOfPass(this.db, found);
+    // The vehicles side by side: each reads its own recent trouble-code reports.
+    const found = await Promise.all(
+      [...spans].map(async ([vehicleId, span]): Promise<FoundAhead | null> => {
+        const path = pathOf.get(vehicleId);
+        if (path === undefined || !(await lookups.policies(path)).has('Fault')) return null;
+        const range = { from: span.from - RECENT_MS, to: span.to + 1 };
+        const recent = await dtcReports(this.db, vehicleId, await positionsWithDtcs(this.db, vehicleId, range), range);
+        if (!recent.length) return null;
+        const first = Math.min(...recent.map((r) => r.time));
+        // Begun at a report of this batch, with a report before it that did not list the code.
+        const begun = faultIntervals(recent, await expertLookup(lookups, recent)).filter((a) => a.begin >= span.from && a.begin > first);
+        return begun.length ? { vehicleId, orgPath: path, found: begun } : null;
+      }),
+    );
+    return storeFoundAheadOfPass(this.db, found.filter((f): f is FoundAhead => f !== null));
   }
 
   /**

@@ -15,7 +15,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
-import { loadPositions } from '../windowLoad';
+import { loadPositionsMany } from '../windowLoad';
 import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { fenceIntervals, inside, type FenceRule } from './detectors/fences';
@@ -54,7 +54,7 @@ export class FenceAlarms {
     // Every vehicle's fences at once: one wait for the batch, not one per vehicle behind the event loop's queue.
     const vehicles = [...byVehicle].filter(([vehicleId]) => pathOf.has(vehicleId));
     const fencesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.fences(vehicleId, pathOf.get(vehicleId)!)));
-    const found: FoundAhead[] = [];
+    const crossedBy: Array<{ vehicleId: number; path: string; crossed: FenceRule[]; from: number; to: number }> = [];
     for (const [i, [vehicleId, list]] of vehicles.entries()) {
       const path = pathOf.get(vehicleId)!;
       const fences = fencesOf[i].filter((f) => f.alarmOnEnter || f.alarmOnExit);
@@ -65,10 +65,16 @@ export class FenceAlarms {
       // The stretch the pass reads at least: its look-back, but no more than the dwell needs.
       const longestDwell = Math.max(...crossed.map((f) => f.dwellSeconds * 1000));
       const before = Math.min(lookbackMs(await lookups.policies(path)), 2 * longestDwell + MINUTE);
-      const positions = await loadPositions(this.db, vehicleId, { from: list[0].time - before, to: list[list.length - 1].time + 1 });
-      const crossings = crossed.flatMap((fence) => fenceIntervals(positions, fence).filter((a) => a.type === 'FenceIn' || a.type === 'FenceOut'));
-      if (crossings.length) found.push({ vehicleId, orgPath: path, found: crossings });
+      crossedBy.push({ vehicleId, path, crossed, from: list[0].time - before, to: list[list.length - 1].time + 1 });
     }
+    if (!crossedBy.length) return [];
+    // Every stretch in one statement.
+    const stretches = await loadPositionsMany(this.db, crossedBy);
+    const found: FoundAhead[] = crossedBy.map(({ vehicleId, path, crossed }, i) => ({
+      vehicleId,
+      orgPath: path,
+      found: crossed.flatMap((fence) => fenceIntervals(stretches[i], fence).filter((a) => a.type === 'FenceIn' || a.type === 'FenceOut')),
+    }));
     return storeFoundAheadOfPass(this.db, found);
   }
 

@@ -19,7 +19,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
-import { loadPositions } from '../windowLoad';
+import { loadPositionsMany } from '../windowLoad';
+import type { AlarmPolicy } from './policies';
 import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { alarmWordIntervals, ALARM_BIT_TYPES } from './detectors/alarmWord';
 import { MINUTE } from './detectors/motionRules';
@@ -66,11 +67,12 @@ export class LowAlarms {
     // Only vehicles whose reports can matter: the bit on, or a reading (a dip clears on one too).
     const relevant = [...byVehicle].filter(([, list]) => list.some((r) => (r.alarm & LOW_MASK) !== 0 || r.volts !== null || this.states.get(r.vehicleId)?.bit));
     if (!relevant.length) return [];
-    const stored: FoundAhead[] = [];
-    for (const [vehicleId, list] of relevant) {
-      const path = pathOf.get(vehicleId);
-      if (path === undefined) continue;
-      const policies = await lookups.policies(path);
+    // Every vehicle's policies at once (cached between batches), then every stretch in one statement.
+    const policiesOf = await Promise.all(relevant.map(([vehicleId]) => (pathOf.has(vehicleId) ? lookups.policies(pathOf.get(vehicleId)!) : null)));
+    const dipped: Array<{ vehicleId: number; path: string; policy: AlarmPolicy | undefined; volts: number; from: number; to: number }> = [];
+    for (const [i, [vehicleId, list]] of relevant.entries()) {
+      const policies = policiesOf[i];
+      if (!policies) continue;
       const policy = policies.get('Low');
       const volts = policy?.threshold ?? RULE_DEFAULTS.lowVolts;
       const minMs = (policy?.durationMinutes ?? RULE_DEFAULTS.lowMinutes) * MINUTE;
@@ -78,7 +80,13 @@ export class LowAlarms {
       if (!this.follow(vehicleId, list, policy ? { volts, minMs } : null)) continue;
       // The stretch the pass reads at least: its look-back, but no more than the dip needs.
       const before = Math.min(lookbackMs(policies), (policy ? minMs : 0) + MINUTE);
-      const positions = await loadPositions(this.db, vehicleId, { from: list[0].time - before, to: list[list.length - 1].time + 1 });
+      dipped.push({ vehicleId, path: pathOf.get(vehicleId)!, policy, volts, from: list[0].time - before, to: list[list.length - 1].time + 1 });
+    }
+    if (!dipped.length) return [];
+    const stretches = await loadPositionsMany(this.db, dipped);
+    const stored: FoundAhead[] = [];
+    for (const [i, { vehicleId, path, policy, volts }] of dipped.entries()) {
+      const positions = stretches[i];
       // Neither rule may be holding at the stretch's start, or the pass may see the alarm begin
       // earlier: the first report without the bit, the first reading at or above the threshold.
       // (With no reading in the stretch, a dip long enough before it is already an open alarm,
