@@ -8,8 +8,8 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { DerivePosition, Deriver, DeriveWindow, TimeRange } from '../deriver';
-import { loadPositions } from '../windowLoad';
+import type { DeriveObdRecord, DerivePosition, Deriver, TimeRange } from '../deriver';
+import { loadObdRecordsMany, loadPositionsMany } from '../windowLoad';
 import { AI_DEFAULTS, repeatArrival, skewing, type RouteTask } from './detectors/aiRules';
 import { alarmWordIntervals } from './detectors/alarmWord';
 import { fenceIntervals } from './detectors/fences';
@@ -80,18 +80,24 @@ async function routeTasks(db: Kysely<DB>, vehicleId: number, range: TimeRange): 
   }));
 }
 
+/** What the detectors read of a vehicle: every stored position and OBD record of the range. */
+export interface AlarmRead {
+  positions: readonly DerivePosition[];
+  obdRecords: readonly DeriveObdRecord[];
+  range: TimeRange;
+}
+
 /** Everything the detectors find in these reports (merged, not yet cut to a window). */
-export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: string, positions: readonly DerivePosition[], window: DeriveWindow, range: TimeRange, obdAlarmTypes?: ReadonlyMap<number, AlarmType>, lookups: DeriveLookups = lookupsOnce(db)): Promise<AlarmInterval[]> {
+export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: string, read: AlarmRead, obdAlarmTypes?: ReadonlyMap<number, AlarmType>, lookups: DeriveLookups = lookupsOnce(db)): Promise<AlarmInterval[]> {
+  const { positions, range } = read;
   const policies = await lookups.policies(orgPath);
   const found: AlarmInterval[] = [...alarmWordIntervals(positions), ...policyIntervals(positions, policies)];
   for (const fence of await lookups.fences(vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
   if (policies.has('Fault')) {
-    // The window's OBD records cover the range unless it reads on past the window's end.
-    const knownObd = range.from === window.from && range.to === window.to ? window.obdRecords : undefined;
-    const reports = await dtcReports(db, vehicleId, positions, range, knownObd);
+    const reports = await dtcReports(db, vehicleId, positions, range, read.obdRecords);
     found.push(...faultIntervals(reports, await expertLookup(lookups, reports)));
   }
-  found.push(...obdAlarmIntervals(window.obdRecords, obdAlarmTypes));
+  found.push(...obdAlarmIntervals(read.obdRecords, obdAlarmTypes));
   const repeat = policies.get('RepeatArrival');
   if (repeat)
     found.push(
@@ -139,19 +145,26 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
     async rebuildMany(trx, windows, pass) {
       const lookups = lookupsOf(trx, pass);
       const replacements: AlarmReplacement[] = [];
-      for (const window of windows) {
+      const policiesOf = await Promise.all(windows.map((w) => lookups.policies(w.vehicle.orgPath)));
+      // A window that stops short of the newest report (a late or blind-area upload) reads on a
+      // little, so a condition that holds at its edge gets its true end: the positions and OBD
+      // records of every such window's tail in two statements for the pass, not two per window.
+      const tailed = windows.flatMap((w, i) => (Number.isFinite(w.to) ? [{ i, vehicleId: w.vehicle.vehicleId, from: w.to, to: w.to + lookbackMs(policiesOf[i]) }] : []));
+      const [tailPositions, tailObd] = tailed.length ? await Promise.all([loadPositionsMany(trx, tailed), loadObdRecordsMany(trx, tailed)]) : [[], []];
+      const tails = new Map(tailed.map((t, k) => [t.i, { positions: tailPositions[k], obdRecords: tailObd[k] }]));
+      for (const [i, window] of windows.entries()) {
         const { vehicleId, orgPath } = window.vehicle;
-        const policies = await lookups.policies(orgPath);
-        // A window that stops short of the newest report reads on a little, so a condition that
-        // holds at its edge gets its true end.
-        const tail = Number.isFinite(window.to) ? await loadPositions(trx, vehicleId, { from: window.to, to: window.to + lookbackMs(policies) }) : [];
-        const positions = tail.length ? [...window.positions, ...tail] : window.positions;
-        const range = { from: window.from, to: tail.length ? tail[tail.length - 1].time + 1 : window.to };
-        const found = await detectAlarms(trx, vehicleId, orgPath, positions, window, range, opts.obdAlarmTypes, lookups);
+        const policies = policiesOf[i];
+        const tail = tails.get(i);
+        const positions = tail?.positions.length ? [...window.positions, ...tail.positions] : window.positions;
+        const range = { from: window.from, to: tail?.positions.length ? tail.positions[tail.positions.length - 1].time + 1 : window.to };
+        // Every OBD record of the range: the window's, and the tail's up to its last position.
+        const obdRecords = tail ? [...window.obdRecords, ...tail.obdRecords.filter((o) => o.time < range.to)] : window.obdRecords;
+        const found = await detectAlarms(trx, vehicleId, orgPath, { positions, obdRecords, range }, opts.obdAlarmTypes, lookups);
         if (policies.has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
         // Up to the newest report read: an alarm beginning after it was not this window's to find
         // (the alarm word's own, raised from a batch committed meanwhile: bitAlarms.ts).
-        const readTo = newestOf({ positions, obdRecords: window.obdRecords }) + 1;
+        const readTo = newestOf({ positions, obdRecords }) + 1;
         replacements.push({ vehicleId, from: window.from, found, to: Math.min(window.to, readTo), readTo });
       }
       // Each vehicle's alarms are its own: all the windows' replaced in one delete and one insert.
