@@ -41,7 +41,12 @@ export interface DeriveObdRecord {
   readings: Record<string, unknown> | null;
   detail: Record<string, unknown> | null;
   dtcCount: number;
+  /** The trouble codes a trouble-code record (subtype OBD_DTC_SUBTYPE) lists, in order, as the window readers load them. */
+  codes?: string[];
 }
+
+/** OBD record subtype of trouble-code lists. */
+export const OBD_DTC_SUBTYPE = 2;
 
 /** Who the window belongs to, and the settings in force for it. */
 export interface VehicleContext {

@@ -5,7 +5,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { boundOf, boundText, type DeriveObdRecord, type DerivePosition, type DeriveWindow, type TimeRange, type TripSettings, type VehicleContext } from './deriver';
+import { boundOf, boundText, OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition, type DeriveWindow, type TimeRange, type TripSettings, type VehicleContext } from './deriver';
 import { pathUnder } from '../platform/scope';
 
 export const DEFAULT_SETTINGS: TripSettings = { stopMinutes: 5, region: null };
@@ -86,12 +86,41 @@ export async function loadPositions(db: Kysely<DB>, vehicleId: number, range: Ti
   return r.rows.map(toPosition);
 }
 
+/** An OBD record row as the window readers select it (OBD_COLUMNS over `obd_record o`). */
+interface ObdRow {
+  ms: number;
+  subtype: number;
+  latitude: number | null;
+  longitude: number | null;
+  readings: Record<string, unknown> | null;
+  detail: Record<string, unknown> | null;
+  dtc_count: number;
+  codes: string[] | null;
+}
+
+/**
+ * What the readers select of `obd_record o`: a trouble-code record's codes with it, so the Fault
+ * rule reads them from the window (held between passes) instead of querying for every window.
+ */
+const OBD_COLUMNS = sql`(extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.subtype, o.latitude, o.longitude, o.readings, o.detail, o.dtc_count,
+  CASE WHEN o.subtype = ${OBD_DTC_SUBTYPE} THEN (SELECT array_agg(d.code ORDER BY d.seq) FROM obd_dtc d WHERE d.terminal_id = o.terminal_id AND d.device_time = o.device_time) END AS codes`;
+
+const toObdRecord = (x: ObdRow): DeriveObdRecord => ({
+  time: Math.round(Number(x.ms)),
+  subtype: x.subtype,
+  latitude: x.latitude,
+  longitude: x.longitude,
+  readings: x.readings,
+  detail: x.detail,
+  dtcCount: x.dtc_count,
+  ...(x.subtype === OBD_DTC_SUBTYPE ? { codes: x.codes ?? [] } : {}),
+});
+
 export async function loadObdRecords(db: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<DeriveObdRecord[]> {
-  const r = await sql<{ ms: number; subtype: number; latitude: number | null; longitude: number | null; readings: Record<string, unknown> | null; detail: Record<string, unknown> | null; dtc_count: number }>`
-    SELECT (extract(epoch FROM device_time) * 1000)::float8 AS ms, subtype, latitude, longitude, readings, detail, dtc_count
-    FROM obd_record WHERE vehicle_id = ${vehicleId} ${rangeCondition(range)}
-    ORDER BY device_time, subtype`.execute(db);
-  return r.rows.map((x) => ({ time: Math.round(Number(x.ms)), subtype: x.subtype, latitude: x.latitude, longitude: x.longitude, readings: x.readings, detail: x.detail, dtcCount: x.dtc_count }));
+  const r = await sql<ObdRow>`
+    SELECT ${OBD_COLUMNS} FROM obd_record o WHERE o.vehicle_id = ${vehicleId} ${rangeCondition(range)}
+    ORDER BY o.device_time, o.subtype`.execute(db);
+  return r.rows.map(toObdRecord);
 }
 
 export async function loadWindow(db: Kysely<DB>, vehicle: VehicleContext, range: TimeRange): Promise<DeriveWindow> {
@@ -124,8 +153,8 @@ export async function loadWindows(db: Kysely<DB>, items: ReadonlyArray<{ vehicle
     SELECT p.vehicle_id, ${POSITION_COLUMNS} FROM ${rangesTable(ranges)}
     JOIN position p ON p.vehicle_id = w.vehicle_id AND p.device_time >= w.lo AND p.device_time < w.hi
     ORDER BY p.vehicle_id, p.device_time, p.terminal_id`.execute(db);
-  const obd = await sql<{ vehicle_id: number; ms: number; subtype: number; latitude: number | null; longitude: number | null; readings: Record<string, unknown> | null; detail: Record<string, unknown> | null; dtc_count: number }>`
-    SELECT o.vehicle_id, (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.subtype, o.latitude, o.longitude, o.readings, o.detail, o.dtc_count
+  const obd = await sql<ObdRow & { vehicle_id: number }>`
+    SELECT o.vehicle_id, ${OBD_COLUMNS}
     FROM ${rangesTable(ranges)}
     JOIN obd_record o ON o.vehicle_id = w.vehicle_id AND o.device_time >= w.lo AND o.device_time < w.hi
     ORDER BY o.vehicle_id, o.device_time, o.subtype`.execute(db);
@@ -140,7 +169,7 @@ export async function loadWindows(db: Kysely<DB>, items: ReadonlyArray<{ vehicle
       SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = w.vehicle_id AND device_time >= w.hi ORDER BY device_time ASC, terminal_id ASC LIMIT 1
     ) a ON true`.execute(db);
   const positionsOf = byVehicle(positions.rows, toPosition);
-  const obdOf = byVehicle(obd.rows, (x) => ({ time: Math.round(Number(x.ms)), subtype: x.subtype, latitude: x.latitude, longitude: x.longitude, readings: x.readings, detail: x.detail, dtcCount: x.dtc_count }));
+  const obdOf = byVehicle(obd.rows, toObdRecord);
   const beforeOf = new Map<number, DerivePosition>();
   const afterOf = new Map<number, DerivePosition>();
   for (const n of neighbours.rows) (n.side === 'before' ? beforeOf : afterOf).set(n.vehicle_id, toPosition(n));
@@ -176,10 +205,10 @@ export async function loadPositionsMany(db: Kysely<DB>, ranges: ReadonlyArray<{ 
 /** loadObdRecords for several ranges in one statement: each range's records, in the order given. */
 export async function loadObdRecordsMany(db: Kysely<DB>, ranges: ReadonlyArray<{ vehicleId: number; from: number; to: number }>): Promise<DeriveObdRecord[][]> {
   if (!ranges.length) return [];
-  const r = await sql<{ ord: number; ms: number; subtype: number; latitude: number | null; longitude: number | null; readings: Record<string, unknown> | null; detail: Record<string, unknown> | null; dtc_count: number }>`
-    SELECT w.ord, (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.subtype, o.latitude, o.longitude, o.readings, o.detail, o.dtc_count
+  const r = await sql<ObdRow & { ord: number }>`
+    SELECT w.ord, ${OBD_COLUMNS}
     FROM ${rangesTable(ranges)}
     JOIN obd_record o ON o.vehicle_id = w.vehicle_id AND o.device_time >= w.lo AND o.device_time < w.hi
     ORDER BY w.ord, o.device_time, o.subtype`.execute(db);
-  return byOrd(ranges.length, r.rows, (x) => ({ time: Math.round(Number(x.ms)), subtype: x.subtype, latitude: x.latitude, longitude: x.longitude, readings: x.readings, detail: x.detail, dtcCount: x.dtc_count }));
+  return byOrd(ranges.length, r.rows, toObdRecord);
 }

@@ -6,13 +6,12 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { DeriveObdRecord, DerivePosition, TimeRange } from '../deriver';
+import { OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition, type TimeRange } from '../deriver';
 import { expertKey, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch, type ParsedDtc } from './detectors/obd';
 import type { DeriveLookups } from '../settingsCache';
 import type { AlarmLevel } from './types';
 
-/** OBD record subtype of trouble-code lists. */
-export const OBD_DTC_SUBTYPE = 2;
+export { OBD_DTC_SUBTYPE };
 
 /** A position as the trouble-code rule reads it. */
 export type DtcPosition = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'extras'>;
@@ -28,8 +27,13 @@ export async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: r
     const codes = positionDtcs(p);
     if (codes) out.push({ time: p.time, codes, latitude: p.latitude, longitude: p.longitude });
   }
-  // The range's OBD records, when the caller has them: without a trouble-code record there are no codes to read.
-  if (knownObd && !knownObd.some((o) => o.subtype === OBD_DTC_SUBTYPE)) return out;
+  // The range's OBD records, when the caller has them with their codes (the window readers load
+  // them so): nothing to query.
+  const known = knownObd?.filter((o) => o.subtype === OBD_DTC_SUBTYPE);
+  if (known && known.every((o) => o.codes !== undefined)) {
+    for (const o of known) out.push({ time: o.time, codes: o.codes!, latitude: o.latitude, longitude: o.longitude });
+    return out;
+  }
   const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
   const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
   const r = await sql<{ ms: number; codes: string[] | null; latitude: number | null; longitude: number | null }>`
