@@ -200,6 +200,30 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     expect(await stops()).toEqual([{ ...open, end: parkedAt + 90 * 60_000, value: 90 }]);
   });
 
+  it('removes the clock\'s StopLongTime once a blind-area upload shows the vehicle moved during that stop', async () => {
+    const phone = demoTerminal(7);
+    const vehicleId = await rig.vehicleOf(phone);
+    const d = new ScriptedDay(Math.floor(Date.now() / 1000) * 1000 - 8 * 60_000, { latitude: 31.35, longitude: 121.55 });
+    d.step(3 * 60, 40);
+    const parkedAt = d.time;
+    d.step(5 * 60, 0, { acc: false });
+    // The clock reads 61 minutes after parking: the clock's alarm, fired at 60, past the last report.
+    rig.clockAhead = parkedAt + 61 * 60_000 - Date.now();
+    await rig.send(phone, d.reports);
+    const stops = async () => (await sql<{ id: number }>`SELECT id FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime'`.execute(rig.s.database.db)).rows;
+    await until(async () => (await stops()).length === 1);
+    // The terminal was out of coverage: its upload shows it drove off 20 minutes after parking and
+    // parked again, its last report at 23 minutes (before the alarm fired). No pass could have
+    // found that alarm, yet the reports no longer support it: it goes.
+    const upload = new ScriptedDay(parkedAt + 20 * 60_000, d.position).step(120, 40).step(60, 0, { acc: false }).reports;
+    try {
+      await rig.send(phone, upload, { blind: true });
+      expect(await stops()).toEqual([]);
+    } finally {
+      rig.clockAhead = 0;
+    }
+  });
+
   it('turns the OBD alarm items the operator mapped into PullOut, Insert and Crash, and keeps the others as OBD alarms', async () => {
     const phone = demoTerminal(6);
     const t0 = Math.floor(Date.now() / 1000) * 1000 - 10 * 60_000;
