@@ -7,8 +7,8 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { RaisedAlarm, StoredAlarm } from './store';
-import { ALARM_META, type AlarmInterval } from './types';
+import { ALARM_INSERT_COLUMNS, alarmKey, rowOf, rowsToInsert, type RaisedAlarm, type StoredAlarm } from './store';
+import type { AlarmInterval } from './types';
 
 /** What a predecessor tells these paths. */
 export interface Predecessor {
@@ -40,25 +40,17 @@ export type AheadAlarm = Omit<StoredAlarm, 'id'> & { firedAt?: number };
  */
 export async function storeAheadOfPass(db: Kysely<DB>, alarms: readonly AheadAlarm[]): Promise<Array<StoredAlarm | null>> {
   if (!alarms.length) return [];
-  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
   const r = await sql<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date }>`
-    INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
-    SELECT r.vehicle_id, r.type, r.category, r.level, r.subject, r.begin_time, r.end_time, r.fired_at, r.latitude, r.longitude, r.value, r.detail::jsonb, r.fence_id
-    FROM unnest(${alarms.map((a) => a.vehicleId)}::int[], ${alarms.map((a) => a.type)}::text[], ${alarms.map((a) => a.category)}::text[], ${alarms.map((a) => a.level)}::text[],
-                ${alarms.map((a) => a.subject)}::text[], ${alarms.map((a) => iso(a.begin))}::timestamptz[], ${alarms.map((a) => iso(a.end))}::timestamptz[],
-                ${alarms.map((a) => iso(a.firedAt ?? a.begin))}::timestamptz[], ${alarms.map((a) => a.latitude)}::float8[], ${alarms.map((a) => a.longitude)}::float8[],
-                ${alarms.map((a) => a.value)}::float8[], ${alarms.map((a) => (a.detail === null ? null : JSON.stringify(a.detail)))}::text[], ${alarms.map((a) => a.fenceId)}::int[])
-      WITH ORDINALITY AS r(vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id, ord)
-    ORDER BY r.ord
+    INSERT INTO alarm ${ALARM_INSERT_COLUMNS} ${rowsToInsert(alarms.map((a) => ({ ...a, firedAt: a.firedAt ?? a.begin })))}
     ON CONFLICT DO NOTHING
     RETURNING id, vehicle_id, type, subject, begin_time`.execute(db);
-  const key = (vehicleId: number, type: string, subject: string, begin: number) => `${vehicleId}\u0000${type}\u0000${subject}\u0000${begin}`;
-  const idOf = new Map(r.rows.map((row) => [key(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), row.id]));
+  const idOf = new Map(r.rows.map((row) => [alarmKey(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), row.id]));
   return alarms.map(({ firedAt: _firedAt, ...a }) => {
-    const id = idOf.get(key(a.vehicleId, a.type, a.subject, a.begin));
+    const key = alarmKey(a.vehicleId, a.type, a.subject, a.begin);
+    const id = idOf.get(key);
     // Once: a key given twice was stored once.
     if (id === undefined) return null;
-    idOf.delete(key(a.vehicleId, a.type, a.subject, a.begin));
+    idOf.delete(key);
     return { id, ...a };
   });
 }
@@ -102,12 +94,6 @@ export async function storeFoundAheadOfPass(db: Kysely<DB>, items: readonly Foun
       FROM unnest(${ended.map((e) => e.vehicleId)}::int[], ${ended.map((e) => e.a.type)}::text[], ${ended.map((e) => e.a.subject)}::text[],
                   ${ended.map((e) => new Date(e.a.begin).toISOString())}::timestamptz[], ${ended.map((e) => new Date(e.a.end!).toISOString())}::timestamptz[]) AS f(vehicle_id, type, subject, begin_time, end_time)
       WHERE a.vehicle_id = f.vehicle_id AND a.type = f.type AND a.subject = f.subject AND a.begin_time = f.begin_time AND a.end_time IS NULL`.execute(db);
-  const stored = await storeAheadOfPass(
-    db,
-    fresh.map(({ it, a }) => {
-      const meta = ALARM_META[a.type];
-      return { vehicleId: it.vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, firedAt: a.firedAt, level: a.level ?? meta.level, category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null };
-    }),
-  );
+  const stored = await storeAheadOfPass(db, fresh.map(({ it, a }) => ({ ...rowOf(it.vehicleId, a), firedAt: a.firedAt })));
   return stored.flatMap((a, i) => (a ? [{ ...a, orgPath: fresh[i].it.orgPath }] : []));
 }

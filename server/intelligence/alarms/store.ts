@@ -34,6 +34,33 @@ export interface RaisedAlarm extends StoredAlarm {
 
 const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
 
+/** An alarm's key: at most one row per vehicle, type, subject and begin. */
+export const alarmKey = (vehicleId: number, type: string, subject: string, begin: number) => `${vehicleId}\u0000${type}\u0000${subject}\u0000${begin}`;
+
+/** A found interval as the vehicle's alarm row: the type's level unless the interval has its own, the type's category. */
+export function rowOf(vehicleId: number, a: AlarmInterval): Omit<StoredAlarm, 'id'> {
+  return { vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, level: a.level ?? ALARM_META[a.type].level, category: ALARM_META[a.type].category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null };
+}
+
+/** The columns `rowsToInsert` selects, in its order. */
+export const ALARM_INSERT_COLUMNS = sql`(vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)`;
+
+/**
+ * Alarm rows as the source of one INSERT (`INSERT INTO alarm ${ALARM_INSERT_COLUMNS} ${rowsToInsert(…)}`),
+ * in the order given: an empty detail is stored as none.
+ */
+export function rowsToInsert(rows: ReadonlyArray<Omit<StoredAlarm, 'id'> & { firedAt: number }>) {
+  const detailOf = (a: Omit<StoredAlarm, 'id'>) => (a.detail && Object.keys(a.detail).length ? JSON.stringify(a.detail) : null);
+  return sql`
+    SELECT r.vehicle_id, r.type, r.category, r.level, r.subject, r.begin_time, r.end_time, r.fired_at, r.latitude, r.longitude, r.value, r.detail::jsonb, r.fence_id
+    FROM unnest(${rows.map((a) => a.vehicleId)}::int[], ${rows.map((a) => a.type)}::text[], ${rows.map((a) => a.category)}::text[], ${rows.map((a) => a.level)}::text[],
+                ${rows.map((a) => a.subject)}::text[], ${rows.map((a) => iso(a.begin))}::timestamptz[], ${rows.map((a) => iso(a.end))}::timestamptz[],
+                ${rows.map((a) => iso(a.firedAt))}::timestamptz[], ${rows.map((a) => a.latitude)}::float8[], ${rows.map((a) => a.longitude)}::float8[],
+                ${rows.map((a) => a.value)}::float8[], ${rows.map(detailOf)}::text[], ${rows.map((a) => a.fenceId)}::int[])
+      WITH ORDINALITY AS r(vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id, ord)
+    ORDER BY r.ord`;
+}
+
 /**
  * The earliest begin of this vehicle's report-driven alarms that are still open at `at` or end
  * after it: a rebuild from `at` must start there, so no alarm is cut in two.
@@ -107,32 +134,19 @@ export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmRep
           SELECT 1 FROM unnest(${all.map((r) => r.vehicleId)}::int[], ${all.map((r) => r.a.type)}::text[], ${all.map((r) => r.a.subject)}::text[], ${all.map((r) => iso(r.a.begin))}::timestamptz[]) AS k(vehicle_id, type, subject, begin_time)
           WHERE k.vehicle_id = a.vehicle_id AND k.type = a.type AND k.subject = a.subject AND k.begin_time = a.begin_time)`.execute(trx);
     if (!all.length) return items.map((): StoredAlarm[] => []);
-    const levelOf = (a: AlarmInterval) => a.level ?? ALARM_META[a.type].level;
-    const detailOf = (a: AlarmInterval) => (a.detail && Object.keys(a.detail).length ? JSON.stringify(a.detail) : null);
-    const r = await sql<{ ord: number; id: number; inserted: boolean }>`
-      INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id)
-      SELECT r.vehicle_id, r.type, r.category, r.level, r.subject, r.begin_time, r.end_time, r.fired_at, r.latitude, r.longitude, r.value, r.detail::jsonb, r.fence_id
-      FROM unnest(${all.map((x) => x.vehicleId)}::int[], ${all.map((x) => x.a.type)}::text[], ${all.map((x) => ALARM_META[x.a.type].category)}::text[],
-                  ${all.map((x) => levelOf(x.a))}::text[], ${all.map((x) => x.a.subject)}::text[], ${all.map((x) => iso(x.a.begin))}::timestamptz[],
-                  ${all.map((x) => iso(x.a.end))}::timestamptz[], ${all.map((x) => iso(x.a.firedAt))}::timestamptz[], ${all.map((x) => x.a.latitude)}::float8[],
-                  ${all.map((x) => x.a.longitude)}::float8[], ${all.map((x) => x.a.value)}::float8[], ${all.map((x) => detailOf(x.a))}::text[], ${all.map((x) => x.a.fenceId ?? null)}::int[])
-        WITH ORDINALITY AS r(vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail, fence_id, ord)
-      ORDER BY r.ord
+    const r = await sql<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date; inserted: boolean }>`
+      INSERT INTO alarm ${ALARM_INSERT_COLUMNS} ${rowsToInsert(all.map((x) => ({ ...rowOf(x.vehicleId, x.a), firedAt: x.a.firedAt })))}
       ON CONFLICT (vehicle_id, type, subject, begin_time) DO UPDATE SET
         end_time = excluded.end_time, fired_at = excluded.fired_at, level = excluded.level, category = excluded.category,
         latitude = excluded.latitude, longitude = excluded.longitude, value = excluded.value, detail = excluded.detail,
         fence_id = excluded.fence_id
       RETURNING id, vehicle_id, type, subject, begin_time, (xmax = 0) AS inserted`.execute(trx);
-    const key = (vehicleId: number, type: string, subject: string, begin: number) => `${vehicleId}\u0000${type}\u0000${subject}\u0000${begin}`;
     const stored = new Map<string, { id: number; inserted: boolean }>();
-    for (const row of r.rows as unknown as Array<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date; inserted: boolean }>)
-      stored.set(key(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), { id: row.id, inserted: row.inserted });
+    for (const row of r.rows) stored.set(alarmKey(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), { id: row.id, inserted: row.inserted });
     return items.map((it, i) =>
       rowsOf[i].flatMap((a): StoredAlarm[] => {
-        const row = stored.get(key(it.vehicleId, a.type, a.subject, a.begin));
-        if (!row?.inserted) return [];
-        const meta = ALARM_META[a.type];
-        return [{ id: row.id, vehicleId: it.vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, level: levelOf(a), category: meta.category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null }];
+        const row = stored.get(alarmKey(it.vehicleId, a.type, a.subject, a.begin));
+        return row?.inserted ? [{ id: row.id, ...rowOf(it.vehicleId, a) }] : [];
       }),
     );
   };
