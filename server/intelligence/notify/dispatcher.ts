@@ -126,24 +126,19 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
     ).rows;
   const rulesFor = (types: string[]): Promise<Rule[]> => rulesWhere(sql`n.enabled IS NOT FALSE AND n.alarm_type = ANY (${types}::text[])`);
 
-  /** Members whose scope holds the vehicle (their organisation is the vehicle's or above it), enabled. */
-  const membersOver = async (orgPath: string): Promise<Array<{ id: number; loginName: string; mobile: string | null }>> =>
-    (
-      await sql<{ id: number; loginName: string; mobile: string | null }>`
-        SELECT m.id, m.login_name AS "loginName", m.mobile FROM member m JOIN organisation o ON o.id = m.org_id
-        WHERE m.status = 'enabled' AND ${orgPath} LIKE o.path || '%' ORDER BY m.id`.execute(db)
-    ).rows;
+  type Member = { id: number; loginName: string; mobile: string | null };
 
-  /** membersOver for several organisation paths in one statement. */
-  const membersOverMany = async (orgPaths: readonly string[]): Promise<Map<string, Array<{ id: number; loginName: string }>>> => {
-    const out = new Map(orgPaths.map((p) => [p, [] as Array<{ id: number; loginName: string }>]));
-    const r = await sql<{ path: string; id: number; loginName: string }>`
-      SELECT w.path, m.id, m.login_name AS "loginName" FROM unnest(${[...orgPaths]}::text[]) AS w(path)
+  /** Per organisation path, the enabled members whose scope holds it (their organisation is that one or above it). */
+  const membersOverMany = async (orgPaths: readonly string[]): Promise<Map<string, Member[]>> => {
+    const out = new Map(orgPaths.map((p) => [p, [] as Member[]]));
+    const r = await sql<Member & { path: string }>`
+      SELECT w.path, m.id, m.login_name AS "loginName", m.mobile FROM unnest(${[...orgPaths]}::text[]) AS w(path)
       JOIN organisation o ON w.path LIKE o.path || '%' JOIN member m ON m.org_id = o.id
       WHERE m.status = 'enabled' ORDER BY m.id`.execute(db);
-    for (const row of r.rows) out.get(row.path)!.push({ id: row.id, loginName: row.loginName });
+    for (const { path, ...member } of r.rows) out.get(path)!.push(member);
     return out;
   };
+  const membersOver = async (orgPath: string): Promise<Member[]> => (await membersOverMany([orgPath])).get(orgPath)!;
 
   /**
    * The console's share of a delivery: each (rule, alarm) pair's members, their unread entries in
