@@ -162,23 +162,32 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     expect(closed.end!).toBeGreaterThan(closed.begin);
   });
 
+  /**
+   * Live reports (made as they are sent, in whole seconds as the protocol carries them): three
+   * minutes driving, then five parked with the ignition off, after which the terminal goes quiet.
+   */
+  const driveThenPark = (at: { latitude: number; longitude: number }) => {
+    const day = new ScriptedDay(Math.floor(Date.now() / 1000) * 1000 - 8 * 60_000, at);
+    day.step(3 * 60, 40);
+    const parkedAt = day.time;
+    day.step(5 * 60, 0, { acc: false });
+    return { day, parkedAt };
+  };
+  const stopsOf = async (vehicleId: number) =>
+    (await sql<{ id: number; begin: Date; end: Date | null; value: number }>`SELECT id, begin_time AS begin, end_time AS "end", value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime'`.execute(rig.s.database.db)).rows.map((r) => ({
+      ...r,
+      begin: new Date(r.begin).getTime(),
+      end: r.end === null ? null : new Date(r.end).getTime(),
+    }));
+
   it('raises StopLongTime on the clock when a parked terminal goes quiet, keeps it through a rebuild, publishes it on the bus, and closes it when the vehicle moves', async () => {
     const phone = demoTerminal(5);
     const vehicleId = await rig.vehicleOf(phone);
-    // Live reports (made as they are sent, in whole seconds as the protocol carries them).
-    const d = new ScriptedDay(Math.floor(Date.now() / 1000) * 1000 - 8 * 60_000, { latitude: 31.3, longitude: 121.5 });
-    d.step(3 * 60, 40);
-    const parkedAt = d.time;
-    d.step(5 * 60, 0, { acc: false }); // parks, and the terminal goes quiet after 5 minutes
+    const { day: d, parkedAt } = driveThenPark({ latitude: 31.3, longitude: 121.5 });
     // The clock reads 55 minutes after parking.
     rig.clockAhead = parkedAt + 55 * 60_000 - Date.now();
     await rig.send(phone, d.reports);
-    const stops = async () =>
-      (await sql<{ id: number; begin: Date; end: Date | null; value: number }>`SELECT id, begin_time AS begin, end_time AS "end", value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime'`.execute(rig.s.database.db)).rows.map((r) => ({
-        ...r,
-        begin: new Date(r.begin).getTime(),
-        end: r.end === null ? null : new Date(r.end).getTime(),
-      }));
+    const stops = () => stopsOf(vehicleId);
     // The reports alone show a 5-minute stop; the clock (policy 60 min) says nothing at 55 minutes.
     await new Promise((r) => setTimeout(r, 300));
     expect(await stops()).toEqual([]);
@@ -203,14 +212,11 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
   it('removes the clock\'s StopLongTime once a blind-area upload shows the vehicle moved during that stop', async () => {
     const phone = demoTerminal(7);
     const vehicleId = await rig.vehicleOf(phone);
-    const d = new ScriptedDay(Math.floor(Date.now() / 1000) * 1000 - 8 * 60_000, { latitude: 31.35, longitude: 121.55 });
-    d.step(3 * 60, 40);
-    const parkedAt = d.time;
-    d.step(5 * 60, 0, { acc: false });
+    const { day: d, parkedAt } = driveThenPark({ latitude: 31.35, longitude: 121.55 });
     // The clock reads 61 minutes after parking: the clock's alarm, fired at 60, past the last report.
     rig.clockAhead = parkedAt + 61 * 60_000 - Date.now();
     await rig.send(phone, d.reports);
-    const stops = async () => (await sql<{ id: number }>`SELECT id FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime'`.execute(rig.s.database.db)).rows;
+    const stops = () => stopsOf(vehicleId);
     await until(async () => (await stops()).length === 1);
     // The terminal was out of coverage: its upload shows it drove off 20 minutes after parking and
     // parked again, its last report at 23 minutes (before the alarm fired). No pass could have
