@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { isAttachRace, retryAttachRace } from './attachRace';
 import type { PositionRecord } from './records';
 import { INPUT_COLUMNS, insertedKeys, STORE_FROM_INPUT } from './positionSql';
 
@@ -53,6 +54,10 @@ export function copyText(records: PositionRecord[]): string {
 }
 
 export async function copyPositions(pool: pg.Pool, records: PositionRecord[]): Promise<Set<string>> {
+  return retryAttachRace(() => copyOnce(pool, records));
+}
+
+async function copyOnce(pool: pg.Pool, records: PositionRecord[]): Promise<Set<string>> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
@@ -68,9 +73,12 @@ export async function copyPositions(pool: pg.Pool, records: PositionRecord[]): P
   } catch (e) {
     broken = e instanceof Error ? e : new Error(String(e));
     await client.query('ROLLBACK').catch(() => undefined);
+    // The rollback may have taken a temporary table created in this transaction with it.
+    prepared.delete(client);
     throw broken;
   } finally {
-    // A connection that failed mid-COPY is not trusted again: the pool replaces it.
-    client.release(broken);
+    // A connection that failed mid-COPY is not trusted again: the pool replaces it. A lost attach
+    // race failed after the COPY, in a statement the ROLLBACK cleared: that connection stays.
+    client.release(broken && !isAttachRace(broken) ? broken : undefined);
   }
 }

@@ -7,6 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { BatchWriter, type WriterOptions } from './batchWriter';
+import { retryAttachRace } from './attachRace';
 import type { ObdRecordRow } from './obdRecords';
 
 const keyOf = (terminalId: number, ms: number, subtype: number) => `${terminalId}|${ms}|${subtype}`;
@@ -25,7 +26,7 @@ export async function insertObdRecords(db: Kysely<DB>, records: ObdRecordRow[]):
   const iso = (ms: number) => new Date(ms).toISOString();
   const dtcs = records.flatMap((r) => r.dtcs.map((d, seq) => ({ r, d, seq })));
   const dcol = <T>(f: (x: (typeof dtcs)[number]) => T): T[] => dtcs.map(f);
-  const result = await sql<{ terminal_id: number; ms: number; subtype: number }>`
+  const statement = sql<{ terminal_id: number; ms: number; subtype: number }>`
     WITH input AS (
       SELECT * FROM unnest(
         ${col((r) => r.terminalId)}::int[], ${col((r) => iso(r.deviceTime))}::timestamptz[], ${col((r) => r.subtype)}::smallint[],
@@ -59,6 +60,8 @@ export async function insertObdRecords(db: Kysely<DB>, records: ObdRecordRow[]):
       ON CONFLICT (terminal_id, device_time, seq) DO NOTHING
       RETURNING 1
     )
-    SELECT terminal_id, (extract(epoch FROM device_time) * 1000)::float8 AS ms, subtype FROM ins`.execute(db);
+    SELECT terminal_id, (extract(epoch FROM device_time) * 1000)::float8 AS ms, subtype FROM ins`;
+  // Inside a caller's transaction a failed statement has aborted it: only the caller can retry.
+  const result = db.isTransaction ? await statement.execute(db) : await retryAttachRace(() => statement.execute(db));
   return new Set(result.rows.map((r) => keyOf(r.terminal_id, Math.round(Number(r.ms)), r.subtype)));
 }

@@ -74,7 +74,9 @@ export async function partitionsOf(db: Kysely<DB>, table: MonthlyTable): Promise
  * a plain table, filled from the default and attached, in one transaction. Attaching also needs
  * only SHARE UPDATE EXCLUSIVE on the parent where CREATE … PARTITION OF takes ACCESS EXCLUSIVE, so
  * writers of other months and readers carry on meanwhile. The default is locked against writes
- * first: a row for this month arriving between the move and the attach would fail the attach.
+ * first: a row for this month arriving between the move and the attach would fail the attach. A
+ * writer that routed a row to the default before the attach committed is refused once it has
+ * (attachRace.ts): the store functions run such a statement again.
  */
 export async function createMonthPartition(db: Kysely<DB>, table: MonthlyTable, m: Month): Promise<number | null> {
   const name = partitionName(table, m);

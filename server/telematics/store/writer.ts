@@ -8,6 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
 import { BatchWriter, type StoredRecords, type WriterOptions } from './batchWriter';
+import { retryAttachRace } from './attachRace';
 import { copyPositions } from './copyPositions';
 import { insertedKeys, keyOf, STORE_FROM_INPUT } from './positionSql';
 import type { PositionRecord } from './records';
@@ -34,7 +35,7 @@ export class PositionWriter extends BatchWriter<PositionRecord> {
 export async function insertPositions(db: Kysely<DB>, records: PositionRecord[]): Promise<Set<string>> {
   const col = <T>(f: (r: PositionRecord) => T): T[] => records.map(f);
   const times = col((r) => new Date(r.deviceTime).toISOString());
-  const result = await sql<{ terminal_id: number; ms: number }>`
+  const statement = sql<{ terminal_id: number; ms: number }>`
     WITH input AS (
       SELECT * FROM unnest(
         ${col((r) => r.terminalId)}::int[], ${times}::timestamptz[], ${col((r) => r.vehicleId)}::int[],
@@ -46,7 +47,9 @@ export async function insertPositions(db: Kysely<DB>, records: PositionRecord[])
         ${col((r) => (r.dtcs ? r.dtcs.join(',') : null))}::text[]
       ) AS t(terminal_id, device_time, vehicle_id, latitude, longitude, altitude, speed, direction, alarm,
              status, acc, fixed, mileage_km, fuel_l, blind, extras, dtcs)
-    ),${sql.raw(STORE_FROM_INPUT)}`.execute(db);
+    ),${sql.raw(STORE_FROM_INPUT)}`;
+  // Inside a caller's transaction a failed statement has aborted it: only the caller can retry.
+  const result = db.isTransaction ? await statement.execute(db) : await retryAttachRace(() => statement.execute(db));
   return insertedKeys(result.rows);
 }
 

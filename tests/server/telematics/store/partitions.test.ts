@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
 import type { DB } from '../../../../server/platform/db/tables';
 import { insertObdRecords } from '../../../../server/telematics/store/obdWriter';
 import type { ObdRecordRow } from '../../../../server/telematics/store/obdRecords';
@@ -12,6 +13,7 @@ import {
   type MaintenanceLog,
 } from '../../../../server/telematics/store/partitions';
 import type { PositionRecord } from '../../../../server/telematics/store/records';
+import { copyPositions } from '../../../../server/telematics/store/copyPositions';
 import { insertPositions } from '../../../../server/telematics/store/writer';
 import { BACKENDS, startTestServer, type TestServer } from '../../../helpers/testServer';
 
@@ -303,5 +305,85 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
     expect(levels.rows.map((x) => x.minute.toISOString())).toEqual(['2026-02-01T00:00:00.000Z', '2026-03-01T08:00:00.000Z']);
     // Nothing more to drop on the next pass.
     expect((await maintainPartitions(db, { now, retentionMonths: 1, monthsAhead: 0 })).dropped).toEqual([]);
+  });
+});
+
+/**
+ * A writer whose statement routed a row of a month to the DEFAULT partition just before that month's
+ * partition was attached: PostgreSQL refuses the row once the attach commits. Made to happen every
+ * time here: a reader's row lock holds the creation at its lock on the default, the writers queue
+ * behind it having already routed to the default, then the reader lets go.
+ */
+describe('storing while a month partition is attached (PostgreSQL)', () => {
+  let s: TestServer;
+  let db: Kysely<DB>;
+  beforeAll(async () => {
+    s = await startTestServer('postgres');
+    db = s.database.db;
+  });
+  afterAll(() => s?.close());
+
+  /**
+   * Resolves once `n` locks of `mode` wait on `relation`: the state the race needs, polled on a
+   * connection of its own (the pool's four are the reader's, the pass's and the writers').
+   */
+  async function waiting(relation: string, mode: string, n: number): Promise<void> {
+    const watcher = new pg.Client({ connectionString: (s.database.pool as pg.Pool & { options: pg.PoolConfig }).options.connectionString });
+    await watcher.connect();
+    try {
+      for (;;) {
+        const r = await watcher.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_locks WHERE relation = to_regclass($1) AND mode = $2 AND NOT granted',
+          [relation, mode],
+        );
+        if (r.rows[0].n >= n) return;
+        await new Promise((done) => setImmediate(done));
+      }
+    } finally {
+      await watcher.end();
+    }
+  }
+
+  /** Runs `writes` while the creation of `month`'s partitions has locked `fallback` but not yet attached. */
+  async function duringAttach<T>(fallback: string, month: string, writes: () => Array<Promise<T>>): Promise<{ stored: T[]; failed: unknown[] }> {
+    let release!: () => void;
+    const held = new Promise<void>((ok) => (release = ok));
+    let locked!: () => void;
+    const hold = new Promise<void>((ok) => (locked = ok));
+    const reader = db.transaction().execute(async (trx) => {
+      await sql`SELECT 1 FROM ${sql.table(fallback)} WHERE device_time >= ${month}::timestamptz LIMIT 1 FOR UPDATE`.execute(trx);
+      locked();
+      await held;
+    });
+    await hold;
+    const pass = maintainPartitions(db, { now: new Date(month), monthsAhead: 0 });
+    await waiting(fallback, 'ExclusiveLock', 1);
+    const started = writes();
+    await waiting(fallback, 'RowExclusiveLock', started.length);
+    release();
+    await reader;
+    const stored = await Promise.all(started);
+    return { stored, failed: (await pass).failed };
+  }
+
+  it('stores a batch of positions, by statement and by COPY, in the new partition', async () => {
+    await insertPositions(db, [position('2099-10-01T00:00:00.000Z')]);
+    const r = await duringAttach('position_default', '2099-10-01T00:00:00.000Z', () => [
+      insertPositions(db, [position('2099-10-05T00:00:00.000Z'), position('2026-02-20T00:00:00.000Z')]),
+      copyPositions(s.database.pool!, [position('2099-10-06T00:00:00.000Z')]),
+    ]);
+    expect(r.failed).toEqual([]);
+    expect(r.stored.map((k) => k.size)).toEqual([2, 1]);
+    const w = await placement(db, 'position');
+    expect(['2099-10-01T00:00:00.000Z', '2099-10-05T00:00:00.000Z', '2099-10-06T00:00:00.000Z'].map((t) => w[t])).toEqual(Array(3).fill('position_p209910'));
+  });
+
+  it('stores a batch of OBD records and their DTCs in the new partitions', async () => {
+    await insertObdRecords(db, [obdRecord('2099-11-01T00:00:00.000Z')]);
+    const r = await duringAttach('obd_record_default', '2099-11-01T00:00:00.000Z', () => [insertObdRecords(db, [obdRecord('2099-11-07T00:00:00.000Z')])]);
+    expect(r.failed).toEqual([]);
+    expect(r.stored.map((k) => k.size)).toEqual([1]);
+    expect(Object.values(await placement(db, 'obd_record'))).toEqual(['obd_record_p209911', 'obd_record_p209911']);
+    expect(Object.values(await placement(db, 'obd_dtc'))).toEqual(['obd_dtc_p209911', 'obd_dtc_p209911']);
   });
 });
