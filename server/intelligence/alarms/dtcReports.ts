@@ -70,15 +70,60 @@ export async function expertLookup(lookups: Pick<DeriveLookups, 'expertFault'>, 
   return (d) => (d.kind === 'other' ? null : (byKey.get(expertKey(d)) ?? null));
 }
 
+/** A vehicle's stretch of committed reports, and how far before it a predecessor is looked for. */
+export interface DtcSpan {
+  vehicleId: number;
+  /** Epoch ms, both ends included. */
+  from: number;
+  to: number;
+  /** Epoch ms: the earliest a report before `from` may be. */
+  back: number;
+}
+
+/** A position positionDtcs reads a list from (JSON null falls through to obdF3, as `??` does). */
+const HAS_DTCS = sql`COALESCE(NULLIF(jsonb_typeof(p.extras->'obd'->'dtcs'), 'null'), jsonb_typeof(p.extras->'obdF3'->'dtcs')) = 'array'`;
+
 /**
- * The positions of a vehicle in [from, to) whose OBD block carries a trouble-code list, in the
- * order a window loads them: what dtcReports reads of a window, without the positions it skips.
+ * Per span, in the order given: its vehicle's trouble-code reports from `from` to `to`, after the
+ * last one of each source (position, OBD DTC record) in [back, from). Whether a code begins inside
+ * the span depends only on the report before it, so that is all faultIntervals needs to find
+ * exactly the alarms beginning there that a read of the whole look-back finds. One statement per
+ * source for all spans: a batch's spans are read side by side, not vehicle after vehicle.
  */
-export async function positionsWithDtcs(db: Kysely<DB>, vehicleId: number, range: { from: number; to: number }): Promise<DtcPosition[]> {
-  const r = await sql<{ ms: number; latitude: number; longitude: number; extras: Record<string, unknown> | null }>`
-    SELECT (extract(epoch FROM device_time) * 1000)::float8 AS ms, latitude, longitude, extras FROM position
-    WHERE vehicle_id = ${vehicleId} AND device_time >= ${new Date(range.from)} AND device_time < ${new Date(range.to)}
-      AND (extras->'obd'->'dtcs' IS NOT NULL OR extras->'obdF3'->'dtcs' IS NOT NULL)
-    ORDER BY device_time, terminal_id`.execute(db);
-  return r.rows.map((x) => ({ time: Math.round(Number(x.ms)), latitude: x.latitude, longitude: x.longitude, extras: x.extras }));
+export async function recentDtcReports(db: Kysely<DB>, spans: readonly DtcSpan[]): Promise<DtcReport[][]> {
+  if (!spans.length) return [];
+  const table = sql`unnest(${spans.map((s) => s.vehicleId)}::int[], ${spans.map((s) => new Date(s.back).toISOString())}::timestamptz[],
+    ${spans.map((s) => new Date(s.from).toISOString())}::timestamptz[], ${spans.map((s) => new Date(s.to).toISOString())}::timestamptz[])
+    WITH ORDINALITY AS w(vehicle_id, back, lo, hi, ord)`;
+  type Row = { ord: string | number; ms: number; latitude: number | null; longitude: number | null };
+  const [positions, records] = await Promise.all([
+    sql<Row & { extras: Record<string, unknown> | null }>`
+      SELECT w.ord, x.* FROM ${table} CROSS JOIN LATERAL (
+        (SELECT (extract(epoch FROM p.device_time) * 1000)::float8 AS ms, p.latitude, p.longitude, p.extras, p.terminal_id FROM position p
+         WHERE p.vehicle_id = w.vehicle_id AND p.device_time >= w.back AND p.device_time < w.lo AND ${HAS_DTCS}
+         ORDER BY p.device_time DESC, p.terminal_id DESC LIMIT 1)
+        UNION ALL
+        (SELECT (extract(epoch FROM p.device_time) * 1000)::float8, p.latitude, p.longitude, p.extras, p.terminal_id FROM position p
+         WHERE p.vehicle_id = w.vehicle_id AND p.device_time >= w.lo AND p.device_time <= w.hi AND ${HAS_DTCS})
+      ) x ORDER BY w.ord, x.ms, x.terminal_id`.execute(db),
+    sql<Row & { codes: string[] | null }>`
+      SELECT w.ord, x.ms, x.latitude, x.longitude,
+             (SELECT array_agg(d.code ORDER BY d.seq) FROM obd_dtc d WHERE d.terminal_id = x.terminal_id AND d.device_time = x.device_time) AS codes
+      FROM ${table} CROSS JOIN LATERAL (
+        (SELECT (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.latitude, o.longitude, o.terminal_id, o.device_time FROM obd_record o
+         WHERE o.vehicle_id = w.vehicle_id AND o.subtype = ${OBD_DTC_SUBTYPE} AND o.device_time >= w.back AND o.device_time < w.lo
+         ORDER BY o.device_time DESC, o.terminal_id DESC LIMIT 1)
+        UNION ALL
+        (SELECT (extract(epoch FROM o.device_time) * 1000)::float8, o.latitude, o.longitude, o.terminal_id, o.device_time FROM obd_record o
+         WHERE o.vehicle_id = w.vehicle_id AND o.subtype = ${OBD_DTC_SUBTYPE} AND o.device_time >= w.lo AND o.device_time <= w.hi)
+      ) x ORDER BY w.ord, x.ms, x.terminal_id`.execute(db),
+  ]);
+  // Positions before records of each span, as dtcReports lists a window's (faultIntervals' sort is stable).
+  const out = spans.map((): DtcReport[] => []);
+  for (const p of positions.rows) {
+    const codes = positionDtcs(p);
+    if (codes) out[Number(p.ord) - 1].push({ time: Math.round(Number(p.ms)), codes, latitude: p.latitude, longitude: p.longitude });
+  }
+  for (const o of records.rows) out[Number(o.ord) - 1].push({ time: Math.round(Number(o.ms)), codes: o.codes ?? [], latitude: o.latitude, longitude: o.longitude });
+  return out;
 }

@@ -5,8 +5,8 @@
  * organisation has a Fault policy in force.
  *
  * The alarm is found by the deriver's own rule (faultIntervals over dtcReports, with the expert
- * library), run on the vehicle's trouble-code reports of the recent past up to the batch's newest:
- * a code begins at a report that lists it when the report before does not, so an alarm beginning
+ * library), run on the vehicle's trouble-code reports of the batch's stretch and the last one before
+ * it (in the recent past, of each source, recentDtcReports): a code begins at a report that lists it when the report before does not, so an alarm beginning
  * after the first of those reports is exactly the one the pass finds (same key, level, detail),
  * and the pass keeps its id and announces nothing twice. A report with no trouble-code report in
  * the recent past before it is left to the pass, which reads back as far as it must.
@@ -20,7 +20,7 @@ import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
 import { storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { faultIntervals } from './detectors/obd';
-import { dtcReports, expertLookup, positionsWithDtcs } from './dtcReports';
+import { expertLookup, recentDtcReports, type DtcSpan } from './dtcReports';
 import type { RaisedAlarm } from './store';
 
 /** A committed live report listing trouble codes: a position's OBD block or an OBD DTC record. */
@@ -48,21 +48,24 @@ export class FaultAlarms {
   async raise(reports: readonly FaultReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
     const spans = this.candidates(reports);
     if (!spans.size) return [];
-    // The vehicles side by side: each reads its own recent trouble-code reports.
-    const found = await Promise.all(
-      [...spans].map(async ([vehicleId, span]): Promise<FoundAhead | null> => {
-        const path = pathOf.get(vehicleId);
-        if (path === undefined || !(await lookups.policies(path)).has('Fault')) return null;
-        const range = { from: span.from - RECENT_MS, to: span.to + 1 };
-        const recent = await dtcReports(this.db, vehicleId, await positionsWithDtcs(this.db, vehicleId, range), range);
-        if (!recent.length) return null;
-        const first = Math.min(...recent.map((r) => r.time));
-        // Begun at a report of this batch, with a report before it that did not list the code.
-        const begun = faultIntervals(recent, await expertLookup(lookups, recent)).filter((a) => a.begin >= span.from && a.begin > first);
-        return begun.length ? { vehicleId, orgPath: path, found: begun } : null;
-      }),
-    );
-    return storeFoundAheadOfPass(this.db, found.filter((f): f is FoundAhead => f !== null));
+    const faulty: Array<DtcSpan & { orgPath: string }> = [];
+    for (const [vehicleId, span] of spans) {
+      const orgPath = pathOf.get(vehicleId);
+      if (orgPath !== undefined && (await lookups.policies(orgPath)).has('Fault')) faulty.push({ vehicleId, orgPath, ...span, back: span.from - RECENT_MS });
+    }
+    // The vehicles side by side: each span's reports and the one before it, in one read.
+    const recent = await recentDtcReports(this.db, faulty);
+    const found: FoundAhead[] = [];
+    for (let i = 0; i < faulty.length; i++) {
+      const { vehicleId, orgPath, from } = faulty[i];
+      const reports = recent[i];
+      if (!reports.length) continue;
+      const first = Math.min(...reports.map((r) => r.time));
+      // Begun at a report of this batch, with a report before it that did not list the code.
+      const begun = faultIntervals(reports, await expertLookup(lookups, reports)).filter((a) => a.begin >= from && a.begin > first);
+      if (begun.length) found.push({ vehicleId, orgPath, found: begun });
+    }
+    return storeFoundAheadOfPass(this.db, found);
   }
 
   /**
