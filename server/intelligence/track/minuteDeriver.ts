@@ -110,11 +110,16 @@ async function pointsOf(trx: Kysely<DB>, windows: readonly DeriveWindow[], bound
   });
   if (parts.length) {
     const r = await sql<{ part: number; ms: number; latitude: number; longitude: number; speed: number; direction: number; acc: boolean; mileage_km: number | null }>`
-      SELECT s.part, (extract(epoch FROM p.device_time) * 1000)::float8 AS ms, p.latitude, p.longitude, p.speed, p.direction, p.acc, p.mileage_km
+      SELECT s.part, p.ms, p.latitude, p.longitude, p.speed, p.direction, p.acc, p.mileage_km
       FROM unnest(${parts.map((p) => p.vehicleId)}::int[], ${parts.map((p) => boundText(p.lo))}::timestamptz[], ${parts.map((p) => boundText(p.hi))}::timestamptz[])
         WITH ORDINALITY AS s(vehicle_id, lo, hi, part)
-      JOIN position p ON p.vehicle_id = s.vehicle_id AND p.device_time >= s.lo AND p.device_time < s.hi
-      ORDER BY s.part, p.device_time, p.terminal_id`.execute(trx);
+      -- One index scan per part: a LATERAL with its own ORDER BY is not flattened into a hash join
+      -- over the whole month partition (windowLoad.ts, positionsOfRanges).
+      CROSS JOIN LATERAL (
+        SELECT (extract(epoch FROM device_time) * 1000)::float8 AS ms, latitude, longitude, speed, direction, acc, mileage_km, terminal_id
+        FROM position WHERE vehicle_id = s.vehicle_id AND device_time >= s.lo AND device_time < s.hi ORDER BY device_time, terminal_id
+      ) p
+      ORDER BY s.part, p.ms, p.terminal_id`.execute(trx);
     for (const row of r.rows) {
       const part = parts[Number(row.part) - 1];
       (part.side === 'head' ? heads : tails)[part.ord].push({
