@@ -67,6 +67,26 @@ export function nextDay(day: string): string {
   return new Date(Date.parse(day + 'T00:00:00Z') + 86_400_000).toISOString().slice(0, 10);
 }
 
+/**
+ * The local days some instants fall on. The derivers ask it of every report of a window, so a
+ * run of instants on one day (reports come in time order) is told by two comparisons with that
+ * day's bounds, not a localDay each.
+ */
+export function localDaysOf(times: Iterable<number>, timeZone: string): Set<string> {
+  const days = new Set<string>();
+  let from = Infinity;
+  let to = -Infinity;
+  for (const t of times) {
+    if (t >= from && t < to) continue;
+    const day = localDay(t, timeZone);
+    days.add(day);
+    if (!Number.isFinite(t)) continue;
+    from = dayStart(day, timeZone);
+    to = dayStart(nextDay(day), timeZone);
+  }
+  return days;
+}
+
 /** Every local day from the one holding `from` through the one holding `to`. */
 export function daysBetween(from: number, to: number, timeZone: string): string[] {
   const out: string[] = [];

@@ -11,7 +11,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/tables';
 import type { DeriveObdRecord, DerivePosition, Deriver, DeriveWindow } from '../deriver';
-import { dayStart, localDay, nextDay } from '../localDay';
+import { dayStart, localDay, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
 import { RULE_DEFAULTS, voltageOf } from '../alarms/detectors/policyRules';
 import { speedLimits, type FenceRule } from '../alarms/detectors/fences';
@@ -117,7 +117,7 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
   const items: DayItem[] = [];
   for (const w of windows) {
     const tz = w.vehicle.timeZone;
-    const days = new Set(w.positions.map((p) => localDay(p.time, tz)));
+    const days = localDaysOf(w.positions.map((p) => p.time), tz);
     if (!days.size) continue;
     const { thresholds } = await lookups.safety(w.vehicle.orgPath);
     const speedLimit = (await lookups.policies(w.vehicle.orgPath)).get('OverSpeed')?.threshold ?? RULE_DEFAULTS.overSpeedKmh;

@@ -11,7 +11,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, LedgerDayTable } from '../../platform/db/tables';
 import type { Deriver, DeriveWindow } from '../deriver';
-import { dayStart, localDay, nextDay } from '../localDay';
+import { dayStart, localDay, localDaysOf, nextDay } from '../localDay';
 import { lookupsOf, type DerivePass } from '../settingsCache';
 import type { PriceRow } from './prices';
 import { rangesTable } from '../windowLoad';
@@ -95,7 +95,7 @@ export const ledgerDeriver: Deriver = {
   async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass?: DerivePass): Promise<void> {
     const spans = windows.flatMap((w) => {
       const tz = w.vehicle.timeZone;
-      const days = new Set(w.positions.map((p) => localDay(p.time, tz)));
+      const days = localDaysOf(w.positions.map((p) => p.time), tz);
       if (!days.size) return [];
       const sorted = [...days].sort();
       return [{ w, days, first: sorted[0], last: sorted[sorted.length - 1], vehicleId: w.vehicle.vehicleId, from: dayStart(sorted[0], tz), to: dayStart(nextDay(sorted[sorted.length - 1]), tz) }];

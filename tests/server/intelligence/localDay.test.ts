@@ -1,4 +1,4 @@
-import { dayStart, localDay, zoneOffsetMinutes } from '../../../server/intelligence/localDay';
+import { dayStart, localDay, localDaysOf, zoneOffsetMinutes } from '../../../server/intelligence/localDay';
 
 /** Intl's own answer, as zoneOffsetMinutes gave it before it remembered hours. */
 function intlOffset(ms: number, timeZone: string): number {
@@ -27,5 +27,17 @@ describe('zone offsets remembered per hour', () => {
     expect(localDay(Date.parse('2026-11-01T04:00:00Z'), 'America/New_York')).toBe('2026-11-01');
     expect(dayStart('2026-11-02', 'America/New_York')).toBe(Date.parse('2026-11-02T05:00:00Z'));
     expect(dayStart('2026-11-11', 'Asia/Shanghai')).toBe(Date.parse('2026-11-10T16:00:00Z'));
+  });
+
+  it.each(cases)('tells the days of many instants as localDay does each, in order or not, around a change in %s', (zone, around) => {
+    const t0 = Date.parse(around) - 30 * 3_600_000;
+    const times = Array.from({ length: 2000 }, (_, i) => t0 + i * 97_000);
+    const each = (ts: number[]) => new Set(ts.map((t) => localDay(t, zone)));
+    expect([...localDaysOf(times, zone)]).toEqual([...each(times)]);
+    expect(localDaysOf(times, zone).size).toBeGreaterThanOrEqual(3);
+    // Shuffled by a fixed stride, with a late instant going back to the first day.
+    const shuffled = times.map((_, i) => times[(i * 761) % times.length]).concat([t0]);
+    expect([...localDaysOf(shuffled, zone)].sort()).toEqual([...each(shuffled)].sort());
+    expect(localDaysOf([], zone).size).toBe(0);
   });
 });
