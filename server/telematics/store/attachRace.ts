@@ -7,6 +7,9 @@
  * statement failed whole, so running it again is safe, and the next run routes to the new partition.
  */
 
+import type { Kysely, QueryResult, RawBuilder } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+
 /** The refusal above: a check violation raised by a `<table>_default` partition's constraint. */
 export function isAttachRace(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
@@ -24,4 +27,12 @@ export async function retryAttachRace<T>(run: () => Promise<T>, tries = 3): Prom
       if (attempt >= tries || !isAttachRace(e)) throw e;
     }
   }
+}
+
+/**
+ * Executes a store statement, again when it lost that race. Inside a caller's transaction it runs
+ * once: the failed statement has aborted the transaction, and only the caller can retry.
+ */
+export function executeStoring<T>(db: Kysely<DB>, statement: RawBuilder<T>): Promise<QueryResult<T>> {
+  return db.isTransaction ? statement.execute(db) : retryAttachRace(() => statement.execute(db));
 }

@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { BatchWriter, type WriterOptions } from './batchWriter';
-import { retryAttachRace } from './attachRace';
+import { executeStoring } from './attachRace';
 import type { ObdRecordRow } from './obdRecords';
 
 const keyOf = (terminalId: number, ms: number, subtype: number) => `${terminalId}|${ms}|${subtype}`;
@@ -61,7 +61,6 @@ export async function insertObdRecords(db: Kysely<DB>, records: ObdRecordRow[]):
       RETURNING 1
     )
     SELECT terminal_id, (extract(epoch FROM device_time) * 1000)::float8 AS ms, subtype FROM ins`;
-  // Inside a caller's transaction a failed statement has aborted it: only the caller can retry.
-  const result = db.isTransaction ? await statement.execute(db) : await retryAttachRace(() => statement.execute(db));
+  const result = await executeStoring(db, statement);
   return new Set(result.rows.map((r) => keyOf(r.terminal_id, Math.round(Number(r.ms)), r.subtype)));
 }

@@ -8,7 +8,7 @@ import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
 import { BatchWriter, type StoredRecords, type WriterOptions } from './batchWriter';
-import { retryAttachRace } from './attachRace';
+import { executeStoring } from './attachRace';
 import { copyPositions } from './copyPositions';
 import { insertedKeys, keyOf, STORE_FROM_INPUT } from './positionSql';
 import type { PositionRecord } from './records';
@@ -48,8 +48,7 @@ export async function insertPositions(db: Kysely<DB>, records: PositionRecord[])
       ) AS t(terminal_id, device_time, vehicle_id, latitude, longitude, altitude, speed, direction, alarm,
              status, acc, fixed, mileage_km, fuel_l, blind, extras, dtcs)
     ),${sql.raw(STORE_FROM_INPUT)}`;
-  // Inside a caller's transaction a failed statement has aborted it: only the caller can retry.
-  const result = db.isTransaction ? await statement.execute(db) : await retryAttachRace(() => statement.execute(db));
+  const result = await executeStoring(db, statement);
   return insertedKeys(result.rows);
 }
 
