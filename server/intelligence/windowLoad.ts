@@ -87,7 +87,7 @@ export async function loadPositions(db: Kysely<DB>, vehicleId: number, range: Ti
 }
 
 /** An OBD record row as the window readers select it (OBD_COLUMNS over `obd_record o`). */
-interface ObdRow {
+export interface ObdRow {
   ms: number;
   subtype: number;
   latitude: number | null;
@@ -102,10 +102,10 @@ interface ObdRow {
  * What the readers select of `obd_record o`: a trouble-code record's codes with it, so the Fault
  * rule reads them from the window (held between passes) instead of querying for every window.
  */
-const OBD_COLUMNS = sql`(extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.subtype, o.latitude, o.longitude, o.readings, o.detail, o.dtc_count,
+export const OBD_COLUMNS = sql`(extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.subtype, o.latitude, o.longitude, o.readings, o.detail, o.dtc_count,
   CASE WHEN o.subtype = ${OBD_DTC_SUBTYPE} THEN (SELECT array_agg(d.code ORDER BY d.seq) FROM obd_dtc d WHERE d.terminal_id = o.terminal_id AND d.device_time = o.device_time) END AS codes`;
 
-const toObdRecord = (x: ObdRow): DeriveObdRecord => ({
+export const toObdRecord = (x: ObdRow): DeriveObdRecord => ({
   time: Math.round(Number(x.ms)),
   subtype: x.subtype,
   latitude: x.latitude,

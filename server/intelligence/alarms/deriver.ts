@@ -94,7 +94,7 @@ export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: s
   const found: AlarmInterval[] = [...alarmWordIntervals(positions), ...policyIntervals(positions, policies)];
   for (const fence of await lookups.fences(vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
   if (policies.has('Fault')) {
-    const reports = await dtcReports(db, vehicleId, positions, range, read.obdRecords);
+    const reports = dtcReports(positions, read.obdRecords);
     found.push(...faultIntervals(reports, await expertLookup(lookups, reports)));
   }
   found.push(...obdAlarmIntervals(read.obdRecords, obdAlarmTypes));

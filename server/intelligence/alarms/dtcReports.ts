@@ -6,43 +6,27 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import { OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition, type TimeRange } from '../deriver';
+import { OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition } from '../deriver';
+import { OBD_COLUMNS, toObdRecord, type ObdRow } from '../windowLoad';
 import { expertKey, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch, type ParsedDtc } from './detectors/obd';
 import type { DeriveLookups } from '../settingsCache';
 import type { AlarmLevel } from './types';
-
-export { OBD_DTC_SUBTYPE };
 
 /** A position as the trouble-code rule reads it. */
 export type DtcPosition = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'extras'>;
 
 /**
- * Trouble-code reports of the window: positions whose OBD block lists codes, then OBD DTC records,
- * each in device-time order (faultIntervals sorts them stably by time, so this order settles ties).
- * `knownObd`: the range's OBD records, if the caller has loaded them.
+ * Trouble-code reports of the window: positions whose OBD block lists codes, then OBD DTC records
+ * (with the codes the window readers load), each in device-time order (faultIntervals sorts them
+ * stably by time, so this order settles ties).
  */
-export async function dtcReports(db: Kysely<DB>, vehicleId: number, positions: readonly DtcPosition[], range: TimeRange, knownObd?: readonly DeriveObdRecord[]): Promise<DtcReport[]> {
+export function dtcReports(positions: readonly DtcPosition[], obdRecords: readonly DeriveObdRecord[]): DtcReport[] {
   const out: DtcReport[] = [];
   for (const p of positions) {
     const codes = positionDtcs(p);
     if (codes) out.push({ time: p.time, codes, latitude: p.latitude, longitude: p.longitude });
   }
-  // The range's OBD records, when the caller has them with their codes (the window readers load
-  // them so): nothing to query.
-  const known = knownObd?.filter((o) => o.subtype === OBD_DTC_SUBTYPE);
-  if (known && known.every((o) => o.codes !== undefined)) {
-    for (const o of known) out.push({ time: o.time, codes: o.codes!, latitude: o.latitude, longitude: o.longitude });
-    return out;
-  }
-  const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
-  const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
-  const r = await sql<{ ms: number; codes: string[] | null; latitude: number | null; longitude: number | null }>`
-    SELECT (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.latitude, o.longitude,
-           (SELECT array_agg(d.code ORDER BY d.seq) FROM obd_dtc d WHERE d.terminal_id = o.terminal_id AND d.device_time = o.device_time) AS codes
-    FROM obd_record o
-    WHERE o.vehicle_id = ${vehicleId} AND o.subtype = ${OBD_DTC_SUBTYPE} ${lo ? sql`AND o.device_time >= ${lo}` : sql``} ${hi ? sql`AND o.device_time < ${hi}` : sql``}
-    ORDER BY o.device_time, o.terminal_id`.execute(db);
-  for (const x of r.rows) out.push({ time: Math.round(Number(x.ms)), codes: x.codes ?? [], latitude: x.latitude, longitude: x.longitude });
+  for (const o of obdRecords) if (o.subtype === OBD_DTC_SUBTYPE) out.push({ time: o.time, codes: o.codes ?? [], latitude: o.latitude, longitude: o.longitude });
   return out;
 }
 
@@ -95,9 +79,8 @@ export async function recentDtcReports(db: Kysely<DB>, spans: readonly DtcSpan[]
   const table = sql`unnest(${spans.map((s) => s.vehicleId)}::int[], ${spans.map((s) => new Date(s.back).toISOString())}::timestamptz[],
     ${spans.map((s) => new Date(s.from).toISOString())}::timestamptz[], ${spans.map((s) => new Date(s.to).toISOString())}::timestamptz[])
     WITH ORDINALITY AS w(vehicle_id, back, lo, hi, ord)`;
-  type Row = { ord: string | number; ms: number; latitude: number | null; longitude: number | null };
   const [positions, records] = await Promise.all([
-    sql<Row & { extras: Record<string, unknown> | null }>`
+    sql<{ ord: string | number; ms: number; latitude: number; longitude: number; extras: Record<string, unknown> | null }>`
       SELECT w.ord, x.* FROM ${table} CROSS JOIN LATERAL (
         (SELECT (extract(epoch FROM p.device_time) * 1000)::float8 AS ms, p.latitude, p.longitude, p.extras, p.terminal_id FROM position p
          WHERE p.vehicle_id = w.vehicle_id AND p.device_time >= w.back AND p.device_time < w.lo AND ${HAS_DTCS}
@@ -106,24 +89,20 @@ export async function recentDtcReports(db: Kysely<DB>, spans: readonly DtcSpan[]
         (SELECT (extract(epoch FROM p.device_time) * 1000)::float8, p.latitude, p.longitude, p.extras, p.terminal_id FROM position p
          WHERE p.vehicle_id = w.vehicle_id AND p.device_time >= w.lo AND p.device_time <= w.hi AND ${HAS_DTCS})
       ) x ORDER BY w.ord, x.ms, x.terminal_id`.execute(db),
-    sql<Row & { codes: string[] | null }>`
-      SELECT w.ord, x.ms, x.latitude, x.longitude,
-             (SELECT array_agg(d.code ORDER BY d.seq) FROM obd_dtc d WHERE d.terminal_id = x.terminal_id AND d.device_time = x.device_time) AS codes
-      FROM ${table} CROSS JOIN LATERAL (
-        (SELECT (extract(epoch FROM o.device_time) * 1000)::float8 AS ms, o.latitude, o.longitude, o.terminal_id, o.device_time FROM obd_record o
+    // The window readers' columns, so a record's codes come as a window's do.
+    sql<ObdRow & { ord: string | number }>`
+      SELECT w.ord, x.* FROM ${table} CROSS JOIN LATERAL (
+        (SELECT ${OBD_COLUMNS}, o.terminal_id FROM obd_record o
          WHERE o.vehicle_id = w.vehicle_id AND o.subtype = ${OBD_DTC_SUBTYPE} AND o.device_time >= w.back AND o.device_time < w.lo
          ORDER BY o.device_time DESC, o.terminal_id DESC LIMIT 1)
         UNION ALL
-        (SELECT (extract(epoch FROM o.device_time) * 1000)::float8, o.latitude, o.longitude, o.terminal_id, o.device_time FROM obd_record o
+        (SELECT ${OBD_COLUMNS}, o.terminal_id FROM obd_record o
          WHERE o.vehicle_id = w.vehicle_id AND o.subtype = ${OBD_DTC_SUBTYPE} AND o.device_time >= w.lo AND o.device_time <= w.hi)
       ) x ORDER BY w.ord, x.ms, x.terminal_id`.execute(db),
   ]);
-  // Positions before records of each span, as dtcReports lists a window's (faultIntervals' sort is stable).
-  const out = spans.map((): DtcReport[] => []);
-  for (const p of positions.rows) {
-    const codes = positionDtcs(p);
-    if (codes) out[Number(p.ord) - 1].push({ time: Math.round(Number(p.ms)), codes, latitude: p.latitude, longitude: p.longitude });
-  }
-  for (const o of records.rows) out[Number(o.ord) - 1].push({ time: Math.round(Number(o.ms)), codes: o.codes ?? [], latitude: o.latitude, longitude: o.longitude });
-  return out;
+  const positionsOf = spans.map((): DtcPosition[] => []);
+  for (const p of positions.rows) positionsOf[Number(p.ord) - 1].push({ time: Math.round(Number(p.ms)), latitude: p.latitude, longitude: p.longitude, extras: p.extras });
+  const recordsOf = spans.map((): DeriveObdRecord[] => []);
+  for (const o of records.rows) recordsOf[Number(o.ord) - 1].push(toObdRecord(o));
+  return spans.map((_, i) => dtcReports(positionsOf[i], recordsOf[i]));
 }

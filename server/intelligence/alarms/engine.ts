@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { ServerBus } from '../../platform/bus';
 import type { DB } from '../../platform/db/tables';
-import type { Deriver } from '../deriver';
+import { OBD_DTC_SUBTYPE, type Deriver } from '../deriver';
 import { AlarmClock, type AlarmClockOptions } from './clock';
 import { alarmDeriver } from './deriver';
 import type { RaisedAlarm } from './store';
@@ -21,7 +21,6 @@ import { LowAlarms, type LowReport } from './lowAlarms';
 import { DurationAlarms, type DurationReport } from './durationAlarms';
 import { voltageOf } from './detectors/policyRules';
 import { positionDtcs } from './detectors/obd';
-import { OBD_DTC_SUBTYPE } from './dtcReports';
 import { orgPathsOf } from './policies';
 import type { StoredSource } from '../subscription';
 import { SettingsCache } from '../settingsCache';

@@ -73,7 +73,7 @@ describe.each(BACKENDS)('trouble-code reports of a stretch on %s', (backend) => 
     let alarms = 0;
     for (const [i, span] of spans.entries()) {
       const range = { from: span.back, to: span.to + 1 };
-      const whole = await dtcReports(db, span.vehicleId, await loadPositions(db, span.vehicleId, range), range, await loadObdRecords(db, span.vehicleId, range));
+      const whole = dtcReports(await loadPositions(db, span.vehicleId, range), await loadObdRecords(db, span.vehicleId, range));
       const key = (a: { subject: string; begin: number }) => `${a.subject}@${a.begin}`;
       const begun = (reports: typeof whole) => {
         const first = Math.min(...reports.map((r) => r.time));
