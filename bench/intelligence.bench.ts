@@ -91,8 +91,8 @@ function bodyOf(r: ReturnType<typeof playLegs>[number]): LocationBody {
 
 /**
  * The derivation's lag behind the store, sampled every 500 ms: how long ago the oldest tick not yet
- * derived for every vehicle was handed to the store (a vehicle is derived up to its pending range's
- * start, or its watermark when nothing is pending). Every vehicle plays the same script, so a tick's
+ * derived for every vehicle was handed to the store (a vehicle is derived up to its oldest mark, or its
+ * watermark when it has none). Every vehicle plays the same script, so a tick's
  * device time is the same for all of them.
  */
 function sampleLag(db: Kysely<DB>, vehicleIds: number[], tickTimes: number[]) {
@@ -101,8 +101,8 @@ function sampleLag(db: Kysely<DB>, vehicleIds: number[], tickTimes: number[]) {
   let reading = Promise.resolve();
   const read = async () => {
     const r = await sql<{ covered: number | null; vehicles: number }>`
-      SELECT (extract(epoch FROM min(COALESCE(pending_from - interval '1 millisecond', watermark))) * 1000)::float8 AS covered, count(*)::int AS vehicles
-      FROM derive_state WHERE vehicle_id = ANY(${vehicleIds}::int[])`.execute(db);
+      SELECT (extract(epoch FROM min(COALESCE((SELECT min(m.pending_from) FROM derive_mark m WHERE m.vehicle_id = d.vehicle_id) - interval '1 millisecond', watermark))) * 1000)::float8 AS covered, count(*)::int AS vehicles
+      FROM derive_state d WHERE vehicle_id = ANY(${vehicleIds}::int[])`.execute(db);
     const { covered, vehicles } = r.rows[0];
     const now = Date.now();
     if (!handedAt.length) return;

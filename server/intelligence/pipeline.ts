@@ -1,9 +1,10 @@
 /**
- * The derivation pipeline (DESIGN.md "Derived data"): committed reports mark their vehicle's
- * pending range in `derive_state` (persisted, so a crash loses nothing); a worker takes the
- * vehicles with something pending, widens each range to the boundaries of the derived rows it
- * touches, reads that window in device-time order and lets every registered deriver delete and
- * rebuild its rows of the window in one transaction, then moves the vehicle's watermark.
+ * The derivation pipeline (DESIGN.md "Derived data"): committed reports append a mark of their
+ * vehicle's stored range to `derive_mark` (persisted, so a crash loses nothing); a worker locks the
+ * `derive_state` rows of the vehicles with marks, takes their marks, widens each range to the
+ * boundaries of the derived rows it touches, reads that window in device-time order and lets every
+ * registered deriver delete and rebuild its rows of the window in one transaction, then moves the
+ * vehicle's watermark. Marks are only ever inserted, so a commit's mark never waits for a pass.
  * A late or blind-area report (older than the watermark) is simply a pending range in the past:
  * the same rebuild, so rows never depend on arrival order, and running it twice changes nothing.
  */
@@ -71,22 +72,20 @@ export interface PipelineStats {
 }
 
 interface DeriveStateRow {
+  vehicle_id: number;
   watermark: Date | null;
-  pending_from: Date | null;
-  pending_to: Date | null;
-  pending_seq: number;
-  derived_seq: number | null;
+  derived_seq: string | number;
 }
 
-/** One vehicle's share of a pass: its range, and for the worker the mark it consumes. */
+/** One vehicle's share of a pass: its range, and for the worker the marks it consumes. */
 interface PassWork {
   vehicleId: number;
   range: TimeRange;
-  /** The pending sequence consumed; null for a rebuild outside the worker. */
-  consumedSeq: number | null;
-  /** The worker's: where the pending range begins and the sequence derived last (whether a held window still serves). */
+  /** The worker's: the derived sequence this pass writes (its held windows carry it); null for a rebuild outside the worker. */
+  seq: number | null;
+  /** The worker's: where the marks taken begin and the sequence derived last (whether a held window still serves). */
   pendingFrom?: number;
-  derivedSeq?: number | null;
+  derivedSeq?: number;
 }
 
 /** A window a committed pass may hold for the next. */
@@ -97,6 +96,21 @@ interface ToHold {
 }
 
 const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
+
+/**
+ * Locks the vehicles' derive_state rows (creating those missing) in vehicle order, so two passes
+ * over overlapping batches, in one process or several, wait for each other instead of deadlocking.
+ * Vehicles deleted meanwhile have none.
+ */
+async function lockStates(trx: Kysely<DB>, vehicleIds: readonly number[]): Promise<DeriveStateRow[]> {
+  await sql`
+    INSERT INTO derive_state (vehicle_id)
+    SELECT v.id FROM vehicle v WHERE v.id = ANY(${vehicleIds}::int[]) ORDER BY v.id
+    ON CONFLICT (vehicle_id) DO NOTHING`.execute(trx);
+  return (await sql<DeriveStateRow>`
+    SELECT vehicle_id, watermark, derived_seq FROM derive_state
+    WHERE vehicle_id = ANY(${vehicleIds}::int[]) ORDER BY vehicle_id FOR UPDATE`.execute(trx)).rows;
+}
 
 export class DerivationPipeline {
   readonly stats: PipelineStats = { marks: 0, windows: 0, positionsDerived: 0, positionsRead: 0, failures: 0, phaseMs: {} };
@@ -136,20 +150,16 @@ export class DerivationPipeline {
   }
 
   /**
-   * Picks up what a previous process left: vehicles with a pending range, and vehicles whose
-   * newest stored position lies beyond their watermark (stored, then crashed before marking).
+   * Picks up what a previous process left: vehicles with marks, and vehicles whose newest stored
+   * position lies beyond their watermark (stored, then crashed before marking).
    */
   async start(): Promise<void> {
     await sql`
-      INSERT INTO derive_state (vehicle_id, pending_from, pending_to, pending_seq)
-      SELECT s.vehicle_id, COALESCE(d.watermark, 'epoch'::timestamptz), s.device_time, 1
+      INSERT INTO derive_mark (vehicle_id, pending_from, pending_to)
+      SELECT s.vehicle_id, COALESCE(d.watermark, 'epoch'::timestamptz), s.device_time
       FROM vehicle_state s LEFT JOIN derive_state d ON d.vehicle_id = s.vehicle_id
-      WHERE d.watermark IS NULL OR d.watermark < s.device_time
-      ON CONFLICT (vehicle_id) DO UPDATE SET
-        pending_from = LEAST(derive_state.pending_from, excluded.pending_from),
-        pending_to = GREATEST(derive_state.pending_to, excluded.pending_to),
-        pending_seq = derive_state.pending_seq + 1`.execute(this.opts.db);
-    const r = await sql<{ vehicle_id: number }>`SELECT vehicle_id FROM derive_state WHERE pending_from IS NOT NULL`.execute(this.opts.db);
+      WHERE d.watermark IS NULL OR d.watermark < s.device_time`.execute(this.opts.db);
+    const r = await sql<{ vehicle_id: number }>`SELECT DISTINCT vehicle_id FROM derive_mark`.execute(this.opts.db);
     for (const row of r.rows) this.queue.add(row.vehicle_id);
     if (this.queue.size) this.opts.log?.info({ vehicles: this.queue.size }, 'derivation resumes');
     this.schedule();
@@ -157,9 +167,8 @@ export class DerivationPipeline {
 
   /**
    * Records what a commit stored (persisted first) and schedules a pass. Marks arriving while one
-   * is written are merged per vehicle and written together next, in vehicle order: with several
-   * gateway workers committing at once, one statement per commit had them queue on the same
-   * derive_state rows (and deadlock), holding every pooled connection the positions needed.
+   * is written are merged per vehicle and written together next: one insert per turn of the event
+   * loop rather than one per commit.
    */
   mark(spans: StoredSpan[]): Promise<void> {
     if (!spans.length || this.stopped) return Promise.resolve();
@@ -202,18 +211,13 @@ export class DerivationPipeline {
   private async persistMarks(spans: StoredSpan[]): Promise<void> {
     this.stats.marks += spans.length;
     const iso = (t: number) => new Date(t).toISOString();
-    // Vehicles deleted meanwhile are skipped (the JOIN), not an error; rows are locked in vehicle
-    // order, so two processes marking at once wait for each other instead of deadlocking.
+    // Vehicles deleted meanwhile are skipped (the JOIN), not an error. An insert locks no row a
+    // pass holds, so it never waits for one.
     await sql`
-      INSERT INTO derive_state (vehicle_id, pending_from, pending_to, pending_seq)
-      SELECT i.vehicle_id, i.f, i.t, 1
+      INSERT INTO derive_mark (vehicle_id, pending_from, pending_to)
+      SELECT i.vehicle_id, i.f, i.t
       FROM unnest(${spans.map((s) => s.vehicleId)}::int[], ${spans.map((s) => iso(s.from))}::timestamptz[], ${spans.map((s) => iso(s.to))}::timestamptz[]) AS i(vehicle_id, f, t)
-      JOIN vehicle v ON v.id = i.vehicle_id
-      ORDER BY i.vehicle_id
-      ON CONFLICT (vehicle_id) DO UPDATE SET
-        pending_from = LEAST(derive_state.pending_from, excluded.pending_from),
-        pending_to = GREATEST(derive_state.pending_to, excluded.pending_to),
-        pending_seq = derive_state.pending_seq + 1`.execute(this.opts.db);
+      JOIN vehicle v ON v.id = i.vehicle_id`.execute(this.opts.db);
   }
 
   private schedule(): void {
@@ -312,20 +316,22 @@ export class DerivationPipeline {
   }
 
   private async derivePendingIn(trx: Kysely<DB>, vehicleIds: number[], committed: Array<() => void>): Promise<ToHold[]> {
-    // Locked in vehicle order, so two processes deriving overlapping batches cannot deadlock.
-    const states = (await sql<DeriveStateRow & { vehicle_id: number }>`
-      SELECT vehicle_id, watermark, pending_from, pending_to, pending_seq, derived_seq FROM derive_state
-      WHERE vehicle_id = ANY(${vehicleIds}::int[]) AND pending_from IS NOT NULL
-      ORDER BY vehicle_id FOR UPDATE`.execute(trx)).rows;
-    const work = states.map((state) => {
+    const states = new Map((await lockStates(trx, vehicleIds)).map((s) => [s.vehicle_id, s]));
+    // The marks committed by now; later ones stay for the next pass (this one may not read their reports).
+    const marks = (await sql<{ vehicle_id: number; f: Date; t: Date }>`
+      WITH taken AS (DELETE FROM derive_mark WHERE vehicle_id = ANY(${vehicleIds}::int[]) RETURNING vehicle_id, pending_from, pending_to)
+      SELECT vehicle_id, min(pending_from) AS f, max(pending_to) AS t FROM taken GROUP BY vehicle_id ORDER BY vehicle_id`.execute(trx)).rows;
+    const work = marks.flatMap((mark): PassWork[] => {
+      const state = states.get(mark.vehicle_id);
+      if (!state) return [];
       const watermark = ms(state.watermark);
-      const pendingTo = ms(state.pending_to);
+      const pendingTo = ms(mark.t)!;
       // Reports past the watermark: derive through the newest. Only older ones (a late upload):
       // the range they span, widened by the derivers to whole trips and stops.
-      const to = watermark === null || pendingTo === null || pendingTo > watermark ? Infinity : pendingTo + 1;
-      const from = ms(state.pending_from) ?? -Infinity;
-      const derivedSeq = state.derived_seq === null ? null : Number(state.derived_seq);
-      return { vehicleId: state.vehicle_id, range: { from: Number.isFinite(from) ? from : -Infinity, to }, consumedSeq: Number(state.pending_seq), pendingFrom: from, derivedSeq };
+      const to = watermark === null || pendingTo > watermark ? Infinity : pendingTo + 1;
+      const from = ms(mark.f)!;
+      const derivedSeq = Number(state.derived_seq);
+      return [{ vehicleId: mark.vehicle_id, range: { from, to }, seq: derivedSeq + 1, pendingFrom: from, derivedSeq }];
     });
     return this.rebuildIn(trx, work, committed);
   }
@@ -337,8 +343,8 @@ export class DerivationPipeline {
   async rebuild(vehicleId: number, range: TimeRange): Promise<void> {
     const committed: Array<() => void> = [];
     await this.opts.db.transaction().execute(async (trx) => {
-      await sql`SELECT 1 FROM vehicle WHERE id = ${vehicleId} FOR UPDATE`.execute(trx);
-      await this.rebuildIn(trx, [{ vehicleId, range, consumedSeq: null }], committed);
+      await lockStates(trx, [vehicleId]);
+      await this.rebuildIn(trx, [{ vehicleId, range, seq: null }], committed);
     });
     this.announce(committed);
   }
@@ -365,8 +371,8 @@ export class DerivationPipeline {
     });
     const heldOf = ranges.map((r, i) => {
       const w = present[i];
-      if (!this.held || w.consumedSeq === null || w.pendingFrom === undefined) return null;
-      return this.held.usable(r.vehicleId, { from: readFrom[i], to: r.to, pendingFrom: w.pendingFrom, derivedSeq: w.derivedSeq ?? null });
+      if (!this.held || w.seq === null || w.pendingFrom === undefined || w.derivedSeq === undefined) return null;
+      return this.held.usable(r.vehicleId, { from: readFrom[i], to: r.to, pendingFrom: w.pendingFrom, derivedSeq: w.derivedSeq });
     });
     const items = ranges.map((r, i) => {
       const h = heldOf[i];
@@ -427,22 +433,15 @@ export class DerivationPipeline {
       t = this.lap(d.name, t);
     }
     const newest = windows.map((w) => (w.positions.length ? w.positions[w.positions.length - 1].time : NaN));
-    // A rebuild outside the worker consumes no mark: 0, which no mark carries (they count from 1).
-    const seqs = present.map((w) => w.consumedSeq ?? 0);
+    // A rebuild outside the worker takes no marks and keeps the sequence: it reads no report a held window lacks.
     await sql`
-      INSERT INTO derive_state (vehicle_id, watermark, derived_at, derived_seq)
-      SELECT i.vehicle_id, i.watermark, now(), i.seq
-      FROM unnest(${present.map((w) => w.vehicleId)}::int[], ${newest.map((t) => boundOf(t)?.toISOString() ?? null)}::timestamptz[], ${seqs}::bigint[]) AS i(vehicle_id, watermark, seq)
-      ON CONFLICT (vehicle_id) DO UPDATE SET
-        watermark = GREATEST(derive_state.watermark, excluded.watermark),
-        derived_at = now(),
-        derived_seq = CASE WHEN excluded.derived_seq > 0 THEN excluded.derived_seq ELSE derive_state.derived_seq END,
-        pending_from = CASE WHEN excluded.derived_seq > 0 AND derive_state.pending_seq = excluded.derived_seq THEN NULL ELSE derive_state.pending_from END,
-        pending_to = CASE WHEN excluded.derived_seq > 0 AND derive_state.pending_seq = excluded.derived_seq THEN NULL ELSE derive_state.pending_to END`.execute(trx);
+      UPDATE derive_state d SET watermark = GREATEST(d.watermark, i.watermark), derived_at = now(), derived_seq = COALESCE(i.seq, d.derived_seq)
+      FROM unnest(${present.map((w) => w.vehicleId)}::int[], ${newest.map((t) => boundOf(t)?.toISOString() ?? null)}::timestamptz[], ${present.map((w) => w.seq)}::bigint[]) AS i(vehicle_id, watermark, seq)
+      WHERE d.vehicle_id = i.vehicle_id`.execute(trx);
     this.lap('watermark', t);
     this.stats.windows += windows.length;
     for (const w of windows) this.stats.positionsDerived += w.positions.length;
-    return present.flatMap((w, i) => (w.consumedSeq === null ? [] : [{ window: read[i], through: newestOf(read[i], heldOf[i]?.through), seq: w.consumedSeq }]));
+    return present.flatMap((w, i) => (w.seq === null ? [] : [{ window: read[i], through: newestOf(read[i], heldOf[i]?.through), seq: w.seq }]));
   }
 
   /** Resolves once nothing is pending in this process (tests, the demo history, shutdown). */

@@ -27,7 +27,7 @@ export const LEVEL_MIN_GAIN = 2;
 export async function levelState(db: Kysely<DB>, vehicleId: number): Promise<{ cover: number; derived: number } | null> {
   const r = await sql<{ cover: number | null; watermark: number | null; pending: number | null }>`
     SELECT (extract(epoch FROM c.covered_from) * 1000)::float8 AS cover, (extract(epoch FROM d.watermark) * 1000)::float8 AS watermark,
-           (extract(epoch FROM d.pending_from) * 1000)::float8 AS pending
+           (extract(epoch FROM (SELECT min(m.pending_from) FROM derive_mark m WHERE m.vehicle_id = d.vehicle_id)) * 1000)::float8 AS pending
     FROM derive_state d JOIN track_minute_cover c ON c.vehicle_id = d.vehicle_id
     WHERE d.vehicle_id = ${vehicleId}`.execute(db);
   const s = r.rows[0];

@@ -276,11 +276,16 @@ export interface ConfigParseContentTable {
 export interface DeriveStateTable {
   vehicle_id: number;
   watermark: Timestamp | null;
-  pending_from: Timestamp | null;
-  pending_to: Timestamp | null;
-  pending_seq: Generated<number>;
+  /** Passes of the worker that consumed marks (a held window serves the pass after the one that held it). */
   derived_seq: Generated<number>;
   derived_at: Timestamp | null;
+}
+
+/** What one store commit stored of a vehicle, appended for the next pass (server/intelligence/pipeline.ts). */
+export interface DeriveMarkTable {
+  vehicle_id: number;
+  pending_from: Timestamp;
+  pending_to: Timestamp;
 }
 
 /** Per settings table the derivers hold between passes, a count of the statements that changed it (triggers; server/intelligence/settingsCache.ts). */
@@ -440,6 +445,7 @@ export interface DB extends EntityDB {
   location_ticket: LocationTicketTable;
   config_parse_content: ConfigParseContentTable;
   derive_state: DeriveStateTable;
+  derive_mark: DeriveMarkTable;
   derive_setting_version: DeriveSettingVersionTable;
   trip_setting: TripSettingTable;
   trip: TripTable;

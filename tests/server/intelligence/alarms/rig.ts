@@ -62,7 +62,7 @@ export async function startAlarmRig(backend: Backend, opts: { extraDerivers?: De
     await h.gateway.writer.flush();
     await engine.watched();
     await derivation.pipeline.idle();
-    await until(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM derive_state WHERE pending_from IS NOT NULL`.execute(db)).rows[0].n === 0, 20_000);
+    await until(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM derive_mark`.execute(db)).rows[0].n === 0, 20_000);
   };
   const terminals = new Map<string, ReturnType<GatewayHarness['terminal']>>();
   const terminalOf = async (phone: string) => {

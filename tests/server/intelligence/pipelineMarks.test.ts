@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import type { Deriver } from '../../../server/intelligence';
+import { DerivationPipeline } from '../../../server/intelligence/pipeline';
+import { intelligenceDerivers } from '../../../server/intelligence';
+import { until } from '../telematics/gateway/harness';
+import { scriptedDay } from './days';
+import { demoTerminal, derivedRowsOf, startDeriveHarness, type DeriveHarness } from './harness';
+
+/**
+ * A store commit's mark must not wait for a pass deriving its vehicle (it used to: the mark was an
+ * upsert of the derive_state row the pass holds FOR UPDATE, so the reports stored during a pass
+ * reached the queue only after it). A pass is held open by a deriver that waits on the test; the
+ * reports stored meanwhile must be marked at once, derived by the next pass, and give the rows of
+ * one whole rebuild. PostgreSQL only: PGlite has one connection, so there every statement waits for
+ * an open transaction anyway.
+ */
+describe('marks while a pass holds the vehicle, on postgres', () => {
+  let h: DeriveHarness;
+  let hold: Promise<void> | null = null;
+  let held: number[] = [];
+  const gate: Deriver = {
+    name: 'gate',
+    async rebuild(_trx, window) {
+      await this.rebuildMany!(_trx, [window]);
+    },
+    async rebuildMany(_trx, windows) {
+      if (!hold) return;
+      held.push(...windows.map((w) => w.vehicle.vehicleId));
+      await hold;
+    },
+  };
+  beforeAll(async () => {
+    h = await startDeriveHarness('postgres', { extraDerivers: () => [gate] });
+  });
+  afterAll(() => h.close());
+
+  const db = () => h.s.database.db;
+  const marksOf = async (vehicleId: number) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db())).rows[0].n;
+
+  /** Runs `during` while the next pass of the harness's pipeline is held open in the gate, which it then releases. */
+  async function holdingPass(during: () => Promise<void>): Promise<void> {
+    let release!: () => void;
+    hold = new Promise((r) => (release = r));
+    held = [];
+    try {
+      await during();
+    } finally {
+      hold = null;
+      release();
+    }
+  }
+
+  it('marks what is stored during a pass at once and derives it in the next', async () => {
+    const phone = demoTerminal(3);
+    const t = await h.terminal(phone);
+    const vehicleId = await h.vehicleOf(phone);
+    const day = scriptedDay();
+    const half = Math.floor(day.length / 2);
+    await h.send(t, day.slice(0, half), 'batch');
+    await h.derived();
+
+    await holdingPass(async () => {
+      await h.send(t, day.slice(half, half + 8), 'batch');
+      await until(() => held.includes(vehicleId), 10_000);
+      // The marks the pass took are deleted but not committed: still visible here.
+      const taken = await marksOf(vehicleId);
+      await h.send(t, day.slice(half + 8), 'batch');
+      await until(async () => (await marksOf(vehicleId)) > taken, 10_000);
+    });
+    await h.derived();
+    expect(await marksOf(vehicleId)).toBe(0);
+
+    const passes = await derivedRowsOf(h, vehicleId);
+    expect(passes.trips.length).toBeGreaterThan(0);
+    await h.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    expect(await derivedRowsOf(h, vehicleId)).toEqual(passes);
+    expect(h.derivation.pipeline.stats.failures).toBe(0);
+  });
+
+  it('makes a second process’s pass over the same vehicle wait for the first, then take the marks left', async () => {
+    const phone = demoTerminal(4);
+    const t = await h.terminal(phone);
+    const vehicleId = await h.vehicleOf(phone);
+    const day = scriptedDay();
+    // Another process's pipeline (no gate) over the same vehicle.
+    const other = new DerivationPipeline({ db: db(), derivers: intelligenceDerivers(), timeZone: 'Asia/Shanghai' });
+    let otherDone = false;
+    let otherPass: Promise<unknown> = Promise.resolve();
+    await holdingPass(async () => {
+      await h.send(t, day.slice(0, 8), 'batch');
+      await until(() => held.includes(vehicleId), 10_000);
+      const taken = await marksOf(vehicleId);
+      await h.send(t, day.slice(8), 'batch');
+      await until(async () => (await marksOf(vehicleId)) > taken, 10_000);
+      otherPass = other.derivePending(vehicleId).then(() => (otherDone = true));
+      // It waits on the first pass's lock of the vehicle.
+      await until(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%derive_state%'`.execute(db())).rows[0].n > 0, 10_000);
+      expect(otherDone).toBe(false);
+    });
+    await otherPass;
+    await h.derived();
+    expect(await marksOf(vehicleId)).toBe(0);
+    const passes = await derivedRowsOf(h, vehicleId);
+    expect(passes.trips.length).toBeGreaterThan(0);
+    await h.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    expect(await derivedRowsOf(h, vehicleId)).toEqual(passes);
+    expect(other.stats.failures + h.derivation.pipeline.stats.failures).toBe(0);
+  });
+});
