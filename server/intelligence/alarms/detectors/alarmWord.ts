@@ -48,18 +48,25 @@ const POWER_DOWN_BIT = 8;
 export function alarmWordIntervals(positions: readonly DerivePosition[]): AlarmInterval[] {
   const out: AlarmInterval[] = [];
   const open = new Map<number, AlarmInterval>();
+  // Bits with an open interval: a report changes only the bits it sets or that were open, and most
+  // reports set none (a pass runs this over every report of its windows).
+  let openBits = 0;
   for (const p of positions) {
-    for (let bit = 0; bit < 32; bit++) {
-      const set = ((p.alarm >>> bit) & 1) === 1;
+    const word = p.alarm >>> 0;
+    for (let visit = (word | openBits) >>> 0; visit !== 0; visit = (visit & (visit - 1)) >>> 0) {
+      const bit = 31 - Math.clz32(visit & -visit);
+      const set = ((word >>> bit) & 1) === 1;
       const cur = open.get(bit);
       if (set && !cur) {
         open.set(bit, { type: ALARM_BIT_TYPES[bit], subject: '', begin: p.time, end: null, firedAt: p.time, latitude: p.latitude, longitude: p.longitude, value: bit === 1 ? p.speed : null, detail: { sources: [`bit:${bit}`] } });
+        openBits = (openBits | (1 << bit)) >>> 0;
       } else if (set && cur && bit === 1) {
         cur.value = Math.max(cur.value ?? 0, p.speed);
       } else if (!set && cur) {
         cur.end = p.time;
         out.push(cur);
         open.delete(bit);
+        openBits = (openBits & ~(1 << bit)) >>> 0;
         if (bit === POWER_DOWN_BIT)
           out.push({ type: 'Insert', subject: '', begin: p.time, end: p.time, firedAt: p.time, latitude: p.latitude, longitude: p.longitude, value: null, detail: { sources: [`bit:${bit}`] } });
       }

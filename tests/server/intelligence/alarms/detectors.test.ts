@@ -47,6 +47,44 @@ describe('alarm word', () => {
       ['Sos', 0, 50],
     ]);
   });
+
+  it('gives, visiting only the bits set or open, what a walk over all 32 bits of every report gives', () => {
+    // The rule as first written: every bit of every report.
+    const everyBit = (ps: readonly DerivePosition[]) => {
+      const out: Array<[number, number, number | null, number | null]> = [];
+      const open = new Map<number, [number, number, number | null, number | null]>();
+      for (const p of ps)
+        for (let bit = 0; bit < 32; bit++) {
+          const set = ((p.alarm >>> bit) & 1) === 1;
+          const cur = open.get(bit);
+          if (set && !cur) open.set(bit, [bit, p.time, null, bit === 1 ? p.speed : null]);
+          else if (set && cur && bit === 1) cur[3] = Math.max(cur[3] ?? 0, p.speed);
+          else if (!set && cur) {
+            cur[2] = p.time;
+            out.push(cur);
+            open.delete(bit);
+            if (bit === 8) out.push([-1, p.time, p.time, null]);
+          }
+        }
+      return [...out, ...open.values()];
+    };
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let run = 0; run < 50; run++) {
+      // Words drawn from a few bits (31 and 8 among them) so runs form, set and clear.
+      const bits = [0, 1, 8, 29, 31];
+      const base = positions(new ScriptedDay(START, HOME).step(10, 0))[0];
+      const ps = Array.from({ length: 300 }, (_, i) => ({
+        ...base,
+        time: START + i * 1000,
+        speed: Math.floor(random() * 120),
+        alarm: random() < 0.3 ? 0 : bits.reduce((w, b) => (random() < 0.4 ? w | (1 << b) : w), 0) | (i % 50 === 0 ? 0xffffffff : 0),
+      }));
+      expect(ps.length).toBeGreaterThan(100);
+      const found = alarmWordIntervals(ps).map((a): [number, number, number | null, number | null] => [a.type === 'Insert' ? -1 : Number((a.detail?.sources as string[])[0].slice(4)), a.begin, a.end, a.value]);
+      expect(found).toEqual(everyBit(ps));
+    }
+  });
 });
 
 describe('policy rules', () => {
