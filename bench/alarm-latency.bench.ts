@@ -77,7 +77,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     await sql`INSERT INTO policy (org_id, name, alarm_type, threshold, enabled) SELECT id, 'bench probe', ${PROBE}, ${PROBE === 'OverSpeed' ? 100 : null}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
   // BENCH_BITS_AFTER_PASS=1: the alarm word's alarms only from the derivation pass, as before.
   const unwatch = process.env.BENCH_BITS_AFTER_PASS === '1' ? () => {} : engine.watch([g.writer]);
-  const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [g.writer, g.gateway.obdWriter], extraDerivers: [engine.deriver, ...(DERIVE_ALL ? [behaviourDeriver] : [])], batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS });
+  const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [g.writer, g.gateway.obdWriter], extraDerivers: [engine.deriver, ...(DERIVE_ALL ? [behaviourDeriver] : [])], batchSize: DERIVE_BATCH, oneConnection: kind === 'pglite', workers: DERIVE_WORKERS });
   const vehicles = await sql<{ id: number; terminal_no: string }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${probes}::text[])`.execute(db);
   const vehicleOf = new Map(vehicles.rows.map((r) => [r.terminal_no, r.id]));
   if (PROBE === 'FenceIn') {

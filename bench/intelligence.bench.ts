@@ -145,7 +145,7 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     });
     const writer = new PositionWriter(database.db, { concurrency: pg ? 4 : 1 });
     const derivers = DERIVE_ALL ? [...intelligenceDerivers(), alarmDeriver(), behaviourDeriver] : intelligenceDerivers();
-    const pipeline = new DerivationPipeline({ db: database.db, timeZone: 'Asia/Shanghai', derivers, lingerMs: 200, batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS });
+    const pipeline = new DerivationPipeline({ db: database.db, timeZone: 'Asia/Shanghai', derivers, lingerMs: 200, batchSize: DERIVE_BATCH, oneConnection: !pg, workers: DERIVE_WORKERS });
     subscribeStored([writer], pipeline);
     await pipeline.start();
     // Live-like: every vehicle reports its next position, tick after tick, as fast as the store

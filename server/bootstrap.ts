@@ -111,7 +111,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     let alarms: AlarmEngine | null = null;
     if (opts.derivation) {
       alarms = createAlarmEngine({ db: database.db, bus, log: app.log, obdAlarmTypes: opts.derivation.obdAlarmTypes });
-      derivation = await startDerivation({ db: database.db, timeZone: opts.derivation.timeZone, sources: busSources(sharedView(bus, 'derive')), log: app.log, extraDerivers: [alarms.deriver, behaviourDeriver] });
+      derivation = await startDerivation({ db: database.db, timeZone: opts.derivation.timeZone, sources: busSources(sharedView(bus, 'derive')), oneConnection: database.kind === 'pglite', log: app.log, extraDerivers: [alarms.deriver, behaviourDeriver] });
       undo.push(() => derivation!.close());
       // The alarm word's own alarms and FireOn, from each committed batch ahead of the derivation pass.
       const unwatch = alarms.watch(busSources(sharedView(bus, 'alarm-bits')));

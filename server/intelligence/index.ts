@@ -36,6 +36,8 @@ export interface DerivationOptions {
   lingerMs?: number;
   /** Vehicles derived together in one transaction (the pipeline's default unless set). */
   batchSize?: number;
+  /** The database has one connection (PGlite; the pipeline then derives smaller batches). */
+  oneConnection?: boolean;
   /** Batches derived at once (the pipeline's default unless set). */
   workers?: number;
 }
@@ -53,6 +55,7 @@ export async function startDerivation(opts: DerivationOptions): Promise<Derivati
     log: opts.log,
     lingerMs: opts.lingerMs,
     batchSize: opts.batchSize,
+    oneConnection: opts.oneConnection,
     workers: opts.workers,
     derivers: [...intelligenceDerivers(), ...(opts.extraDerivers ?? [])],
   });
