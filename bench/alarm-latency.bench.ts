@@ -168,6 +168,8 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       announcedMs: spread(announceLatencies),
       eventLoopDelayMs: { p50: +(loopDelay.percentile(50) / 1e6).toFixed(1), p99: +(loopDelay.percentile(99) / 1e6).toFixed(1), max: +(loopDelay.max / 1e6).toFixed(1) },
       derivedWindows: derivation.pipeline.stats.windows,
+      positionsDerived: derivation.pipeline.stats.positionsDerived,
+      positionsRead: derivation.pipeline.stats.positionsRead,
       // Where the passes went (ms per phase, summed over the run).
       phaseMs: Object.fromEntries(Object.entries(derivation.pipeline.stats.phaseMs).map(([k, v]) => [k, Math.round(v)])),
     };

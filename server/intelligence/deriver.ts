@@ -155,3 +155,20 @@ export const boundOf = (ms: number): Date | null => (Number.isFinite(ms) ? new D
 
 /** A bound as timestamptz text for set-wise statements (unnest of arrays): ±Infinity become ±infinity. */
 export const boundText = (ms: number): string => (Number.isFinite(ms) ? new Date(ms).toISOString() : ms < 0 ? '-infinity' : 'infinity');
+
+/** The index of the first item at or after `t` in items ordered by time (binary search: windows hold thousands). */
+export function firstAtOrAfter(items: ReadonlyArray<{ time: number }>, t: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (items[mid].time < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The items of [from, to) of a list ordered by time, as `filter` would give them. */
+export function timeSlice<T extends { time: number }>(items: readonly T[], from: number, to: number): T[] {
+  return items.slice(firstAtOrAfter(items, from), firstAtOrAfter(items, to));
+}

@@ -13,7 +13,7 @@
  * depend on what was held.
  */
 
-import type { DeriveObdRecord, DerivePosition, DeriveWindow } from './deriver';
+import { firstAtOrAfter, type DeriveObdRecord, type DerivePosition, type DeriveWindow } from './deriver';
 
 export interface HeldWindow {
   /** Every report with device time ≥ from (and ≤ through) is in the lists; -Infinity from the first. */
@@ -48,10 +48,8 @@ export const DEFAULT_HELD_LIMITS: HeldLimits = { maxPositions: 1_000_000, maxPer
 /** The part of a held window from `from` on, with the position before it. */
 export function heldFrom(held: HeldWindow, from: number): { before: DerivePosition | null; positions: DerivePosition[]; obdRecords: DeriveObdRecord[] } {
   if (from <= held.from) return { before: held.before, positions: held.positions, obdRecords: held.obdRecords };
-  let i = 0;
-  while (i < held.positions.length && held.positions[i].time < from) i++;
-  let j = 0;
-  while (j < held.obdRecords.length && held.obdRecords[j].time < from) j++;
+  const i = firstAtOrAfter(held.positions, from);
+  const j = firstAtOrAfter(held.obdRecords, from);
   return { before: i > 0 ? held.positions[i - 1] : held.before, positions: held.positions.slice(i), obdRecords: held.obdRecords.slice(j) };
 }
 

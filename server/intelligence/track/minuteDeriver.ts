@@ -11,7 +11,7 @@
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, TrackMinuteTable } from '../../platform/db/tables';
-import { boundText, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
+import { boundText, timeSlice, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
 import { distanceKm } from '../geo';
 
 export const MINUTE_MS = 60_000;
@@ -135,7 +135,7 @@ async function pointsOf(trx: Kysely<DB>, windows: readonly DeriveWindow[], bound
   }
   return windows.map((w, i) => {
     const { from, to } = bounds[i];
-    const inside = w.positions.filter((p) => p.time >= from && p.time < to);
+    const inside = timeSlice(w.positions, from, to);
     return [...heads[i], ...inside, ...tails[i]];
   });
 }
@@ -177,7 +177,7 @@ export const trackMinuteDeriver: Deriver = {
     const rows = levels.flatMap(({ m, bounds }) =>
       windows.flatMap((w, i) => {
         const { from, to } = bounds[i];
-        const inside = from > outer[i].from || to < outer[i].to ? points[i].filter((p) => p.time >= from && p.time < to) : points[i];
+        const inside = from > outer[i].from || to < outer[i].to ? timeSlice(points[i], from, to) : points[i];
         return minuteRows(w.vehicle.vehicleId, inside, m);
       }),
     );

@@ -54,9 +54,12 @@ export function jumpMask(positions: DerivePosition[], before: DerivePosition | n
     const p = positions[i];
     if (good) {
       const h = (p.time - good.time) / 3_600_000;
-      if (h > 0 && distanceKm(good, p) / h > MAX_KMH && distanceKm(good, p) > JITTER_KM) {
-        mask[i] = true;
-        continue;
+      if (h > 0) {
+        const d = distanceKm(good, p);
+        if (d / h > MAX_KMH && d > JITTER_KM) {
+          mask[i] = true;
+          continue;
+        }
       }
     }
     good = p;
