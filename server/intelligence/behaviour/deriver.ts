@@ -117,7 +117,7 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
   const items: DayItem[] = [];
   for (const w of windows) {
     const tz = w.vehicle.timeZone;
-    const days = localDaysOf(w.positions.map((p) => p.time), tz);
+    const days = localDaysOf(w.positions, tz);
     if (!days.size) continue;
     const { thresholds } = await lookups.safety(w.vehicle.orgPath);
     const speedLimit = (await lookups.policies(w.vehicle.orgPath)).get('OverSpeed')?.threshold ?? RULE_DEFAULTS.overSpeedKmh;

@@ -95,7 +95,7 @@ export const ledgerDeriver: Deriver = {
   async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass?: DerivePass): Promise<void> {
     const spans = windows.flatMap((w) => {
       const tz = w.vehicle.timeZone;
-      const days = localDaysOf(w.positions.map((p) => p.time), tz);
+      const days = localDaysOf(w.positions, tz);
       if (!days.size) return [];
       const sorted = [...days].sort();
       return [{ w, days, first: sorted[0], last: sorted[sorted.length - 1], vehicleId: w.vehicle.vehicleId, from: dayStart(sorted[0], tz), to: dayStart(nextDay(sorted[sorted.length - 1]), tz) }];

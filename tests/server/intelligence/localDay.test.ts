@@ -29,15 +29,20 @@ describe('zone offsets remembered per hour', () => {
     expect(dayStart('2026-11-11', 'Asia/Shanghai')).toBe(Date.parse('2026-11-10T16:00:00Z'));
   });
 
-  it.each(cases)('tells the days of many instants as localDay does each, in order or not, around a change in %s', (zone, around) => {
+  it.each(cases)('tells the days of many reports in time order as localDay does each, around a change in %s', (zone, around) => {
     const t0 = Date.parse(around) - 30 * 3_600_000;
-    const times = Array.from({ length: 2000 }, (_, i) => t0 + i * 97_000);
     const each = (ts: number[]) => new Set(ts.map((t) => localDay(t, zone)));
-    expect([...localDaysOf(times, zone)]).toEqual([...each(times)]);
-    expect(localDaysOf(times, zone).size).toBeGreaterThanOrEqual(3);
-    // Shuffled by a fixed stride, with a late instant going back to the first day.
-    const shuffled = times.map((_, i) => times[(i * 761) % times.length]).concat([t0]);
-    expect([...localDaysOf(shuffled, zone)].sort()).toEqual([...each(shuffled)].sort());
+    const items = (ts: number[]) => ts.map((time) => ({ time }));
+    const times = Array.from({ length: 2000 }, (_, i) => t0 + i * 97_000);
+    expect([...localDaysOf(items(times), zone)]).toEqual([...each(times)]);
+    expect(localDaysOf(items(times), zone).size).toBeGreaterThanOrEqual(3);
+    // Sparse and dense stretches, repeated instants, a report on each side of every midnight.
+    const midnights = [...each(times)].map((d) => dayStart(d, zone));
+    const mixed = [...times.filter((_, i) => i % 50 === 0), ...times.slice(700, 720), ...midnights, ...midnights.map((m) => m - 1), times[3]].sort((a, b) => a - b);
+    expect([...localDaysOf(items(mixed), zone)]).toEqual([...each(mixed)]);
+    // One report per day, days apart.
+    const sparse = [t0, t0 + 3 * 86_400_000, t0 + 9 * 86_400_000];
+    expect([...localDaysOf(items(sparse), zone)]).toEqual([...each(sparse)]);
     expect(localDaysOf([], zone).size).toBe(0);
   });
 });
