@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Deriver } from '../../../server/intelligence';
 import { DerivationPipeline } from '../../../server/intelligence/pipeline';
 import { intelligenceDerivers } from '../../../server/intelligence';
+import type { SimTerminal } from '../../../server/simulator/terminal';
+import type { LocationInput } from '../../../server/telematics/jt808/codec';
 import { until } from '../telematics/gateway/harness';
 import { scriptedDay } from './days';
 import { demoTerminal, derivedRowsOf, startDeriveHarness, type DeriveHarness } from './harness';
@@ -50,6 +52,29 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     }
   }
 
+  /**
+   * Sends `first` and waits until a pass holds the vehicle in the gate, then sends `rest`: its mark
+   * must show up while that pass is still open (the marks the pass took are deleted but not
+   * committed, so they still count here).
+   */
+  async function markedDuringPass(t: SimTerminal, vehicleId: number, first: LocationInput[], rest: LocationInput[]): Promise<void> {
+    await h.send(t, first, 'batch');
+    await until(() => held.includes(vehicleId), 10_000);
+    const taken = await marksOf(vehicleId);
+    await h.send(t, rest, 'batch');
+    await until(async () => (await marksOf(vehicleId)) > taken, 10_000);
+  }
+
+  /** No mark is left, and the passes left the rows of one rebuild over the whole history. */
+  async function derivedAsOneRebuild(vehicleId: number): Promise<void> {
+    await h.derived();
+    expect(await marksOf(vehicleId)).toBe(0);
+    const passes = await derivedRowsOf(h, vehicleId);
+    expect(passes.trips.length).toBeGreaterThan(0);
+    await h.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    expect(await derivedRowsOf(h, vehicleId)).toEqual(passes);
+  }
+
   it('marks what is stored during a pass at once and derives it in the next', async () => {
     const phone = demoTerminal(3);
     const t = await h.terminal(phone);
@@ -59,21 +84,8 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     await h.send(t, day.slice(0, half), 'batch');
     await h.derived();
 
-    await holdingPass(async () => {
-      await h.send(t, day.slice(half, half + 8), 'batch');
-      await until(() => held.includes(vehicleId), 10_000);
-      // The marks the pass took are deleted but not committed: still visible here.
-      const taken = await marksOf(vehicleId);
-      await h.send(t, day.slice(half + 8), 'batch');
-      await until(async () => (await marksOf(vehicleId)) > taken, 10_000);
-    });
-    await h.derived();
-    expect(await marksOf(vehicleId)).toBe(0);
-
-    const passes = await derivedRowsOf(h, vehicleId);
-    expect(passes.trips.length).toBeGreaterThan(0);
-    await h.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
-    expect(await derivedRowsOf(h, vehicleId)).toEqual(passes);
+    await holdingPass(() => markedDuringPass(t, vehicleId, day.slice(half, half + 8), day.slice(half + 8)));
+    await derivedAsOneRebuild(vehicleId);
     expect(h.derivation.pipeline.stats.failures).toBe(0);
   });
 
@@ -87,23 +99,14 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     let otherDone = false;
     let otherPass: Promise<unknown> = Promise.resolve();
     await holdingPass(async () => {
-      await h.send(t, day.slice(0, 8), 'batch');
-      await until(() => held.includes(vehicleId), 10_000);
-      const taken = await marksOf(vehicleId);
-      await h.send(t, day.slice(8), 'batch');
-      await until(async () => (await marksOf(vehicleId)) > taken, 10_000);
+      await markedDuringPass(t, vehicleId, day.slice(0, 8), day.slice(8));
       otherPass = other.derivePending(vehicleId).then(() => (otherDone = true));
       // It waits on the first pass's lock of the vehicle.
       await until(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%derive_state%'`.execute(db())).rows[0].n > 0, 10_000);
       expect(otherDone).toBe(false);
     });
     await otherPass;
-    await h.derived();
-    expect(await marksOf(vehicleId)).toBe(0);
-    const passes = await derivedRowsOf(h, vehicleId);
-    expect(passes.trips.length).toBeGreaterThan(0);
-    await h.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
-    expect(await derivedRowsOf(h, vehicleId)).toEqual(passes);
+    await derivedAsOneRebuild(vehicleId);
     expect(other.stats.failures + h.derivation.pipeline.stats.failures).toBe(0);
   });
 });
