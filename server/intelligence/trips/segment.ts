@@ -74,9 +74,9 @@ export function isMoving(p: DerivePosition, prev: DerivePosition | null): boolea
   return distanceKm(prev, p) > JITTER_KM;
 }
 
-export function segment(positions: DerivePosition[], before: DerivePosition | null, after: DerivePosition | null, opts: SegmentOptions): Segment[] {
+/** `jumps`: jumpMask(positions, before), when the caller has it already. */
+export function segment(positions: DerivePosition[], before: DerivePosition | null, after: DerivePosition | null, opts: SegmentOptions, jumps = jumpMask(positions, before)): Segment[] {
   const stopMs = opts.stopMinutes * 60_000;
-  const jumps = jumpMask(positions, before);
   const out: Segment[] = [];
   let prev: DerivePosition | null = before;
   let current: Segment | null = null;

@@ -49,8 +49,8 @@ export interface WindowRows {
 export function deriveTrips(w: DeriveWindow): WindowRows {
   const { positions, before, after, vehicle } = w;
   const stopMs = vehicle.settings.stopMinutes * 60_000;
-  const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes });
   const jumps = jumpMask(positions, before);
+  const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, jumps);
   const events = fuelEvents(positions, stationaryRuns(positions, jumps, before), vehicle.tankCapacityL);
   const samples = fuelSamples(before ? [before, ...positions] : positions, w.obdRecords, vehicle.tankCapacityL);
   const vehicleId = vehicle.vehicleId;
