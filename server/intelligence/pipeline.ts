@@ -82,15 +82,15 @@ interface DeriveStateRow {
   derived_seq: string | number;
 }
 
-/** One vehicle's share of a pass: its range, and for the worker the marks it consumes. */
+/** One vehicle's share of a pass: its range, and for the worker the marks it took. */
 interface PassWork {
   vehicleId: number;
   range: TimeRange;
-  /** The worker's: the derived sequence this pass writes (its held windows carry it); null for a rebuild outside the worker. */
-  seq: number | null;
-  /** The worker's: where the marks taken begin and the sequence derived last (whether a held window still serves). */
-  pendingFrom?: number;
-  derivedSeq?: number;
+  /**
+   * The worker's (absent for a rebuild outside it): where the marks taken begin, and the sequence
+   * derived last, which decide whether a held window still serves. The pass writes derivedSeq + 1.
+   */
+  taken?: { from: number; derivedSeq: number };
 }
 
 /** A window a committed pass may hold for the next. */
@@ -335,8 +335,7 @@ export class DerivationPipeline {
       // the range they span, widened by the derivers to whole trips and stops.
       const to = watermark === null || pendingTo > watermark ? Infinity : pendingTo + 1;
       const from = ms(mark.f)!;
-      const derivedSeq = Number(state.derived_seq);
-      return [{ vehicleId: mark.vehicle_id, range: { from, to }, seq: derivedSeq + 1, pendingFrom: from, derivedSeq }];
+      return [{ vehicleId: mark.vehicle_id, range: { from, to }, taken: { from, derivedSeq: Number(state.derived_seq) } }];
     });
     return this.rebuildIn(trx, work, committed);
   }
@@ -349,7 +348,7 @@ export class DerivationPipeline {
     const committed: Array<() => void> = [];
     await this.opts.db.transaction().execute(async (trx) => {
       await lockStates(trx, [vehicleId]);
-      await this.rebuildIn(trx, [{ vehicleId, range, seq: null }], committed);
+      await this.rebuildIn(trx, [{ vehicleId, range }], committed);
     });
     this.announce(committed);
   }
@@ -376,8 +375,8 @@ export class DerivationPipeline {
     });
     const heldOf = ranges.map((r, i) => {
       const w = present[i];
-      if (!this.held || w.seq === null || w.pendingFrom === undefined || w.derivedSeq === undefined) return null;
-      return this.held.usable(r.vehicleId, { from: readFrom[i], to: r.to, pendingFrom: w.pendingFrom, derivedSeq: w.derivedSeq });
+      if (!this.held || !w.taken) return null;
+      return this.held.usable(r.vehicleId, { from: readFrom[i], to: r.to, pendingFrom: w.taken.from, derivedSeq: w.taken.derivedSeq });
     });
     const items = ranges.map((r, i) => {
       const h = heldOf[i];
@@ -439,14 +438,15 @@ export class DerivationPipeline {
     }
     const newest = windows.map((w) => (w.positions.length ? w.positions[w.positions.length - 1].time : NaN));
     // A rebuild outside the worker takes no marks and keeps the sequence: it reads no report a held window lacks.
+    const seqs = present.map((w) => (w.taken ? w.taken.derivedSeq + 1 : null));
     await sql`
       UPDATE derive_state d SET watermark = GREATEST(d.watermark, i.watermark), derived_at = now(), derived_seq = COALESCE(i.seq, d.derived_seq)
-      FROM unnest(${present.map((w) => w.vehicleId)}::int[], ${newest.map((t) => boundOf(t)?.toISOString() ?? null)}::timestamptz[], ${present.map((w) => w.seq)}::bigint[]) AS i(vehicle_id, watermark, seq)
+      FROM unnest(${present.map((w) => w.vehicleId)}::int[], ${newest.map((t) => boundOf(t)?.toISOString() ?? null)}::timestamptz[], ${seqs}::bigint[]) AS i(vehicle_id, watermark, seq)
       WHERE d.vehicle_id = i.vehicle_id`.execute(trx);
     this.lap('watermark', t);
     this.stats.windows += windows.length;
     for (const w of windows) this.stats.positionsDerived += w.positions.length;
-    return present.flatMap((w, i) => (w.seq === null ? [] : [{ window: read[i], through: newestOf(read[i], heldOf[i]?.through), seq: w.seq }]));
+    return seqs.flatMap((seq, i) => (seq === null ? [] : [{ window: read[i], through: newestOf(read[i], heldOf[i]?.through), seq }]));
   }
 
   /** Resolves once nothing is pending in this process (tests, the demo history, shutdown). */
