@@ -63,7 +63,7 @@ export interface PipelineOptions {
  * and 2.3–3.1 s to 0.7 and 2.0–2.2 s (README, Alarms). On one connection (PGlite) the store waits
  * for each batch's transaction, so batches stay small enough to commit within ~150 ms.
  */
-export const DEFAULT_BATCH = { pooled: 1024, oneConnection: 256 } as const;
+const DEFAULT_BATCH = { pooled: 1024, oneConnection: 256 } as const;
 
 export interface PipelineStats {
   marks: number;

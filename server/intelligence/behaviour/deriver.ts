@@ -11,7 +11,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/tables';
 import type { DeriveObdRecord, DerivePosition, Deriver, DeriveWindow } from '../deriver';
-import { dayStart, localDay, localDaysOf, nextDay } from '../localDay';
+import { dayStart, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
 import { RULE_DEFAULTS, voltageOf } from '../alarms/detectors/policyRules';
 import { speedLimits, type FenceRule } from '../alarms/detectors/fences';
