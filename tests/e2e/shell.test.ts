@@ -226,7 +226,11 @@ describe('theme and language', () => {
     await page.locator('.ant-dropdown:visible').getByText('English').click();
     await page.getByText('Search menus').waitFor();
     await page.locator('.ant-color-picker-trigger').click();
+    // The picker's popover, once it stands still: a click during its opening motion can miss the preset.
+    await settled(page);
     await page.locator('.ant-color-picker-presets-color').nth(3).click();
+    // The choice is stored as the theme changes: wait for it, as the user waits for the colour.
+    await page.waitForFunction(() => localStorage.getItem('fleet-star.theme') !== null);
     await page.keyboard.press('Escape');
     const picked = await page.evaluate(() => localStorage.getItem('fleet-star.theme'));
     expect(picked).toBe('#13c2c2');
