@@ -5,9 +5,8 @@
  */
 
 import type { DerivePosition } from '../deriver';
-import { distanceKm } from '../geo';
 import { levelAt, round1, type FuelEvent, type FuelSample } from './fuel';
-import { MAX_KMH, MIN_MOVING_KMH, type TripSegment } from './segment';
+import { MAX_KMH, MIN_MOVING_KMH, type Steps, type TripSegment } from './segment';
 
 export interface TripMetrics {
   distanceKm: number;
@@ -47,28 +46,36 @@ export function odometerKm(points: DerivePosition[]): number | null {
   return km;
 }
 
-export function gnssKm(points: DerivePosition[]): number {
+/** The track's length over the trip's points (tripPoints), its steps read from the window's. */
+function gnssKm(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition): number {
   let km = 0;
-  for (let i = 1; i < points.length; i++) {
-    const step = distanceKm(points[i - 1], points[i]);
-    if (step < JITTER_STEP_KM && points[i].speed < MIN_MOVING_KMH && points[i - 1].speed < MIN_MOVING_KMH) continue;
-    km += step;
+  // The first point is the trip's own first position when nothing good lies before it: no step.
+  let prev: DerivePosition | null = start === positions[trip.first] ? null : start;
+  for (let i = trip.first; i <= trip.last; i++) {
+    if (at.jumps[i]) continue;
+    const p = positions[i];
+    if (prev) {
+      const step = at.km[i];
+      if (!(step < JITTER_STEP_KM && p.speed < MIN_MOVING_KMH && prev.speed < MIN_MOVING_KMH)) km += step;
+    }
+    prev = p;
   }
   return km;
 }
 
 export function tripMetrics(
   positions: DerivePosition[],
-  jumps: boolean[],
+  at: Steps,
   trip: TripSegment,
   before: DerivePosition | null,
   fuel: FuelSample[],
   events: FuelEvent[],
   stopMs: number,
 ): TripMetrics {
+  const { jumps } = at;
   const points = tripPoints(positions, jumps, trip, before);
   const odo = odometerKm(points);
-  const distance = odo ?? gnssKm(points);
+  const distance = odo ?? gnssKm(positions, at, trip, points[0]);
   let idleMs = 0;
   let maxSpeed = 0;
   for (let i = trip.first; i <= trip.last; i++) {

@@ -46,36 +46,73 @@ export interface StopSegment {
 
 export type Segment = TripSegment | StopSegment;
 
-/** Indexes of positions that are GNSS jumps (implied speed from the last good one above MAX_KMH). */
-export function jumpMask(positions: DerivePosition[], before: DerivePosition | null): boolean[] {
-  const mask = new Array<boolean>(positions.length).fill(false);
+/**
+ * What each position of a window is to the last good position before it: a GNSS jump (implied
+ * speed above MAX_KMH), and the distance between them. Every per-position rule of the trips reads
+ * this pair (motion, stationary runs, GNSS distance), so it is computed once per window.
+ */
+export interface Steps {
+  /** Indexes of positions that are GNSS jumps. */
+  jumps: boolean[];
+  /** km from the last good position before (the window's `before` at first); NaN when there is none. */
+  km: Float64Array;
+}
+
+interface Step {
+  good: DerivePosition;
+  jump: boolean;
+  km: number;
+}
+
+/**
+ * A step is a pure function of two stored positions, and a live vehicle's window keeps its
+ * positions (the same objects, heldWindows.ts) from pass to pass while its open trip grows: held
+ * here, a pass computes the distances of the reports stored since, not of the whole open trip
+ * again (the trip deriver's largest cost under load, README: Alarms). Weak, so it goes with the
+ * held window.
+ */
+const stepOf = new WeakMap<DerivePosition, Step>();
+
+export function steps(positions: readonly DerivePosition[], before: DerivePosition | null): Steps {
+  const jumps = new Array<boolean>(positions.length).fill(false);
+  const km = new Float64Array(positions.length).fill(NaN);
   let good = before;
   for (let i = 0; i < positions.length; i++) {
     const p = positions[i];
-    if (good) {
-      const h = (p.time - good.time) / 3_600_000;
-      if (h > 0) {
-        const d = distanceKm(good, p);
-        if (d / h > MAX_KMH && d > JITTER_KM) {
-          mask[i] = true;
-          continue;
-        }
-      }
+    if (!good) {
+      good = p;
+      continue;
     }
-    good = p;
+    let s = stepOf.get(p);
+    if (!s || s.good !== good) {
+      const d = distanceKm(good, p);
+      const h = (p.time - good.time) / 3_600_000;
+      s = { good, jump: h > 0 && d / h > MAX_KMH && d > JITTER_KM, km: d };
+      stepOf.set(p, s);
+    }
+    km[i] = s.km;
+    if (s.jump) jumps[i] = true;
+    else good = p;
   }
-  return mask;
+  return { jumps, km };
 }
 
-export function isMoving(p: DerivePosition, prev: DerivePosition | null): boolean {
+/** Indexes of positions that are GNSS jumps (implied speed from the last good one above MAX_KMH). */
+export function jumpMask(positions: DerivePosition[], before: DerivePosition | null): boolean[] {
+  return steps(positions, before).jumps;
+}
+
+/** `km`: distanceKm(prev, p), when the caller has it already. */
+export function isMoving(p: DerivePosition, prev: DerivePosition | null, km?: number): boolean {
   const fast = p.speed >= MIN_MOVING_KMH;
   if (p.acc && fast) return true;
   if (!prev || (!fast && prev.speed >= MIN_MOVING_KMH)) return false;
-  return distanceKm(prev, p) > JITTER_KM;
+  return (km ?? distanceKm(prev, p)) > JITTER_KM;
 }
 
-/** `jumps`: jumpMask(positions, before), when the caller has it already. */
-export function segment(positions: DerivePosition[], before: DerivePosition | null, after: DerivePosition | null, opts: SegmentOptions, jumps = jumpMask(positions, before)): Segment[] {
+/** `at`: steps(positions, before), when the caller has them already. */
+export function segment(positions: DerivePosition[], before: DerivePosition | null, after: DerivePosition | null, opts: SegmentOptions, at = steps(positions, before)): Segment[] {
+  const { jumps, km } = at;
   const stopMs = opts.stopMinutes * 60_000;
   const out: Segment[] = [];
   let prev: DerivePosition | null = before;
@@ -87,7 +124,7 @@ export function segment(positions: DerivePosition[], before: DerivePosition | nu
   for (let i = 0; i < positions.length; i++) {
     if (jumps[i]) continue;
     const p = positions[i];
-    const moving = isMoving(p, prev);
+    const moving = isMoving(p, prev, km[i]);
     if (!current) {
       current = moving ? { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true } : { kind: 'stop', first: i, last: i, begin: p.time, end: p.time, open: true };
     } else if (current.kind === 'stop') {

@@ -12,12 +12,13 @@ import { type DerivePosition, type Deriver, type DeriveWindow, type TimeRange, t
 import { fuelEvents, fuelSamples } from './fuel';
 import { rangesTable } from '../windowLoad';
 import { tripMetrics } from './metrics';
-import { isMoving, jumpMask, segment, type Segment } from './segment';
+import { isMoving, segment, steps, type Segment, type Steps } from './segment';
 
 const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
 
 /** [first, last] index pairs of consecutive standing positions (two or more), jumps left out. */
-export function stationaryRuns(positions: DerivePosition[], jumps: boolean[], before: DerivePosition | null): Array<[number, number]> {
+export function stationaryRuns(positions: DerivePosition[], at: Steps, before: DerivePosition | null): Array<[number, number]> {
+  const { jumps, km } = at;
   const runs: Array<[number, number]> = [];
   let prev = before;
   let start = -1;
@@ -25,7 +26,7 @@ export function stationaryRuns(positions: DerivePosition[], jumps: boolean[], be
   for (let i = 0; i < positions.length; i++) {
     if (jumps[i]) continue;
     const p = positions[i];
-    if (!isMoving(p, prev)) {
+    if (!isMoving(p, prev, km[i])) {
       if (start < 0) start = i;
       last = i;
     } else {
@@ -49,16 +50,16 @@ export interface WindowRows {
 export function deriveTrips(w: DeriveWindow): WindowRows {
   const { positions, before, after, vehicle } = w;
   const stopMs = vehicle.settings.stopMinutes * 60_000;
-  const jumps = jumpMask(positions, before);
-  const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, jumps);
-  const events = fuelEvents(positions, stationaryRuns(positions, jumps, before), vehicle.tankCapacityL);
+  const at = steps(positions, before);
+  const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, at);
+  const events = fuelEvents(positions, stationaryRuns(positions, at, before), vehicle.tankCapacityL);
   const samples = fuelSamples(before ? [before, ...positions] : positions, w.obdRecords, vehicle.tankCapacityL);
   const vehicleId = vehicle.vehicleId;
   const rows: WindowRows = { segments, trips: [], stops: [], fuelEvents: [] };
   for (const s of segments) {
     const durationS = Math.round((s.end - s.begin) / 1000);
     if (s.kind === 'trip') {
-      const m = tripMetrics(positions, jumps, s, before, samples, events, stopMs);
+      const m = tripMetrics(positions, at, s, before, samples, events, stopMs);
       rows.trips.push({
         vehicle_id: vehicleId,
         begin_time: new Date(s.begin),

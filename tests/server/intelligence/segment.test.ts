@@ -4,7 +4,9 @@ import { dayStart, localDay } from '../../../server/intelligence/localDay';
 import { fuelEvents } from '../../../server/intelligence/trips/fuel';
 import { segment } from '../../../server/intelligence/trips/segment';
 import { stationaryRuns } from '../../../server/intelligence/trips/tripDeriver';
-import { jumpMask } from '../../../server/intelligence/trips/segment';
+import { jumpMask, steps } from '../../../server/intelligence/trips/segment';
+import { distanceKm } from '../../../server/intelligence/geo';
+import { MAX_KMH, JITTER_KM } from '../../../server/intelligence/trips/segment';
 import { positionAt, T0 } from './positionAt';
 
 const p = positionAt;
@@ -41,18 +43,56 @@ describe('trip segmentation', () => {
   });
 });
 
+/** The steps as a plain walk computes them, nothing held. */
+function plainSteps(ps: DerivePosition[], before: DerivePosition | null) {
+  const jumps: boolean[] = [];
+  const km: number[] = [];
+  let good = before;
+  for (const p of ps) {
+    const d = good ? distanceKm(good, p) : NaN;
+    const h = good ? (p.time - good.time) / 3_600_000 : 0;
+    const jump = good !== null && h > 0 && d / h > MAX_KMH && d > JITTER_KM;
+    jumps.push(jump);
+    km.push(d);
+    if (!jump) good = p;
+  }
+  return { jumps, km };
+}
+
+describe('the steps of a window, held between passes', () => {
+  it('equal a plain walk as the window grows, and when a report lands between held ones', () => {
+    // A drive with GNSS jumps (every 7th report 1.3° off) and a stand, one report a minute.
+    const all = Array.from({ length: 120 }, (_, i) => p(i, { acc: true, speed: i % 30 < 20 ? 40 : 0, latitude: i % 7 === 3 ? 32.5 : north(Math.min(i, 60) * 0.6) }));
+    const check = (ps: DerivePosition[], before: DerivePosition | null) => {
+      const got = steps(ps, before);
+      const want = plainSteps(ps, before);
+      expect(got.jumps).toEqual(want.jumps);
+      expect(Array.from(got.km)).toEqual(want.km);
+    };
+    // Passes of 10 new reports each over the same objects, as held windows hand them.
+    for (let n = 10; n <= all.length; n += 10) check(all.slice(0, n), null);
+    check(all.slice(1), all[0]);
+    // A late report between two held ones changes the good position the next one is measured from.
+    const late = p(3.5, { acc: true, speed: 40, latitude: north(2.3) });
+    check([...all.slice(0, 4), late, ...all.slice(4)], null);
+    check([...all.slice(0, 2), ...all.slice(3)], null);
+    // A jump at the very start: the window's `before` is what it is measured from.
+    check(all.slice(3, 20), all[2]);
+  });
+});
+
 describe('fuel events', () => {
   const standing = (levels: number[], acc = false) => levels.map((fuelL, i) => p(i * 5, { fuelL, acc }));
   it('finds a refuel and a drain beyond the threshold, and not sloshing or idling', () => {
     const refuel = standing([100, 99, 101, 100, 140, 160, 161, 159, 160]);
-    expect(fuelEvents(refuel, stationaryRuns(refuel, jumpMask(refuel, null), null), 400)).toMatchObject([{ kind: 'refuel', amountL: 60, levelBeforeL: 100, levelAfterL: 160 }]);
+    expect(fuelEvents(refuel, stationaryRuns(refuel, steps(refuel, null), null), 400)).toMatchObject([{ kind: 'refuel', amountL: 60, levelBeforeL: 100, levelAfterL: 160 }]);
     const slosh = standing([100, 104, 97, 103, 98, 102, 99]);
-    expect(fuelEvents(slosh, stationaryRuns(slosh, jumpMask(slosh, null), null), 400)).toEqual([]);
+    expect(fuelEvents(slosh, stationaryRuns(slosh, steps(slosh, null), null), 400)).toEqual([]);
     const drain = standing([200, 200, 199, 170, 170, 170, 169]);
-    expect(fuelEvents(drain, stationaryRuns(drain, jumpMask(drain, null), null), 400)).toMatchObject([{ kind: 'drain', amountL: 30 }]);
+    expect(fuelEvents(drain, stationaryRuns(drain, steps(drain, null), null), 400)).toMatchObject([{ kind: 'drain', amountL: 30 }]);
     // Five hours idling burns ~15 L: a 21 L fall with the ACC on is within 20 L + 15 L.
     const idling = Array.from({ length: 61 }, (_, i) => p(i * 5, { fuelL: 100 - i * 0.35, acc: true }));
-    expect(fuelEvents(idling, stationaryRuns(idling, jumpMask(idling, null), null), 400)).toEqual([]);
+    expect(fuelEvents(idling, stationaryRuns(idling, steps(idling, null), null), 400)).toEqual([]);
   });
 });
 
