@@ -58,21 +58,6 @@ export interface Steps {
   km: Float64Array;
 }
 
-interface Step {
-  good: DerivePosition;
-  jump: boolean;
-  km: number;
-}
-
-/**
- * A step is a pure function of two stored positions, and a live vehicle's window keeps its
- * positions (the same objects, heldWindows.ts) from pass to pass while its open trip grows: held
- * here, a pass computes the distances of the reports stored since, not of the whole open trip
- * again (the trip deriver's largest cost under load, README: Alarms). Weak, so it goes with the
- * held window.
- */
-const stepOf = new WeakMap<DerivePosition, Step>();
-
 export function steps(positions: readonly DerivePosition[], before: DerivePosition | null): Steps {
   const jumps = new Array<boolean>(positions.length).fill(false);
   const km = new Float64Array(positions.length).fill(NaN);
@@ -83,15 +68,10 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
       good = p;
       continue;
     }
-    let s = stepOf.get(p);
-    if (!s || s.good !== good) {
-      const d = distanceKm(good, p);
-      const h = (p.time - good.time) / 3_600_000;
-      s = { good, jump: h > 0 && d / h > MAX_KMH && d > JITTER_KM, km: d };
-      stepOf.set(p, s);
-    }
-    km[i] = s.km;
-    if (s.jump) jumps[i] = true;
+    const d = distanceKm(good, p);
+    const h = (p.time - good.time) / 3_600_000;
+    km[i] = d;
+    if (h > 0 && d / h > MAX_KMH && d > JITTER_KM) jumps[i] = true;
     else good = p;
   }
   return { jumps, km };

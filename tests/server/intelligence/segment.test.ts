@@ -59,8 +59,8 @@ function plainSteps(ps: DerivePosition[], before: DerivePosition | null) {
   return { jumps, km };
 }
 
-describe('the steps of a window, held between passes', () => {
-  it('equal a plain walk as the window grows, and when a report lands between held ones', () => {
+describe('the steps of a window', () => {
+  it('equal a plain walk, as a window grows and when a report lands between others', () => {
     // A drive with GNSS jumps (every 7th report 1.3° off) and a stand, one report a minute.
     const all = Array.from({ length: 120 }, (_, i) => p(i, { acc: true, speed: i % 30 < 20 ? 40 : 0, latitude: i % 7 === 3 ? 32.5 : north(Math.min(i, 60) * 0.6) }));
     const check = (ps: DerivePosition[], before: DerivePosition | null) => {
@@ -69,7 +69,7 @@ describe('the steps of a window, held between passes', () => {
       expect(got.jumps).toEqual(want.jumps);
       expect(Array.from(got.km)).toEqual(want.km);
     };
-    // Passes of 10 new reports each over the same objects, as held windows hand them.
+    // Windows growing by 10 reports, as a live vehicle's passes see them.
     for (let n = 10; n <= all.length; n += 10) check(all.slice(0, n), null);
     check(all.slice(1), all[0]);
     // A late report between two held ones changes the good position the next one is measured from.
