@@ -140,6 +140,10 @@ export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmRep
         end_time = excluded.end_time, fired_at = excluded.fired_at, level = excluded.level, category = excluded.category,
         latitude = excluded.latitude, longitude = excluded.longitude, value = excluded.value, detail = excluded.detail,
         fence_id = excluded.fence_id
+      -- A pass finds again every alarm of its window (from the open trip's start): unchanged ones
+      -- are left as they are instead of rewritten (a new row version, its index entries) each pass.
+      WHERE (alarm.end_time, alarm.fired_at, alarm.level, alarm.category, alarm.latitude, alarm.longitude, alarm.value, alarm.detail, alarm.fence_id)
+        IS DISTINCT FROM (excluded.end_time, excluded.fired_at, excluded.level, excluded.category, excluded.latitude, excluded.longitude, excluded.value, excluded.detail, excluded.fence_id)
       RETURNING id, vehicle_id, type, subject, begin_time, (xmax = 0) AS inserted`.execute(trx);
     const stored = new Map<string, { id: number; inserted: boolean }>();
     for (const row of r.rows) stored.set(alarmKey(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), { id: row.id, inserted: row.inserted });

@@ -59,6 +59,12 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
   const db = () => s.database.db;
   const query = (token: string, criteria: object = {}, extra: object = {}, lang?: string) => s.call(token, 'POST', '/api/vehicle/alarm/query', { criteria, pageIndex: 1, pageSize: 50, ...extra }, lang);
 
+  /** Each alarm's row version (xmin) by type and begin: what a rewrite of the row changes. */
+  const versions = async (vehicleId: number) =>
+    Object.fromEntries(
+      (await sql<{ k: string; v: string }>`SELECT type || ' ' || (extract(epoch FROM begin_time) * 1000)::bigint AS k, xmin::text AS v FROM alarm WHERE vehicle_id = ${vehicleId}`.execute(db())).rows.map((r) => [r.k, r.v]),
+    );
+
   it('stores found alarms, keeps one open per vehicle and type, and answers the new ones only once', async () => {
     const first = await replaceAlarms(db(), hdVehicle, T0, mergeIntervals([interval('OverSpeed', 0, 5, { value: 96 }), interval('OverSpeed', 30, null, { value: 101 }), interval('Crash', 10, 10)]));
     expect(first.map((a) => [a.type, a.category, a.level])).toEqual([
@@ -66,8 +72,11 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
       ['Crash', 'terminal', 'critical'],
       ['OverSpeed', 'terminal', 'high'],
     ]);
-    // The same result again raises nothing and changes nothing.
+    // The same result again raises nothing and changes nothing, not even a row's version.
+    const before = await versions(hdVehicle);
+    expect(Object.keys(before)).toHaveLength(3);
     expect(await replaceAlarms(db(), hdVehicle, T0, mergeIntervals([interval('OverSpeed', 0, 5, { value: 96 }), interval('OverSpeed', 30, null, { value: 101 }), interval('Crash', 10, 10)]))).toEqual([]);
+    expect(await versions(hdVehicle)).toEqual(before);
     const rows = await query(admin, { vehicleId: hdVehicle });
     expect(rows.status).toBe(200);
     expect(rows.body.data.map((r: { type: string; status: string; value: number | null }) => [r.type, r.status, r.value])).toEqual([
@@ -85,11 +94,16 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id: open.id, handled: true, note: '已电话提醒司机', handledBy: expect.any(String), status: 'open' });
     expect(Date.parse(r.body.handledAt)).toBeGreaterThan(Date.now() - 60_000);
-    // The condition clears later: the rebuilt alarm is the same row, closed, still handled.
+    // The condition clears later: the rebuilt alarm is the same row, closed, still handled; only it is rewritten.
+    const before = await versions(hdVehicle);
     await replaceAlarms(db(), hdVehicle, T0, mergeIntervals([interval('OverSpeed', 0, 5, { value: 96 }), interval('OverSpeed', 30, 42, { value: 104 }), interval('Crash', 10, 10)]));
     const after = (await query(admin, { vehicleId: hdVehicle, type: 'OverSpeed', handled: true })).body.data;
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: open.id, status: 'closed', value: 104, note: '已电话提醒司机', end: new Date(T0 + 42 * min).toISOString() });
+    const now = await versions(hdVehicle);
+    const closed = `OverSpeed ${T0 + 30 * min}`;
+    expect(now[closed]).not.toBe(before[closed]);
+    expect({ ...now, [closed]: '' }).toEqual({ ...before, [closed]: '' });
 
     const again = await s.call(admin, 'PUT', `/api/vehicle/alarm/${open.id}/handle`, { note: 'x' }, 'en-US');
     expect(again).toMatchObject({ status: 406, body: { message: 'This alarm has already been handled' } });
