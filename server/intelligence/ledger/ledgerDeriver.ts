@@ -15,7 +15,7 @@ import { dayStart, localDay, localDaysOf, nextDay } from '../localDay';
 import { lookupsOf, type DerivePass } from '../settingsCache';
 import type { PriceRow } from './prices';
 import { rangesTable } from '../windowLoad';
-import { insertRows } from '../trips/tripDeriver';
+import { replaceRows, rowSet, type Column } from '../replaceRows';
 import type { LedgerFigures } from '../../../schemas/kit/ledgerColumns';
 
 export interface LedgerTrip {
@@ -84,6 +84,21 @@ export function ledgerOfDay(day: string, timeZone: string, trips: LedgerTrip[], 
   };
 }
 
+const LEDGER_COLUMNS: ReadonlyArray<Column<Insertable<LedgerDayTable>>> = [
+  ['vehicle_id', 'int'],
+  ['day', 'date'],
+  ['org_id', 'int'],
+  ['mileage_km', 'float8'],
+  ['fuel_l', 'float8'],
+  ['refuel_l', 'float8'],
+  ['drain_l', 'float8'],
+  ['driving_s', 'int'],
+  ['idle_s', 'int'],
+  ['trip_count', 'int'],
+  ['max_speed', 'real'],
+  ['cost', 'float8'],
+];
+
 export const ledgerDeriver: Deriver = {
   name: 'ledger',
 
@@ -137,9 +152,7 @@ export const ledgerDeriver: Deriver = {
         });
       }
     }
-    await sql`
-      DELETE FROM ledger_day l USING unnest(${rows.map((r) => r.vehicle_id)}::int[], ${rows.map((r) => r.day as string)}::date[]) AS k(vehicle_id, day)
-      WHERE l.vehicle_id = k.vehicle_id AND l.day = k.day`.execute(trx);
-    await insertRows(trx, 'ledger_day', rows);
+    // Every day replaced gets a row: an upsert on (vehicle, day) replaces them all.
+    await replaceRows(trx, null, [rowSet({ table: 'ledger_day', columns: LEDGER_COLUMNS, key: ['vehicle_id', 'day'], rows })]);
   },
 };

@@ -11,6 +11,7 @@ import type { DB, FuelEventTable, TripStopTable, TripTable } from '../../platfor
 import { type DerivePosition, type Deriver, type DeriveWindow, type TimeRange, type VehicleRange } from '../deriver';
 import { fuelEvents, fuelSamples } from './fuel';
 import { rangesTable } from '../windowLoad';
+import { replaceRows, rowSet, type Column } from '../replaceRows';
 import { tripMetrics } from './metrics';
 import { isMoving, segment, steps, type Segment, type Steps } from './segment';
 
@@ -100,6 +101,45 @@ export async function insertRows<T extends keyof DB & string>(trx: Kysely<DB>, t
   for (let i = 0; i < rows.length; i += slice) await trx.insertInto(table).values(rows.slice(i, i + slice) as Array<Insertable<DB[T]>>).execute();
 }
 
+const TRIP_COLUMNS: ReadonlyArray<Column<Insertable<TripTable>>> = [
+  ['vehicle_id', 'int'],
+  ['begin_time', 'timestamptz'],
+  ['end_time', 'timestamptz'],
+  ['duration_s', 'int'],
+  ['distance_km', 'float8'],
+  ['distance_source', 'text'],
+  ['fuel_l', 'float8'],
+  ['idle_s', 'int'],
+  ['max_speed', 'real'],
+  ['avg_speed', 'real'],
+  ['start_latitude', 'float8'],
+  ['start_longitude', 'float8'],
+  ['end_latitude', 'float8'],
+  ['end_longitude', 'float8'],
+  ['open', 'boolean'],
+];
+
+const STOP_COLUMNS: ReadonlyArray<Column<Insertable<TripStopTable>>> = [
+  ['vehicle_id', 'int'],
+  ['begin_time', 'timestamptz'],
+  ['end_time', 'timestamptz'],
+  ['duration_s', 'int'],
+  ['latitude', 'float8'],
+  ['longitude', 'float8'],
+  ['open', 'boolean'],
+];
+
+const FUEL_EVENT_COLUMNS: ReadonlyArray<Column<Insertable<FuelEventTable>>> = [
+  ['vehicle_id', 'int'],
+  ['kind', 'text'],
+  ['time', 'timestamptz'],
+  ['amount_l', 'float8'],
+  ['level_before_l', 'float8'],
+  ['level_after_l', 'float8'],
+  ['latitude', 'float8'],
+  ['longitude', 'float8'],
+];
+
 const windowRanges = (windows: readonly DeriveWindow[]) => windows.map((w) => ({ vehicleId: w.vehicle.vehicleId, from: w.from, to: w.to }));
 
 export const tripDeriver: Deriver = {
@@ -124,13 +164,12 @@ export const tripDeriver: Deriver = {
   },
 
   async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void> {
-    const ranges = rangesTable(windowRanges(windows));
-    await sql`DELETE FROM trip t USING ${ranges} WHERE t.vehicle_id = w.vehicle_id AND t.begin_time >= w.lo AND t.begin_time < w.hi`.execute(trx);
-    await sql`DELETE FROM trip_stop t USING ${ranges} WHERE t.vehicle_id = w.vehicle_id AND t.begin_time >= w.lo AND t.begin_time < w.hi`.execute(trx);
-    await sql`DELETE FROM fuel_event t USING ${ranges} WHERE t.vehicle_id = w.vehicle_id AND t.time >= w.lo AND t.time < w.hi`.execute(trx);
     const all = windows.map(deriveTrips);
-    await insertRows(trx, 'trip', all.flatMap((r) => r.trips));
-    await insertRows(trx, 'trip_stop', all.flatMap((r) => r.stops));
-    await insertRows(trx, 'fuel_event', all.flatMap((r) => r.fuelEvents));
+    const inWindow = (column: string) => sql`t.vehicle_id = w.vehicle_id AND t.${sql.id(column)} >= w.lo AND t.${sql.id(column)} < w.hi`;
+    await replaceRows(trx, rangesTable(windowRanges(windows)), [
+      rowSet({ table: 'trip', columns: TRIP_COLUMNS, key: ['vehicle_id', 'begin_time'], rows: all.flatMap((r) => r.trips), owned: inWindow('begin_time') }),
+      rowSet({ table: 'trip_stop', columns: STOP_COLUMNS, key: ['vehicle_id', 'begin_time'], rows: all.flatMap((r) => r.stops), owned: inWindow('begin_time') }),
+      rowSet({ table: 'fuel_event', columns: FUEL_EVENT_COLUMNS, key: ['vehicle_id', 'time', 'kind'], rows: all.flatMap((r) => r.fuelEvents), owned: inWindow('time') }),
+    ]);
   },
 };

@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import { replaceRows, rowSet, type Column } from '../../../server/intelligence/replaceRows';
+import { rangesTable } from '../../../server/intelligence/windowLoad';
+import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
+
+const T0 = Date.parse('2026-11-20T00:00:00Z');
+const min = 60_000;
+
+interface StopRow {
+  vehicle_id: number;
+  begin_time: Date;
+  end_time: Date;
+  duration_s: number;
+  latitude: number;
+  longitude: number;
+  open: boolean;
+}
+
+const COLUMNS: ReadonlyArray<Column<StopRow>> = [
+  ['vehicle_id', 'int'],
+  ['begin_time', 'timestamptz'],
+  ['end_time', 'timestamptz'],
+  ['duration_s', 'int'],
+  ['latitude', 'float8'],
+  ['longitude', 'float8'],
+  ['open', 'boolean'],
+];
+
+/** A stop from minute b to minute e. */
+const stop = (vehicleId: number, b: number, e: number, open = false): StopRow => ({
+  vehicle_id: vehicleId,
+  begin_time: new Date(T0 + b * min),
+  end_time: new Date(T0 + e * min),
+  duration_s: (e - b) * 60,
+  latitude: 31.2,
+  longitude: 121.4,
+  open,
+});
+
+/** A deriver's rows replaced in one statement: what a delete and an insert left, with unchanged rows not rewritten. */
+describe.each(BACKENDS)('rows replaced in one statement on %s', (backend) => {
+  let s: TestServer;
+  useTestServer(backend, (server) => {
+    s = server;
+  });
+
+  it('keeps unchanged rows as they are, updates changed ones, adds new ones and deletes the owned rest', async () => {
+    const { db } = s.database;
+    const [a, b] = (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id LIMIT 2`.execute(db)).rows.map((r) => r.id);
+    /** Vehicle a's window [from, to) in minutes, owning the stops that begin in it. */
+    const replace = (from: number, to: number, rows: StopRow[]) =>
+      db.transaction().execute((trx) =>
+        replaceRows(trx, rangesTable([{ vehicleId: a, from: T0 + from * min, to: T0 + to * min }]), [
+          rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows, owned: sql`t.vehicle_id = w.vehicle_id AND t.begin_time >= w.lo AND t.begin_time < w.hi` }),
+        ]),
+      );
+    const rows = async () =>
+      (
+        await sql<{ id: number; vehicle_id: number; b: number; e: number; open: boolean; version: string }>`
+          SELECT id, vehicle_id, ((extract(epoch FROM begin_time) * 1000)::bigint - ${T0}) / 60000 AS b, ((extract(epoch FROM end_time) * 1000)::bigint - ${T0}) / 60000 AS e, open, xmin::text AS version
+          FROM trip_stop WHERE vehicle_id = ANY(${[a, b]}::int[]) ORDER BY vehicle_id, begin_time`.execute(db)
+      ).rows.map((r) => ({ ...r, b: Number(r.b), e: Number(r.e) }));
+
+    // Another vehicle's stop in the same hours is never the window's.
+    await db.insertInto('trip_stop').values(stop(b, 10, 20)).execute();
+    await replace(0, 60, [stop(a, 10, 20), stop(a, 30, 40, true)]);
+    const first = await rows();
+    expect(first.map((r) => [r.vehicle_id, r.b, r.e, r.open])).toEqual([
+      [a, 10, 20, false],
+      [a, 30, 40, true],
+      [b, 10, 20, false],
+    ]);
+
+    // The next pass: the first stop unchanged, the second closed later, a third found.
+    await replace(0, 60, [stop(a, 10, 20), stop(a, 30, 45), stop(a, 50, 55, true)]);
+    const second = await rows();
+    expect(second.map((r) => [r.vehicle_id, r.b, r.e, r.open])).toEqual([
+      [a, 10, 20, false],
+      [a, 30, 45, false],
+      [a, 50, 55, true],
+      [b, 10, 20, false],
+    ]);
+    // Same rows (ids) throughout; only the changed one has a new version.
+    expect(second[0]).toEqual(first[0]);
+    expect(second[1].id).toBe(first[1].id);
+    expect(second[1].version).not.toBe(first[1].version);
+    expect(second[3]).toEqual(first[2]);
+
+    // A window owns only what begins in it: [25, 52) found nothing, so the stops at 30 and 50 go, the one at 10 stays.
+    await replace(25, 52, []);
+    expect((await rows()).map((r) => [r.vehicle_id, r.b])).toEqual([
+      [a, 10],
+      [b, 10],
+    ]);
+  });
+
+  it('upserts alone when no window owns rows, and does nothing with nothing to do', async () => {
+    const { db } = s.database;
+    const [, , c] = (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id LIMIT 3`.execute(db)).rows.map((r) => r.id);
+    const put = (rows: StopRow[]) => replaceRows(db, null, [rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows })]);
+    await put([stop(c, 0, 5)]);
+    await put([stop(c, 0, 7), stop(c, 10, 12)]);
+    await put([]);
+    const left = await db.selectFrom('trip_stop').select(['duration_s']).where('vehicle_id', '=', c).orderBy('begin_time').execute();
+    expect(left.map((r) => r.duration_s)).toEqual([420, 120]);
+    await expect(replaceRows(db, null, [rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows: [], owned: sql`true` })])).rejects.toThrow(/no windows given/);
+  });
+});
