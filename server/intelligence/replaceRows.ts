@@ -65,9 +65,10 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
  * Replaces the row sets in one statement. `windows`: a FROM item aliased `w` (rangesTable) that the
  * sets' `owned` conditions refer to. The rows of one set must lie inside the windows that own them
  * (a key found outside would be updated, not deleted), as every deriver's rows of a window do.
+ * `also`: further data-modifying statements of the deriver on other tables, run in the same one.
  */
-export async function replaceRows(trx: Kysely<DB>, windows: RawBuilder<unknown> | null, sets: readonly AnyRowSet[]): Promise<void> {
-  const ctes = sets.flatMap((s, i) => parts(s, i, windows));
+export async function replaceRows(trx: Kysely<DB>, windows: RawBuilder<unknown> | null, sets: readonly AnyRowSet[], also: ReadonlyArray<RawBuilder<unknown>> = []): Promise<void> {
+  const ctes = [...sets.flatMap((s, i) => parts(s, i, windows)), ...also.map((a, i) => sql`${sql.raw(`a${i}`)} AS (${a})`)];
   if (!ctes.length) return;
   const w = windows ? [sql`w AS (SELECT * FROM ${windows})`] : [];
   await sql`WITH ${sql.join([...w, ...ctes])} SELECT 1`.execute(trx);

@@ -13,6 +13,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, TrackMinuteTable } from '../../platform/db/tables';
 import { boundText, timeSlice, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
 import { distanceKm } from '../geo';
+import { replaceRows, rowSet, type Column } from '../replaceRows';
 
 export const MINUTE_MS = 60_000;
 /** The levels kept, in minutes per bucket: a month is ~43,000 one-minute rows or ~4,300 ten-minute ones. */
@@ -140,21 +141,19 @@ async function pointsOf(trx: Kysely<DB>, windows: readonly DeriveWindow[], bound
   });
 }
 
-/**
- * Inserts level rows as arrays unnested by the database: a pass writes a row per minute it
- * rebuilds, and ten typed arrays cost far less to send and plan than thousands of VALUES tuples.
- */
-async function insertLevelRows(trx: Kysely<DB>, rows: ReadonlyArray<Insertable<TrackMinuteTable>>, slice = 20_000): Promise<void> {
-  for (let i = 0; i < rows.length; i += slice) {
-    const part = rows.slice(i, i + slice);
-    const col = <K extends keyof TrackMinuteTable>(k: K) => part.map((r) => r[k]);
-    await sql`
-      INSERT INTO track_minute (vehicle_id, span_minutes, minute, n, gnss_km, odo_first, odo_last, odo_sane, max_speed, points)
-      SELECT * FROM unnest(${col('vehicle_id')}::int[], ${col('span_minutes')}::smallint[], ${part.map((r) => (r.minute as Date).toISOString())}::timestamptz[],
-        ${col('n')}::int[], ${col('gnss_km')}::float8[], ${col('odo_first')}::float8[], ${col('odo_last')}::float8[], ${col('odo_sane')}::bool[],
-        ${col('max_speed')}::real[], ${col('points')}::text[])`.execute(trx);
-  }
-}
+/** The level's columns, sent as typed arrays: a pass writes a row per minute it rebuilds. */
+const LEVEL_COLUMNS: ReadonlyArray<Column<Insertable<TrackMinuteTable>>> = [
+  ['vehicle_id', 'int'],
+  ['span_minutes', 'smallint'],
+  ['minute', 'timestamptz'],
+  ['n', 'int'],
+  ['gnss_km', 'float8'],
+  ['odo_first', 'float8'],
+  ['odo_last', 'float8'],
+  ['odo_sane', 'bool'],
+  ['max_speed', 'real'],
+  ['points', 'text'],
+];
 
 export const trackMinuteDeriver: Deriver = {
   name: 'trackMinute',
@@ -171,9 +170,6 @@ export const trackMinuteDeriver: Deriver = {
     const outer = levels[levels.length - 1].bounds;
     const points = await pointsOf(trx, windows, outer);
     const doomed = levels.flatMap(({ m, bounds }) => bounds.map((b) => ({ ...b, m })));
-    await sql`DELETE FROM track_minute t
-      USING unnest(${doomed.map((d) => d.vehicleId)}::int[], ${doomed.map((d) => d.m)}::smallint[], ${doomed.map((d) => boundText(d.from))}::timestamptz[], ${doomed.map((d) => boundText(d.to))}::timestamptz[]) AS w(vehicle_id, span, lo, hi)
-      WHERE t.vehicle_id = w.vehicle_id AND t.span_minutes = w.span AND t.minute >= w.lo AND t.minute < w.hi`.execute(trx);
     const rows = levels.flatMap(({ m, bounds }) =>
       windows.flatMap((w, i) => {
         const { from, to } = bounds[i];
@@ -181,17 +177,24 @@ export const trackMinuteDeriver: Deriver = {
         return minuteRows(w.vehicle.vehicleId, inside, m);
       }),
     );
-    await insertLevelRows(trx, rows);
     // The levels hold everything from a rebuilt range's first bucket on when the range runs to the
     // newest report (or past what was derived so far: reports beyond that are pending, so derived
     // next), or when it reaches the part already held.
-    const ranges = sql`unnest(${outer.map((b) => b.vehicleId)}::int[], ${outer.map((b) => boundText(b.from))}::timestamptz[], ${outer.map((b) => boundText(b.to))}::timestamptz[]) AS w(vehicle_id, lo, hi)`;
-    await sql`
+    const ranges = sql`unnest(${outer.map((b) => b.vehicleId)}::int[], ${outer.map((b) => boundText(b.from))}::timestamptz[], ${outer.map((b) => boundText(b.to))}::timestamptz[]) AS r(vehicle_id, lo, hi)`;
+    const cover = sql`
       INSERT INTO track_minute_cover (vehicle_id, covered_from)
-      SELECT w.vehicle_id, w.lo FROM ${ranges}
-      LEFT JOIN derive_state d ON d.vehicle_id = w.vehicle_id
-      LEFT JOIN track_minute_cover c ON c.vehicle_id = w.vehicle_id
-      WHERE (w.hi = 'infinity' OR d.watermark IS NULL OR w.hi > d.watermark OR w.hi >= c.covered_from) AND (c.covered_from IS NULL OR w.lo < c.covered_from)
-      ON CONFLICT (vehicle_id) DO UPDATE SET covered_from = LEAST(track_minute_cover.covered_from, excluded.covered_from)`.execute(trx);
+      SELECT r.vehicle_id, r.lo FROM ${ranges}
+      LEFT JOIN derive_state d ON d.vehicle_id = r.vehicle_id
+      LEFT JOIN track_minute_cover c ON c.vehicle_id = r.vehicle_id
+      WHERE (r.hi = 'infinity' OR d.watermark IS NULL OR r.hi > d.watermark OR r.hi >= c.covered_from) AND (c.covered_from IS NULL OR r.lo < c.covered_from)
+      ON CONFLICT (vehicle_id) DO UPDATE SET covered_from = LEAST(track_minute_cover.covered_from, excluded.covered_from)`;
+    // Each level's buckets of the rebuilt ranges, and the cover, in one statement.
+    const levelRanges = sql`unnest(${doomed.map((d) => d.vehicleId)}::int[], ${doomed.map((d) => d.m)}::smallint[], ${doomed.map((d) => boundText(d.from))}::timestamptz[], ${doomed.map((d) => boundText(d.to))}::timestamptz[]) AS w(vehicle_id, span, lo, hi)`;
+    await replaceRows(
+      trx,
+      levelRanges,
+      [rowSet({ table: 'track_minute', columns: LEVEL_COLUMNS, key: ['vehicle_id', 'span_minutes', 'minute'], rows, owned: sql`t.vehicle_id = w.vehicle_id AND t.span_minutes = w.span AND t.minute >= w.lo AND t.minute < w.hi` })],
+      [cover],
+    );
   },
 };
