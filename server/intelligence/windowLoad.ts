@@ -170,25 +170,30 @@ function byVehicle<R extends { vehicle_id: number }, T>(rows: readonly R[], map:
 export async function loadWindows(db: Kysely<DB>, items: ReadonlyArray<{ vehicle: VehicleContext; range: TimeRange }>): Promise<DeriveWindow[]> {
   if (!items.length) return [];
   const ranges = items.map((i) => ({ vehicleId: i.vehicle.vehicleId, from: i.range.from, to: i.range.to }));
-  const positions = await sql<PositionRow & { vehicle_id: number }>`
-    SELECT w.vehicle_id, p.* FROM ${positionsOfRanges(ranges)} ORDER BY w.vehicle_id, p.ms, p.terminal_id`.execute(db);
-  const obd = await sql<ObdRow & { vehicle_id: number }>`
-    SELECT w.vehicle_id, o.* FROM ${obdRecordsOfRanges(ranges)} ORDER BY w.vehicle_id, o.ms, o.subtype`.execute(db);
-  const neighbours = await sql<PositionRow & { vehicle_id: number; side: 'before' | 'after' }>`
+  // The windows' positions and their neighbours in one statement (one round trip less per pass).
+  const positions = await sql<PositionRow & { vehicle_id: number; side: 'in' | 'before' | 'after' }>`
+    SELECT w.vehicle_id, 'in' AS side, p.* FROM ${positionsOfRanges(ranges)}
+    UNION ALL
     SELECT w.vehicle_id, 'before' AS side, b.* FROM ${rangesTable(ranges)}
     JOIN LATERAL (
-      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = w.vehicle_id AND device_time < w.lo ORDER BY device_time DESC, terminal_id DESC LIMIT 1
+      SELECT ${POSITION_COLUMNS}, terminal_id FROM position WHERE vehicle_id = w.vehicle_id AND device_time < w.lo ORDER BY device_time DESC, terminal_id DESC LIMIT 1
     ) b ON true
     UNION ALL
     SELECT w.vehicle_id, 'after' AS side, a.* FROM ${rangesTable(ranges)}
     JOIN LATERAL (
-      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = w.vehicle_id AND device_time >= w.hi ORDER BY device_time ASC, terminal_id ASC LIMIT 1
-    ) a ON true`.execute(db);
-  const positionsOf = byVehicle(positions.rows, toPosition);
+      SELECT ${POSITION_COLUMNS}, terminal_id FROM position WHERE vehicle_id = w.vehicle_id AND device_time >= w.hi ORDER BY device_time ASC, terminal_id ASC LIMIT 1
+    ) a ON true
+    ORDER BY vehicle_id, ms, terminal_id`.execute(db);
+  const obd = await sql<ObdRow & { vehicle_id: number }>`
+    SELECT w.vehicle_id, o.* FROM ${obdRecordsOfRanges(ranges)} ORDER BY w.vehicle_id, o.ms, o.subtype`.execute(db);
+  const positionsOf = byVehicle(
+    positions.rows.filter((r) => r.side === 'in'),
+    toPosition,
+  );
   const obdOf = byVehicle(obd.rows, toObdRecord);
   const beforeOf = new Map<number, DerivePosition>();
   const afterOf = new Map<number, DerivePosition>();
-  for (const n of neighbours.rows) (n.side === 'before' ? beforeOf : afterOf).set(n.vehicle_id, toPosition(n));
+  for (const n of positions.rows) if (n.side !== 'in') (n.side === 'before' ? beforeOf : afterOf).set(n.vehicle_id, toPosition(n));
   return items.map(({ vehicle, range }) => ({
     vehicle,
     from: range.from,
