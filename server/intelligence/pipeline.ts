@@ -413,8 +413,9 @@ export class DerivationPipeline {
   private async rebuildIn(trx: Kysely<DB>, work: readonly PassWork[], committed: Array<() => void>): Promise<ToHold[]> {
     if (!work.length) return [];
     let t = performance.now();
-    const pass: DerivePass = { lookups: await this.settings.forPass(trx), afterCommit: (f) => committed.push(f) };
+    const lookups = await this.settings.forPass(trx);
     const contexts = await loadVehicleContexts(trx, work.map((w) => w.vehicleId), this.opts.timeZone);
+    const pass: DerivePass = { lookups, afterCommit: (f) => committed.push(f), vehicles: contexts };
     const present = work.filter((w) => contexts.has(w.vehicleId));
     if (!present.length) return [];
     let ranges: VehicleRange[] = present.map((w) => ({ vehicleId: w.vehicleId, ...w.range }));

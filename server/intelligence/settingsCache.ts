@@ -42,6 +42,8 @@ export interface DerivePass {
    * tells others about (new alarms) must be readable by them, and must not be told twice by a retry.
    */
   afterCommit(announce: () => void): void;
+  /** The pass's vehicles (organisation paths, settings), as the pipeline read them for the windows. */
+  vehicles?: ReadonlyMap<number, VehicleContext>;
 }
 
 /** Entries beyond this (fences are per vehicle) are dropped all at once: the next passes read them again. */

@@ -19,7 +19,7 @@ import { dtcReports, expertLookup } from './dtcReports';
 import { overSpeedRule, policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
 import { orgPathsOf, type PolicySet } from './policies';
-import { closeClockAlarms, replaceAlarmsMany, windowEnds, windowStarts, type AlarmReplacement, type RaisedAlarm } from './store';
+import { closeClockAlarms, replaceAlarmsMany, windowBounds, type AlarmReplacement, type RaisedAlarm } from './store';
 import type { AlarmInterval, AlarmType } from './types';
 import { lookupsOf, lookupsOnce, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
@@ -126,18 +126,20 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
     async extend(trx, vehicleId, range, pass) {
       return (await deriver.extendMany!(trx, [{ vehicleId, ...range }], pass))[0];
     },
-    /** Back by the longest policy's reach and out to whole alarms: two statements for all the ranges. */
+    /** Back by the longest policy's reach and out to whole alarms: one statement for all the ranges (two outside a pass). */
     async extendMany(trx, ranges, pass) {
       const lookups = lookupsOf(trx, pass);
-      const paths = await orgPathsOf(trx, ranges.map((r) => r.vehicleId));
+      const known = pass?.vehicles;
+      const paths = known ? null : await orgPathsOf(trx, ranges.map((r) => r.vehicleId));
       const lookback: number[] = [];
       for (const r of ranges) {
-        const path = paths.get(r.vehicleId);
+        const path = known ? known.get(r.vehicleId)?.orgPath : paths!.get(r.vehicleId);
         lookback.push(path ? lookbackMs(await lookups.policies(path)) : MARGIN_MS);
       }
-      const from = await windowStarts(trx, ranges.map((r, i) => ({ vehicleId: r.vehicleId, at: r.from - lookback[i] })));
-      const to = await windowEnds(trx, ranges.map((r, i) => ({ vehicleId: r.vehicleId, at: Number.isFinite(r.to) ? r.to + lookback[i] : Infinity })));
-      return ranges.map((_, i) => ({ from: from[i], to: to[i] }));
+      return windowBounds(
+        trx,
+        ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: r.from - lookback[i], to: Number.isFinite(r.to) ? r.to + lookback[i] : Infinity })),
+      );
     },
     async rebuild(trx, window, pass) {
       await deriver.rebuildMany!(trx, [window], pass);

@@ -66,23 +66,35 @@ export function rowsToInsert(rows: ReadonlyArray<Omit<StoredAlarm, 'id'> & { fir
  * after it: a rebuild from `at` must start there, so no alarm is cut in two.
  */
 export async function windowStart(db: Kysely<DB>, vehicleId: number, at: number): Promise<number> {
-  return (await windowStarts(db, [{ vehicleId, at }]))[0];
+  return (await windowBounds(db, [{ vehicleId, from: at, to: Infinity }]))[0].from;
 }
 
-/** windowStart for several vehicles in one statement, answered in the order given. */
-export async function windowStarts(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId: number; at: number }>): Promise<number[]> {
-  const bounded = items.flatMap((x, i) => (Number.isFinite(x.at) ? [i] : []));
-  const out = items.map((x) => x.at);
-  if (!bounded.length) return out;
-  const r = await sql<{ ord: number; begin: Date | null }>`
-    SELECT w.ord, min(a.begin_time) AS begin
-    FROM unnest(${bounded.map((i) => items[i].vehicleId)}::int[], ${bounded.map((i) => iso(items[i].at))}::timestamptz[]) WITH ORDINALITY AS w(vehicle_id, at, ord)
-    JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.at AND (a.end_time IS NULL OR a.end_time >= w.at)
-      AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
-    GROUP BY w.ord`.execute(db);
+/**
+ * Where rebuilds of these ranges must start and end so that no report-driven alarm is cut in two,
+ * for all of them in one statement, answered in the order given: back to windowStart of `from`, and
+ * on to the latest end of the alarms that began before `to` and last beyond it (Infinity when one
+ * is still open). An unbounded side stays so.
+ */
+export async function windowBounds(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId: number; from: number; to: number }>): Promise<Array<{ from: number; to: number }>> {
+  const out = items.map((x) => ({ from: x.from, to: x.to }));
+  if (!items.some((x) => Number.isFinite(x.from) || Number.isFinite(x.to))) return out;
+  const r = await sql<{ ord: number; begin: Date | null; open: boolean | null; end: Date | null }>`
+    SELECT w.ord, s.begin, e.open, e."end"
+    FROM unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => iso(x.from))}::timestamptz[], ${items.map((x) => iso(x.to))}::timestamptz[]) WITH ORDINALITY AS w(vehicle_id, lo, hi, ord)
+    LEFT JOIN LATERAL (
+      SELECT min(a.begin_time) AS begin FROM alarm a
+      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time < w.lo AND (a.end_time IS NULL OR a.end_time >= w.lo) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+    ) s ON w.lo IS NOT NULL
+    LEFT JOIN LATERAL (
+      SELECT bool_or(a.end_time IS NULL) AS open, max(a.end_time) AS "end" FROM alarm a
+      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time > w.hi) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+    ) e ON w.hi IS NOT NULL`.execute(db);
   for (const row of r.rows) {
-    const i = bounded[Number(row.ord) - 1];
-    if (row.begin) out[i] = Math.min(items[i].at, new Date(row.begin).getTime());
+    const i = Number(row.ord) - 1;
+    const { from, to } = items[i];
+    if (row.begin) out[i].from = Math.min(from, new Date(row.begin).getTime());
+    if (row.open) out[i].to = Infinity;
+    else if (row.end) out[i].to = Math.max(to, new Date(row.end).getTime());
   }
   return out;
 }
@@ -155,33 +167,6 @@ export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmRep
     );
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
-}
-
-/**
- * The latest end of this vehicle's report-driven alarms that began before `at` and last beyond it
- * (Infinity when one is still open): a rebuild up to `at` must run to there.
- */
-export async function windowEnd(db: Kysely<DB>, vehicleId: number, at: number): Promise<number> {
-  return (await windowEnds(db, [{ vehicleId, at }]))[0];
-}
-
-/** windowEnd for several vehicles in one statement, answered in the order given. */
-export async function windowEnds(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId: number; at: number }>): Promise<number[]> {
-  const bounded = items.flatMap((x, i) => (Number.isFinite(x.at) ? [i] : []));
-  const out = items.map((x) => x.at);
-  if (!bounded.length) return out;
-  const r = await sql<{ ord: number; open: boolean; end: Date | null }>`
-    SELECT w.ord, bool_or(a.end_time IS NULL) AS open, max(a.end_time) AS "end"
-    FROM unnest(${bounded.map((i) => items[i].vehicleId)}::int[], ${bounded.map((i) => iso(items[i].at))}::timestamptz[]) WITH ORDINALITY AS w(vehicle_id, at, ord)
-    JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.at AND (a.end_time IS NULL OR a.end_time > w.at)
-      AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
-    GROUP BY w.ord`.execute(db);
-  for (const row of r.rows) {
-    const i = bounded[Number(row.ord) - 1];
-    if (row.open) out[i] = Infinity;
-    else if (row.end) out[i] = Math.max(items[i].at, new Date(row.end).getTime());
-  }
-  return out;
 }
 
 /**

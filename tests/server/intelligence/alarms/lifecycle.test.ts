@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { policiesFor } from '../../../../server/intelligence/alarms/policies';
-import { replaceAlarms, windowStart } from '../../../../server/intelligence/alarms/store';
+import { replaceAlarms, windowBounds, windowStart } from '../../../../server/intelligence/alarms/store';
 import { mergeIntervals } from '../../../../server/intelligence/alarms/merge';
 import type { AlarmInterval } from '../../../../server/intelligence/alarms/types';
 import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../../../helpers/testServer';
@@ -156,6 +156,24 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
   it('a rebuild starts at the earliest alarm still open at its start, and drops what is no longer found', async () => {
     expect(await windowStart(db(), hdVehicle, T0 + 35 * min)).toBe(T0 + 30 * min);
     expect(await windowStart(db(), hdVehicle, T0 + 50 * min)).toBe(T0 + 50 * min);
+    // Both ends at once: back to an alarm open at the start, on to the end of one running past the end, or unbounded while one is open.
+    await replaceAlarms(db(), hdVehicle, T0 + 60 * min, [interval('Idle', 60, null)]);
+    const at = (m: number) => T0 + m * min;
+    expect(
+      await windowBounds(db(), [
+        { vehicleId: hdVehicle, from: at(35), to: at(35) },
+        { vehicleId: hdVehicle, from: at(3), to: at(4) },
+        { vehicleId: hdVehicle, from: at(20), to: at(61) },
+        { vehicleId: hdVehicle, from: -Infinity, to: at(36) },
+        { vehicleId: hdVehicle, from: at(36), to: Infinity },
+      ]),
+    ).toEqual([
+      { from: at(30), to: at(42) },
+      { from: at(0), to: at(5) },
+      { from: at(20), to: Infinity },
+      { from: -Infinity, to: at(42) },
+      { from: at(30), to: Infinity },
+    ]);
     await replaceAlarms(db(), hdVehicle, T0 + 8 * min, []);
     expect((await query(admin, { vehicleId: hdVehicle })).body.data.map((r: { type: string }) => r.type)).toEqual(['OverSpeed']);
   });
