@@ -6,7 +6,10 @@
 
 import type { DerivePosition } from '../deriver';
 import { levelAt, round1, type FuelEvent, type FuelSample } from './fuel';
-import { MAX_KMH, MIN_MOVING_KMH, type Steps, type TripSegment } from './segment';
+import { MAX_KMH, MIN_MOVING_KMH as MOVING_KMH, type Steps, type TripSegment } from './segment';
+
+/** Read once: under tsx an imported binding is a getter call on every use, here per position (segment.ts). */
+const MIN_MOVING_KMH = MOVING_KMH;
 
 export interface TripMetrics {
   distanceKm: number;

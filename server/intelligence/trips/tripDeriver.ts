@@ -13,32 +13,9 @@ import { fuelEvents, fuelSamples } from './fuel';
 import { rangesTable } from '../windowLoad';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
 import { tripMetrics } from './metrics';
-import { isMoving, segment, steps, type Segment, type Steps } from './segment';
+import { segment, stationaryRuns, steps, type Segment } from './segment';
 
 const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
-
-/** [first, last] index pairs of consecutive standing positions (two or more), jumps left out. */
-export function stationaryRuns(positions: DerivePosition[], at: Steps, before: DerivePosition | null): Array<[number, number]> {
-  const { jumps, km } = at;
-  const runs: Array<[number, number]> = [];
-  let prev = before;
-  let start = -1;
-  let last = -1;
-  for (let i = 0; i < positions.length; i++) {
-    if (jumps[i]) continue;
-    const p = positions[i];
-    if (!isMoving(p, prev, km[i])) {
-      if (start < 0) start = i;
-      last = i;
-    } else {
-      if (start >= 0 && last > start) runs.push([start, last]);
-      start = -1;
-    }
-    prev = p;
-  }
-  if (start >= 0 && last > start) runs.push([start, last]);
-  return runs;
-}
 
 export interface WindowRows {
   segments: Segment[];

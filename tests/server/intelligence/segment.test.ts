@@ -3,8 +3,8 @@ import { parseDeriveArgs } from '../../../server/intelligence/deriveCli';
 import { dayStart, localDay } from '../../../server/intelligence/localDay';
 import { fuelEvents } from '../../../server/intelligence/trips/fuel';
 import { segment } from '../../../server/intelligence/trips/segment';
-import { stationaryRuns } from '../../../server/intelligence/trips/tripDeriver';
-import { jumpMask, steps } from '../../../server/intelligence/trips/segment';
+
+import { jumpMask, stationaryRuns, steps } from '../../../server/intelligence/trips/segment';
 import { distanceKm } from '../../../server/intelligence/geo';
 import { MAX_KMH, JITTER_KM } from '../../../server/intelligence/trips/segment';
 import { positionAt, T0 } from './positionAt';
