@@ -38,9 +38,15 @@ export function median(values: number[]): number {
 
 export const round1 = (x: number) => Math.round(x * 10) / 10;
 
-/** Level samples in time order: the positions' 0x02, else the OBD records' level × tank. */
-export function fuelSamples(positions: DerivePosition[], obd: DeriveObdRecord[], tankCapacityL: number | null): FuelSample[] {
-  const own = positions.filter((p) => p.fuelL !== null && p.fuelL >= 0).map((p) => ({ time: p.time, level: p.fuelL! }));
+/** Level samples in time order: the positions' 0x02 (`before`'s first), else the OBD records' level × tank. */
+export function fuelSamples(positions: DerivePosition[], obd: DeriveObdRecord[], tankCapacityL: number | null, before: DerivePosition | null = null): FuelSample[] {
+  const own: FuelSample[] = [];
+  // A walk, not a copy of the window with `before` in front: this runs on every pass over the open trip.
+  const take = (p: DerivePosition) => {
+    if (p.fuelL !== null && p.fuelL >= 0) own.push({ time: p.time, level: p.fuelL });
+  };
+  if (before) take(before);
+  for (const p of positions) take(p);
   if (own.length || !tankCapacityL) return own;
   return obd
     .map((r) => ({ time: r.time, pct: typeof r.readings?.fuelLevel === 'number' ? (r.readings.fuelLevel as number) : null }))

@@ -25,35 +25,43 @@ export interface TripMetrics {
 /** A step shorter than this while standing is jitter, not distance. */
 const JITTER_STEP_KM = 0.03;
 
-/** The trip's positions with the one it started from (the last stationary one), jumps left out. */
-function tripPoints(positions: DerivePosition[], jumps: boolean[], trip: TripSegment, before: DerivePosition | null): DerivePosition[] {
-  const out: DerivePosition[] = [];
+/** The position the trip started from: the last good one before its first (the window's `before` when none). */
+function startOf(positions: DerivePosition[], jumps: ArrayLike<boolean>, trip: TripSegment, before: DerivePosition | null): DerivePosition | null {
   let from = trip.first - 1;
   while (from >= 0 && jumps[from]) from--;
-  if (from >= 0) out.push(positions[from]);
-  else if (before) out.push(before);
-  for (let i = trip.first; i <= trip.last; i++) if (!jumps[i]) out.push(positions[i]);
-  return out;
+  return from >= 0 ? positions[from] : before;
 }
 
-export function odometerKm(points: DerivePosition[]): number | null {
-  const withOdo = points.filter((p) => p.mileageKm !== null);
-  if (withOdo.length < 2) return null;
-  const a = withOdo[0];
-  const b = withOdo[withOdo.length - 1];
-  const km = b.mileageKm! - a.mileageKm!;
-  const h = (b.time - a.time) / 3_600_000;
-  // Sane: it never runs backwards, and never faster than a vehicle can go.
-  for (let i = 1; i < withOdo.length; i++) if (withOdo[i].mileageKm! < withOdo[i - 1].mileageKm!) return null;
+/**
+ * The odometer's distance over the trip's points (its start, then its good positions), when two or
+ * more carry it and it is sane: it never runs backwards, and never faster than a vehicle can go.
+ * A walk over the window, not a copy of the trip: this runs on every pass over the open trip.
+ */
+function odometerKm(positions: DerivePosition[], jumps: ArrayLike<boolean>, trip: TripSegment, start: DerivePosition | null): number | null {
+  let a: DerivePosition | null = null;
+  let b: DerivePosition | null = null;
+  let n = 0;
+  const take = (p: DerivePosition): boolean => {
+    if (p.mileageKm === null) return true;
+    if (b !== null && p.mileageKm < b.mileageKm!) return false;
+    a ??= p;
+    b = p;
+    n++;
+    return true;
+  };
+  if (start && !take(start)) return null;
+  for (let i = trip.first; i <= trip.last; i++) if (!jumps[i] && !take(positions[i])) return null;
+  if (n < 2) return null;
+  const km = b!.mileageKm! - a!.mileageKm!;
+  const h = (b!.time - a!.time) / 3_600_000;
   if (km < 0 || km > MAX_KMH * h + 0.5) return null;
   return km;
 }
 
-/** The track's length over the trip's points (tripPoints), its steps read from the window's. */
-function gnssKm(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition): number {
+/** The track's length over the trip's points, its steps read from the window's. */
+function gnssKm(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition | null): number {
   let km = 0;
-  // The first point is the trip's own first position when nothing good lies before it: no step.
-  let prev: DerivePosition | null = start === positions[trip.first] ? null : start;
+  let prev = start;
   for (let i = trip.first; i <= trip.last; i++) {
     if (at.jumps[i]) continue;
     const p = positions[i];
@@ -76,9 +84,11 @@ export function tripMetrics(
   stopMs: number,
 ): TripMetrics {
   const { jumps } = at;
-  const points = tripPoints(positions, jumps, trip, before);
-  const odo = odometerKm(points);
-  const distance = odo ?? gnssKm(positions, at, trip, points[0]);
+  const start = startOf(positions, jumps, trip, before);
+  const odo = odometerKm(positions, jumps, trip, start);
+  const distance = odo ?? gnssKm(positions, at, trip, start);
+  // The first point: where it started from, or its own first position when nothing good lies before.
+  const first = start ?? positions[trip.first];
   let idleMs = 0;
   let maxSpeed = 0;
   for (let i = trip.first; i <= trip.last; i++) {
@@ -88,8 +98,8 @@ export function tripMetrics(
     if (i < trip.last && p.acc && p.speed < MIN_MOVING_KMH) idleMs += Math.min(positions[i + 1].time - p.time, stopMs);
   }
   const durationH = (trip.end - trip.begin) / 3_600_000;
-  const startLevel = levelAt(fuel, points[0].time, trip.end, 'start');
-  const endLevel = levelAt(fuel, points[0].time, trip.end, 'end');
+  const startLevel = levelAt(fuel, first.time, trip.end, 'start');
+  const endLevel = levelAt(fuel, first.time, trip.end, 'end');
   let fuelL: number | null = null;
   if (startLevel !== null && endLevel !== null) {
     const inside = events.filter((e) => e.time >= trip.begin && e.time <= trip.end);
@@ -104,7 +114,7 @@ export function tripMetrics(
     maxSpeed,
     avgSpeed: durationH > 0 ? Math.round((distance / durationH) * 10) / 10 : 0,
     fuelL,
-    start: points[0],
+    start: first,
     stop: positions[trip.last],
   };
 }

@@ -31,7 +31,7 @@ export function deriveTrips(w: DeriveWindow): WindowRows {
   const at = steps(positions, before);
   const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, at);
   const events = fuelEvents(positions, stationaryRuns(positions, at, before), vehicle.tankCapacityL);
-  const samples = fuelSamples(before ? [before, ...positions] : positions, w.obdRecords, vehicle.tankCapacityL);
+  const samples = fuelSamples(positions, w.obdRecords, vehicle.tankCapacityL, before);
   const vehicleId = vehicle.vehicleId;
   const rows: WindowRows = { segments, trips: [], stops: [], fuelEvents: [] };
   for (const s of segments) {

@@ -4,7 +4,8 @@ import { dayStart, localDay } from '../../../server/intelligence/localDay';
 import { fuelEvents } from '../../../server/intelligence/trips/fuel';
 import { segment } from '../../../server/intelligence/trips/segment';
 
-import { jumpMask, stationaryRuns, steps } from '../../../server/intelligence/trips/segment';
+import { jumpMask, segment as segmentsOf, stationaryRuns, steps, type TripSegment } from '../../../server/intelligence/trips/segment';
+import { tripMetrics } from '../../../server/intelligence/trips/metrics';
 import { distanceKm } from '../../../server/intelligence/geo';
 import { MAX_KMH, JITTER_KM } from '../../../server/intelligence/trips/segment';
 import { positionAt, T0 } from './positionAt';
@@ -78,6 +79,48 @@ describe('the steps of a window', () => {
     check([...all.slice(0, 2), ...all.slice(3)], null);
     // A jump at the very start: the window's `before` is what it is measured from.
     check(all.slice(3, 20), all[2]);
+  });
+});
+
+/** A trip's odometer distance as a plain reading of its points: the start and the good positions, copied out. */
+function plainOdometerKm(ps: DerivePosition[], jumps: boolean[], trip: TripSegment, before: DerivePosition | null): number | null {
+  let from = trip.first - 1;
+  while (from >= 0 && jumps[from]) from--;
+  const points = [...(from >= 0 ? [ps[from]] : before ? [before] : []), ...ps.slice(trip.first, trip.last + 1).filter((_, k) => !jumps[trip.first + k])];
+  const withOdo = points.filter((x) => x.mileageKm !== null);
+  if (withOdo.length < 2) return null;
+  for (let i = 1; i < withOdo.length; i++) if (withOdo[i].mileageKm! < withOdo[i - 1].mileageKm!) return null;
+  const km = withOdo[withOdo.length - 1].mileageKm! - withOdo[0].mileageKm!;
+  const h = (withOdo[withOdo.length - 1].time - withOdo[0].time) / 3_600_000;
+  return km < 0 || km > MAX_KMH * h + 0.5 ? null : km;
+}
+
+describe('a trip’s distance', () => {
+  it('reads the odometer as a plain reading of the trip’s points does: gaps, jumps, a reading that runs back', () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    let odometer = 0;
+    let gnss = 0;
+    for (let w = 0; w < 300; w++) {
+      let km = 1000;
+      const ps = Array.from({ length: 5 + Math.floor(rnd() * 60) }, (_, i) => {
+        km += rnd() < 0.03 ? -2 : 0.3 * rnd();
+        return p(i * 0.5, { acc: true, speed: i % 25 < 18 ? 40 : 0, latitude: rnd() < 0.03 ? 32.5 : north(i * 0.15), mileageKm: rnd() < 0.7 ? Math.round(km * 10) / 10 : null });
+      });
+      const before = rnd() < 0.5 ? p(-0.5, { mileageKm: rnd() < 0.5 ? 999 : null }) : null;
+      const at = steps(ps, before);
+      for (const trip of segmentsOf(ps, before, null, { stopMinutes: 3 }, at)) {
+        if (trip.kind !== 'trip') continue;
+        const want = plainOdometerKm(ps, at.jumps, trip, before);
+        const got = tripMetrics(ps, at, trip, before, [], [], 180_000);
+        expect([got.distanceSource, got.distanceSource === 'odometer' ? got.distanceKm : null]).toEqual(want === null ? ['gnss', null] : ['odometer', Math.round(want * 1000) / 1000]);
+        if (want === null) gnss++;
+        else odometer++;
+      }
+    }
+    // Both kinds were met (the walk is not vacuous).
+    expect(odometer).toBeGreaterThan(50);
+    expect(gnss).toBeGreaterThan(50);
   });
 });
 
