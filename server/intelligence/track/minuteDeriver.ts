@@ -12,8 +12,11 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, TrackMinuteTable } from '../../platform/db/tables';
 import { boundText, timeSlice, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
-import { distanceKm } from '../geo';
+import { distanceKm as geoDistanceKm } from '../geo';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
+
+/** Read once: under tsx an imported binding is a getter call on every use, here per report (trips/segment.ts). */
+const distanceKm = geoDistanceKm;
 
 export const MINUTE_MS = 60_000;
 /** The levels kept, in minutes per bucket: a month is ~43,000 one-minute rows or ~4,300 ten-minute ones. */
