@@ -170,14 +170,13 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
         replacements.push({ vehicleId, from: window.from, found, to: Math.min(window.to, readTo), readTo });
       }
       // Each vehicle's alarms are its own: all the windows' replaced in one delete and one insert.
-      const raised = await replaceAlarmsMany(trx, replacements);
+      // Only clock-driven alarms are closed alongside, which the replacing never touches: once for the batch.
+      const raised = await replaceAlarmsMany(trx, replacements, [closeClockAlarms(windows.map((w) => w.vehicle.vehicleId))]);
       const onRaised = opts.onRaised;
       const created = windows.flatMap((w, i) => raised[i].map((a) => ({ ...a, orgPath: w.vehicle.orgPath })));
       // Announced once committed, so whoever hears of an alarm can read it (outside a pipeline
       // pass, a direct rebuild in tests, at once).
       if (onRaised && created.length) (pass ? pass.afterCommit : (f: () => void) => f())(() => onRaised(created));
-      // Only clock-driven alarms, which the replacing above never touches: once for the batch.
-      await closeClockAlarms(trx, windows.map((w) => w.vehicle.vehicleId));
     },
   };
   return deriver;
