@@ -1,6 +1,6 @@
 /**
- * The trips deriver: trips, the stops between them and the fuel events of a window, rebuilt by
- * delete-and-insert. Its extend() widens a dirty range to whole trips: back to the first position
+ * The trips deriver: trips, the stops between them and the fuel events of a window, rebuilt as a
+ * delete and an insert would (replaceRows.ts: one statement, unchanged rows left alone). Its extend() widens a dirty range to whole trips: back to the first position
  * of the trip the range starts in (every decision from there on depends only on positions at or
  * after it and the one before it), forward to the first trip that begins after a stop that begins
  * after the range (nothing before that stop can change it).
@@ -96,7 +96,8 @@ const TRIP_COLUMNS: ReadonlyArray<Column<Insertable<TripTable>>> = [
   ['open', 'boolean'],
 ];
 
-const STOP_COLUMNS: ReadonlyArray<Column<Insertable<TripStopTable>>> = [
+/** trip_stop's columns as the trips deriver replaces them. */
+export const STOP_COLUMNS: ReadonlyArray<Column<Insertable<TripStopTable>>> = [
   ['vehicle_id', 'int'],
   ['begin_time', 'timestamptz'],
   ['end_time', 'timestamptz'],

@@ -1,33 +1,18 @@
 import { sql } from 'kysely';
-import { replaceRows, rowSet, type Column } from '../../../server/intelligence/replaceRows';
+import type { Insertable } from 'kysely';
+import type { TripStopTable } from '../../../server/platform/db/tables';
+import { replaceRows, rowSet } from '../../../server/intelligence/replaceRows';
+import { STOP_COLUMNS as COLUMNS } from '../../../server/intelligence/trips/tripDeriver';
 import { rangesTable } from '../../../server/intelligence/windowLoad';
 import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');
 const min = 60_000;
 
-interface StopRow {
-  vehicle_id: number;
-  begin_time: Date;
-  end_time: Date;
-  duration_s: number;
-  latitude: number;
-  longitude: number;
-  open: boolean;
-}
-
-const COLUMNS: ReadonlyArray<Column<StopRow>> = [
-  ['vehicle_id', 'int'],
-  ['begin_time', 'timestamptz'],
-  ['end_time', 'timestamptz'],
-  ['duration_s', 'int'],
-  ['latitude', 'float8'],
-  ['longitude', 'float8'],
-  ['open', 'boolean'],
-];
+type StopRow = Insertable<TripStopTable>;
 
 /** A stop from minute b to minute e. */
-const stop = (vehicleId: number, b: number, e: number, open = false): StopRow => ({
+const stop = (vehicleId: number, b: number, e: number, open = false): StopRow & { begin_time: Date } => ({
   vehicle_id: vehicleId,
   begin_time: new Date(T0 + b * min),
   end_time: new Date(T0 + e * min),
