@@ -14,6 +14,7 @@ export type Column<R> = readonly [name: keyof R & string, type: string];
 
 export interface RowSet<R> {
   table: keyof DB & string;
+  /** Every column the rows give: a value left out is stored as NULL, not as the column's default. */
   columns: ReadonlyArray<Column<R>>;
   /** A unique key of the table (the upsert's conflict target). */
   key: ReadonlyArray<keyof R & string>;
