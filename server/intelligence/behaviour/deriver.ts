@@ -15,7 +15,6 @@ import { dayStart, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
 import { RULE_DEFAULTS, voltageOf } from '../alarms/detectors/policyRules';
 import { speedLimits, type FenceRule } from '../alarms/detectors/fences';
-import { insertRows } from '../trips/tripDeriver';
 import { lookupsOf, type DerivePass } from '../settingsCache';
 import { dayEvents, type TripSpan } from './events';
 import { healthIndex, type HealthFault } from './health';
@@ -105,6 +104,14 @@ function dayRows(x: DayItem, positions: readonly DerivePosition[], records: read
       alarm_count: alarmCount,
     },
   };
+}
+
+/**
+ * Inserts rows in slices, so a long rebuild stays under the statement's parameter limit. The days
+ * are not replaced through replaceRows: their text[] and jsonb columns do not unnest as one array each.
+ */
+async function insertRows<T extends keyof DB & string>(trx: Kysely<DB>, table: T, rows: ReadonlyArray<Insertable<DB[T]>>, slice = 2000): Promise<void> {
+  for (let i = 0; i < rows.length; i += slice) await trx.insertInto(table).values(rows.slice(i, i + slice) as Array<Insertable<DB[T]>>).execute();
 }
 
 /**

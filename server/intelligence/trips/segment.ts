@@ -83,17 +83,12 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
   return { jumps, km };
 }
 
-/** Indexes of positions that are GNSS jumps (implied speed from the last good one above MAX_KMH). */
-export function jumpMask(positions: DerivePosition[], before: DerivePosition | null): boolean[] {
-  return steps(positions, before).jumps;
-}
-
-/** `km`: distanceKm(prev, p), when the caller has it already. */
-export function isMoving(p: DerivePosition, prev: DerivePosition | null, km?: number): boolean {
+/** `km`: the step's distance from `prev` (steps). */
+function isMoving(p: DerivePosition, prev: DerivePosition | null, km: number): boolean {
   const fast = p.speed >= MIN_MOVING_KMH;
   if (p.acc && fast) return true;
   if (!prev || (!fast && prev.speed >= MIN_MOVING_KMH)) return false;
-  return (km ?? distanceKm(prev, p)) > JITTER_KM;
+  return km > JITTER_KM;
 }
 
 /** `at`: steps(positions, before), when the caller has them already. */

@@ -73,10 +73,6 @@ export function deriveTrips(w: DeriveWindow): WindowRows {
   return rows;
 }
 
-/** Inserts rows in slices, so a long rebuild stays under the statement's parameter limit. */
-export async function insertRows<T extends keyof DB & string>(trx: Kysely<DB>, table: T, rows: ReadonlyArray<Insertable<DB[T]>>, slice = 2000): Promise<void> {
-  for (let i = 0; i < rows.length; i += slice) await trx.insertInto(table).values(rows.slice(i, i + slice) as Array<Insertable<DB[T]>>).execute();
-}
 
 const TRIP_COLUMNS: ReadonlyArray<Column<Insertable<TripTable>>> = [
   ['vehicle_id', 'int'],

@@ -4,7 +4,7 @@ import { dayStart, localDay } from '../../../server/intelligence/localDay';
 import { fuelEvents } from '../../../server/intelligence/trips/fuel';
 import { segment } from '../../../server/intelligence/trips/segment';
 
-import { jumpMask, segment as segmentsOf, stationaryRuns, steps, type TripSegment } from '../../../server/intelligence/trips/segment';
+import { segment as segmentsOf, stationaryRuns, steps, type TripSegment } from '../../../server/intelligence/trips/segment';
 import { tripMetrics } from '../../../server/intelligence/trips/metrics';
 import { distanceKm } from '../../../server/intelligence/geo';
 import { MAX_KMH, JITTER_KM } from '../../../server/intelligence/trips/segment';
@@ -39,7 +39,7 @@ describe('trip segmentation', () => {
     const towed = [p(0), p(1, { speed: 20, latitude: north(2) }), p(2, { speed: 20, latitude: north(4) })];
     expect(kinds(towed)[1]).toEqual(['trip', 1, 2]);
     const jump = [p(0), p(1), p(1.5, { latitude: 32.5 }), p(2), p(8)];
-    expect(jumpMask(jump, null)).toEqual([false, false, true, false, false]);
+    expect(steps(jump, null).jumps).toEqual([false, false, true, false, false]);
     expect(kinds(jump)).toEqual([['stop', 0, 8]]);
   });
 });
