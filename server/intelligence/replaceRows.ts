@@ -32,6 +32,9 @@ export type AnyRowSet = RowSet<Record<string, unknown>>;
 /** A typed row set, for replaceRows (its column names checked against the rows' type here). */
 export const rowSet = <R extends object>(set: RowSet<R>): AnyRowSet => set as unknown as AnyRowSet;
 
+/** Statements run as CTEs of another (`also0 AS (…)`, …): each its own rows, so one round trip serves them all. */
+export const alongside = (statements: ReadonlyArray<RawBuilder<unknown>>): RawBuilder<unknown>[] => statements.map((a, i) => sql`${sql.raw(`also${i}`)} AS (${a})`);
+
 const param = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
 /** One statement's CTEs for a row set: its rows (n), the owned rows no longer found (d), the upsert (u). */
@@ -69,7 +72,7 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
  * `also`: further data-modifying statements of the deriver on other tables, run in the same one.
  */
 export async function replaceRows(trx: Kysely<DB>, windows: RawBuilder<unknown> | null, sets: readonly AnyRowSet[], also: ReadonlyArray<RawBuilder<unknown>> = []): Promise<void> {
-  const ctes = [...sets.flatMap((s, i) => parts(s, i, windows)), ...also.map((a, i) => sql`${sql.raw(`a${i}`)} AS (${a})`)];
+  const ctes = [...sets.flatMap((s, i) => parts(s, i, windows)), ...alongside(also)];
   if (!ctes.length) return;
   const w = windows ? [sql`w AS (SELECT * FROM ${windows})`] : [];
   await sql`WITH ${sql.join([...w, ...ctes])} SELECT 1`.execute(trx);

@@ -9,6 +9,7 @@ import type { DB } from '../../platform/db/tables';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { ALARM_META, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
 import { boundText } from '../deriver';
+import { alongside } from '../replaceRows';
 
 /** An alarm row the rebuild created (not one it found again). */
 export interface StoredAlarm {
@@ -138,7 +139,7 @@ export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmRep
   const all = items.flatMap((it, i) => rowsOf[i].map((a) => ({ vehicleId: it.vehicleId, a })));
   const run = async (trx: Kysely<DB>) => {
     // `also` rides along (its own rows, never these): one round trip less for the pass.
-    const withAlso = also.length ? sql`WITH ${sql.join(also.map((a, i) => sql`${sql.raw(`also${i}`)} AS (${a})`))} ` : sql``;
+    const withAlso = also.length ? sql`WITH ${sql.join(alongside(also))} ` : sql``;
     await sql`
       ${withAlso}DELETE FROM alarm a
       USING unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => boundText(x.from))}::timestamptz[], ${items.map((x) => boundText(x.to))}::timestamptz[],
