@@ -126,8 +126,16 @@ describe('the vehicle list', () => {
     // Success, with a brand picked from the options the server gives for what was typed.
     await form.getByLabel('车牌号', { exact: true }).fill('沪E2E001');
     await formItem(form, '品牌').locator('.ant-select').click();
-    await page.keyboard.type('解放');
+    // The list opened unfiltered; the options for what was typed replace it once the search answers.
+    // A click before that can land on the list being replaced, and the form then holds no brand.
+    const brandSearch = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      return url.pathname.endsWith('/vehicleBrand/query') && url.searchParams.get('q') === '解放';
+    };
+    await Promise.all([page.waitForResponse(brandSearch), page.keyboard.type('解放')]);
+    await settled(page);
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '解放' }).first().click();
+    await formItem(form, '品牌').locator('.ant-select-selection-item').getByText('解放').waitFor();
     const [created] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle') && r.request().method() === 'POST'),
       form.getByRole('button', { name: /确\s*定/ }).click(),
