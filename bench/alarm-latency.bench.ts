@@ -8,6 +8,7 @@
  *   npx tsx bench/alarm-latency.bench.ts   (BENCH_TERMINALS, BENCH_SECONDS, BENCH_BACKENDS, BENCH_DERIVE_BATCH,
  *   BENCH_BITS_AFTER_PASS=1 leaves the alarm word's alarms to the derivation pass, for comparison; BENCH_DERIVE_ALL=1
  *   adds the behaviour deriver after the alarms, as the server runs it; BENCH_DERIVE_WORKERS=2 derives two batches at once;
+ *   BENCH_DERIVE_THREAD=1 derives on a thread of its own (PostgreSQL only), as the server does with DATABASE_URL;
  *   BENCH_LOAD_TERMINALS and BENCH_LOAD_RATE add that many other terminals, each reporting that many times a second from
  *   a separate client process: the latency measured while the server ingests at that rate; BENCH_PROBE=FireOn turns
  *   the ignition off for the report before each probe instead of setting the collision bit, under a FireOn policy;
@@ -16,10 +17,11 @@
  *   drives the probe at 120 km/h, the other reports at 40, under an OverSpeed policy of 100 km/h held for no time)
  */
 
-import { behaviourDeriver } from '../server/intelligence/behaviour/deriver';
 import { sql } from 'kysely';
 import { startDerivation } from '../server/intelligence';
 import { createAlarmEngine } from '../server/intelligence/alarms/engine';
+import { serverExtraDerivers } from '../server/intelligence/serverDerivers';
+import { startDerivationThread } from '../server/intelligence/thread/derivationThread';
 import { notifyDispatcher } from '../server/intelligence/notify/dispatcher';
 import { SimTerminal } from '../server/simulator/terminal';
 import { LiveHub, type LiveMessage } from '../server/telematics/live/hub';
@@ -35,6 +37,7 @@ const CRASH_BIT = 1 << 29;
 /** Vehicles per derivation transaction (the pipeline's default unless set; 1 = one at a time). */
 const DERIVE_BATCH = process.env.BENCH_DERIVE_BATCH ? Number(process.env.BENCH_DERIVE_BATCH) : undefined;
 const DERIVE_ALL = process.env.BENCH_DERIVE_ALL === '1';
+const DERIVE_THREAD = process.env.BENCH_DERIVE_THREAD === '1';
 const DERIVE_WORKERS = process.env.BENCH_DERIVE_WORKERS ? Number(process.env.BENCH_DERIVE_WORKERS) : undefined;
 const LOAD_TERMINALS = Number(process.env.BENCH_LOAD_TERMINALS || 0);
 const LOAD_RATE = Number(process.env.BENCH_LOAD_RATE || 1);
@@ -43,6 +46,8 @@ const PROBES = ['Crash', 'FireOn', 'Fault', 'FenceIn', 'OverSpeed'] as const;
 const PROBE = PROBES.find((p) => p === process.env.BENCH_PROBE) ?? 'Crash';
 /** The probe fence: 3 km round a point 9.5 km east of where the probe terminals report. */
 const FENCE = { longitude: 121.5, latitude: 31.21, radiusM: 3000 };
+
+const benchLog = { info: () => {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
 
 /** p50 and p99 of some latencies, ms. */
 function spread(values: readonly number[]): { p50: number; p99: number } {
@@ -58,7 +63,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   g.writer.on('stored', hub.publish);
   // Sent probe reports by vehicle and device time → when they were sent.
   const sent = new Map<string, number>();
-  const engine = createAlarmEngine({ db, log: { warn: (o: object, m: string) => console.error(m, o) } });
+  const engine = createAlarmEngine({ db, log: benchLog });
   const notifier = notifyDispatcher({ db, sink: hub, timeZone: 'Asia/Shanghai' });
   // Report → the engine announcing it (before the notification rules and the hub).
   const announceLatencies: number[] = [];
@@ -77,7 +82,11 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     await sql`INSERT INTO policy (org_id, name, alarm_type, threshold, enabled) SELECT id, 'bench probe', ${PROBE}, ${PROBE === 'OverSpeed' ? 100 : null}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
   // BENCH_BITS_AFTER_PASS=1: the alarm word's alarms only from the derivation pass, as before.
   const unwatch = process.env.BENCH_BITS_AFTER_PASS === '1' ? () => {} : engine.watch([g.writer]);
-  const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [g.writer, g.gateway.obdWriter], extraDerivers: [engine.deriver, ...(DERIVE_ALL ? [behaviourDeriver] : [])], batchSize: DERIVE_BATCH, oneConnection: kind === 'pglite', workers: DERIVE_WORKERS });
+  const sources = [g.writer, g.gateway.obdWriter];
+  const derivation =
+    DERIVE_THREAD && g.databaseUrl
+      ? await startDerivationThread({ databaseUrl: g.databaseUrl, poolSize: 4, timeZone: 'Asia/Shanghai', behaviour: DERIVE_ALL, batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS, sources, onRaised: engine.announce, log: benchLog })
+      : await startDerivation({ db, timeZone: 'Asia/Shanghai', sources, extraDerivers: serverExtraDerivers(engine.deriver, { behaviour: DERIVE_ALL }), batchSize: DERIVE_BATCH, oneConnection: kind === 'pglite', workers: DERIVE_WORKERS });
   const vehicles = await sql<{ id: number; terminal_no: string }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${probes}::text[])`.execute(db);
   const vehicleOf = new Map(vehicles.rows.map((r) => [r.terminal_no, r.id]));
   if (PROBE === 'FenceIn') {
@@ -152,8 +161,9 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     await sleep(3000);
     loopDelay.disable();
     const s = [...latencies].sort((a, b) => a - b);
+    const stats = await derivation.stats();
     return {
-      name: `alarm.latency.${kind}, ${PROBE}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''}${process.env.BENCH_BITS_AFTER_PASS === '1' ? ', bits after the pass' : ''}${DERIVE_ALL ? ', all derivers' : ''}${DERIVE_WORKERS ? `, ${DERIVE_WORKERS} workers` : ''}${LOAD_TERMINALS ? `, load ${LOAD_TERMINALS}×${LOAD_RATE}/s` : ''}`,
+      name: `alarm.latency.${kind}, ${PROBE}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''}${process.env.BENCH_BITS_AFTER_PASS === '1' ? ', bits after the pass' : ''}${DERIVE_ALL ? ', all derivers' : ''}${DERIVE_WORKERS ? `, ${DERIVE_WORKERS} workers` : ''}${DERIVE_THREAD && kind === 'postgres' ? ', own thread' : ''}${LOAD_TERMINALS ? `, load ${LOAD_TERMINALS}×${LOAD_RATE}/s` : ''}`,
       terminals: TERMINALS,
       reportsPerS: TERMINALS + LOAD_TERMINALS * LOAD_RATE,
       storedPerS,
@@ -167,11 +177,11 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       storedMs: spread(storeLatencies),
       announcedMs: spread(announceLatencies),
       eventLoopDelayMs: { p50: +(loopDelay.percentile(50) / 1e6).toFixed(1), p99: +(loopDelay.percentile(99) / 1e6).toFixed(1), max: +(loopDelay.max / 1e6).toFixed(1) },
-      derivedWindows: derivation.pipeline.stats.windows,
-      positionsDerived: derivation.pipeline.stats.positionsDerived,
-      positionsRead: derivation.pipeline.stats.positionsRead,
+      derivedWindows: stats.windows,
+      positionsDerived: stats.positionsDerived,
+      positionsRead: stats.positionsRead,
       // Where the passes went (ms per phase, summed over the run).
-      phaseMs: Object.fromEntries(Object.entries(derivation.pipeline.stats.phaseMs).map(([k, v]) => [k, Math.round(v)])),
+      phaseMs: Object.fromEntries(Object.entries(stats.phaseMs).map(([k, v]) => [k, Math.round(v)])),
     };
   } finally {
     const loadStats = await Promise.all(load.map((c) => c.stop()));

@@ -17,9 +17,10 @@ import { reportMisassignedRoles } from './passport/roleScope';
 import { openDatabase, type Database, type DatabaseOptions } from './platform/db/database';
 import { migrate } from './platform/db/migrate';
 import type { DB } from './platform/db/tables';
-import { busSources, startDerivation, type Derivation } from './intelligence';
+import { busSources, startDerivation, type DerivationHandle } from './intelligence';
+import { serverExtraDerivers } from './intelligence/serverDerivers';
+import { startDerivationThread } from './intelligence/thread/derivationThread';
 import { createAlarmEngine, type AlarmEngine } from './intelligence/alarms/engine';
-import { behaviourDeriver } from './intelligence/behaviour/deriver';
 import { notifyDispatcher, type RaisedAlarmSink } from './intelligence/notify/dispatcher';
 import type { SmtpConfig } from './intelligence/notify/smtp';
 import type { AlarmType } from './intelligence/alarms/types';
@@ -49,6 +50,8 @@ export interface BootstrapOptions {
      * tick reads every terminal, and N workers ticking did the same work N times.
      */
     clock?: boolean;
+    /** Derive on a thread of its own (thread/derivationThread.ts); needs a PostgreSQL `databaseUrl`. */
+    thread?: boolean;
   };
   /**
    * NATS_URL: the bus is JetStream (every process sees what every gateway stored; derivation takes
@@ -60,6 +63,9 @@ export interface BootstrapOptions {
   telematics?: { config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum'>>; fleet?: FleetStarter };
 }
 
+/** Connections of the derivation thread's own pool: a pass's transaction, with room for a second batch. */
+const DERIVE_THREAD_POOL = 4;
+
 export interface Server {
   database: Database;
   app: FastifyInstance;
@@ -67,7 +73,7 @@ export interface Server {
   bus: ServerBus;
   secret: string;
   telematics: Telematics | null;
-  derivation: Derivation | null;
+  derivation: DerivationHandle | null;
   /** Closes what was started, in reverse order. */
   close(): Promise<void>;
 }
@@ -107,11 +113,18 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       await partitions.ready;
     }
     // Subscribers of the bus (the derivation pipeline) start here, before telematics publishes anything.
-    let derivation: Derivation | null = null;
+    let derivation: DerivationHandle | null = null;
     let alarms: AlarmEngine | null = null;
     if (opts.derivation) {
-      alarms = createAlarmEngine({ db: database.db, bus, log: app.log, obdAlarmTypes: opts.derivation.obdAlarmTypes });
-      derivation = await startDerivation({ db: database.db, timeZone: opts.derivation.timeZone, sources: busSources(sharedView(bus, 'derive')), oneConnection: database.kind === 'pglite', log: app.log, extraDerivers: [alarms.deriver, behaviourDeriver] });
+      const { timeZone, obdAlarmTypes } = opts.derivation;
+      const engine = createAlarmEngine({ db: database.db, bus, log: app.log, obdAlarmTypes });
+      alarms = engine;
+      const sources = busSources(sharedView(bus, 'derive'));
+      if (opts.derivation.thread) {
+        if (!opts.database.databaseUrl) throw new Error('the derivation thread needs a PostgreSQL databaseUrl');
+        derivation = await startDerivationThread({ databaseUrl: opts.database.databaseUrl, poolSize: DERIVE_THREAD_POOL, timeZone, obdAlarmTypes, sources, onRaised: engine.announce, log: app.log });
+      } else
+        derivation = await startDerivation({ db: database.db, timeZone, sources, oneConnection: database.kind === 'pglite', log: app.log, extraDerivers: serverExtraDerivers(engine.deriver) });
       undo.push(() => derivation!.close());
       // The alarm word's own alarms and FireOn, from each committed batch ahead of the derivation pass.
       const unwatch = alarms.watch(busSources(sharedView(bus, 'alarm-bits')));
@@ -121,7 +134,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     }
     let telematics: Telematics | null = null;
     if (opts.telematics) {
-      const derived = derivation ? () => derivation!.pipeline.idle() : undefined;
+      const derived = derivation ? () => derivation!.idle() : undefined;
       telematics = await startTelematics(app, { database, secret, bus, nats, config: opts.telematics.config, fleet: opts.telematics.fleet, derived });
       undo.push(() => telematics!.close());
     }

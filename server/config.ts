@@ -66,6 +66,11 @@ export interface Config {
   smtp: SmtpConfig | null;
   /** OBD alarm record item ids mapped to alarm types (OBD_ALARM_TYPES: "0x11=PullOut,0x12=Insert"). */
   obdAlarmTypes: ReadonlyMap<number, AlarmType>;
+  /**
+   * DERIVE_THREAD: derive trips, alarms and the rest on a thread of their own rather than beside the
+   * gateway (default on with DATABASE_URL; the embedded database cannot be shared with a thread).
+   */
+  deriveThread: boolean;
 }
 
 export interface Jt808LimitsConfig {
@@ -205,6 +210,13 @@ export function obdAlarmTypes(value: string | undefined): Map<number, AlarmType>
   return out;
 }
 
+function deriveThread(value: string | undefined, databaseUrl: string | undefined): boolean {
+  if (value === undefined || value === '') return databaseUrl !== undefined;
+  if (value !== '0' && value !== '1') throw new Error(`DERIVE_THREAD must be "1" or "0", got "${value}"`);
+  if (value === '1' && databaseUrl === undefined) throw new Error('DERIVE_THREAD=1 needs DATABASE_URL: the embedded database belongs to one thread');
+  return value === '1';
+}
+
 function historyDays(value: string | undefined): number {
   if (value === undefined || value === '') return 30;
   const n = Number(value);
@@ -243,5 +255,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoHistoryDays: historyDays(env.DEMO_HISTORY_DAYS),
     smtp: smtpConfig(env),
     obdAlarmTypes: obdAlarmTypes(env.OBD_ALARM_TYPES),
+    deriveThread: deriveThread(env.DERIVE_THREAD, env.DATABASE_URL || undefined),
   };
 }

@@ -44,7 +44,7 @@ async function main() {
     },
     partitions: { retentionMonths: config.positionRetentionMonths },
     nats: config.natsUrl ? { url: config.natsUrl } : undefined,
-    derivation: { timeZone: config.fleetTimeZone, smtp: config.smtp, obdAlarmTypes: config.obdAlarmTypes, clock: (config.gatewayWorker ?? 1) === 1 },
+    derivation: { timeZone: config.fleetTimeZone, smtp: config.smtp, obdAlarmTypes: config.obdAlarmTypes, clock: (config.gatewayWorker ?? 1) === 1, thread: config.deriveThread },
     telematics: { config, fleet: demoFleetStarter({ count: config.simulate, historyDays: config.demoHistoryDays }) },
   });
   const { app } = server;

@@ -12,6 +12,8 @@ import { provisionTerminals } from './provision';
 
 export interface BenchGateway {
   database: Database;
+  /** PostgreSQL: where the database is (for a second pool, such as the derivation thread's). */
+  databaseUrl?: string;
   gateway: Jt808Gateway;
   writer: PositionWriter;
   port: number;
@@ -42,6 +44,7 @@ export async function benchGateway(kind: 'pglite' | 'postgres', terminals: numbe
   const port = await gateway.listen(0, '0.0.0.0');
   return {
     database,
+    databaseUrl: pg?.url,
     gateway,
     writer,
     port,

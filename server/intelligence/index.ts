@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
 import type { Deriver } from './deriver';
 import { ledgerDeriver } from './ledger/ledgerDeriver';
-import { DerivationPipeline, type PipelineLog } from './pipeline';
+import { DerivationPipeline, type PipelineLog, type PipelineStats } from './pipeline';
 import { tripDeriver } from './trips/tripDeriver';
 import { trackMinuteDeriver } from './track/minuteDeriver';
 import { subscribeStored, type StoredSource } from './subscription';
@@ -42,9 +42,19 @@ export interface DerivationOptions {
   workers?: number;
 }
 
-export interface Derivation {
-  pipeline: DerivationPipeline;
+/** A running derivation, in this thread or its own (thread/derivationThread.ts). */
+export interface DerivationHandle {
+  /** Resolves once everything marked so far is derived. */
+  idle(): Promise<void>;
+  /** What the passes did so far. */
+  stats(): Promise<PipelineStats>;
+  /** Finishes the pass in progress; what is still pending stays marked for the next start. */
   close(): Promise<void>;
+}
+
+/** The derivation in this thread, with its pipeline (tests, the benches, `npm run derive`). */
+export interface Derivation extends DerivationHandle {
+  pipeline: DerivationPipeline;
 }
 
 /** Subscribes the pipeline to the writers and resumes what a previous process left pending. */
@@ -63,6 +73,8 @@ export async function startDerivation(opts: DerivationOptions): Promise<Derivati
   await pipeline.start();
   return {
     pipeline,
+    idle: () => pipeline.idle(),
+    stats: async () => pipeline.stats,
     async close() {
       unsubscribe();
       await pipeline.stop();

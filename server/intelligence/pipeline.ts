@@ -199,7 +199,8 @@ export class DerivationPipeline {
 
   private async writeMarks(): Promise<void> {
     await new Promise((r) => setImmediate(r)); // gather the marks of this turn of the event loop
-    while (this.unmarked.size && !this.stopped) {
+    // Marks taken before stop() are still written (stop waits for them): a pending range is kept.
+    while (this.unmarked.size) {
       const spans = [...this.unmarked.values()];
       this.unmarked.clear();
       try {

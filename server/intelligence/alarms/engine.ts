@@ -38,6 +38,8 @@ export interface AlarmEngineOptions extends Pick<AlarmClockOptions, 'now' | 'int
 export interface AlarmEngine {
   deriver: Deriver;
   clock: AlarmClock;
+  /** Announces alarms raised elsewhere (the derivation thread's passes) as the engine's own. */
+  announce(alarms: RaisedAlarm[]): void;
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
@@ -119,6 +121,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   return {
     deriver: alarmDeriver({ onRaised, obdAlarmTypes: opts.obdAlarmTypes }),
     clock,
+    announce,
     setListener: (l) => (listener = l),
     watch(sources) {
       for (const s of sources) s.on('stored', onStored);

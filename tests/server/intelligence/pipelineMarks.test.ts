@@ -109,4 +109,16 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     await derivedAsOneRebuild(vehicleId);
     expect(other.stats.failures + h.derivation.pipeline.stats.failures).toBe(0);
   });
+
+  it('writes the marks it took before stop() was called, so the next start derives them', async () => {
+    const vehicleId = await h.vehicleOf(demoTerminal(5));
+    const pipeline = new DerivationPipeline({ db: db(), derivers: intelligenceDerivers(), timeZone: 'Asia/Shanghai' });
+    const at = Date.parse('2026-11-20T08:00:00Z');
+    // Stopped in the same turn as the mark, before its write began: a server closing as a commit lands.
+    void pipeline.mark([{ vehicleId, from: at, to: at + 60_000, count: 7 }]);
+    await pipeline.stop();
+    const marks = await sql<{ f: Date; t: Date }>`SELECT pending_from AS f, pending_to AS t FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
+    expect(marks.rows.map((m) => [m.f.getTime(), m.t.getTime()])).toEqual([[at, at + 60_000]]);
+    await sql`DELETE FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
+  });
 });

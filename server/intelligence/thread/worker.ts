@@ -1,0 +1,71 @@
+/**
+ * The derivation thread (entry.cjs loads it): its own database pool and the server's pipeline with
+ * every deriver, fed with the spans the server's thread hears committed. Its statements wait only
+ * for its own event loop, not for the gateway's. New alarms go back to be announced there.
+ */
+
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../platform/db/database';
+import { alarmDeriver } from '../alarms/deriver';
+import { intelligenceDerivers } from '../index';
+import { DerivationPipeline, type PipelineLog } from '../pipeline';
+import { serverExtraDerivers } from '../serverDerivers';
+import type { FromThread, ThreadConfig, ToThread } from './messages';
+
+const port = parentPort!;
+const config = workerData as ThreadConfig;
+const post = (m: FromThread) => port.postMessage(m);
+
+/** A log object as plain data (what crosses to the server's log): errors keep type, message, stack and code. */
+function cloneable(obj: object): object {
+  return JSON.parse(JSON.stringify(obj, (_key, v: unknown) => (v instanceof Error ? { type: v.name, message: v.message, stack: v.stack, ...(v as { code?: unknown }) } : typeof v === 'bigint' ? String(v) : v))) as object;
+}
+
+const log: PipelineLog = {
+  info: (obj, msg) => post({ type: 'log', level: 'info', obj: cloneable(obj), msg }),
+  warn: (obj, msg) => post({ type: 'log', level: 'warn', obj: cloneable(obj), msg }),
+};
+
+async function main(): Promise<void> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.poolSize });
+  const alarms = alarmDeriver({ onRaised: (raised) => post({ type: 'raised', alarms: raised }), obdAlarmTypes: config.obdAlarmTypes });
+  const pipeline = new DerivationPipeline({
+    db: database.db,
+    timeZone: config.timeZone,
+    log,
+    lingerMs: config.lingerMs,
+    batchSize: config.batchSize,
+    workers: config.workers,
+    derivers: [...intelligenceDerivers(), ...serverExtraDerivers(alarms, { behaviour: config.behaviour })],
+  });
+  port.on('message', (m: ToThread) => {
+    switch (m.type) {
+      case 'mark':
+        void pipeline.mark(m.spans).then(() => post({ type: 'marked', seq: m.seq }));
+        break;
+      case 'idle':
+        void pipeline.idle().then(() => post({ type: 'idle', id: m.id }));
+        break;
+      case 'stats':
+        post({ type: 'stats', id: m.id, stats: pipeline.stats });
+        break;
+      case 'stop':
+        void (async () => {
+          await pipeline.stop();
+          await database.close();
+          post({ type: 'stopped' });
+          port.close();
+        })();
+        break;
+    }
+  });
+  await pipeline.start();
+  post({ type: 'ready' });
+}
+
+// A failure to start ends the thread with the error (its 'error' event on the server's side).
+main().catch((err: unknown) =>
+  process.nextTick(() => {
+    throw err;
+  }),
+);
