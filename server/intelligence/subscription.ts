@@ -13,7 +13,8 @@ interface VehicleRecord {
   deviceTime: number;
 }
 
-type StoredBatch = StoredRecords<VehicleRecord>;
+/** A batch one of the writers committed. */
+export type StoredBatch = StoredRecords<VehicleRecord>;
 
 /** The position writer or the OBD record writer: both emit 'stored' after each commit. */
 export interface StoredSource {

@@ -22,7 +22,7 @@ import { DurationAlarms, type DurationReport } from './durationAlarms';
 import { voltageOf } from './detectors/policyRules';
 import { positionDtcs } from './detectors/obd';
 import { orgPathsOf } from './policies';
-import type { StoredSource } from '../subscription';
+import type { StoredBatch, StoredSource } from '../subscription';
 import { SettingsCache } from '../settingsCache';
 import type { ObdRecordRow, PositionRecord } from '../../platform/telemetry';
 
@@ -73,7 +73,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const idling = new DurationAlarms(opts.db, 'Idle');
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
-  const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
+  const onStored = (batch: StoredBatch) => {
     const reports: BitReport[] = [];
     // What the ignition, fence, Low, OverSpeed and Idle paths read of each position: one list for all.
     const positions: Array<IgnitionReport & LowReport & DurationReport> = [];

@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import type { DerivationHandle } from '../index';
 import type { PipelineLog, PipelineStats, StoredSpan } from '../pipeline';
 import type { RaisedAlarm } from '../alarms/store';
-import { spansOf, type StoredSource } from '../subscription';
+import { spansOf, type StoredBatch, type StoredSource } from '../subscription';
 import type { FromThread, ThreadConfig, ToThread } from './messages';
 
 export interface DerivationThreadOptions extends ThreadConfig {
@@ -121,7 +121,7 @@ export async function startDerivationThread(opts: DerivationThreadOptions): Prom
       if (ready) worker!.postMessage(r.message);
     });
 
-  const onStored = (batch: Parameters<Parameters<StoredSource['on']>[1]>[0]) => {
+  const onStored = (batch: StoredBatch) => {
     const spans = spansOf(batch);
     if (!spans.length || closing) return;
     const s = seq++;

@@ -8,7 +8,8 @@
  * - a GNSS jump (implied speed above MAX_KMH) is left out of motion and distance;
  * - a trip ends where a stationary run of at least the organisation's stop minutes begins; shorter
  *   runs stay inside the trip (traffic, idling); a data gap without displacement counts as
- *   stationary from the position before it.
+ *   stationary from the position before it, and so does a gap of at least the stop minutes after a
+ *   standing position, even when the next position moves (it begins the next trip).
  */
 
 import type { DerivePosition } from '../deriver';
@@ -101,6 +102,8 @@ export function segment(positions: DerivePosition[], before: DerivePosition | nu
   /** Within a trip: index where the current stationary run began, or -1. */
   let runStart = -1;
   let runStartTime = 0;
+  /** Index of `prev` in the window (-1: the window's `before`). */
+  let prevIndex = -1;
 
   for (let i = 0; i < positions.length; i++) {
     if (jumps[i]) continue;
@@ -120,7 +123,17 @@ export function segment(positions: DerivePosition[], before: DerivePosition | nu
         current.end = p.time;
       }
     } else {
-      if (moving) {
+      if (moving && runStart >= 0 && prev !== null && p.time - prev.time >= stopMs) {
+        // Standing when last seen, then silent for the stop minutes (a terminal that sleeps with
+        // the ignition off reports again when driven): the trip ended where it stood.
+        current.last = runStart;
+        current.end = runStartTime;
+        current.open = false;
+        out.push(current);
+        out.push({ kind: 'stop', first: runStart, last: prevIndex, begin: runStartTime, end: p.time, open: false });
+        current = { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true };
+        runStart = -1;
+      } else if (moving) {
         runStart = -1;
         current.last = i;
         current.end = p.time;
@@ -145,6 +158,7 @@ export function segment(positions: DerivePosition[], before: DerivePosition | nu
       }
     }
     prev = p;
+    prevIndex = i;
   }
   if (current) {
     if (current.kind === 'stop' && after) {

@@ -35,6 +35,23 @@ describe('trip segmentation', () => {
     expect(kinds(ps, 10)).toEqual([['trip', 0, 7]]);
   });
 
+  it('ends a trip at a standing report followed by silence of the stop minutes, even when the next report moves', () => {
+    // Parked with the ignition off for a minute, then nothing until the next morning, when it drives off elsewhere.
+    const day = 24 * 60;
+    const ps = [p(0, { acc: true, speed: 30 }), p(1, { acc: true, speed: 30, latitude: north(1) }), p(2, { latitude: north(1) }), p(3, { latitude: north(1) }), p(day, { acc: true, speed: 30, latitude: north(5) }), p(day + 1, { acc: true, speed: 30, latitude: north(6) })];
+    expect(kinds(ps)).toEqual([
+      ['trip', 0, 2],
+      ['stop', 2, day],
+      ['trip', day, day + 1],
+    ]);
+    // Silent for less than the stop minutes: a stop at a light, inside the trip.
+    const brief = [...ps.slice(0, 4), p(6, { acc: true, speed: 30, latitude: north(5) })];
+    expect(kinds(brief)).toEqual([['trip', 0, 6]]);
+    // Driving when last seen (a tunnel): the trip goes on.
+    const tunnel = [p(0, { acc: true, speed: 30 }), p(1, { acc: true, speed: 30, latitude: north(1) }), p(20, { acc: true, speed: 30, latitude: north(9) })];
+    expect(kinds(tunnel)).toEqual([['trip', 0, 20]]);
+  });
+
   it('takes towing (moving with the ACC off) as a trip and a GNSS jump as nothing', () => {
     const towed = [p(0), p(1, { speed: 20, latitude: north(2) }), p(2, { speed: 20, latitude: north(4) })];
     expect(kinds(towed)[1]).toEqual(['trip', 1, 2]);
