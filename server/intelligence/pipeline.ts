@@ -53,6 +53,8 @@ export interface PipelineOptions {
    * reads only the reports stored since; `false` reads every window whole (tests compare both).
    */
   hold?: HeldLimits | false;
+  /** How long marks that failed to be written wait before the next try (ms, default 1000). */
+  markRetryMs?: number;
 }
 
 /**
@@ -177,14 +179,7 @@ export class DerivationPipeline {
    */
   mark(spans: StoredSpan[]): Promise<void> {
     if (!spans.length || this.stopped) return Promise.resolve();
-    for (const s of spans) {
-      const u = this.unmarked.get(s.vehicleId);
-      if (u) {
-        u.from = Math.min(u.from, s.from);
-        u.to = Math.max(u.to, s.to);
-        u.count += s.count;
-      } else this.unmarked.set(s.vehicleId, { ...s });
-    }
+    this.unmark(spans);
     if (this.markLoop) return this.markLoop;
     const p = this.writeMarks();
     this.markLoop = p;
@@ -195,6 +190,18 @@ export class DerivationPipeline {
       this.wakeIdle();
     });
     return p;
+  }
+
+  /** Merges spans into those waiting to be written, per vehicle. */
+  private unmark(spans: readonly StoredSpan[]): void {
+    for (const s of spans) {
+      const u = this.unmarked.get(s.vehicleId);
+      if (u) {
+        u.from = Math.min(u.from, s.from);
+        u.to = Math.max(u.to, s.to);
+        u.count += s.count;
+      } else this.unmarked.set(s.vehicleId, { ...s });
+    }
   }
 
   private async writeMarks(): Promise<void> {
@@ -209,7 +216,13 @@ export class DerivationPipeline {
         this.schedule();
       } catch (err) {
         this.stats.failures++;
-        this.opts.log?.warn({ err }, 'derivation mark failed');
+        // The database is away (restarting, say): the spans wait and are written once it is back,
+        // so a late upload stored just before is still derived. Stopping gives them up; the next
+        // start finds only what lies beyond the watermark.
+        this.opts.log?.warn({ err, vehicles: spans.length }, 'derivation mark failed; writing it again shortly');
+        if (this.stopped) break;
+        this.unmark(spans);
+        await new Promise((r) => setTimeout(r, this.opts.markRetryMs ?? 1000));
       }
     }
   }

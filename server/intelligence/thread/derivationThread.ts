@@ -115,6 +115,8 @@ export async function startDerivationThread(opts: DerivationThreadOptions): Prom
 
   const request = <T extends PipelineStats | undefined>(type: 'idle' | 'stats'): Promise<T> =>
     new Promise((resolve) => {
+      // Closed: nothing will derive any more, and the last stats heard stand.
+      if (closing && !worker) return resolve((type === 'stats' ? lastStats : undefined) as T);
       const id = nextId++;
       const r: Request = { message: { type, id }, resolve: resolve as Request['resolve'] };
       requests.set(id, r);

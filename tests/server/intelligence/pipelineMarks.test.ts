@@ -121,4 +121,29 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     expect(marks.rows.map((m) => [m.f.getTime(), m.t.getTime()])).toEqual([[at, at + 60_000]]);
     await sql`DELETE FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
   });
+
+  it('writes marks again once the database takes them, instead of dropping them', async () => {
+    const vehicleId = await h.vehicleOf(demoTerminal(6));
+    const warnings: string[] = [];
+    const pipeline = new DerivationPipeline({ db: db(), derivers: intelligenceDerivers(), timeZone: 'Asia/Shanghai', markRetryMs: 50, log: { info: () => {}, warn: (_o, m) => void warnings.push(m) } });
+    const at = Date.parse('2026-11-19T08:00:00Z');
+    // Every new mark is refused while the constraint stands (a database that is away, for the pipeline).
+    await sql`ALTER TABLE derive_mark ADD CONSTRAINT refuse_marks CHECK (false) NOT VALID`.execute(db());
+    try {
+      const written = pipeline.mark([{ vehicleId, from: at, to: at + 60_000, count: 7 }]);
+      await until(() => pipeline.stats.failures >= 2, 10_000);
+      expect(await marksOf(vehicleId)).toBe(0);
+      // A span stored meanwhile is merged into the one waiting.
+      void pipeline.mark([{ vehicleId, from: at - 60_000, to: at, count: 3 }]);
+      await sql`ALTER TABLE derive_mark DROP CONSTRAINT refuse_marks`.execute(db());
+      await written;
+    } finally {
+      await sql`ALTER TABLE derive_mark DROP CONSTRAINT IF EXISTS refuse_marks`.execute(db());
+    }
+    const marks = await sql<{ f: Date; t: Date }>`SELECT min(pending_from) AS f, max(pending_to) AS t FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
+    expect(marks.rows.map((m) => [m.f.getTime(), m.t.getTime()])).toEqual([[at - 60_000, at + 60_000]]);
+    expect(warnings[0]).toBe('derivation mark failed; writing it again shortly');
+    await pipeline.stop();
+    await sql`DELETE FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
+  });
 });

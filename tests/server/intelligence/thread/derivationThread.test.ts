@@ -118,7 +118,11 @@ describe('the derivation on its own thread (PostgreSQL)', () => {
     // Uploaded late and acknowledged after the commit: its marks are on their way to the thread
     // when the server closes, before any pass.
     await send(phone, outAndBack(START));
+    const closing = server.derivation!;
     await server.close();
+    // Closed, it answers at once: nothing is left to wait for.
+    await closing.idle();
+    expect((await closing.stats()).failures).toBe(0);
     const plain = await openDatabase({ databaseUrl: pg.url, poolSize: 1 });
     try {
       const marks = await sql<{ n: number }>`SELECT count(*)::int AS n FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(plain.db);
