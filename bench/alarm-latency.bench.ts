@@ -180,6 +180,8 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       derivedWindows: stats.windows,
       positionsDerived: stats.positionsDerived,
       positionsRead: stats.positionsRead,
+      batches: stats.batches,
+      longestBatchMs: Math.round(stats.longestBatchMs),
       // Where the passes went (ms per phase, summed over the run).
       phaseMs: Object.fromEntries(Object.entries(stats.phaseMs).map(([k, v]) => [k, Math.round(v)])),
     };

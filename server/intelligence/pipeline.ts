@@ -76,7 +76,13 @@ export interface PipelineStats {
   failures: number;
   /** Milliseconds spent per phase ('extend', 'read', each deriver's name, 'watermark'): where a pass goes. */
   phaseMs: Record<string, number>;
+  /** Batches derived (each one transaction), and the longest one's milliseconds: what a report may wait behind. */
+  batches: number;
+  longestBatchMs: number;
 }
+
+/** Stats before the first pass. */
+export const noStats = (): PipelineStats => ({ marks: 0, windows: 0, positionsDerived: 0, positionsRead: 0, failures: 0, phaseMs: {}, batches: 0, longestBatchMs: 0 });
 
 interface DeriveStateRow {
   vehicle_id: number;
@@ -120,7 +126,7 @@ async function lockStates(trx: Kysely<DB>, vehicleIds: readonly number[]): Promi
 }
 
 export class DerivationPipeline {
-  readonly stats: PipelineStats = { marks: 0, windows: 0, positionsDerived: 0, positionsRead: 0, failures: 0, phaseMs: {} };
+  readonly stats: PipelineStats = noStats();
   private readonly derivers: Deriver[];
   private readonly queue = new Set<number>();
   private running: Promise<void> | null = null;
@@ -271,7 +277,10 @@ export class DerivationPipeline {
       return;
     }
     try {
+      const t0 = performance.now();
       await this.derivePendingMany(batch);
+      this.stats.batches++;
+      this.stats.longestBatchMs = Math.max(this.stats.longestBatchMs, performance.now() - t0);
     } catch (err) {
       // One vehicle's failure must not hold the others back: each alone, and what still fails
       // stays pending in the table (the next start or `npm run derive` takes it again).

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DerivationHandle } from '../index';
-import type { PipelineLog, PipelineStats, StoredSpan } from '../pipeline';
+import { noStats, type PipelineLog, type PipelineStats, type StoredSpan } from '../pipeline';
 import type { RaisedAlarm } from '../alarms/store';
 import { spansOf, type StoredBatch, type StoredSource } from '../subscription';
 import type { FromThread, ThreadConfig, ToThread } from './messages';
@@ -33,8 +33,6 @@ export interface DerivationThread extends DerivationHandle {
 }
 
 type Request = { message: Extract<ToThread, { type: 'idle' | 'stats' }>; resolve(stats: PipelineStats | undefined): void };
-
-const noStats = (): PipelineStats => ({ marks: 0, windows: 0, positionsDerived: 0, positionsRead: 0, failures: 0, phaseMs: {} });
 
 /** Starts the thread and resolves once its pipeline has resumed what was pending (rejects if it cannot start). */
 export async function startDerivationThread(opts: DerivationThreadOptions): Promise<DerivationThread> {

@@ -87,6 +87,8 @@ describe('the derivation on its own thread (PostgreSQL)', () => {
     expect(listed.json().data.map((r: { id: number }) => r.id)).toEqual([rows.rows[0].id]);
     const stats = await server.derivation!.stats();
     expect(stats.windows).toBeGreaterThan(0);
+    expect(stats.batches).toBeGreaterThan(0);
+    expect(stats.longestBatchMs).toBeGreaterThan(0);
     expect(stats.failures).toBe(0);
   });
 
