@@ -137,6 +137,8 @@ export class DerivationPipeline {
   /** Marks not written yet, merged per vehicle; and the loop writing them, while it runs. */
   private readonly unmarked = new Map<number, StoredSpan>();
   private markLoop: Promise<void> | null = null;
+  /** Who waits for the spans in `unmarked` to be written. */
+  private markWaiters: Array<() => void> = [];
   private idleWaiters: Array<() => void> = [];
   private readonly held: HeldWindows | null;
   /** Policies, fences, safety settings and prices held between passes (checked against their tables' versions each pass). */
@@ -181,21 +183,28 @@ export class DerivationPipeline {
   /**
    * Records what a commit stored (persisted first) and schedules a pass. Marks arriving while one
    * is written are merged per vehicle and written together next: one insert per turn of the event
-   * loop rather than one per commit.
+   * loop rather than one per commit. Resolves once these spans are written (or given up by stop()),
+   * not when the loop ends: under steady load it may never be idle.
    */
   mark(spans: StoredSpan[]): Promise<void> {
     if (!spans.length || this.stopped) return Promise.resolve();
     this.unmark(spans);
-    if (this.markLoop) return this.markLoop;
+    const written = new Promise<void>((r) => this.markWaiters.push(r));
+    if (!this.markLoop) this.startMarkLoop();
+    return written;
+  }
+
+  private startMarkLoop(): void {
     const p = this.writeMarks();
     this.markLoop = p;
     this.marking.add(p);
     void p.finally(() => {
       this.markLoop = null;
       this.marking.delete(p);
-      this.wakeIdle();
+      // Spans merged as the loop was ending would otherwise wait for the next commit's mark.
+      if (this.unmarked.size && !this.stopped) this.startMarkLoop();
+      else this.wakeIdle();
     });
-    return p;
   }
 
   /** Merges spans into those waiting to be written, per vehicle. */
@@ -215,22 +224,30 @@ export class DerivationPipeline {
     // Marks taken before stop() are still written (stop waits for them): a pending range is kept.
     while (this.unmarked.size) {
       const spans = [...this.unmarked.values()];
+      const waiters = this.markWaiters.splice(0);
       this.unmarked.clear();
       try {
         await this.persistMarks(spans);
         for (const s of spans) this.queue.add(s.vehicleId);
         this.schedule();
+        for (const w of waiters) w();
       } catch (err) {
         this.stats.failures++;
         // The database is away (restarting, say): the spans wait and are written once it is back,
         // so a late upload stored just before is still derived. Stopping gives them up; the next
         // start finds only what lies beyond the watermark.
         this.opts.log?.warn({ err, vehicles: spans.length }, 'derivation mark failed; writing it again shortly');
-        if (this.stopped) break;
+        if (this.stopped) {
+          for (const w of waiters) w();
+          break;
+        }
         this.unmark(spans);
+        this.markWaiters.unshift(...waiters);
         await new Promise((r) => setTimeout(r, this.opts.markRetryMs ?? 1000));
       }
     }
+    // Given up (stopped while the database refused them): nobody waits for them any longer.
+    if (this.stopped) for (const w of this.markWaiters.splice(0)) w();
   }
 
   private async persistMarks(spans: StoredSpan[]): Promise<void> {

@@ -146,4 +146,31 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     await pipeline.stop();
     await sql`DELETE FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
   });
+
+  it('answers a mark once its spans are written, while other marks keep coming', async () => {
+    const vehicleId = await h.vehicleOf(demoTerminal(7));
+    const pipeline = new DerivationPipeline({ db: db(), derivers: intelligenceDerivers(), timeZone: 'Asia/Shanghai' });
+    const at = Date.parse('2026-11-18T08:00:00Z');
+    // A mark every turn of the event loop: the loop writing them is never out of work.
+    let flowing = true;
+    let n = 0;
+    const flow = () => {
+      if (!flowing) return;
+      void pipeline.mark([{ vehicleId, from: at + ++n * 1000, to: at + n * 1000, count: 1 }]);
+      setImmediate(flow);
+    };
+    const first = pipeline.mark([{ vehicleId, from: at, to: at, count: 1 }]);
+    flow();
+    let answered = false;
+    void first.then(() => (answered = true));
+    try {
+      await until(() => answered, 5_000);
+      expect(flowing).toBe(true);
+      expect((await sql<{ f: Date }>`SELECT min(pending_from) AS f FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db())).rows[0].f.getTime()).toBe(at);
+    } finally {
+      flowing = false;
+      await pipeline.stop();
+      await sql`DELETE FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
+    }
+  });
 });
