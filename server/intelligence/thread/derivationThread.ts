@@ -67,7 +67,12 @@ export async function startDerivationThread(opts: DerivationThreadOptions): Prom
             unacked.delete(m.seq);
             break;
           case 'raised':
-            onRaised(m.alarms);
+            // A listener's failure is its own: the thread and the server go on.
+            try {
+              onRaised(m.alarms);
+            } catch (err) {
+              log.error({ err }, 'announcing alarms from the derivation thread failed');
+            }
             break;
           case 'idle':
           case 'stats': {
