@@ -85,7 +85,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   const sources = [g.writer, g.gateway.obdWriter];
   const derivation =
     DERIVE_THREAD && g.databaseUrl
-      ? await startDerivationThread({ databaseUrl: g.databaseUrl, poolSize: 4, timeZone: 'Asia/Shanghai', behaviour: DERIVE_ALL, batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS, sources, onRaised: engine.announce, log: benchLog })
+      ? await startDerivationThread({ databaseUrl: g.databaseUrl, timeZone: 'Asia/Shanghai', behaviour: DERIVE_ALL, batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS, sources, onRaised: engine.announce, log: benchLog })
       : await startDerivation({ db, timeZone: 'Asia/Shanghai', sources, extraDerivers: serverExtraDerivers(engine.deriver, { behaviour: DERIVE_ALL }), batchSize: DERIVE_BATCH, oneConnection: kind === 'pglite', workers: DERIVE_WORKERS });
   const vehicles = await sql<{ id: number; terminal_no: string }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${probes}::text[])`.execute(db);
   const vehicleOf = new Map(vehicles.rows.map((r) => [r.terminal_no, r.id]));

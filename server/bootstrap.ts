@@ -63,9 +63,6 @@ export interface BootstrapOptions {
   telematics?: { config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum'>>; fleet?: FleetStarter };
 }
 
-/** Connections of the derivation thread's own pool: a pass's transaction, with room for a second batch. */
-const DERIVE_THREAD_POOL = 4;
-
 export interface Server {
   database: Database;
   app: FastifyInstance;
@@ -122,7 +119,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       const sources = busSources(sharedView(bus, 'derive'));
       if (opts.derivation.thread) {
         if (!opts.database.databaseUrl) throw new Error('the derivation thread needs a PostgreSQL databaseUrl');
-        derivation = await startDerivationThread({ databaseUrl: opts.database.databaseUrl, poolSize: DERIVE_THREAD_POOL, timeZone, obdAlarmTypes, sources, onRaised: engine.announce, log: app.log });
+        derivation = await startDerivationThread({ databaseUrl: opts.database.databaseUrl, timeZone, obdAlarmTypes, sources, onRaised: engine.announce, log: app.log });
       } else
         derivation = await startDerivation({ db: database.db, timeZone, sources, oneConnection: database.kind === 'pglite', log: app.log, extraDerivers: serverExtraDerivers(engine.deriver) });
       undo.push(() => derivation!.close());

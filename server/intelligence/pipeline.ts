@@ -237,12 +237,9 @@ export class DerivationPipeline {
         // so a late upload stored just before is still derived. Stopping gives them up; the next
         // start finds only what lies beyond the watermark.
         this.opts.log?.warn({ err, vehicles: spans.length }, 'derivation mark failed; writing it again shortly');
-        if (this.stopped) {
-          for (const w of waiters) w();
-          break;
-        }
-        this.unmark(spans);
         this.markWaiters.unshift(...waiters);
+        if (this.stopped) break;
+        this.unmark(spans);
         await new Promise((r) => setTimeout(r, this.opts.markRetryMs ?? 1000));
       }
     }

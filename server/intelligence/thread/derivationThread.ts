@@ -32,11 +32,15 @@ export interface DerivationThread extends DerivationHandle {
   readonly worker: Worker | null;
 }
 
+/** Connections of the thread's pool, opened as needed: a pass's transaction, with room for the marks and a second batch. */
+export const DERIVE_THREAD_POOL = 4;
+
 type Request = { message: Extract<ToThread, { type: 'idle' | 'stats' }>; resolve(stats: PipelineStats | undefined): void };
 
 /** Starts the thread and resolves once its pipeline has resumed what was pending (rejects if it cannot start). */
 export async function startDerivationThread(opts: DerivationThreadOptions): Promise<DerivationThread> {
-  const { sources, onRaised, log, restartMs = 1000, ...config } = opts;
+  const { sources, onRaised, log, restartMs = 1000, ...rest } = opts;
+  const config: ThreadConfig = { ...rest, poolSize: rest.poolSize ?? DERIVE_THREAD_POOL };
   let worker: Worker | null = null;
   let ready = false;
   let closing = false;
@@ -84,8 +88,6 @@ export async function startDerivationThread(opts: DerivationThreadOptions): Prom
           }
           case 'log':
             log[m.level](m.obj, m.msg);
-            break;
-          case 'stopped':
             break;
         }
       });

@@ -11,7 +11,8 @@ import type { PipelineStats, StoredSpan } from '../pipeline';
 export interface ThreadConfig {
   /** PostgreSQL: the thread opens its own pool (an embedded database belongs to one thread). */
   databaseUrl: string;
-  poolSize: number;
+  /** Connections of the thread's own pool (default DERIVE_THREAD_POOL). */
+  poolSize?: number;
   timeZone: string;
   obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
   /** The behaviour deriver after the alarms, as the server runs it (default true). */
@@ -35,5 +36,4 @@ export type FromThread =
   | { type: 'raised'; alarms: RaisedAlarm[] }
   | { type: 'idle'; id: number }
   | { type: 'stats'; id: number; stats: PipelineStats }
-  | { type: 'log'; level: 'info' | 'warn'; obj: object; msg: string }
-  | { type: 'stopped' };
+  | { type: 'log'; level: 'info' | 'warn'; obj: object; msg: string };

@@ -7,8 +7,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../platform/db/database';
 import { alarmDeriver } from '../alarms/deriver';
-import { intelligenceDerivers } from '../index';
-import { DerivationPipeline, type PipelineLog } from '../pipeline';
+import { startDerivation } from '../index';
+import type { PipelineLog } from '../pipeline';
 import { serverExtraDerivers } from '../serverDerivers';
 import type { FromThread, ThreadConfig, ToThread } from './messages';
 
@@ -29,14 +29,16 @@ const log: PipelineLog = {
 async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.poolSize });
   const alarms = alarmDeriver({ onRaised: (raised) => post({ type: 'raised', alarms: raised }), obdAlarmTypes: config.obdAlarmTypes });
-  const pipeline = new DerivationPipeline({
+  // Fed by the messages below, not by writers of its own; resumes what was pending before it answers.
+  const { pipeline } = await startDerivation({
     db: database.db,
     timeZone: config.timeZone,
+    sources: [],
     log,
     lingerMs: config.lingerMs,
     batchSize: config.batchSize,
     workers: config.workers,
-    derivers: [...intelligenceDerivers(), ...serverExtraDerivers(alarms, { behaviour: config.behaviour })],
+    extraDerivers: serverExtraDerivers(alarms, { behaviour: config.behaviour }),
   });
   port.on('message', (m: ToThread) => {
     switch (m.type) {
@@ -53,13 +55,11 @@ async function main(): Promise<void> {
         void (async () => {
           await pipeline.stop();
           await database.close();
-          post({ type: 'stopped' });
-          port.close();
+          port.close(); // the thread ends: its 'exit' on the server's side
         })();
         break;
     }
   });
-  await pipeline.start();
   post({ type: 'ready' });
 }
 
