@@ -10,7 +10,7 @@
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/tables';
-import type { DeriveObdRecord, DerivePosition, Deriver, DeriveWindow } from '../deriver';
+import { firstAtOrAfter, timeSlice, type DeriveObdRecord, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
 import { dayStart, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
 import { RULE_DEFAULTS, voltageOf } from '../alarms/detectors/policyRules';
@@ -30,9 +30,6 @@ function coolantOf(p: DerivePosition): number | null {
   const v = x?.obd?.coolantTempC ?? x?.obdF3?.coolantTempC ?? x?.obdRt?.coolantTempC ?? x?.obdRt?.coolant;
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
-
-const maxOf = (xs: number[]) => (xs.length ? Math.max(...xs) : null);
-const minOf = (xs: number[]) => (xs.length ? Math.min(...xs) : null);
 
 /** One vehicle-day of a pass: its window, the day and its bounds, and the settings in force. */
 interface DayItem {
@@ -55,13 +52,27 @@ interface AlarmRow {
   detail: unknown;
 }
 
+/** The extreme of the values `of` finds in the items (null when none has one): a loop, as a day may hold too many for Math.max(...). */
+function extremeOf<T>(items: readonly T[], of: (item: T) => number | null, pick: (a: number, b: number) => number): number | null {
+  let out: number | null = null;
+  for (const item of items) {
+    const v = of(item);
+    if (v !== null) out = out === null ? v : pick(out, v);
+  }
+  return out;
+}
+
+const recordCoolantOf = (r: DeriveObdRecord): number | null => {
+  const v = r.readings?.coolantTempC;
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+};
+
 /** The two rows of one vehicle-day, from what is stored of it (pure once read). */
 function dayRows(x: DayItem, positions: readonly DerivePosition[], records: readonly DeriveObdRecord[], trips: readonly TripSpan[], alarms: readonly AlarmRow[]): { behaviour: Insertable<BehaviourDayTable>; health: Insertable<HealthDayTable> } | null {
-  const { w, day, lo, hi, speedLimit } = x;
+  const { w, day, hi, lo, speedLimit } = x;
   // Inside a fence with a speed limit, that limit counts (as it does for the OverSpeed alarm).
-  const limits = speedLimits(positions, x.fences, speedLimit);
-  const limitOf = new Map(positions.map((p, i) => [p, limits[i]]));
-  const events = dayEvents(positions, trips, lo, hi, (p) => limitOf.get(p) ?? speedLimit, w.vehicle.timeZone, x.thresholds);
+  const limits = x.fences.some((f) => f.speedLimit !== null && f.speedLimit > 0) ? speedLimits(positions, x.fences, speedLimit) : speedLimit;
+  const events = dayEvents(positions, trips, lo, hi, limits, w.vehicle.timeZone, x.thresholds);
   const fatigue = alarms.filter((a) => a.type === 'Fatigue' && a.fired_today).length;
   const faults: HealthFault[] = alarms
     .filter((a) => a.type === 'Fault')
@@ -70,13 +81,11 @@ function dayRows(x: DayItem, positions: readonly DerivePosition[], records: read
       return { code: d?.code ?? a.subject.replace(/^dtc:/, ''), level: a.level, name: d?.name ?? null, resolvent: d?.resolvent ?? null };
     });
   const alarmCount = alarms.filter((a) => a.begins_today && !NOT_HEALTH.includes(a.type)).length;
-  const today = positions.filter((p) => p.time < hi);
+  // The reports of the day itself (the tail after it only closes its last interval).
+  const today = positions.slice(0, firstAtOrAfter(positions, hi));
   if (!today.length && !trips.length) return null;
-  const minBatteryV = minOf(today.filter((p) => !p.acc).map(voltageOf).filter((v): v is number => v !== null));
-  const maxCoolantC = maxOf([
-    ...today.map(coolantOf).filter((v): v is number => v !== null),
-    ...records.map((r) => r.readings?.coolantTempC).filter((v): v is number => typeof v === 'number' && Number.isFinite(v)),
-  ]);
+  const minBatteryV = extremeOf(today, (p) => (p.acc ? null : voltageOf(p)), Math.min);
+  const maxCoolantC = extremeOf([extremeOf(today, coolantOf, Math.max), extremeOf(records, recordCoolantOf, Math.max)], (v) => v, Math.max);
   const health = healthIndex({ faults, minBatteryV, maxCoolantC, alarmCount });
   const v = w.vehicle.vehicleId;
   return {
@@ -147,8 +156,8 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
   items.forEach((x, i) => {
     const held = heldOf[i];
     if (!held) return;
-    positionsOf[i] = held.positions.filter((p) => p.time >= x.lo && p.time < x.hi + TAIL_MS);
-    recordsOf[i] = held.obdRecords.filter((r) => r.time >= x.lo && r.time < x.hi);
+    positionsOf[i] = timeSlice(held.positions, x.lo, x.hi + TAIL_MS);
+    recordsOf[i] = timeSlice(held.obdRecords, x.lo, x.hi);
   });
   const spans = items.map((x) => ({ vehicleId: x.w.vehicle.vehicleId, from: x.lo, to: x.hi }));
   const trips = await sql<{ ord: number; b: number; e: number }>`

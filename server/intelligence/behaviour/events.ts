@@ -4,7 +4,7 @@
  * trip counts. A pair of consecutive reports belongs to the day its first report falls on.
  */
 
-import type { DerivePosition } from '../deriver';
+import { firstAtOrAfter, type DerivePosition } from '../deriver';
 import { zoneOffsetMinutes } from '../localDay';
 import type { BehaviourThresholds } from './settings';
 
@@ -30,6 +30,8 @@ const MOVING_KMH = 5;
 type Kind = 'harshAcceleration' | 'harshBraking' | 'sharpTurn';
 const COUNTER: Record<Kind, string> = { harshAcceleration: 'harshAccelerationCount', harshBraking: 'harshBrakingCount', sharpTurn: 'harshCorneringCount' };
 const KINDS: Kind[] = ['harshAcceleration', 'harshBraking', 'sharpTurn'];
+/** Each kind's bit in computedKinds' answer. */
+const BIT: Record<Kind, number> = { harshAcceleration: 1, harshBraking: 2, sharpTurn: 4 };
 
 /** The terminal's own harsh-event counter (vendor OBD item 0xF3 / 0x0112–0x0114), when it reports one. */
 export function terminalCounter(p: DerivePosition, kind: Kind): number | null {
@@ -44,17 +46,17 @@ const turnDeg = (a: number, b: number) => {
   return d > 180 ? 360 - d : d;
 };
 
-/** Which of the pair's kinds it shows, by speed and heading change (none when too far apart). */
-function computedKinds(a: DerivePosition, b: DerivePosition, t: BehaviourThresholds): Set<Kind> {
-  const out = new Set<Kind>();
+/** The kinds the pair shows (BIT), by speed and heading change (none when too far apart). */
+function computedKinds(a: DerivePosition, b: DerivePosition, t: BehaviourThresholds): number {
   const dt = (b.time - a.time) / 1000;
-  if (!(dt > 0 && dt <= t.withinS)) return out;
+  if (!(dt > 0 && dt <= t.withinS)) return 0;
+  let out = 0;
   const perWindow = ((b.speed - a.speed) / dt) * t.withinS;
-  if (perWindow >= t.harshAccelerationKmh) out.add('harshAcceleration');
-  if (-perWindow >= t.harshBrakingKmh) out.add('harshBraking');
+  if (perWindow >= t.harshAccelerationKmh) out |= BIT.harshAcceleration;
+  if (-perWindow >= t.harshBrakingKmh) out |= BIT.harshBraking;
   const mean = (a.speed + b.speed) / 2;
   const lateral = (mean / 3.6) * ((turnDeg(a.direction, b.direction) * Math.PI) / 180 / dt);
-  if (Math.min(a.speed, b.speed) >= t.sharpTurnMinKmh && lateral >= t.sharpTurnMs2) out.add('sharpTurn');
+  if (Math.min(a.speed, b.speed) >= t.sharpTurnMinKmh && lateral >= t.sharpTurnMs2) out |= BIT.sharpTurn;
   return out;
 }
 
@@ -63,47 +65,67 @@ const inNight = (ms: number, timeZone: string, t: BehaviourThresholds) => {
   return t.nightFromHour <= t.nightToHour ? hour >= t.nightFromHour && hour < t.nightToHour : hour >= t.nightFromHour || hour < t.nightToHour;
 };
 
+/** One kind's count in a trip, both ways: the terminal's counter (used when it reports one) and speed and heading. */
+interface KindTally {
+  counted: boolean;
+  counterSum: number;
+  /** The last report with a counter, and its value. */
+  lastTime: number;
+  lastValue: number;
+  computed: number;
+  inRun: boolean;
+}
+
 /**
  * Events of the day [lo, hi). `positions` are in device-time order and may begin before `lo` (the
  * report before the day pairs with its first); `speedLimit` is km/h, one for the day or the limit
- * in force at each report (a fence's limit inside it).
+ * in force at each report (by its index in `positions`: a fence's limit inside it).
+ * Only pairs inside a trip count. Each trip is one walk over its reports: a pass runs this for every
+ * vehicle-day it touches, so no per-pair allocation and no scan of the day per trip.
  */
-export function dayEvents(positions: readonly DerivePosition[], trips: readonly TripSpan[], lo: number, hi: number, speedLimit: number | ((p: DerivePosition) => number), timeZone: string, t: BehaviourThresholds): DayEvents {
-  const limitAt = typeof speedLimit === 'number' ? () => speedLimit : speedLimit;
+export function dayEvents(positions: readonly DerivePosition[], trips: readonly TripSpan[], lo: number, hi: number, speedLimit: number | readonly number[], timeZone: string, t: BehaviourThresholds): DayEvents {
   const out: DayEvents = { harshAcceleration: 0, harshBraking: 0, sharpTurn: 0, speedingS: 0, nightS: 0, sources: [] };
   const sources = new Set<'terminal' | 'computed'>();
+  const inDay = (time: number) => time >= lo && time < hi;
   for (const trip of trips) {
-    const pts = positions.filter((p) => p.time >= trip.begin && p.time <= trip.end);
-    // Per kind: the terminal's counter when it reports one during the trip, else speed and heading.
-    for (const kind of KINDS) {
-      const counted = pts.filter((p) => terminalCounter(p, kind) !== null);
-      if (counted.length) {
-        sources.add('terminal');
-        for (let i = 1; i < counted.length; i++) {
-          if (counted[i - 1].time < lo || counted[i - 1].time >= hi) continue;
+    const tallies = KINDS.map((): KindTally => ({ counted: false, counterSum: 0, lastTime: NaN, lastValue: 0, computed: 0, inRun: false }));
+    const first = firstAtOrAfter(positions, trip.begin);
+    let end = firstAtOrAfter(positions, trip.end);
+    while (end < positions.length && positions[end].time <= trip.end) end++;
+    for (let i = first; i < end; i++) {
+      const b = positions[i];
+      if (b.extras)
+        KINDS.forEach((kind, k) => {
+          const now = terminalCounter(b, kind);
+          if (now === null) return;
+          const tally = tallies[k];
           // A counter that falls was reset: what it shows now happened since.
-          const before = terminalCounter(counted[i - 1], kind)!;
-          const now = terminalCounter(counted[i], kind)!;
-          out[kind] += now >= before ? now - before : now;
-        }
-        continue;
-      }
-      sources.add('computed');
+          if (tally.counted && inDay(tally.lastTime)) tally.counterSum += now >= tally.lastValue ? now - tally.lastValue : now;
+          tally.counted = true;
+          tally.lastTime = b.time;
+          tally.lastValue = now;
+        });
+      if (i === first) continue;
+      const a = positions[i - 1];
+      const aInDay = inDay(a.time);
       // Consecutive qualifying pairs are one event (a hard stop over several reports).
-      let inRun = false;
-      for (let i = 1; i < pts.length; i++) {
-        const hit = computedKinds(pts[i - 1], pts[i], t).has(kind);
-        if (hit && !inRun && pts[i - 1].time >= lo && pts[i - 1].time < hi) out[kind]++;
-        inRun = hit;
-      }
-    }
-    for (let i = 1; i < pts.length; i++) {
-      const a = pts[i - 1];
-      if (a.time < lo || a.time >= hi) continue;
-      const dt = Math.min((pts[i].time - a.time) / 1000, MAX_GAP_S);
-      if (a.speed > limitAt(a)) out.speedingS += dt;
+      const hits = computedKinds(a, b, t);
+      KINDS.forEach((kind, k) => {
+        const hit = (hits & BIT[kind]) !== 0;
+        if (hit && !tallies[k].inRun && aInDay) tallies[k].computed++;
+        tallies[k].inRun = hit;
+      });
+      if (!aInDay) continue;
+      const dt = Math.min((b.time - a.time) / 1000, MAX_GAP_S);
+      if (a.speed > (typeof speedLimit === 'number' ? speedLimit : speedLimit[i - 1])) out.speedingS += dt;
       if (a.speed >= MOVING_KMH && inNight(a.time, timeZone, t)) out.nightS += dt;
     }
+    // Per kind: the terminal's counter when it reports one during the trip, else speed and heading.
+    KINDS.forEach((kind, k) => {
+      const tally = tallies[k];
+      sources.add(tally.counted ? 'terminal' : 'computed');
+      out[kind] += tally.counted ? tally.counterSum : tally.computed;
+    });
   }
   out.speedingS = Math.round(out.speedingS);
   out.nightS = Math.round(out.nightS);
