@@ -144,7 +144,7 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       return { identity, records: reports.map((r) => toRecord(identity, bodyOf(r), false)!) };
     });
     const writer = new PositionWriter(database.db, { concurrency: pg ? 4 : 1 });
-    const derivers = DERIVE_ALL ? [...intelligenceDerivers(), alarmDeriver(), behaviourDeriver] : intelligenceDerivers();
+    const derivers = DERIVE_ALL ? [...intelligenceDerivers(), alarmDeriver(), behaviourDeriver()] : intelligenceDerivers();
     const pipeline = new DerivationPipeline({ db: database.db, timeZone: 'Asia/Shanghai', derivers, lingerMs: 200, batchSize: DERIVE_BATCH, oneConnection: !pg, workers: DERIVE_WORKERS });
     subscribeStored([writer], pipeline);
     await pipeline.start();

@@ -94,6 +94,12 @@ export interface DeriveWindow {
    */
   dirty?: TimeRange;
   /**
+   * The window continues this pipeline's last pass of the vehicle (its held window served): every
+   * report before `dirty.from` is as that pass read it, so a deriver may carry on from what it
+   * computed then (behaviour/dayCarry.ts). Absent: assume nothing.
+   */
+  continues?: boolean;
+  /**
    * For derivers that rebuild whole local days (Deriver.readsDays), in a window that runs to the
    * newest report: every report from the local midnight the window starts in, as the pass read them.
    */
@@ -166,6 +172,13 @@ export function firstAtOrAfter(items: ReadonlyArray<{ time: number }>, t: number
     else hi = mid;
   }
   return lo;
+}
+
+/** The index of the first item after `t` in items ordered by time. */
+export function firstAfter(items: ReadonlyArray<{ time: number }>, t: number): number {
+  let i = firstAtOrAfter(items, t);
+  while (i < items.length && items[i].time <= t) i++;
+  return i;
 }
 
 /** The items of [from, to) of a list ordered by time, as `filter` would give them. */

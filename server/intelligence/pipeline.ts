@@ -467,7 +467,7 @@ export class DerivationPipeline {
     }
     t = this.lap('extend', t);
     const { windows: whole, read, heldOf } = await this.readWindows(trx, present, ranges, contexts);
-    const windows = whole.map((w, i): DeriveWindow => ({ ...w, dirty: present[i].range }));
+    const windows = whole.map((w, i): DeriveWindow => ({ ...w, dirty: present[i].range, ...(heldOf[i] ? { continues: true } : {}) }));
     t = this.lap('read', t);
     for (const d of this.derivers) {
       if (d.rebuildMany) await d.rebuildMany(trx, windows, pass);

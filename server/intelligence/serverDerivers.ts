@@ -8,5 +8,5 @@ import type { Deriver } from './deriver';
 import { behaviourDeriver } from './behaviour/deriver';
 
 export function serverExtraDerivers(alarm: Deriver, opts: { behaviour?: boolean } = {}): Deriver[] {
-  return [alarm, ...(opts.behaviour === false ? [] : [behaviourDeriver])];
+  return [alarm, ...(opts.behaviour === false ? [] : [behaviourDeriver()])];
 }

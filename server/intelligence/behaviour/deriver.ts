@@ -13,10 +13,11 @@ import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/ta
 import { firstAtOrAfter, timeSlice, type DeriveObdRecord, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
 import { dayStart, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
-import { RULE_DEFAULTS, voltageOf } from '../alarms/detectors/policyRules';
+import { RULE_DEFAULTS } from '../alarms/detectors/policyRules';
 import { speedLimits, type FenceRule } from '../alarms/detectors/fences';
 import { lookupsOf, type DerivePass } from '../settingsCache';
-import { dayEvents, type TripSpan } from './events';
+import { eventsOfTallies, tallyTrip, type TripSpan } from './events';
+import { DayCarries, maxCoolantOf, tallyHealth, type DayBasis, type DayCarry } from './dayCarry';
 import { healthIndex, type HealthFault } from './health';
 import type { BehaviourThresholds } from './settings';
 
@@ -24,12 +25,6 @@ import type { BehaviourThresholds } from './settings';
 const TAIL_MS = 60_000;
 /** Alarms that say nothing about the vehicle's condition. */
 const NOT_HEALTH = ['Fault', 'FireOn', 'Insert'];
-
-function coolantOf(p: DerivePosition): number | null {
-  const x = p.extras as { obd?: { coolantTempC?: number }; obdF3?: { coolantTempC?: number }; obdRt?: { coolant?: number; coolantTempC?: number } } | null;
-  const v = x?.obd?.coolantTempC ?? x?.obdF3?.coolantTempC ?? x?.obdRt?.coolantTempC ?? x?.obdRt?.coolant;
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
 
 /** One vehicle-day of a pass: its window, the day and its bounds, and the settings in force. */
 interface DayItem {
@@ -52,27 +47,21 @@ interface AlarmRow {
   detail: unknown;
 }
 
-/** The extreme of the values `of` finds in the items (null when none has one): a loop, as a day may hold too many for Math.max(...). */
-function extremeOf<T>(items: readonly T[], of: (item: T) => number | null, pick: (a: number, b: number) => number): number | null {
-  let out: number | null = null;
-  for (const item of items) {
-    const v = of(item);
-    if (v !== null) out = out === null ? v : pick(out, v);
-  }
-  return out;
-}
-
-const recordCoolantOf = (r: DeriveObdRecord): number | null => {
-  const v = r.readings?.coolantTempC;
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-};
-
-/** The two rows of one vehicle-day, from what is stored of it (pure once read). */
-function dayRows(x: DayItem, positions: readonly DerivePosition[], records: readonly DeriveObdRecord[], trips: readonly TripSpan[], alarms: readonly AlarmRow[]): { behaviour: Insertable<BehaviourDayTable>; health: Insertable<HealthDayTable> } | null {
+/** The two rows of one vehicle-day, from what is stored of it (pure once read), and what the next pass may carry on from. */
+function dayRows(
+  x: DayItem,
+  positions: readonly DerivePosition[],
+  records: readonly DeriveObdRecord[],
+  trips: readonly TripSpan[],
+  alarms: readonly AlarmRow[],
+  carry: DayCarry | null,
+): { behaviour: Insertable<BehaviourDayTable>; health: Insertable<HealthDayTable>; carry: DayCarry } | null {
   const { w, day, hi, lo, speedLimit } = x;
   // Inside a fence with a speed limit, that limit counts (as it does for the OverSpeed alarm).
   const limits = x.fences.some((f) => f.speedLimit !== null && f.speedLimit > 0) ? speedLimits(positions, x.fences, speedLimit) : speedLimit;
-  const events = dayEvents(positions, trips, lo, hi, limits, w.vehicle.timeZone, x.thresholds);
+  const scope = { lo, hi, speedLimit: limits, timeZone: w.vehicle.timeZone, thresholds: x.thresholds };
+  const tallies = new Map(trips.map((trip) => [trip.begin, tallyTrip(positions, trip, scope, DayCarries.tripFrom(carry, trip, w))]));
+  const events = eventsOfTallies([...tallies.values()]);
   const fatigue = alarms.filter((a) => a.type === 'Fatigue' && a.fired_today).length;
   const faults: HealthFault[] = alarms
     .filter((a) => a.type === 'Fault')
@@ -84,8 +73,9 @@ function dayRows(x: DayItem, positions: readonly DerivePosition[], records: read
   // The reports of the day itself (the tail after it only closes its last interval).
   const today = positions.slice(0, firstAtOrAfter(positions, hi));
   if (!today.length && !trips.length) return null;
-  const minBatteryV = extremeOf(today, (p) => (p.acc ? null : voltageOf(p)), Math.min);
-  const maxCoolantC = extremeOf([extremeOf(today, coolantOf, Math.max), extremeOf(records, recordCoolantOf, Math.max)], (v) => v, Math.max);
+  const healthTally = tallyHealth(today, records, DayCarries.healthFrom(carry, w));
+  const minBatteryV = healthTally.minBatteryV;
+  const maxCoolantC = maxCoolantOf(healthTally);
   const health = healthIndex({ faults, minBatteryV, maxCoolantC, alarmCount });
   const v = w.vehicle.vehicleId;
   return {
@@ -112,6 +102,7 @@ function dayRows(x: DayItem, positions: readonly DerivePosition[], records: read
       max_coolant_c: maxCoolantC,
       alarm_count: alarmCount,
     },
+    carry: { lo, hi, timeZone: w.vehicle.timeZone, speedLimit, thresholds: x.thresholds, fences: x.fences, trips: tallies, health: healthTally },
   };
 }
 
@@ -128,7 +119,7 @@ async function insertRows<T extends keyof DB & string>(trx: Kysely<DB>, table: T
  * alarms and (for a day the pass did not read from its midnight) reports are one statement each
  * for the batch, then one delete and one insert per table.
  */
-async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass: DerivePass | undefined): Promise<void> {
+async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass: DerivePass | undefined, carries: DayCarries): Promise<void> {
   const lookups = lookupsOf(trx, pass);
   const items: DayItem[] = [];
   for (const w of windows) {
@@ -174,12 +165,20 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
   for (const a of alarms.rows) alarmsOf[Number(a.ord) - 1].push(a);
   const behaviour: Array<Insertable<BehaviourDayTable>> = [];
   const health: Array<Insertable<HealthDayTable>> = [];
+  // What each vehicle's days computed from the window's own reports, for the next pass to go on from.
+  const kept = new Map<number, Map<string, DayCarry>>();
   items.forEach((x, i) => {
-    const rows = dayRows(x, positionsOf[i], recordsOf[i], tripsOf[i], alarmsOf[i]);
+    const fromWindow = heldOf[i] !== null;
+    const rows = dayRows(x, positionsOf[i], recordsOf[i], tripsOf[i], alarmsOf[i], carries.usable(x.w, x.day, basisOf(x), fromWindow));
+    const vehicleId = x.w.vehicle.vehicleId;
+    if (!kept.has(vehicleId)) kept.set(vehicleId, new Map());
+    if (rows && fromWindow) kept.get(vehicleId)!.set(x.day, rows.carry);
     if (!rows) return;
     behaviour.push(rows.behaviour);
     health.push(rows.health);
   });
+  for (const [vehicleId, days] of kept) if (days.size) carries.keep(vehicleId, days);
+  else carries.forget(vehicleId);
   const keys = sql`unnest(${items.map((x) => x.w.vehicle.vehicleId)}::int[], ${items.map((x) => x.day)}::date[]) AS k(vehicle_id, day)`;
   await sql`DELETE FROM behaviour_day b USING ${keys} WHERE b.vehicle_id = k.vehicle_id AND b.day = k.day`.execute(trx);
   await sql`DELETE FROM health_day h USING ${keys} WHERE h.vehicle_id = k.vehicle_id AND h.day = k.day`.execute(trx);
@@ -187,15 +186,15 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
   await insertRows(trx, 'health_day', health);
 }
 
-export const behaviourDeriver: Deriver = {
-  name: 'behaviour',
-  readsDays: true,
+const basisOf = (x: DayItem): DayBasis => ({ lo: x.lo, hi: x.hi, timeZone: x.w.vehicle.timeZone, speedLimit: x.speedLimit, thresholds: x.thresholds, fences: x.fences });
 
-  async rebuild(trx, w, pass) {
-    await rebuildDays(trx, [w], pass);
-  },
-
-  async rebuildMany(trx, windows, pass) {
-    await rebuildDays(trx, windows, pass);
-  },
-};
+/** A behaviour deriver with its own carries: one per pipeline. */
+export function behaviourDeriver(): Deriver {
+  const carries = new DayCarries();
+  return {
+    name: 'behaviour',
+    readsDays: true,
+    rebuild: (trx, w, pass) => rebuildDays(trx, [w], pass, carries),
+    rebuildMany: (trx, windows, pass) => rebuildDays(trx, windows, pass, carries),
+  };
+}

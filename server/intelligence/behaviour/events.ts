@@ -4,7 +4,7 @@
  * trip counts. A pair of consecutive reports belongs to the day its first report falls on.
  */
 
-import { firstAtOrAfter, type DerivePosition } from '../deriver';
+import { firstAfter, firstAtOrAfter, type DerivePosition } from '../deriver';
 import { zoneOffsetMinutes } from '../localDay';
 import type { BehaviourThresholds } from './settings';
 
@@ -76,59 +76,98 @@ interface KindTally {
   inRun: boolean;
 }
 
+/** What the walk over one trip's reports has counted so far: a later pass carries on from it. */
+export interface TripTally {
+  /** The device time of the last report walked; every report of the trip up to it was. */
+  through: number;
+  kinds: KindTally[];
+  speedingS: number;
+  nightS: number;
+}
+
+/** The day's events and the limit in force: one km/h for the day, or per report by its index in `positions`. */
+export interface DayScope {
+  lo: number;
+  hi: number;
+  speedLimit: number | readonly number[];
+  timeZone: string;
+  thresholds: BehaviourThresholds;
+}
+
 /**
- * Events of the day [lo, hi). `positions` are in device-time order and may begin before `lo` (the
- * report before the day pairs with its first); `speedLimit` is km/h, one for the day or the limit
- * in force at each report (by its index in `positions`: a fence's limit inside it).
- * Only pairs inside a trip count. Each trip is one walk over its reports: a pass runs this for every
- * vehicle-day it touches, so no per-pair allocation and no scan of the day per trip.
+ * One trip's share of the day [lo, hi): pairs of consecutive reports inside the trip whose first
+ * lies in the day. `from`, the tally of an earlier walk over the same trip whose reports up to its
+ * `through` are unchanged, is carried on from instead of walking them again. No per-pair
+ * allocation: a pass runs this for every vehicle-day it touches.
  */
-export function dayEvents(positions: readonly DerivePosition[], trips: readonly TripSpan[], lo: number, hi: number, speedLimit: number | readonly number[], timeZone: string, t: BehaviourThresholds): DayEvents {
+export function tallyTrip(positions: readonly DerivePosition[], trip: TripSpan, scope: DayScope, from?: TripTally): TripTally {
+  const { lo, hi, speedLimit, timeZone, thresholds: t } = scope;
+  const tally: TripTally = from
+    ? { through: from.through, kinds: from.kinds.map((k) => ({ ...k })), speedingS: from.speedingS, nightS: from.nightS }
+    : { through: -Infinity, kinds: KINDS.map((): KindTally => ({ counted: false, counterSum: 0, lastTime: NaN, lastValue: 0, computed: 0, inRun: false })), speedingS: 0, nightS: 0 };
+  const inDay = (time: number) => time >= lo && time < hi;
+  const first = Math.max(firstAtOrAfter(positions, trip.begin), from ? firstAfter(positions, from.through) : 0);
+  const end = firstAfter(positions, trip.end);
+  for (let i = first; i < end; i++) {
+    const b = positions[i];
+    if (b.extras)
+      KINDS.forEach((kind, k) => {
+        const now = terminalCounter(b, kind);
+        if (now === null) return;
+        const kt = tally.kinds[k];
+        // A counter that falls was reset: what it shows now happened since.
+        if (kt.counted && inDay(kt.lastTime)) kt.counterSum += now >= kt.lastValue ? now - kt.lastValue : now;
+        kt.counted = true;
+        kt.lastTime = b.time;
+        kt.lastValue = now;
+      });
+    tally.through = b.time;
+    // The trip's first report pairs with nothing before it.
+    if (i === 0 || positions[i - 1].time < trip.begin) continue;
+    const a = positions[i - 1];
+    const aInDay = inDay(a.time);
+    // Consecutive qualifying pairs are one event (a hard stop over several reports).
+    const hits = computedKinds(a, b, t);
+    KINDS.forEach((kind, k) => {
+      const kt = tally.kinds[k];
+      const hit = (hits & BIT[kind]) !== 0;
+      if (hit && !kt.inRun && aInDay) kt.computed++;
+      kt.inRun = hit;
+    });
+    if (!aInDay) continue;
+    const dt = Math.min((b.time - a.time) / 1000, MAX_GAP_S);
+    if (a.speed > (typeof speedLimit === 'number' ? speedLimit : speedLimit[i - 1])) tally.speedingS += dt;
+    if (a.speed >= MOVING_KMH && inNight(a.time, timeZone, t)) tally.nightS += dt;
+  }
+  return tally;
+}
+
+/** The day's events from its trips' tallies. */
+export function eventsOfTallies(tallies: readonly TripTally[]): DayEvents {
   const out: DayEvents = { harshAcceleration: 0, harshBraking: 0, sharpTurn: 0, speedingS: 0, nightS: 0, sources: [] };
   const sources = new Set<'terminal' | 'computed'>();
-  const inDay = (time: number) => time >= lo && time < hi;
-  for (const trip of trips) {
-    const tallies = KINDS.map((): KindTally => ({ counted: false, counterSum: 0, lastTime: NaN, lastValue: 0, computed: 0, inRun: false }));
-    const first = firstAtOrAfter(positions, trip.begin);
-    let end = firstAtOrAfter(positions, trip.end);
-    while (end < positions.length && positions[end].time <= trip.end) end++;
-    for (let i = first; i < end; i++) {
-      const b = positions[i];
-      if (b.extras)
-        KINDS.forEach((kind, k) => {
-          const now = terminalCounter(b, kind);
-          if (now === null) return;
-          const tally = tallies[k];
-          // A counter that falls was reset: what it shows now happened since.
-          if (tally.counted && inDay(tally.lastTime)) tally.counterSum += now >= tally.lastValue ? now - tally.lastValue : now;
-          tally.counted = true;
-          tally.lastTime = b.time;
-          tally.lastValue = now;
-        });
-      if (i === first) continue;
-      const a = positions[i - 1];
-      const aInDay = inDay(a.time);
-      // Consecutive qualifying pairs are one event (a hard stop over several reports).
-      const hits = computedKinds(a, b, t);
-      KINDS.forEach((kind, k) => {
-        const hit = (hits & BIT[kind]) !== 0;
-        if (hit && !tallies[k].inRun && aInDay) tallies[k].computed++;
-        tallies[k].inRun = hit;
-      });
-      if (!aInDay) continue;
-      const dt = Math.min((b.time - a.time) / 1000, MAX_GAP_S);
-      if (a.speed > (typeof speedLimit === 'number' ? speedLimit : speedLimit[i - 1])) out.speedingS += dt;
-      if (a.speed >= MOVING_KMH && inNight(a.time, timeZone, t)) out.nightS += dt;
-    }
+  for (const tally of tallies) {
     // Per kind: the terminal's counter when it reports one during the trip, else speed and heading.
     KINDS.forEach((kind, k) => {
-      const tally = tallies[k];
-      sources.add(tally.counted ? 'terminal' : 'computed');
-      out[kind] += tally.counted ? tally.counterSum : tally.computed;
+      const kt = tally.kinds[k];
+      sources.add(kt.counted ? 'terminal' : 'computed');
+      out[kind] += kt.counted ? kt.counterSum : kt.computed;
     });
+    out.speedingS += tally.speedingS;
+    out.nightS += tally.nightS;
   }
   out.speedingS = Math.round(out.speedingS);
   out.nightS = Math.round(out.nightS);
   out.sources = [...sources].sort();
   return out;
+}
+
+/**
+ * Events of the day [lo, hi). `positions` are in device-time order and may begin before `lo` (the
+ * report before the day pairs with its first); `speedLimit` is km/h, one for the day or the limit
+ * in force at each report (by its index in `positions`: a fence's limit inside it).
+ */
+export function dayEvents(positions: readonly DerivePosition[], trips: readonly TripSpan[], lo: number, hi: number, speedLimit: number | readonly number[], timeZone: string, thresholds: BehaviourThresholds): DayEvents {
+  const scope: DayScope = { lo, hi, speedLimit, timeZone, thresholds };
+  return eventsOfTallies(trips.map((trip) => tallyTrip(positions, trip, scope)));
 }

@@ -17,7 +17,7 @@ const ms = (d: Date | string) => new Date(d).getTime();
 describe.each(BACKENDS)('a day derived in many small passes on %s', (backend) => {
   let h: DeriveHarness;
   beforeAll(async () => {
-    h = await startDeriveHarness(backend, { extraDerivers: () => [alarmDeriver(), behaviourDeriver] });
+    h = await startDeriveHarness(backend, { extraDerivers: () => [alarmDeriver(), behaviourDeriver()] });
   });
   afterAll(() => h.close());
 

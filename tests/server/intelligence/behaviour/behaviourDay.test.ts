@@ -59,7 +59,7 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
   const criteria = (extra: object = {}) => ({ criteria: { begin: DAY, end: DAY, ...extra } });
 
   beforeAll(async () => {
-    rig = await startAlarmRig(backend, { extraDerivers: [behaviourDeriver] });
+    rig = await startAlarmRig(backend, { extraDerivers: [behaviourDeriver()] });
     hd = await rig.s.memberToken('HD', 'administrator');
     outsider = await rig.s.memberToken('HN-SZ', 'orgUser');
     for (const [alarmType, threshold, durationMinutes] of [['OverSpeed', 100, 1], ['Fault', null, null]] as const) {
@@ -192,5 +192,16 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     await sql`UPDATE fence SET speed_limit = NULL WHERE id = ${fence.body.id as number}`.execute(db());
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
     expect((await rowsOf(vehicleId)).behaviour).toEqual([expect.objectContaining({ speeding_s: 0 })]);
+  });
+
+  it('gives the same day sent live, a few reports a pass (each pass carrying on from the last), as one rebuild', async () => {
+    const phone = demoTerminal(2);
+    for (let i = 0; i < reports.length; i += 7) await rig.send(phone, reports.slice(i, i + 7));
+    const vehicleId = await rig.vehicleOf(phone);
+    const live = await rowsOf(vehicleId);
+    expect(live.behaviour).toEqual([expect.objectContaining({ harsh_acceleration: 1, harsh_braking: 1, sharp_turn: 1, speeding_s: 120 })]);
+    expect(live.health).toEqual([expect.objectContaining({ min_battery_v: 11.5, max_coolant_c: 110 })]);
+    await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    expect(await rowsOf(vehicleId)).toEqual(live);
   });
 });

@@ -1,0 +1,62 @@
+import type { DeriveWindow } from '../../../../server/intelligence/deriver';
+import { DayCarries, tallyHealth, type DayBasis, type DayCarry } from '../../../../server/intelligence/behaviour/dayCarry';
+import { DEFAULT_THRESHOLDS } from '../../../../server/intelligence/behaviour/settings';
+import { DEFAULT_SETTINGS } from '../../../../server/intelligence/windowLoad';
+
+const LO = Date.parse('2026-11-19T16:00:00Z');
+const HI = LO + 86_400_000;
+const basis: DayBasis = { lo: LO, hi: HI, timeZone: 'Asia/Shanghai', speedLimit: 100, thresholds: DEFAULT_THRESHOLDS, fences: [] };
+const tally = (through: number) => ({ through, kinds: [], speedingS: 0, nightS: 0 });
+const health = (through: number) => tallyHealth([], [], { through, minBatteryV: null, maxCoolantC: null, recordsThrough: through, recordsMaxCoolantC: null });
+const carry: DayCarry = { ...basis, trips: new Map([[LO + 1_000, tally(LO + 60_000)]]), health: health(LO + 60_000) };
+
+const windowOf = (over: Partial<DeriveWindow>): DeriveWindow => ({
+  vehicle: { vehicleId: 7, orgId: 1, orgPath: '/1/', licence: '沪A1', tankCapacityL: null, fuelTypeId: null, settings: DEFAULT_SETTINGS, timeZone: 'Asia/Shanghai' },
+  from: LO,
+  to: Infinity,
+  positions: [],
+  obdRecords: [],
+  before: null,
+  after: null,
+  dirty: { from: LO + 61_000, to: Infinity },
+  continues: true,
+  ...over,
+});
+
+describe('what the behaviour deriver carries from one pass to the next', () => {
+  const carries = new DayCarries();
+  carries.keep(7, new Map([['2026-11-20', carry]]));
+
+  it('is gone on from only when the window continues the last pass, its day is the window’s own and the settings are the same objects', () => {
+    expect(carries.usable(windowOf({}), '2026-11-20', basis, true)).toBe(carry);
+    // Another process derived the vehicle since, or the pass before rolled back: nothing held served.
+    expect(carries.usable(windowOf({ continues: undefined }), '2026-11-20', basis, true)).toBeNull();
+    expect(carries.usable(windowOf({ dirty: undefined }), '2026-11-20', basis, true)).toBeNull();
+    expect(carries.usable(windowOf({}), '2026-11-20', basis, false)).toBeNull();
+    expect(carries.usable(windowOf({}), '2026-11-21', basis, true)).toBeNull();
+    // Settings edited: the cache hands out new objects, equal or not.
+    expect(carries.usable(windowOf({}), '2026-11-20', { ...basis, thresholds: { ...DEFAULT_THRESHOLDS } }, true)).toBeNull();
+    expect(carries.usable(windowOf({}), '2026-11-20', { ...basis, fences: [] }, true)).toBeNull();
+    expect(carries.usable(windowOf({}), '2026-11-20', { ...basis, speedLimit: 90 }, true)).toBeNull();
+  });
+
+  it('carries a trip on while it begins where it did, reaches where its tally stopped, and nothing walked changed', () => {
+    const w = windowOf({});
+    expect(DayCarries.tripFrom(carry, { begin: LO + 1_000, end: LO + 90_000 }, w)).toBe(carry.trips.get(LO + 1_000));
+    expect(DayCarries.tripFrom(carry, { begin: LO + 2_000, end: LO + 90_000 }, w)).toBeUndefined();
+    // The trip ended before the report its tally stopped at (a stop found since).
+    expect(DayCarries.tripFrom(carry, { begin: LO + 1_000, end: LO + 59_000 }, w)).toBeUndefined();
+    // A late report at or before where the tally stopped.
+    const late = windowOf({ dirty: { from: LO + 60_000, to: LO + 61_000 } });
+    expect(DayCarries.tripFrom(carry, { begin: LO + 1_000, end: LO + 90_000 }, late)).toBeUndefined();
+    expect(DayCarries.healthFrom(carry, w)).toBe(carry.health);
+    expect(DayCarries.healthFrom(carry, late)).toBeUndefined();
+  });
+
+  it('forgets a vehicle whose day was read apart from its window', () => {
+    const own = new DayCarries();
+    own.keep(7, new Map([['2026-11-20', carry]]));
+    own.forget(7);
+    expect(own.usable(windowOf({}), '2026-11-20', basis, true)).toBeNull();
+  });
+});
