@@ -9,8 +9,14 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../platform/db/tables';
 
-/** A column of the rows: its name and its PostgreSQL type (the unnest parameter is an array of it). */
+/**
+ * A column of the rows: its name and its PostgreSQL type (the unnest parameter is an array of it).
+ * An array type ('text[]') cannot be one element of such an array (unnest would flatten it): its
+ * values travel as JSON and are turned back into the array in the statement.
+ */
 export type Column<R> = readonly [name: keyof R & string, type: string];
+
+const isArrayType = (type: string) => type.endsWith('[]');
 
 export interface RowSet<R> {
   table: keyof DB & string;
@@ -41,10 +47,19 @@ const param = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): RawBuilder<unknown>[] {
   const n = sql.raw(`n${i}`);
   const cols = sql.join(set.columns.map(([c]) => sql.id(c)));
-  const arrays = sql.join(set.columns.map(([c, type]) => sql`${set.rows.map((r) => param(r[c]))}::${sql.raw(type)}[]`));
+  const arrays = sql.join(
+    set.columns.map(([c, type]) =>
+      isArrayType(type) ? sql`${set.rows.map((r) => (r[c] == null ? null : JSON.stringify(r[c])))}::jsonb[]` : sql`${set.rows.map((r) => param(r[c]))}::${sql.raw(type)}[]`,
+    ),
+  );
+  const values = sql.join(
+    set.columns.map(([c, type]) =>
+      isArrayType(type) ? sql`CASE WHEN x.${sql.id(c)} IS NULL THEN NULL ELSE ARRAY(SELECT e FROM jsonb_array_elements_text(x.${sql.id(c)}) WITH ORDINALITY AS a(e, i) ORDER BY i)::${sql.raw(type)} END AS ${sql.id(c)}` : sql`x.${sql.id(c)}`,
+    ),
+  );
   const table = sql.table(set.table);
   const rest = set.columns.filter(([c]) => !set.key.includes(c));
-  const out = [sql`${n} AS (SELECT * FROM unnest(${arrays}) AS x(${cols}))`];
+  const out = [sql`${n} AS (SELECT ${values} FROM unnest(${arrays}) AS x(${cols}))`];
   if (set.owned) {
     if (!windows) throw new Error(`rows of ${set.table} owned by windows, and no windows given`);
     const same = sql.join(

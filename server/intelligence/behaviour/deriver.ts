@@ -13,6 +13,7 @@ import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/ta
 import { firstAtOrAfter, timeSlice, type DeriveObdRecord, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
 import { dayStart, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
+import { replaceRows, rowSet, type Column } from '../replaceRows';
 import { RULE_DEFAULTS } from '../alarms/detectors/policyRules';
 import { speedLimits, type FenceRule } from '../alarms/detectors/fences';
 import { lookupsOf, type DerivePass } from '../settingsCache';
@@ -106,18 +107,36 @@ function dayRows(
   };
 }
 
-/**
- * Inserts rows in slices, so a long rebuild stays under the statement's parameter limit. The days
- * are not replaced through replaceRows: their text[] and jsonb columns do not unnest as one array each.
- */
-async function insertRows<T extends keyof DB & string>(trx: Kysely<DB>, table: T, rows: ReadonlyArray<Insertable<DB[T]>>, slice = 2000): Promise<void> {
-  for (let i = 0; i < rows.length; i += slice) await trx.insertInto(table).values(rows.slice(i, i + slice) as Array<Insertable<DB[T]>>).execute();
-}
+/** behaviour_day's and health_day's columns as the deriver replaces them. */
+export const BEHAVIOUR_COLUMNS: ReadonlyArray<Column<Insertable<BehaviourDayTable>>> = [
+  ['vehicle_id', 'int'],
+  ['day', 'date'],
+  ['org_id', 'int'],
+  ['harsh_acceleration', 'int'],
+  ['harsh_braking', 'int'],
+  ['sharp_turn', 'int'],
+  ['speeding_s', 'int'],
+  ['fatigue', 'int'],
+  ['night_s', 'int'],
+  ['sources', 'text[]'],
+];
+
+export const HEALTH_COLUMNS: ReadonlyArray<Column<Insertable<HealthDayTable>>> = [
+  ['vehicle_id', 'int'],
+  ['day', 'date'],
+  ['org_id', 'int'],
+  ['health_index', 'int'],
+  ['band', 'text'],
+  ['faults', 'jsonb'],
+  ['min_battery_v', 'float8'],
+  ['max_coolant_c', 'float8'],
+  ['alarm_count', 'int'],
+];
 
 /**
  * Rebuilds every day the windows' positions touch, for all the windows at once: the days' trips,
  * alarms and (for a day the pass did not read from its midnight) reports are one statement each
- * for the batch, then one delete and one insert per table.
+ * for the batch, then one statement replaces the rows of both tables.
  */
 async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass: DerivePass | undefined, carries: DayCarries): Promise<void> {
   const lookups = lookupsOf(trx, pass);
@@ -179,11 +198,13 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
   });
   for (const [vehicleId, days] of kept) if (days.size) carries.keep(vehicleId, days);
   else carries.forget(vehicleId);
-  const keys = sql`unnest(${items.map((x) => x.w.vehicle.vehicleId)}::int[], ${items.map((x) => x.day)}::date[]) AS k(vehicle_id, day)`;
-  await sql`DELETE FROM behaviour_day b USING ${keys} WHERE b.vehicle_id = k.vehicle_id AND b.day = k.day`.execute(trx);
-  await sql`DELETE FROM health_day h USING ${keys} WHERE h.vehicle_id = k.vehicle_id AND h.day = k.day`.execute(trx);
-  await insertRows(trx, 'behaviour_day', behaviour);
-  await insertRows(trx, 'health_day', health);
+  // The days rebuilt own their rows: one statement replaces both tables' (a day unchanged is not rewritten).
+  const days = sql`unnest(${items.map((x) => x.w.vehicle.vehicleId)}::int[], ${items.map((x) => x.day)}::date[]) AS w(vehicle_id, day)`;
+  const owned = sql`t.vehicle_id = w.vehicle_id AND t.day = w.day`;
+  await replaceRows(trx, days, [
+    rowSet({ table: 'behaviour_day', columns: BEHAVIOUR_COLUMNS, key: ['vehicle_id', 'day'], rows: behaviour, owned }),
+    rowSet({ table: 'health_day', columns: HEALTH_COLUMNS, key: ['vehicle_id', 'day'], rows: health, owned }),
+  ]);
 }
 
 const basisOf = (x: DayItem): DayBasis => ({ lo: x.lo, hi: x.hi, timeZone: x.w.vehicle.timeZone, speedLimit: x.speedLimit, thresholds: x.thresholds, fences: x.fences });

@@ -4,6 +4,7 @@ import type { TripStopTable } from '../../../server/platform/db/tables';
 import { replaceRows, rowSet } from '../../../server/intelligence/replaceRows';
 import { STOP_COLUMNS as COLUMNS } from '../../../server/intelligence/trips/tripDeriver';
 import { rangesTable } from '../../../server/intelligence/windowLoad';
+import { BEHAVIOUR_COLUMNS, HEALTH_COLUMNS } from '../../../server/intelligence/behaviour/deriver';
 import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');
@@ -89,5 +90,32 @@ describe.each(BACKENDS)('rows replaced in one statement on %s', (backend) => {
     const left = await db.selectFrom('trip_stop').select(['duration_s']).where('vehicle_id', '=', c).orderBy('begin_time').execute();
     expect(left.map((r) => r.duration_s)).toEqual([420, 120]);
     await expect(replaceRows(db, null, [rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows: [], owned: sql`true` })])).rejects.toThrow(/no windows given/);
+  });
+
+  it('carries array and jsonb columns: order kept, empty arrays too, and an unchanged row left alone', async () => {
+    const { db } = s.database;
+    const [, , , d] = (await sql<{ id: number; org_id: number }>`SELECT id FROM vehicle ORDER BY id LIMIT 4`.execute(db)).rows.map((r) => r.id);
+    const orgId = (await sql<{ org_id: number }>`SELECT org_id FROM vehicle WHERE id = ${d}`.execute(db)).rows[0].org_id;
+    const day = (n: number, sources: string[]) => ({ vehicle_id: d, day: `2026-11-${n}`, org_id: orgId, harsh_acceleration: 0, harsh_braking: 0, sharp_turn: 0, speeding_s: 0, fatigue: 0, night_s: 0, sources });
+    const health = (n: number, faults: unknown[]) => ({ vehicle_id: d, day: `2026-11-${n}`, org_id: orgId, health_index: 90, band: 'healthy' as const, faults: JSON.stringify(faults), min_battery_v: null, max_coolant_c: null, alarm_count: 0 });
+    const put = (days: ReturnType<typeof day>[], healths: ReturnType<typeof health>[]) =>
+      replaceRows(db, null, [
+        rowSet({ table: 'behaviour_day', columns: BEHAVIOUR_COLUMNS, key: ['vehicle_id', 'day'], rows: days }),
+        rowSet({ table: 'health_day', columns: HEALTH_COLUMNS, key: ['vehicle_id', 'day'], rows: healths }),
+      ]);
+    const read = async () => ({
+      days: (await sql<{ sources: string[]; v: string }>`SELECT sources, xmin::text AS v FROM behaviour_day WHERE vehicle_id = ${d} ORDER BY day`.execute(db)).rows,
+      faults: (await sql<{ faults: unknown }>`SELECT faults FROM health_day WHERE vehicle_id = ${d} ORDER BY day`.execute(db)).rows.map((r) => (typeof r.faults === 'string' ? JSON.parse(r.faults) : r.faults)),
+    });
+    const fault = { code: 'P0301', level: 'high', name: '1 缸失火, "引号"', resolvent: null };
+    await put([day(20, ['terminal', 'computed']), day(21, [])], [health(20, [fault]), health(21, [])]);
+    const first = await read();
+    expect(first.days.map((r) => r.sources)).toEqual([['terminal', 'computed'], []]);
+    expect(first.faults).toEqual([[fault], []]);
+    await put([day(20, ['terminal', 'computed']), day(21, ['computed'])], [health(20, [fault]), health(21, [])]);
+    const second = await read();
+    expect(second.days.map((r) => r.sources)).toEqual([['terminal', 'computed'], ['computed']]);
+    expect(second.days[0].v).toBe(first.days[0].v);
+    expect(second.days[1].v).not.toBe(first.days[1].v);
   });
 });
