@@ -100,6 +100,12 @@ export interface DeriveWindow {
    */
   continues?: boolean;
   /**
+   * A pass of the worker: the newest device time its marks cover. Reports after it were stored as
+   * the pass ran (their marks not yet taken), so the next pass's dirty range begins after it
+   * whenever the terminal reports in order: what a deriver carries on from should stop there.
+   */
+  marked?: number;
+  /**
    * For derivers that rebuild whole local days (Deriver.readsDays), in a window that runs to the
    * newest report: every report from the local midnight the window starts in, as the pass read them.
    */

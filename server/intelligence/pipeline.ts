@@ -95,10 +95,10 @@ interface PassWork {
   vehicleId: number;
   range: TimeRange;
   /**
-   * The worker's (absent for a rebuild outside it): where the marks taken begin, and the sequence
-   * derived last, which decide whether a held window still serves. The pass writes derivedSeq + 1.
+   * The worker's (absent for a rebuild outside it): where the marks taken begin and the newest time
+   * they cover, and the sequence derived last, which decide whether a held window still serves. The pass writes derivedSeq + 1.
    */
-  taken?: { from: number; derivedSeq: number };
+  taken?: { from: number; to: number; derivedSeq: number };
 }
 
 /** A window a committed pass may hold for the next. */
@@ -372,7 +372,7 @@ export class DerivationPipeline {
       // the range they span, widened by the derivers to whole trips and stops.
       const to = watermark === null || pendingTo > watermark ? Infinity : pendingTo + 1;
       const from = ms(mark.f)!;
-      return [{ vehicleId: mark.vehicle_id, range: { from, to }, taken: { from, derivedSeq: Number(state.derived_seq) } }];
+      return [{ vehicleId: mark.vehicle_id, range: { from, to }, taken: { from, to: pendingTo, derivedSeq: Number(state.derived_seq) } }];
     });
     return this.rebuildIn(trx, work, committed);
   }
@@ -467,7 +467,10 @@ export class DerivationPipeline {
     }
     t = this.lap('extend', t);
     const { windows: whole, read, heldOf } = await this.readWindows(trx, present, ranges, contexts);
-    const windows = whole.map((w, i): DeriveWindow => ({ ...w, dirty: present[i].range, ...(heldOf[i] ? { continues: true } : {}) }));
+    const windows = whole.map((w, i): DeriveWindow => {
+      const taken = present[i].taken;
+      return { ...w, dirty: present[i].range, ...(taken ? { marked: taken.to } : {}), ...(heldOf[i] ? { continues: true } : {}) };
+    });
     t = this.lap('read', t);
     for (const d of this.derivers) {
       if (d.rebuildMany) await d.rebuildMany(trx, windows, pass);

@@ -3,6 +3,8 @@
  * tally (events.ts) and the day's health extremes through the last report walked. A day is rebuilt
  * on every pass that touches it, so without this a pass costs the whole day's reports, per vehicle.
  *
+ * What is carried stops at the newest report the pass's marks cover (`DeriveWindow.marked`): the
+ * reports after it were stored as the pass ran, and the next pass's dirty range begins with them.
  * A carry is only gone on from when the pipeline says the window continues the last pass of the
  * vehicle (a held window served it: every report before the dirty range is as that pass read it)
  * and the report a tally stopped at lies before the dirty range; a trip must still begin where it
@@ -58,17 +60,19 @@ const higher = (a: number | null, b: number | null) => (a === null ? b : b === n
 
 /**
  * The day's lowest battery voltage with the ignition off and its highest coolant temperature, over
- * the day's own reports and records (`today`: none after the day), carried on from `from`.
+ * the day's own reports and records (`today`: none after the day) up to `until`, carried on from `from`.
  */
-export function tallyHealth(today: readonly DerivePosition[], records: readonly DeriveObdRecord[], from?: HealthTally): HealthTally {
+export function tallyHealth(today: readonly DerivePosition[], records: readonly DeriveObdRecord[], from?: HealthTally, until = Infinity): HealthTally {
   const out: HealthTally = from ? { ...from } : { through: -Infinity, minBatteryV: null, maxCoolantC: null, recordsThrough: -Infinity, recordsMaxCoolantC: null };
-  for (let i = firstAfter(today, out.through); i < today.length; i++) {
+  const end = firstAfter(today, until);
+  for (let i = firstAfter(today, out.through); i < end; i++) {
     const p = today[i];
     if (!p.acc) out.minBatteryV = lower(out.minBatteryV, voltageOf(p));
     out.maxCoolantC = higher(out.maxCoolantC, coolantOf(p));
     out.through = p.time;
   }
-  for (let i = firstAfter(records, out.recordsThrough); i < records.length; i++) {
+  const recordsEnd = firstAfter(records, until);
+  for (let i = firstAfter(records, out.recordsThrough); i < recordsEnd; i++) {
     out.recordsMaxCoolantC = higher(out.recordsMaxCoolantC, recordCoolantOf(records[i]));
     out.recordsThrough = records[i].time;
   }

@@ -17,7 +17,7 @@ import { replaceRows, rowSet, type Column } from '../replaceRows';
 import { RULE_DEFAULTS } from '../alarms/detectors/policyRules';
 import { speedLimits, type FenceRule } from '../alarms/detectors/fences';
 import { lookupsOf, type DerivePass } from '../settingsCache';
-import { eventsOfTallies, tallyTrip, type TripSpan } from './events';
+import { eventsOfTallies, tallyTrip, type TripSpan, type TripTally } from './events';
 import { DayCarries, maxCoolantOf, tallyHealth, type DayBasis, type DayCarry } from './dayCarry';
 import { healthIndex, type HealthFault } from './health';
 import type { BehaviourThresholds } from './settings';
@@ -61,8 +61,15 @@ function dayRows(
   // Inside a fence with a speed limit, that limit counts (as it does for the OverSpeed alarm).
   const limits = x.fences.some((f) => f.speedLimit !== null && f.speedLimit > 0) ? speedLimits(positions, x.fences, speedLimit) : speedLimit;
   const scope = { lo, hi, speedLimit: limits, timeZone: w.vehicle.timeZone, thresholds: x.thresholds };
-  const tallies = new Map(trips.map((trip) => [trip.begin, tallyTrip(positions, trip, scope, DayCarries.tripFrom(carry, trip, w))]));
-  const events = eventsOfTallies([...tallies.values()]);
+  // Each tally walks to the newest report the marks cover (what the next pass carries on from), then on to the trip's end.
+  const marked = w.marked ?? Infinity;
+  const carried = new Map<number, TripTally>();
+  const tallies = trips.map((trip) => {
+    const settled = tallyTrip(positions, { begin: trip.begin, end: Math.min(trip.end, marked) }, scope, DayCarries.tripFrom(carry, trip, w));
+    carried.set(trip.begin, settled);
+    return tallyTrip(positions, trip, scope, settled);
+  });
+  const events = eventsOfTallies(tallies);
   const fatigue = alarms.filter((a) => a.type === 'Fatigue' && a.fired_today).length;
   const faults: HealthFault[] = alarms
     .filter((a) => a.type === 'Fault')
@@ -74,7 +81,8 @@ function dayRows(
   // The reports of the day itself (the tail after it only closes its last interval).
   const today = positions.slice(0, firstAtOrAfter(positions, hi));
   if (!today.length && !trips.length) return null;
-  const healthTally = tallyHealth(today, records, DayCarries.healthFrom(carry, w));
+  const settledHealth = tallyHealth(today, records, DayCarries.healthFrom(carry, w), marked);
+  const healthTally = tallyHealth(today, records, settledHealth);
   const minBatteryV = healthTally.minBatteryV;
   const maxCoolantC = maxCoolantOf(healthTally);
   const health = healthIndex({ faults, minBatteryV, maxCoolantC, alarmCount });
@@ -103,7 +111,7 @@ function dayRows(
       max_coolant_c: maxCoolantC,
       alarm_count: alarmCount,
     },
-    carry: { lo, hi, timeZone: w.vehicle.timeZone, speedLimit, thresholds: x.thresholds, fences: x.fences, trips: tallies, health: healthTally },
+    carry: { lo, hi, timeZone: w.vehicle.timeZone, speedLimit, thresholds: x.thresholds, fences: x.fences, trips: carried, health: settledHealth },
   };
 }
 

@@ -53,6 +53,22 @@ describe('what the behaviour deriver carries from one pass to the next', () => {
     expect(DayCarries.healthFrom(carry, late)).toBeUndefined();
   });
 
+  it('stops a health tally at the newest report the marks cover, and goes on from there as if it had not stopped', () => {
+    const at = (s: number, acc: boolean, volts: number | null, coolant: number | null) => ({
+      time: LO + s * 1000, latitude: 31, longitude: 121, speed: 0, direction: 0, acc, alarm: 0, status: 0, mileageKm: null, fuelL: null, blind: false,
+      extras: { ...(volts === null ? {} : { eb: { powerV: volts } }), ...(coolant === null ? {} : { obd: { coolantTempC: coolant } }) },
+    });
+    const today = [at(1, false, 12.1, null), at(2, true, 10.0, 90), at(3, false, 11.4, null), at(4, false, 11.9, 104), at(4, true, null, 95)];
+    const records = [2, 3.5, 5].map((s, i) => ({ time: LO + s * 1000, subtype: 1, latitude: null, longitude: null, readings: { coolantTempC: [99, 107, 80][i] }, detail: null, dtcCount: 0 }));
+    const whole = tallyHealth(today, records);
+    expect(whole).toMatchObject({ minBatteryV: 11.4, maxCoolantC: 104, recordsMaxCoolantC: 107 });
+    for (const cut of [0, 1.5, 3, 3.5, 4, 9]) {
+      const settled = tallyHealth(today, records, undefined, LO + cut * 1000);
+      expect(settled.through).toBeLessThanOrEqual(LO + cut * 1000);
+      expect(tallyHealth(today, records, settled)).toEqual(whole);
+    }
+  });
+
   it('forgets a vehicle whose day was read apart from its window', () => {
     const own = new DayCarries();
     own.keep(7, new Map([['2026-11-20', carry]]));
