@@ -11,7 +11,7 @@
  *   BENCH_DERIVE_BATCH=1 derives one vehicle per transaction, for comparison; BENCH_DERIVE_ALL=1 adds the alarm and
  *   behaviour derivers, as the server runs them; BENCH_DERIVE_WORKERS=2 derives two batches at once; BENCH_DERIVE_DAYS=3 days per
  *   vehicle; BENCH_DERIVE_RATE=10000 offers that many positions/s and samples the derivation's lag; BENCH_READS=monitor,ledger,replay
- *   picks the read budgets, default all; BENCH_ROUNDS=30 samples of each)
+ *   picks the read budgets, default all; BENCH_ROUNDS=30 samples of each; BENCH_DEMO_ALARMS=1 seeds the demo's alarm policies)
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -38,6 +38,8 @@ import { readTrackForSimplify } from '../server/reports/trackLevel';
 
 const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite,postgres').split(',') as Array<'pglite' | 'postgres'>;
 const DERIVE_VEHICLES = Number(process.env.BENCH_DERIVE_VEHICLES || 200);
+/** BENCH_DEMO_ALARMS=1: the demo's alarm policies (a 4 h Fatigue rule among them, as `npm start` seeds), so windows reach back hours. */
+const DEMO_ALARMS = process.env.BENCH_DEMO_ALARMS === '1';
 /** Vehicles per derivation transaction (the pipeline's default unless set; 1 = one at a time). */
 const DERIVE_BATCH = process.env.BENCH_DERIVE_BATCH ? Number(process.env.BENCH_DERIVE_BATCH) : undefined;
 /** The server's full set of derivers (alarms and behaviour after trips and ledger), not only this feature's. */
@@ -131,7 +133,7 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   const database = await openDatabase(pg ? { databaseUrl: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
   try {
     await migrate(database);
-    await seed(database.db, { demo: true, adminPassword: 'Admin2026x' });
+    await seed(database.db, { demo: true, adminPassword: 'Admin2026x', demoAlarms: DEMO_ALARMS });
     const phones = await provisionTerminals(database.db, DERIVE_VEHICLES);
     const ids = await sql<{ terminal_id: number; vehicle_id: number }>`
       SELECT t.id AS terminal_id, v.id AS vehicle_id FROM terminal t JOIN vehicle v ON v.terminal_id = t.id WHERE t.terminal_no = ANY(${phones}::text[]) ORDER BY t.id`.execute(database.db);
@@ -175,7 +177,7 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     const trips = await sql<{ n: number }>`SELECT count(*)::int AS n FROM trip`.execute(database.db);
     await pipeline.stop();
     return {
-      name: `derivation pace (${kind}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''}${DERIVE_ALL ? ', all derivers' : ''}${DERIVE_WORKERS ? `, ${DERIVE_WORKERS} workers` : ''}${DERIVE_RATE ? `, ${DERIVE_RATE}/s offered` : ''})`,
+      name: `derivation pace (${kind}${DERIVE_BATCH ? `, ${DERIVE_BATCH} per transaction` : ''}${DERIVE_ALL ? ', all derivers' : ''}${DEMO_ALARMS ? ', demo policies' : ''}${DERIVE_WORKERS ? `, ${DERIVE_WORKERS} workers` : ''}${DERIVE_RATE ? `, ${DERIVE_RATE}/s offered` : ''})`,
       vehicles: DERIVE_VEHICLES,
       days: DERIVE_DAYS,
       positions: total,

@@ -11,7 +11,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { boundOf, type DeriveWindow, type Deriver, type TimeRange, type VehicleContext, type VehicleRange } from './deriver';
+import { boundOf, firstAtOrAfter, timeSlice, type DeriveWindow, type Deriver, type TimeRange, type VehicleContext, type VehicleRange } from './deriver';
 import { loadVehicleContexts, loadWindows } from './windowLoad';
 import { dayStart, localDay } from './localDay';
 import { SettingsCache, type DerivePass } from './settingsCache';
@@ -109,6 +109,13 @@ interface ToHold {
 }
 
 const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
+
+/** The part of a window from `from` on (a later start than its own), with the position before it. */
+function windowFrom(w: DeriveWindow, from: number): DeriveWindow {
+  if (!(from > w.from)) return w;
+  const i = firstAtOrAfter(w.positions, from);
+  return { ...w, from, positions: w.positions.slice(i), obdRecords: timeSlice(w.obdRecords, from, Infinity), before: i > 0 ? w.positions[i - 1] : w.before };
+}
 
 /**
  * Locks the vehicles' derive_state rows (creating those missing) in vehicle order, so two passes
@@ -456,6 +463,9 @@ export class DerivationPipeline {
     const present = work.filter((w) => contexts.has(w.vehicleId));
     if (!present.length) return [];
     let ranges: VehicleRange[] = present.map((w) => ({ vehicleId: w.vehicleId, ...w.range }));
+    // Where each deriver that widens needs its windows to start: the widening of those before it and
+    // its own, not that of those after (an alarm policy's hours of look-back are not the trips').
+    const ownFrom = new Map<Deriver, number[]>();
     for (const d of this.derivers) {
       let wider: TimeRange[];
       if (d.extendMany) wider = await d.extendMany(trx, ranges, pass);
@@ -464,6 +474,7 @@ export class DerivationPipeline {
         for (const r of ranges) wider.push(await d.extend(trx, r.vehicleId, r, pass));
       } else continue;
       ranges = ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: Math.min(r.from, wider[i].from), to: Math.max(r.to, wider[i].to) }));
+      ownFrom.set(d, ranges.map((r) => r.from));
     }
     t = this.lap('extend', t);
     const { windows: whole, read, heldOf } = await this.readWindows(trx, present, ranges, contexts);
@@ -473,8 +484,10 @@ export class DerivationPipeline {
     });
     t = this.lap('read', t);
     for (const d of this.derivers) {
-      if (d.rebuildMany) await d.rebuildMany(trx, windows, pass);
-      else for (const w of windows) await d.rebuild(trx, w, pass);
+      const own = ownFrom.get(d);
+      const mine = own ? windows.map((w, i) => windowFrom(w, own[i])) : windows;
+      if (d.rebuildMany) await d.rebuildMany(trx, mine, pass);
+      else for (const w of mine) await d.rebuild(trx, w, pass);
       t = this.lap(d.name, t);
     }
     const newest = windows.map((w) => (w.positions.length ? w.positions[w.positions.length - 1].time : NaN));
