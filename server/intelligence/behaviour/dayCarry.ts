@@ -15,7 +15,7 @@
 
 import { firstAfter, type DeriveObdRecord, type DerivePosition, type DeriveWindow } from '../deriver';
 import { voltageOf } from '../alarms/detectors/policyRules';
-import type { FenceRule } from '../alarms/detectors/fences';
+import type { FenceRule, LimitsWalk } from '../alarms/detectors/fences';
 import type { TripSpan, TripTally } from './events';
 import type { BehaviourThresholds } from './settings';
 
@@ -39,10 +39,12 @@ export interface DayCarry {
   /** Per trip begin, its tally. */
   trips: Map<number, TripTally>;
   health: HealthTally;
+  /** The fence speed limits of the day's first reports (through the device time given), when a fence has one. */
+  limits: { through: number; walk: LimitsWalk } | null;
 }
 
 /** The settings a carry must match. */
-export type DayBasis = Omit<DayCarry, 'trips' | 'health'>;
+export type DayBasis = Omit<DayCarry, 'trips' | 'health' | 'limits'>;
 
 function coolantOf(p: DerivePosition): number | null {
   const x = p.extras as { obd?: { coolantTempC?: number }; obdF3?: { coolantTempC?: number }; obdRt?: { coolant?: number; coolantTempC?: number } } | null;
@@ -112,6 +114,14 @@ export class DayCarries {
   static healthFrom(carry: DayCarry | null, w: DeriveWindow): HealthTally | undefined {
     const h = carry?.health;
     return h && h.through < w.dirty!.from && h.recordsThrough < w.dirty!.from ? h : undefined;
+  }
+
+  /** The speed limits' walk to go on from: over the same first reports of the day, none of which changed. */
+  static limitsFrom(carry: DayCarry | null, w: DeriveWindow, positions: readonly DerivePosition[]): LimitsWalk | undefined {
+    const l = carry?.limits;
+    if (!l || !(l.through < w.dirty!.from)) return undefined;
+    const n = l.walk.limits.length;
+    return n <= positions.length && (n === 0 || positions[n - 1].time === l.through) ? l.walk : undefined;
   }
 
   /** What this pass computed of the vehicle's days, for the next (its other days are dropped). */

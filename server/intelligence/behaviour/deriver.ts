@@ -10,12 +10,12 @@
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/tables';
-import { firstAtOrAfter, timeSlice, type DeriveObdRecord, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
+import { firstAfter, firstAtOrAfter, timeSlice, type DeriveObdRecord, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
 import { dayStart, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
 import { RULE_DEFAULTS } from '../alarms/detectors/policyRules';
-import { speedLimits, type FenceRule } from '../alarms/detectors/fences';
+import { anyLimiting, walkSpeedLimits, type FenceRule } from '../alarms/detectors/fences';
 import { lookupsOf, type DerivePass } from '../settingsCache';
 import { eventsOfTallies, tallyTrip, type TripSpan, type TripTally } from './events';
 import { DayCarries, maxCoolantOf, tallyHealth, type DayBasis, type DayCarry } from './dayCarry';
@@ -58,11 +58,18 @@ function dayRows(
   carry: DayCarry | null,
 ): { behaviour: Insertable<BehaviourDayTable>; health: Insertable<HealthDayTable>; carry: DayCarry } | null {
   const { w, day, hi, lo, speedLimit } = x;
-  // Inside a fence with a speed limit, that limit counts (as it does for the OverSpeed alarm).
-  const limits = x.fences.some((f) => f.speedLimit !== null && f.speedLimit > 0) ? speedLimits(positions, x.fences, speedLimit) : speedLimit;
-  const scope = { lo, hi, speedLimit: limits, timeZone: w.vehicle.timeZone, thresholds: x.thresholds };
-  // Each tally walks to the newest report the marks cover (what the next pass carries on from), then on to the trip's end.
+  // Each walk goes to the newest report the marks cover (what the next pass carries on from), then on to the end.
   const marked = w.marked ?? Infinity;
+  // Inside a fence with a speed limit, that limit counts (as it does for the OverSpeed alarm).
+  let limitsCarry: DayCarry['limits'] = null;
+  let limits: number | number[] = speedLimit;
+  if (anyLimiting(x.fences)) {
+    const settledCount = firstAfter(positions, marked);
+    const settled = walkSpeedLimits(positions, x.fences, speedLimit, DayCarries.limitsFrom(carry, w, positions), settledCount);
+    limitsCarry = { through: settledCount ? positions[settledCount - 1].time : -Infinity, walk: settled };
+    limits = walkSpeedLimits(positions, x.fences, speedLimit, settled).limits;
+  }
+  const scope = { lo, hi, speedLimit: limits, timeZone: w.vehicle.timeZone, thresholds: x.thresholds };
   const carried = new Map<number, TripTally>();
   const tallies = trips.map((trip) => {
     const settled = tallyTrip(positions, { begin: trip.begin, end: Math.min(trip.end, marked) }, scope, DayCarries.tripFrom(carry, trip, w));
@@ -111,7 +118,7 @@ function dayRows(
       max_coolant_c: maxCoolantC,
       alarm_count: alarmCount,
     },
-    carry: { lo, hi, timeZone: w.vehicle.timeZone, speedLimit, thresholds: x.thresholds, fences: x.fences, trips: carried, health: settledHealth },
+    carry: { lo, hi, timeZone: w.vehicle.timeZone, speedLimit, thresholds: x.thresholds, fences: x.fences, trips: carried, health: settledHealth, limits: limitsCarry },
   };
 }
 

@@ -57,41 +57,62 @@ export function inside(area: FenceArea, p: { latitude: number; longitude: number
   return booleanPointInPolygon(point([p.longitude, p.latitude]), area.shape);
 }
 
+/** Where settledInside's walk over one fence stands: the side the data settled on, and since when it shows the other. */
+export interface SettleState {
+  state: boolean | null;
+  candidate: DerivePosition | null;
+}
+
+/** One report of settledInside's walk: whether it counts as inside (the state is moved on). */
+function settleStep(fence: Pick<FenceRule, 'area' | 'dwellSeconds'>, s: SettleState, p: DerivePosition): boolean {
+  const now = inside(fence.area, p);
+  if (now === s.state) s.candidate = null;
+  else {
+    s.candidate ??= p;
+    if (p.time - s.candidate.time >= fence.dwellSeconds * 1000) {
+      s.state = now;
+      s.candidate = null;
+    }
+  }
+  return s.state === true && now;
+}
+
 /**
  * Per report, whether the vehicle counts as inside the fence: it is inside and the data has
  * settled on inside (after the dwell), so border jitter neither enters nor speeds.
  */
 export function settledInside(positions: readonly DerivePosition[], fence: Pick<FenceRule, 'area' | 'dwellSeconds'>): boolean[] {
-  const dwellMs = fence.dwellSeconds * 1000;
-  let state: boolean | null = null;
-  let candidate: DerivePosition | null = null;
-  return positions.map((p) => {
-    const now = inside(fence.area, p);
-    if (now === state) candidate = null;
-    else {
-      candidate ??= p;
-      if (p.time - candidate.time >= dwellMs) {
-        state = now;
-        candidate = null;
-      }
-    }
-    return state === true && now;
-  });
+  const s: SettleState = { state: null, candidate: null };
+  return positions.map((p) => settleStep(fence, s, p));
+}
+
+const limiting = (f: FenceRule) => f.speedLimit !== null && f.speedLimit > 0;
+
+/** Whether any of the fences lowers the speed limit inside it. */
+export const anyLimiting = (fences: readonly FenceRule[]) => fences.some(limiting);
+
+/** speedLimits' walk so far: the limits of the first reports, and where each limiting fence's walk stands. */
+export interface LimitsWalk {
+  limits: number[];
+  states: SettleState[];
 }
 
 /**
- * The speed limit in force at each report: `base`, lowered by every fence with a speed limit the
- * vehicle is settled inside of.
+ * The speed limit in force at each of `positions[0, until)`: `base`, lowered by every fence with a
+ * speed limit the vehicle is settled inside of. `from`, the walk over the same first reports
+ * (a pass before), is carried on instead of walked again: point-in-fence tests are the cost.
  */
-export function speedLimits(positions: readonly DerivePosition[], fences: readonly FenceRule[], base: number): number[] {
-  const out = positions.map(() => base);
-  for (const f of fences) {
-    if (f.speedLimit === null || f.speedLimit <= 0) continue;
-    settledInside(positions, f).forEach((isIn, i) => {
-      if (isIn) out[i] = Math.min(out[i], f.speedLimit!);
+export function walkSpeedLimits(positions: readonly DerivePosition[], fences: readonly FenceRule[], base: number, from?: LimitsWalk, until = positions.length): LimitsWalk {
+  const limited = fences.filter(limiting);
+  const walk: LimitsWalk = from ? { limits: [...from.limits], states: from.states.map((s) => ({ ...s })) } : { limits: [], states: limited.map(() => ({ state: null, candidate: null })) };
+  for (let i = walk.limits.length; i < until; i++) {
+    let limit = base;
+    limited.forEach((f, k) => {
+      if (settleStep(f, walk.states[k], positions[i])) limit = Math.min(limit, f.speedLimit!);
     });
+    walk.limits.push(limit);
   }
-  return out;
+  return walk;
 }
 
 /** Crossings of one fence, and speeding inside it. */

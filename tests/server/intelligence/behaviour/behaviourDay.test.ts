@@ -188,6 +188,9 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     expect(behaviour).toEqual([expect.objectContaining({ day: DAY, speeding_s: 240 })]);
     const alarms = (await sql<{ type: string; value: number }>`SELECT type, value FROM alarm WHERE vehicle_id = ${vehicleId} ORDER BY begin_time`.execute(db())).rows;
     expect(alarms).toEqual([{ type: 'OverSpeed', value: 50 }]);
+    // The same day sent live, a few reports a pass: each pass carries the fence's walk on from the last.
+    for (let i = 0; i < d.reports.length; i += 4) await rig.send(demoTerminal(6), d.reports.slice(i, i + 4));
+    expect((await rowsOf(await rig.vehicleOf(demoTerminal(6)))).behaviour).toEqual([expect.objectContaining({ day: DAY, speeding_s: 240 })]);
     // Without the fence the same day has no speeding at all.
     await sql`UPDATE fence SET speed_limit = NULL WHERE id = ${fence.body.id as number}`.execute(db());
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });

@@ -1,6 +1,7 @@
 import type { DeriveWindow } from '../../../../server/intelligence/deriver';
 import { DayCarries, tallyHealth, type DayBasis, type DayCarry } from '../../../../server/intelligence/behaviour/dayCarry';
 import { DEFAULT_THRESHOLDS } from '../../../../server/intelligence/behaviour/settings';
+import { settledInside, walkSpeedLimits, type FenceRule } from '../../../../server/intelligence/alarms/detectors/fences';
 import { DEFAULT_SETTINGS } from '../../../../server/intelligence/windowLoad';
 
 const LO = Date.parse('2026-11-19T16:00:00Z');
@@ -8,7 +9,7 @@ const HI = LO + 86_400_000;
 const basis: DayBasis = { lo: LO, hi: HI, timeZone: 'Asia/Shanghai', speedLimit: 100, thresholds: DEFAULT_THRESHOLDS, fences: [] };
 const tally = (through: number) => ({ through, kinds: [], speedingS: 0, nightS: 0 });
 const health = (through: number) => tallyHealth([], [], { through, minBatteryV: null, maxCoolantC: null, recordsThrough: through, recordsMaxCoolantC: null });
-const carry: DayCarry = { ...basis, trips: new Map([[LO + 1_000, tally(LO + 60_000)]]), health: health(LO + 60_000) };
+const carry: DayCarry = { ...basis, trips: new Map([[LO + 1_000, tally(LO + 60_000)]]), health: health(LO + 60_000), limits: null };
 
 const windowOf = (over: Partial<DeriveWindow>): DeriveWindow => ({
   vehicle: { vehicleId: 7, orgId: 1, orgPath: '/1/', licence: '沪A1', tankCapacityL: null, fuelTypeId: null, settings: DEFAULT_SETTINGS, timeZone: 'Asia/Shanghai' },
@@ -66,6 +67,33 @@ describe('what the behaviour deriver carries from one pass to the next', () => {
       const settled = tallyHealth(today, records, undefined, LO + cut * 1000);
       expect(settled.through).toBeLessThanOrEqual(LO + cut * 1000);
       expect(tallyHealth(today, records, settled)).toEqual(whole);
+    }
+  });
+
+  it('carries the fence speed limits on from the reports walked, as if walked afresh, and only over the same reports', () => {
+    // A zone of 60 km/h with a 30 s dwell; the vehicle drives in, jitters at the border, drives out.
+    const zone: FenceRule = { id: 1, name: '学校', area: { kind: 'circle', center: [121.4, 31.2], radiusM: 500 }, dwellSeconds: 30, alarmOnEnter: false, alarmOnExit: false, speedLimit: 60 };
+    const slow: FenceRule = { ...zone, id: 2, area: { kind: 'circle', center: [121.4, 31.2], radiusM: 200 }, speedLimit: 30 };
+    const eastKm = [-1, -0.6, -0.45, -0.3, -0.15, -0.1, -0.05, 0, 0.05, 0.1, 0.15, 0.45, 0.55, 0.45, 0.3, 0.6, 0.8, 1];
+    const positions = eastKm.map((km, i) => ({
+      time: LO + i * 10_000, latitude: 31.2, longitude: 121.4 + km / 95.3, speed: 50, direction: 90, acc: true, alarm: 0, status: 0, mileageKm: null, fuelL: null, blind: false, extras: null,
+    }));
+    const whole = walkSpeedLimits(positions, [zone, slow], 100);
+    // Each fence's limit where the vehicle is settled inside it, the lowest winning.
+    const inZone = settledInside(positions, zone);
+    const inSlow = settledInside(positions, slow);
+    expect(whole.limits).toEqual(positions.map((_, i) => Math.min(100, inZone[i] ? 60 : 100, inSlow[i] ? 30 : 100)));
+    expect(new Set(whole.limits)).toEqual(new Set([100, 60, 30]));
+    for (let cut = 0; cut <= positions.length; cut++) {
+      const settled = walkSpeedLimits(positions, [zone, slow], 100, undefined, cut);
+      expect(walkSpeedLimits(positions, [zone, slow], 100, settled)).toEqual(whole);
+      const walked: DayCarry = { ...carry, limits: { through: cut ? positions[cut - 1].time : -Infinity, walk: settled } };
+      expect(DayCarries.limitsFrom(walked, windowOf({ dirty: { from: LO + 200_000, to: Infinity } }), positions)).toBe(settled);
+      // A report at or before the last one walked changed, or the day holds fewer reports than walked.
+      if (cut) {
+        expect(DayCarries.limitsFrom(walked, windowOf({ dirty: { from: positions[cut - 1].time, to: Infinity } }), positions)).toBeUndefined();
+        expect(DayCarries.limitsFrom(walked, windowOf({ dirty: { from: LO + 200_000, to: Infinity } }), positions.slice(1))).toBeUndefined();
+      }
     }
   });
 
