@@ -5,7 +5,8 @@
  * (the day's positions and OBD records, its trips, its alarms), so its rows depend only on the
  * stored reports, never on the order they arrived in, and rebuilding again changes nothing. A live
  * window hands it the day's reports (`readsDays`: the pipeline reads and holds them from the
- * midnight), so a pass does not read the day from the table again.
+ * midnight), so a pass does not read the day from the table again, and what a pass walked of a day
+ * is carried to the next (dayCarry.ts), so it does not walk the day again either.
  */
 
 import { sql, type Insertable, type Kysely } from 'kysely';
@@ -211,8 +212,10 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
     behaviour.push(rows.behaviour);
     health.push(rows.health);
   });
-  for (const [vehicleId, days] of kept) if (days.size) carries.keep(vehicleId, days);
-  else carries.forget(vehicleId);
+  for (const [vehicleId, days] of kept) {
+    if (days.size) carries.keep(vehicleId, days);
+    else carries.forget(vehicleId);
+  }
   // The days rebuilt own their rows: one statement replaces both tables' (a day unchanged is not rewritten).
   const days = sql`unnest(${items.map((x) => x.w.vehicle.vehicleId)}::int[], ${items.map((x) => x.day)}::date[]) AS w(vehicle_id, day)`;
   const owned = sql`t.vehicle_id = w.vehicle_id AND t.day = w.day`;
