@@ -23,7 +23,7 @@ import { loadPositionsMany } from '../windowLoad';
 import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { alarmWordIntervals } from './detectors/alarmWord';
-import type { FenceRule } from './detectors/fences';
+import { anyLimiting, type FenceRule } from './detectors/fences';
 import { MINUTE } from './detectors/motionRules';
 import { idle, idleRule, overSpeed, overSpeedRule, type MotionFix } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
@@ -57,9 +57,6 @@ interface DurationRule {
 const SPEEDING_BIT = 1;
 const speedingBit = (p: Fix) => ((p.alarm >>> SPEEDING_BIT) & 1) === 1;
 
-/** Whether a fence's speed limit can apply to the vehicle. */
-const limitsSpeed = (f: FenceRule) => f.speedLimit !== null && f.speedLimit > 0;
-
 /** The rule this path follows for a vehicle; null when it cannot raise the type ahead of the pass. */
 export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[]): DurationRule | null {
   if (type === 'Idle') {
@@ -70,7 +67,7 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
   }
   // A fence's limit holds once the vehicle has settled inside it (its dwell), which the short
   // stretch read here cannot tell from where the pass starts reading.
-  if (fences.some(limitsSpeed)) return null;
+  if (anyLimiting(fences)) return null;
   const policy = policies.get('OverSpeed');
   const rule = policy ? overSpeedRule(policy) : null;
   const fast = (p: Fix) => rule !== null && p.speed > rule.limitKmh;

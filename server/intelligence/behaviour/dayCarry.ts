@@ -87,6 +87,9 @@ export const maxCoolantOf = (h: HealthTally): number | null => higher(h.maxCoola
 /** Vehicles carried at most; beyond, all are dropped at once and the next passes walk their days afresh. */
 const MAX_VEHICLES = 200_000;
 
+/** Whether every report a walk went through (up to `through`) is as the last pass read it. */
+const unchanged = (through: number, w: DeriveWindow) => through < w.dirty!.from;
+
 const sameBasis = (a: DayBasis, b: DayBasis) =>
   a.lo === b.lo && a.hi === b.hi && a.timeZone === b.timeZone && a.speedLimit === b.speedLimit && a.thresholds === b.thresholds && a.fences === b.fences;
 
@@ -107,19 +110,19 @@ export class DayCarries {
   /** The tally a trip may go on from: it begins where it did, reaches the report its tally stopped at, and nothing it walked changed. */
   static tripFrom(carry: DayCarry | null, trip: TripSpan, w: DeriveWindow): TripTally | undefined {
     const tally = carry?.trips.get(trip.begin);
-    return tally && tally.through <= trip.end && tally.through < w.dirty!.from ? tally : undefined;
+    return tally && tally.through <= trip.end && unchanged(tally.through, w) ? tally : undefined;
   }
 
   /** The health tally to go on from, when nothing it walked changed. */
   static healthFrom(carry: DayCarry | null, w: DeriveWindow): HealthTally | undefined {
     const h = carry?.health;
-    return h && h.through < w.dirty!.from && h.recordsThrough < w.dirty!.from ? h : undefined;
+    return h && unchanged(h.through, w) && unchanged(h.recordsThrough, w) ? h : undefined;
   }
 
   /** The speed limits' walk to go on from: over the same first reports of the day, none of which changed. */
   static limitsFrom(carry: DayCarry | null, w: DeriveWindow, positions: readonly DerivePosition[]): LimitsWalk | undefined {
     const l = carry?.limits;
-    if (!l || !(l.through < w.dirty!.from)) return undefined;
+    if (!l || !unchanged(l.through, w)) return undefined;
     const n = l.walk.limits.length;
     return n <= positions.length && (n === 0 || positions[n - 1].time === l.through) ? l.walk : undefined;
   }

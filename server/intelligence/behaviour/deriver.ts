@@ -49,6 +49,9 @@ interface AlarmRow {
   detail: unknown;
 }
 
+/** The settings a vehicle-day's rows are computed with, which a carry must match. */
+const basisOf = (x: DayItem): DayBasis => ({ lo: x.lo, hi: x.hi, timeZone: x.w.vehicle.timeZone, speedLimit: x.speedLimit, thresholds: x.thresholds, fences: x.fences });
+
 /** The two rows of one vehicle-day, from what is stored of it (pure once read), and what the next pass may carry on from. */
 function dayRows(
   x: DayItem,
@@ -119,7 +122,7 @@ function dayRows(
       max_coolant_c: maxCoolantC,
       alarm_count: alarmCount,
     },
-    carry: { lo, hi, timeZone: w.vehicle.timeZone, speedLimit, thresholds: x.thresholds, fences: x.fences, trips: carried, health: settledHealth, limits: limitsCarry },
+    carry: { ...basisOf(x), trips: carried, health: settledHealth, limits: limitsCarry },
   };
 }
 
@@ -224,8 +227,6 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
     rowSet({ table: 'health_day', columns: HEALTH_COLUMNS, key: ['vehicle_id', 'day'], rows: health, owned }),
   ]);
 }
-
-const basisOf = (x: DayItem): DayBasis => ({ lo: x.lo, hi: x.hi, timeZone: x.w.vehicle.timeZone, speedLimit: x.speedLimit, thresholds: x.thresholds, fences: x.fences });
 
 /** A behaviour deriver with its own carries: one per pipeline. */
 export function behaviourDeriver(): Deriver {

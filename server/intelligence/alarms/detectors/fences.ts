@@ -86,10 +86,11 @@ export function settledInside(positions: readonly DerivePosition[], fence: Pick<
   return positions.map((p) => settleStep(fence, s, p));
 }
 
-const limiting = (f: FenceRule) => f.speedLimit !== null && f.speedLimit > 0;
+/** Whether a fence lowers the speed limit inside it. */
+export const limitsSpeed = (f: Pick<FenceRule, 'speedLimit'>) => f.speedLimit !== null && f.speedLimit > 0;
 
 /** Whether any of the fences lowers the speed limit inside it. */
-export const anyLimiting = (fences: readonly FenceRule[]) => fences.some(limiting);
+export const anyLimiting = (fences: readonly FenceRule[]) => fences.some(limitsSpeed);
 
 /** speedLimits' walk so far: the limits of the first reports, and where each limiting fence's walk stands. */
 export interface LimitsWalk {
@@ -103,7 +104,7 @@ export interface LimitsWalk {
  * (a pass before), is carried on instead of walked again: point-in-fence tests are the cost.
  */
 export function walkSpeedLimits(positions: readonly DerivePosition[], fences: readonly FenceRule[], base: number, from?: LimitsWalk, until = positions.length): LimitsWalk {
-  const limited = fences.filter(limiting);
+  const limited = fences.filter(limitsSpeed);
   const walk: LimitsWalk = from ? { limits: [...from.limits], states: from.states.map((s) => ({ ...s })) } : { limits: [], states: limited.map(() => ({ state: null, candidate: null })) };
   for (let i = walk.limits.length; i < until; i++) {
     let limit = base;
@@ -150,7 +151,7 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
         candidate = null;
       }
     }
-    const fast = within[i] && fence.speedLimit !== null && fence.speedLimit > 0 && p.speed > fence.speedLimit;
+    const fast = within[i] && limitsSpeed(fence) && p.speed > fence.speedLimit!;
     if (fast && !speeding)
       speeding = { type: 'OverSpeed', subject: '', begin: p.time, end: null, firedAt: p.time, latitude: p.latitude, longitude: p.longitude, value: p.speed, fenceId: fence.id, detail: { sources: [subject], limitKmh: fence.speedLimit } };
     else if (fast && speeding) speeding.value = Math.max(speeding.value ?? 0, p.speed);
