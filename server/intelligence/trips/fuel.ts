@@ -6,7 +6,7 @@
  * - suspected drain: it falls while parked by more than idling with the ACC on would burn.
  */
 
-import type { DeriveObdRecord, DerivePosition } from '../deriver';
+import { firstAfter, firstAtOrAfter, type DeriveObdRecord, type DerivePosition } from '../deriver';
 
 export interface FuelSample {
   time: number;
@@ -30,7 +30,7 @@ export const IDLE_BURN_L_PER_H = 3;
 /** Samples a smoothed level is the median of. */
 const SMOOTH = 3;
 
-export function median(values: number[]): number {
+export function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
@@ -38,53 +38,76 @@ export function median(values: number[]): number {
 
 export const round1 = (x: number) => Math.round(x * 10) / 10;
 
-/** Level samples in time order: the positions' 0x02 (`before`'s first), else the OBD records' level × tank. */
-export function fuelSamples(positions: DerivePosition[], obd: DeriveObdRecord[], tankCapacityL: number | null, before: DerivePosition | null = null): FuelSample[] {
-  const own: FuelSample[] = [];
-  // A walk, not a copy of the window with `before` in front: this runs on every pass over the open trip.
-  const take = (p: DerivePosition) => {
-    if (p.fuelL !== null && p.fuelL >= 0) own.push({ time: p.time, level: p.fuelL });
-  };
-  if (before) take(before);
-  for (const p of positions) take(p);
-  if (own.length || !tankCapacityL) return own;
-  return obd
-    .map((r) => ({ time: r.time, pct: typeof r.readings?.fuelLevel === 'number' ? (r.readings.fuelLevel as number) : null }))
-    .filter((r): r is { time: number; pct: number } => r.pct !== null && r.pct >= 0 && r.pct <= 100)
-    .map((r) => ({ time: r.time, level: (r.pct * tankCapacityL) / 100 }));
+/** The OBD records' fuel level (%) × the tank, as level samples in time order (for terminals whose positions carry no 0x02). */
+export function obdFuelSamples(obd: readonly DeriveObdRecord[], tankCapacityL: number | null): FuelSample[] {
+  if (!tankCapacityL) return [];
+  const out: FuelSample[] = [];
+  for (const r of obd) {
+    const pct = r.readings?.fuelLevel;
+    if (typeof pct === 'number' && pct >= 0 && pct <= 100) out.push({ time: r.time, level: (pct * tankCapacityL) / 100 });
+  }
+  return out;
 }
 
-/** The smoothed level at the start (first samples at or after `from`) or the end (last at or before `to`) of a span. */
-export function levelAt(samples: FuelSample[], from: number, to: number, side: 'start' | 'end'): number | null {
-  const inside = samples.filter((s) => s.time >= from && s.time <= to);
-  if (!inside.length) return null;
-  const pick = side === 'start' ? inside.slice(0, SMOOTH) : inside.slice(-SMOOTH);
+/** A position's own level sample (0x02), when it has a sane one. */
+export const ownFuelSample = (p: DerivePosition): FuelSample | null => (p.fuelL !== null && p.fuelL >= 0 ? { time: p.time, level: p.fuelL } : null);
+
+/**
+ * The smoothed level at the start (first samples at or after `from`) or the end (last at or before
+ * `to`) of a span. `samples` are in time order, so the span is found by halving, not by a filter:
+ * this runs for every trip of a window on every pass.
+ */
+export function levelAt(samples: readonly FuelSample[], from: number, to: number, side: 'start' | 'end'): number | null {
+  const lo = firstAtOrAfter(samples, from);
+  const hi = firstAfter(samples, to);
+  if (hi <= lo) return null;
+  const pick = side === 'start' ? samples.slice(lo, Math.min(hi, lo + SMOOTH)) : samples.slice(Math.max(lo, hi - SMOOTH), hi);
   return median(pick.map((s) => s.level));
 }
 
 /**
- * Refuels and suspected drains over the stationary runs of the window: `runs` are [first, last]
- * index pairs of positions where the vehicle stood (see stationaryRuns).
+ * A stationary run (two or more consecutive standing positions, GNSS jumps left out of the
+ * standing but not of the run's span) as the trips walk grows it: the indexes of its positions
+ * that carry a level, and how long the ACC was on across it.
  */
-export function fuelEvents(positions: DerivePosition[], runs: Array<[number, number]>, tankCapacityL: number | null): FuelEvent[] {
-  const threshold = eventThresholdL(tankCapacityL);
-  const out: FuelEvent[] = [];
-  for (const [first, last] of runs) {
-    const run = positions.slice(first, last + 1).filter((p) => p.fuelL !== null);
-    if (run.length < 2) continue;
-    const k = Math.min(SMOOTH, run.length >> 1);
-    const before = median(run.slice(0, k).map((p) => p.fuelL!));
-    const after = median(run.slice(-k).map((p) => p.fuelL!));
-    const delta = after - before;
-    let accOnMs = 0;
-    for (let i = first; i < last; i++) if (positions[i].acc) accOnMs += positions[i + 1].time - positions[i].time;
-    const allowance = (accOnMs / 3_600_000) * IDLE_BURN_L_PER_H;
-    const kind = delta >= threshold ? 'refuel' : -delta >= threshold + allowance ? 'drain' : null;
-    if (!kind) continue;
-    // When: the sample where the level has gone half of the way.
-    const half = before + delta / 2;
-    const at = run.find((p) => (delta > 0 ? p.fuelL! >= half : p.fuelL! <= half)) ?? run[0];
-    out.push({ kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude });
+export interface StandingRun {
+  first: number;
+  last: number;
+  /** Indexes in [first, last] of positions with a level (jumps included). */
+  fuel: number[];
+  /** Σ over [first, last) of the time to the next position while the ACC is on. */
+  accOnMs: number;
+}
+
+export const openRun = (positions: readonly DerivePosition[], i: number): StandingRun => ({ first: i, last: i, fuel: positions[i].fuelL !== null ? [i] : [], accOnMs: 0 });
+
+/** Grows a run to the standing position `i` (the positions in between were jumps). */
+export function growRun(run: StandingRun, positions: readonly DerivePosition[], i: number): void {
+  for (let j = run.last; j < i; j++) {
+    if (positions[j].acc) run.accOnMs += positions[j + 1].time - positions[j].time;
+    if (positions[j + 1].fuelL !== null) run.fuel.push(j + 1);
   }
-  return out;
+  run.last = i;
+}
+
+/**
+ * The refuel or suspected drain of a run, if any: the level's step between the medians of its first
+ * and last few samples, beyond the threshold (and, for a drain, beyond what idling burned).
+ */
+export function runEvent(positions: readonly DerivePosition[], run: StandingRun, tankCapacityL: number | null): FuelEvent | null {
+  if (run.last <= run.first || run.fuel.length < 2) return null;
+  const levels = run.fuel.map((j) => positions[j].fuelL!);
+  const k = Math.min(SMOOTH, levels.length >> 1);
+  const before = median(levels.slice(0, k));
+  const after = median(levels.slice(-k));
+  const delta = after - before;
+  const threshold = eventThresholdL(tankCapacityL);
+  const allowance = (run.accOnMs / 3_600_000) * IDLE_BURN_L_PER_H;
+  const kind = delta >= threshold ? 'refuel' : -delta >= threshold + allowance ? 'drain' : null;
+  if (!kind) return null;
+  // When: the sample where the level has gone half of the way.
+  const half = before + delta / 2;
+  const j = run.fuel.find((x) => (delta > 0 ? positions[x].fuelL! >= half : positions[x].fuelL! <= half)) ?? run.fuel[0];
+  const at = positions[j];
+  return { kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude };
 }

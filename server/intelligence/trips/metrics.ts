@@ -2,11 +2,14 @@
  * What a trip measures: distance (the odometer 0x01 when it is present and sane, else the GNSS
  * track without jitter and jumps), idle time, speeds, and fuel used (the smoothed level fall plus
  * the refuels and minus the drains inside the trip).
+ *
+ * The sums are kept as the trips walk (tripWalk.ts) meets the trip's good positions one by one, so
+ * a live pass adds only the positions stored since the last and never walks an open trip again.
  */
 
 import type { DerivePosition } from '../deriver';
 import { levelAt, round1, type FuelEvent, type FuelSample } from './fuel';
-import { MAX_KMH, MIN_MOVING_KMH as MOVING_KMH, type Steps, type TripSegment } from './segment';
+import { MAX_KMH, MIN_MOVING_KMH as MOVING_KMH } from './segment';
 
 /** Read once: under tsx an imported binding is a getter call on every use, here per position (segment.ts). */
 const MIN_MOVING_KMH = MOVING_KMH;
@@ -25,96 +28,103 @@ export interface TripMetrics {
 /** A step shorter than this while standing is jitter, not distance. */
 const JITTER_STEP_KM = 0.03;
 
-/** The position the trip started from: the last good one before its first (the window's `before` when none). */
-function startOf(positions: DerivePosition[], jumps: ArrayLike<boolean>, trip: TripSegment, before: DerivePosition | null): DerivePosition | null {
-  let from = trip.first - 1;
-  while (from >= 0 && jumps[from]) from--;
-  return from >= 0 ? positions[from] : before;
+/**
+ * A trip's sums through its good position `last`. The trip's points are its start (the last good
+ * position before its first, when there is one) and its good positions.
+ */
+export interface TripSums {
+  /** The good position before the trip's first (null: none, in the window or before it). */
+  start: DerivePosition | null;
+  /** Index of the last good position summed (-1: only the start). */
+  last: number;
+  /** The last point summed (the start, then `positions[last]`). */
+  prev: DerivePosition | null;
+  maxSpeed: number;
+  gnssKm: number;
+  /** Σ over the good positions before `last` with the ACC on and standing: the time to the next position, at most the stop minutes. */
+  idleMs: number;
+  /** The odometer's first and last readings over the points, how many, and whether it ever ran backwards. */
+  odoFirst: DerivePosition | null;
+  odoLast: DerivePosition | null;
+  odoCount: number;
+  odoBackwards: boolean;
 }
 
-/**
- * The odometer's distance over the trip's points (its start, then its good positions), when two or
- * more carry it and it is sane: it never runs backwards, and never faster than a vehicle can go.
- * A walk over the window, not a copy of the trip: this runs on every pass over the open trip.
- */
-function odometerKm(positions: DerivePosition[], jumps: ArrayLike<boolean>, trip: TripSegment, start: DerivePosition | null): number | null {
-  let a: DerivePosition | null = null;
-  let b: DerivePosition | null = null;
-  let n = 0;
-  const take = (p: DerivePosition): boolean => {
-    if (p.mileageKm === null) return true;
-    if (b !== null && p.mileageKm < b.mileageKm!) return false;
-    a ??= p;
-    b = p;
-    n++;
-    return true;
-  };
-  if (start && !take(start)) return null;
-  for (let i = trip.first; i <= trip.last; i++) if (!jumps[i] && !take(positions[i])) return null;
-  if (n < 2) return null;
-  const km = b!.mileageKm! - a!.mileageKm!;
-  const h = (b!.time - a!.time) / 3_600_000;
+function takeOdometer(s: TripSums, p: DerivePosition): void {
+  if (p.mileageKm === null || s.odoBackwards) return;
+  if (s.odoLast !== null && p.mileageKm < s.odoLast.mileageKm!) {
+    s.odoBackwards = true;
+    return;
+  }
+  s.odoFirst ??= p;
+  s.odoLast = p;
+  s.odoCount++;
+}
+
+/** The sums of a trip before its first position: its start alone. */
+export function startSums(start: DerivePosition | null): TripSums {
+  const s: TripSums = { start, last: -1, prev: start, maxSpeed: 0, gnssKm: 0, idleMs: 0, odoFirst: null, odoLast: null, odoCount: 0, odoBackwards: false };
+  if (start) takeOdometer(s, start);
+  return s;
+}
+
+/** Adds the good position `i` (`km`: its step from the last good position before it) to the sums. */
+export function addToSums(s: TripSums, positions: readonly DerivePosition[], i: number, km: number, stopMs: number): void {
+  const p = positions[i];
+  if (s.last >= 0) {
+    const q = positions[s.last];
+    if (q.acc && q.speed < MIN_MOVING_KMH) s.idleMs += Math.min(positions[s.last + 1].time - q.time, stopMs);
+  }
+  if (p.speed > s.maxSpeed) s.maxSpeed = p.speed;
+  const prev = s.prev;
+  if (prev && !(km < JITTER_STEP_KM && p.speed < MIN_MOVING_KMH && prev.speed < MIN_MOVING_KMH)) s.gnssKm += km;
+  takeOdometer(s, p);
+  s.prev = p;
+  s.last = i;
+}
+
+export const copySums = (s: TripSums): TripSums => ({ ...s });
+
+/** The odometer's distance over the trip's points, when two or more carry it and it is sane: never backwards, never faster than a vehicle goes. */
+function odometerKm(s: TripSums): number | null {
+  if (s.odoBackwards || s.odoCount < 2) return null;
+  const a = s.odoFirst!;
+  const b = s.odoLast!;
+  const km = b.mileageKm! - a.mileageKm!;
+  const h = (b.time - a.time) / 3_600_000;
   if (km < 0 || km > MAX_KMH * h + 0.5) return null;
   return km;
 }
 
-/** The track's length over the trip's points, its steps read from the window's. */
-function gnssKm(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition | null): number {
-  let km = 0;
-  let prev = start;
-  for (let i = trip.first; i <= trip.last; i++) {
-    if (at.jumps[i]) continue;
-    const p = positions[i];
-    if (prev) {
-      const step = at.km[i];
-      if (!(step < JITTER_STEP_KM && p.speed < MIN_MOVING_KMH && prev.speed < MIN_MOVING_KMH)) km += step;
-    }
-    prev = p;
-  }
-  return km;
-}
-
-export function tripMetrics(
-  positions: DerivePosition[],
-  at: Steps,
-  trip: TripSegment,
-  before: DerivePosition | null,
-  fuel: FuelSample[],
-  events: FuelEvent[],
-  stopMs: number,
-): TripMetrics {
-  const { jumps } = at;
-  const start = startOf(positions, jumps, trip, before);
-  const odo = odometerKm(positions, jumps, trip, start);
-  const distance = odo ?? gnssKm(positions, at, trip, start);
-  // The first point: where it started from, or its own first position when nothing good lies before.
-  const first = start ?? positions[trip.first];
-  let idleMs = 0;
-  let maxSpeed = 0;
-  for (let i = trip.first; i <= trip.last; i++) {
-    if (jumps[i]) continue;
-    const p = positions[i];
-    if (p.speed > maxSpeed) maxSpeed = p.speed;
-    if (i < trip.last && p.acc && p.speed < MIN_MOVING_KMH) idleMs += Math.min(positions[i + 1].time - p.time, stopMs);
-  }
-  const durationH = (trip.end - trip.begin) / 3_600_000;
-  const startLevel = levelAt(fuel, first.time, trip.end, 'start');
-  const endLevel = levelAt(fuel, first.time, trip.end, 'end');
+/**
+ * The metrics of a trip [begin, end] from its sums. `first`: where it started from (its start, or
+ * its own first position when nothing good lies before); `fuel`: level samples in time order.
+ */
+export function tripMetrics(s: TripSums, first: DerivePosition, stop: DerivePosition, begin: number, end: number, fuel: readonly FuelSample[], events: readonly FuelEvent[]): TripMetrics {
+  const odo = odometerKm(s);
+  const distance = odo ?? s.gnssKm;
+  const durationH = (end - begin) / 3_600_000;
+  const startLevel = levelAt(fuel, first.time, end, 'start');
+  const endLevel = levelAt(fuel, first.time, end, 'end');
   let fuelL: number | null = null;
   if (startLevel !== null && endLevel !== null) {
-    const inside = events.filter((e) => e.time >= trip.begin && e.time <= trip.end);
-    const refuel = inside.filter((e) => e.kind === 'refuel').reduce((s, e) => s + e.amountL, 0);
-    const drain = inside.filter((e) => e.kind === 'drain').reduce((s, e) => s + e.amountL, 0);
+    let refuel = 0;
+    let drain = 0;
+    for (const e of events) {
+      if (e.time < begin || e.time > end) continue;
+      if (e.kind === 'refuel') refuel += e.amountL;
+      else drain += e.amountL;
+    }
     fuelL = round1(Math.max(0, startLevel - endLevel + refuel - drain));
   }
   return {
     distanceKm: Math.round(distance * 1000) / 1000,
     distanceSource: odo !== null ? 'odometer' : 'gnss',
-    idleS: Math.round(idleMs / 1000),
-    maxSpeed,
+    idleS: Math.round(s.idleMs / 1000),
+    maxSpeed: s.maxSpeed,
     avgSpeed: durationH > 0 ? Math.round((distance / durationH) * 10) / 10 : 0,
     fuelL,
     start: first,
-    stop: positions[trip.last],
+    stop,
   };
 }

@@ -1,19 +1,21 @@
 /**
  * The trips deriver: trips, the stops between them and the fuel events of a window, rebuilt as a
- * delete and an insert would (replaceRows.ts: one statement, unchanged rows left alone). Its extend() widens a dirty range to whole trips: back to the first position
- * of the trip the range starts in (every decision from there on depends only on positions at or
+ * delete and an insert would (replaceRows.ts: one statement, unchanged rows left alone), from one
+ * walk over the window (tripWalk.ts) that a live pass goes on from the last (tripCarry.ts). Its
+ * extend() widens a dirty range to whole trips: back to the first position of the trip the range
+ * starts in (every decision from there on depends only on positions at or
  * after it and the one before it), forward to the first trip that begins after a stop that begins
  * after the range (nothing before that stop can change it).
  */
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, FuelEventTable, TripStopTable, TripTable } from '../../platform/db/tables';
-import { type DerivePosition, type Deriver, type DeriveWindow, type TimeRange, type VehicleRange } from '../deriver';
-import { fuelEvents, fuelSamples } from './fuel';
+import { type Deriver, type DeriveWindow, type TimeRange, type VehicleRange } from '../deriver';
 import { rangesTable } from '../windowLoad';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
-import { tripMetrics } from './metrics';
-import { segment, stationaryRuns, steps, type Segment } from './segment';
+import type { Segment } from './segment';
+import { TripCarries } from './tripCarry';
+import { TripWalk, type TripsFound } from './tripWalk';
 
 const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
 
@@ -24,43 +26,36 @@ export interface WindowRows {
   fuelEvents: Array<Insertable<FuelEventTable>>;
 }
 
-/** The rows of a window (pure). */
-export function deriveTrips(w: DeriveWindow): WindowRows {
-  const { positions, before, after, vehicle } = w;
-  const stopMs = vehicle.settings.stopMinutes * 60_000;
-  const at = steps(positions, before);
-  const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, at);
-  const events = fuelEvents(positions, stationaryRuns(positions, at, before), vehicle.tankCapacityL);
-  const samples = fuelSamples(positions, w.obdRecords, vehicle.tankCapacityL, before);
+/** The rows of what a window's walk found (pure). */
+export function tripRows(w: DeriveWindow, found: TripsFound): WindowRows {
+  const { positions, vehicle } = w;
   const vehicleId = vehicle.vehicleId;
-  const rows: WindowRows = { segments, trips: [], stops: [], fuelEvents: [] };
-  for (const s of segments) {
-    const durationS = Math.round((s.end - s.begin) / 1000);
-    if (s.kind === 'trip') {
-      const m = tripMetrics(positions, at, s, before, samples, events, stopMs);
-      rows.trips.push({
-        vehicle_id: vehicleId,
-        begin_time: new Date(s.begin),
-        end_time: new Date(s.end),
-        duration_s: durationS,
-        distance_km: m.distanceKm,
-        distance_source: m.distanceSource,
-        fuel_l: m.fuelL,
-        idle_s: m.idleS,
-        max_speed: m.maxSpeed,
-        avg_speed: m.avgSpeed,
-        start_latitude: m.start.latitude,
-        start_longitude: m.start.longitude,
-        end_latitude: m.stop.latitude,
-        end_longitude: m.stop.longitude,
-        open: s.open,
-      });
-    } else {
-      const at = positions[s.first];
-      rows.stops.push({ vehicle_id: vehicleId, begin_time: new Date(s.begin), end_time: new Date(s.end), duration_s: durationS, latitude: at.latitude, longitude: at.longitude, open: s.open });
-    }
+  const rows: WindowRows = { segments: found.segments, trips: [], stops: [], fuelEvents: [] };
+  for (const { segment: s, metrics: m } of found.trips) {
+    rows.trips.push({
+      vehicle_id: vehicleId,
+      begin_time: new Date(s.begin),
+      end_time: new Date(s.end),
+      duration_s: Math.round((s.end - s.begin) / 1000),
+      distance_km: m.distanceKm,
+      distance_source: m.distanceSource,
+      fuel_l: m.fuelL,
+      idle_s: m.idleS,
+      max_speed: m.maxSpeed,
+      avg_speed: m.avgSpeed,
+      start_latitude: m.start.latitude,
+      start_longitude: m.start.longitude,
+      end_latitude: m.stop.latitude,
+      end_longitude: m.stop.longitude,
+      open: s.open,
+    });
   }
-  rows.fuelEvents = events.map((e) => ({
+  for (const s of found.segments) {
+    if (s.kind !== 'stop') continue;
+    const at = positions[s.first];
+    rows.stops.push({ vehicle_id: vehicleId, begin_time: new Date(s.begin), end_time: new Date(s.end), duration_s: Math.round((s.end - s.begin) / 1000), latitude: at.latitude, longitude: at.longitude, open: s.open });
+  }
+  rows.fuelEvents = found.fuelEvents.map((e) => ({
     vehicle_id: vehicleId,
     kind: e.kind,
     time: new Date(e.time),
@@ -73,6 +68,12 @@ export function deriveTrips(w: DeriveWindow): WindowRows {
   return rows;
 }
 
+/** The rows of a window, walked from its first position (pure). */
+export function deriveTrips(w: DeriveWindow): WindowRows {
+  const walk = TripWalk.start(w.positions, w.before, w.vehicle.settings.stopMinutes, w.vehicle.tankCapacityL);
+  walk.walkTo(w.positions.length);
+  return tripRows(w, walk.result(w.after, w.obdRecords));
+}
 
 const TRIP_COLUMNS: ReadonlyArray<Column<Insertable<TripTable>>> = [
   ['vehicle_id', 'int'],
@@ -116,34 +117,35 @@ const FUEL_EVENT_COLUMNS: ReadonlyArray<Column<Insertable<FuelEventTable>>> = [
 
 const windowRanges = (windows: readonly DeriveWindow[]) => windows.map((w) => ({ vehicleId: w.vehicle.vehicleId, from: w.from, to: w.to }));
 
-export const tripDeriver: Deriver = {
-  name: 'trips',
+/** The trips deriver, with its own carries (tripCarry.ts): one per pipeline. */
+export function tripDeriver(): Deriver {
+  const carries = new TripCarries();
+  return {
+    name: 'trips',
+    extend: async (trx, vehicleId, range) => (await extendTrips(trx, [{ vehicleId, ...range }]))[0],
+    extendMany: (trx, ranges) => extendTrips(trx, ranges),
+    rebuild: (trx, w) => rebuildTrips(trx, [w], carries),
+    rebuildMany: (trx, windows) => rebuildTrips(trx, windows, carries),
+  };
+}
 
-  async extend(trx: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<TimeRange> {
-    return (await tripDeriver.extendMany!(trx, [{ vehicleId, ...range }]))[0];
-  },
+/** Widens each range back to the trip it starts in, and on to the first trip after a stop after it. */
+async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
+  const r = await sql<{ from_time: Date | null; to_time: Date | null }>`
+    SELECT
+      CASE WHEN w.lo = '-infinity' THEN NULL ELSE (SELECT max(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time <= w.lo) END AS from_time,
+      CASE WHEN w.hi = 'infinity' THEN NULL ELSE (SELECT min(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time > (
+        SELECT min(begin_time) FROM trip_stop WHERE vehicle_id = w.vehicle_id AND begin_time >= w.hi)) END AS to_time
+    FROM ${rangesTable(ranges)} ORDER BY w.ord`.execute(trx);
+  return r.rows.map((row, i) => ({ from: ms(row.from_time) ?? -Infinity, to: Number.isFinite(ranges[i].to) ? (ms(row.to_time) ?? Infinity) : Infinity }));
+}
 
-  async extendMany(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
-    const r = await sql<{ from_time: Date | null; to_time: Date | null }>`
-      SELECT
-        CASE WHEN w.lo = '-infinity' THEN NULL ELSE (SELECT max(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time <= w.lo) END AS from_time,
-        CASE WHEN w.hi = 'infinity' THEN NULL ELSE (SELECT min(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time > (
-          SELECT min(begin_time) FROM trip_stop WHERE vehicle_id = w.vehicle_id AND begin_time >= w.hi)) END AS to_time
-      FROM ${rangesTable(ranges)} ORDER BY w.ord`.execute(trx);
-    return r.rows.map((row, i) => ({ from: ms(row.from_time) ?? -Infinity, to: Number.isFinite(ranges[i].to) ? (ms(row.to_time) ?? Infinity) : Infinity }));
-  },
-
-  async rebuild(trx: Kysely<DB>, w: DeriveWindow): Promise<void> {
-    await tripDeriver.rebuildMany!(trx, [w]);
-  },
-
-  async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void> {
-    const all = windows.map(deriveTrips);
-    const inWindow = (column: string) => sql`t.vehicle_id = w.vehicle_id AND t.${sql.id(column)} >= w.lo AND t.${sql.id(column)} < w.hi`;
-    await replaceRows(trx, rangesTable(windowRanges(windows)), [
-      rowSet({ table: 'trip', columns: TRIP_COLUMNS, key: ['vehicle_id', 'begin_time'], rows: all.flatMap((r) => r.trips), owned: inWindow('begin_time') }),
-      rowSet({ table: 'trip_stop', columns: STOP_COLUMNS, key: ['vehicle_id', 'begin_time'], rows: all.flatMap((r) => r.stops), owned: inWindow('begin_time') }),
-      rowSet({ table: 'fuel_event', columns: FUEL_EVENT_COLUMNS, key: ['vehicle_id', 'time', 'kind'], rows: all.flatMap((r) => r.fuelEvents), owned: inWindow('time') }),
-    ]);
-  },
-};
+async function rebuildTrips(trx: Kysely<DB>, windows: readonly DeriveWindow[], carries: TripCarries): Promise<void> {
+  const all = windows.map((w) => tripRows(w, carries.walk(w)));
+  const inWindow = (column: string) => sql`t.vehicle_id = w.vehicle_id AND t.${sql.id(column)} >= w.lo AND t.${sql.id(column)} < w.hi`;
+  await replaceRows(trx, rangesTable(windowRanges(windows)), [
+    rowSet({ table: 'trip', columns: TRIP_COLUMNS, key: ['vehicle_id', 'begin_time'], rows: all.flatMap((r) => r.trips), owned: inWindow('begin_time') }),
+    rowSet({ table: 'trip_stop', columns: STOP_COLUMNS, key: ['vehicle_id', 'begin_time'], rows: all.flatMap((r) => r.stops), owned: inWindow('begin_time') }),
+    rowSet({ table: 'fuel_event', columns: FUEL_EVENT_COLUMNS, key: ['vehicle_id', 'time', 'kind'], rows: all.flatMap((r) => r.fuelEvents), owned: inWindow('time') }),
+  ]);
+}

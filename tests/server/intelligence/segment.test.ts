@@ -1,19 +1,21 @@
 import type { DerivePosition } from '../../../server/intelligence/deriver';
 import { parseDeriveArgs } from '../../../server/intelligence/deriveCli';
 import { dayStart, localDay } from '../../../server/intelligence/localDay';
-import { fuelEvents } from '../../../server/intelligence/trips/fuel';
-import { segment } from '../../../server/intelligence/trips/segment';
-
-import { segment as segmentsOf, stationaryRuns, steps, type TripSegment } from '../../../server/intelligence/trips/segment';
-import { tripMetrics } from '../../../server/intelligence/trips/metrics';
-import { distanceKm } from '../../../server/intelligence/geo';
-import { MAX_KMH, JITTER_KM } from '../../../server/intelligence/trips/segment';
+import { MAX_KMH, type TripSegment } from '../../../server/intelligence/trips/segment';
+import { TripWalk, type TripsFound } from '../../../server/intelligence/trips/tripWalk';
+import { steps } from './trips/plainTrips';
 import { positionAt, T0 } from './positionAt';
 
 const p = positionAt;
 /** 0.001° of latitude is ~111 m. */
 const north = (m: number) => 31.2 + m * 0.001;
-const kinds = (ps: DerivePosition[], stopMinutes = 5) => segment(ps, null, null, { stopMinutes }).map((s) => [s.kind, (s.begin - T0) / 60_000, (s.end - T0) / 60_000]);
+/** What one walk over the positions finds. */
+function walked(ps: DerivePosition[], stopMinutes = 5, before: DerivePosition | null = null, tankCapacityL: number | null = null): TripsFound {
+  const walk = TripWalk.start(ps, before, stopMinutes, tankCapacityL);
+  walk.walkTo(ps.length);
+  return walk.result(null, []);
+}
+const kinds = (ps: DerivePosition[], stopMinutes = 5) => walked(ps, stopMinutes).segments.map((s) => [s.kind, (s.begin - T0) / 60_000, (s.end - T0) / 60_000]);
 
 describe('trip segmentation', () => {
   it('keeps GNSS jitter while parked a stop, and a red light inside the trip', () => {
@@ -56,46 +58,10 @@ describe('trip segmentation', () => {
     const towed = [p(0), p(1, { speed: 20, latitude: north(2) }), p(2, { speed: 20, latitude: north(4) })];
     expect(kinds(towed)[1]).toEqual(['trip', 1, 2]);
     const jump = [p(0), p(1), p(1.5, { latitude: 32.5 }), p(2), p(8)];
-    expect(steps(jump, null).jumps).toEqual([false, false, true, false, false]);
     expect(kinds(jump)).toEqual([['stop', 0, 8]]);
-  });
-});
-
-/** The steps as a plain walk computes them, nothing held. */
-function plainSteps(ps: DerivePosition[], before: DerivePosition | null) {
-  const jumps: boolean[] = [];
-  const km: number[] = [];
-  let good = before;
-  for (const p of ps) {
-    const d = good ? distanceKm(good, p) : NaN;
-    const h = good ? (p.time - good.time) / 3_600_000 : 0;
-    const jump = good !== null && h > 0 && d / h > MAX_KMH && d > JITTER_KM;
-    jumps.push(jump);
-    km.push(d);
-    if (!jump) good = p;
-  }
-  return { jumps, km };
-}
-
-describe('the steps of a window', () => {
-  it('equal a plain walk, as a window grows and when a report lands between others', () => {
-    // A drive with GNSS jumps (every 7th report 1.3° off) and a stand, one report a minute.
-    const all = Array.from({ length: 120 }, (_, i) => p(i, { acc: true, speed: i % 30 < 20 ? 40 : 0, latitude: i % 7 === 3 ? 32.5 : north(Math.min(i, 60) * 0.6) }));
-    const check = (ps: DerivePosition[], before: DerivePosition | null) => {
-      const got = steps(ps, before);
-      const want = plainSteps(ps, before);
-      expect(got.jumps).toEqual(want.jumps);
-      expect(Array.from(got.km)).toEqual(want.km);
-    };
-    // Windows growing by 10 reports, as a live vehicle's passes see them.
-    for (let n = 10; n <= all.length; n += 10) check(all.slice(0, n), null);
-    check(all.slice(1), all[0]);
-    // A late report between two held ones changes the good position the next one is measured from.
-    const late = p(3.5, { acc: true, speed: 40, latitude: north(2.3) });
-    check([...all.slice(0, 4), late, ...all.slice(4)], null);
-    check([...all.slice(0, 2), ...all.slice(3)], null);
-    // A jump at the very start: the window's `before` is what it is measured from.
-    check(all.slice(3, 20), all[2]);
+    // Driving through a jump: it adds no distance (the reports 1 min apart are ~111 m apart).
+    const through = [p(0, { acc: true, speed: 40 }), p(1, { acc: true, speed: 40, latitude: north(1) }), p(1.5, { acc: true, speed: 40, latitude: 32.5 }), p(2, { acc: true, speed: 40, latitude: north(2) })];
+    expect(walked(through).trips.map((t) => t.metrics.distanceKm)).toEqual([expect.closeTo(0.222, 2)]);
   });
 });
 
@@ -126,10 +92,8 @@ describe('a trip’s distance', () => {
       });
       const before = rnd() < 0.5 ? p(-0.5, { mileageKm: rnd() < 0.5 ? 999 : null }) : null;
       const at = steps(ps, before);
-      for (const trip of segmentsOf(ps, before, null, { stopMinutes: 3 }, at)) {
-        if (trip.kind !== 'trip') continue;
+      for (const { segment: trip, metrics: got } of walked(ps, 3, before).trips) {
         const want = plainOdometerKm(ps, at.jumps, trip, before);
-        const got = tripMetrics(ps, at, trip, before, [], [], 180_000);
         expect([got.distanceSource, got.distanceSource === 'odometer' ? got.distanceKm : null]).toEqual(want === null ? ['gnss', null] : ['odometer', Math.round(want * 1000) / 1000]);
         if (want === null) gnss++;
         else odometer++;
@@ -144,15 +108,16 @@ describe('a trip’s distance', () => {
 describe('fuel events', () => {
   const standing = (levels: number[], acc = false) => levels.map((fuelL, i) => p(i * 5, { fuelL, acc }));
   it('finds a refuel and a drain beyond the threshold, and not sloshing or idling', () => {
+    const events = (ps: DerivePosition[]) => walked(ps, 5, null, 400).fuelEvents;
     const refuel = standing([100, 99, 101, 100, 140, 160, 161, 159, 160]);
-    expect(fuelEvents(refuel, stationaryRuns(refuel, steps(refuel, null), null), 400)).toMatchObject([{ kind: 'refuel', amountL: 60, levelBeforeL: 100, levelAfterL: 160 }]);
+    expect(events(refuel)).toMatchObject([{ kind: 'refuel', amountL: 60, levelBeforeL: 100, levelAfterL: 160, time: T0 + 20 * 60_000 }]);
     const slosh = standing([100, 104, 97, 103, 98, 102, 99]);
-    expect(fuelEvents(slosh, stationaryRuns(slosh, steps(slosh, null), null), 400)).toEqual([]);
+    expect(events(slosh)).toEqual([]);
     const drain = standing([200, 200, 199, 170, 170, 170, 169]);
-    expect(fuelEvents(drain, stationaryRuns(drain, steps(drain, null), null), 400)).toMatchObject([{ kind: 'drain', amountL: 30 }]);
+    expect(events(drain)).toMatchObject([{ kind: 'drain', amountL: 30 }]);
     // Five hours idling burns ~15 L: a 21 L fall with the ACC on is within 20 L + 15 L.
     const idling = Array.from({ length: 61 }, (_, i) => p(i * 5, { fuelL: 100 - i * 0.35, acc: true }));
-    expect(fuelEvents(idling, stationaryRuns(idling, steps(idling, null), null), 400)).toEqual([]);
+    expect(events(idling)).toEqual([]);
   });
 });
 

@@ -1,0 +1,285 @@
+/**
+ * The trips of a window as one walk over its positions, in order, that can stop anywhere and go on
+ * later from where it stopped (a live pass goes on from the last pass's walk: tripCarry.ts). The
+ * walk decides, per position and from it and the good position before it only (segment.ts's rules):
+ * - whether it is a GNSS jump, and its distance from the good position before it;
+ * - where trips and stops begin and end;
+ * - the sums each trip measures (metrics.ts), and the stationary runs fuel events are found in.
+ * What it has walked is never changed by what comes after, except in two places the walk keeps
+ * apart: a trip ends back where a stationary run began once the run lasts the stop minutes (the
+ * trip's sums are kept as they stood at the run's start), and the open segment and stationary run
+ * at the walk's end are closed only in `result()`, which changes nothing it holds.
+ */
+
+import type { DeriveObdRecord, DerivePosition } from '../deriver';
+import { distanceKm as geoDistanceKm } from '../geo';
+import { growRun, obdFuelSamples, openRun, ownFuelSample, runEvent, type FuelEvent, type FuelSample, type StandingRun } from './fuel';
+import { addToSums, copySums, startSums, tripMetrics, type TripMetrics, type TripSums } from './metrics';
+import { isMoving, JITTER_KM, MAX_KMH, type Segment } from './segment';
+
+/** Read once: under tsx an imported binding is a getter call on every use, and these run per position (segment.ts). */
+const distanceKm = geoDistanceKm;
+const MAX_STEP_KMH = MAX_KMH;
+const JITTER_STEP_KM = JITTER_KM;
+
+/** A segment as the walk holds it: a trip with its sums. */
+type Held = (Segment & { kind: 'stop' }) | (Segment & { kind: 'trip'; sums: TripSums });
+
+export interface WalkedTrip {
+  segment: Segment & { kind: 'trip' };
+  metrics: TripMetrics;
+}
+
+/** What a window's walk found. */
+export interface TripsFound {
+  /** Trips and stops in order. */
+  segments: Segment[];
+  trips: WalkedTrip[];
+  fuelEvents: FuelEvent[];
+}
+
+/** Where a walk stood: everything it needs to go on, and how long its lists were. */
+export interface WalkPoint {
+  next: number;
+  good: DerivePosition | null;
+  goodIndex: number;
+  current: Held | null;
+  runStart: number;
+  runStartTime: number;
+  runSums: TripSums | null;
+  run: StandingRun | null;
+  closedLength: number;
+  eventsLength: number;
+  samplesLength: number;
+  runFuelLength: number;
+}
+
+const copyHeld = (h: Held | null): Held | null => (h === null ? null : h.kind === 'trip' ? { ...h, sums: copySums(h.sums) } : { ...h });
+
+export class TripWalk {
+  /** Index of the next position to walk. */
+  private next = 0;
+  /** The last good position walked (not a GNSS jump), or the window's `before`; its index (-1: `before`). */
+  private good: DerivePosition | null;
+  private goodIndex = -1;
+  private current: Held | null = null;
+  /** Within a trip: index where the current stationary run began (-1: none), its time, and the trip's sums there. */
+  private runStart = -1;
+  private runStartTime = 0;
+  private runSums: TripSums | null = null;
+  /** The stationary run fuel events are read from (two or more standing positions in a row). */
+  private run: StandingRun | null = null;
+  /** Segments closed, fuel events of runs that ended, and the positions' own level samples (`before`'s first). */
+  private readonly closed: Held[];
+  private readonly events: FuelEvent[];
+  private readonly samples: FuelSample[];
+  private readonly stopMs: number;
+
+  private constructor(
+    private readonly positions: readonly DerivePosition[],
+    before: DerivePosition | null,
+    stopMinutes: number,
+    private readonly tankCapacityL: number | null,
+    lists: { closed: Held[]; events: FuelEvent[]; samples: FuelSample[] },
+  ) {
+    this.good = before;
+    this.stopMs = stopMinutes * 60_000;
+    this.closed = lists.closed;
+    this.events = lists.events;
+    this.samples = lists.samples;
+  }
+
+  /** A walk from the window's first position. */
+  static start(positions: readonly DerivePosition[], before: DerivePosition | null, stopMinutes: number, tankCapacityL: number | null): TripWalk {
+    const samples: FuelSample[] = [];
+    const own = before ? ownFuelSample(before) : null;
+    if (own) samples.push(own);
+    return new TripWalk(positions, before, stopMinutes, tankCapacityL, { closed: [], events: [], samples });
+  }
+
+  /**
+   * A walk that goes on from `point` of `from` over `positions`, which begin with the positions
+   * `from` walked. It takes over `from`'s lists (cut back to the point), so `from` is done with.
+   */
+  static resume(from: TripWalk, point: WalkPoint, positions: readonly DerivePosition[]): TripWalk {
+    const w = new TripWalk(positions, null, from.stopMs / 60_000, from.tankCapacityL, { closed: from.closed, events: from.events, samples: from.samples });
+    w.closed.length = point.closedLength;
+    w.events.length = point.eventsLength;
+    w.samples.length = point.samplesLength;
+    w.next = point.next;
+    w.good = point.good;
+    w.goodIndex = point.goodIndex;
+    w.current = copyHeld(point.current);
+    w.runStart = point.runStart;
+    w.runStartTime = point.runStartTime;
+    w.runSums = point.runSums;
+    w.run = point.run && { ...point.run, fuel: point.run.fuel };
+    if (w.run) w.run.fuel.length = point.runFuelLength;
+    return w;
+  }
+
+  /** How far the walk went: the index of the next position it would walk. */
+  get walked(): number {
+    return this.next;
+  }
+
+  /** Where the walk stands now, to resume from (the objects it goes on changing are copied). */
+  point(): WalkPoint {
+    return {
+      next: this.next,
+      good: this.good,
+      goodIndex: this.goodIndex,
+      current: copyHeld(this.current),
+      runStart: this.runStart,
+      runStartTime: this.runStartTime,
+      runSums: this.runSums,
+      run: this.run && { ...this.run },
+      closedLength: this.closed.length,
+      eventsLength: this.events.length,
+      samplesLength: this.samples.length,
+      runFuelLength: this.run?.fuel.length ?? 0,
+    };
+  }
+
+  /** Walks the positions before index `end`. */
+  walkTo(end: number): void {
+    const positions = this.positions;
+    for (let i = this.next; i < end; i++) {
+      const p = positions[i];
+      const own = ownFuelSample(p);
+      if (own) this.samples.push(own);
+      const good = this.good;
+      let km = NaN;
+      if (good) {
+        km = distanceKm(good, p);
+        const h = (p.time - good.time) / 3_600_000;
+        if (h > 0 && km / h > MAX_STEP_KMH && km > JITTER_STEP_KM) continue;
+      }
+      const moving = isMoving(p, good, km);
+      this.stand(i, moving);
+      this.segment(i, p, moving, km);
+      this.good = p;
+      this.goodIndex = i;
+    }
+    if (end > this.next) this.next = end;
+  }
+
+  /** The stationary runs fuel events are read from. */
+  private stand(i: number, moving: boolean): void {
+    if (!moving) {
+      if (this.run) growRun(this.run, this.positions, i);
+      else this.run = openRun(this.positions, i);
+      return;
+    }
+    if (this.run) {
+      const e = runEvent(this.positions, this.run, this.tankCapacityL);
+      if (e) this.events.push(e);
+      this.run = null;
+    }
+  }
+
+  private openTrip(i: number, p: DerivePosition, km: number): Held {
+    const sums = startSums(this.good);
+    addToSums(sums, this.positions, i, km, this.stopMs);
+    return { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true, sums };
+  }
+
+  /** Closes the current trip where its stationary run began. */
+  private closeTripAtRun(trip: Held & { kind: 'trip' }): void {
+    this.closed.push({ ...trip, last: this.runStart, end: this.runStartTime, open: false, sums: this.runSums! });
+  }
+
+  private segment(i: number, p: DerivePosition, moving: boolean, km: number): void {
+    const current = this.current;
+    const stopMs = this.stopMs;
+    if (!current) {
+      this.current = moving ? this.openTrip(i, p, km) : { kind: 'stop', first: i, last: i, begin: p.time, end: p.time, open: true };
+      return;
+    }
+    if (current.kind === 'stop') {
+      if (moving) {
+        this.closed.push({ ...current, end: p.time, open: false });
+        this.current = this.openTrip(i, p, km);
+        this.runStart = -1;
+      } else {
+        current.last = i;
+        current.end = p.time;
+      }
+      return;
+    }
+    const good = this.good;
+    if (moving && this.runStart >= 0 && good !== null && p.time - good.time >= stopMs) {
+      // Standing when last seen, then silent for the stop minutes (a terminal that sleeps with the
+      // ignition off reports again when driven): the trip ended where it stood.
+      this.closeTripAtRun(current);
+      this.closed.push({ kind: 'stop', first: this.runStart, last: this.goodIndex, begin: this.runStartTime, end: p.time, open: false });
+      this.current = this.openTrip(i, p, km);
+      this.runStart = -1;
+      return;
+    }
+    if (moving) {
+      this.runStart = -1;
+      this.extendTrip(current, i, p, km);
+      return;
+    }
+    let extended = false;
+    if (this.runStart < 0) {
+      if (good !== null && p.time - good.time >= stopMs && current.last < i) {
+        // A gap without displacement: the vehicle stood still since the position before.
+        this.runStart = current.last;
+      } else {
+        this.extendTrip(current, i, p, km);
+        extended = true;
+        this.runStart = i;
+      }
+      this.runStartTime = this.positions[this.runStart].time;
+      this.runSums = copySums(current.sums);
+    }
+    if (p.time - this.runStartTime >= stopMs) {
+      this.closeTripAtRun(current);
+      this.current = { kind: 'stop', first: this.runStart, last: i, begin: this.runStartTime, end: p.time, open: true };
+      this.runStart = -1;
+    } else if (!extended) this.extendTrip(current, i, p, km);
+  }
+
+  private extendTrip(trip: Held & { kind: 'trip' }, i: number, p: DerivePosition, km: number): void {
+    addToSums(trip.sums, this.positions, i, km, this.stopMs);
+    trip.last = i;
+    trip.end = p.time;
+  }
+
+  /**
+   * The trips, stops and fuel events of what was walked, with the open segment and run closed as
+   * the window's end leaves them (`after`: the first position after the window). Changes nothing
+   * the walk holds, so it may go on afterwards.
+   */
+  result(after: DerivePosition | null, obdRecords: readonly DeriveObdRecord[]): TripsFound {
+    const segments: Held[] = [...this.closed];
+    const current = copyHeld(this.current);
+    if (current) {
+      if (current.kind === 'stop' && after) {
+        current.end = after.time;
+        current.open = false;
+      }
+      segments.push(current);
+    }
+    const events = [...this.events];
+    const last = this.run && runEvent(this.positions, this.run, this.tankCapacityL);
+    if (last) events.push(last);
+    const samples = this.samples.length ? this.samples : obdFuelSamples(obdRecords, this.tankCapacityL);
+    const trips: WalkedTrip[] = [];
+    const out: Segment[] = [];
+    for (const h of segments) {
+      if (h.kind === 'stop') {
+        out.push(h);
+        continue;
+      }
+      const { sums, ...segment } = h;
+      // Where it started from: the good position before its first, or its own first when there is none.
+      const first = sums.start ?? this.positions[segment.first];
+      trips.push({ segment, metrics: tripMetrics(sums, first, this.positions[segment.last], segment.begin, segment.end, samples, events) });
+      out.push(segment);
+    }
+    return { segments: out, trips, fuelEvents: events };
+  }
+}

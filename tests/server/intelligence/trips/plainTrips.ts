@@ -1,0 +1,348 @@
+/**
+ * The trips of a window as the plain rules read (segment.ts's header): separate whole-window passes
+ * for steps, segments, stationary runs, fuel and each trip's metrics, nothing carried. This was the
+ * trips deriver before its walk (tripWalk.ts) could stop and go on; the tests hold the walk to it.
+ */
+
+import type { DeriveObdRecord, DerivePosition, DeriveWindow } from '../../../../server/intelligence/deriver';
+import { distanceKm } from '../../../../server/intelligence/geo';
+import { eventThresholdL, IDLE_BURN_L_PER_H, median, round1, type FuelEvent, type FuelSample } from '../../../../server/intelligence/trips/fuel';
+import { isMoving, JITTER_KM, MAX_KMH, MIN_MOVING_KMH, type Segment, type TripSegment } from '../../../../server/intelligence/trips/segment';
+
+import type { TripMetrics } from '../../../../server/intelligence/trips/metrics';
+import type { WindowRows } from '../../../../server/intelligence/trips/tripDeriver';
+
+interface SegmentOptions {
+  stopMinutes: number;
+}
+
+const SMOOTH = 3;
+const JITTER_STEP_KM = 0.03;
+
+/**
+ * What each position of a window is to the last good position before it: a GNSS jump (implied
+ * speed above MAX_KMH), and the distance between them. Every per-position rule of the trips reads
+ * this pair (motion, stationary runs, GNSS distance), so it is computed once per window.
+ */
+export interface Steps {
+  /** Indexes of positions that are GNSS jumps. */
+  jumps: boolean[];
+  /** km from the last good position before (the window's `before` at first); NaN when there is none. */
+  km: Float64Array;
+}
+
+export function steps(positions: readonly DerivePosition[], before: DerivePosition | null): Steps {
+  const jumps = new Array<boolean>(positions.length).fill(false);
+  const km = new Float64Array(positions.length).fill(NaN);
+  let good = before;
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i];
+    if (!good) {
+      good = p;
+      continue;
+    }
+    const d = distanceKm(good, p);
+    const h = (p.time - good.time) / 3_600_000;
+    km[i] = d;
+    if (h > 0 && d / h > MAX_KMH && d > JITTER_KM) jumps[i] = true;
+    else good = p;
+  }
+  return { jumps, km };
+}
+
+/** `at`: steps(positions, before), when the caller has them already. */
+export function segment(positions: DerivePosition[], before: DerivePosition | null, after: DerivePosition | null, opts: SegmentOptions, at = steps(positions, before)): Segment[] {
+  const { jumps, km } = at;
+  const stopMs = opts.stopMinutes * 60_000;
+  const out: Segment[] = [];
+  let prev: DerivePosition | null = before;
+  let current: Segment | null = null;
+  /** Within a trip: index where the current stationary run began, or -1. */
+  let runStart = -1;
+  let runStartTime = 0;
+  /** Index of `prev` in the window (-1: the window's `before`). */
+  let prevIndex = -1;
+
+  for (let i = 0; i < positions.length; i++) {
+    if (jumps[i]) continue;
+    const p = positions[i];
+    const moving = isMoving(p, prev, km[i]);
+    if (!current) {
+      current = moving ? { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true } : { kind: 'stop', first: i, last: i, begin: p.time, end: p.time, open: true };
+    } else if (current.kind === 'stop') {
+      if (moving) {
+        current.end = p.time;
+        current.open = false;
+        out.push(current);
+        current = { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true };
+        runStart = -1;
+      } else {
+        current.last = i;
+        current.end = p.time;
+      }
+    } else {
+      if (moving && runStart >= 0 && prev !== null && p.time - prev.time >= stopMs) {
+        // Standing when last seen, then silent for the stop minutes (a terminal that sleeps with
+        // the ignition off reports again when driven): the trip ended where it stood.
+        current.last = runStart;
+        current.end = runStartTime;
+        current.open = false;
+        out.push(current);
+        out.push({ kind: 'stop', first: runStart, last: prevIndex, begin: runStartTime, end: p.time, open: false });
+        current = { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true };
+        runStart = -1;
+      } else if (moving) {
+        runStart = -1;
+        current.last = i;
+        current.end = p.time;
+      } else {
+        if (runStart < 0) {
+          // A gap without displacement: the vehicle stood still since the position before.
+          const gapFromPrev = prev !== null && p.time - prev.time >= stopMs && current.last < i;
+          runStart = gapFromPrev ? current.last : i;
+          runStartTime = positions[runStart].time;
+        }
+        if (p.time - runStartTime >= stopMs) {
+          current.last = runStart;
+          current.end = runStartTime;
+          current.open = false;
+          out.push(current);
+          current = { kind: 'stop', first: runStart, last: i, begin: runStartTime, end: p.time, open: true };
+          runStart = -1;
+        } else {
+          current.last = i;
+          current.end = p.time;
+        }
+      }
+    }
+    prev = p;
+    prevIndex = i;
+  }
+  if (current) {
+    if (current.kind === 'stop' && after) {
+      current.end = after.time;
+      current.open = false;
+    }
+    out.push(current);
+  }
+  return out;
+}
+
+/** [first, last] index pairs of consecutive standing positions (two or more), jumps left out. */
+export function stationaryRuns(positions: DerivePosition[], at: Steps, before: DerivePosition | null): Array<[number, number]> {
+  const { jumps, km } = at;
+  const runs: Array<[number, number]> = [];
+  let prev = before;
+  let start = -1;
+  let last = -1;
+  for (let i = 0; i < positions.length; i++) {
+    if (jumps[i]) continue;
+    const p = positions[i];
+    if (!isMoving(p, prev, km[i])) {
+      if (start < 0) start = i;
+      last = i;
+    } else {
+      if (start >= 0 && last > start) runs.push([start, last]);
+      start = -1;
+    }
+    prev = p;
+  }
+  if (start >= 0 && last > start) runs.push([start, last]);
+  return runs;
+}
+
+/** Level samples in time order: the positions' 0x02 (`before`'s first), else the OBD records' level × tank. */
+export function fuelSamples(positions: DerivePosition[], obd: DeriveObdRecord[], tankCapacityL: number | null, before: DerivePosition | null = null): FuelSample[] {
+  const own: FuelSample[] = [];
+  // A walk, not a copy of the window with `before` in front: this runs on every pass over the open trip.
+  const take = (p: DerivePosition) => {
+    if (p.fuelL !== null && p.fuelL >= 0) own.push({ time: p.time, level: p.fuelL });
+  };
+  if (before) take(before);
+  for (const p of positions) take(p);
+  if (own.length || !tankCapacityL) return own;
+  return obd
+    .map((r) => ({ time: r.time, pct: typeof r.readings?.fuelLevel === 'number' ? (r.readings.fuelLevel as number) : null }))
+    .filter((r): r is { time: number; pct: number } => r.pct !== null && r.pct >= 0 && r.pct <= 100)
+    .map((r) => ({ time: r.time, level: (r.pct * tankCapacityL) / 100 }));
+}
+
+/** The smoothed level at the start (first samples at or after `from`) or the end (last at or before `to`) of a span. */
+export function levelAt(samples: FuelSample[], from: number, to: number, side: 'start' | 'end'): number | null {
+  const inside = samples.filter((s) => s.time >= from && s.time <= to);
+  if (!inside.length) return null;
+  const pick = side === 'start' ? inside.slice(0, SMOOTH) : inside.slice(-SMOOTH);
+  return median(pick.map((s) => s.level));
+}
+
+/**
+ * Refuels and suspected drains over the stationary runs of the window: `runs` are [first, last]
+ * index pairs of positions where the vehicle stood (see stationaryRuns).
+ */
+export function fuelEvents(positions: DerivePosition[], runs: Array<[number, number]>, tankCapacityL: number | null): FuelEvent[] {
+  const threshold = eventThresholdL(tankCapacityL);
+  const out: FuelEvent[] = [];
+  for (const [first, last] of runs) {
+    const run = positions.slice(first, last + 1).filter((p) => p.fuelL !== null);
+    if (run.length < 2) continue;
+    const k = Math.min(SMOOTH, run.length >> 1);
+    const before = median(run.slice(0, k).map((p) => p.fuelL!));
+    const after = median(run.slice(-k).map((p) => p.fuelL!));
+    const delta = after - before;
+    let accOnMs = 0;
+    for (let i = first; i < last; i++) if (positions[i].acc) accOnMs += positions[i + 1].time - positions[i].time;
+    const allowance = (accOnMs / 3_600_000) * IDLE_BURN_L_PER_H;
+    const kind = delta >= threshold ? 'refuel' : -delta >= threshold + allowance ? 'drain' : null;
+    if (!kind) continue;
+    // When: the sample where the level has gone half of the way.
+    const half = before + delta / 2;
+    const at = run.find((p) => (delta > 0 ? p.fuelL! >= half : p.fuelL! <= half)) ?? run[0];
+    out.push({ kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude });
+  }
+  return out;
+}
+
+/** The position the trip started from: the last good one before its first (the window's `before` when none). */
+function startOf(positions: DerivePosition[], jumps: ArrayLike<boolean>, trip: TripSegment, before: DerivePosition | null): DerivePosition | null {
+  let from = trip.first - 1;
+  while (from >= 0 && jumps[from]) from--;
+  return from >= 0 ? positions[from] : before;
+}
+
+/**
+ * The odometer's distance over the trip's points (its start, then its good positions), when two or
+ * more carry it and it is sane: it never runs backwards, and never faster than a vehicle can go.
+ * A walk over the window, not a copy of the trip: this runs on every pass over the open trip.
+ */
+function odometerKm(positions: DerivePosition[], jumps: ArrayLike<boolean>, trip: TripSegment, start: DerivePosition | null): number | null {
+  let a: DerivePosition | null = null;
+  let b: DerivePosition | null = null;
+  let n = 0;
+  const take = (p: DerivePosition): boolean => {
+    if (p.mileageKm === null) return true;
+    if (b !== null && p.mileageKm < b.mileageKm!) return false;
+    a ??= p;
+    b = p;
+    n++;
+    return true;
+  };
+  if (start && !take(start)) return null;
+  for (let i = trip.first; i <= trip.last; i++) if (!jumps[i] && !take(positions[i])) return null;
+  if (n < 2) return null;
+  const km = b!.mileageKm! - a!.mileageKm!;
+  const h = (b!.time - a!.time) / 3_600_000;
+  if (km < 0 || km > MAX_KMH * h + 0.5) return null;
+  return km;
+}
+
+/** The track's length over the trip's points, its steps read from the window's. */
+function gnssKm(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition | null): number {
+  let km = 0;
+  let prev = start;
+  for (let i = trip.first; i <= trip.last; i++) {
+    if (at.jumps[i]) continue;
+    const p = positions[i];
+    if (prev) {
+      const step = at.km[i];
+      if (!(step < JITTER_STEP_KM && p.speed < MIN_MOVING_KMH && prev.speed < MIN_MOVING_KMH)) km += step;
+    }
+    prev = p;
+  }
+  return km;
+}
+
+export function tripMetrics(
+  positions: DerivePosition[],
+  at: Steps,
+  trip: TripSegment,
+  before: DerivePosition | null,
+  fuel: FuelSample[],
+  events: FuelEvent[],
+  stopMs: number,
+): TripMetrics {
+  const { jumps } = at;
+  const start = startOf(positions, jumps, trip, before);
+  const odo = odometerKm(positions, jumps, trip, start);
+  const distance = odo ?? gnssKm(positions, at, trip, start);
+  // The first point: where it started from, or its own first position when nothing good lies before.
+  const first = start ?? positions[trip.first];
+  let idleMs = 0;
+  let maxSpeed = 0;
+  for (let i = trip.first; i <= trip.last; i++) {
+    if (jumps[i]) continue;
+    const p = positions[i];
+    if (p.speed > maxSpeed) maxSpeed = p.speed;
+    if (i < trip.last && p.acc && p.speed < MIN_MOVING_KMH) idleMs += Math.min(positions[i + 1].time - p.time, stopMs);
+  }
+  const durationH = (trip.end - trip.begin) / 3_600_000;
+  const startLevel = levelAt(fuel, first.time, trip.end, 'start');
+  const endLevel = levelAt(fuel, first.time, trip.end, 'end');
+  let fuelL: number | null = null;
+  if (startLevel !== null && endLevel !== null) {
+    const inside = events.filter((e) => e.time >= trip.begin && e.time <= trip.end);
+    const refuel = inside.filter((e) => e.kind === 'refuel').reduce((s, e) => s + e.amountL, 0);
+    const drain = inside.filter((e) => e.kind === 'drain').reduce((s, e) => s + e.amountL, 0);
+    fuelL = round1(Math.max(0, startLevel - endLevel + refuel - drain));
+  }
+  return {
+    distanceKm: Math.round(distance * 1000) / 1000,
+    distanceSource: odo !== null ? 'odometer' : 'gnss',
+    idleS: Math.round(idleMs / 1000),
+    maxSpeed,
+    avgSpeed: durationH > 0 ? Math.round((distance / durationH) * 10) / 10 : 0,
+    fuelL,
+    start: first,
+    stop: positions[trip.last],
+  };
+}
+
+/** The rows of a window. */
+export function plainTrips(w: DeriveWindow): WindowRows {
+  const { positions, before, after, vehicle } = w;
+  const stopMs = vehicle.settings.stopMinutes * 60_000;
+  const at = steps(positions, before);
+  const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, at);
+  const events = fuelEvents(positions, stationaryRuns(positions, at, before), vehicle.tankCapacityL);
+  const samples = fuelSamples(positions, w.obdRecords, vehicle.tankCapacityL, before);
+  const vehicleId = vehicle.vehicleId;
+  const rows: WindowRows = { segments, trips: [], stops: [], fuelEvents: [] };
+  for (const s of segments) {
+    const durationS = Math.round((s.end - s.begin) / 1000);
+    if (s.kind === 'trip') {
+      const m = tripMetrics(positions, at, s, before, samples, events, stopMs);
+      rows.trips.push({
+        vehicle_id: vehicleId,
+        begin_time: new Date(s.begin),
+        end_time: new Date(s.end),
+        duration_s: durationS,
+        distance_km: m.distanceKm,
+        distance_source: m.distanceSource,
+        fuel_l: m.fuelL,
+        idle_s: m.idleS,
+        max_speed: m.maxSpeed,
+        avg_speed: m.avgSpeed,
+        start_latitude: m.start.latitude,
+        start_longitude: m.start.longitude,
+        end_latitude: m.stop.latitude,
+        end_longitude: m.stop.longitude,
+        open: s.open,
+      });
+    } else {
+      const at = positions[s.first];
+      rows.stops.push({ vehicle_id: vehicleId, begin_time: new Date(s.begin), end_time: new Date(s.end), duration_s: durationS, latitude: at.latitude, longitude: at.longitude, open: s.open });
+    }
+  }
+  rows.fuelEvents = events.map((e) => ({
+    vehicle_id: vehicleId,
+    kind: e.kind,
+    time: new Date(e.time),
+    amount_l: e.amountL,
+    level_before_l: e.levelBeforeL,
+    level_after_l: e.levelAfterL,
+    latitude: e.latitude,
+    longitude: e.longitude,
+  }));
+  return rows;
+}
+
+
