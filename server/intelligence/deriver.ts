@@ -102,7 +102,9 @@ export interface DeriveWindow {
   /**
    * A pass of the worker: the newest device time its marks cover. Reports after it were stored as
    * the pass ran (their marks not yet taken), so the next pass's dirty range begins after it
-   * whenever the terminal reports in order: what a deriver carries on from should stop there.
+   * whenever the terminal reports in order: what a deriver carries on from should stop before it
+   * (a terminal may send several reports in one second of device time, and the rest of that second
+   * may be among them).
    */
   marked?: number;
   /**

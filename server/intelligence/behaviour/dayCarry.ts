@@ -3,8 +3,9 @@
  * tally (events.ts) and the day's health extremes through the last report walked. A day is rebuilt
  * on every pass that touches it, so without this a pass costs the whole day's reports, per vehicle.
  *
- * What is carried stops at the newest report the pass's marks cover (`DeriveWindow.marked`): the
- * reports after it were stored as the pass ran, and the next pass's dirty range begins with them.
+ * What is carried stops before the newest time the pass's marks cover (`DeriveWindow.marked`): the
+ * reports after it, and more of that second, were stored as the pass ran, and the next pass's dirty
+ * range begins with them.
  * A carry is only gone on from when the pipeline says the window continues the last pass of the
  * vehicle (a held window served it: every report before the dirty range is as that pass read it)
  * and the report a tally stopped at lies before the dirty range; a trip must still begin where it

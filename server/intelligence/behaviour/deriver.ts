@@ -62,8 +62,9 @@ function dayRows(
   carry: DayCarry | null,
 ): { behaviour: Insertable<BehaviourDayTable>; health: Insertable<HealthDayTable>; carry: DayCarry } | null {
   const { w, day, hi, lo, speedLimit } = x;
-  // Each walk goes to the newest report the marks cover (what the next pass carries on from), then on to the end.
-  const marked = w.marked ?? Infinity;
+  // Each walk goes to the last report before the newest time the marks cover (what the next pass
+  // carries on from: more reports of that second may come), then on to the end. Times are whole ms.
+  const marked = (w.marked ?? Infinity) - 1;
   // Inside a fence with a speed limit, that limit counts (as it does for the OverSpeed alarm).
   let limitsCarry: DayCarry['limits'] = null;
   let limits: number | number[] = speedLimit;

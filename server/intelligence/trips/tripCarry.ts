@@ -1,8 +1,9 @@
 /**
  * What the trips deriver carries from one live pass of a vehicle to the next: its walk over the
- * window (tripWalk.ts) as it stood at the newest report the pass's marks cover
- * (`DeriveWindow.marked`; the reports after it were stored as the pass ran, and the next pass's
- * dirty range begins with them). Without it, every pass walks the open trip from its first report.
+ * window (tripWalk.ts) as it stood before the newest time the pass's marks cover
+ * (`DeriveWindow.marked`; the reports after it, and more of that very second, were stored as the
+ * pass ran, and the next pass's dirty range begins with them). Without it, every pass walks the
+ * open trip from its first report.
  *
  * A walk is gone on from only when the pipeline says the window continues its last pass of the
  * vehicle (every report before the dirty range is as that pass read it), the walk stopped before
@@ -11,7 +12,7 @@
  * so the rows are those of a rebuild.
  */
 
-import { firstAfter, type DeriveWindow } from '../deriver';
+import { firstAtOrAfter, type DeriveWindow } from '../deriver';
 import { TripWalk, type TripsFound, type WalkPoint } from './tripWalk';
 
 interface TripCarry {
@@ -40,7 +41,7 @@ export class TripCarries {
     const walk = carry ? TripWalk.resume(carry.walk, carry.point, positions) : TripWalk.start(positions, w.before, stopMinutes, vehicle.tankCapacityL);
     if (w.marked === undefined) this.byVehicle.delete(vehicle.vehicleId);
     else {
-      walk.walkTo(firstAfter(positions, w.marked));
+      walk.walkTo(firstAtOrAfter(positions, w.marked));
       const n = walk.walked;
       if (n > 0) this.keep(vehicle.vehicleId, { from: w.from, beforeTime: w.before?.time ?? null, stopMinutes, tankCapacityL: vehicle.tankCapacityL, through: positions[n - 1].time, walk, point: walk.point() });
       else this.byVehicle.delete(vehicle.vehicleId);
