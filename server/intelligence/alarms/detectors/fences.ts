@@ -51,7 +51,67 @@ export function areaOf(fenceType: string, geometry: { center?: number[]; radius?
   return null;
 }
 
+/** [west, south, east, north], degrees. */
+type Box = readonly [number, number, number, number];
+
+/** Metres of arc per degree on the sphere turf measures with (6,371,008.8 m). */
+const METRES_PER_DEGREE = (6_371_008.8 * Math.PI) / 180;
+
+/**
+ * A box that holds the whole area, or null where none is simple (near a pole, across the
+ * antimeridian). Most reports lie far outside most fences, and this spares them the exact test.
+ */
+function boxAround(area: FenceArea): Box | null {
+  let box: [number, number, number, number];
+  if (area.kind === 'circle') {
+    // A spherical cap of angular radius δ spans ±δ in latitude and ±asin(sin δ / cos φ) in longitude.
+    const [lon, lat] = area.center;
+    const delta = area.radiusM / METRES_PER_DEGREE;
+    const s = Math.sin((delta * Math.PI) / 180) / Math.cos((lat * Math.PI) / 180);
+    if (!(s < 0.99)) return null;
+    const dLon = (Math.asin(s) * 180) / Math.PI;
+    box = [lon - dLon, lat - delta, lon + dLon, lat + delta];
+  } else {
+    const coords: number[][] = [];
+    const walk = (x: unknown): void => {
+      if (Array.isArray(x) && typeof x[0] === 'number') coords.push(x as number[]);
+      else if (Array.isArray(x)) x.forEach(walk);
+    };
+    walk(area.kind === 'route' ? area.line.geometry.coordinates : area.shape.geometry.coordinates);
+    if (!coords.length) return null;
+    box = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const [lon, lat] of coords) box = [Math.min(box[0], lon), Math.min(box[1], lat), Math.max(box[2], lon), Math.max(box[3], lat)];
+    if (area.kind === 'route') {
+      // The corridor's half width, with room to spare: turf measures along its own model of the earth.
+      const dLat = (2 * area.halfWidthM) / METRES_PER_DEGREE;
+      const cos = Math.cos((Math.min(90, Math.max(Math.abs(box[1]), Math.abs(box[3])) + dLat) * Math.PI) / 180);
+      if (!(cos > 0.1)) return null;
+      box = [box[0] - dLat / cos, box[1] - dLat, box[2] + dLat / cos, box[3] + dLat];
+    }
+  }
+  // A hair of margin for rounding; beyond the poles or the antimeridian, no box.
+  const m = 1e-7;
+  const out: Box = [box[0] - m, box[1] - m, box[2] + m, box[3] + m];
+  return out[1] < -89 || out[3] > 89 || out[0] < -180 || out[2] > 180 ? null : out;
+}
+
+const boxes = new WeakMap<FenceArea, Box | null>();
+
+function boxOf(area: FenceArea): Box | null {
+  let b = boxes.get(area);
+  if (b === undefined) boxes.set(area, (b = boxAround(area)));
+  return b;
+}
+
+/** Whether a point lies in the area (its border included). */
 export function inside(area: FenceArea, p: { latitude: number; longitude: number }): boolean {
+  const b = boxOf(area);
+  if (b !== null && (p.longitude < b[0] || p.longitude > b[2] || p.latitude < b[1] || p.latitude > b[3])) return false;
+  return insideExactly(area, p);
+}
+
+/** The exact test (exported for the tests that hold the box to it). */
+export function insideExactly(area: FenceArea, p: { latitude: number; longitude: number }): boolean {
   if (area.kind === 'circle') return metresBetween({ longitude: area.center[0], latitude: area.center[1] }, p) <= area.radiusM;
   if (area.kind === 'route') return pointToLineDistance(point([p.longitude, p.latitude]), area.line, { units: 'meters' }) <= area.halfWidthM;
   return booleanPointInPolygon(point([p.longitude, p.latitude]), area.shape);
@@ -136,8 +196,10 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
     fenceId: fence.id,
     detail: { fenceName: fence.name },
   });
-  const within = settledInside(positions, fence);
-  positions.forEach((p, i) => {
+  // One walk: the crossings settle as settledInside settles (settleStep), so whether a report
+  // counts as inside for the fence's speed limit is read off the same state.
+  const limited = limitsSpeed(fence);
+  for (const p of positions) {
     const now = inside(fence.area, p);
     if (now === state) candidate = null;
     else {
@@ -151,7 +213,7 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
         candidate = null;
       }
     }
-    const fast = within[i] && limitsSpeed(fence) && p.speed > fence.speedLimit!;
+    const fast = limited && state === true && now && p.speed > fence.speedLimit!;
     if (fast && !speeding)
       speeding = { type: 'OverSpeed', subject: '', begin: p.time, end: null, firedAt: p.time, latitude: p.latitude, longitude: p.longitude, value: p.speed, fenceId: fence.id, detail: { sources: [subject], limitKmh: fence.speedLimit } };
     else if (fast && speeding) speeding.value = Math.max(speeding.value ?? 0, p.speed);
@@ -160,7 +222,7 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
       out.push(speeding);
       speeding = null;
     }
-  });
+  }
   if (speeding) out.push(speeding);
   return out;
 }
