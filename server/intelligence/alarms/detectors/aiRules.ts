@@ -10,8 +10,12 @@ import { lineString, point } from '@turf/helpers';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import type { DerivePosition } from '../../deriver';
 import type { AlarmInterval } from '../types';
-import { HOUR, isMoving, JITTER_M, metresBetween, MINUTE } from './motionRules';
+import { HOUR, MINUTE } from './motionRules';
+import * as motionRules from './motionRules';
 import { conditionRuns, heldMs } from './runs';
+
+/** Read once: under tsx an imported binding is a getter call on every use, and these run per report (trips/segment.ts). */
+const { isMoving, metresBetween, JITTER_M } = motionRules;
 
 export const AI_DEFAULTS = {
   repeatRadiusM: 200,

@@ -12,7 +12,10 @@ import type { Feature, LineString, Polygon, MultiPolygon } from 'geojson';
 import type { DerivePosition } from '../../deriver';
 import type { AlarmInterval } from '../types';
 import { boundaryOf } from '../districts';
-import { metresBetween } from './motionRules';
+import * as motionRules from './motionRules';
+
+/** Read once: under tsx an imported binding is a getter call on every use, and these run per report (trips/segment.ts). */
+const { metresBetween } = motionRules;
 
 export type FenceArea =
   | { kind: 'circle'; center: [number, number]; radiusM: number }

@@ -6,8 +6,12 @@
 import type { DerivePosition } from '../../deriver';
 import type { AlarmPolicy, PolicySet } from '../policies';
 import type { AlarmInterval, AlarmType } from '../types';
-import { HOUR, isMoving, JITTER_M, metresBetween, MINUTE, MOVING_KMH } from './motionRules';
+import { HOUR, MINUTE } from './motionRules';
+import * as motionRules from './motionRules';
 import { conditionRuns, heldMs, type Run } from './runs';
+
+/** Read once: under tsx an imported binding is a getter call on every use, and these run per report (trips/segment.ts). */
+const { isMoving, metresBetween, MOVING_KMH, JITTER_M } = motionRules;
 
 /** Defaults where a policy leaves a parameter empty. */
 export const RULE_DEFAULTS = {
