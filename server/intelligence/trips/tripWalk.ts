@@ -15,18 +15,18 @@ import type { DeriveObdRecord, DerivePosition } from '../deriver';
 import { distanceKm as geoDistanceKm } from '../geo';
 import { growRun, obdFuelSamples, openRun, ownFuelSample, runEvent, type FuelEvent, type FuelSample, type StandingRun } from './fuel';
 import { addToSums, copySums, startSums, tripMetrics, type TripMetrics, type TripSums } from './metrics';
-import { isMoving, JITTER_KM, MAX_KMH, type Segment } from './segment';
+import * as segmentRules from './segment';
+import type { Segment, StopSegment, TripSegment } from './segment';
 
 /** Read once: under tsx an imported binding is a getter call on every use, and these run per position (segment.ts). */
 const distanceKm = geoDistanceKm;
-const MAX_STEP_KMH = MAX_KMH;
-const JITTER_STEP_KM = JITTER_KM;
+const { isMoving, JITTER_KM, MAX_KMH } = segmentRules;
 
 /** A segment as the walk holds it: a trip with its sums. */
-type Held = (Segment & { kind: 'stop' }) | (Segment & { kind: 'trip'; sums: TripSums });
+type Held = StopSegment | (TripSegment & { sums: TripSums });
 
 export interface WalkedTrip {
-  segment: Segment & { kind: 'trip' };
+  segment: TripSegment;
   metrics: TripMetrics;
 }
 
@@ -153,7 +153,7 @@ export class TripWalk {
       if (good) {
         km = distanceKm(good, p);
         const h = (p.time - good.time) / 3_600_000;
-        if (h > 0 && km / h > MAX_STEP_KMH && km > JITTER_STEP_KM) continue;
+        if (h > 0 && km / h > MAX_KMH && km > JITTER_KM) continue;
       }
       const moving = isMoving(p, good, km);
       this.stand(i, moving);

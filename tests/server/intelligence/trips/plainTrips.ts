@@ -10,7 +10,7 @@ import { eventThresholdL, IDLE_BURN_L_PER_H, median, round1, type FuelEvent, typ
 import { isMoving, JITTER_KM, MAX_KMH, MIN_MOVING_KMH, type Segment, type TripSegment } from '../../../../server/intelligence/trips/segment';
 
 import type { TripMetrics } from '../../../../server/intelligence/trips/metrics';
-import type { WindowRows } from '../../../../server/intelligence/trips/tripDeriver';
+import type { TripsFound } from '../../../../server/intelligence/trips/tripWalk';
 
 interface SegmentOptions {
   stopMinutes: number;
@@ -296,53 +296,14 @@ export function tripMetrics(
   };
 }
 
-/** The rows of a window. */
-export function plainTrips(w: DeriveWindow): WindowRows {
+/** What a window holds, found by the plain rules. */
+export function plainTrips(w: DeriveWindow): TripsFound {
   const { positions, before, after, vehicle } = w;
   const stopMs = vehicle.settings.stopMinutes * 60_000;
   const at = steps(positions, before);
   const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, at);
   const events = fuelEvents(positions, stationaryRuns(positions, at, before), vehicle.tankCapacityL);
   const samples = fuelSamples(positions, w.obdRecords, vehicle.tankCapacityL, before);
-  const vehicleId = vehicle.vehicleId;
-  const rows: WindowRows = { segments, trips: [], stops: [], fuelEvents: [] };
-  for (const s of segments) {
-    const durationS = Math.round((s.end - s.begin) / 1000);
-    if (s.kind === 'trip') {
-      const m = tripMetrics(positions, at, s, before, samples, events, stopMs);
-      rows.trips.push({
-        vehicle_id: vehicleId,
-        begin_time: new Date(s.begin),
-        end_time: new Date(s.end),
-        duration_s: durationS,
-        distance_km: m.distanceKm,
-        distance_source: m.distanceSource,
-        fuel_l: m.fuelL,
-        idle_s: m.idleS,
-        max_speed: m.maxSpeed,
-        avg_speed: m.avgSpeed,
-        start_latitude: m.start.latitude,
-        start_longitude: m.start.longitude,
-        end_latitude: m.stop.latitude,
-        end_longitude: m.stop.longitude,
-        open: s.open,
-      });
-    } else {
-      const at = positions[s.first];
-      rows.stops.push({ vehicle_id: vehicleId, begin_time: new Date(s.begin), end_time: new Date(s.end), duration_s: durationS, latitude: at.latitude, longitude: at.longitude, open: s.open });
-    }
-  }
-  rows.fuelEvents = events.map((e) => ({
-    vehicle_id: vehicleId,
-    kind: e.kind,
-    time: new Date(e.time),
-    amount_l: e.amountL,
-    level_before_l: e.levelBeforeL,
-    level_after_l: e.levelAfterL,
-    latitude: e.latitude,
-    longitude: e.longitude,
-  }));
-  return rows;
+  const trips = segments.flatMap((s) => (s.kind === 'trip' ? [{ segment: s, metrics: tripMetrics(positions, at, s, before, samples, events, stopMs) }] : []));
+  return { segments, trips, fuelEvents: events };
 }
-
-
