@@ -22,7 +22,7 @@ export { DerivationPipeline } from './pipeline';
 
 /** This feature's derivers, in the order they must run. */
 export function intelligenceDerivers(): Deriver[] {
-  return [tripDeriver(), ledgerDeriver, trackMinuteDeriver];
+  return [tripDeriver(), ledgerDeriver, trackMinuteDeriver()];
 }
 
 export interface DerivationOptions {

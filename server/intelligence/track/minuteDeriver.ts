@@ -5,13 +5,15 @@
  * reports inside its bucket, so rebuilding the buckets a window touches is enough whatever order
  * reports arrive in: a pass rebuilds the buckets around the reports stored since the last (the
  * window's dirty range), not the whole window the trips needed, and reads back the reports of those
- * buckets that lie outside the window, so every bucket rebuilt is rebuilt whole.
+ * buckets that lie outside the window, so every bucket rebuilt is rebuilt whole. A live pass goes
+ * on from the tally the last pass left of the bucket it starts in (minuteCarry.ts).
  * `track_minute_cover` says from when on the levels hold every report (the replay reads raw before).
  */
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, TrackMinuteTable } from '../../platform/db/tables';
-import { boundText, timeSlice, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
+import { boundText, firstAfter, timeSlice, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
+import { BucketCarries } from './minuteCarry';
 import { distanceKm as geoDistanceKm } from '../geo';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
 
@@ -43,50 +45,114 @@ export function stepKm(a: { latitude: number; longitude: number; speed: number }
 
 const pointText = (p: MinutePoint) => `${p.time},${p.latitude},${p.longitude},${p.speed},${p.direction},${p.acc ? 1 : 0}`;
 
-/** The rows of one level of reports in device-time order (pure); every bucket they touch must be whole in `points`. */
-export function minuteRows(vehicleId: number, points: readonly MinutePoint[], spanMinutes = 1): Array<Insertable<TrackMinuteTable>> {
+/**
+ * One bucket's figures as its reports are met in device-time order: the first, fastest, slowest
+ * and last report (with their places in the bucket, which order the kept points), the GNSS distance
+ * between its reports, the odometer's ends and the count. A live pass goes on from the tally the
+ * last pass left (minuteCarry.ts) instead of reading the bucket's reports again.
+ */
+export interface BucketTally {
+  minute: number;
+  n: number;
+  gnss: number;
+  first: MinutePoint;
+  top: MinutePoint;
+  topAt: number;
+  slow: MinutePoint;
+  slowAt: number;
+  last: MinutePoint;
+  odoFirst: number | null;
+  odoLast: number | null;
+  odoSane: boolean;
+}
+
+function openBucket(minute: number, p: MinutePoint): BucketTally {
+  const t: BucketTally = { minute, n: 1, gnss: 0, first: p, top: p, topAt: 0, slow: p, slowAt: 0, last: p, odoFirst: null, odoLast: null, odoSane: true };
+  takeOdometer(t, p);
+  return t;
+}
+
+function takeOdometer(t: BucketTally, p: MinutePoint): void {
+  if (p.mileageKm === null) return;
+  if (t.odoLast !== null && p.mileageKm < t.odoLast) t.odoSane = false;
+  t.odoFirst ??= p.mileageKm;
+  t.odoLast = p.mileageKm;
+}
+
+function addToBucket(t: BucketTally, p: MinutePoint): void {
+  t.gnss += stepKm(t.last, p);
+  if (Math.fround(p.speed) > Math.fround(t.top.speed)) {
+    t.top = p;
+    t.topAt = t.n;
+  }
+  if (Math.fround(p.speed) < Math.fround(t.slow.speed)) {
+    t.slow = p;
+    t.slowAt = t.n;
+  }
+  takeOdometer(t, p);
+  t.last = p;
+  t.n++;
+}
+
+function bucketRow(vehicleId: number, spanMinutes: number, t: BucketTally): Insertable<TrackMinuteTable> {
+  // The fastest and the slowest: where it went top speed, and where it stood inside a moving bucket.
+  const kept = new Map<number, MinutePoint>([
+    [0, t.first],
+    [t.topAt, t.top],
+    [t.slowAt, t.slow],
+    [t.n - 1, t.last],
+  ]);
+  const points = [...kept].sort((a, b) => a[0] - b[0]).map(([, p]) => pointText(p));
+  return {
+    vehicle_id: vehicleId,
+    span_minutes: spanMinutes,
+    minute: new Date(t.minute),
+    n: t.n,
+    gnss_km: t.gnss,
+    odo_first: t.odoFirst,
+    odo_last: t.odoLast,
+    odo_sane: t.odoSane,
+    max_speed: t.top.speed,
+    points: `${points.length},${points.join(',')}`,
+  };
+}
+
+/** What a level's walk gives: its rows, and its last bucket's tally before `settleBefore` (what the next pass may go on from). */
+export interface LevelWalk {
+  rows: Array<Insertable<TrackMinuteTable>>;
+  settled: BucketTally | null;
+}
+
+/**
+ * The rows of one level of reports in device-time order (pure); every bucket they touch must be
+ * whole in `points`, except the first when `from` tallies its reports before them.
+ */
+export function minuteLevel(vehicleId: number, points: readonly MinutePoint[], spanMinutes = 1, from: BucketTally | null = null, settleBefore = Infinity): LevelWalk {
   const rows: Array<Insertable<TrackMinuteTable>> = [];
   const step = spanMinutes * MINUTE_MS;
-  let i = 0;
-  while (i < points.length) {
-    const minute = floorTo(points[i].time, step);
-    let j = i;
-    let top = i;
-    let slow = i;
-    let gnss = 0;
-    let odoFirst: number | null = null;
-    let odoLast: number | null = null;
-    let odoSane = true;
-    for (; j < points.length && floorTo(points[j].time, step) === minute; j++) {
-      const p = points[j];
-      if (j > i) gnss += stepKm(points[j - 1], p);
-      if (Math.fround(p.speed) > Math.fround(points[top].speed)) top = j;
-      if (Math.fround(p.speed) < Math.fround(points[slow].speed)) slow = j;
-      if (p.mileageKm !== null) {
-        if (odoLast !== null && p.mileageKm < odoLast) odoSane = false;
-        odoFirst ??= p.mileageKm;
-        odoLast = p.mileageKm;
-      }
+  let t: BucketTally | null = from && { ...from };
+  let settled: BucketTally | null = null;
+  let crossed = false;
+  for (const p of points) {
+    if (!crossed && p.time >= settleBefore) {
+      crossed = true;
+      settled = t && { ...t };
     }
-    const last = j - 1;
-    // The fastest and the slowest: where it went top speed, and where it stood inside a moving bucket.
-    const kept = [...new Set([i, top, slow, last])].sort((a, b) => a - b);
-    rows.push({
-      vehicle_id: vehicleId,
-      span_minutes: spanMinutes,
-      minute: new Date(minute),
-      n: j - i,
-      gnss_km: gnss,
-      odo_first: odoFirst,
-      odo_last: odoLast,
-      odo_sane: odoSane,
-      max_speed: points[top].speed,
-      points: `${kept.length},${kept.map((k) => pointText(points[k])).join(',')}`,
-    });
-    i = j;
+    const minute = floorTo(p.time, step);
+    if (t !== null && t.minute === minute) addToBucket(t, p);
+    else {
+      if (t !== null) rows.push(bucketRow(vehicleId, spanMinutes, t));
+      t = openBucket(minute, p);
+    }
   }
-  return rows;
+  if (t !== null) rows.push(bucketRow(vehicleId, spanMinutes, t));
+  // Every report walked lies before `settleBefore`: the last bucket's tally as it ends is settled.
+  if (!crossed && Number.isFinite(settleBefore)) settled = t && { ...t };
+  return { rows, settled };
 }
+
+/** The rows of one level of reports in device-time order (pure); every bucket they touch must be whole in `points`. */
+export const minuteRows = (vehicleId: number, points: readonly MinutePoint[], spanMinutes = 1) => minuteLevel(vehicleId, points, spanMinutes).rows;
 
 /**
  * What a window's level of `step` ms rebuilds: the whole buckets around its dirty range, within the
@@ -158,46 +224,60 @@ const LEVEL_COLUMNS: ReadonlyArray<Column<Insertable<TrackMinuteTable>>> = [
   ['points', 'text'],
 ];
 
-export const trackMinuteDeriver: Deriver = {
-  name: 'trackMinute',
+/**
+ * The rows of one level of a window's rebuilt range (its buckets from `from` on, whose reports are
+ * `inside`), going on from the tally the last pass left of the first bucket when it may, and what
+ * the next pass may go on from.
+ */
+export function levelRows(w: DeriveWindow, spanMinutes: number, from: number, inside: readonly MinutePoint[], carries: BucketCarries): Array<Insertable<TrackMinuteTable>> {
+  const carry = carries.usable(w, spanMinutes, from);
+  const walk = minuteLevel(w.vehicle.vehicleId, carry ? inside.slice(firstAfter(inside, carry.last.time)) : inside, spanMinutes, carry, w.marked ?? Infinity);
+  carries.keep(w, spanMinutes, walk.settled);
+  return walk.rows;
+}
 
-  async rebuild(trx: Kysely<DB>, w: DeriveWindow): Promise<void> {
-    await trackMinuteDeriver.rebuildMany!(trx, [w]);
-  },
+/** The replay levels' deriver, with its own carries (minuteCarry.ts): one per pipeline. */
+export function trackMinuteDeriver(): Deriver {
+  const carries = new BucketCarries();
+  return {
+    name: 'trackMinute',
+    rebuild: (trx, w) => rebuildLevels(trx, [w], carries),
+    rebuildMany: (trx, windows) => rebuildLevels(trx, windows, carries),
+  };
+}
 
-  async rebuildMany(trx: Kysely<DB>, windows: readonly DeriveWindow[]): Promise<void> {
-    if (!windows.length) return;
-    // Each level rebuilds its own buckets (a pass rewrites at most one old minute of the one-minute
-    // level); the coarsest level's range holds the others, so its reports serve them all.
-    const levels = LEVEL_MINUTES.map((m) => ({ m, bounds: windows.map((w) => rebuildRange(w, m * MINUTE_MS)) }));
-    const outer = levels[levels.length - 1].bounds;
-    const points = await pointsOf(trx, windows, outer);
-    const doomed = levels.flatMap(({ m, bounds }) => bounds.map((b) => ({ ...b, m })));
-    const rows = levels.flatMap(({ m, bounds }) =>
-      windows.flatMap((w, i) => {
-        const { from, to } = bounds[i];
-        const inside = from > outer[i].from || to < outer[i].to ? timeSlice(points[i], from, to) : points[i];
-        return minuteRows(w.vehicle.vehicleId, inside, m);
-      }),
-    );
-    // The levels hold everything from a rebuilt range's first bucket on when the range runs to the
-    // newest report (or past what was derived so far: reports beyond that are pending, so derived
-    // next), or when it reaches the part already held.
-    const ranges = sql`unnest(${outer.map((b) => b.vehicleId)}::int[], ${outer.map((b) => boundText(b.from))}::timestamptz[], ${outer.map((b) => boundText(b.to))}::timestamptz[]) AS r(vehicle_id, lo, hi)`;
-    const cover = sql`
-      INSERT INTO track_minute_cover (vehicle_id, covered_from)
-      SELECT r.vehicle_id, r.lo FROM ${ranges}
-      LEFT JOIN derive_state d ON d.vehicle_id = r.vehicle_id
-      LEFT JOIN track_minute_cover c ON c.vehicle_id = r.vehicle_id
-      WHERE (r.hi = 'infinity' OR d.watermark IS NULL OR r.hi > d.watermark OR r.hi >= c.covered_from) AND (c.covered_from IS NULL OR r.lo < c.covered_from)
-      ON CONFLICT (vehicle_id) DO UPDATE SET covered_from = LEAST(track_minute_cover.covered_from, excluded.covered_from)`;
-    // Each level's buckets of the rebuilt ranges, and the cover, in one statement.
-    const levelRanges = sql`unnest(${doomed.map((d) => d.vehicleId)}::int[], ${doomed.map((d) => d.m)}::smallint[], ${doomed.map((d) => boundText(d.from))}::timestamptz[], ${doomed.map((d) => boundText(d.to))}::timestamptz[]) AS w(vehicle_id, span, lo, hi)`;
-    await replaceRows(
-      trx,
-      levelRanges,
-      [rowSet({ table: 'track_minute', columns: LEVEL_COLUMNS, key: ['vehicle_id', 'span_minutes', 'minute'], rows, owned: sql`t.vehicle_id = w.vehicle_id AND t.span_minutes = w.span AND t.minute >= w.lo AND t.minute < w.hi` })],
-      [cover],
-    );
-  },
-};
+async function rebuildLevels(trx: Kysely<DB>, windows: readonly DeriveWindow[], carries: BucketCarries): Promise<void> {
+  if (!windows.length) return;
+  // Each level rebuilds its own buckets (a pass rewrites at most one old minute of the one-minute
+  // level); the coarsest level's range holds the others, so its reports serve them all.
+  const levels = LEVEL_MINUTES.map((m) => ({ m, bounds: windows.map((w) => rebuildRange(w, m * MINUTE_MS)) }));
+  const outer = levels[levels.length - 1].bounds;
+  const points = await pointsOf(trx, windows, outer);
+  const doomed = levels.flatMap(({ m, bounds }) => bounds.map((b) => ({ ...b, m })));
+  const rows = levels.flatMap(({ m, bounds }) =>
+    windows.flatMap((w, i) => {
+      const { from, to } = bounds[i];
+      const inside = from > outer[i].from || to < outer[i].to ? timeSlice(points[i], from, to) : points[i];
+      return levelRows(w, m, from, inside, carries);
+    }),
+  );
+  // The levels hold everything from a rebuilt range's first bucket on when the range runs to the
+  // newest report (or past what was derived so far: reports beyond that are pending, so derived
+  // next), or when it reaches the part already held.
+  const ranges = sql`unnest(${outer.map((b) => b.vehicleId)}::int[], ${outer.map((b) => boundText(b.from))}::timestamptz[], ${outer.map((b) => boundText(b.to))}::timestamptz[]) AS r(vehicle_id, lo, hi)`;
+  const cover = sql`
+    INSERT INTO track_minute_cover (vehicle_id, covered_from)
+    SELECT r.vehicle_id, r.lo FROM ${ranges}
+    LEFT JOIN derive_state d ON d.vehicle_id = r.vehicle_id
+    LEFT JOIN track_minute_cover c ON c.vehicle_id = r.vehicle_id
+    WHERE (r.hi = 'infinity' OR d.watermark IS NULL OR r.hi > d.watermark OR r.hi >= c.covered_from) AND (c.covered_from IS NULL OR r.lo < c.covered_from)
+    ON CONFLICT (vehicle_id) DO UPDATE SET covered_from = LEAST(track_minute_cover.covered_from, excluded.covered_from)`;
+  // Each level's buckets of the rebuilt ranges, and the cover, in one statement.
+  const levelRanges = sql`unnest(${doomed.map((d) => d.vehicleId)}::int[], ${doomed.map((d) => d.m)}::smallint[], ${doomed.map((d) => boundText(d.from))}::timestamptz[], ${doomed.map((d) => boundText(d.to))}::timestamptz[]) AS w(vehicle_id, span, lo, hi)`;
+  await replaceRows(
+    trx,
+    levelRanges,
+    [rowSet({ table: 'track_minute', columns: LEVEL_COLUMNS, key: ['vehicle_id', 'span_minutes', 'minute'], rows, owned: sql`t.vehicle_id = w.vehicle_id AND t.span_minutes = w.span AND t.minute >= w.lo AND t.minute < w.hi` })],
+    [cover],
+  );
+}

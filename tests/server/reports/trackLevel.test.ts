@@ -155,7 +155,7 @@ describe.each(BACKENDS)('the minute level without a trustworthy odometer on %s',
              CASE WHEN n % 400 < 100 THEN (n % 4) * 1.3 ELSE 30 + (n % 11) * 3.7 END, (n * 13) % 360, n % 400 >= 100, true,
              CASE WHEN n % 50 = 0 THEN 10000 + n * 0.01 - CASE WHEN n = 3000 THEN 50 ELSE 0 END ELSE NULL END
       FROM generate_series(0, ${N - 1}) AS n`.execute(db);
-    await new DerivationPipeline({ db, timeZone: 'Asia/Shanghai', derivers: [trackMinuteDeriver] }).rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    await new DerivationPipeline({ db, timeZone: 'Asia/Shanghai', derivers: [trackMinuteDeriver()] }).rebuild(vehicleId, { from: -Infinity, to: Infinity });
   });
   afterAll(() => s.close());
 
