@@ -1,7 +1,6 @@
 /**
  * The replay levels carried from pass to pass (minuteCarry.ts) against a fresh tally of the same
- * buckets: random reports sent a few at a time, with passes that lag behind their marks, miss a
- * held window, or find a derived report stored again changed.
+ * buckets: random reports sent a few at a time (livePasses.ts).
  */
 
 import fc from 'fast-check';
@@ -9,6 +8,7 @@ import type { DerivePosition, DeriveWindow, VehicleContext } from '../../../../s
 import { BucketCarries } from '../../../../server/intelligence/track/minuteCarry';
 import { floorTo, LEVEL_MINUTES, levelRows, MINUTE_MS, minuteRows } from '../../../../server/intelligence/track/minuteDeriver';
 import { positionAt } from '../positionAt';
+import { livePassArb, livePasses } from '../livePasses';
 
 const vehicle: VehicleContext = { vehicleId: 9, orgId: 1, orgPath: '/1/', licence: '沪A00009', tankCapacityL: null, fuelTypeId: null, settings: { stopMinutes: 5, region: null }, timeZone: 'Asia/Shanghai' };
 
@@ -19,14 +19,12 @@ const reportArb = fc.record({
   odometer: fc.oneof(fc.constant(null), fc.constant('up' as const), fc.constant('back' as const)),
 });
 
-const passArb = fc.record({ chunk: fc.integer({ min: 1, max: 25 }), lag: fc.integer({ min: 0, max: 3 }), held: fc.boolean(), edit: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat() }) });
-
 describe('the replay levels carried from pass to pass', () => {
   it('give the rows a fresh tally of the rebuilt buckets gives', () => {
     let eligible = 0;
     let resumed = 0;
     fc.assert(
-      fc.property(fc.array(reportArb, { minLength: 30, maxLength: 200 }), fc.array(passArb, { minLength: 2, maxLength: 15 }), (reports, passes) => {
+      fc.property(fc.array(reportArb, { minLength: 30, maxLength: 200 }), fc.array(livePassArb(25), { minLength: 2, maxLength: 15 }), (reports, passes) => {
         let t = 0;
         let north = 0;
         let km = 500;
@@ -38,36 +36,16 @@ describe('the replay levels carried from pass to pass', () => {
           return positionAt(t, { speed: r.speed, acc: r.speed > 0, latitude: 31.2 + north / 111_000, mileageKm: r.odometer === null ? null : km });
         });
         const carries = new BucketCarries();
-        const usable = carries.usable.bind(carries);
-        let n = 0;
-        let settled = 0;
-        for (const [k, pass] of passes.entries()) {
-          if (n >= all.length) break;
-          n = Math.min(all.length, n + pass.chunk);
-          let dirtyFrom = all[settled].time;
-          if (pass.edit !== null && settled > 0) {
-            const j = pass.edit % settled;
-            all[j] = { ...all[j], speed: all[j].speed + 7 };
-            dirtyFrom = Math.min(dirtyFrom, all[j].time);
-          }
-          const continues = k % 3 !== 2 || pass.held;
-          if (!continues && settled > 0) {
-            // Not continued: another process may have changed what this one derived, unmarked here.
-            const j = settled - 1;
-            all[j] = { ...all[j], speed: all[j].speed + 3 };
-          }
-          const positions = all.slice(0, n);
-          const marked = positions[Math.max(0, n - 1 - pass.lag)].time;
+        for (const pass of livePasses(all, passes, (p) => ({ ...p, speed: p.speed + 7 }))) {
+          const { positions, dirtyFrom, marked, continues } = pass;
           const w: DeriveWindow = { vehicle, from: all[0].time, to: Infinity, positions, obdRecords: [], before: null, after: null, dirty: { from: dirtyFrom, to: Infinity }, marked, continues };
           for (const m of LEVEL_MINUTES) {
             const from = floorTo(dirtyFrom, m * MINUTE_MS);
             const inside = positions.filter((p) => p.time >= from);
-            const could = k > 0 && w.continues && pass.edit === null;
-            if (could) eligible++;
-            if (usable(w, m, from)) resumed++;
+            if (pass.eligible) eligible++;
+            if (carries.usable(w, m, from)) resumed++;
             expect(levelRows(w, m, from, inside, carries)).toEqual(minuteRows(vehicle.vehicleId, inside, m));
           }
-          settled = positions.filter((p) => p.time < marked).length;
         }
       }),
       { numRuns: 300 },

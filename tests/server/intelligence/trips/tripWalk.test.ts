@@ -11,6 +11,7 @@ import { deriveTrips, tripRows } from '../../../../server/intelligence/trips/tri
 import { TripWalk } from '../../../../server/intelligence/trips/tripWalk';
 import { positionAt, T0 } from '../positionAt';
 import { plainTrips } from './plainTrips';
+import { livePassArb, livePasses } from '../livePasses';
 
 const vehicle = (stopMinutes: number, tankCapacityL: number | null): VehicleContext => ({
   vehicleId: 7,
@@ -120,38 +121,19 @@ describe('the trips walk', () => {
     const resume = jest.spyOn(TripWalk, 'resume');
     let eligible = 0;
     let edited = 0;
-    const passArb = fc.record({ chunk: fc.integer({ min: 1, max: 15 }), lag: fc.integer({ min: 0, max: 3 }), held: fc.boolean(), edit: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat() }) });
     fc.assert(
-      fc.property(driveOf(40), fc.array(passArb, { minLength: 2, maxLength: 12 }), (d, passes) => {
-        const all = [...d.positions];
+      fc.property(driveOf(40), fc.array(livePassArb(15), { minLength: 2, maxLength: 12 }), (d, passes) => {
         const carries = new TripCarries();
-        let n = 0;
-        /** Reports the last pass's marks covered: the next pass's dirty range begins after them. */
-        let settled = 0;
-        for (const [k, pass] of passes.entries()) {
-          if (n >= all.length) break;
-          n = Math.min(all.length, n + pass.chunk);
-          let dirtyFrom = all[settled].time;
-          if (pass.edit !== null && settled > 0) {
-            // A report already derived is stored again changed (a terminal resending it): the range begins there.
-            const j = pass.edit % settled;
-            all[j] = { ...all[j], acc: !all[j].acc, speed: all[j].speed ? 0 : 30 };
-            dirtyFrom = Math.min(dirtyFrom, all[j].time);
-            edited++;
-          } else if (k > 0 && (k % 4 !== 3 || pass.held)) eligible++;
-          const positions = all.slice(0, n);
-          // The pass's marks cover all but the last few reports (stored as it ran).
-          const marked = positions[Math.max(0, n - 1 - pass.lag)].time;
-          // Every fourth pass is not continued unless its held window served.
-          const continues = k % 4 !== 3 || pass.held;
-          const w = windowOf(d, positions, { dirty: { from: dirtyFrom, to: Infinity }, marked, continues });
+        for (const pass of livePasses(d.positions, passes, (p) => ({ ...p, acc: !p.acc, speed: p.speed ? 0 : 30 }))) {
+          const w = windowOf(d, pass.positions, { dirty: { from: pass.dirtyFrom, to: Infinity }, marked: pass.marked, continues: pass.continues });
           expect(carries.walk(w)).toEqual(plainTrips(w));
-          settled = positions.filter((p) => p.time <= marked).length;
+          if (pass.eligible) eligible++;
+          if (pass.edited) edited++;
         }
       }),
       { numRuns: 300 },
     );
-    // Most passes that could go on from the last did (the rest: a report stored at the very time the last walk stopped at).
+    // Most passes that could go on from the last did (the rest: the last walk stopped at no report).
     expect(eligible).toBeGreaterThan(800);
     expect(edited).toBeGreaterThan(150);
     expect(resume.mock.calls.length).toBeGreaterThan(eligible * 0.9);
