@@ -6,7 +6,8 @@ export interface RowProgress {
   phase: 'read' | 'check' | 'write' | 'store';
   done: number;
   total: number | null;
-  state: 'running' | 'done' | 'cancelled' | 'failed';
+  /** waiting: the server has not begun it yet (the request is still on its way). */
+  state: 'waiting' | 'running' | 'done' | 'cancelled' | 'failed';
 }
 
 /**
@@ -18,7 +19,7 @@ export function newProgressId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Quiet: a progress read that fails (not started yet, another server process) just shows no rows. */
+/** Quiet: a progress read that fails (another server process, a network fault) just shows no rows. */
 export const readProgress = (id: string) => call<RowProgress>(`/vehicle/progress/${id}`, { method: 'GET', quiet: true, skipErrorHandler: true });
 
 /** Cancels it; answers its state afterwards (`done`: it finished first). */

@@ -19,7 +19,16 @@ export const MAX_PROGRESS_PER_MEMBER = 50;
 
 /** read: the file is parsed; check: rows validated; write: rows written to the file; store: rows stored. */
 export type ProgressPhase = 'read' | 'check' | 'write' | 'store';
-export type ProgressState = 'running' | 'done' | 'cancelled' | 'failed';
+/** waiting: nothing has begun under the id on this server yet (the request is still on its way). */
+export type ProgressState = 'waiting' | 'running' | 'done' | 'cancelled' | 'failed';
+
+/**
+ * What an id nothing has begun under reads as. Not a 404: the console polls from the moment it
+ * sends its request, which a slow upload or network keeps from the server for a while, and every
+ * 404 would land in the browser's console as an error. Another member's id reads the same, so it
+ * tells nothing of their runs.
+ */
+export const WAITING: ProgressView = Object.freeze({ phase: 'read', done: 0, total: null, state: 'waiting' });
 
 export interface ProgressView {
   phase: ProgressPhase;
@@ -122,11 +131,11 @@ export class ProgressBoard {
     };
   }
 
-  /** The member's own entry; another member's id reads as unknown. */
-  view(memberId: number, id: string): ProgressView | undefined {
+  /** The member's own entry; an id nothing has begun under (or another member's) reads as waiting. */
+  view(memberId: number, id: string): ProgressView {
     this.sweep();
     const e = this.entries.get(ProgressBoard.key(memberId, id));
-    return e && { ...e.view };
+    return { ...(e?.view ?? WAITING) };
   }
 
   /** Cancels the member's running entry; answers its state afterwards (done or failed ones stay so). */

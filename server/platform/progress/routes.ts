@@ -12,7 +12,7 @@ const view = {
     phase: { enum: ['read', 'check', 'write', 'store'] },
     done: { type: 'integer' },
     total: { type: ['integer', 'null'] },
-    state: { enum: ['running', 'done', 'cancelled', 'failed'] },
+    state: { enum: ['waiting', 'running', 'done', 'cancelled', 'failed'] },
   },
 };
 
@@ -23,15 +23,16 @@ const known = (v: ProgressView | undefined): ProgressView => {
 
 /**
  * `GET /api/vehicle/progress/{id}`: how far the caller's export or import sent with that id has
- * come; `DELETE` the same cancels it and answers its state afterwards (`done` when it finished
- * first). Only the member who sent the id sees it; any other id is 404.
+ * come (`waiting` until the request reaches this server); `DELETE` the same cancels it and answers
+ * its state afterwards (`done` when it finished first). Only the member who sent the id sees it:
+ * another's id reads as waiting, and cancelling it is 404.
  */
 export function registerProgressRoutes(app: FastifyInstance): void {
   const board = new ProgressBoard();
   app.decorate('progressBoard', board);
   const schema = { tags: ['progress'], params, response: { 200: view } };
   app.get('/api/vehicle/progress/:id', { config: { permission: NONE }, schema: { ...schema, summary: 'rows so far of an export or import' } }, async (req) =>
-    known(board.view(callerOf(req).memberId, (req.params as { id: string }).id)),
+    board.view(callerOf(req).memberId, (req.params as { id: string }).id),
   );
   app.delete('/api/vehicle/progress/:id', { config: { permission: NONE }, schema: { ...schema, summary: 'cancel an export or import' } }, async (req) =>
     known(board.cancel(callerOf(req).memberId, (req.params as { id: string }).id)),

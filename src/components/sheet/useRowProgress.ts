@@ -33,9 +33,10 @@ export function useRowProgress(): RowProgressWatch {
     const poll = async () => {
       try {
         const p = await readProgress(id);
-        if (current.current === id) setRows(p);
+        // Waiting: the request has not reached the server yet, so there are no rows to show.
+        if (current.current === id && p.state !== 'waiting') setRows(p);
       } catch {
-        // Not registered yet, or gone: keep what is shown.
+        // A network fault or another server process: keep what is shown.
       }
       if (current.current === id) timer.current = setTimeout(() => void poll(), POLL_MS);
     };
