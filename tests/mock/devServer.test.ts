@@ -12,6 +12,16 @@ const root = path.resolve(__dirname, '../..');
  * as mock files) and answers the console's calls with no API server running: the server's app
  * over an in-memory database, inside the dev server's process.
  */
+/** Resolves once the dev server serves the console's login page and every script and style it names. */
+async function consoleServed(base: string): Promise<void> {
+  const html = await (await fetch(`${base}/login`)).text();
+  for (const [, asset] of html.matchAll(/(?:src|href)="(\/[^"]+\.(?:js|css))"/g)) {
+    const r = await fetch(`${base}${asset}`);
+    expect(r.status).toBe(200);
+    await r.arrayBuffer();
+  }
+}
+
 describe('npm run dev:mock', () => {
   let child: ChildProcess | undefined;
   let out = '';
@@ -79,34 +89,42 @@ describe('npm run dev:mock', () => {
   }, 180_000);
 
   it('renders every menu page of the console for the demo admin without an error toast or a failed call', async () => {
-    expect(port).toBeGreaterThan(0); // the dev server of the test above
-    const base = `http://127.0.0.1:${port}`;
-    browser = await launchChromium();
-    const { page } = await openPage(browser, base);
-    const failed: string[] = [];
-    page.on('response', (r) => {
-      if (r.url().includes('/api/') && r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${r.url()}`);
-    });
-    await login(page, 'admin', DEMO_PASSWORD);
-    await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 60_000 });
-    // The admin's menu, asked of the mock directly: every page key the shell can open.
-    const menus = await (await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ loginName: 'admin', password: DEMO_PASSWORD }) }))
-      .json()
-      .then((b) => fetch(`${base}/api/passport/resource/authorized/obd-web`, { headers: { authorization: `Bearer ${b.object.token}` } }))
-      .then((r) => r.json());
-    type Item = { kind: string; path: string | null; url: string | null; children: Item[] };
-    const pages = (items: Item[]): string[] => items.flatMap((r) => [...(r.kind === 'Menu' && r.url && r.path ? [r.path] : []), ...pages(r.children)]);
-    const paths = pages(menus);
-    expect(paths.length).toBeGreaterThan(20);
-    const toasts: string[] = [];
-    for (const p of paths) {
-      await page.goto(p);
+    try {
+      expect(port).toBeGreaterThan(0); // the dev server of the test above
+      const base = `http://127.0.0.1:${port}`;
+      // Webpack rebuilds whenever a watched file changes (Umi rewrites src/.umi as it starts), and
+      // holds every request until the build is done: fetch, unlike a page load, waits that out.
+      await consoleServed(base);
+      browser = await launchChromium();
+      const { page } = await openPage(browser, base);
+      const failed: string[] = [];
+      page.on('response', (r) => {
+        if (r.url().includes('/api/') && r.status() >= 400) failed.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+      });
+      await login(page, 'admin', DEMO_PASSWORD);
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'), { timeout: 60_000 });
+      // The admin's menu, asked of the mock directly: every page key the shell can open.
+      const menus = await (await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ loginName: 'admin', password: DEMO_PASSWORD }) }))
+        .json()
+        .then((b) => fetch(`${base}/api/passport/resource/authorized/obd-web`, { headers: { authorization: `Bearer ${b.object.token}` } }))
+        .then((r) => r.json());
+      type Item = { kind: string; path: string | null; url: string | null; children: Item[] };
+      const pages = (items: Item[]): string[] => items.flatMap((r) => [...(r.kind === 'Menu' && r.url && r.path ? [r.path] : []), ...pages(r.children)]);
+      const paths = pages(menus);
+      expect(paths.length).toBeGreaterThan(20);
+      const toasts: string[] = [];
+      for (const p of paths) {
+        await page.goto(p);
+        await page.waitForLoadState('networkidle');
+        for (const t of await page.locator('.ant-message-error, .ant-notification-notice-error, .ant-result-error, .ant-result-500, .ant-result-403').allInnerTexts()) toasts.push(`${p}: ${t}`);
+      }
+      await page.goto('/system/org');
       await page.waitForLoadState('networkidle');
-      for (const t of await page.locator('.ant-message-error, .ant-notification-notice-error, .ant-result-error, .ant-result-500, .ant-result-403').allInnerTexts()) toasts.push(`${p}: ${t}`);
+      await screenshot(page, 'mock-system-org');
+      expect({ failed, toasts }).toEqual({ failed: [], toasts: [] });
+    } catch (e) {
+      // What the dev server said (its builds and their times) tells a slow build from a broken page.
+      throw new Error(`${(e as Error).message}\n--- max dev said:\n${out.slice(-4000)}`);
     }
-    await page.goto('/system/org');
-    await page.waitForLoadState('networkidle');
-    await screenshot(page, 'mock-system-org');
-    expect({ failed, toasts }).toEqual({ failed: [], toasts: [] });
   }, 400_000);
 });
