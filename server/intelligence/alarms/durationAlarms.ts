@@ -1,18 +1,21 @@
 /**
- * OverSpeed and Idle raised as soon as the batch that completes their duration is committed, like
- * Low (lowAlarms.ts), instead of a derivation pass later: under load a pass takes seconds (README,
- * Benchmarks: Alarms), which the budget of report → alarm under 1 s does not leave them.
+ * OverSpeed, Idle and Fatigue raised as soon as the batch that completes their duration is
+ * committed, like Low (lowAlarms.ts), instead of a derivation pass later: under load a pass takes
+ * seconds (README, Benchmarks: Alarms), which the budget of report → alarm under 1 s does not
+ * leave them.
  *
- * Each vehicle's current run of the condition (speeding; idling) is followed here, report by report,
- * with the deriver's own condition; that is only a filter. When it sees a run reach its duration
- * (or the terminal's speeding bit come on), the alarms are found again by the deriver's own rules
- * (overSpeed merged with the alarm word's bit 1; idle) over the stored reports from just before
- * the run began, never further back than the pass's own look-back. They are stored only when the
- * condition does not hold at that stretch's first report: then nothing from before can reach into
- * the stretch, so the pass, which reads at least that stretch, finds the same alarms (same key:
- * begin), keeps their ids and announces nothing twice. A run first seen after a restart, or one
- * that began further back than the look-back, is left to the pass; so is OverSpeed for a vehicle
- * inside a fence with a speed limit, which applies only once the vehicle has settled inside.
+ * Each vehicle's current run of the condition (speeding; idling; driving without the rest) is
+ * followed here, report by report, with the deriver's own rule; that is only a filter. When it sees
+ * a run reach its duration (or the terminal's speeding bit come on), the alarms are found again by
+ * the deriver's own rules (overSpeed merged with the alarm word's bit 1; idle; fatigue) over the
+ * stored reports from before the run began, never further back than the pass's own look-back
+ * (the pass reads at least that much before the batch). They are stored only where nothing from
+ * before the stretch can reach into them: for OverSpeed and Idle, when the condition does not hold
+ * at the stretch's first report; for Fatigue, when a rest of the policy's minutes within the
+ * stretch came first. Then the pass finds the same alarms (same key: begin), keeps their ids and
+ * announces nothing twice. A run first seen after a restart, or one that began further back than
+ * the look-back, is left to the pass; so is OverSpeed for a vehicle inside a fence with a speed
+ * limit, which applies only once the vehicle has settled inside.
  */
 
 import type { Kysely } from 'kysely';
@@ -22,10 +25,10 @@ import type { DeriveLookups } from '../settingsCache';
 import { loadPositionsMany } from '../windowLoad';
 import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { lookbackMs } from './deriver';
-import { alarmWordIntervals } from './detectors/alarmWord';
+import { ALARM_BIT_TYPES, alarmWordIntervals } from './detectors/alarmWord';
 import { anyLimiting, type FenceRule } from './detectors/fences';
 import { MINUTE } from './detectors/motionRules';
-import { idle, idleRule, overSpeed, overSpeedRule, type MotionFix } from './detectors/policyRules';
+import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, type MotionFix } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
 import type { PolicySet } from './policies';
 import type { RaisedAlarm } from './store';
@@ -42,28 +45,86 @@ export interface DurationReport extends MotionFix {
 /** A report as the rules read it: what both a committed report and a stored position carry. */
 type Fix = MotionFix & { alarm: number };
 
-export type DurationType = 'OverSpeed' | 'Idle';
+export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue';
 
-/** One type's condition for one vehicle, from its policies (and fences). */
+/** Follows one vehicle's reports in order: answers, at a report where a run fires, when that run began (once per run); else null. */
+type Follower = (p: Fix) => number | null;
+
+/** One type's rule for one vehicle, from its policies (and fences). */
 interface DurationRule {
-  /** Whether the condition holds at `p` in a run begun at `first` (null: whether `p` would begin one). */
-  holds(p: Fix, first: Fix | null): boolean;
-  /** Whether the run begun at `first` has fired by `p` (a report it holds at). */
-  fires(first: Fix, p: Fix): boolean;
-  /** The type's alarms in these positions, found and merged as the pass finds and merges them. */
-  detect(positions: readonly DerivePosition[]): AlarmInterval[];
+  /** A follower starting afresh. */
+  follow(): Follower;
+  /** Where the stretch read for a run that began at `since` starts, at the earliest `floor` (the pass's look-back before the batch). */
+  readFrom(since: number, floor: number): number;
+  /** The type's alarms in this stretch, found and merged as the pass finds and merges them, that the pass will find the same; null: none can be told. */
+  detect(positions: readonly DerivePosition[]): AlarmInterval[] | null;
 }
 
 const SPEEDING_BIT = 1;
+/** The alarm word's bits that are Fatigue. */
+const FATIGUE_BITS = ALARM_BIT_TYPES.reduce((word, type, bit) => (type === 'Fatigue' ? (word | (1 << bit)) >>> 0 : word), 0);
 const speedingBit = (p: Fix) => ((p.alarm >>> SPEEDING_BIT) & 1) === 1;
+
+/**
+ * The rule of a condition that holds report by report (as conditionRuns splits runs): `holds`
+ * whether it holds at `p` in a run begun at `first` (null: whether `p` would begin one), `fires`
+ * whether the run begun at `first` has fired by `p`. The stretch starts a minute before the run,
+ * and tells nothing when the condition already holds at its first report.
+ */
+function conditionRule(holds: (p: Fix, first: Fix | null) => boolean, fires: (first: Fix, p: Fix) => boolean, detect: (positions: readonly DerivePosition[]) => AlarmInterval[]): DurationRule {
+  return {
+    follow() {
+      let first: Fix | null = null;
+      let fired = false;
+      return (p) => {
+        if (!first || !holds(p, first)) {
+          first = holds(p, null) ? fixOf(p) : null;
+          fired = false;
+        }
+        if (!first || fired || !fires(first, p)) return null;
+        fired = true;
+        return first.time;
+      };
+    },
+    readFrom: (since, floor) => Math.max(floor, since - MINUTE),
+    // Holding at the stretch's start: the run may have begun before it, where the pass may see it begin.
+    detect: (positions) => (!positions.length || holds(positions[0], null) ? null : detect(positions)),
+  };
+}
 
 /** The rule this path follows for a vehicle; null when it cannot raise the type ahead of the pass. */
 export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[]): DurationRule | null {
+  if (type === 'Fatigue') {
+    const policy = policies.get('Fatigue');
+    if (!policy) return null;
+    const rule = fatigueRule(policy);
+    return {
+      follow() {
+        const run = new FatigueRun(rule);
+        let fired: number | null = null;
+        return (p) => {
+          run.step(p);
+          if (!run.tired(p) || run.driveStart!.time === fired) return null;
+          return (fired = run.driveStart!.time);
+        };
+      },
+      // The driving began within the limit of the batch and a rest came before it: the whole look-back.
+      readFrom: (_since, floor) => floor,
+      detect(positions) {
+        // The terminal's fatigue bits are the same alarm (merged by the deriver): one set at the
+        // stretch's start may have begun before it.
+        if (!positions.length || (positions[0].alarm & FATIGUE_BITS) !== 0) return null;
+        const settled = fatigueSettled(positions, policy);
+        if (settled === null) return null;
+        return mergeIntervals([...alarmWordIntervals(positions), ...fatigue(positions, policy)]).filter((a) => a.type === 'Fatigue' && a.begin >= settled);
+      },
+    };
+  }
   if (type === 'Idle') {
     const policy = policies.get('Idle');
     if (!policy) return null;
     const { holds, minMs } = idleRule(policy);
-    return { holds, fires: (first, p) => p.time - first.time >= minMs, detect: (positions) => idle(positions, policy) };
+    return conditionRule(holds, (first, p) => p.time - first.time >= minMs, (positions) => idle(positions, policy));
   }
   // A fence's limit holds once the vehicle has settled inside it (its dwell), which the short
   // stretch read here cannot tell from where the pass starts reading.
@@ -71,20 +132,18 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
   const policy = policies.get('OverSpeed');
   const rule = policy ? overSpeedRule(policy) : null;
   const fast = (p: Fix) => rule !== null && p.speed > rule.limitKmh;
-  return {
+  return conditionRule(
     // The terminal's bit and the policy's limit are one alarm (merged by the deriver).
-    holds: (p) => speedingBit(p) || fast(p),
-    fires: (first, p) => speedingBit(p) || (rule !== null && fast(p) && p.time - first.time >= rule.minMs),
-    detect: (positions) => mergeIntervals([...alarmWordIntervals(positions), ...(policy ? overSpeed(positions, policy) : [])]).filter((a) => a.type === 'OverSpeed'),
-  };
+    (p) => speedingBit(p) || fast(p),
+    (first, p) => speedingBit(p) || (rule !== null && fast(p) && p.time - first.time >= rule.minMs),
+    (positions) => mergeIntervals([...alarmWordIntervals(positions), ...(policy ? overSpeed(positions, policy) : [])]).filter((a) => a.type === 'OverSpeed'),
+  );
 }
 
-/** What is followed of a vehicle: its last report, and the run it is in. */
+/** What is followed of a vehicle: its last report, and its follower. */
 interface RunMemory {
   time: number;
-  first: Fix | null;
-  /** The run has already fired (and was looked at). */
-  fired: boolean;
+  follow: Follower;
 }
 
 /** Vehicles remembered at most (beyond, the memory starts afresh: it only spares queries). */
@@ -110,7 +169,8 @@ export class DurationAlarms {
     // Only vehicles whose reports can matter: a policy of the type, or the speeding bit.
     const candidates = vehicles.flatMap(([vehicleId, list], i) => {
       const policies = policiesOf[i];
-      const relevant = policies.has(this.type) || (this.type === 'OverSpeed' && (list.some(speedingBit) || this.runs.get(vehicleId)?.first));
+      // A speeding run of the bit alone ends in a batch without the bit: forgetting it there is the same.
+      const relevant = policies.has(this.type) || (this.type === 'OverSpeed' && list.some(speedingBit));
       if (!relevant) {
         this.runs.delete(vehicleId);
         return [];
@@ -129,42 +189,36 @@ export class DurationAlarms {
       list.sort((a, b) => a.time - b.time);
       const since = this.follow(vehicleId, list, rule);
       if (since === null) continue;
-      // From just before the run began, but no further back than the pass reads at least.
-      fired.push({ vehicleId, rule, from: Math.max(list[0].time - lookbackMs(policies), since - MINUTE), to: list[list.length - 1].time + 1, batchFrom: list[0].time });
+      // From before the run began, but no further back than the pass reads at least.
+      fired.push({ vehicleId, rule, from: rule.readFrom(since, list[0].time - lookbackMs(policies)), to: list[list.length - 1].time + 1, batchFrom: list[0].time });
     }
     if (!fired.length) return [];
     const stretches = await loadPositionsMany(this.db, fired);
     const found: FoundAhead[] = [];
     for (const [i, { vehicleId, rule, batchFrom }] of fired.entries()) {
       const positions = stretches[i];
-      // Holding at the stretch's start: the run may have begun before it, where the pass may see it begin.
-      if (!positions.length || rule.holds(positions[0], null)) continue;
+      const alarms = rule.detect(positions);
+      if (!alarms) continue;
       // What fired after the report before the batch is what the batch completed.
       const before = positions.filter((p) => p.time < batchFrom);
       const firedFrom = before.length ? before[before.length - 1].time + 1 : -Infinity;
-      found.push({ vehicleId, orgPath: pathOf.get(vehicleId)!, found: rule.detect(positions), firedFrom });
+      found.push({ vehicleId, orgPath: pathOf.get(vehicleId)!, found: alarms, firedFrom });
     }
     return storeFoundAheadOfPass(this.db, found);
   }
 
   /**
-   * Follows the vehicle's run through these reports (newer than the last followed; an older report
-   * makes the memory unsure, so it starts afresh), as conditionRuns splits runs; answers the begin
-   * of the first run that fired in them, or null.
+   * Follows the vehicle's runs through these reports (newer than the last followed; an older report
+   * makes the memory unsure, so it starts afresh); answers the begin of the first run that fired in
+   * them, or null.
    */
   private follow(vehicleId: number, reports: readonly DurationReport[], rule: DurationRule): number | null {
     let m = this.runs.get(vehicleId);
-    if (!m || reports[0].time <= m.time) this.runs.set(vehicleId, (m = { time: -Infinity, first: null, fired: false }));
+    if (!m || reports[0].time <= m.time) this.runs.set(vehicleId, (m = { time: -Infinity, follow: rule.follow() }));
     let since: number | null = null;
     for (const r of reports) {
-      if (!m.first || !rule.holds(r, m.first)) {
-        m.first = rule.holds(r, null) ? fixOf(r) : null;
-        m.fired = false;
-      }
-      if (m.first && !m.fired && rule.fires(m.first, r)) {
-        m.fired = true;
-        since ??= m.first.time;
-      }
+      const fired = m.follow(r);
+      if (fired !== null) since ??= fired;
       m.time = r.time;
     }
     return since;

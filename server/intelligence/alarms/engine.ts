@@ -43,7 +43,7 @@ export interface AlarmEngine {
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
-   * Raises the alarm word's own alarms, FireOn, Fault, fence crossings, Low, OverSpeed and Idle
+   * Raises the alarm word's own alarms, FireOn, Fault, fence crossings, Low, OverSpeed, Idle and Fatigue
    * from each batch these writers commit, ahead of the derivation pass (bitAlarms.ts,
    * ignitionAlarms.ts, faultAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns
    * the unsubscribe function.
@@ -71,11 +71,12 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const lows = new LowAlarms(opts.db);
   const speeding = new DurationAlarms(opts.db, 'OverSpeed');
   const idling = new DurationAlarms(opts.db, 'Idle');
+  const tiring = new DurationAlarms(opts.db, 'Fatigue');
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
   const onStored = (batch: StoredBatch) => {
     const reports: BitReport[] = [];
-    // What the ignition, fence, Low, OverSpeed and Idle paths read of each position: one list for all.
+    // What the ignition, fence, Low, OverSpeed, Idle and Fatigue paths read of each position: one list for all.
     const positions: Array<IgnitionReport & LowReport & DurationReport> = [];
     const dtcs: FaultReport[] = [];
     for (const { record } of batch.inserted) {
@@ -112,6 +113,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
         positions.length ? lows.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? speeding.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? idling.raise(positions, lookups, pathOf).then(announce) : null,
+        positions.length ? tiring.raise(positions, lookups, pathOf).then(announce) : null,
       ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

@@ -164,39 +164,90 @@ export function trail(positions: readonly DerivePosition[], policy: AlarmPolicy)
   return out;
 }
 
+/** Fatigue's limit of driving and the rest that ends it, under its policy. */
+export function fatigueRule(policy: AlarmPolicy): { limitMs: number; restMs: number } {
+  return { limitMs: (policy.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR, restMs: (policy.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE };
+}
+
+/**
+ * Where fatigue stands, report by report: driving since when (short stops included), resting since
+ * when. What fatigue() and the report-time path (durationAlarms.ts) both step through.
+ */
+export class FatigueRun<P extends MotionFix = MotionFix> {
+  driveStart: P | null = null;
+  private restStart: number | null = null;
+  /** The rest under way has been long enough (and said so). */
+  private rested = false;
+
+  constructor(private readonly rule: { limitMs: number; restMs: number }) {}
+
+  /**
+   * Steps one report. Answers when a rest long enough to end the driving so far is first seen
+   * complete at this report (a terminal that went quiet while parked rested until its next
+   * report): the time the rest became long enough; else null.
+   */
+  step(p: P): number | null {
+    const { restMs } = this.rule;
+    const rest = this.restStart;
+    if (p.speed >= MOVING_KMH) {
+      const seen = this.rested;
+      const long = rest !== null && p.time - rest >= restMs;
+      this.restStart = null;
+      this.rested = false;
+      if (long) this.driveStart = null;
+      this.driveStart ??= p;
+      return long && !seen ? rest + restMs : null;
+    }
+    const since = rest ?? (this.restStart = p.time);
+    if (this.rested || p.time - since < restMs) return null;
+    this.rested = true;
+    this.driveStart = null;
+    return since + restMs;
+  }
+
+  /** Driving (at a moving report `p`) for the limit without the rest. */
+  tired(p: P): boolean {
+    return this.driveStart !== null && p.speed >= MOVING_KMH && p.time - this.driveStart.time >= this.rule.limitMs;
+  }
+}
+
 /**
  * Fatigue: driving for the policy's hours (default 4) without a rest of its minutes (default 20).
- * Begins when that driving began; clears once a long enough rest has been taken.
+ * Begins when that driving began; clears once a long enough rest has been taken (when the terminal
+ * was quiet through it, at the report after).
  */
 export function fatigue(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
-  const limitMs = (policy.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR;
-  const restMs = (policy.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE;
+  const rule = fatigueRule(policy);
+  const run = new FatigueRun<DerivePosition>(rule);
   const out: AlarmInterval[] = [];
-  let driveStart: DerivePosition | null = null;
-  let restStart: number | null = null;
   let cur: AlarmInterval | null = null;
   for (const p of positions) {
-    if (p.speed >= MOVING_KMH) {
-      if (restStart !== null && p.time - restStart >= restMs) driveStart = null;
-      restStart = null;
-      driveStart ??= p;
-      if (!cur && p.time - driveStart.time >= limitMs)
-        cur = { type: 'Fatigue', subject: '', begin: driveStart.time, end: null, firedAt: driveStart.time + limitMs, ...at(driveStart), value: null, detail: { sources: ['policy'] } };
-      if (cur) cur.value = Math.round((p.time - driveStart.time) / MINUTE);
-      continue;
+    const rested = run.step(p);
+    if (rested !== null && cur) {
+      cur.end = rested;
+      out.push(cur);
+      cur = null;
     }
-    restStart ??= p.time;
-    if (p.time - restStart >= restMs) {
-      if (cur) {
-        cur.end = restStart + restMs;
-        out.push(cur);
-        cur = null;
-      }
-      driveStart = null;
+    if (!cur && run.tired(p)) {
+      const start = run.driveStart!;
+      cur = { type: 'Fatigue', subject: '', begin: start.time, end: null, firedAt: start.time + rule.limitMs, ...at(start), value: null, detail: { sources: ['policy'] } };
     }
+    if (cur && p.speed >= MOVING_KMH) cur.value = Math.round((p.time - run.driveStart!.time) / MINUTE);
   }
   if (cur) out.push(cur);
   return out;
+}
+
+/**
+ * The first report of these at which a rest of the policy's minutes is complete: from there on,
+ * fatigue() finds the same whatever came before them (null: no such report).
+ */
+export function fatigueSettled(positions: readonly DerivePosition[], policy: AlarmPolicy): number | null {
+  // A rest that began before these reports began earlier still: whatever drove before it, it ends
+  // that driving here too.
+  const run = new FatigueRun<DerivePosition>(fatigueRule(policy));
+  for (const p of positions) if (run.step(p) !== null) return p.time;
+  return null;
 }
 
 /** Every policy rule the vehicle's policies switch on. */

@@ -45,6 +45,7 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
       { name: 'p-Low', alarmType: 'Low', threshold: 11.8, durationMinutes: 1 },
       { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 1 },
       { name: 'p-OverSpeed', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 30 } },
+      { name: 'p-Fatigue', alarmType: 'Fatigue', threshold: null, durationMinutes: null, params: { hours: 1, restMinutes: 20 } },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
@@ -111,5 +112,15 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
     expect(early.map((a) => a.begin)).toEqual([day.reports[6].time]);
     expect(await alarmsOf(vehicleId, 'Idle')).toEqual(early);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle').map((a) => a.id)).toEqual([early[0].id]);
+  });
+
+  it('keeps a Fatigue whose hour of driving after a full rest ran out in the batch', async () => {
+    // 25 minutes parked, then driving: the policy's hour runs out at report 85.
+    const day = new ScriptedDay(START, HOME).step(25 * 60, 0, { acc: false, every: 60 }).step(70 * 60, 40, { every: 60 });
+    const vehicleId = await rig.vehicleOf(demoTerminal(6));
+    const early = await raceTheTrigger(demoTerminal(6), day.reports, 85, 'Fatigue');
+    expect(early.map((a) => a.begin)).toEqual([day.reports[25].time]);
+    expect(await alarmsOf(vehicleId, 'Fatigue')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Fatigue').map((a) => a.id)).toEqual([early[0].id]);
   });
 });

@@ -42,6 +42,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       { name: 'p-Low', alarmType: 'Low', threshold: 11.8, durationMinutes: 1 },
       { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null },
       { name: 'p-OverSpeed', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 30 } },
+      { name: 'p-Fatigue', alarmType: 'Fatigue', threshold: null, durationMinutes: null, params: { hours: 1, restMinutes: 20 } },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
@@ -284,6 +285,31 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     });
     expect((await alarmsOf(vehicleId, 'Idle')).map((a) => a.id)).toEqual([early[0].id]);
     expect(announcedIds(vehicleId, 'Idle')).toEqual([early[0].id]);
+  });
+
+  it('raises Fatigue from the batch where driving reaches the policy\'s hour after a full rest, before any pass; without the rest in view, only the pass', async () => {
+    // 25 minutes parked, then 70 minutes of driving: the policy's hour runs out at minute 85.
+    const day = new ScriptedDay(START, HOME).step(25 * 60, 0, { acc: false, every: 60 }).step(70 * 60, 40, { every: 60 });
+    const vehicleId = await rig.vehicleOf(demoTerminal(13));
+    const drove = START + 25 * 60_000;
+    let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+    await sendThroughFailingPasses(demoTerminal(13), day.reports, async () => {
+      early = await alarmsOf(vehicleId, 'Fatigue');
+      expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[drove, drove + 3_600_000, null]]);
+      expect(announcedIds(vehicleId, 'Fatigue')).toEqual([early[0].id]);
+    });
+    expect((await alarmsOf(vehicleId, 'Fatigue')).map((a) => a.id)).toEqual([early[0].id]);
+    expect(announcedIds(vehicleId, 'Fatigue')).toEqual([early[0].id]);
+    // Driving from the first report, a 10-minute stop in it: whether it drove before is out of
+    // view, so the batch leaves the alarm to the pass (which reads from where the reports begin).
+    const unsure = new ScriptedDay(START, HOME).step(30 * 60, 40, { every: 60 }).step(10 * 60, 0, { every: 60 }).step(40 * 60, 40, { every: 60 });
+    const other = await rig.vehicleOf(demoTerminal(14));
+    await sendThroughFailingPasses(demoTerminal(14), unsure.reports, async () => {
+      expect(await alarmsOf(other, 'Fatigue')).toEqual([]);
+    });
+    const derived = await alarmsOf(other, 'Fatigue');
+    expect(derived.map((a) => [a.begin, a.fired])).toEqual([[START, START + 3_600_000]]);
+    expect(announcedIds(other, 'Fatigue')).toEqual([derived[0].id]);
   });
 
   it('raises OverSpeed whose seconds outlast the minute of context every window gets, and leaves it to the pass inside a fence\'s speed limit', async () => {

@@ -3,7 +3,7 @@ import { repeatArrival, skewing } from '../../../../server/intelligence/alarms/d
 import { ALARM_BIT_TYPES, alarmWordIntervals } from '../../../../server/intelligence/alarms/detectors/alarmWord';
 import { areaOf, fenceIntervals, inside, type FenceRule } from '../../../../server/intelligence/alarms/detectors/fences';
 import { faultIntervals, obdAlarmIntervals, parseDtc } from '../../../../server/intelligence/alarms/detectors/obd';
-import { fatigue, fireOn, overSpeed, trail } from '../../../../server/intelligence/alarms/detectors/policyRules';
+import { fatigue, fatigueSettled, fireOn, overSpeed, trail } from '../../../../server/intelligence/alarms/detectors/policyRules';
 import type { AlarmPolicy } from '../../../../server/intelligence/alarms/policies';
 import { ALARM_TYPES } from '../../../../server/intelligence/alarms/types';
 import { east, ScriptedDay } from './scriptedDay';
@@ -121,6 +121,26 @@ describe('policy rules', () => {
     // The policy's parameters: 6 h allowed, or a 10-minute rest enough.
     expect(fatigue(positions(tired), policy('Fatigue', null, null, { hours: 6 }))).toEqual([]);
     expect(fatigue(positions(tired), policy('Fatigue', null, null, { restMinutes: 10 }))).toEqual([]);
+  });
+
+  it('Fatigue ends at a rest the terminal was quiet through, at the report after it', () => {
+    // 4.5 h of driving, one report parked, the terminal off for an hour, then driving again.
+    const day = new ScriptedDay(START, HOME).step(270 * 60, 60, { every: 60 }).step(60, 0, { every: 60 });
+    const parkedAt = START + 270 * MIN;
+    const after = new ScriptedDay(day.time + 60 * MIN, day.position).step(30 * 60, 60, { every: 60 });
+    const found = fatigue([...positions(day), ...positions(after)], policy('Fatigue', null, null));
+    expect(found.map((f) => [f.begin, f.end])).toEqual([[START, parkedAt + 20 * MIN]]);
+  });
+
+  it('fatigueSettled: the first report where a full rest lies behind, even a rest the reports begin inside', () => {
+    const p = policy('Fatigue', null, null);
+    // Starting inside a rest (what drove before is not among the reports): its 20 minutes settle it.
+    const midRest = new ScriptedDay(START, HOME).step(25 * 60, 0, { every: 60 }).step(60 * 60, 60, { every: 60 });
+    expect(fatigueSettled(positions(midRest), p)).toBe(START + 20 * MIN);
+    // A stop of 10 minutes settles nothing; the 25 after the drive do, at their 20th minute.
+    const short = new ScriptedDay(START, HOME).step(60 * 60, 60, { every: 60 }).step(10 * 60, 0, { every: 60 }).step(60 * 60, 60, { every: 60 }).step(25 * 60, 0, { every: 60 });
+    expect(fatigueSettled(positions(short), p)).toBe(START + (130 + 20) * MIN);
+    expect(fatigueSettled(positions(new ScriptedDay(START, HOME).step(60 * 60, 60, { every: 60 })), p)).toBeNull();
   });
 
   it('OverSpeed durationSeconds adds to durationMinutes', () => {
