@@ -14,7 +14,9 @@
  *   the ignition off for the report before each probe instead of setting the collision bit, under a FireOn policy;
  *   BENCH_PROBE=Fault lists a trouble code on the probe, the other reports none, under a Fault policy; BENCH_PROBE=FenceIn
  *   puts the probe inside a fence (no dwell) linked to the probe vehicles, the other reports outside it; BENCH_PROBE=OverSpeed
- *   drives the probe at 120 km/h, the other reports at 40, under an OverSpeed policy of 100 km/h held for no time)
+ *   drives the probe at 120 km/h, the other reports at 40, under an OverSpeed policy of 100 km/h held for no time;
+ *   BENCH_PROBE=Trail turns the ignition on, then off for eight reports parked, and puts the probe 400 m away, under a
+ *   Trail policy of the default 300 m)
  */
 
 import { sql } from 'kysely';
@@ -41,9 +43,11 @@ const DERIVE_THREAD = process.env.BENCH_DERIVE_THREAD === '1';
 const DERIVE_WORKERS = process.env.BENCH_DERIVE_WORKERS ? Number(process.env.BENCH_DERIVE_WORKERS) : undefined;
 const LOAD_TERMINALS = Number(process.env.BENCH_LOAD_TERMINALS || 0);
 const LOAD_RATE = Number(process.env.BENCH_LOAD_RATE || 1);
-/** The alarm each tenth report raises: a collision (the alarm word), an ignition (FireOn, a policy type), a trouble code, a fence entry or speeding. */
-const PROBES = ['Crash', 'FireOn', 'Fault', 'FenceIn', 'OverSpeed'] as const;
+/** The alarm each tenth report raises: a collision (the alarm word), an ignition (FireOn, a policy type), a trouble code, a fence entry, speeding or a tow. */
+const PROBES = ['Crash', 'FireOn', 'Fault', 'FenceIn', 'OverSpeed', 'Trail'] as const;
 const PROBE = PROBES.find((p) => p === process.env.BENCH_PROBE) ?? 'Crash';
+/** Trail's probe: 400 m east of where the vehicle is parked (at latitude 31.2), beyond the policy's default 300. */
+const TOW_DEGREES = 400 / (111_320 * Math.cos((31.2 * Math.PI) / 180));
 /** The probe fence: 3 km round a point 9.5 km east of where the probe terminals report. */
 const FENCE = { longitude: 121.5, latitude: 31.21, radiusM: 3000 };
 
@@ -78,7 +82,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   // A console rule for collisions at the root, for the bench's subscriber (the root administrator).
   const admin = (await sql<{ id: number }>`SELECT m.id FROM member m JOIN organisation o ON o.id = m.org_id WHERE o.parent_id IS NULL ORDER BY m.id LIMIT 1`.execute(db)).rows[0].id;
   await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench probe', ${PROBE}, 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
-  if (PROBE === 'FireOn' || PROBE === 'Fault' || PROBE === 'OverSpeed')
+  if (PROBE === 'FireOn' || PROBE === 'Fault' || PROBE === 'OverSpeed' || PROBE === 'Trail')
     await sql`INSERT INTO policy (org_id, name, alarm_type, threshold, enabled) SELECT id, 'bench probe', ${PROBE}, ${PROBE === 'OverSpeed' ? 100 : null}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
   // BENCH_BITS_AFTER_PASS=1: the alarm word's alarms only from the derivation pass, as before.
   const unwatch = process.env.BENCH_BITS_AFTER_PASS === '1' ? () => {} : engine.watch([g.writer]);
@@ -146,13 +150,17 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
         const probe = (tick + i) % 10 === 0;
         // A first report follows nothing: no ignition, trouble code or fence side to compare with
         // (and a vehicle whose data begins speeding may have been speeding before).
-        const measured = probe && !(PROBE !== 'Crash' && tick === 0);
+        // A tow is told from where the ignition went off: a vehicle first seen parked waits for its next cycle.
+        const measured = probe && (PROBE === 'Crash' || tick >= (PROBE === 'Trail' ? 10 : 1));
         if (measured) sent.set(`${vehicleOf.get(t.opts.phone)}|${deviceTime}`, performance.now());
         const ignitionOff = PROBE === 'FireOn' && (tick + i) % 10 === 9;
-        const longitude = PROBE === 'FenceIn' && probe ? FENCE.longitude : 121.4;
+        // Trail: the ignition on, off and parked for eight reports, then the probe 400 m east.
+        const parked = PROBE === 'Trail' && (tick + i) % 10 !== 1;
+        const longitude = (PROBE === 'FenceIn' && probe ? FENCE.longitude : 121.4) + (PROBE === 'Trail' && probe ? TOW_DEGREES : 0);
         const extras = PROBE === 'Fault' ? { extras: { obd: { dtcs: probe ? ['P0301'] : [] } } } : {};
-        const speed = ignitionOff ? 0 : PROBE === 'OverSpeed' && measured ? 120 : 40;
-        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude, speed, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn: !ignitionOff, fixed: true }, ...extras });
+        const speed = ignitionOff || (parked && !probe) ? 0 : PROBE === 'OverSpeed' && measured ? 120 : PROBE === 'Trail' ? 30 : 40;
+        const accOn = !ignitionOff && !parked;
+        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude, speed, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn, fixed: true }, ...extras });
       });
       tick++;
       await sleep(1000 - ((Date.now() - t0) % 1000));

@@ -19,7 +19,8 @@ import { dtcReports, expertLookup } from './dtcReports';
 import { overSpeedRule, policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
 import { orgPathsOf, type PolicySet } from './policies';
-import { closeClockAlarms, replaceAlarmsMany, windowBounds, type AlarmReplacement, type RaisedAlarm } from './store';
+import { alarmWindowBounds } from './ignitionReach';
+import { closeClockAlarms, replaceAlarmsMany, type AlarmReplacement, type RaisedAlarm } from './store';
 import type { AlarmInterval, AlarmType } from './types';
 import { lookupsOf, lookupsOnce, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
@@ -126,19 +127,26 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
     async extend(trx, vehicleId, range, pass) {
       return (await deriver.extendMany!(trx, [{ vehicleId, ...range }], pass))[0];
     },
-    /** Back by the longest policy's reach and out to whole alarms: one statement for all the ranges (two outside a pass). */
+    /**
+     * Back by the longest policy's reach and out to whole alarms: one statement for all the ranges
+     * (two outside a pass); with a Trail policy, back to where the ignition went off too (ignitionReach.ts).
+     */
     async extendMany(trx, ranges, pass) {
       const lookups = lookupsOf(trx, pass);
       const known = pass?.vehicles;
       const paths = known ? null : await orgPathsOf(trx, ranges.map((r) => r.vehicleId));
       const lookback: number[] = [];
+      const anchored: boolean[] = [];
       for (const r of ranges) {
         const path = known ? known.get(r.vehicleId)?.orgPath : paths!.get(r.vehicleId);
-        lookback.push(path ? lookbackMs(await lookups.policies(path)) : MARGIN_MS);
+        const policies = path ? await lookups.policies(path) : null;
+        lookback.push(policies ? lookbackMs(policies) : MARGIN_MS);
+        anchored.push(policies?.has('Trail') === true);
       }
-      return windowBounds(
+      return alarmWindowBounds(
         trx,
         ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: r.from - lookback[i], to: Number.isFinite(r.to) ? r.to + lookback[i] : Infinity })),
+        anchored,
       );
     },
     async rebuild(trx, window, pass) {

@@ -1,21 +1,21 @@
 /**
- * OverSpeed, Idle and Fatigue raised as soon as the batch that completes their duration is
- * committed, like Low (lowAlarms.ts), instead of a derivation pass later: under load a pass takes
- * seconds (README, Benchmarks: Alarms), which the budget of report → alarm under 1 s does not
- * leave them.
+ * OverSpeed, Idle, Fatigue and Trail raised as soon as the batch that completes them is committed,
+ * like Low (lowAlarms.ts), instead of a derivation pass later: under load a pass takes seconds
+ * (README, Benchmarks: Alarms), which the budget of report → alarm under 1 s does not leave them.
  *
- * Each vehicle's current run of the condition (speeding; idling; driving without the rest) is
- * followed here, report by report, with the deriver's own rule; that is only a filter. When it sees
- * a run reach its duration (or the terminal's speeding bit come on), the alarms are found again by
- * the deriver's own rules (overSpeed merged with the alarm word's bit 1; idle; fatigue) over the
- * stored reports from before the run began, never further back than the pass's own look-back
- * (the pass reads at least that much before the batch). They are stored only where nothing from
- * before the stretch can reach into them: for OverSpeed and Idle, when the condition does not hold
- * at the stretch's first report; for Fatigue, when a rest of the policy's minutes within the
- * stretch came first. Then the pass finds the same alarms (same key: begin), keeps their ids and
- * announces nothing twice. A run first seen after a restart, or one that began further back than
- * the look-back, is left to the pass; so is OverSpeed for a vehicle inside a fence with a speed
- * limit, which applies only once the vehicle has settled inside.
+ * Each vehicle's current run of the condition (speeding; idling; driving without the rest; the
+ * ignition off) is followed here, report by report, with the deriver's own rule; that is only a
+ * filter. When it sees a run fire (its duration reached, the terminal's speeding bit come on, the
+ * vehicle further than the Trail policy's metres from where the ignition went off), the alarms are
+ * found again by the deriver's own rules (merged with the type's alarm-word bits) over the stored
+ * reports from before the run began, never further back than the pass itself reads (its look-back
+ * before the batch; for Trail, back to where the ignition went off: ignitionReach.ts). They are
+ * stored only where nothing from before the stretch can reach into them: when the condition, and
+ * the type's bits, do not hold at the stretch's first report; for Fatigue, when a rest of the
+ * policy's minutes within the stretch came first. Then the pass finds the same alarms (same key:
+ * begin), keeps their ids and announces nothing twice. A run first seen after a restart, or one
+ * that began further back than the look-back, is left to the pass; so is OverSpeed for a vehicle
+ * inside a fence with a speed limit, which applies only once the vehicle has settled inside.
  */
 
 import type { Kysely } from 'kysely';
@@ -27,12 +27,12 @@ import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOf
 import { lookbackMs } from './deriver';
 import { ALARM_BIT_TYPES, alarmWordIntervals } from './detectors/alarmWord';
 import { anyLimiting, type FenceRule } from './detectors/fences';
-import { MINUTE } from './detectors/motionRules';
-import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, type MotionFix } from './detectors/policyRules';
+import * as motionRules from './detectors/motionRules';
+import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, RULE_DEFAULTS, trail, type MotionFix } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
 import type { PolicySet } from './policies';
 import type { RaisedAlarm } from './store';
-import type { AlarmInterval } from './types';
+import type { AlarmInterval, AlarmType } from './types';
 
 /** A committed report, as this path needs it. */
 export interface DurationReport extends MotionFix {
@@ -45,7 +45,7 @@ export interface DurationReport extends MotionFix {
 /** A report as the rules read it: what both a committed report and a stored position carry. */
 type Fix = MotionFix & { alarm: number };
 
-export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue';
+export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue' | 'Trail';
 
 /** Follows one vehicle's reports in order: answers, at a report where a run fires, when that run began (once per run); else null. */
 type Follower = (p: Fix) => number | null;
@@ -56,14 +56,28 @@ interface DurationRule {
   follow(): Follower;
   /** Where the stretch read for a run that began at `since` starts, at the earliest `floor` (the pass's look-back before the batch). */
   readFrom(since: number, floor: number): number;
-  /** The type's alarms in this stretch, found and merged as the pass finds and merges them, that the pass will find the same; null: none can be told. */
-  detect(positions: readonly DerivePosition[]): AlarmInterval[] | null;
+  /**
+   * The type's alarms in this stretch (read for a run that began at `since`), found and merged as
+   * the pass finds and merges them, that the pass will find the same; null: none can be told.
+   */
+  detect(positions: readonly DerivePosition[], since: number): AlarmInterval[] | null;
 }
 
+/** Read once: under tsx an imported binding is a getter call on every use, and these run per report (policyRules.ts). */
+const { metresBetween, MINUTE } = motionRules;
+
 const SPEEDING_BIT = 1;
-/** The alarm word's bits that are Fatigue. */
-const FATIGUE_BITS = ALARM_BIT_TYPES.reduce((word, type, bit) => (type === 'Fatigue' ? (word | (1 << bit)) >>> 0 : word), 0);
 const speedingBit = (p: Fix) => ((p.alarm >>> SPEEDING_BIT) & 1) === 1;
+/** The alarm word's bits of a type. */
+const bitsOf = (type: AlarmType) => ALARM_BIT_TYPES.reduce((word, t, bit) => (t === type ? (word | (1 << bit)) >>> 0 : word), 0);
+/** The type's alarms in these positions as the deriver merges them: its bits' and the policy rule's. */
+const withBits = (type: AlarmType, positions: readonly DerivePosition[], found: readonly AlarmInterval[]) =>
+  mergeIntervals([...alarmWordIntervals(positions), ...found]).filter((a) => a.type === type);
+/**
+ * Tells nothing when one of the type's bits is set at the stretch's first report: that bit's alarm
+ * may have begun before the stretch, and the deriver merges it with the policy's.
+ */
+const noBitAtStart = (bits: number, positions: readonly DerivePosition[]) => positions.length > 0 && (positions[0].alarm & bits) === 0;
 
 /**
  * The rule of a condition that holds report by report (as conditionRuns splits runs): `holds`
@@ -92,8 +106,34 @@ function conditionRule(holds: (p: Fix, first: Fix | null) => boolean, fires: (fi
   };
 }
 
+const fatigueBits = bitsOf('Fatigue');
+const trailBits = bitsOf('Trail');
+
 /** The rule this path follows for a vehicle; null when it cannot raise the type ahead of the pass. */
 export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[]): DurationRule | null {
+  if (type === 'Trail') {
+    const policy = policies.get('Trail');
+    if (!policy) return null;
+    const metres = policy.threshold ?? RULE_DEFAULTS.trailMetres;
+    // The run is the ignition off, its anchor the first report of it (trail's own).
+    const rule = conditionRule(
+      (p) => !p.acc,
+      (first, p) => metresBetween(first, p) > metres,
+      (positions) => withBits('Trail', positions, trail(positions, policy)),
+    );
+    return {
+      ...rule,
+      // The pass reaches back to the last report with the ignition on (ignitionReach.ts), however
+      // long ago: so does the stretch, from there (it need not be the stretch's first report).
+      readFrom: (since) => since - MINUTE,
+      detect(positions, since) {
+        let on = -1;
+        for (let i = 0; i < positions.length && positions[i].time < since; i++) if (positions[i].acc) on = i;
+        const from = on < 0 ? [] : positions.slice(on);
+        return noBitAtStart(trailBits, from) ? rule.detect(from, since) : null;
+      },
+    };
+  }
   if (type === 'Fatigue') {
     const policy = policies.get('Fatigue');
     if (!policy) return null;
@@ -111,12 +151,8 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
       // The driving began within the limit of the batch and a rest came before it: the whole look-back.
       readFrom: (_since, floor) => floor,
       detect(positions) {
-        // The terminal's fatigue bits are the same alarm (merged by the deriver): one set at the
-        // stretch's start may have begun before it.
-        if (!positions.length || (positions[0].alarm & FATIGUE_BITS) !== 0) return null;
-        const settled = fatigueSettled(positions, policy);
-        if (settled === null) return null;
-        return mergeIntervals([...alarmWordIntervals(positions), ...fatigue(positions, policy)]).filter((a) => a.type === 'Fatigue' && a.begin >= settled);
+        const settled = noBitAtStart(fatigueBits, positions) ? fatigueSettled(positions, policy) : null;
+        return settled === null ? null : withBits('Fatigue', positions, fatigue(positions, policy)).filter((a) => a.begin >= settled);
       },
     };
   }
@@ -136,7 +172,7 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
     // The terminal's bit and the policy's limit are one alarm (merged by the deriver).
     (p) => speedingBit(p) || fast(p),
     (first, p) => speedingBit(p) || (rule !== null && fast(p) && p.time - first.time >= rule.minMs),
-    (positions) => mergeIntervals([...alarmWordIntervals(positions), ...(policy ? overSpeed(positions, policy) : [])]).filter((a) => a.type === 'OverSpeed'),
+    (positions) => withBits('OverSpeed', positions, policy ? overSpeed(positions, policy) : []),
   );
 }
 
@@ -179,7 +215,7 @@ export class DurationAlarms {
     });
     if (!candidates.length) return [];
     const fencesOf = this.type === 'OverSpeed' ? await Promise.all(candidates.map((c) => lookups.fences(c.vehicleId, pathOf.get(c.vehicleId)!))) : null;
-    const fired: Array<{ vehicleId: number; rule: DurationRule; from: number; to: number; batchFrom: number }> = [];
+    const fired: Array<{ vehicleId: number; rule: DurationRule; since: number; from: number; to: number; batchFrom: number }> = [];
     for (const [i, { vehicleId, list, policies }] of candidates.entries()) {
       const rule = durationRule(this.type, policies, fencesOf?.[i] ?? []);
       if (!rule) {
@@ -190,14 +226,14 @@ export class DurationAlarms {
       const since = this.follow(vehicleId, list, rule);
       if (since === null) continue;
       // From before the run began, but no further back than the pass reads at least.
-      fired.push({ vehicleId, rule, from: rule.readFrom(since, list[0].time - lookbackMs(policies)), to: list[list.length - 1].time + 1, batchFrom: list[0].time });
+      fired.push({ vehicleId, rule, since, from: rule.readFrom(since, list[0].time - lookbackMs(policies)), to: list[list.length - 1].time + 1, batchFrom: list[0].time });
     }
     if (!fired.length) return [];
     const stretches = await loadPositionsMany(this.db, fired);
     const found: FoundAhead[] = [];
-    for (const [i, { vehicleId, rule, batchFrom }] of fired.entries()) {
+    for (const [i, { vehicleId, rule, since, batchFrom }] of fired.entries()) {
       const positions = stretches[i];
-      const alarms = rule.detect(positions);
+      const alarms = rule.detect(positions, since);
       if (!alarms) continue;
       // What fired after the report before the batch is what the batch completed.
       const before = positions.filter((p) => p.time < batchFrom);

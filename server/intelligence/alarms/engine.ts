@@ -43,7 +43,7 @@ export interface AlarmEngine {
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
-   * Raises the alarm word's own alarms, FireOn, Fault, fence crossings, Low, OverSpeed, Idle and Fatigue
+   * Raises the alarm word's own alarms, FireOn, Fault, fence crossings, Low, OverSpeed, Idle, Fatigue and Trail
    * from each batch these writers commit, ahead of the derivation pass (bitAlarms.ts,
    * ignitionAlarms.ts, faultAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns
    * the unsubscribe function.
@@ -72,11 +72,12 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const speeding = new DurationAlarms(opts.db, 'OverSpeed');
   const idling = new DurationAlarms(opts.db, 'Idle');
   const tiring = new DurationAlarms(opts.db, 'Fatigue');
+  const towing = new DurationAlarms(opts.db, 'Trail');
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
   const onStored = (batch: StoredBatch) => {
     const reports: BitReport[] = [];
-    // What the ignition, fence, Low, OverSpeed, Idle and Fatigue paths read of each position: one list for all.
+    // What the ignition, fence, Low, OverSpeed, Idle, Fatigue and Trail paths read of each position: one list for all.
     const positions: Array<IgnitionReport & LowReport & DurationReport> = [];
     const dtcs: FaultReport[] = [];
     for (const { record } of batch.inserted) {
@@ -114,6 +115,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
         positions.length ? speeding.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? idling.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? tiring.raise(positions, lookups, pathOf).then(announce) : null,
+        positions.length ? towing.raise(positions, lookups, pathOf).then(announce) : null,
       ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

@@ -46,6 +46,7 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
       { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 1 },
       { name: 'p-OverSpeed', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 30 } },
       { name: 'p-Fatigue', alarmType: 'Fatigue', threshold: null, durationMinutes: null, params: { hours: 1, restMinutes: 20 } },
+      { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
@@ -112,6 +113,16 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
     expect(early.map((a) => a.begin)).toEqual([day.reports[6].time]);
     expect(await alarmsOf(vehicleId, 'Idle')).toEqual(early);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle').map((a) => a.id)).toEqual([early[0].id]);
+  });
+
+  it('keeps a Trail whose tow went beyond the metres in the batch', async () => {
+    // Five minutes parked, then towed at 36 km/h: beyond 300 m of where it stopped at report 40.
+    const day = new ScriptedDay(START, HOME).step(60, 30).step(300, 0, { acc: false, every: 10 }).step(120, 36, { acc: false });
+    const vehicleId = await rig.vehicleOf(demoTerminal(7));
+    const early = await raceTheTrigger(demoTerminal(7), day.reports, 40, 'Trail');
+    expect(early.map((a) => a.begin)).toEqual([day.reports[40].time]);
+    expect(await alarmsOf(vehicleId, 'Trail')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Trail').map((a) => a.id)).toEqual([early[0].id]);
   });
 
   it('keeps a Fatigue whose hour of driving after a full rest ran out in the batch', async () => {

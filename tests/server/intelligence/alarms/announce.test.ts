@@ -93,10 +93,11 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   }
 
   it('announces nothing from a pass that rolled back, and each alarm once from the pass that committed', async () => {
-    // Towing (a type only the pass raises): a minute parked with the ignition off, then carried away.
-    const day = new ScriptedDay(START, HOME).step(60, 0, { acc: false }).step(120, 36, { acc: false });
-    const vehicleId = await rig.vehicleOf(demoTerminal(3));
-    await sendThroughFailingPasses(demoTerminal(3), day.reports, async () => {
+    // The terminal's towing bit where no Trail policy is in force (HN): only the pass raises it,
+    // since with a policy the two are one alarm.
+    const day = new ScriptedDay(START, HOME).step(60, 0, { acc: false }).step(120, 36, { acc: false, alarmBits: [28] });
+    const vehicleId = await rig.vehicleOf(demoTerminal(19));
+    await sendThroughFailingPasses(demoTerminal(19), day.reports, async () => {
       expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Trail')).toEqual([]);
     });
     const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Trail');
@@ -285,6 +286,22 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     });
     expect((await alarmsOf(vehicleId, 'Idle')).map((a) => a.id)).toEqual([early[0].id]);
     expect(announcedIds(vehicleId, 'Idle')).toEqual([early[0].id]);
+  });
+
+  it('raises Trail from the batch that takes the vehicle beyond the policy\'s metres from where the ignition went off, before any pass', async () => {
+    // Ten minutes parked, then towed at 36 km/h: 300 m from where it was parked after 30 s.
+    const day = new ScriptedDay(START, HOME).step(60, 30).step(600, 0, { acc: false, every: 30 }).step(120, 36, { acc: false });
+    const parked = day.reports[6];
+    const vehicleId = await rig.vehicleOf(demoTerminal(3));
+    const beyond = day.reports.find((r) => (r.time as number) > (parked.time as number) && metresBetween(parked, r) > 300)!.time as number;
+    let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+    await sendThroughFailingPasses(demoTerminal(3), day.reports, async () => {
+      early = await alarmsOf(vehicleId, 'Trail');
+      expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[beyond, beyond, null]]);
+      expect(announcedIds(vehicleId, 'Trail')).toEqual([early[0].id]);
+    });
+    expect((await alarmsOf(vehicleId, 'Trail')).map((a) => a.id)).toEqual([early[0].id]);
+    expect(announcedIds(vehicleId, 'Trail')).toEqual([early[0].id]);
   });
 
   it('raises Fatigue from the batch where driving reaches the policy\'s hour after a full rest, before any pass; without the rest in view, only the pass', async () => {
