@@ -1,7 +1,6 @@
 import { history } from '@umijs/max';
-import { feedback } from '../services/http/feedback';
 import { currentMember, logout, simulateLogin, simulateLogout } from '../services/passport';
-import { clearSession, isImpersonating, loadOrigin, loadReturnTo, loadSession, restoreOrigin, saveOrigin, saveReturnTo, saveSession } from './session';
+import { clearSession, isImpersonating, loadOrigin, loadReturnTo, loadSession, restoreOrigin, saveNotice, saveOrigin, saveReturnTo, saveSession } from './session';
 import { resetSessionState } from './sessionReset';
 import { sessionFromLogin } from './signIn';
 import { IMPERSONATION_THEME_COLOR } from './theme';
@@ -47,15 +46,17 @@ export async function impersonate(memberId: number): Promise<void> {
   window.location.assign('/');
 }
 
-/** Simulate logout: the server ends the switch; show its message, restore the origin and go back to where the member was. */
+/**
+ * Simulate logout: the server ends the switch; restore the origin and go back to where the member
+ * was, where the server's message shows (kept across the reload rather than shown for a moment
+ * before it).
+ */
 export async function endImpersonation(fallbackMessage: string): Promise<void> {
   const r = await simulateLogout();
-  void feedback().message.success(r.message || fallbackMessage);
+  saveNotice(r.message || fallbackMessage);
   const back = loadReturnTo();
   restoreOrigin();
   resetSessionState();
-  // Long enough to read the message before the reload.
-  await new Promise((resolve) => setTimeout(resolve, 800));
   // Only a path of this console (never another site), else the start page.
   window.location.assign(back?.startsWith('/') && !back.startsWith('//') ? back : '/');
 }

@@ -55,6 +55,16 @@ export const rememberLoginName = (name: string): void => localStorage.setItem(RE
 export const forgetLoginName = (): void => localStorage.removeItem(REMEMBERED);
 export const rememberedLoginName = (): string => localStorage.getItem(REMEMBERED) ?? '';
 
+// A success message to show once the page has loaded again: the reload would wipe it first.
+const NOTICE = 'fleet-star.notice';
+export const saveNotice = (text: string): void => sessionStorage.setItem(NOTICE, text);
+/** The message saved before the reload, once (it is forgotten as it is read). */
+export function takeNotice(): string | null {
+  const text = sessionStorage.getItem(NOTICE);
+  sessionStorage.removeItem(NOTICE);
+  return text;
+}
+
 export const saveWeakLogin = (w: WeakLogin): void => sessionStorage.setItem(WEAK, JSON.stringify(w));
 export const loadWeakLogin = (): WeakLogin | null => read<WeakLogin>(sessionStorage, WEAK);
 export const clearWeakLogin = (): void => sessionStorage.removeItem(WEAK);
