@@ -28,7 +28,7 @@ import { lookbackMs } from './deriver';
 import { ALARM_BIT_TYPES, alarmWordIntervals } from './detectors/alarmWord';
 import { anyLimiting, type FenceRule } from './detectors/fences';
 import * as motionRules from './detectors/motionRules';
-import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, RULE_DEFAULTS, trail, type MotionFix } from './detectors/policyRules';
+import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, trail, trailMetres, type MotionFix } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
 import type { PolicySet } from './policies';
 import type { RaisedAlarm } from './store';
@@ -114,7 +114,7 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
   if (type === 'Trail') {
     const policy = policies.get('Trail');
     if (!policy) return null;
-    const metres = policy.threshold ?? RULE_DEFAULTS.trailMetres;
+    const metres = trailMetres(policy);
     // The run is the ignition off, its anchor the first report of it (trail's own).
     const rule = conditionRule(
       (p) => !p.acc,
@@ -123,8 +123,9 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
     );
     return {
       ...rule,
-      // The pass reaches back to the last report with the ignition on (ignitionReach.ts), however
-      // long ago: so does the stretch, from there (it need not be the stretch's first report).
+      // The pass reaches back to the last report with the ignition on before the run
+      // (ignitionReach.ts), however long ago the run began: so the stretch starts a minute before
+      // the run, past the look-back, and is read from that report (not always its first).
       readFrom: (since) => since - MINUTE,
       detect(positions, since) {
         let on = -1;

@@ -39,9 +39,9 @@ const MAX_ROUNDS = 4;
  */
 export async function alarmWindowBounds(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId: number; from: number; to: number }>, anchored: readonly boolean[]): Promise<TimeRange[]> {
   if (!anchored.some(Boolean)) return windowBounds(db, items);
+  const marked = items.flatMap((_, i) => (anchored[i] ? [i] : []));
   let bounds: TimeRange[] = items.map((x) => ({ from: x.from, to: x.to }));
   for (let round = 0; ; round++) {
-    const marked = items.flatMap((x, i) => (anchored[i] ? [i] : []));
     const on = await ignitionOnBefore(db, marked.map((i) => ({ vehicleId: items[i].vehicleId, from: bounds[i].from })));
     const reached = bounds.map((b) => ({ ...b }));
     marked.forEach((i, k) => {

@@ -114,13 +114,16 @@ export function lowVoltage(positions: readonly DerivePosition[], policy: AlarmPo
     .filter((x): x is AlarmInterval => x !== null);
 }
 
+/** Trail's distance (metres) from where the ignition went off, under its policy. */
+export const trailMetres = (policy: AlarmPolicy): number => policy.threshold ?? RULE_DEFAULTS.trailMetres;
+
 /**
  * Towing: with the ignition off, the vehicle ends up more than the threshold (metres, default
  * 300) from where the ignition went off. It ends when the ignition comes on or the vehicle has
  * stood still for 5 minutes.
  */
 export function trail(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
-  const metres = policy.threshold ?? RULE_DEFAULTS.trailMetres;
+  const metres = trailMetres(policy);
   const out: AlarmInterval[] = [];
   let anchor: DerivePosition | null = null;
   let cur: AlarmInterval | null = null;
