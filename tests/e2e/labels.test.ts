@@ -58,6 +58,8 @@ describe('label studio', () => {
     await dialog.getByTestId('labels-save-draft').click();
     await dialog.getByText('Text uses the placeholder {limit}, which the original does not have (allowed: —)').waitFor();
     await dialog.getByTestId('labels-input-ja-JP').fill('');
+    // As the analyst does: wait until the message has gone (its motion moves the footer) and then save.
+    await dialog.getByText('Text uses the placeholder {limit}, which the original does not have (allowed: —)').waitFor({ state: 'detached' });
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/labels') && r.request().method() === 'PUT' && r.status() === 200), dialog.getByTestId('labels-save-draft').click()]);
     await dialog.waitFor({ state: 'hidden' });
     row = await nameRow(page);
