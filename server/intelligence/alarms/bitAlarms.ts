@@ -9,28 +9,44 @@
  * pass has not yet seen the report that cleared it) is closed first, where the pass closes it: at
  * the first stored report after its begin carrying none of the bits. Blind-area uploads are left
  * to the deriver.
+ *
+ * Fatigue, StopLongTime, Skewing, FuelDrain and Trail are found otherwise only under their policy:
+ * for a vehicle with no policy of such a type, its bits alone are the alarm (as the deriver finds
+ * it), so they take this path too (raisePolicyFreeBitAlarms).
  */
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { ALARM_BIT_TYPES } from './detectors/alarmWord';
 import { ALARM_META, type AlarmType } from './types';
-import type { StoredAlarm } from './store';
+import type { RaisedAlarm, StoredAlarm } from './store';
+import type { DeriveLookups } from '../settingsCache';
 import { storedPredecessors, storeAheadOfPass } from './aheadOfPass';
 
 /** Types some detector other than the alarm word also raises with subject '': never raised here. */
 const ALSO_DERIVED: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Fatigue', 'StopLongTime', 'Skewing', 'FuelDrain', 'FireOn', 'Trail', 'Low', 'PullOut', 'Idle', 'RepeatArrival', 'Insert']);
 
-/** Per type raised here, the mask of its bits in the alarm word. */
-export const FAST_BIT_MASKS: ReadonlyMap<AlarmType, number> = (() => {
-  const masks = new Map<AlarmType, number>();
-  ALARM_BIT_TYPES.forEach((type, bit) => {
-    if (!ALSO_DERIVED.has(type)) masks.set(type, ((masks.get(type) ?? 0) | (1 << bit)) >>> 0);
-  });
-  return masks;
-})();
+/** Types raised from some reports' bits: per type the mask of its bits in the alarm word, and all of them. */
+interface BitMasks {
+  byType: ReadonlyMap<AlarmType, number>;
+  all: number;
+}
 
-const FAST_MASK = [...FAST_BIT_MASKS.values()].reduce((a, m) => (a | m) >>> 0, 0);
+/** The masks of the types for which `keep` holds. */
+const bitMasks = (keep: (type: AlarmType) => boolean): BitMasks => {
+  const byType = new Map<AlarmType, number>();
+  ALARM_BIT_TYPES.forEach((type, bit) => {
+    if (keep(type)) byType.set(type, ((byType.get(type) ?? 0) | (1 << bit)) >>> 0);
+  });
+  return { byType, all: [...byType.values()].reduce((a, m) => (a | m) >>> 0, 0) };
+};
+
+/** The types raised here from every vehicle's reports. */
+const FAST = bitMasks((type) => !ALSO_DERIVED.has(type));
+
+/** Types no detector but their policy's raises besides the alarm word (deriver.ts, detectAlarms). */
+export const POLICY_BIT_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Fatigue', 'StopLongTime', 'Skewing', 'FuelDrain', 'Trail']);
+const POLICY_BITS = bitMasks((type) => POLICY_BIT_TYPES.has(type));
 
 /** A committed live report, as the fast path needs it. */
 export interface BitReport {
@@ -50,13 +66,39 @@ const sourcesOf = (alarm: number, mask: number) => {
 };
 
 /** Stores the alarms these committed reports begin; answers those it created. */
-export async function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport[]): Promise<StoredAlarm[]> {
-  const candidates = reports.filter((r) => (r.alarm & FAST_MASK) !== 0);
+export function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport[]): Promise<StoredAlarm[]> {
+  return raiseOnsets(db, reports, () => FAST);
+}
+
+/**
+ * Stores the Fatigue, StopLongTime, Skewing, FuelDrain and Trail alarms these committed reports
+ * begin, of the types with no policy in force for their vehicle (a vehicle without an organisation
+ * is left to the pass); answers those it created, with the organisation path.
+ */
+export async function raisePolicyFreeBitAlarms(db: Kysely<DB>, reports: readonly BitReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
+  const masksOf = new Map<number, BitMasks>();
+  for (const r of reports) {
+    const path = pathOf.get(r.vehicleId);
+    if ((r.alarm & POLICY_BITS.all) === 0 || path === undefined || masksOf.has(r.vehicleId)) continue;
+    const policies = await lookups.policies(path);
+    masksOf.set(r.vehicleId, bitMasks((type) => POLICY_BIT_TYPES.has(type) && !policies.has(type)));
+  }
+  if (!masksOf.size) return [];
+  const created = await raiseOnsets(db, reports, (r) => masksOf.get(r.vehicleId));
+  return created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId)! }));
+}
+
+/** Stores the alarms of the types `masksOf` gives each report that the reports begin; answers those it created. */
+async function raiseOnsets(db: Kysely<DB>, reports: readonly BitReport[], masksOf: (r: BitReport) => BitMasks | undefined): Promise<StoredAlarm[]> {
+  const candidates = reports.flatMap((r) => {
+    const masks = masksOf(r);
+    return masks && (r.alarm & masks.all) !== 0 ? [{ r, masks: masks.byType }] : [];
+  });
   if (!candidates.length) return [];
   // Each candidate's stored predecessor (the batch is committed: its own reports count).
-  const before = await storedPredecessors(db, candidates);
-  const onsets = candidates.flatMap((r, i) =>
-    [...FAST_BIT_MASKS].filter(([, mask]) => (r.alarm & mask) !== 0 && ((before[i]?.alarm ?? 0) & mask) === 0).map(([type, mask]) => ({ r, type, mask })),
+  const before = await storedPredecessors(db, candidates.map((c) => c.r));
+  const onsets = candidates.flatMap(({ r, masks }, i) =>
+    [...masks].filter(([, mask]) => (r.alarm & mask) !== 0 && ((before[i]?.alarm ?? 0) & mask) === 0).map(([type, mask]) => ({ r, type, mask })),
   );
   if (!onsets.length) return [];
   // Rounds: a key's second onset in the batch must find its first stored, to close it.

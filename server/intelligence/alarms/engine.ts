@@ -13,7 +13,7 @@ import { AlarmClock, type AlarmClockOptions } from './clock';
 import { alarmDeriver } from './deriver';
 import type { RaisedAlarm } from './store';
 import type { AlarmType } from './types';
-import { raiseBitAlarms, type BitReport } from './bitAlarms';
+import { raiseBitAlarms, raisePolicyFreeBitAlarms, type BitReport } from './bitAlarms';
 import { IgnitionAlarms, type IgnitionReport } from './ignitionAlarms';
 import { FaultAlarms, type FaultReport } from './faultAlarms';
 import { FenceAlarms } from './fenceAlarms';
@@ -43,8 +43,9 @@ export interface AlarmEngine {
   /** Where new alarms go from now on, besides the bus. */
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
-   * Raises the alarm word's own alarms, FireOn, Fault, fence crossings, Low, OverSpeed, Idle, Fatigue and Trail
-   * from each batch these writers commit, ahead of the derivation pass (bitAlarms.ts,
+   * Raises the alarm word's own alarms (and its Fatigue, StopLongTime, Skewing, FuelDrain and Trail
+   * where no policy of the type is in force), FireOn, Fault, fence crossings, Low, OverSpeed, Idle,
+   * Fatigue and Trail from each batch these writers commit, ahead of the derivation pass (bitAlarms.ts,
    * ignitionAlarms.ts, faultAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns
    * the unsubscribe function.
    */
@@ -108,6 +109,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       if (created.length) onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
       // Independent of each other (each stores its own types), so side by side.
       await Promise.all([
+        reports.length ? raisePolicyFreeBitAlarms(opts.db, reports, lookups, pathOf).then(announce) : null,
         positions.length ? ignition.raise(positions, lookups, pathOf).then(announce) : null,
         dtcs.length ? faults.raise(dtcs, lookups, pathOf).then(announce) : null,
         positions.length ? crossings.raise(positions, lookups, pathOf).then(announce) : null,

@@ -51,6 +51,9 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     const hn = await rig.s.memberToken('HN', 'administrator');
     const slow = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-OverSpeed-90s', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 90 } });
     if (slow.status !== 201) throw new Error(JSON.stringify(slow.body));
+    // With a Skewing policy in force the route bit is one alarm with the policy's: only the pass raises it.
+    const skewing = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-Skewing', alarmType: 'Skewing', threshold: null, durationMinutes: null });
+    if (skewing.status !== 201) throw new Error(JSON.stringify(skewing.body));
     const expert = await rig.s.call(await rig.s.login('admin', 'Admin2026x'), 'POST', '/api/vehicle/expertFault', {
       spn: 5301, fmi: 2, dtcCode: 'P0301', name: '1 缸失火', unit: '发动机', level: 'high', description: '检测到 1 缸失火', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化', maintenanceMeasures: '更换点火线圈',
     });
@@ -93,17 +96,16 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   }
 
   it('announces nothing from a pass that rolled back, and each alarm once from the pass that committed', async () => {
-    // The terminal's towing bit where no Trail policy is in force (HN): only the pass raises it,
-    // since with a policy the two are one alarm.
-    const day = new ScriptedDay(START, HOME).step(60, 0, { acc: false }).step(120, 36, { acc: false, alarmBits: [28] });
+    // The terminal's route bit where a Skewing policy is in force (HN): only the pass raises it.
+    const day = new ScriptedDay(START, HOME).step(60, 36).step(120, 36, { alarmBits: [23] });
     const vehicleId = await rig.vehicleOf(demoTerminal(19));
     await sendThroughFailingPasses(demoTerminal(19), day.reports, async () => {
-      expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Trail')).toEqual([]);
+      expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Skewing')).toEqual([]);
     });
-    const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Trail');
+    const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Skewing');
     expect(announced).toHaveLength(1);
-    expect(await alarmIds(vehicleId, 'Trail')).toEqual([announced[0].id]);
-    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'Trail').map((p) => p.alarmId)).toEqual([announced[0].id]);
+    expect(await alarmIds(vehicleId, 'Skewing')).toEqual([announced[0].id]);
+    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'Skewing').map((p) => p.alarmId)).toEqual([announced[0].id]);
   });
 
   it('raises FireOn from the committed batch before any pass, and the pass keeps it and announces nothing twice', async () => {

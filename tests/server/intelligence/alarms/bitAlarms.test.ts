@@ -7,8 +7,11 @@ import { startAlarmRig, type AlarmRig } from './rig';
 const T0 = Date.parse('2026-11-20T02:00:00Z');
 const CRASH = 1 << 29;
 const OVERSPEED = 1 << 1;
+const FATIGUE = 1 << 2;
+const SKEWING = 1 << 23;
+const TRAIL = 1 << 28;
 
-const report = (minute: number, alarm: number): LocationInput => ({ time: T0 + minute * 60_000, latitude: 31.2, longitude: 121.5, speed: 40, alarm, status: { accOn: true, fixed: true } });
+const report = (minute: number, alarm: number, accOn = true): LocationInput => ({ time: T0 + minute * 60_000, latitude: 31.2, longitude: 121.5, speed: accOn ? 40 : 0, alarm, status: { accOn, fixed: true } });
 
 /**
  * The alarm word's own alarms are raised from the committed batch, with no derivation pass at all,
@@ -56,5 +59,50 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
     expect(await alarmsOf(vehicleId)).toEqual(ahead);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, (a.begin - T0) / 60_000, a.id])).toEqual(announced);
+  });
+
+  it('raises the towing, fatigue and route bits from the batch where no policy of their type is in force, and leaves a type with a policy to the pass', async () => {
+    // A Skewing policy for HN only: there the route bit is one alarm with the policy's corridor.
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-Skewing', alarmType: 'Skewing', threshold: 300, durationMinutes: 2 });
+    expect(policy.status).toBe(201);
+    const free = await rig.vehicleOf(demoTerminal(10)); // HD: no policy at all
+    const policed = await rig.vehicleOf(demoTerminal(19)); // HN
+    const sent: Array<[string, LocationInput[]]> = [
+      [demoTerminal(10), [report(0, 0, false), report(1, TRAIL, false), report(2, TRAIL, false), report(3, 0), report(4, FATIGUE | SKEWING), report(5, 0)]],
+      [demoTerminal(19), [report(0, 0), report(1, SKEWING | FATIGUE), report(2, 0)]],
+    ];
+    for (const [phone, reports] of sent) {
+      const t = rig.terminal(phone);
+      await t.connect();
+      for (const r of reports) t.report(r);
+      await t.drain(60_000);
+    }
+    await rig.gateway.writer.flush();
+    await rig.engine.watched();
+    // No pass runs (the test above closed the pipeline): what is there came from the batches.
+    const ahead = await alarmsOf(free);
+    expect(ahead).toEqual([
+      { id: expect.any(Number), type: 'Trail', begin: 1, end: null },
+      { id: expect.any(Number), type: 'Fatigue', begin: 4, end: null },
+      { id: expect.any(Number), type: 'Skewing', begin: 4, end: null },
+    ]);
+    expect(await alarmsOf(policed)).toEqual([{ id: expect.any(Number), type: 'Fatigue', begin: 1, end: null }]);
+    const announced = (vehicleId: number) => rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, (a.begin - T0) / 60_000, a.id]);
+    expect(announced(free)).toEqual(ahead.map((a) => [a.type, a.begin, a.id]));
+    // The pass keeps those ids, closes them where their bits cleared, and finds HN's route bit itself.
+    for (const vehicleId of [free, policed]) await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    expect(await alarmsOf(free)).toEqual([
+      { id: ahead[0].id, type: 'Trail', begin: 1, end: 3 },
+      { id: ahead[1].id, type: 'Fatigue', begin: 4, end: 5 },
+      { id: ahead[2].id, type: 'Skewing', begin: 4, end: 5 },
+    ]);
+    const after = await alarmsOf(policed);
+    expect(after).toEqual([
+      { id: expect.any(Number), type: 'Fatigue', begin: 1, end: 2 },
+      { id: expect.any(Number), type: 'Skewing', begin: 1, end: 2 },
+    ]);
+    expect(announced(free)).toEqual(ahead.map((a) => [a.type, a.begin, a.id]));
+    expect(announced(policed)).toEqual(after.map((a) => [a.type, a.begin, a.id]));
   });
 });
