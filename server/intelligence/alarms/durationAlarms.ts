@@ -1,10 +1,10 @@
 /**
- * OverSpeed, Idle, Fatigue and Trail raised as soon as the batch that completes them is committed,
+ * OverSpeed, Idle, Fatigue, Trail and StopLongTime raised as soon as the batch that completes them is committed,
  * like Low (lowAlarms.ts), instead of a derivation pass later: under load a pass takes seconds
  * (README, Benchmarks: Alarms), which the budget of report → alarm under 1 s does not leave them.
  *
  * Each vehicle's current run of the condition (speeding; idling; driving without the rest; the
- * ignition off) is followed here, report by report, with the deriver's own rule; that is only a
+ * ignition off; standing still) is followed here, report by report, with the deriver's own rule; that is only a
  * filter. When it sees a run fire (its duration reached, the terminal's speeding bit come on, the
  * vehicle further than the Trail policy's metres from where the ignition went off), the alarms are
  * found again by the deriver's own rules (merged with the type's alarm-word bits) over the stored
@@ -28,9 +28,9 @@ import { lookbackMs } from './deriver';
 import { ALARM_BIT_TYPES, alarmWordIntervals } from './detectors/alarmWord';
 import { anyLimiting, type FenceRule } from './detectors/fences';
 import * as motionRules from './detectors/motionRules';
-import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, trail, trailMetres, type MotionFix } from './detectors/policyRules';
+import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, standing, stopLongTime, stopMs, trail, trailMetres, type MotionFix } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
-import type { PolicySet } from './policies';
+import type { AlarmPolicy, PolicySet } from './policies';
 import type { RaisedAlarm } from './store';
 import type { AlarmInterval, AlarmType } from './types';
 
@@ -45,7 +45,7 @@ export interface DurationReport extends MotionFix {
 /** A report as the rules read it: what both a committed report and a stored position carry. */
 type Fix = MotionFix & { alarm: number };
 
-export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue' | 'Trail';
+export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue' | 'Trail' | 'StopLongTime';
 
 /** Follows one vehicle's reports in order: answers, at a report where a run fires, when that run began (once per run); else null. */
 type Follower = (p: Fix) => number | null;
@@ -108,6 +108,40 @@ function conditionRule(holds: (p: Fix, first: Fix | null) => boolean, fires: (fi
 
 const fatigueBits = bitsOf('Fatigue');
 const trailBits = bitsOf('Trail');
+const stopBits = bitsOf('StopLongTime');
+
+/**
+ * StopLongTime's rule: a stop lasts until the vehicle moves (stopLongTime), so a run fires at the
+ * standing report that reaches the policy's time, or at the report that ends it having lasted that
+ * long (a parked terminal gone quiet: the clock may have raised it first, under the same key).
+ */
+function stopRule(policy: AlarmPolicy): DurationRule {
+  const minMs = stopMs(policy);
+  const rule = conditionRule(standing, (first, p) => p.time - first.time >= minMs, (positions) => withBits('StopLongTime', positions, stopLongTime(positions, policy)));
+  return {
+    ...rule,
+    follow() {
+      let first: Fix | null = null;
+      let fired = false;
+      return (p) => {
+        let ended: number | null = null;
+        if (first && !standing(p, first)) {
+          if (!fired && p.time - first.time >= minMs) ended = first.time;
+          first = null;
+        }
+        if (!first) {
+          first = standing(p, null) ? fixOf(p) : null;
+          fired = false;
+        }
+        if (ended !== null) return ended;
+        if (!first || fired || p.time - first.time < minMs) return null;
+        fired = true;
+        return first.time;
+      };
+    },
+    detect: (positions, since) => (noBitAtStart(stopBits, positions) ? rule.detect(positions, since) : null),
+  };
+}
 
 /** The rule this path follows for a vehicle; null when it cannot raise the type ahead of the pass. */
 export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[]): DurationRule | null {
@@ -156,6 +190,10 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
         return settled === null ? null : withBits('Fatigue', positions, fatigue(positions, policy)).filter((a) => a.begin >= settled);
       },
     };
+  }
+  if (type === 'StopLongTime') {
+    const policy = policies.get('StopLongTime');
+    return policy ? stopRule(policy) : null;
   }
   if (type === 'Idle') {
     const policy = policies.get('Idle');

@@ -45,7 +45,7 @@ export interface AlarmEngine {
   /**
    * Raises the alarm word's own alarms (and its Fatigue, StopLongTime, Skewing, FuelDrain and Trail
    * where no policy of the type is in force), FireOn, Fault, fence crossings, Low, OverSpeed, Idle,
-   * Fatigue and Trail from each batch these writers commit, ahead of the derivation pass (bitAlarms.ts,
+   * Fatigue, Trail and StopLongTime from each batch these writers commit, ahead of the derivation pass (bitAlarms.ts,
    * ignitionAlarms.ts, faultAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns
    * the unsubscribe function.
    */
@@ -74,11 +74,12 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const idling = new DurationAlarms(opts.db, 'Idle');
   const tiring = new DurationAlarms(opts.db, 'Fatigue');
   const towing = new DurationAlarms(opts.db, 'Trail');
+  const parking = new DurationAlarms(opts.db, 'StopLongTime');
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
   const onStored = (batch: StoredBatch) => {
     const reports: BitReport[] = [];
-    // What the ignition, fence, Low, OverSpeed, Idle, Fatigue and Trail paths read of each position: one list for all.
+    // What the ignition, fence, Low and duration paths read of each position: one list for all.
     const positions: Array<IgnitionReport & LowReport & DurationReport> = [];
     const dtcs: FaultReport[] = [];
     for (const { record } of batch.inserted) {
@@ -118,6 +119,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
         positions.length ? idling.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? tiring.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? towing.raise(positions, lookups, pathOf).then(announce) : null,
+        positions.length ? parking.raise(positions, lookups, pathOf).then(announce) : null,
       ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

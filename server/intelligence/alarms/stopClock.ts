@@ -16,7 +16,7 @@ import { MINUTE, MOVING_KMH } from './detectors/motionRules';
 import { RULE_DEFAULTS, standing } from './detectors/policyRules';
 import { conditionRuns } from './detectors/runs';
 import type { RaisedAlarm } from './store';
-import { ALARM_META, type AlarmInterval } from './types';
+import { ALARM_META, CLOCK_SOURCE, type AlarmInterval } from './types';
 
 /**
  * Only a stop known from live reports is the clock's: reports that arrive long after they were
@@ -25,8 +25,6 @@ import { ALARM_META, type AlarmInterval } from './types';
  */
 const LIVE_LAG_MS = 15 * MINUTE;
 
-/** Marks an alarm the clock opened (in `detail.sources`). */
-const CLOCK_SOURCE = 'clock';
 
 /** The first report of the stop the reports end in, or null when they end moving. */
 export function currentStopStart(positions: readonly DerivePosition[]): DerivePosition | null {

@@ -7,7 +7,7 @@
 
 import type { DB } from '../../platform/db/tables';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { ALARM_META, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
+import { ALARM_META, CLOCK_SOURCE, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
 import { boundText } from '../deriver';
 import { alongside } from '../replaceRows';
 
@@ -118,9 +118,9 @@ export interface AlarmReplacement {
   /**
    * Just past the newest report the pass read (default: unbounded). An alarm that fired after it
    * was raised from a batch committed while the pass ran (aheadOfPass.ts): the pass could not have
-   * found it, so it is left for the pass that reads that batch, which keeps its id. StopLongTime
-   * excepted: the clock fires it past the last report of a quiet terminal, and a late upload that
-   * shows movement must still remove it (stopClock.ts).
+   * found it, so it is left for the pass that reads that batch, which keeps its id. The clock's
+   * StopLongTime excepted: it fires past the last report of a quiet terminal, and a late upload
+   * that shows movement must still remove it (stopClock.ts).
    */
   readTo?: number;
 }
@@ -144,7 +144,7 @@ export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmRep
       ${withAlso}DELETE FROM alarm a
       USING unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => boundText(x.from))}::timestamptz[], ${items.map((x) => boundText(x.to))}::timestamptz[],
                    ${items.map((x) => boundText(x.readTo ?? Infinity))}::timestamptz[]) AS w(vehicle_id, lo, hi, read)
-      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time >= w.lo AND a.begin_time < w.hi AND (a.fired_at < w.read OR a.type = 'StopLongTime') AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time >= w.lo AND a.begin_time < w.hi AND (a.fired_at < w.read OR (a.type = 'StopLongTime' AND a.detail -> 'sources' @> ${JSON.stringify([CLOCK_SOURCE])}::jsonb)) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
         AND NOT EXISTS (
           SELECT 1 FROM unnest(${all.map((r) => r.vehicleId)}::int[], ${all.map((r) => r.a.type)}::text[], ${all.map((r) => r.a.subject)}::text[], ${all.map((r) => iso(r.a.begin))}::timestamptz[]) AS k(vehicle_id, type, subject, begin_time)
           WHERE k.vehicle_id = a.vehicle_id AND k.type = a.type AND k.subject = a.subject AND k.begin_time = a.begin_time)`.execute(trx);

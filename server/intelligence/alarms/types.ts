@@ -80,6 +80,9 @@ export const ALARM_META: Record<AlarmType, { category: AlarmCategory; level: Ala
 /** Types raised by the clock rather than by reports: the report deriver never rebuilds them. */
 export const CLOCK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OfflineLongTime']);
 
+/** Marks, in `detail.sources`, a StopLongTime the clock opened past a quiet terminal's last report (stopClock.ts). */
+export const CLOCK_SOURCE = 'clock';
+
 /** A condition a detector found, before intervals of one key are merged. */
 export interface AlarmInterval {
   type: AlarmType;

@@ -8,7 +8,7 @@ export const MOVING_KMH = 5;
 /** GNSS jitter: a parked vehicle's fixes wander within this many metres. */
 export const JITTER_M = 100;
 
-export const isMoving = (p: DerivePosition) => p.speed >= MOVING_KMH;
+export const isMoving = (p: Pick<DerivePosition, 'speed'>) => p.speed >= MOVING_KMH;
 
 /** Great-circle distance in metres. */
 export const metresBetween = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number =>

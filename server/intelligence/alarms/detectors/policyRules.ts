@@ -55,11 +55,14 @@ export function fireOn(positions: readonly DerivePosition[]): AlarmInterval[] {
   return out;
 }
 
-/** Standing still: slower than walking pace and within GNSS jitter of where it stopped. */
-export const standing = (p: DerivePosition, first: DerivePosition | null) => !isMoving(p) && (!first || metresBetween(first, p) <= JITTER_M);
-
-/** A report as the idling and speeding conditions read it. */
+/** A report as the idling, stopping and speeding conditions read it. */
 export type MotionFix = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'speed' | 'acc'>;
+
+/** Standing still: slower than walking pace and within GNSS jitter of where it stopped. */
+export const standing = (p: MotionFix, first: MotionFix | null) => !isMoving(p) && (!first || metresBetween(first, p) <= JITTER_M);
+
+/** How long a stop must last under the StopLongTime policy. */
+export const stopMs = (policy: AlarmPolicy): number => minutesOf(policy, RULE_DEFAULTS.stopMinutes);
 
 /** Idle's condition and duration under its policy: ACC on, slow, and within jitter of where the run began. */
 export function idleRule(policy: AlarmPolicy): { holds: (p: MotionFix, first: MotionFix | null) => boolean; minMs: number } {
@@ -80,7 +83,7 @@ export function idle(positions: readonly DerivePosition[], policy: AlarmPolicy):
  * next (moving) report, so the stop is measured to that report, not to its last standing one.
  */
 export function stopLongTime(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
-  const min = minutesOf(policy, RULE_DEFAULTS.stopMinutes);
+  const min = stopMs(policy);
   const out: AlarmInterval[] = [];
   for (const r of conditionRuns(positions, standing)) {
     const first = r.points[0];

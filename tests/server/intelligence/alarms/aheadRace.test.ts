@@ -47,6 +47,7 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
       { name: 'p-OverSpeed', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 30 } },
       { name: 'p-Fatigue', alarmType: 'Fatigue', threshold: null, durationMinutes: null, params: { hours: 1, restMinutes: 20 } },
       { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null },
+      { name: 'p-StopLongTime', alarmType: 'StopLongTime', threshold: null, durationMinutes: 2 },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
@@ -133,5 +134,15 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
     expect(early.map((a) => a.begin)).toEqual([day.reports[25].time]);
     expect(await alarmsOf(vehicleId, 'Fatigue')).toEqual(early);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Fatigue').map((a) => a.id)).toEqual([early[0].id]);
+  });
+
+  it('keeps a StopLongTime whose minutes ran out in the batch', async () => {
+    // A minute's drive, then parked: the stop that began at report 6 lasts the policy's two minutes at report 18.
+    const day = new ScriptedDay(START, HOME).step(60, 36).step(180, 0, { acc: false });
+    const vehicleId = await rig.vehicleOf(demoTerminal(8));
+    const early = await raceTheTrigger(demoTerminal(8), day.reports, 18, 'StopLongTime');
+    expect(early.map((a) => a.begin)).toEqual([day.reports[6].time]);
+    expect(await alarmsOf(vehicleId, 'StopLongTime')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'StopLongTime').map((a) => a.id)).toEqual([early[0].id]);
   });
 });

@@ -367,4 +367,53 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(derived.map((a) => [a.begin, a.fired])).toEqual([[fastAt, fastAt + 90_000]]);
     expect(announcedIds(fenced, 'OverSpeed')).toEqual([derived[0].id]);
   });
+
+  it('raises StopLongTime from the batch where a stop reaches the policy\'s minutes, or from the report that ends a quiet stop that long, before any pass', async () => {
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-StopLongTime', alarmType: 'StopLongTime', threshold: null, durationMinutes: 2 });
+    expect(policy.status).toBe(201);
+    try {
+      // A minute's drive, three minutes parked reporting every 10 s, then off again: the stop
+      // reaches the policy's two minutes at its thirteenth standing report.
+      const reporting = new ScriptedDay(START, HOME).step(60, 36).step(180, 0, { acc: false }).step(30, 36);
+      const stopped = START + 60_000;
+      const vehicleId = await rig.vehicleOf(demoTerminal(20));
+      let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+      await sendThroughFailingPasses(
+        demoTerminal(20),
+        reporting.reports,
+        async () => {
+          early = await alarmsOf(vehicleId, 'StopLongTime');
+          // Open: the report that ended the stop came after the one that fired it, and the pass closes it.
+          expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[stopped, stopped + 120_000, null]]);
+          expect(announcedIds(vehicleId, 'StopLongTime')).toEqual([early[0].id]);
+        },
+        [],
+        true,
+      );
+      expect(await alarmsOf(vehicleId, 'StopLongTime')).toEqual([{ ...early[0], end: START + 240_000 }]);
+      expect(announcedIds(vehicleId, 'StopLongTime')).toEqual([early[0].id]);
+
+      // Parked with one report, quiet for 140 s, then driving: the report that ends the stop raises it
+      // (within the look-back, as the pass reads it; a longer quiet stop is the clock's: stopClock.ts).
+      const parked = new ScriptedDay(START, HOME).step(60, 36).step(10, 0, { acc: false });
+      const quiet = [...parked.reports, ...new ScriptedDay(START + 200_000, parked.position).step(30, 36).reports];
+      const other = await rig.vehicleOf(demoTerminal(21));
+      await sendThroughFailingPasses(
+        demoTerminal(21),
+        quiet,
+        async () => {
+          early = await alarmsOf(other, 'StopLongTime');
+          expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[stopped, stopped + 120_000, START + 200_000]]);
+          expect(announcedIds(other, 'StopLongTime')).toEqual([early[0].id]);
+        },
+        [],
+        true,
+      );
+      expect(await alarmsOf(other, 'StopLongTime')).toEqual(early);
+      expect(announcedIds(other, 'StopLongTime')).toEqual([early[0].id]);
+    } finally {
+      await sql`UPDATE policy SET enabled = false WHERE name = 'p-StopLongTime'`.execute(rig.s.database.db);
+    }
+  });
 });
