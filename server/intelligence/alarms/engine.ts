@@ -20,7 +20,8 @@ import { FenceAlarms } from './fenceAlarms';
 import { LowAlarms, type LowReport } from './lowAlarms';
 import { DurationAlarms, type DurationReport } from './durationAlarms';
 import { voltageOf } from './detectors/policyRules';
-import { positionDtcs } from './detectors/obd';
+import { OBD_ALARM_SUBTYPE, positionDtcs } from './detectors/obd';
+import { raiseObdRecordAlarms, type ObdAlarmReport } from './obdRecordAlarms';
 import { orgPathsOf } from './policies';
 import type { StoredBatch, StoredSource } from '../subscription';
 import { SettingsCache } from '../settingsCache';
@@ -44,10 +45,10 @@ export interface AlarmEngine {
   setListener(listener: (alarms: RaisedAlarm[]) => void): void;
   /**
    * Raises the alarm word's own alarms (and its Fatigue, StopLongTime, Skewing, FuelDrain and Trail
-   * where no policy of the type is in force), FireOn, Fault, fence crossings, Low, OverSpeed, Idle,
-   * Fatigue, Trail and StopLongTime from each batch these writers commit, ahead of the derivation pass (bitAlarms.ts,
-   * ignitionAlarms.ts, faultAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns
-   * the unsubscribe function.
+   * where no policy of the type is in force), FireOn, Fault, the OBD alarm records' alarms, fence
+   * crossings, Low, OverSpeed, Idle, Fatigue, Trail and StopLongTime from each batch these writers
+   * commit, ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts,
+   * obdRecordAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns the unsubscribe function.
    */
   watch(sources: StoredSource[]): () => void;
   /** Resolves once the batches heard so far have been looked at (tests). */
@@ -82,12 +83,15 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
     // What the ignition, fence, Low and duration paths read of each position: one list for all.
     const positions: Array<IgnitionReport & LowReport & DurationReport> = [];
     const dtcs: FaultReport[] = [];
+    const obdAlarms: ObdAlarmReport[] = [];
     for (const { record } of batch.inserted) {
       if (record.vehicleId === null) continue;
       // Both writers' batches come through the same sources: OBD records carry a subtype.
       if ('subtype' in record) {
         const o = record as ObdRecordRow;
         if (o.subtype === OBD_DTC_SUBTYPE && !o.archive) dtcs.push({ vehicleId: record.vehicleId, time: o.deviceTime, codes: o.dtcs.map((d) => d.text) });
+        if (o.subtype === OBD_ALARM_SUBTYPE && !o.archive)
+          obdAlarms.push({ vehicleId: record.vehicleId, record: { time: o.deviceTime, subtype: o.subtype, latitude: o.latitude, longitude: o.longitude, readings: null, detail: o.detail, dtcCount: 0 } });
         continue;
       }
       const r = record as PositionRecord & { vehicleId: number };
@@ -98,11 +102,11 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       const codes = r.blind ? null : positionDtcs(r);
       if (codes) dtcs.push({ vehicleId: r.vehicleId, time: r.deviceTime, codes });
     }
-    if (!positions.length && !dtcs.length) return;
+    if (!positions.length && !dtcs.length && !obdAlarms.length) return;
     const p = (async () => {
       // Each vehicle's organisation and the settings in force, once for every path of the batch,
       // read while the alarm word's alarms (which need neither to be stored) are stored.
-      const context = Promise.all([orgPathsOf(opts.db, [...new Set([...positions, ...dtcs].map((r) => r.vehicleId))]), settings.forPass(opts.db)]);
+      const context = Promise.all([orgPathsOf(opts.db, [...new Set([...positions, ...dtcs, ...obdAlarms].map((r) => r.vehicleId))]), settings.forPass(opts.db)]);
       // Awaited below; until then a failure must not count as unhandled (it is logged from there).
       context.catch(() => {});
       const created = reports.length ? await raiseBitAlarms(opts.db, reports) : [];
@@ -113,6 +117,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
         reports.length ? raisePolicyFreeBitAlarms(opts.db, reports, lookups, pathOf).then(announce) : null,
         positions.length ? ignition.raise(positions, lookups, pathOf).then(announce) : null,
         dtcs.length ? faults.raise(dtcs, lookups, pathOf).then(announce) : null,
+        obdAlarms.length ? raiseObdRecordAlarms(opts.db, obdAlarms, pathOf, opts.obdAlarmTypes).then(announce) : null,
         positions.length ? crossings.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? lows.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? speeding.raise(positions, lookups, pathOf).then(announce) : null,

@@ -20,7 +20,7 @@ const report = (minute: number, alarm: number, accOn = true): LocationInput => (
 describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass, on %s', (backend) => {
   let rig: AlarmRig;
   beforeAll(async () => {
-    rig = await startAlarmRig(backend);
+    rig = await startAlarmRig(backend, { obdAlarmTypes: new Map([[0x11, 'PullOut']]) });
   });
   afterAll(() => rig.close());
 
@@ -104,5 +104,43 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
     ]);
     expect(announced(free)).toEqual(ahead.map((a) => [a.type, a.begin, a.id]));
     expect(announced(policed)).toEqual(after.map((a) => [a.type, a.begin, a.id]));
+  });
+
+  it('raises the alarms of an OBD alarm record from its batch, each item once, and the pass keeps their ids', async () => {
+    const phone = demoTerminal(11);
+    const vehicleId = await rig.vehicleOf(phone);
+    const t = rig.terminal(phone);
+    await t.connect();
+    const position = { status: 0, latitude: 31.2, longitude: 121.5 };
+    t.report(report(0, 0));
+    // The operator mapped item 0x11 to PullOut; item 7 is kept as sent. The second record is archived (a blind-area upload): the pass's.
+    t.reportObd({ time: T0 + 60_000, subtype: 3, alarms: [{ id: 0x11, hex: '' }, { id: 7, hex: '0a' }], position });
+    t.reportObd({ time: T0 + 120_000, subtype: 3, alarms: [{ id: 7, hex: '' }], position, archive: true });
+    await t.drain(60_000);
+    await rig.gateway.writer.flush();
+    await rig.gateway.obdWriter.flush();
+    await rig.engine.watched();
+    const rows = async () =>
+      (await sql<{ id: number; type: string; subject: string; begin_time: Date; end_time: Date }>`
+        SELECT id, type, subject, begin_time, end_time FROM alarm WHERE vehicle_id = ${vehicleId} ORDER BY begin_time, subject`.execute(rig.s.database.db)).rows.map((a) => ({
+        id: a.id,
+        type: a.type,
+        subject: a.subject,
+        begin: (new Date(a.begin_time).getTime() - T0) / 60_000,
+        end: (new Date(a.end_time).getTime() - T0) / 60_000,
+      }));
+    const ahead = await rows();
+    expect(ahead).toEqual([
+      { id: expect.any(Number), type: 'PullOut', subject: 'obd:17', begin: 1, end: 1 },
+      { id: expect.any(Number), type: 'ObdAlarm', subject: 'obd:7', begin: 1, end: 1 },
+    ]);
+    const announced = () => rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => a.id).sort((a, b) => a - b);
+    const ids = (list: Array<{ id: number }>) => list.map((a) => a.id).sort((a, b) => a - b);
+    expect(announced()).toEqual(ids(ahead));
+    await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    const after = await rows();
+    expect(after.slice(0, 2)).toEqual(ahead);
+    expect(after.slice(2)).toEqual([{ id: expect.any(Number), type: 'ObdAlarm', subject: 'obd:7', begin: 2, end: 2 }]);
+    expect(announced()).toEqual(ids(after));
   });
 });
