@@ -10,7 +10,7 @@
  * the first stored report after its begin carrying none of the bits. Blind-area uploads are left
  * to the deriver.
  *
- * Fatigue, StopLongTime, Skewing, FuelDrain and Trail are found otherwise only under their policy:
+ * Fatigue, StopLongTime, FuelDrain and Trail are found otherwise only under their policy:
  * for a vehicle with no policy of such a type, its bits alone are the alarm (as the deriver finds
  * it), so they take this path too (raisePolicyFreeBitAlarms).
  */
@@ -24,7 +24,7 @@ import type { DeriveLookups } from '../settingsCache';
 import { storedPredecessors, storeAheadOfPass } from './aheadOfPass';
 
 /** Types some detector other than the alarm word also raises with subject '': never raised here. */
-const ALSO_DERIVED: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Fatigue', 'StopLongTime', 'Skewing', 'FuelDrain', 'FireOn', 'Trail', 'Low', 'PullOut', 'Idle', 'RepeatArrival', 'Insert']);
+const ALSO_DERIVED: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Fatigue', 'StopLongTime', 'FuelDrain', 'FireOn', 'Trail', 'Low', 'PullOut', 'Idle', 'RepeatArrival', 'Insert']);
 
 /** Types raised from some reports' bits: per type the mask of its bits in the alarm word, and all of them. */
 interface BitMasks {
@@ -45,7 +45,7 @@ const bitMasks = (keep: (type: AlarmType) => boolean): BitMasks => {
 const FAST = bitMasks((type) => !ALSO_DERIVED.has(type));
 
 /** Types no detector but their policy's raises besides the alarm word (deriver.ts, detectAlarms). */
-export const POLICY_BIT_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Fatigue', 'StopLongTime', 'Skewing', 'FuelDrain', 'Trail']);
+export const POLICY_BIT_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Fatigue', 'StopLongTime', 'FuelDrain', 'Trail']);
 const POLICY_BITS = bitMasks((type) => POLICY_BIT_TYPES.has(type));
 
 /** A committed live report, as the fast path needs it. */
@@ -71,7 +71,7 @@ export function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport[]): P
 }
 
 /**
- * Stores the Fatigue, StopLongTime, Skewing, FuelDrain and Trail alarms these committed reports
+ * Stores the Fatigue, StopLongTime, FuelDrain and Trail alarms these committed reports
  * begin, of the types with no policy in force for their vehicle (a vehicle without an organisation
  * is left to the pass); answers those it created, with the organisation path.
  */

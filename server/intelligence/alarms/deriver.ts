@@ -10,7 +10,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveObdRecord, DerivePosition, Deriver, TimeRange } from '../deriver';
 import { loadObdRecordsMany, loadPositionsMany } from '../windowLoad';
-import { AI_DEFAULTS, repeatArrival, skewing, type RouteTask } from './detectors/aiRules';
+import { AI_DEFAULTS, repeatArrival, skewing, skewRule } from './detectors/aiRules';
+import { routeTasksMany } from './routeTasks';
 import { alarmWordIntervals } from './detectors/alarmWord';
 import { fenceIntervals } from './detectors/fences';
 import { HOUR, MINUTE } from './detectors/motionRules';
@@ -41,6 +42,7 @@ export function lookbackMs(policies: PolicySet): number {
   if (overSpeed) longest = Math.max(longest, overSpeedRule(overSpeed).minMs);
   if (policies.has('Idle') && !policies.get('Idle')!.durationMinutes) longest = Math.max(longest, RULE_DEFAULTS.idleMinutes * MINUTE);
   if (policies.has('StopLongTime') && !policies.get('StopLongTime')!.durationMinutes) longest = Math.max(longest, RULE_DEFAULTS.stopMinutes * MINUTE);
+  if (policies.has('Skewing') && !policies.get('Skewing')!.durationMinutes) longest = Math.max(longest, AI_DEFAULTS.skewMinutes * MINUTE);
   const fatigue = policies.get('Fatigue');
   if (fatigue) longest = Math.max(longest, (fatigue.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR + (fatigue.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE);
   const repeat = policies.get('RepeatArrival');
@@ -61,24 +63,6 @@ async function fuelDrains(db: Kysely<DB>, vehicleId: number, range: TimeRange): 
     const t = Math.round(Number(x.ms));
     return { type: 'FuelDrain', subject: '', begin: t, end: t, firedAt: t, latitude: x.latitude, longitude: x.longitude, value: x.amount_l, detail: { levelBeforeL: x.before, levelAfterL: x.after } };
   });
-}
-
-/** The vehicle's tasks with a planned route that overlap the range. */
-async function routeTasks(db: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<RouteTask[]> {
-  const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
-  const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
-  const r = await sql<{ id: number; name: string; route_line: unknown; start_time: Date | null; end_time: Date | null }>`
-    SELECT id, name, route_line, start_time, end_time FROM task
-    WHERE vehicle_id = ${vehicleId} AND route_line IS NOT NULL AND COALESCE(status, 'pending') <> 'cancelled'
-      ${hi ? sql`AND (start_time IS NULL OR start_time < ${hi})` : sql``} ${lo ? sql`AND (end_time IS NULL OR end_time >= ${lo})` : sql``}
-    ORDER BY id`.execute(db);
-  return r.rows.map((t) => ({
-    id: t.id,
-    name: t.name,
-    line: (typeof t.route_line === 'string' ? JSON.parse(t.route_line) : t.route_line) as number[][],
-    begin: t.start_time ? new Date(t.start_time).getTime() : -Infinity,
-    end: t.end_time ? new Date(t.end_time).getTime() : Infinity,
-  }));
 }
 
 /** What the detectors read of a vehicle: every stored position and OBD record of the range. */
@@ -109,7 +93,7 @@ export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: s
       }),
     );
   const skew = policies.get('Skewing');
-  if (skew) found.push(...skewing(positions, await routeTasks(db, vehicleId, range), skew.threshold ?? AI_DEFAULTS.corridorM, skew.durationMinutes ?? AI_DEFAULTS.skewMinutes));
+  if (skew) found.push(...skewing(positions, (await routeTasksMany(db, [{ vehicleId, ...range }]))[0], skewRule(skew)));
   if (policies.has('FuelDrain')) found.push(...(await fuelDrains(db, vehicleId, range)));
   return mergeIntervals(found);
 }

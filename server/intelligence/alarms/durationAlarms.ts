@@ -1,11 +1,12 @@
 /**
- * OverSpeed, Idle, Fatigue, Trail and StopLongTime raised as soon as the batch that completes them is committed,
- * like Low (lowAlarms.ts), instead of a derivation pass later: under load a pass takes seconds
- * (README, Benchmarks: Alarms), which the budget of report → alarm under 1 s does not leave them.
+ * OverSpeed, Idle, Fatigue, Trail, StopLongTime and Skewing raised as soon as the batch that
+ * completes them is committed, like Low (lowAlarms.ts), instead of a derivation pass later: under
+ * load a pass takes seconds (README, Benchmarks: Alarms), which the budget of report → alarm under
+ * 1 s does not leave them.
  *
  * Each vehicle's current run of the condition (speeding; idling; driving without the rest; the
- * ignition off; standing still) is followed here, report by report, with the deriver's own rule; that is only a
- * filter. When it sees a run fire (its duration reached, the terminal's speeding bit come on, the
+ * ignition off; standing still; off a task's route) is followed here, report by report, with the
+ * deriver's own rule; that is only a filter. When it sees a run fire (its duration reached, the terminal's speeding bit come on, the
  * vehicle further than the Trail policy's metres from where the ignition went off), the alarms are
  * found again by the deriver's own rules (merged with the type's alarm-word bits) over the stored
  * reports from before the run began, never further back than the pass itself reads (its look-back
@@ -30,6 +31,8 @@ import { anyLimiting, type FenceRule } from './detectors/fences';
 import * as motionRules from './detectors/motionRules';
 import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, standing, stopLongTime, stopMs, trail, trailMetres, type MotionFix } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
+import { hasRoute, routeDistance, skewing, skewRule, type RouteTask } from './detectors/aiRules';
+import { routeTasksMany } from './routeTasks';
 import type { AlarmPolicy, PolicySet } from './policies';
 import type { RaisedAlarm } from './store';
 import type { AlarmInterval, AlarmType } from './types';
@@ -45,7 +48,7 @@ export interface DurationReport extends MotionFix {
 /** A report as the rules read it: what both a committed report and a stored position carry. */
 type Fix = MotionFix & { alarm: number };
 
-export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue' | 'Trail' | 'StopLongTime';
+export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue' | 'Trail' | 'StopLongTime' | 'Skewing';
 
 /** Follows one vehicle's reports in order: answers, at a report where a run fires, when that run began (once per run); else null. */
 type Follower = (p: Fix) => number | null;
@@ -54,6 +57,8 @@ type Follower = (p: Fix) => number | null;
 interface DurationRule {
   /** A follower starting afresh. */
   follow(): Follower;
+  /** What the follower was made for besides the policy (Skewing's tasks): a follower made for another starts afresh. */
+  key?: string;
   /** Where the stretch read for a run that began at `since` starts, at the earliest `floor` (the pass's look-back before the batch). */
   readFrom(since: number, floor: number): number;
   /**
@@ -143,8 +148,28 @@ function stopRule(policy: AlarmPolicy): DurationRule {
   };
 }
 
+/**
+ * Skewing's rule: the run is the vehicle outside the corridor of a task under way, as `skewing`
+ * measures it per task; the stretch tells nothing when that holds at its first report.
+ */
+function skewRuleOf(policy: AlarmPolicy, tasks: readonly RouteTask[]): DurationRule | null {
+  const routed = tasks.filter(hasRoute);
+  if (!routed.length) return null;
+  const rule = skewRule(policy);
+  const measured = routed.map((task) => ({ task, off: routeDistance(task) }));
+  const outside = (p: Fix) => measured.some(({ task, off }) => p.time >= task.begin && p.time <= task.end && off(p) > rule.corridorM);
+  return {
+    ...conditionRule(outside, (first, p) => p.time - first.time >= rule.minMs, (positions) => skewing(positions, routed, rule)),
+    key: routed.map((t) => `${t.id}:${t.begin}:${t.end}:${t.line.length}`).join(','),
+  };
+}
+
 /** The rule this path follows for a vehicle; null when it cannot raise the type ahead of the pass. */
-export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[]): DurationRule | null {
+export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[], tasks: readonly RouteTask[] = []): DurationRule | null {
+  if (type === 'Skewing') {
+    const policy = policies.get('Skewing');
+    return policy ? skewRuleOf(policy, tasks) : null;
+  }
   if (type === 'Trail') {
     const policy = policies.get('Trail');
     if (!policy) return null;
@@ -219,6 +244,7 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
 interface RunMemory {
   time: number;
   follow: Follower;
+  key: string | undefined;
 }
 
 /** Vehicles remembered at most (beyond, the memory starts afresh: it only spares queries). */
@@ -254,14 +280,17 @@ export class DurationAlarms {
     });
     if (!candidates.length) return [];
     const fencesOf = this.type === 'OverSpeed' ? await Promise.all(candidates.map((c) => lookups.fences(c.vehicleId, pathOf.get(c.vehicleId)!))) : null;
+    for (const c of candidates) c.list.sort((a, b) => a.time - b.time);
+    // Skewing's tasks with a route under way in the batch or its look-back: one statement for the vehicles.
+    const tasksOf =
+      this.type === 'Skewing' ? await routeTasksMany(this.db, candidates.map((c) => ({ vehicleId: c.vehicleId, from: c.list[0].time - lookbackMs(c.policies), to: c.list[c.list.length - 1].time + 1 }))) : null;
     const fired: Array<{ vehicleId: number; rule: DurationRule; since: number; from: number; to: number; batchFrom: number }> = [];
     for (const [i, { vehicleId, list, policies }] of candidates.entries()) {
-      const rule = durationRule(this.type, policies, fencesOf?.[i] ?? []);
+      const rule = durationRule(this.type, policies, fencesOf?.[i] ?? [], tasksOf?.[i]);
       if (!rule) {
         this.runs.delete(vehicleId);
         continue;
       }
-      list.sort((a, b) => a.time - b.time);
       const since = this.follow(vehicleId, list, rule);
       if (since === null) continue;
       // From before the run began, but no further back than the pass reads at least.
@@ -289,7 +318,7 @@ export class DurationAlarms {
    */
   private follow(vehicleId: number, reports: readonly DurationReport[], rule: DurationRule): number | null {
     let m = this.runs.get(vehicleId);
-    if (!m || reports[0].time <= m.time) this.runs.set(vehicleId, (m = { time: -Infinity, follow: rule.follow() }));
+    if (!m || reports[0].time <= m.time || m.key !== rule.key) this.runs.set(vehicleId, (m = { time: -Infinity, follow: rule.follow(), key: rule.key }));
     let since: number | null = null;
     for (const r of reports) {
       const fired = m.follow(r);

@@ -10,6 +10,7 @@ import { lineString, point } from '@turf/helpers';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import type { DerivePosition } from '../../deriver';
 import type { AlarmInterval } from '../types';
+import type { AlarmPolicy } from '../policies';
 import { HOUR, MINUTE } from './motionRules';
 import * as motionRules from './motionRules';
 import { conditionRuns, heldMs } from './runs';
@@ -56,22 +57,42 @@ export interface RouteTask {
   end: number;
 }
 
-export function skewing(positions: readonly DerivePosition[], tasks: readonly RouteTask[], corridorM: number, minutes: number): AlarmInterval[] {
+/** Skewing under its policy: the corridor's half-width (`threshold`, metres) and how long the vehicle must be outside it. */
+export interface SkewRule {
+  corridorM: number;
+  minMs: number;
+}
+
+export const skewRule = (policy: Pick<AlarmPolicy, 'threshold' | 'durationMinutes'>): SkewRule => ({
+  corridorM: policy.threshold ?? AI_DEFAULTS.corridorM,
+  minMs: (policy.durationMinutes ?? AI_DEFAULTS.skewMinutes) * MINUTE,
+});
+
+/** Metres from a report to the task's route. */
+export function routeDistance(task: RouteTask): (x: { latitude: number; longitude: number }) => number {
+  const line = lineString(task.line);
+  return (x) => pointToLineDistance(point([x.longitude, x.latitude]), line, { units: 'kilometers' }) * 1000;
+}
+
+/** Whether a task's route can be measured against (a line has two points at least). */
+export const hasRoute = (task: RouteTask) => task.line.length >= 2;
+
+export function skewing(positions: readonly DerivePosition[], tasks: readonly RouteTask[], rule: SkewRule): AlarmInterval[] {
+  const { corridorM, minMs } = rule;
   const out: AlarmInterval[] = [];
   for (const task of tasks) {
-    if (task.line.length < 2) continue;
-    const line = lineString(task.line);
+    if (!hasRoute(task)) continue;
+    const off = routeDistance(task);
     const during = positions.filter((x) => x.time >= task.begin && x.time <= task.end);
-    const off = (x: DerivePosition) => pointToLineDistance(point([x.longitude, x.latitude]), line, { units: 'kilometers' }) * 1000;
     for (const r of conditionRuns(during, (x) => off(x) > corridorM)) {
-      if (heldMs(r) < minutes * MINUTE) continue;
+      if (heldMs(r) < minMs) continue;
       const first = r.points[0];
       out.push({
         type: 'Skewing',
         subject: `task:${task.id}`,
         begin: first.time,
         end: r.clearedBy?.time ?? (r.points[r.points.length - 1].time >= task.end ? task.end : null),
-        firedAt: first.time + minutes * MINUTE,
+        firedAt: first.time + minMs,
         latitude: first.latitude,
         longitude: first.longitude,
         value: Math.round(Math.max(...r.points.map(off))),

@@ -6,6 +6,7 @@ import { demoTerminal, until } from '../../telematics/gateway/harness';
 import { startAlarmRig, type AlarmRig } from './rig';
 import { east, ScriptedDay } from './scriptedDay';
 import { metresBetween } from '../../../../server/intelligence/alarms/detectors/motionRules';
+import { routeDistance } from '../../../../server/intelligence/alarms/detectors/aiRules';
 
 const START = Date.parse('2026-11-21T00:00:00Z');
 const HOME = { latitude: 31.2, longitude: 121.4 };
@@ -51,9 +52,9 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     const hn = await rig.s.memberToken('HN', 'administrator');
     const slow = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-OverSpeed-90s', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 90 } });
     if (slow.status !== 201) throw new Error(JSON.stringify(slow.body));
-    // With a Skewing policy in force the route bit is one alarm with the policy's: only the pass raises it.
-    const skewing = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-Skewing', alarmType: 'Skewing', threshold: null, durationMinutes: null });
-    if (skewing.status !== 201) throw new Error(JSON.stringify(skewing.body));
+    // With a FuelDrain policy in force the fuel bit is one alarm with the trips' drains: only the pass raises it.
+    const fuel = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-FuelDrain', alarmType: 'FuelDrain', threshold: null, durationMinutes: null });
+    if (fuel.status !== 201) throw new Error(JSON.stringify(fuel.body));
     const expert = await rig.s.call(await rig.s.login('admin', 'Admin2026x'), 'POST', '/api/vehicle/expertFault', {
       spn: 5301, fmi: 2, dtcCode: 'P0301', name: '1 缸失火', unit: '发动机', level: 'high', description: '检测到 1 缸失火', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化', maintenanceMeasures: '更换点火线圈',
     });
@@ -96,16 +97,16 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   }
 
   it('announces nothing from a pass that rolled back, and each alarm once from the pass that committed', async () => {
-    // The terminal's route bit where a Skewing policy is in force (HN): only the pass raises it.
-    const day = new ScriptedDay(START, HOME).step(60, 36).step(120, 36, { alarmBits: [23] });
+    // The terminal's fuel bit where a FuelDrain policy is in force (HN): only the pass raises it.
+    const day = new ScriptedDay(START, HOME).step(60, 36).step(120, 36, { alarmBits: [25] });
     const vehicleId = await rig.vehicleOf(demoTerminal(19));
     await sendThroughFailingPasses(demoTerminal(19), day.reports, async () => {
-      expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Skewing')).toEqual([]);
+      expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FuelDrain')).toEqual([]);
     });
-    const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Skewing');
+    const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FuelDrain');
     expect(announced).toHaveLength(1);
-    expect(await alarmIds(vehicleId, 'Skewing')).toEqual([announced[0].id]);
-    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'Skewing').map((p) => p.alarmId)).toEqual([announced[0].id]);
+    expect(await alarmIds(vehicleId, 'FuelDrain')).toEqual([announced[0].id]);
+    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'FuelDrain').map((p) => p.alarmId)).toEqual([announced[0].id]);
   });
 
   it('raises FireOn from the committed batch before any pass, and the pass keeps it and announces nothing twice', async () => {
@@ -414,6 +415,50 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       expect(announcedIds(other, 'StopLongTime')).toEqual([early[0].id]);
     } finally {
       await sql`UPDATE policy SET enabled = false WHERE name = 'p-StopLongTime'`.execute(rig.s.database.db);
+    }
+  });
+
+  it('raises Skewing from the batch where the vehicle has been off its task\'s route for the policy\'s minutes, before any pass', async () => {
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-Skewing', alarmType: 'Skewing', threshold: 300, durationMinutes: 2 });
+    expect(policy.status).toBe(201);
+    try {
+      const vehicleId = await rig.vehicleOf(demoTerminal(22));
+      // The route runs east from home; the vehicle follows it for a minute, then turns north.
+      const line = [
+        [HOME.longitude, HOME.latitude],
+        [HOME.longitude + 0.2, HOME.latitude],
+      ];
+      const task = await rig.s.call(hn, 'POST', '/api/vehicle/task', { name: 'e2e route', vehicleId, routeLine: line, startTime: new Date(START - 3_600_000).toISOString(), endTime: new Date(START + 3_600_000).toISOString() });
+      expect(task.status).toBe(201);
+      const taskId = (task.body as { id: number }).id;
+      const day = new ScriptedDay(START, HOME).step(60, 36).step(240, 36, { heading: 0 });
+      const off = routeDistance({ id: taskId, name: 'e2e route', line, begin: -Infinity, end: Infinity });
+      const left = day.reports.find((r) => off(r) > 300)!.time as number;
+      let early: Array<{ id: number; subject: string; begin: number; fired: number }> = [];
+      const skewingOf = async () =>
+        (await sql<{ id: number; subject: string; begin: Date; fired: Date }>`
+          SELECT id, subject, begin_time AS begin, fired_at AS fired FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Skewing'`.execute(rig.s.database.db)).rows.map((r) => ({
+          id: r.id,
+          subject: r.subject,
+          begin: new Date(r.begin).getTime(),
+          fired: new Date(r.fired).getTime(),
+        }));
+      await sendThroughFailingPasses(
+        demoTerminal(22),
+        day.reports,
+        async () => {
+          early = await skewingOf();
+          expect(early).toEqual([{ id: expect.any(Number), subject: `task:${taskId}`, begin: left, fired: left + 120_000 }]);
+          expect(announcedIds(vehicleId, 'Skewing')).toEqual([early[0].id]);
+        },
+        [],
+        true,
+      );
+      expect(await skewingOf()).toEqual(early);
+      expect(announcedIds(vehicleId, 'Skewing')).toEqual([early[0].id]);
+    } finally {
+      await sql`UPDATE policy SET enabled = false WHERE name = 'p-Skewing'`.execute(rig.s.database.db);
     }
   });
 });

@@ -9,6 +9,7 @@ const CRASH = 1 << 29;
 const OVERSPEED = 1 << 1;
 const FATIGUE = 1 << 2;
 const SKEWING = 1 << 23;
+const FUEL = 1 << 25;
 const TRAIL = 1 << 28;
 
 const report = (minute: number, alarm: number, accOn = true): LocationInput => ({ time: T0 + minute * 60_000, latitude: 31.2, longitude: 121.5, speed: accOn ? 40 : 0, alarm, status: { accOn, fixed: true } });
@@ -61,16 +62,17 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, (a.begin - T0) / 60_000, a.id])).toEqual(announced);
   });
 
-  it('raises the towing, fatigue and route bits from the batch where no policy of their type is in force, and leaves a type with a policy to the pass', async () => {
-    // A Skewing policy for HN only: there the route bit is one alarm with the policy's corridor.
+  it('raises the towing, fatigue and fuel bits from the batch where no policy of their type is in force, and leaves a type with a policy to the pass', async () => {
+    // A FuelDrain policy for HN only: there the fuel bit is one alarm with the drains the trips find.
+    // The route bit is never one with the policy's (a task's Skewing has the task as its subject).
     const hn = await rig.s.memberToken('HN', 'administrator');
-    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-Skewing', alarmType: 'Skewing', threshold: 300, durationMinutes: 2 });
+    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-FuelDrain', alarmType: 'FuelDrain', threshold: null, durationMinutes: null });
     expect(policy.status).toBe(201);
     const free = await rig.vehicleOf(demoTerminal(10)); // HD: no policy at all
     const policed = await rig.vehicleOf(demoTerminal(19)); // HN
     const sent: Array<[string, LocationInput[]]> = [
-      [demoTerminal(10), [report(0, 0, false), report(1, TRAIL, false), report(2, TRAIL, false), report(3, 0), report(4, FATIGUE | SKEWING), report(5, 0)]],
-      [demoTerminal(19), [report(0, 0), report(1, SKEWING | FATIGUE), report(2, 0)]],
+      [demoTerminal(10), [report(0, 0, false), report(1, TRAIL, false), report(2, TRAIL, false), report(3, 0), report(4, FATIGUE | FUEL), report(5, 0)]],
+      [demoTerminal(19), [report(0, 0), report(1, FUEL | FATIGUE | SKEWING), report(2, 0)]],
     ];
     for (const [phone, reports] of sent) {
       const t = rig.terminal(phone);
@@ -85,22 +87,32 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
     expect(ahead).toEqual([
       { id: expect.any(Number), type: 'Trail', begin: 1, end: null },
       { id: expect.any(Number), type: 'Fatigue', begin: 4, end: null },
-      { id: expect.any(Number), type: 'Skewing', begin: 4, end: null },
+      { id: expect.any(Number), type: 'FuelDrain', begin: 4, end: null },
     ]);
-    expect(await alarmsOf(policed)).toEqual([{ id: expect.any(Number), type: 'Fatigue', begin: 1, end: null }]);
-    const announced = (vehicleId: number) => rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, (a.begin - T0) / 60_000, a.id]);
+    const policedAhead = await alarmsOf(policed);
+    expect(policedAhead).toEqual([
+      { id: expect.any(Number), type: 'Fatigue', begin: 1, end: null },
+      { id: expect.any(Number), type: 'Skewing', begin: 1, end: null },
+    ]);
+    // In the order alarmsOf lists them (begin, type).
+    const announced = (vehicleId: number) =>
+      rig.raised
+        .filter((a) => a.vehicleId === vehicleId)
+        .map((a) => [a.type, (a.begin - T0) / 60_000, a.id] as const)
+        .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
     expect(announced(free)).toEqual(ahead.map((a) => [a.type, a.begin, a.id]));
-    // The pass keeps those ids, closes them where their bits cleared, and finds HN's route bit itself.
+    // The pass keeps those ids, closes them where their bits cleared, and finds HN's fuel bit itself.
     for (const vehicleId of [free, policed]) await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
     expect(await alarmsOf(free)).toEqual([
       { id: ahead[0].id, type: 'Trail', begin: 1, end: 3 },
       { id: ahead[1].id, type: 'Fatigue', begin: 4, end: 5 },
-      { id: ahead[2].id, type: 'Skewing', begin: 4, end: 5 },
+      { id: ahead[2].id, type: 'FuelDrain', begin: 4, end: 5 },
     ]);
     const after = await alarmsOf(policed);
     expect(after).toEqual([
-      { id: expect.any(Number), type: 'Fatigue', begin: 1, end: 2 },
-      { id: expect.any(Number), type: 'Skewing', begin: 1, end: 2 },
+      { id: policedAhead[0].id, type: 'Fatigue', begin: 1, end: 2 },
+      { id: expect.any(Number), type: 'FuelDrain', begin: 1, end: 2 },
+      { id: policedAhead[1].id, type: 'Skewing', begin: 1, end: 2 },
     ]);
     expect(announced(free)).toEqual(ahead.map((a) => [a.type, a.begin, a.id]));
     expect(announced(policed)).toEqual(after.map((a) => [a.type, a.begin, a.id]));

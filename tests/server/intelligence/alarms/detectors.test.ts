@@ -239,10 +239,10 @@ describe('AI alarms', () => {
     d.step(10 * 60, 36, { heading: 0 }); // 6 km north: off the route
     const route = [[121.4, 31.2], [121.5, 31.2]];
     const task = { id: 5, name: '送货', line: route, begin: START, end: START + 60 * MIN };
-    const [s] = skewing(positions(d), [task], 500, 5);
+    const [s] = skewing(positions(d), [task], { corridorM: 500, minMs: 5 * MIN });
     expect(s).toMatchObject({ type: 'Skewing', subject: 'task:5', detail: { taskId: 5 } });
     expect(s.value).toBeGreaterThan(5000);
-    expect(skewing(positions(d), [{ ...task, end: START + 10 * MIN }], 500, 5)).toEqual([]);
-    expect(skewing(positions(d), [task], 500, 30)).toEqual([]);
+    expect(skewing(positions(d), [{ ...task, end: START + 10 * MIN }], { corridorM: 500, minMs: 5 * MIN })).toEqual([]);
+    expect(skewing(positions(d), [task], { corridorM: 500, minMs: 30 * MIN })).toEqual([]);
   });
 });
