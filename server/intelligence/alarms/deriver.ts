@@ -10,7 +10,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveObdRecord, DerivePosition, Deriver, TimeRange } from '../deriver';
 import { loadObdRecordsMany, loadPositionsMany } from '../windowLoad';
-import { AI_DEFAULTS, repeatArrival, skewing, skewRule } from './detectors/aiRules';
+import { AI_DEFAULTS, repeatArrival, repeatParams, skewing, skewRule } from './detectors/aiRules';
 import { routeTasksMany } from './routeTasks';
 import { alarmWordIntervals } from './detectors/alarmWord';
 import { fenceIntervals } from './detectors/fences';
@@ -84,14 +84,7 @@ export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: s
   }
   found.push(...obdAlarmIntervals(read.obdRecords, obdAlarmTypes));
   const repeat = policies.get('RepeatArrival');
-  if (repeat)
-    found.push(
-      ...repeatArrival(positions, {
-        radiusM: repeat.params.radiusM ?? AI_DEFAULTS.repeatRadiusM,
-        count: repeat.params.count ?? repeat.threshold ?? AI_DEFAULTS.repeatCount,
-        windowMs: repeat.params.windowHours !== undefined ? repeat.params.windowHours * HOUR : (repeat.durationMinutes ?? AI_DEFAULTS.repeatWindowHours * 60) * MINUTE,
-      }),
-    );
+  if (repeat) found.push(...repeatArrival(positions, repeatParams(repeat)));
   const skew = policies.get('Skewing');
   if (skew) found.push(...skewing(positions, (await routeTasksMany(db, [{ vehicleId, ...range }]))[0], skewRule(skew)));
   if (policies.has('FuelDrain')) found.push(...(await fuelDrains(db, vehicleId, range)));

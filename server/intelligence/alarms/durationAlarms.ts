@@ -1,11 +1,11 @@
 /**
- * OverSpeed, Idle, Fatigue, Trail, StopLongTime and Skewing raised as soon as the batch that
+ * OverSpeed, Idle, Fatigue, Trail, StopLongTime, Skewing and RepeatArrival raised as soon as the batch that
  * completes them is committed, like Low (lowAlarms.ts), instead of a derivation pass later: under
  * load a pass takes seconds (README, Benchmarks: Alarms), which the budget of report → alarm under
  * 1 s does not leave them.
  *
  * Each vehicle's current run of the condition (speeding; idling; driving without the rest; the
- * ignition off; standing still; off a task's route) is followed here, report by report, with the
+ * ignition off; standing still; off a task's route; a stop) is followed here, report by report, with the
  * deriver's own rule; that is only a filter. When it sees a run fire (its duration reached, the terminal's speeding bit come on, the
  * vehicle further than the Trail policy's metres from where the ignition went off), the alarms are
  * found again by the deriver's own rules (merged with the type's alarm-word bits) over the stored
@@ -31,7 +31,7 @@ import { anyLimiting, type FenceRule } from './detectors/fences';
 import * as motionRules from './detectors/motionRules';
 import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, standing, stopLongTime, stopMs, trail, trailMetres, type MotionFix } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
-import { hasRoute, routeDistance, skewing, skewRule, type RouteTask } from './detectors/aiRules';
+import { hasRoute, repeatArrival, repeatParams, REPEAT_MIN_STOP_MS, routeDistance, skewing, skewRule, type RouteTask } from './detectors/aiRules';
 import { routeTasksMany } from './routeTasks';
 import type { AlarmPolicy, PolicySet } from './policies';
 import type { RaisedAlarm } from './store';
@@ -48,7 +48,7 @@ export interface DurationReport extends MotionFix {
 /** A report as the rules read it: what both a committed report and a stored position carry. */
 type Fix = MotionFix & { alarm: number };
 
-export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue' | 'Trail' | 'StopLongTime' | 'Skewing';
+export type DurationType = 'OverSpeed' | 'Idle' | 'Fatigue' | 'Trail' | 'StopLongTime' | 'Skewing' | 'RepeatArrival';
 
 /** Follows one vehicle's reports in order: answers, at a report where a run fires, when that run began (once per run); else null. */
 type Follower = (p: Fix) => number | null;
@@ -164,11 +164,30 @@ function skewRuleOf(policy: AlarmPolicy, tasks: readonly RouteTask[]): DurationR
   };
 }
 
+/**
+ * RepeatArrival's rule: the run is a stop, which fires once it has held long enough to be a visit;
+ * then every visit within the policy's window before it counts, so the stretch is read from that
+ * far back (the pass, for an alarm in its window, reads as far). It tells nothing when it begins
+ * inside a stop within that window, whose first report it cannot know.
+ */
+function repeatRule(policy: AlarmPolicy): DurationRule {
+  const params = repeatParams(policy);
+  return {
+    ...conditionRule(standing, (first, p) => p.time - first.time >= REPEAT_MIN_STOP_MS, () => []),
+    readFrom: (since) => since - params.windowMs - MINUTE,
+    detect: (positions, since) => (!positions.length || (standing(positions[0], null) && positions[0].time >= since - params.windowMs) ? null : repeatArrival(positions, params)),
+  };
+}
+
 /** The rule this path follows for a vehicle; null when it cannot raise the type ahead of the pass. */
 export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[], tasks: readonly RouteTask[] = []): DurationRule | null {
   if (type === 'Skewing') {
     const policy = policies.get('Skewing');
     return policy ? skewRuleOf(policy, tasks) : null;
+  }
+  if (type === 'RepeatArrival') {
+    const policy = policies.get('RepeatArrival');
+    return policy ? repeatRule(policy) : null;
   }
   if (type === 'Trail') {
     const policy = policies.get('Trail');

@@ -46,7 +46,7 @@ export interface AlarmEngine {
   /**
    * Raises the alarm word's own alarms (and its Fatigue, StopLongTime, FuelDrain and Trail where no
    * policy of the type is in force), FireOn, Fault, the OBD alarm records' alarms, fence
-   * crossings, Low, OverSpeed, Idle, Fatigue, Trail, StopLongTime and Skewing from each batch these writers
+   * crossings, Low, OverSpeed, Idle, Fatigue, Trail, StopLongTime, Skewing and RepeatArrival from each batch these writers
    * commit, ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts,
    * obdRecordAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns the unsubscribe function.
    */
@@ -77,6 +77,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const towing = new DurationAlarms(opts.db, 'Trail');
   const parking = new DurationAlarms(opts.db, 'StopLongTime');
   const straying = new DurationAlarms(opts.db, 'Skewing');
+  const revisiting = new DurationAlarms(opts.db, 'RepeatArrival');
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
   const onStored = (batch: StoredBatch) => {
@@ -127,6 +128,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
         positions.length ? towing.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? parking.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? straying.raise(positions, lookups, pathOf).then(announce) : null,
+        positions.length ? revisiting.raise(positions, lookups, pathOf).then(announce) : null,
       ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

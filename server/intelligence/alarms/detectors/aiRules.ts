@@ -14,9 +14,10 @@ import type { AlarmPolicy } from '../policies';
 import { HOUR, MINUTE } from './motionRules';
 import * as motionRules from './motionRules';
 import { conditionRuns, heldMs } from './runs';
+import { standing } from './policyRules';
 
 /** Read once: under tsx an imported binding is a getter call on every use, and these run per report (trips/segment.ts). */
-const { isMoving, metresBetween, JITTER_M } = motionRules;
+const { metresBetween } = motionRules;
 
 export const AI_DEFAULTS = {
   repeatRadiusM: 200,
@@ -34,16 +35,30 @@ export interface RepeatParams {
   windowMs: number;
 }
 
+/** RepeatArrival under its policy: `params` first, then `threshold` as the count, `durationMinutes` as the window. */
+export const repeatParams = (policy: Pick<AlarmPolicy, 'params' | 'threshold' | 'durationMinutes'>): RepeatParams => ({
+  radiusM: policy.params.radiusM ?? AI_DEFAULTS.repeatRadiusM,
+  count: policy.params.count ?? policy.threshold ?? AI_DEFAULTS.repeatCount,
+  windowMs: policy.params.windowHours !== undefined ? policy.params.windowHours * HOUR : (policy.durationMinutes ?? AI_DEFAULTS.repeatWindowHours * 60) * MINUTE,
+});
+
+/** How long a stop must hold to be a visit. */
+export const REPEAT_MIN_STOP_MS = AI_DEFAULTS.repeatMinStopMinutes * MINUTE;
+
+/**
+ * The alarm begins at the visit's first report and fires once the stop has held long enough to be
+ * a visit (before, it was only known at its begin, which no batch could raise in time).
+ */
 export function repeatArrival(positions: readonly DerivePosition[], p: RepeatParams): AlarmInterval[] {
-  const stops = conditionRuns(positions, (x, first) => !isMoving(x) && (!first || metresBetween(first, x) <= JITTER_M))
-    .filter((r) => heldMs(r) >= AI_DEFAULTS.repeatMinStopMinutes * MINUTE)
+  const stops = conditionRuns(positions, standing)
+    .filter((r) => heldMs(r) >= REPEAT_MIN_STOP_MS)
     .map((r) => r.points[0]);
   const out: AlarmInterval[] = [];
   for (let k = 0; k < stops.length; k++) {
     const s = stops[k];
     const near = stops.slice(0, k + 1).filter((o) => s.time - o.time <= p.windowMs && metresBetween(o, s) <= p.radiusM);
     if (near.length === p.count)
-      out.push({ type: 'RepeatArrival', subject: '', begin: s.time, end: s.time, firedAt: s.time, latitude: s.latitude, longitude: s.longitude, value: near.length, detail: { radiusM: p.radiusM, windowHours: p.windowMs / HOUR, visits: near.map((o) => new Date(o.time).toISOString()) } });
+      out.push({ type: 'RepeatArrival', subject: '', begin: s.time, end: s.time, firedAt: s.time + REPEAT_MIN_STOP_MS, latitude: s.latitude, longitude: s.longitude, value: near.length, detail: { radiusM: p.radiusM, windowHours: p.windowMs / HOUR, visits: near.map((o) => new Date(o.time).toISOString()) } });
   }
   return out;
 }

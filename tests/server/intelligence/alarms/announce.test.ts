@@ -461,4 +461,36 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       await sql`UPDATE policy SET enabled = false WHERE name = 'p-Skewing'`.execute(rig.s.database.db);
     }
   });
+
+  it('raises RepeatArrival from the batch where the third visit to one place has lasted a visit\'s minutes, before any pass', async () => {
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-RepeatArrival', alarmType: 'RepeatArrival', threshold: null, durationMinutes: null, params: { radiusM: 200, count: 3, windowHours: 1 } });
+    expect(policy.status).toBe(201);
+    try {
+      // Arriving home, then three four-minute stops there, each followed by a minute's drive out and a minute back.
+      const day = new ScriptedDay(START, HOME).step(60, 36, { heading: 270 }).step(60, 36, { heading: 90 });
+      const visits: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        visits.push(day.time);
+        day.step(240, 0, { acc: false, every: 30 }).step(60, 36, { heading: 90 }).step(60, 36, { heading: 270 });
+      }
+      const vehicleId = await rig.vehicleOf(demoTerminal(23));
+      let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+      await sendThroughFailingPasses(
+        demoTerminal(23),
+        day.reports,
+        async () => {
+          early = await alarmsOf(vehicleId, 'RepeatArrival');
+          expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[visits[2], visits[2] + 180_000, visits[2]]]);
+          expect(announcedIds(vehicleId, 'RepeatArrival')).toEqual([early[0].id]);
+        },
+        [],
+        true,
+      );
+      expect(await alarmsOf(vehicleId, 'RepeatArrival')).toEqual(early);
+      expect(announcedIds(vehicleId, 'RepeatArrival')).toEqual([early[0].id]);
+    } finally {
+      await sql`UPDATE policy SET enabled = false WHERE name = 'p-RepeatArrival'`.execute(rig.s.database.db);
+    }
+  });
 });
