@@ -48,6 +48,7 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
       { name: 'p-Fatigue', alarmType: 'Fatigue', threshold: null, durationMinutes: null, params: { hours: 1, restMinutes: 20 } },
       { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null },
       { name: 'p-StopLongTime', alarmType: 'StopLongTime', threshold: null, durationMinutes: 2 },
+      { name: 'p-RepeatArrival', alarmType: 'RepeatArrival', threshold: null, durationMinutes: null, params: { radiusM: 200, count: 3, windowHours: 1 } },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
@@ -144,5 +145,21 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
     expect(early.map((a) => a.begin)).toEqual([day.reports[6].time]);
     expect(await alarmsOf(vehicleId, 'StopLongTime')).toEqual(early);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'StopLongTime').map((a) => a.id)).toEqual([early[0].id]);
+  });
+
+  it('keeps a RepeatArrival whose third visit lasted its minutes in the batch', async () => {
+    // Arriving, then three four-minute visits to one place: the third is a visit at report `trigger`.
+    const day = new ScriptedDay(START, HOME).step(60, 36, { heading: 270 }).step(60, 36, { heading: 90 });
+    const visits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      visits.push(day.time);
+      day.step(240, 0, { acc: false, every: 30 }).step(60, 36, { heading: 90 }).step(60, 36, { heading: 270 });
+    }
+    const trigger = day.reports.findIndex((r) => (r.time as number) >= visits[2] + 180_000);
+    const vehicleId = await rig.vehicleOf(demoTerminal(2));
+    const early = await raceTheTrigger(demoTerminal(2), day.reports, trigger, 'RepeatArrival');
+    expect(early.map((a) => a.begin)).toEqual([visits[2]]);
+    expect(await alarmsOf(vehicleId, 'RepeatArrival')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'RepeatArrival').map((a) => a.id)).toEqual([early[0].id]);
   });
 });

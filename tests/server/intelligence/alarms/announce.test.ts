@@ -251,6 +251,18 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     }));
   const announcedIds = (vehicleId: number, type: string) => rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === type).map((a) => a.id);
 
+  /** Runs `test` with this HN policy in force, then disables it (the tests after it see none). */
+  async function withPolicy(body: Record<string, unknown> & { name: string }, test: () => Promise<void>): Promise<void> {
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', body);
+    expect(policy.status).toBe(201);
+    try {
+      await test();
+    } finally {
+      await sql`UPDATE policy SET enabled = false WHERE name = ${body.name}`.execute(rig.s.database.db);
+    }
+  }
+
   it('raises OverSpeed from the batch where speeding reaches the policy\'s seconds, or the speeding bit comes on, before any pass', async () => {
     // Two minutes at 60 km/h, then a minute at 100: over the policy's 80 km/h for its 30 s.
     const policy = new ScriptedDay(START, HOME).step(120, 60).step(60, 100);
@@ -370,10 +382,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   });
 
   it('raises StopLongTime from the batch where a stop reaches the policy\'s minutes, or from the report that ends a quiet stop that long, before any pass', async () => {
-    const hn = await rig.s.memberToken('HN', 'administrator');
-    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-StopLongTime', alarmType: 'StopLongTime', threshold: null, durationMinutes: 2 });
-    expect(policy.status).toBe(201);
-    try {
+    await withPolicy({ name: 'p-StopLongTime', alarmType: 'StopLongTime', threshold: null, durationMinutes: 2 }, async () => {
       // A minute's drive, three minutes parked reporting every 10 s, then off again: the stop
       // reaches the policy's two minutes at its thirteenth standing report.
       const reporting = new ScriptedDay(START, HOME).step(60, 36).step(180, 0, { acc: false }).step(30, 36);
@@ -413,16 +422,12 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       );
       expect(await alarmsOf(other, 'StopLongTime')).toEqual(early);
       expect(announcedIds(other, 'StopLongTime')).toEqual([early[0].id]);
-    } finally {
-      await sql`UPDATE policy SET enabled = false WHERE name = 'p-StopLongTime'`.execute(rig.s.database.db);
-    }
+    });
   });
 
   it('raises Skewing from the batch where the vehicle has been off its task\'s route for the policy\'s minutes, before any pass', async () => {
     const hn = await rig.s.memberToken('HN', 'administrator');
-    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-Skewing', alarmType: 'Skewing', threshold: 300, durationMinutes: 2 });
-    expect(policy.status).toBe(201);
-    try {
+    await withPolicy({ name: 'p-Skewing', alarmType: 'Skewing', threshold: 300, durationMinutes: 2 }, async () => {
       const vehicleId = await rig.vehicleOf(demoTerminal(22));
       // The route runs east from home; the vehicle follows it for a minute, then turns north.
       const line = [
@@ -457,16 +462,11 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       );
       expect(await skewingOf()).toEqual(early);
       expect(announcedIds(vehicleId, 'Skewing')).toEqual([early[0].id]);
-    } finally {
-      await sql`UPDATE policy SET enabled = false WHERE name = 'p-Skewing'`.execute(rig.s.database.db);
-    }
+    });
   });
 
   it('raises RepeatArrival from the batch where the third visit to one place has lasted a visit\'s minutes, before any pass', async () => {
-    const hn = await rig.s.memberToken('HN', 'administrator');
-    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-RepeatArrival', alarmType: 'RepeatArrival', threshold: null, durationMinutes: null, params: { radiusM: 200, count: 3, windowHours: 1 } });
-    expect(policy.status).toBe(201);
-    try {
+    await withPolicy({ name: 'p-RepeatArrival', alarmType: 'RepeatArrival', threshold: null, durationMinutes: null, params: { radiusM: 200, count: 3, windowHours: 1 } }, async () => {
       // Arriving home, then three four-minute stops there, each followed by a minute's drive out and a minute back.
       const day = new ScriptedDay(START, HOME).step(60, 36, { heading: 270 }).step(60, 36, { heading: 90 });
       const visits: number[] = [];
@@ -489,8 +489,6 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       );
       expect(await alarmsOf(vehicleId, 'RepeatArrival')).toEqual(early);
       expect(announcedIds(vehicleId, 'RepeatArrival')).toEqual([early[0].id]);
-    } finally {
-      await sql`UPDATE policy SET enabled = false WHERE name = 'p-RepeatArrival'`.execute(rig.s.database.db);
-    }
+    });
   });
 });
