@@ -27,7 +27,7 @@ import { loadPositionsMany } from '../windowLoad';
 import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { ALARM_BIT_TYPES, alarmWordIntervals } from './detectors/alarmWord';
-import { anyLimiting, type FenceRule } from './detectors/fences';
+import { fenceIntervals, inside, limitsSpeed, type FenceRule } from './detectors/fences';
 import * as motionRules from './detectors/motionRules';
 import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, standing, stopLongTime, stopMs, trail, trailMetres, type MotionFix } from './detectors/policyRules';
 import { mergeIntervals } from './merge';
@@ -245,18 +245,50 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
     const { holds, minMs } = idleRule(policy);
     return conditionRule(holds, (first, p) => p.time - first.time >= minMs, (positions) => idle(positions, policy));
   }
-  // A fence's limit holds once the vehicle has settled inside it (its dwell), which the short
-  // stretch read here cannot tell from where the pass starts reading.
-  if (anyLimiting(fences)) return null;
   const policy = policies.get('OverSpeed');
   const rule = policy ? overSpeedRule(policy) : null;
   const fast = (p: Fix) => rule !== null && p.speed > rule.limitKmh;
-  return conditionRule(
-    // The terminal's bit and the policy's limit are one alarm (merged by the deriver).
-    (p) => speedingBit(p) || fast(p),
-    (first, p) => speedingBit(p) || (rule !== null && fast(p) && p.time - first.time >= rule.minMs),
-    (positions) => withBits('OverSpeed', positions, policy ? overSpeed(positions, policy) : []),
+  const limiting = fences.filter(limitsSpeed);
+  // Over a fence's limit inside it, settled or not: the follower is only a filter.
+  const fastInFence = (p: Fix) => limiting.some((f) => p.speed > f.speedLimit! && inside(f.area, p));
+  const speeding = conditionRule(
+    // The terminal's bit, the policy's limit and the fences' are one alarm (merged by the deriver).
+    (p) => speedingBit(p) || fast(p) || fastInFence(p),
+    (first, p) => speedingBit(p) || fastInFence(p) || (rule !== null && fast(p) && p.time - first.time >= rule.minMs),
+    (positions) =>
+      withBits('OverSpeed', positions, [...(policy ? overSpeed(positions, policy) : []), ...limiting.flatMap((f) => fenceIntervals(positions, f).filter((a) => a.type === 'OverSpeed'))]),
   );
+  if (!limiting.length) return speeding;
+  // A fence's limit holds once the vehicle has settled inside it (its dwell): the stretch reaches
+  // back far enough for each fence's side to settle before the run, and tells nothing unless it has.
+  const longestDwellMs = Math.max(...limiting.map((f) => f.dwellSeconds * 1000));
+  return {
+    ...speeding,
+    readFrom: (since, floor) => Math.max(floor, since - MINUTE - 2 * longestDwellMs),
+    detect: (positions, since) => (limiting.every((f) => settledBefore(positions, f, since)) ? speeding.detect(positions, since) : null),
+  };
+}
+
+/**
+ * Whether, before `since`, the stretch has a report where the vehicle has stayed on one side of the
+ * fence for its dwell (counted within the stretch) and is not over its limit inside it. From there
+ * the fence's walk (settleStep) is in the same state wherever it began (the pass's reads from
+ * further back), so the fence's speeding found after it is the pass's.
+ */
+function settledBefore(positions: readonly DerivePosition[], fence: FenceRule, since: number): boolean {
+  const dwellMs = fence.dwellSeconds * 1000;
+  let side: boolean | null = null;
+  let sideFrom = 0;
+  for (const p of positions) {
+    if (p.time >= since) return false;
+    const now = inside(fence.area, p);
+    if (now !== side) {
+      side = now;
+      sideFrom = p.time;
+    }
+    if (p.time - sideFrom >= dwellMs && !(now && p.speed > fence.speedLimit!)) return true;
+  }
+  return false;
 }
 
 /** What is followed of a vehicle: its last report, and its follower. */

@@ -68,9 +68,10 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
   /**
    * Sends all but the last report (and then the OBD records) while every pass fails, then the last
    * report once passes succeed again. `live`: each report acknowledged before the next is sent, so
-   * each comes in a batch of its own, as from a terminal reporting live.
+   * each comes in a batch of its own, as from a terminal reporting live. `together`: sent after
+   * those, in one 0x0704 upload (live, not blind), so they are stored in one batch.
    */
-  async function sendThroughFailingPasses(phone: string, reports: LocationInput[], whileFailing: () => Promise<void>, obd: ObdRecordInput[] = [], live = false): Promise<ReturnType<AlarmRig['terminal']>> {
+  async function sendThroughFailingPasses(phone: string, reports: LocationInput[], whileFailing: () => Promise<void>, obd: ObdRecordInput[] = [], live = false, together: LocationInput[] = []): Promise<ReturnType<AlarmRig['terminal']>> {
     failing = true;
     failures = 0;
     const terminal = rig.terminal(phone);
@@ -80,6 +81,10 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       if (live) await terminal.drain(60_000);
     }
     await terminal.drain(60_000);
+    if (together.length) {
+      terminal.reportBatch(together, false);
+      await terminal.drain(60_000);
+    }
     await rig.gateway.writer.flush();
     for (const r of obd) terminal.reportObd(r);
     await terminal.drain(60_000);
@@ -344,7 +349,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(announcedIds(other, 'Fatigue')).toEqual([derived[0].id]);
   });
 
-  it('raises OverSpeed whose seconds outlast the minute of context every window gets, and leaves it to the pass inside a fence\'s speed limit', async () => {
+  it('raises OverSpeed whose seconds outlast the minute of context every window gets, also for a vehicle with a speed-limiting fence it is outside of', async () => {
     // A minute at 60 km/h, then two at 100: over the policy's 80 km/h for its 90 s; each report in a
     // batch of its own, so the stretch read must reach back past the batch to where the run began.
     // Every 7 s: the 90 s run out between two reports, and the one after fires it.
@@ -364,21 +369,74 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     );
     expect((await alarmsOf(vehicleId, 'OverSpeed')).map((a) => a.id)).toEqual([early[0].id]);
     expect(announcedIds(vehicleId, 'OverSpeed')).toEqual([early[0].id]);
-    // A vehicle with a fence of its own (far away) that limits speed: a fence's limit holds once
-    // the vehicle has settled inside, which the batch's short stretch cannot know, so only the pass
-    // raises its OverSpeed.
+    // A vehicle with a fence of its own (far away) that limits speed: the stretch shows it settled
+    // outside before the run, so the batch raises the policy's OverSpeed as the pass will.
     const hn = await rig.s.memberToken('HN', 'administrator');
     const fenced = await rig.vehicleOf(demoTerminal(18));
     const far = east(HOME, 50_000);
-    const fence = await rig.s.call(hn, 'PUT', '/api/vehicle/fence', { name: 'far depot', fenceType: 'circle', geometry: { center: [far.longitude, far.latitude], radius: 300 }, speedLimit: 30 });
+    const fence = await rig.s.call(hn, 'PUT', '/api/vehicle/fence', { name: 'far depot', fenceType: 'circle', geometry: { center: [far.longitude, far.latitude], radius: 300 }, speedLimit: 30, dwellSeconds: 30 });
     expect(fence.status).toBe(201);
     expect((await rig.s.call(hn, 'PUT', '/api/vehicle/vehicleFence', { fenceId: (fence.body as { id: number }).id, vehicleIds: [fenced] })).status).toBe(200);
-    await sendThroughFailingPasses(demoTerminal(18), day.reports, async () => {
-      expect(await alarmsOf(fenced, 'OverSpeed')).toEqual([]);
-    });
-    const derived = await alarmsOf(fenced, 'OverSpeed');
-    expect(derived.map((a) => [a.begin, a.fired])).toEqual([[fastAt, fastAt + 90_000]]);
-    expect(announcedIds(fenced, 'OverSpeed')).toEqual([derived[0].id]);
+    await sendThroughFailingPasses(
+      demoTerminal(18),
+      day.reports,
+      async () => {
+        early = await alarmsOf(fenced, 'OverSpeed');
+        expect(early.map((a) => [a.begin, a.fired])).toEqual([[fastAt, fastAt + 90_000]]);
+      },
+      [],
+      true,
+    );
+    expect((await alarmsOf(fenced, 'OverSpeed')).map((a) => a.id)).toEqual([early[0].id]);
+    expect(announcedIds(fenced, 'OverSpeed')).toEqual([early[0].id]);
+  });
+
+  it('raises OverSpeed over a fence\'s speed limit from the batch once the vehicle has settled inside, and leaves to the pass a run the stretch cannot settle', async () => {
+    // A town zone round home (limit 30 km/h, 30 s dwell), for two vehicles of HD.
+    const hd = await rig.s.memberToken('HD', 'administrator');
+    const [settled, unsettled] = [await rig.vehicleOf(demoTerminal(15)), await rig.vehicleOf(demoTerminal(16))];
+    const zone = await rig.s.call(hd, 'PUT', '/api/vehicle/fence', { name: 'home zone', fenceType: 'circle', geometry: { center: [HOME.longitude, HOME.latitude], radius: 3000 }, speedLimit: 30, dwellSeconds: 30 });
+    expect(zone.status).toBe(201);
+    expect((await rig.s.call(hd, 'PUT', '/api/vehicle/vehicleFence', { fenceId: (zone.body as { id: number }).id, vehicleIds: [settled, unsettled] })).status).toBe(200);
+    // Two minutes at 20 km/h inside, then a minute at 40: over the zone's limit from its first report at 40.
+    const day = new ScriptedDay(START + 3_600_000, HOME).step(120, 20).step(60, 40);
+    const fastAt = START + 3_600_000 + 120_000;
+    let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+    await sendThroughFailingPasses(
+      demoTerminal(15),
+      day.reports,
+      async () => {
+        early = await alarmsOf(settled, 'OverSpeed');
+        expect(early.map((a) => [a.begin, a.fired])).toEqual([[fastAt, fastAt]]);
+        expect(announcedIds(settled, 'OverSpeed')).toEqual([early[0].id]);
+      },
+      [],
+      true,
+    );
+    expect((await alarmsOf(settled, 'OverSpeed')).map((a) => a.id)).toEqual([early[0].id]);
+    expect(announcedIds(settled, 'OverSpeed')).toEqual([early[0].id]);
+    // Settled inside at 20 km/h, quiet for five minutes, then, in one upload, 20 and 40 km/h: the
+    // pass, reading from before the gap, knows the vehicle settled inside and finds the speeding
+    // from the first report at 40. The batch's stretch starts after the gap, where the zone's side
+    // has not settled before the run, so the batch leaves it to the pass: its own walk would settle
+    // only after the dwell and find the speeding 20 s later.
+    const back = START + 2 * 3_600_000;
+    const settling = new ScriptedDay(back, HOME).step(60, 20).reports;
+    const upload = new ScriptedDay(back + 6 * 60_000, HOME).step(10, 20).step(60, 40);
+    const after = new ScriptedDay(upload.time, upload.position).step(10, 40).reports;
+    await sendThroughFailingPasses(
+      demoTerminal(16),
+      [...settling, ...after],
+      async () => {
+        expect(await alarmsOf(unsettled, 'OverSpeed')).toEqual([]);
+      },
+      [],
+      true,
+      upload.reports,
+    );
+    const derived = await alarmsOf(unsettled, 'OverSpeed');
+    expect(derived.map((a) => [a.begin, a.fired])).toEqual([[back + 6 * 60_000 + 10_000, back + 6 * 60_000 + 10_000]]);
+    expect(announcedIds(unsettled, 'OverSpeed')).toEqual([derived[0].id]);
   });
 
   it('raises StopLongTime from the batch where a stop reaches the policy\'s minutes, or from the report that ends a quiet stop that long, before any pass', async () => {
