@@ -17,7 +17,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import { ALARM_BIT_TYPES } from './detectors/alarmWord';
+import { ALARM_BIT_TYPES, bitsOf } from './detectors/alarmWord';
 import { ALARM_META, type AlarmType } from './types';
 import type { RaisedAlarm, StoredAlarm } from './store';
 import type { DeriveLookups } from '../settingsCache';
@@ -34,10 +34,7 @@ interface BitMasks {
 
 /** The masks of the types for which `keep` holds. */
 const bitMasks = (keep: (type: AlarmType) => boolean): BitMasks => {
-  const byType = new Map<AlarmType, number>();
-  ALARM_BIT_TYPES.forEach((type, bit) => {
-    if (keep(type)) byType.set(type, ((byType.get(type) ?? 0) | (1 << bit)) >>> 0);
-  });
+  const byType = new Map([...new Set(ALARM_BIT_TYPES)].filter(keep).map((type) => [type, bitsOf(type)]));
   return { byType, all: [...byType.values()].reduce((a, m) => (a | m) >>> 0, 0) };
 };
 

@@ -1,22 +1,23 @@
 /**
- * OverSpeed, Idle, Fatigue, Trail, StopLongTime, Skewing and RepeatArrival raised as soon as the batch that
- * completes them is committed, like Low (lowAlarms.ts), instead of a derivation pass later: under
- * load a pass takes seconds (README, Benchmarks: Alarms), which the budget of report → alarm under
- * 1 s does not leave them.
+ * OverSpeed, Idle, Fatigue, Trail, StopLongTime, Skewing and RepeatArrival raised as soon as the
+ * batch that completes them is committed, like Low (lowAlarms.ts), instead of a derivation pass
+ * later: under load a pass takes seconds (README, Benchmarks: Alarms), which the budget of report →
+ * alarm under 1 s does not leave them.
  *
  * Each vehicle's current run of the condition (speeding; idling; driving without the rest; the
- * ignition off; standing still; off a task's route; a stop) is followed here, report by report, with the
- * deriver's own rule; that is only a filter. When it sees a run fire (its duration reached, the terminal's speeding bit come on, the
- * vehicle further than the Trail policy's metres from where the ignition went off), the alarms are
- * found again by the deriver's own rules (merged with the type's alarm-word bits) over the stored
- * reports from before the run began, never further back than the pass itself reads (its look-back
- * before the batch; for Trail, back to where the ignition went off: ignitionReach.ts). They are
+ * ignition off; standing still; off a task's route; a stop) is followed here, report by report,
+ * with the deriver's own rule; that is only a filter. When it sees a run fire (its duration
+ * reached, the terminal's speeding bit come on, the vehicle further than the Trail policy's metres
+ * from where the ignition went off), the alarms are found again by the deriver's own rules (merged
+ * with the type's alarm-word bits) over the stored reports from before the run began, never
+ * further back than the pass itself reads (its look-back before the batch; for Trail, back to
+ * where the ignition went off: ignitionReach.ts; for RepeatArrival, the policy's window). They are
  * stored only where nothing from before the stretch can reach into them: when the condition, and
  * the type's bits, do not hold at the stretch's first report; for Fatigue, when a rest of the
- * policy's minutes within the stretch came first. Then the pass finds the same alarms (same key:
+ * policy's minutes within the stretch came first; for a fence's speed limit, when the vehicle had
+ * settled on each such fence's side before the run. Then the pass finds the same alarms (same key:
  * begin), keeps their ids and announces nothing twice. A run first seen after a restart, or one
- * that began further back than the look-back, is left to the pass; so is OverSpeed for a vehicle
- * inside a fence with a speed limit, which applies only once the vehicle has settled inside.
+ * that began further back than the look-back, is left to the pass.
  */
 
 import type { Kysely } from 'kysely';
@@ -26,7 +27,7 @@ import type { DeriveLookups } from '../settingsCache';
 import { loadPositionsMany } from '../windowLoad';
 import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
 import { lookbackMs } from './deriver';
-import { ALARM_BIT_TYPES, alarmWordIntervals } from './detectors/alarmWord';
+import { alarmWordIntervals, bitsOf } from './detectors/alarmWord';
 import { fenceIntervals, inside, limitsSpeed, type FenceRule } from './detectors/fences';
 import * as motionRules from './detectors/motionRules';
 import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, standing, stopLongTime, stopMs, trail, trailMetres, type MotionFix } from './detectors/policyRules';
@@ -73,8 +74,6 @@ const { metresBetween, MINUTE } = motionRules;
 
 const SPEEDING_BIT = 1;
 const speedingBit = (p: Fix) => ((p.alarm >>> SPEEDING_BIT) & 1) === 1;
-/** The alarm word's bits of a type. */
-const bitsOf = (type: AlarmType) => ALARM_BIT_TYPES.reduce((word, t, bit) => (t === type ? (word | (1 << bit)) >>> 0 : word), 0);
 /** The type's alarms in these positions as the deriver merges them: its bits' and the policy rule's. */
 const withBits = (type: AlarmType, positions: readonly DerivePosition[], found: readonly AlarmInterval[]) =>
   mergeIntervals([...alarmWordIntervals(positions), ...found]).filter((a) => a.type === type);
@@ -87,19 +86,28 @@ const noBitAtStart = (bits: number, positions: readonly DerivePosition[]) => pos
 /**
  * The rule of a condition that holds report by report (as conditionRuns splits runs): `holds`
  * whether it holds at `p` in a run begun at `first` (null: whether `p` would begin one), `fires`
- * whether the run begun at `first` has fired by `p`. The stretch starts a minute before the run,
- * and tells nothing when the condition already holds at its first report.
+ * whether the run begun at `first` has fired by `p`; `endFires`, whether a run that had not fired
+ * fires at `p`, the report that ends it (measured to it). The stretch starts a minute before the
+ * run, and tells nothing when the condition already holds at its first report.
  */
-function conditionRule(holds: (p: Fix, first: Fix | null) => boolean, fires: (first: Fix, p: Fix) => boolean, detect: (positions: readonly DerivePosition[]) => AlarmInterval[]): DurationRule {
+function conditionRule(
+  holds: (p: Fix, first: Fix | null) => boolean,
+  fires: (first: Fix, p: Fix) => boolean,
+  detect: (positions: readonly DerivePosition[]) => AlarmInterval[],
+  endFires?: (first: Fix, p: Fix) => boolean,
+): DurationRule {
   return {
     follow() {
       let first: Fix | null = null;
       let fired = false;
       return (p) => {
+        let ended: number | null = null;
         if (!first || !holds(p, first)) {
+          if (first && !fired && endFires?.(first, p)) ended = first.time;
           first = holds(p, null) ? fixOf(p) : null;
           fired = false;
         }
+        if (ended !== null) return ended;
         if (!first || fired || !fires(first, p)) return null;
         fired = true;
         return first.time;
@@ -122,30 +130,9 @@ const stopBits = bitsOf('StopLongTime');
  */
 function stopRule(policy: AlarmPolicy): DurationRule {
   const minMs = stopMs(policy);
-  const rule = conditionRule(standing, (first, p) => p.time - first.time >= minMs, (positions) => withBits('StopLongTime', positions, stopLongTime(positions, policy)));
-  return {
-    ...rule,
-    follow() {
-      let first: Fix | null = null;
-      let fired = false;
-      return (p) => {
-        let ended: number | null = null;
-        if (first && !standing(p, first)) {
-          if (!fired && p.time - first.time >= minMs) ended = first.time;
-          first = null;
-        }
-        if (!first) {
-          first = standing(p, null) ? fixOf(p) : null;
-          fired = false;
-        }
-        if (ended !== null) return ended;
-        if (!first || fired || p.time - first.time < minMs) return null;
-        fired = true;
-        return first.time;
-      };
-    },
-    detect: (positions, since) => (noBitAtStart(stopBits, positions) ? rule.detect(positions, since) : null),
-  };
+  const lasted = (first: Fix, p: Fix) => p.time - first.time >= minMs;
+  const rule = conditionRule(standing, lasted, (positions) => withBits('StopLongTime', positions, stopLongTime(positions, policy)), lasted);
+  return { ...rule, detect: (positions, since) => (noBitAtStart(stopBits, positions) ? rule.detect(positions, since) : null) };
 }
 
 /**
@@ -173,7 +160,8 @@ function skewRuleOf(policy: AlarmPolicy, tasks: readonly RouteTask[]): DurationR
 function repeatRule(policy: AlarmPolicy): DurationRule {
   const params = repeatParams(policy);
   return {
-    ...conditionRule(standing, (first, p) => p.time - first.time >= REPEAT_MIN_STOP_MS, () => []),
+    // Its own stretch and test of it (below): the visits before this one count, not just the run.
+    follow: conditionRule(standing, (first, p) => p.time - first.time >= REPEAT_MIN_STOP_MS, () => []).follow,
     readFrom: (since) => since - params.windowMs - MINUTE,
     detect: (positions, since) => (!positions.length || (standing(positions[0], null) && positions[0].time >= since - params.windowMs) ? null : repeatArrival(positions, params)),
   };

@@ -22,7 +22,7 @@ import type { DeriveLookups } from '../settingsCache';
 import { loadPositionsMany } from '../windowLoad';
 import type { AlarmPolicy } from './policies';
 import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
-import { alarmWordIntervals, ALARM_BIT_TYPES } from './detectors/alarmWord';
+import { alarmWordIntervals, bitsOf } from './detectors/alarmWord';
 import { MINUTE } from './detectors/motionRules';
 import { lowVoltage, RULE_DEFAULTS, voltageOf } from './detectors/policyRules';
 import { lookbackMs } from './deriver';
@@ -41,7 +41,7 @@ export interface LowReport {
 }
 
 /** The alarm word's bits that mean Low. */
-const LOW_MASK = ALARM_BIT_TYPES.reduce((m, type, bit) => (type === 'Low' ? (m | (1 << bit)) >>> 0 : m), 0);
+const LOW_MASK = bitsOf('Low');
 
 /** What is followed of a vehicle: its last report, whether the bit was on, and since when the battery has been low. */
 interface LowState {

@@ -42,6 +42,9 @@ export const ALARM_BIT_TYPES: readonly AlarmType[] = [
   'IllegalDoorOpen', // 31
 ];
 
+/** The alarm word's bits of a type, as one mask. */
+export const bitsOf = (type: AlarmType): number => ALARM_BIT_TYPES.reduce((word, t, bit) => (t === type ? (word | (1 << bit)) >>> 0 : word), 0);
+
 const POWER_DOWN_BIT = 8;
 
 /** One interval per bit and run of reports carrying it; merged by type later. */
