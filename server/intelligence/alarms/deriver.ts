@@ -14,6 +14,7 @@ import { AI_DEFAULTS, repeatArrival, repeatParams, skewing, skewRule } from './d
 import { routeTasksMany } from './routeTasks';
 import { alarmWordIntervals } from './detectors/alarmWord';
 import { fenceIntervals } from './detectors/fences';
+import { drainAlarm } from './detectors/fuelDrain';
 import { HOUR, MINUTE } from './detectors/motionRules';
 import { faultIntervals, obdAlarmIntervals } from './detectors/obd';
 import { dtcReports, expertLookup } from './dtcReports';
@@ -52,17 +53,18 @@ export function lookbackMs(policies: PolicySet): number {
 
 export { fencesFor } from './fenceRules';
 
-/** Suspected drains the trip deriver found (rebuilt just before, in the same transaction). */
+/** Suspected drains the trip deriver found (rebuilt just before, in the same transaction), by when each first read as one. */
 async function fuelDrains(db: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<AlarmInterval[]> {
   const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
   const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
-  const r = await sql<{ ms: number; amount_l: number; latitude: number; longitude: number; before: number; after: number }>`
-    SELECT (extract(epoch FROM time) * 1000)::float8 AS ms, amount_l, latitude, longitude, level_before_l AS before, level_after_l AS after
-    FROM fuel_event WHERE vehicle_id = ${vehicleId} AND kind = 'drain' ${lo ? sql`AND time >= ${lo}` : sql``} ${hi ? sql`AND time < ${hi}` : sql``}`.execute(db);
-  return r.rows.map((x) => {
-    const t = Math.round(Number(x.ms));
-    return { type: 'FuelDrain', subject: '', begin: t, end: t, firedAt: t, latitude: x.latitude, longitude: x.longitude, value: x.amount_l, detail: { levelBeforeL: x.before, levelAfterL: x.after } };
-  });
+  const r = await sql<{ ms: number; seen: number | null; amount_l: number; latitude: number; longitude: number; before: number; after: number }>`
+    SELECT (extract(epoch FROM time) * 1000)::float8 AS ms, (extract(epoch FROM detected_at) * 1000)::float8 AS seen, amount_l, latitude, longitude,
+      level_before_l AS before, level_after_l AS after
+    FROM fuel_event WHERE vehicle_id = ${vehicleId} AND kind = 'drain'
+      ${lo ? sql`AND coalesce(detected_at, time) >= ${lo}` : sql``} ${hi ? sql`AND coalesce(detected_at, time) < ${hi}` : sql``}`.execute(db);
+  return r.rows.map((x) =>
+    drainAlarm({ time: Math.round(Number(x.ms)), detectedAt: x.seen === null ? null : Math.round(Number(x.seen)), amountL: x.amount_l, levelBeforeL: x.before, levelAfterL: x.after, latitude: x.latitude, longitude: x.longitude }),
+  );
 }
 
 /** What the detectors read of a vehicle: every stored position and OBD record of the range. */

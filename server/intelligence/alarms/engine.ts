@@ -19,6 +19,7 @@ import { FaultAlarms, type FaultReport } from './faultAlarms';
 import { FenceAlarms } from './fenceAlarms';
 import { LowAlarms, type LowReport } from './lowAlarms';
 import { DurationAlarms, type DurationReport } from './durationAlarms';
+import { FuelDrainAlarms, type FuelReport } from './fuelDrainAlarms';
 import { voltageOf } from './detectors/policyRules';
 import { OBD_ALARM_SUBTYPE, positionDtcs } from './detectors/obd';
 import { raiseObdRecordAlarms, type ObdAlarmReport } from './obdRecordAlarms';
@@ -46,9 +47,9 @@ export interface AlarmEngine {
   /**
    * Raises the alarm word's own alarms (and its Fatigue, StopLongTime, FuelDrain and Trail where no
    * policy of the type is in force), FireOn, Fault, the OBD alarm records' alarms, fence
-   * crossings, Low, OverSpeed, Idle, Fatigue, Trail, StopLongTime, Skewing and RepeatArrival from each batch these writers
+   * crossings, Low, OverSpeed, Idle, Fatigue, Trail, StopLongTime, Skewing, RepeatArrival and FuelDrain from each batch these writers
    * commit, ahead of the derivation pass (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts,
-   * obdRecordAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts); returns the unsubscribe function.
+   * obdRecordAlarms.ts, fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts, fuelDrainAlarms.ts); returns the unsubscribe function.
    */
   watch(sources: StoredSource[]): () => void;
   /** Resolves once the batches heard so far have been looked at (tests). */
@@ -78,12 +79,13 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const parking = new DurationAlarms(opts.db, 'StopLongTime');
   const straying = new DurationAlarms(opts.db, 'Skewing');
   const revisiting = new DurationAlarms(opts.db, 'RepeatArrival');
+  const draining = new FuelDrainAlarms(opts.db);
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
   const onStored = (batch: StoredBatch) => {
     const reports: BitReport[] = [];
-    // What the ignition, fence, Low and duration paths read of each position: one list for all.
-    const positions: Array<IgnitionReport & LowReport & DurationReport> = [];
+    // What the ignition, fence, Low, duration and drain paths read of each position: one list for all.
+    const positions: Array<IgnitionReport & LowReport & DurationReport & FuelReport> = [];
     const dtcs: FaultReport[] = [];
     const obdAlarms: ObdAlarmReport[] = [];
     for (const { record } of batch.inserted) {
@@ -99,7 +101,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       const r = record as PositionRecord & { vehicleId: number };
       if (typeof r.acc !== 'boolean') continue;
       const at = { vehicleId: r.vehicleId, time: r.deviceTime, latitude: r.latitude ?? 0, longitude: r.longitude ?? 0 };
-      positions.push({ ...at, acc: r.acc, speed: r.speed ?? 0, blind: r.blind === true, alarm: typeof r.alarm === 'number' ? r.alarm >>> 0 : 0, volts: voltageOf(r) });
+      positions.push({ ...at, acc: r.acc, speed: r.speed ?? 0, blind: r.blind === true, alarm: typeof r.alarm === 'number' ? r.alarm >>> 0 : 0, volts: voltageOf(r), fuelL: typeof r.fuelL === 'number' ? r.fuelL : null });
       if (typeof r.alarm === 'number' && r.alarm !== 0 && !r.blind) reports.push({ ...at, alarm: r.alarm });
       const codes = r.blind ? null : positionDtcs(r);
       if (codes) dtcs.push({ vehicleId: r.vehicleId, time: r.deviceTime, codes });
@@ -129,6 +131,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
         positions.length ? parking.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? straying.raise(positions, lookups, pathOf).then(announce) : null,
         positions.length ? revisiting.raise(positions, lookups, pathOf).then(announce) : null,
+        positions.length ? draining.raise(positions, lookups, pathOf).then(announce) : null,
       ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

@@ -3,7 +3,10 @@
  * (%) times the tank capacity when positions carry none. Levels slosh, so every level used here is
  * a median of a few samples, and a step counts only beyond a threshold.
  * - refuel: the level rises while parked (a stationary run: ACC off, or not moving);
- * - suspected drain: it falls while parked by more than idling with the ACC on would burn.
+ * - suspected drain: it falls while parked by more than idling with the ACC on would burn. A drain
+ *   also carries when it was first evident: the standing report at which the run so far first read
+ *   as one. Its own time (half-way down) moves while the level goes on falling; that one does not,
+ *   so the drain's alarm is keyed by it (alarms/deriver.ts, alarms/fuelDrainAlarms.ts).
  */
 
 import { firstAfter, firstAtOrAfter, type DeriveObdRecord, type DerivePosition } from '../deriver';
@@ -21,6 +24,8 @@ export interface FuelEvent {
   levelAfterL: number;
   latitude: number;
   longitude: number;
+  /** A drain's: the time of the standing report at which the run up to it first read as a drain; null for a refuel. */
+  detectedAt: number | null;
 }
 
 /** Smallest step that is an event: 5 L, or 5 % of the tank when that is more. */
@@ -77,37 +82,52 @@ export interface StandingRun {
   fuel: number[];
   /** Σ over [first, last) of the time to the next position while the ACC is on. */
   accOnMs: number;
+  /** The time of the standing report at which the run up to it first read as a drain (null: not yet). */
+  drainSeen: number | null;
 }
 
-export const openRun = (positions: readonly DerivePosition[], i: number): StandingRun => ({ first: i, last: i, fuel: positions[i].fuelL !== null ? [i] : [], accOnMs: 0 });
+/** A run opened at the standing position `i`. */
+export const openRun = (positions: readonly DerivePosition[], i: number): StandingRun => ({ first: i, last: i, fuel: positions[i].fuelL !== null ? [i] : [], accOnMs: 0, drainSeen: null });
 
-/** Grows a run to the standing position `i` (the positions in between were jumps). */
-export function growRun(run: StandingRun, positions: readonly DerivePosition[], i: number): void {
+/** Grows a run to the standing position `i` (the positions in between were jumps), noting when it first reads as a drain. */
+export function growRun(run: StandingRun, positions: readonly DerivePosition[], i: number, tankCapacityL: number | null): void {
   for (let j = run.last; j < i; j++) {
     if (positions[j].acc) run.accOnMs += positions[j + 1].time - positions[j].time;
     if (positions[j + 1].fuelL !== null) run.fuel.push(j + 1);
   }
   run.last = i;
+  if (run.drainSeen === null && runStep(positions, run, tankCapacityL)?.kind === 'drain') run.drainSeen = positions[i].time;
 }
 
 /**
- * The refuel or suspected drain of a run, if any: the level's step between the medians of its first
- * and last few samples, beyond the threshold (and, for a drain, beyond what idling burned).
+ * The level's step across a run: between the medians of its first and last few samples, and
+ * whether it is a refuel or a drain (beyond the threshold; for a drain, beyond what idling burned).
+ * Reads only those samples, so it is cheap enough for every standing report (growRun).
  */
-export function runEvent(positions: readonly DerivePosition[], run: StandingRun, tankCapacityL: number | null): FuelEvent | null {
-  if (run.last <= run.first || run.fuel.length < 2) return null;
-  const levels = run.fuel.map((j) => positions[j].fuelL!);
-  const k = Math.min(SMOOTH, levels.length >> 1);
-  const before = median(levels.slice(0, k));
-  const after = median(levels.slice(-k));
-  const delta = after - before;
+function runStep(positions: readonly DerivePosition[], run: StandingRun, tankCapacityL: number | null): { kind: FuelEvent['kind']; before: number; delta: number } | null {
+  const n = run.fuel.length;
+  if (run.last <= run.first || n < 2) return null;
+  const k = Math.min(SMOOTH, n >> 1);
+  const level = (x: number) => positions[run.fuel[x]].fuelL!;
+  const before = median(Array.from({ length: k }, (_, x) => level(x)));
+  const delta = median(Array.from({ length: k }, (_, x) => level(n - k + x))) - before;
   const threshold = eventThresholdL(tankCapacityL);
   const allowance = (run.accOnMs / 3_600_000) * IDLE_BURN_L_PER_H;
   const kind = delta >= threshold ? 'refuel' : -delta >= threshold + allowance ? 'drain' : null;
-  if (!kind) return null;
+  return kind && { kind, before, delta };
+}
+
+/** The refuel or suspected drain of a run, if any (runStep), timed where the level has gone half of the way. */
+export function runEvent(positions: readonly DerivePosition[], run: StandingRun, tankCapacityL: number | null): FuelEvent | null {
+  const step = runStep(positions, run, tankCapacityL);
+  if (!step) return null;
+  const { kind, before, delta } = step;
+  const after = before + delta;
   // When: the sample where the level has gone half of the way.
   const half = before + delta / 2;
   const j = run.fuel.find((x) => (delta > 0 ? positions[x].fuelL! >= half : positions[x].fuelL! <= half)) ?? run.fuel[0];
   const at = positions[j];
-  return { kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude };
+  // A drain read as one at the run's last report at the latest (growRun asks at every standing report).
+  const detectedAt = kind === 'drain' ? (run.drainSeen ?? positions[run.last].time) : null;
+  return { kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude, detectedAt };
 }

@@ -64,6 +64,7 @@ export function tripRows(w: DeriveWindow, found: TripsFound): WindowRows {
     level_after_l: e.levelAfterL,
     latitude: e.latitude,
     longitude: e.longitude,
+    detected_at: e.detectedAt === null ? null : new Date(e.detectedAt),
   }));
   return rows;
 }
@@ -113,6 +114,7 @@ const FUEL_EVENT_COLUMNS: ReadonlyArray<Column<Insertable<FuelEventTable>>> = [
   ['level_after_l', 'float8'],
   ['latitude', 'float8'],
   ['longitude', 'float8'],
+  ['detected_at', 'timestamptz'],
 ];
 
 const windowRanges = (windows: readonly DeriveWindow[]) => windows.map((w) => ({ vehicleId: w.vehicle.vehicleId, from: w.from, to: w.to }));
@@ -130,7 +132,7 @@ export function tripDeriver(): Deriver {
 }
 
 /** Widens each range back to the trip it starts in, and on to the first trip after a stop after it. */
-async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
+export async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
   const r = await sql<{ from_time: Date | null; to_time: Date | null }>`
     SELECT
       CASE WHEN w.lo = '-infinity' THEN NULL ELSE (SELECT max(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time <= w.lo) END AS from_time,

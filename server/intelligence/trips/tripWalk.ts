@@ -167,7 +167,7 @@ export class TripWalk {
   /** The stationary runs fuel events are read from. */
   private stand(i: number, moving: boolean): void {
     if (!moving) {
-      if (this.run) growRun(this.run, this.positions, i);
+      if (this.run) growRun(this.run, this.positions, i, this.tankCapacityL);
       else this.run = openRun(this.positions, i);
       return;
     }

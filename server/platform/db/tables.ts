@@ -342,6 +342,8 @@ export interface FuelEventTable {
   level_after_l: number;
   latitude: number;
   longitude: number;
+  /** A drain's: when the run first read as one (fuel.ts); the key of its alarm. Null for refuels. */
+  detected_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** One row per vehicle per local day (FLEET_TIMEZONE). `day` is 'YYYY-MM-DD'. */

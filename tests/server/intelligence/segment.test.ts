@@ -114,10 +114,22 @@ describe('fuel events', () => {
     const slosh = standing([100, 104, 97, 103, 98, 102, 99]);
     expect(events(slosh)).toEqual([]);
     const drain = standing([200, 200, 199, 170, 170, 170, 169]);
-    expect(events(drain)).toMatchObject([{ kind: 'drain', amountL: 30 }]);
+    expect(events(drain)).toMatchObject([{ kind: 'drain', amountL: 30, detectedAt: T0 + 20 * 60_000 }]);
+    expect(events(refuel)[0].detectedAt).toBeNull();
     // Five hours idling burns ~15 L: a 21 L fall with the ACC on is within 20 L + 15 L.
     const idling = Array.from({ length: 61 }, (_, i) => p(i * 5, { fuelL: 100 - i * 0.35, acc: true }));
     expect(events(idling)).toEqual([]);
+  });
+
+  it('keeps when a drain first read as one while the level goes on falling, though its half-way time moves', () => {
+    const events = (ps: DerivePosition[]) => walked(ps, 5, null, 400).fuelEvents;
+    // Siphoned 10 L every 5 minutes: 30 L down (the 400 L tank’s 20 L threshold reached) at the sixth report.
+    const siphon = standing([200, 200, 200, 190, 180, 170, 160, 150, 140, 130]);
+    const early = events(siphon.slice(0, 7));
+    const late = events(siphon);
+    expect(early).toMatchObject([{ kind: 'drain', amountL: 30, detectedAt: T0 + 25 * 60_000 }]);
+    expect(late).toMatchObject([{ kind: 'drain', amountL: 60, detectedAt: T0 + 25 * 60_000 }]);
+    expect(late[0].time).toBeGreaterThan(early[0].time);
   });
 });
 

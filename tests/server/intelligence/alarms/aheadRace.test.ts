@@ -3,7 +3,7 @@ import type { Deriver } from '../../../../server/intelligence';
 import type { LocationInput } from '../../../../server/telematics/jt808/codec';
 import { demoTerminal } from '../../telematics/gateway/harness';
 import { startAlarmRig, type AlarmRig } from './rig';
-import { ScriptedDay } from './scriptedDay';
+import { drainReadAt, ScriptedDay } from './scriptedDay';
 
 const START = Date.parse('2026-11-21T00:00:00Z');
 const HOME = { latitude: 31.2, longitude: 121.4 };
@@ -49,6 +49,7 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
       { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null },
       { name: 'p-StopLongTime', alarmType: 'StopLongTime', threshold: null, durationMinutes: 2 },
       { name: 'p-RepeatArrival', alarmType: 'RepeatArrival', threshold: null, durationMinutes: null, params: { radiusM: 200, count: 3, windowHours: 1 } },
+      { name: 'p-FuelDrain', alarmType: 'FuelDrain', threshold: null, durationMinutes: null },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
@@ -161,5 +162,19 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
     expect(early.map((a) => a.begin)).toEqual([visits[2]]);
     expect(await alarmsOf(vehicleId, 'RepeatArrival')).toEqual(early);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'RepeatArrival').map((a) => a.id)).toEqual([early[0].id]);
+  });
+
+  it('keeps a FuelDrain whose fall first read as one in the batch', async () => {
+    // A minute's drive, two minutes parked at 200 L, then siphoned 10 L every 30 s.
+    const day = new ScriptedDay(START, HOME).step(60, 36, { fuelL: 200 }).step(120, 0, { acc: false });
+    for (const level of [190, 180, 170, 160]) day.step(30, 0, { acc: false, fuelL: level });
+    const vehicleId = await rig.vehicleOf(demoTerminal(1));
+    const tank = (await sql<{ tank: number | null }>`SELECT tank_capacity AS tank FROM vehicle WHERE id = ${vehicleId}`.execute(rig.s.database.db)).rows[0].tank;
+    const trigger = drainReadAt(day.reports, 6, Math.max(5, (tank ?? 0) * 0.05));
+    expect(trigger).toBeGreaterThan(18);
+    const early = await raceTheTrigger(demoTerminal(1), day.reports, trigger, 'FuelDrain');
+    expect(early.map((a) => a.begin)).toEqual([day.reports[trigger].time]);
+    expect(await alarmsOf(vehicleId, 'FuelDrain')).toEqual(early);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FuelDrain').map((a) => a.id)).toEqual([early[0].id]);
   });
 });

@@ -4,7 +4,7 @@ import type { LocationInput, ObdRecordInput } from '../../../../server/telematic
 import { BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal, until } from '../../telematics/gateway/harness';
 import { startAlarmRig, type AlarmRig } from './rig';
-import { east, ScriptedDay } from './scriptedDay';
+import { drainReadAt, east, ScriptedDay } from './scriptedDay';
 import { metresBetween } from '../../../../server/intelligence/alarms/detectors/motionRules';
 import { routeDistance } from '../../../../server/intelligence/alarms/detectors/aiRules';
 
@@ -69,13 +69,25 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
    * Sends all but the last report (and then the OBD records) while every pass fails, then the last
    * report once passes succeed again. `live`: each report acknowledged before the next is sent, so
    * each comes in a batch of its own, as from a terminal reporting live. `together`: sent after
-   * those, in one 0x0704 upload (live, not blind), so they are stored in one batch.
+   * those, in one 0x0704 upload (live, not blind), so they are stored in one batch. `first`: sent
+   * and derived before the passes begin to fail.
    */
-  async function sendThroughFailingPasses(phone: string, reports: LocationInput[], whileFailing: () => Promise<void>, obd: ObdRecordInput[] = [], live = false, together: LocationInput[] = []): Promise<ReturnType<AlarmRig['terminal']>> {
-    failing = true;
-    failures = 0;
+  async function sendThroughFailingPasses(
+    phone: string,
+    reports: LocationInput[],
+    whileFailing: () => Promise<void>,
+    obd: ObdRecordInput[] = [],
+    live = false,
+    together: LocationInput[] = [],
+    first: LocationInput[] = [],
+  ): Promise<ReturnType<AlarmRig['terminal']>> {
     const terminal = rig.terminal(phone);
     await terminal.connect();
+    for (const r of first) terminal.report(r);
+    await terminal.drain(60_000);
+    await rig.settled();
+    failing = true;
+    failures = 0;
     for (const r of reports.slice(0, -1)) {
       terminal.report(r);
       if (live) await terminal.drain(60_000);
@@ -548,5 +560,50 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       expect(await alarmsOf(vehicleId, 'RepeatArrival')).toEqual(early);
       expect(announcedIds(vehicleId, 'RepeatArrival')).toEqual([early[0].id]);
     });
+  });
+
+  it('raises FuelDrain from the batch where a parked vehicle\'s level first reads as drained, before any pass, and keeps that one alarm while the level goes on falling', async () => {
+    // HN's FuelDrain policy. A minute's drive and two minutes parked at 200 L, derived; then siphoned
+    // 10 L every 30 s while every pass fails; then, passes back, on down by 10 L a report.
+    const day = new ScriptedDay(START, HOME).step(60, 36, { fuelL: 200 }).step(120, 0, { acc: false });
+    const settled = day.reports.length;
+    for (const level of [190, 180, 170, 160]) day.step(30, 0, { acc: false, fuelL: level });
+    const failingFrom = settled;
+    const failingTo = day.reports.length;
+    for (const level of [150, 140, 130]) day.step(10, 0, { acc: false, fuelL: level });
+    const vehicleId = await rig.vehicleOf(demoTerminal(24));
+    const tank = (await sql<{ tank: number | null }>`SELECT tank_capacity AS tank FROM vehicle WHERE id = ${vehicleId}`.execute(rig.s.database.db)).rows[0].tank;
+    const seen = drainReadAt(day.reports, 6, Math.max(5, (tank ?? 0) * 0.05));
+    expect(seen).toBeGreaterThan(failingFrom);
+    expect(seen).toBeLessThan(failingTo);
+    const drains = async () =>
+      (await sql<{ id: number; begin: Date; value: number }>`SELECT id, begin_time AS begin, value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'FuelDrain'`.execute(rig.s.database.db)).rows.map((r) => ({
+        id: r.id,
+        begin: new Date(r.begin).getTime(),
+        value: r.value,
+      }));
+    let early: Awaited<ReturnType<typeof drains>> = [];
+    const terminal = await sendThroughFailingPasses(
+      demoTerminal(24),
+      day.reports.slice(settled, failingTo + 1),
+      async () => {
+        early = await drains();
+        expect(early.map((a) => a.begin)).toEqual([day.reports[seen].time]);
+        expect(announcedIds(vehicleId, 'FuelDrain')).toEqual([early[0].id]);
+      },
+      [],
+      true,
+      [],
+      day.reports.slice(0, settled),
+    );
+    // Each further report derived by a pass of its own: the drain grows (its last three levels’ median 140 L), its alarm stays one.
+    for (const r of day.reports.slice(failingTo + 1)) {
+      terminal.report(r);
+      await terminal.drain(60_000);
+      await rig.settled();
+    }
+    expect(await drains()).toEqual([{ id: early[0].id, begin: early[0].begin, value: 60 }]);
+    expect(announcedIds(vehicleId, 'FuelDrain')).toEqual([early[0].id]);
+    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'FuelDrain').map((p) => p.alarmId)).toEqual([early[0].id]);
   });
 });

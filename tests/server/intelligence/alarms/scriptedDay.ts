@@ -98,3 +98,27 @@ export const east = (p: { latitude: number; longitude: number }, metres: number)
   latitude: p.latitude,
   longitude: p.longitude + metres / (EARTH_M_PER_DEG * Math.cos((p.latitude * Math.PI) / 180)),
 });
+
+const medianOf = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * The index of the report at which a stationary run with the ACC off, beginning at report `first`,
+ * first reads as a drain of `thresholdL` as the trips deriver measures it (trips/fuel.ts): the
+ * median of its last few levels that far below the median of its first few (three each, fewer
+ * while it has fewer than six). -1 when it never does.
+ */
+export function drainReadAt(reports: readonly LocationInput[], first: number, thresholdL: number): number {
+  const levels: number[] = [];
+  for (let e = first; e < reports.length; e++) {
+    const level = (reports[e].extras as { fuelL?: number } | undefined)?.fuelL;
+    if (level === undefined) continue;
+    levels.push(level);
+    const k = Math.min(3, levels.length >> 1);
+    if (k && medianOf(levels.slice(0, k)) - medianOf(levels.slice(-k)) >= thresholdL) return e;
+  }
+  return -1;
+}

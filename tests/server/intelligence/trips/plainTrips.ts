@@ -177,14 +177,14 @@ export function levelAt(samples: FuelSample[], from: number, to: number, side: '
 
 /**
  * Refuels and suspected drains over the stationary runs of the window: `runs` are [first, last]
- * index pairs of positions where the vehicle stood (see stationaryRuns).
+ * index pairs of positions where the vehicle stood (see stationaryRuns). A drain is detected at the
+ * first standing position (not a jump) up to which the run already reads as a drain.
  */
-export function fuelEvents(positions: DerivePosition[], runs: Array<[number, number]>, tankCapacityL: number | null): FuelEvent[] {
+export function fuelEvents(positions: DerivePosition[], runs: Array<[number, number]>, tankCapacityL: number | null, jumps: ArrayLike<boolean>): FuelEvent[] {
   const threshold = eventThresholdL(tankCapacityL);
-  const out: FuelEvent[] = [];
-  for (const [first, last] of runs) {
+  const stepOver = (first: number, last: number) => {
     const run = positions.slice(first, last + 1).filter((p) => p.fuelL !== null);
-    if (run.length < 2) continue;
+    if (run.length < 2) return null;
     const k = Math.min(SMOOTH, run.length >> 1);
     const before = median(run.slice(0, k).map((p) => p.fuelL!));
     const after = median(run.slice(-k).map((p) => p.fuelL!));
@@ -192,12 +192,20 @@ export function fuelEvents(positions: DerivePosition[], runs: Array<[number, num
     let accOnMs = 0;
     for (let i = first; i < last; i++) if (positions[i].acc) accOnMs += positions[i + 1].time - positions[i].time;
     const allowance = (accOnMs / 3_600_000) * IDLE_BURN_L_PER_H;
-    const kind = delta >= threshold ? 'refuel' : -delta >= threshold + allowance ? 'drain' : null;
-    if (!kind) continue;
+    const kind: FuelEvent['kind'] | null = delta >= threshold ? 'refuel' : -delta >= threshold + allowance ? 'drain' : null;
+    return kind && { kind, run, before, after, delta };
+  };
+  const out: FuelEvent[] = [];
+  for (const [first, last] of runs) {
+    const step = stepOver(first, last);
+    if (!step) continue;
+    const { kind, run, before, after, delta } = step;
     // When: the sample where the level has gone half of the way.
     const half = before + delta / 2;
     const at = run.find((p) => (delta > 0 ? p.fuelL! >= half : p.fuelL! <= half)) ?? run[0];
-    out.push({ kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude });
+    let detectedAt: number | null = null;
+    for (let e = first + 1; kind === 'drain' && detectedAt === null && e <= last; e++) if (!jumps[e] && stepOver(first, e)?.kind === 'drain') detectedAt = positions[e].time;
+    out.push({ kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude, detectedAt });
   }
   return out;
 }
@@ -302,7 +310,7 @@ export function plainTrips(w: DeriveWindow): TripsFound {
   const stopMs = vehicle.settings.stopMinutes * 60_000;
   const at = steps(positions, before);
   const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, at);
-  const events = fuelEvents(positions, stationaryRuns(positions, at, before), vehicle.tankCapacityL);
+  const events = fuelEvents(positions, stationaryRuns(positions, at, before), vehicle.tankCapacityL, at.jumps);
   const samples = fuelSamples(positions, w.obdRecords, vehicle.tankCapacityL, before);
   const trips = segments.flatMap((s) => (s.kind === 'trip' ? [{ segment: s, metrics: tripMetrics(positions, at, s, before, samples, events, stopMs) }] : []));
   return { segments, trips, fuelEvents: events };

@@ -1,0 +1,151 @@
+/**
+ * FuelDrain under its policy raised as soon as the batch that shows the drain is committed, like the
+ * other report-time paths (durationAlarms.ts), instead of a derivation pass later. A drain is the
+ * trips deriver's: a stationary run's level falling beyond the threshold (trips/fuel.ts), and its
+ * alarm is keyed by the standing report at which the run first read as a drain (detectors/fuelDrain.ts).
+ *
+ * Each vehicle's standing run is followed here, report by report, from the levels alone; that is
+ * only a filter. When its fall since the run's first samples reaches the smallest threshold (and
+ * more than it did when last looked at), the run is walked again by the trips deriver's own walk
+ * (TripWalk) over the stored reports from the first report of the vehicle's last stored trip (with
+ * the report before it), where, as for the trips deriver's own windows, every decision of the walk
+ * depends on nothing earlier. A drain that first read as one in this batch is stored, at the report
+ * the pass will find it at, so the pass keeps its id and announces nothing twice.
+ *
+ * Left to the pass: a vehicle with no trip stored yet, one whose stretch carries the alarm word's
+ * fuel bit (the deriver merges its alarm with the drain's), and a run the filter did not follow
+ * from its start (after a restart, or a GNSS jump while moving that the walk leaves out).
+ */
+
+import type { Kysely } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import type { DeriveLookups } from '../settingsCache';
+import { loadVehicleContexts, loadWindows } from '../windowLoad';
+import { extendTrips } from '../trips/tripDeriver';
+import { TripWalk } from '../trips/tripWalk';
+import { eventThresholdL, IDLE_BURN_L_PER_H, median } from '../trips/fuel';
+import { MIN_MOVING_KMH } from '../trips/segment';
+import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
+import { bitsOf } from './detectors/alarmWord';
+import { drainAlarm } from './detectors/fuelDrain';
+import type { RaisedAlarm } from './store';
+
+/** A committed report, as this path needs it. */
+export interface FuelReport {
+  vehicleId: number;
+  time: number;
+  speed: number;
+  acc: boolean;
+  /** The level the terminal reports (0x02), litres. */
+  fuelL: number | null;
+  blind: boolean;
+  /** The alarm word, unsigned. */
+  alarm: number;
+}
+
+/** The smallest step any tank makes an event of: the filter's bar (a tank's own is higher). */
+const MIN_STEP_L = eventThresholdL(null);
+/** A fall looked at and found no drain is looked at again once it has grown by this much. */
+const AGAIN_L = 0.5;
+/** Samples the filter's level at either end of the run is the median of (as fuel.ts's). */
+const SMOOTH = 3;
+/** Vehicles remembered at most (beyond, the memory starts afresh: it only spares queries). */
+const MAX_REMEMBERED = 200_000;
+
+const fuelBits = bitsOf('FuelDrain');
+
+/** What is followed of a vehicle's standing run. */
+interface RunWatch {
+  /** The last report followed. */
+  time: number;
+  acc: boolean;
+  /** The run's first report (null: no run under way), its first and its last few levels. */
+  since: number | null;
+  first: number[];
+  last: number[];
+  accOnMs: number;
+  /** The fall last looked at (and found no drain); Infinity once the run's drain is stored. */
+  looked: number;
+}
+
+const freshWatch = (): RunWatch => ({ time: -Infinity, acc: false, since: null, first: [], last: [], accOnMs: 0, looked: -Infinity });
+
+export class FuelDrainAlarms {
+  private readonly runs = new Map<number, RunWatch>();
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Stores the drains these committed reports show under a FuelDrain policy; answers those it created, with the organisation path. */
+  async raise(reports: readonly FuelReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
+    const byVehicle = liveByVehicle(reports);
+    if (this.runs.size > MAX_REMEMBERED) this.runs.clear();
+    const vehicles = [...byVehicle].filter(([vehicleId]) => pathOf.has(vehicleId));
+    const policiesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.policies(pathOf.get(vehicleId)!)));
+    const looking: Array<{ vehicleId: number; list: FuelReport[]; fall: number }> = [];
+    for (const [i, [vehicleId, list]] of vehicles.entries()) {
+      if (!policiesOf[i].has('FuelDrain')) {
+        this.runs.delete(vehicleId);
+        continue;
+      }
+      list.sort((a, b) => a.time - b.time);
+      const fall = this.follow(vehicleId, list);
+      if (fall !== null) looking.push({ vehicleId, list, fall });
+    }
+    if (!looking.length) return [];
+    // From the first report of each vehicle's last stored trip before the batch: the trips deriver's own window start.
+    const starts = await extendTrips(this.db, looking.map((c) => ({ vehicleId: c.vehicleId, from: c.list[0].time, to: Infinity })));
+    const walkable = looking.flatMap((c, i) => (Number.isFinite(starts[i].from) ? [{ ...c, from: starts[i].from }] : []));
+    if (!walkable.length) return [];
+    const contexts = await loadVehicleContexts(this.db, walkable.map((c) => c.vehicleId), 'UTC');
+    const known = walkable.filter((c) => contexts.has(c.vehicleId));
+    const windows = await loadWindows(this.db, known.map((c) => ({ vehicle: contexts.get(c.vehicleId)!, range: { from: c.from, to: c.list[c.list.length - 1].time + 1 } })));
+    const found: FoundAhead[] = [];
+    for (const [i, { vehicleId, list, fall }] of known.entries()) {
+      const { positions, before, vehicle } = windows[i];
+      const watch = this.runs.get(vehicleId);
+      // The fuel bit's alarm is one with the drain's (merged by the deriver): the pass's to raise.
+      if (positions.some((p) => (p.alarm & fuelBits) !== 0)) continue;
+      const walk = TripWalk.start(positions, before, vehicle.settings.stopMinutes, vehicle.tankCapacityL);
+      walk.walkTo(positions.length);
+      const drains = walk.result(null, []).fuelEvents.filter((e) => e.kind === 'drain' && e.detectedAt !== null);
+      // What first read as a drain after the report before the batch is what the batch showed.
+      const batchFrom = list[0].time;
+      let firedFrom = -Infinity;
+      for (const p of positions) if (p.time < batchFrom) firedFrom = p.time + 1;
+      if (watch) watch.looked = drains.some((e) => e.detectedAt! >= (watch.since ?? Infinity)) ? Infinity : fall;
+      if (drains.length) found.push({ vehicleId, orgPath: pathOf.get(vehicleId)!, found: drains.map(drainAlarm), firedFrom });
+    }
+    return storeFoundAheadOfPass(this.db, found);
+  }
+
+  /**
+   * Follows the vehicle's standing run through these reports (newer than the last followed; an
+   * older one makes the memory unsure, so it starts afresh); answers the run's fall when it is worth
+   * the walk, else null.
+   */
+  private follow(vehicleId: number, reports: readonly FuelReport[]): number | null {
+    let w = this.runs.get(vehicleId);
+    if (!w || reports[0].time <= w.time) this.runs.set(vehicleId, (w = freshWatch()));
+    let worth: number | null = null;
+    for (const r of reports) {
+      if (w.since !== null && w.acc) w.accOnMs += r.time - w.time;
+      w.time = r.time;
+      w.acc = r.acc;
+      // Moving with the ACC on ends a stationary run in the walk (segment.ts), whatever else it reads.
+      if (r.acc && r.speed >= MIN_MOVING_KMH) {
+        Object.assign(w, { since: null, first: [], last: [], accOnMs: 0, looked: -Infinity });
+        continue;
+      }
+      if (w.since === null) w.since = r.time;
+      if (r.fuelL === null) continue;
+      if (w.first.length < SMOOTH) w.first.push(r.fuelL);
+      w.last.push(r.fuelL);
+      if (w.last.length > SMOOTH) w.last.shift();
+      const fall = median(w.first) - median(w.last);
+      // Half the idling allowance: the filter's run may begin before the walk's, with more ACC-on time.
+      const bar = MIN_STEP_L + ((w.accOnMs / 3_600_000) * IDLE_BURN_L_PER_H) / 2;
+      if (fall >= bar && fall >= w.looked + AGAIN_L) worth = Math.max(worth ?? -Infinity, fall);
+    }
+    return worth;
+  }
+}
