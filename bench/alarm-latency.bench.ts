@@ -16,7 +16,9 @@
  *   puts the probe inside a fence (no dwell) linked to the probe vehicles, the other reports outside it; BENCH_PROBE=OverSpeed
  *   drives the probe at 120 km/h, the other reports at 40, under an OverSpeed policy of 100 km/h held for no time;
  *   BENCH_PROBE=Trail turns the ignition on, then off for eight reports parked, and puts the probe 400 m away, under a
- *   Trail policy of the default 300 m)
+ *   Trail policy of the default 300 m; BENCH_PROBE=FuelDrain drives for one report, parks for eight at 200 L (from
+ *   the third 150 L, a drain: fuel.ts) and probes at the second report at 150 L, where the run first reads as
+ *   drained, under a FuelDrain policy)
  */
 
 import { sql } from 'kysely';
@@ -43,8 +45,8 @@ const DERIVE_THREAD = process.env.BENCH_DERIVE_THREAD === '1';
 const DERIVE_WORKERS = process.env.BENCH_DERIVE_WORKERS ? Number(process.env.BENCH_DERIVE_WORKERS) : undefined;
 const LOAD_TERMINALS = Number(process.env.BENCH_LOAD_TERMINALS || 0);
 const LOAD_RATE = Number(process.env.BENCH_LOAD_RATE || 1);
-/** The alarm each tenth report raises: a collision (the alarm word), an ignition (FireOn, a policy type), a trouble code, a fence entry, speeding or a tow. */
-const PROBES = ['Crash', 'FireOn', 'Fault', 'FenceIn', 'OverSpeed', 'Trail'] as const;
+/** The alarm each tenth report raises: a collision (the alarm word), an ignition (FireOn, a policy type), a trouble code, a fence entry, speeding, a tow or a drain. */
+const PROBES = ['Crash', 'FireOn', 'Fault', 'FenceIn', 'OverSpeed', 'Trail', 'FuelDrain'] as const;
 const PROBE = PROBES.find((p) => p === process.env.BENCH_PROBE) ?? 'Crash';
 /** Trail's probe: 400 m east of where the vehicle is parked (at latitude 31.2), beyond the policy's default 300. */
 const TOW_DEGREES = 400 / (111_320 * Math.cos((31.2 * Math.PI) / 180));
@@ -82,7 +84,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   // A console rule for collisions at the root, for the bench's subscriber (the root administrator).
   const admin = (await sql<{ id: number }>`SELECT m.id FROM member m JOIN organisation o ON o.id = m.org_id WHERE o.parent_id IS NULL ORDER BY m.id LIMIT 1`.execute(db)).rows[0].id;
   await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench probe', ${PROBE}, 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
-  if (PROBE === 'FireOn' || PROBE === 'Fault' || PROBE === 'OverSpeed' || PROBE === 'Trail')
+  if (PROBE === 'FireOn' || PROBE === 'Fault' || PROBE === 'OverSpeed' || PROBE === 'Trail' || PROBE === 'FuelDrain')
     await sql`INSERT INTO policy (org_id, name, alarm_type, threshold, enabled) SELECT id, 'bench probe', ${PROBE}, ${PROBE === 'OverSpeed' ? 100 : null}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
   // BENCH_BITS_AFTER_PASS=1: the alarm word's alarms only from the derivation pass, as before.
   const unwatch = process.env.BENCH_BITS_AFTER_PASS === '1' ? () => {} : engine.watch([g.writer]);
@@ -147,18 +149,21 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       // otherwise share a device time, and the second report be dropped as a duplicate.
       const deviceTime = Math.floor(t0 / 1000) * 1000 + tick * 1000;
       terminals.forEach((t, i) => {
-        const probe = (tick + i) % 10 === 0;
+        const cycle = (tick + i) % 10;
+        // FuelDrain: driving at 1, parked at 200 L from 2 to 7, at 150 L from 8: the run reads as drained at 9.
+        const probe = cycle === (PROBE === 'FuelDrain' ? 9 : 0);
         // A first report follows nothing: no ignition, trouble code or fence side to compare with
         // (and a vehicle whose data begins speeding may have been speeding before).
-        // A tow is told from where the ignition went off: a vehicle first seen parked waits for its next cycle.
-        const measured = probe && (PROBE === 'Crash' || tick >= (PROBE === 'Trail' ? 10 : 1));
+        // A tow is told from where the ignition went off, a drain from where the vehicle parked: a vehicle first seen parked waits for its next cycle.
+        const measured = probe && (PROBE === 'Crash' || tick >= (PROBE === 'Trail' || PROBE === 'FuelDrain' ? 10 : 1));
         if (measured) sent.set(`${vehicleOf.get(t.opts.phone)}|${deviceTime}`, performance.now());
-        const ignitionOff = PROBE === 'FireOn' && (tick + i) % 10 === 9;
+        const ignitionOff = PROBE === 'FireOn' && cycle === 9;
         // Trail: the ignition on, off and parked for eight reports, then the probe 400 m east.
-        const parked = PROBE === 'Trail' && (tick + i) % 10 !== 1;
+        const parked = (PROBE === 'Trail' && cycle !== 1) || (PROBE === 'FuelDrain' && cycle !== 1);
         const longitude = (PROBE === 'FenceIn' && probe ? FENCE.longitude : 121.4) + (PROBE === 'Trail' && probe ? TOW_DEGREES : 0);
-        const extras = PROBE === 'Fault' ? { extras: { obd: { dtcs: probe ? ['P0301'] : [] } } } : {};
-        const speed = ignitionOff || (parked && !probe) ? 0 : PROBE === 'OverSpeed' && measured ? 120 : PROBE === 'Trail' ? 30 : 40;
+        const extras =
+          PROBE === 'Fault' ? { extras: { obd: { dtcs: probe ? ['P0301'] : [] } } } : PROBE === 'FuelDrain' ? { extras: { fuelL: cycle >= 2 && cycle <= 7 ? 200 : 150 } } : {};
+        const speed = ignitionOff || (parked && !(probe && PROBE === 'Trail')) ? 0 : PROBE === 'OverSpeed' && measured ? 120 : PROBE === 'Trail' ? 30 : 40;
         const accOn = !ignitionOff && !parked;
         t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude, speed, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn, fixed: true }, ...extras });
       });
