@@ -1,14 +1,17 @@
 /**
  * What the report-time alarm paths (bitAlarms.ts, ignitionAlarms.ts, faultAlarms.ts,
- * fenceAlarms.ts, lowAlarms.ts) share: each report's stored predecessor, in the device-time order
- * the deriver reads; storing an alarm exactly as the pass will find it, so the pass keeps its id
- * and nothing is announced twice; and a batch's live reports by vehicle.
+ * fenceAlarms.ts, lowAlarms.ts, durationAlarms.ts, fuelDrainAlarms.ts) share: each report's stored
+ * predecessor, in the device-time order the deriver reads; storing an alarm exactly as the pass will
+ * find it, so the pass keeps its id and nothing is announced twice; and a batch's vehicles with
+ * their live reports and policies, grouped and looked up once for all the paths (engine.ts).
  */
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { ALARM_INSERT_COLUMNS, alarmKey, rowOf, rowsToInsert, type RaisedAlarm, type StoredAlarm } from './store';
 import type { AlarmInterval } from './types';
+import type { PolicySet } from './policies';
+import type { DeriveLookups } from '../settingsCache';
 
 /** What a predecessor tells these paths. */
 export interface Predecessor {
@@ -55,16 +58,36 @@ export async function storeAheadOfPass(db: Kysely<DB>, alarms: readonly AheadAla
   });
 }
 
-/** The live reports (blind-area uploads are left to the pass) grouped by vehicle, in batch order. */
-export function liveByVehicle<R extends { vehicleId: number; blind: boolean }>(reports: readonly R[]): Map<number, R[]> {
-  const out = new Map<number, R[]>();
+/** A vehicle of a committed batch as the report-time paths start from it. */
+export interface LiveVehicle<R> {
+  vehicleId: number;
+  orgPath: string;
+  /** The policies in force for its organisation. */
+  policies: PolicySet;
+  /** Its live reports (blind-area uploads are left to the pass), in device-time order. */
+  reports: R[];
+}
+
+/**
+ * The batch's live reports by vehicle, each vehicle's policies looked up once for every path
+ * (cached between batches: one wait for the batch). A vehicle whose organisation is unknown (gone
+ * meanwhile) is left out.
+ */
+export async function liveVehicles<R extends { vehicleId: number; time: number; blind: boolean }>(
+  reports: readonly R[],
+  lookups: DeriveLookups,
+  pathOf: ReadonlyMap<number, string>,
+): Promise<Array<LiveVehicle<R>>> {
+  const byVehicle = new Map<number, R[]>();
   for (const r of reports) {
-    if (r.blind) continue;
-    const list = out.get(r.vehicleId);
+    if (r.blind || !pathOf.has(r.vehicleId)) continue;
+    const list = byVehicle.get(r.vehicleId);
     if (list) list.push(r);
-    else out.set(r.vehicleId, [r]);
+    else byVehicle.set(r.vehicleId, [r]);
   }
-  return out;
+  const vehicles = [...byVehicle];
+  const policiesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.policies(pathOf.get(vehicleId)!)));
+  return vehicles.map(([vehicleId, list], i) => ({ vehicleId, orgPath: pathOf.get(vehicleId)!, policies: policiesOf[i], reports: list.sort((a, b) => a.time - b.time) }));
 }
 
 /** What a report-time path found again for one vehicle, by the deriver's own rules. */

@@ -25,7 +25,7 @@ import type { DB } from '../../platform/db/tables';
 import type { DerivePosition } from '../deriver';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositionsMany } from '../windowLoad';
-import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
+import { storeFoundAheadOfPass, type FoundAhead, type LiveVehicle } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { alarmWordIntervals, bitsOf } from './detectors/alarmWord';
 import { fenceIntervals, inside, limitsSpeed, type FenceRule } from './detectors/fences';
@@ -300,31 +300,22 @@ export class DurationAlarms {
   ) {}
 
   /** Stores the alarms of this type these committed reports complete; answers those it created, with the organisation path. */
-  async raise(reports: readonly DurationReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
-    const byVehicle = liveByVehicle(reports);
+  async raise(vehicles: ReadonlyArray<LiveVehicle<DurationReport>>, lookups: DeriveLookups): Promise<RaisedAlarm[]> {
     if (this.runs.size > MAX_REMEMBERED) this.runs.clear();
-    const vehicles = [...byVehicle].filter(([vehicleId]) => pathOf.has(vehicleId));
-    // Every vehicle's policies at once: one wait for the batch (they are cached between batches).
-    const policiesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.policies(pathOf.get(vehicleId)!)));
     // Only vehicles whose reports can matter: a policy of the type, or the speeding bit.
-    const candidates = vehicles.flatMap(([vehicleId, list], i) => {
-      const policies = policiesOf[i];
+    const candidates = vehicles.filter((v) => {
       // A speeding run of the bit alone ends in a batch without the bit: forgetting it there is the same.
-      const relevant = policies.has(this.type) || (this.type === 'OverSpeed' && list.some(speedingBit));
-      if (!relevant) {
-        this.runs.delete(vehicleId);
-        return [];
-      }
-      return [{ vehicleId, list, policies }];
+      const relevant = v.policies.has(this.type) || (this.type === 'OverSpeed' && v.reports.some(speedingBit));
+      if (!relevant) this.runs.delete(v.vehicleId);
+      return relevant;
     });
     if (!candidates.length) return [];
-    const fencesOf = this.type === 'OverSpeed' ? await Promise.all(candidates.map((c) => lookups.fences(c.vehicleId, pathOf.get(c.vehicleId)!))) : null;
-    for (const c of candidates) c.list.sort((a, b) => a.time - b.time);
+    const fencesOf = this.type === 'OverSpeed' ? await Promise.all(candidates.map((c) => lookups.fences(c.vehicleId, c.orgPath))) : null;
     // Skewing's tasks with a route under way in the batch or its look-back: one statement for the vehicles.
     const tasksOf =
-      this.type === 'Skewing' ? await routeTasksMany(this.db, candidates.map((c) => ({ vehicleId: c.vehicleId, from: c.list[0].time - lookbackMs(c.policies), to: c.list[c.list.length - 1].time + 1 }))) : null;
-    const fired: Array<{ vehicleId: number; rule: DurationRule; since: number; from: number; to: number; batchFrom: number }> = [];
-    for (const [i, { vehicleId, list, policies }] of candidates.entries()) {
+      this.type === 'Skewing' ? await routeTasksMany(this.db, candidates.map((c) => ({ vehicleId: c.vehicleId, from: c.reports[0].time - lookbackMs(c.policies), to: c.reports[c.reports.length - 1].time + 1 }))) : null;
+    const fired: Array<{ vehicleId: number; orgPath: string; rule: DurationRule; since: number; from: number; to: number; batchFrom: number }> = [];
+    for (const [i, { vehicleId, orgPath, reports: list, policies }] of candidates.entries()) {
       const rule = durationRule(this.type, policies, fencesOf?.[i] ?? [], tasksOf?.[i]);
       if (!rule) {
         this.runs.delete(vehicleId);
@@ -333,19 +324,19 @@ export class DurationAlarms {
       const since = this.follow(vehicleId, list, rule);
       if (since === null) continue;
       // From before the run began, but no further back than the pass reads at least.
-      fired.push({ vehicleId, rule, since, from: rule.readFrom(since, list[0].time - lookbackMs(policies)), to: list[list.length - 1].time + 1, batchFrom: list[0].time });
+      fired.push({ vehicleId, orgPath, rule, since, from: rule.readFrom(since, list[0].time - lookbackMs(policies)), to: list[list.length - 1].time + 1, batchFrom: list[0].time });
     }
     if (!fired.length) return [];
     const stretches = await loadPositionsMany(this.db, fired);
     const found: FoundAhead[] = [];
-    for (const [i, { vehicleId, rule, since, batchFrom }] of fired.entries()) {
+    for (const [i, { vehicleId, orgPath, rule, since, batchFrom }] of fired.entries()) {
       const positions = stretches[i];
       const alarms = rule.detect(positions, since);
       if (!alarms) continue;
       // What fired after the report before the batch is what the batch completed.
       const before = positions.filter((p) => p.time < batchFrom);
       const firedFrom = before.length ? before[before.length - 1].time + 1 : -Infinity;
-      found.push({ vehicleId, orgPath: pathOf.get(vehicleId)!, found: alarms, firedFrom });
+      found.push({ vehicleId, orgPath, found: alarms, firedFrom });
     }
     return storeFoundAheadOfPass(this.db, found);
   }

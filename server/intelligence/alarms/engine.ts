@@ -24,6 +24,7 @@ import { voltageOf } from './detectors/policyRules';
 import { OBD_ALARM_SUBTYPE, positionDtcs } from './detectors/obd';
 import { raiseObdRecordAlarms, type ObdAlarmReport } from './obdRecordAlarms';
 import { orgPathsOf } from './policies';
+import { liveVehicles } from './aheadOfPass';
 import type { StoredBatch, StoredSource } from '../subscription';
 import { SettingsCache } from '../settingsCache';
 import type { ObdRecordRow, PositionRecord } from '../../platform/telemetry';
@@ -72,13 +73,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const faults = new FaultAlarms(opts.db);
   const crossings = new FenceAlarms(opts.db);
   const lows = new LowAlarms(opts.db);
-  const speeding = new DurationAlarms(opts.db, 'OverSpeed');
-  const idling = new DurationAlarms(opts.db, 'Idle');
-  const tiring = new DurationAlarms(opts.db, 'Fatigue');
-  const towing = new DurationAlarms(opts.db, 'Trail');
-  const parking = new DurationAlarms(opts.db, 'StopLongTime');
-  const straying = new DurationAlarms(opts.db, 'Skewing');
-  const revisiting = new DurationAlarms(opts.db, 'RepeatArrival');
+  const durations = (['OverSpeed', 'Idle', 'Fatigue', 'Trail', 'StopLongTime', 'Skewing', 'RepeatArrival'] as const).map((type) => new DurationAlarms(opts.db, type));
   const draining = new FuelDrainAlarms(opts.db);
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
@@ -116,22 +111,17 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       const created = reports.length ? await raiseBitAlarms(opts.db, reports) : [];
       const [pathOf, lookups] = await context;
       if (created.length) onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
+      // Each vehicle's live reports in order and its policies, once for every path that follows vehicles.
+      const live = liveVehicles(positions, lookups, pathOf).then((vehicles) =>
+        vehicles.length ? Promise.all([crossings.raise(vehicles, lookups), lows.raise(vehicles), draining.raise(vehicles), ...durations.map((d) => d.raise(vehicles, lookups))].map((r) => r.then(announce))) : null,
+      );
       // Independent of each other (each stores its own types), so side by side.
       await Promise.all([
         reports.length ? raisePolicyFreeBitAlarms(opts.db, reports, lookups, pathOf).then(announce) : null,
         positions.length ? ignition.raise(positions, lookups, pathOf).then(announce) : null,
         dtcs.length ? faults.raise(dtcs, lookups, pathOf).then(announce) : null,
         obdAlarms.length ? raiseObdRecordAlarms(opts.db, obdAlarms, pathOf, opts.obdAlarmTypes).then(announce) : null,
-        positions.length ? crossings.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? lows.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? speeding.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? idling.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? tiring.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? towing.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? parking.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? straying.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? revisiting.raise(positions, lookups, pathOf).then(announce) : null,
-        positions.length ? draining.raise(positions, lookups, pathOf).then(announce) : null,
+        live,
       ]);
     })().catch((err: unknown) => opts.log?.warn({ err }, 'alarms from a committed batch failed'));
     inFlight.add(p);

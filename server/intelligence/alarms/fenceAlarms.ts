@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositionsMany } from '../windowLoad';
-import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
+import { storeFoundAheadOfPass, type FoundAhead, type LiveVehicle } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { fenceIntervals, inside, type FenceRule } from './detectors/fences';
 import { MINUTE } from './detectors/motionRules';
@@ -47,25 +47,21 @@ export class FenceAlarms {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the crossings these committed reports complete; answers those it created, with the organisation path. */
-  async raise(reports: readonly FenceReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
-    const byVehicle = liveByVehicle(reports);
-    if (!byVehicle.size) return [];
+  async raise(vehicles: ReadonlyArray<LiveVehicle<FenceReport>>, lookups: DeriveLookups): Promise<RaisedAlarm[]> {
+    if (!vehicles.length) return [];
     if (this.sides.size > MAX_REMEMBERED) this.sides.clear();
     // Every vehicle's fences at once: one wait for the batch, not one per vehicle behind the event loop's queue.
-    const vehicles = [...byVehicle].filter(([vehicleId]) => pathOf.has(vehicleId));
-    const fencesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.fences(vehicleId, pathOf.get(vehicleId)!)));
+    const fencesOf = await Promise.all(vehicles.map((v) => lookups.fences(v.vehicleId, v.orgPath)));
     const crossedBy: Array<{ vehicleId: number; path: string; crossed: FenceRule[]; from: number; to: number }> = [];
-    for (const [i, [vehicleId, list]] of vehicles.entries()) {
-      const path = pathOf.get(vehicleId)!;
+    for (const [i, { vehicleId, orgPath, policies, reports: list }] of vehicles.entries()) {
       const fences = fencesOf[i].filter((f) => f.alarmOnEnter || f.alarmOnExit);
       if (!fences.length) continue;
-      list.sort((a, b) => a.time - b.time);
       const crossed = this.follow(vehicleId, list, fences);
       if (!crossed.length) continue;
       // The stretch the pass reads at least: its look-back, but no more than the dwell needs.
       const longestDwell = Math.max(...crossed.map((f) => f.dwellSeconds * 1000));
-      const before = Math.min(lookbackMs(await lookups.policies(path)), 2 * longestDwell + MINUTE);
-      crossedBy.push({ vehicleId, path, crossed, from: list[0].time - before, to: list[list.length - 1].time + 1 });
+      const before = Math.min(lookbackMs(policies), 2 * longestDwell + MINUTE);
+      crossedBy.push({ vehicleId, path: orgPath, crossed, from: list[0].time - before, to: list[list.length - 1].time + 1 });
     }
     if (!crossedBy.length) return [];
     // Every stretch in one statement.

@@ -19,13 +19,11 @@
 
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { DeriveLookups } from '../settingsCache';
-import { loadVehicleContexts, loadWindows } from '../windowLoad';
-import { extendTrips } from '../trips/tripDeriver';
+import { loadFromLastTrip, loadVehicleContexts } from '../windowLoad';
 import { TripWalk } from '../trips/tripWalk';
 import { eventThresholdL, IDLE_BURN_L_PER_H, median } from '../trips/fuel';
 import { MIN_MOVING_KMH } from '../trips/segment';
-import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
+import { storeFoundAheadOfPass, type FoundAhead, type LiveVehicle } from './aheadOfPass';
 import { bitsOf } from './detectors/alarmWord';
 import { drainAlarm } from './detectors/fuelDrain';
 import type { RaisedAlarm } from './store';
@@ -76,32 +74,30 @@ export class FuelDrainAlarms {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the drains these committed reports show under a FuelDrain policy; answers those it created, with the organisation path. */
-  async raise(reports: readonly FuelReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
-    const byVehicle = liveByVehicle(reports);
+  async raise(vehicles: ReadonlyArray<LiveVehicle<FuelReport>>): Promise<RaisedAlarm[]> {
     if (this.runs.size > MAX_REMEMBERED) this.runs.clear();
-    const vehicles = [...byVehicle].filter(([vehicleId]) => pathOf.has(vehicleId));
-    const policiesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.policies(pathOf.get(vehicleId)!)));
-    const looking: Array<{ vehicleId: number; list: FuelReport[]; fall: number }> = [];
-    for (const [i, [vehicleId, list]] of vehicles.entries()) {
-      if (!policiesOf[i].has('FuelDrain')) {
+    const looking: Array<{ vehicleId: number; orgPath: string; list: FuelReport[]; fall: number }> = [];
+    for (const { vehicleId, orgPath, policies, reports: list } of vehicles) {
+      if (!policies.has('FuelDrain')) {
         this.runs.delete(vehicleId);
         continue;
       }
-      list.sort((a, b) => a.time - b.time);
       const fall = this.follow(vehicleId, list);
-      if (fall !== null) looking.push({ vehicleId, list, fall });
+      if (fall !== null) looking.push({ vehicleId, orgPath, list, fall });
     }
     if (!looking.length) return [];
-    // From the first report of each vehicle's last stored trip before the batch: the trips deriver's own window start.
-    const starts = await extendTrips(this.db, looking.map((c) => ({ vehicleId: c.vehicleId, from: c.list[0].time, to: Infinity })));
-    const walkable = looking.flatMap((c, i) => (Number.isFinite(starts[i].from) ? [{ ...c, from: starts[i].from }] : []));
-    if (!walkable.length) return [];
-    const contexts = await loadVehicleContexts(this.db, walkable.map((c) => c.vehicleId), 'UTC');
-    const known = walkable.filter((c) => contexts.has(c.vehicleId));
-    const windows = await loadWindows(this.db, known.map((c) => ({ vehicle: contexts.get(c.vehicleId)!, range: { from: c.from, to: c.list[c.list.length - 1].time + 1 } })));
+    // From the first report of each vehicle's last stored trip before the batch (the trips deriver's
+    // own window start), and each vehicle's tank and stop minutes, side by side.
+    const [stretches, contexts] = await Promise.all([
+      loadFromLastTrip(this.db, looking.map((c) => ({ vehicleId: c.vehicleId, at: c.list[0].time, to: c.list[c.list.length - 1].time + 1 }))),
+      loadVehicleContexts(this.db, looking.map((c) => c.vehicleId), 'UTC'),
+    ]);
     const found: FoundAhead[] = [];
-    for (const [i, { vehicleId, list, fall }] of known.entries()) {
-      const { positions, before, vehicle } = windows[i];
+    for (const [i, { vehicleId, orgPath, list, fall }] of looking.entries()) {
+      const stretch = stretches[i];
+      const vehicle = contexts.get(vehicleId);
+      if (!stretch || !vehicle) continue;
+      const { positions, before } = stretch;
       const watch = this.runs.get(vehicleId);
       // The fuel bit's alarm is one with the drain's (merged by the deriver): the pass's to raise.
       if (positions.some((p) => (p.alarm & fuelBits) !== 0)) continue;
@@ -113,7 +109,7 @@ export class FuelDrainAlarms {
       let firedFrom = -Infinity;
       for (const p of positions) if (p.time < batchFrom) firedFrom = p.time + 1;
       if (watch) watch.looked = drains.some((e) => e.detectedAt! >= (watch.since ?? Infinity)) ? Infinity : fall;
-      if (drains.length) found.push({ vehicleId, orgPath: pathOf.get(vehicleId)!, found: drains.map(drainAlarm), firedFrom });
+      if (drains.length) found.push({ vehicleId, orgPath, found: drains.map(drainAlarm), firedFrom });
     }
     return storeFoundAheadOfPass(this.db, found);
   }

@@ -18,10 +18,9 @@
 
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { DeriveLookups } from '../settingsCache';
 import { loadPositionsMany } from '../windowLoad';
 import type { AlarmPolicy } from './policies';
-import { liveByVehicle, storeFoundAheadOfPass, type FoundAhead } from './aheadOfPass';
+import { storeFoundAheadOfPass, type FoundAhead, type LiveVehicle } from './aheadOfPass';
 import { alarmWordIntervals, bitsOf } from './detectors/alarmWord';
 import { MINUTE } from './detectors/motionRules';
 import { lowVoltage, RULE_DEFAULTS, voltageOf } from './detectors/policyRules';
@@ -61,26 +60,19 @@ export class LowAlarms {
   constructor(private readonly db: Kysely<DB>) {}
 
   /** Stores the Low alarms these committed reports complete; answers those it created, with the organisation path. */
-  async raise(reports: readonly LowReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
-    const byVehicle = liveByVehicle(reports);
+  async raise(vehicles: ReadonlyArray<LiveVehicle<LowReport>>): Promise<RaisedAlarm[]> {
     if (this.states.size > MAX_REMEMBERED) this.states.clear();
-    // Only vehicles whose reports can matter: the bit on, or a reading (a dip clears on one too).
-    const relevant = [...byVehicle].filter(([, list]) => list.some((r) => (r.alarm & LOW_MASK) !== 0 || r.volts !== null || this.states.get(r.vehicleId)?.bit));
-    if (!relevant.length) return [];
-    // Every vehicle's policies at once (cached between batches), then every stretch in one statement.
-    const policiesOf = await Promise.all(relevant.map(([vehicleId]) => (pathOf.has(vehicleId) ? lookups.policies(pathOf.get(vehicleId)!) : null)));
     const dipped: Array<{ vehicleId: number; path: string; policy: AlarmPolicy | undefined; volts: number; from: number; to: number }> = [];
-    for (const [i, [vehicleId, list]] of relevant.entries()) {
-      const policies = policiesOf[i];
-      if (!policies) continue;
+    for (const { vehicleId, orgPath, policies, reports: list } of vehicles) {
+      // Only vehicles whose reports can matter: the bit on, or a reading (a dip clears on one too).
+      if (!list.some((r) => (r.alarm & LOW_MASK) !== 0 || r.volts !== null || this.states.get(r.vehicleId)?.bit)) continue;
       const policy = policies.get('Low');
       const volts = policy?.threshold ?? RULE_DEFAULTS.lowVolts;
       const minMs = (policy?.durationMinutes ?? RULE_DEFAULTS.lowMinutes) * MINUTE;
-      list.sort((a, b) => a.time - b.time);
       if (!this.follow(vehicleId, list, policy ? { volts, minMs } : null)) continue;
       // The stretch the pass reads at least: its look-back, but no more than the dip needs.
       const before = Math.min(lookbackMs(policies), (policy ? minMs : 0) + MINUTE);
-      dipped.push({ vehicleId, path: pathOf.get(vehicleId)!, policy, volts, from: list[0].time - before, to: list[list.length - 1].time + 1 });
+      dipped.push({ vehicleId, path: orgPath, policy, volts, from: list[0].time - before, to: list[list.length - 1].time + 1 });
     }
     if (!dipped.length) return [];
     const stretches = await loadPositionsMany(this.db, dipped);

@@ -132,7 +132,7 @@ export function tripDeriver(): Deriver {
 }
 
 /** Widens each range back to the trip it starts in, and on to the first trip after a stop after it. */
-export async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
+async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
   const r = await sql<{ from_time: Date | null; to_time: Date | null }>`
     SELECT
       CASE WHEN w.lo = '-infinity' THEN NULL ELSE (SELECT max(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time <= w.lo) END AS from_time,
