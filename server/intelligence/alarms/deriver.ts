@@ -9,8 +9,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DeriveObdRecord, DerivePosition, Deriver, TimeRange } from '../deriver';
-import { loadObdRecordsMany, loadPositionsMany } from '../windowLoad';
-import { AI_DEFAULTS, repeatArrival, repeatParams, skewing, skewRule } from './detectors/aiRules';
+import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
+import { AI_DEFAULTS, repeatArrival, repeatParams, skewing, skewRule, type RouteTask } from './detectors/aiRules';
 import { routeTasksMany } from './routeTasks';
 import { alarmWordIntervals } from './detectors/alarmWord';
 import { fenceIntervals } from './detectors/fences';
@@ -24,7 +24,7 @@ import { orgPathsOf, type PolicySet } from './policies';
 import { alarmWindowBounds } from './ignitionReach';
 import { closeClockAlarms, replaceAlarmsMany, type AlarmReplacement, type RaisedAlarm } from './store';
 import type { AlarmInterval, AlarmType } from './types';
-import { lookupsOf, lookupsOnce, type DeriveLookups } from '../settingsCache';
+import { lookupsOf, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
 import { newestOf } from '../heldWindows';
 
@@ -53,30 +53,40 @@ export function lookbackMs(policies: PolicySet): number {
 
 export { fencesFor } from './fenceRules';
 
-/** Suspected drains the trip deriver found (rebuilt just before, in the same transaction), by when each first read as one. */
-async function fuelDrains(db: Kysely<DB>, vehicleId: number, range: TimeRange): Promise<AlarmInterval[]> {
-  const lo = Number.isFinite(range.from) ? new Date(range.from) : null;
-  const hi = Number.isFinite(range.to) ? new Date(range.to) : null;
-  const r = await sql<{ ms: number; seen: number | null; amount_l: number; latitude: number; longitude: number; before: number; after: number }>`
-    SELECT (extract(epoch FROM time) * 1000)::float8 AS ms, (extract(epoch FROM detected_at) * 1000)::float8 AS seen, amount_l, latitude, longitude,
-      level_before_l AS before, level_after_l AS after
-    FROM fuel_event WHERE vehicle_id = ${vehicleId} AND kind = 'drain'
-      ${lo ? sql`AND coalesce(detected_at, time) >= ${lo}` : sql``} ${hi ? sql`AND coalesce(detected_at, time) < ${hi}` : sql``}`.execute(db);
-  return r.rows.map((x) =>
-    drainAlarm({ time: Math.round(Number(x.ms)), detectedAt: x.seen === null ? null : Math.round(Number(x.seen)), amountL: x.amount_l, levelBeforeL: x.before, levelAfterL: x.after, latitude: x.latitude, longitude: x.longitude }),
-  );
+/**
+ * Per range, in the order given, the suspected drains the trip deriver found (rebuilt just before,
+ * in the same transaction), by when each first read as one: one statement for all the ranges.
+ */
+async function fuelDrainsMany(db: Kysely<DB>, ranges: ReadonlyArray<TimeRange & { vehicleId: number }>): Promise<AlarmInterval[][]> {
+  const out: AlarmInterval[][] = ranges.map(() => []);
+  if (!ranges.length) return out;
+  const r = await sql<{ ord: number; ms: number; seen: number | null; amount_l: number; latitude: number; longitude: number; before: number; after: number }>`
+    SELECT w.ord, (extract(epoch FROM f.time) * 1000)::float8 AS ms, (extract(epoch FROM f.detected_at) * 1000)::float8 AS seen, f.amount_l, f.latitude, f.longitude,
+      f.level_before_l AS before, f.level_after_l AS after
+    FROM ${rangesTable(ranges)}
+    JOIN fuel_event f ON f.vehicle_id = w.vehicle_id AND f.kind = 'drain' AND coalesce(f.detected_at, f.time) >= w.lo AND coalesce(f.detected_at, f.time) < w.hi
+    ORDER BY w.ord, f.time`.execute(db);
+  for (const x of r.rows)
+    out[Number(x.ord) - 1].push(
+      drainAlarm({ time: Math.round(Number(x.ms)), detectedAt: x.seen === null ? null : Math.round(Number(x.seen)), amountL: x.amount_l, levelBeforeL: x.before, levelAfterL: x.after, latitude: x.latitude, longitude: x.longitude }),
+    );
+  return out;
 }
 
-/** What the detectors read of a vehicle: every stored position and OBD record of the range. */
+/** What the detectors read of a vehicle: every stored position and OBD record of the range, and what was read for it beside them. */
 export interface AlarmRead {
   positions: readonly DerivePosition[];
   obdRecords: readonly DeriveObdRecord[];
   range: TimeRange;
+  /** Under a Skewing policy: the vehicle's tasks with a route over the range (routeTasks.ts). */
+  tasks: readonly RouteTask[];
+  /** Under a FuelDrain policy: the drains' alarms of the range (fuelDrainsMany). */
+  drains: readonly AlarmInterval[];
 }
 
 /** Everything the detectors find in these reports (merged, not yet cut to a window). */
-export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: string, read: AlarmRead, obdAlarmTypes?: ReadonlyMap<number, AlarmType>, lookups: DeriveLookups = lookupsOnce(db)): Promise<AlarmInterval[]> {
-  const { positions, range } = read;
+export async function detectAlarms(vehicleId: number, orgPath: string, read: AlarmRead, lookups: DeriveLookups, obdAlarmTypes?: ReadonlyMap<number, AlarmType>): Promise<AlarmInterval[]> {
+  const { positions } = read;
   const policies = await lookups.policies(orgPath);
   const found: AlarmInterval[] = [...alarmWordIntervals(positions), ...policyIntervals(positions, policies)];
   for (const fence of await lookups.fences(vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
@@ -88,8 +98,8 @@ export async function detectAlarms(db: Kysely<DB>, vehicleId: number, orgPath: s
   const repeat = policies.get('RepeatArrival');
   if (repeat) found.push(...repeatArrival(positions, repeatParams(repeat)));
   const skew = policies.get('Skewing');
-  if (skew) found.push(...skewing(positions, (await routeTasksMany(db, [{ vehicleId, ...range }]))[0], skewRule(skew)));
-  if (policies.has('FuelDrain')) found.push(...(await fuelDrains(db, vehicleId, range)));
+  if (skew) found.push(...skewing(positions, read.tasks, skewRule(skew)));
+  if (policies.has('FuelDrain')) found.push(...read.drains);
   return mergeIntervals(found);
 }
 
@@ -141,16 +151,26 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       const tailed = windows.flatMap((w, i) => (Number.isFinite(w.to) ? [{ i, vehicleId: w.vehicle.vehicleId, from: w.to, to: w.to + lookbackMs(policiesOf[i]) }] : []));
       const [tailPositions, tailObd] = tailed.length ? await Promise.all([loadPositionsMany(trx, tailed), loadObdRecordsMany(trx, tailed)]) : [[], []];
       const tails = new Map(tailed.map((t, k) => [t.i, { positions: tailPositions[k], obdRecords: tailObd[k] }]));
-      for (const [i, window] of windows.entries()) {
-        const { vehicleId, orgPath } = window.vehicle;
-        const policies = policiesOf[i];
+      const reads = windows.map((window, i) => {
         const tail = tails.get(i);
         const positions = tail?.positions.length ? [...window.positions, ...tail.positions] : window.positions;
         const range = { from: window.from, to: tail?.positions.length ? tail.positions[tail.positions.length - 1].time + 1 : window.to };
         // Every OBD record of the range: the window's, and the tail's up to its last position.
         const obdRecords = tail ? [...window.obdRecords, ...tail.obdRecords.filter((o) => o.time < range.to)] : window.obdRecords;
-        const found = await detectAlarms(trx, vehicleId, orgPath, { positions, obdRecords, range }, opts.obdAlarmTypes, lookups);
-        if (policies.has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
+        return { vehicleId: window.vehicle.vehicleId, positions, obdRecords, range };
+      });
+      // The route tasks and drains of the windows under such a policy: one statement each for the pass.
+      const under = (type: AlarmType) => reads.flatMap((r, i) => (policiesOf[i].has(type) ? [{ i, vehicleId: r.vehicleId, ...r.range }] : []));
+      const skewed = under('Skewing');
+      const drained = under('FuelDrain');
+      const [tasksOf, drainsOf] = await Promise.all([routeTasksMany(trx, skewed), fuelDrainsMany(trx, drained)]);
+      const tasks = new Map(skewed.map((x, k) => [x.i, tasksOf[k]]));
+      const drains = new Map(drained.map((x, k) => [x.i, drainsOf[k]]));
+      for (const [i, window] of windows.entries()) {
+        const { vehicleId, orgPath } = window.vehicle;
+        const { positions, obdRecords, range } = reads[i];
+        const found = await detectAlarms(vehicleId, orgPath, { positions, obdRecords, range, tasks: tasks.get(i) ?? [], drains: drains.get(i) ?? [] }, lookups, opts.obdAlarmTypes);
+        if (policiesOf[i].has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
         // Up to the newest report read: an alarm beginning after it was not this window's to find
         // (the alarm word's own, raised from a batch committed meanwhile: bitAlarms.ts).
         const readTo = newestOf({ positions, obdRecords }) + 1;

@@ -535,7 +535,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     });
   });
 
-  it('raises RepeatArrival from the batch where the third visit to one place has lasted a visit\'s minutes, before any pass', async () => {
+  it('raises RepeatArrival from the batch where the third visit to one place has lasted a visit\'s minutes, before any pass, but not from a stretch that begins inside a stop', async () => {
     await withPolicy({ name: 'p-RepeatArrival', alarmType: 'RepeatArrival', threshold: null, durationMinutes: null, params: { radiusM: 200, count: 3, windowHours: 1 } }, async () => {
       // Arriving home, then three four-minute stops there, each followed by a minute's drive out and a minute back.
       const day = new ScriptedDay(START, HOME).step(60, 36, { heading: 270 }).step(60, 36, { heading: 90 });
@@ -544,11 +544,27 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
         visits.push(day.time);
         day.step(240, 0, { acc: false, every: 30 }).step(60, 36, { heading: 90 }).step(60, 36, { heading: 270 });
       }
+      // Two hours later, a stretch that begins inside a stop: parked at home from t (reporting every
+      // 5 minutes) to t + 20 min, a visit at t + 22 min, an hour away, a visit at t + 65 min. From that
+      // third visit the batch reads back its hour and a minute, to t + 4 min, so its first report (t +
+      // 5 min) is inside the first stop, which seems to begin within the hour; it truly began 65
+      // minutes before, and the pass, reading from the day's first report, counts two visits. Left to
+      // the pass, which raises none.
+      const later = new ScriptedDay(START + 2 * 3_600_000, HOME)
+        .step(20 * 60, 0, { acc: false, every: 300 })
+        .step(60, 36, { heading: 90 })
+        .step(60, 36, { heading: 270 })
+        .step(240, 0, { acc: false, every: 30 })
+        .step(60, 36, { heading: 90 })
+        .step(37 * 60, 0, { acc: false, every: 60 })
+        .step(60, 36, { heading: 270 });
+      expect(later.time).toBe(START + 2 * 3_600_000 + 65 * 60_000);
+      later.step(240, 0, { acc: false, every: 30 }).step(60, 36, { heading: 90 });
       const vehicleId = await rig.vehicleOf(demoTerminal(23));
       let early: Awaited<ReturnType<typeof alarmsOf>> = [];
       await sendThroughFailingPasses(
         demoTerminal(23),
-        day.reports,
+        [...day.reports, ...later.reports],
         async () => {
           early = await alarmsOf(vehicleId, 'RepeatArrival');
           expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[visits[2], visits[2] + 180_000, visits[2]]]);
