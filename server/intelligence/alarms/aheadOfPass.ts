@@ -100,6 +100,19 @@ export interface FoundAhead {
 }
 
 /**
+ * Just past the stretch's last report before the batch (which begins at `batchFrom`): what fired from
+ * there on is what the batch completed (FoundAhead.firedFrom). -Infinity when the stretch has none.
+ */
+export function firedFromBatch(positions: ReadonlyArray<{ time: number }>, batchFrom: number): number {
+  let from = -Infinity;
+  for (const p of positions) {
+    if (p.time >= batchFrom) break;
+    from = p.time + 1;
+  }
+  return from;
+}
+
+/**
  * Stores the alarms report-time paths found again by the deriver's own rules, as the pass will
  * find them: those that fired at `firedFrom` or later (what the batch completed; the earlier ones
  * were the pass's or an earlier batch's to raise). One found ended whose stored twin is still open

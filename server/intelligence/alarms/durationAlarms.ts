@@ -25,7 +25,7 @@ import type { DB } from '../../platform/db/tables';
 import type { DerivePosition } from '../deriver';
 import type { DeriveLookups } from '../settingsCache';
 import { loadPositionsMany } from '../windowLoad';
-import { storeFoundAheadOfPass, type FoundAhead, type LiveVehicle } from './aheadOfPass';
+import { firedFromBatch, storeFoundAheadOfPass, type FoundAhead, type LiveVehicle } from './aheadOfPass';
 import { lookbackMs } from './deriver';
 import { alarmWordIntervals, bitsOf } from './detectors/alarmWord';
 import { fenceIntervals, inside, limitsSpeed, type FenceRule } from './detectors/fences';
@@ -333,10 +333,7 @@ export class DurationAlarms {
       const positions = stretches[i];
       const alarms = rule.detect(positions, since);
       if (!alarms) continue;
-      // What fired after the report before the batch is what the batch completed.
-      const before = positions.filter((p) => p.time < batchFrom);
-      const firedFrom = before.length ? before[before.length - 1].time + 1 : -Infinity;
-      found.push({ vehicleId, orgPath, found: alarms, firedFrom });
+      found.push({ vehicleId, orgPath, found: alarms, firedFrom: firedFromBatch(positions, batchFrom) });
     }
     return storeFoundAheadOfPass(this.db, found);
   }

@@ -21,9 +21,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { loadFromLastTrip, loadVehicleContexts } from '../windowLoad';
 import { TripWalk } from '../trips/tripWalk';
-import { eventThresholdL, IDLE_BURN_L_PER_H, median } from '../trips/fuel';
+import { eventThresholdL, IDLE_BURN_L_PER_H, median, SMOOTH } from '../trips/fuel';
 import { MIN_MOVING_KMH } from '../trips/segment';
-import { storeFoundAheadOfPass, type FoundAhead, type LiveVehicle } from './aheadOfPass';
+import { firedFromBatch, storeFoundAheadOfPass, type FoundAhead, type LiveVehicle } from './aheadOfPass';
 import { bitsOf } from './detectors/alarmWord';
 import { drainAlarm } from './detectors/fuelDrain';
 import type { RaisedAlarm } from './store';
@@ -45,19 +45,14 @@ export interface FuelReport {
 const MIN_STEP_L = eventThresholdL(null);
 /** A fall looked at and found no drain is looked at again once it has grown by this much. */
 const AGAIN_L = 0.5;
-/** Samples the filter's level at either end of the run is the median of (as fuel.ts's). */
-const SMOOTH = 3;
 /** Vehicles remembered at most (beyond, the memory starts afresh: it only spares queries). */
 const MAX_REMEMBERED = 200_000;
 
 const fuelBits = bitsOf('FuelDrain');
 
-/** What is followed of a vehicle's standing run. */
-interface RunWatch {
-  /** The last report followed. */
-  time: number;
-  acc: boolean;
-  /** The run's first report (null: no run under way), its first and its last few levels. */
+/** A standing run as the filter follows it. */
+interface RunState {
+  /** The run's first report (null: no run under way), its first and its last few levels (as many as fuel.ts's medians take). */
   since: number | null;
   first: number[];
   last: number[];
@@ -66,7 +61,13 @@ interface RunWatch {
   looked: number;
 }
 
-const freshWatch = (): RunWatch => ({ time: -Infinity, acc: false, since: null, first: [], last: [], accOnMs: 0, looked: -Infinity });
+/** What is followed of a vehicle: its last report, and its standing run. */
+interface RunWatch extends RunState {
+  time: number;
+  acc: boolean;
+}
+
+const noRun = (): RunState => ({ since: null, first: [], last: [], accOnMs: 0, looked: -Infinity });
 
 export class FuelDrainAlarms {
   private readonly runs = new Map<number, RunWatch>();
@@ -103,13 +104,10 @@ export class FuelDrainAlarms {
       if (positions.some((p) => (p.alarm & fuelBits) !== 0)) continue;
       const walk = TripWalk.start(positions, before, vehicle.settings.stopMinutes, vehicle.tankCapacityL);
       walk.walkTo(positions.length);
-      const drains = walk.result(null, []).fuelEvents.filter((e) => e.kind === 'drain' && e.detectedAt !== null);
-      // What first read as a drain after the report before the batch is what the batch showed.
-      const batchFrom = list[0].time;
-      let firedFrom = -Infinity;
-      for (const p of positions) if (p.time < batchFrom) firedFrom = p.time + 1;
+      const drains = walk.fuelEvents().filter((e) => e.kind === 'drain' && e.detectedAt !== null);
       if (watch) watch.looked = drains.some((e) => e.detectedAt! >= (watch.since ?? Infinity)) ? Infinity : fall;
-      if (drains.length) found.push({ vehicleId, orgPath, found: drains.map(drainAlarm), firedFrom });
+      // What first read as a drain after the report before the batch is what the batch showed.
+      if (drains.length) found.push({ vehicleId, orgPath, found: drains.map(drainAlarm), firedFrom: firedFromBatch(positions, list[0].time) });
     }
     return storeFoundAheadOfPass(this.db, found);
   }
@@ -121,7 +119,7 @@ export class FuelDrainAlarms {
    */
   private follow(vehicleId: number, reports: readonly FuelReport[]): number | null {
     let w = this.runs.get(vehicleId);
-    if (!w || reports[0].time <= w.time) this.runs.set(vehicleId, (w = freshWatch()));
+    if (!w || reports[0].time <= w.time) this.runs.set(vehicleId, (w = { time: -Infinity, acc: false, ...noRun() }));
     let worth: number | null = null;
     for (const r of reports) {
       if (w.since !== null && w.acc) w.accOnMs += r.time - w.time;
@@ -129,7 +127,7 @@ export class FuelDrainAlarms {
       w.acc = r.acc;
       // Moving with the ACC on ends a stationary run in the walk (segment.ts), whatever else it reads.
       if (r.acc && r.speed >= MIN_MOVING_KMH) {
-        Object.assign(w, { since: null, first: [], last: [], accOnMs: 0, looked: -Infinity });
+        Object.assign(w, noRun());
         continue;
       }
       if (w.since === null) w.since = r.time;

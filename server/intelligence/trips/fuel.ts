@@ -33,7 +33,7 @@ export const eventThresholdL = (tankCapacityL: number | null) => Math.max(5, (ta
 /** Idling burns about this much; a parked fall within it (ACC on) is no drain. */
 export const IDLE_BURN_L_PER_H = 3;
 /** Samples a smoothed level is the median of. */
-const SMOOTH = 3;
+export const SMOOTH = 3;
 
 export function median(values: readonly number[]): number {
   const s = [...values].sort((a, b) => a - b);

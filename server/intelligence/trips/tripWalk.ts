@@ -248,6 +248,12 @@ export class TripWalk {
     trip.end = p.time;
   }
 
+  /** The fuel events of what was walked, with the open run closed as the walk's end leaves it (changes nothing the walk holds). */
+  fuelEvents(): FuelEvent[] {
+    const last = this.run && runEvent(this.positions, this.run, this.tankCapacityL);
+    return last ? [...this.events, last] : [...this.events];
+  }
+
   /**
    * The trips, stops and fuel events of what was walked, with the open segment and run closed as
    * the window's end leaves them (`after`: the first position after the window). Changes nothing
@@ -263,9 +269,7 @@ export class TripWalk {
       }
       segments.push(current);
     }
-    const events = [...this.events];
-    const last = this.run && runEvent(this.positions, this.run, this.tankCapacityL);
-    if (last) events.push(last);
+    const events = this.fuelEvents();
     const samples = this.samples.length ? this.samples : obdFuelSamples(obdRecords, this.tankCapacityL);
     const trips: WalkedTrip[] = [];
     const out: Segment[] = [];
