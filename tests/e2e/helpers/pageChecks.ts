@@ -1,18 +1,28 @@
 import { isDeepStrictEqual } from 'node:util';
 import ExcelJS from 'exceljs';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 
 /**
  * Failed API calls, page errors and console errors of a page, to be empty at the end.
  * `cancelled`: requests the test aborts on purpose (a cancelled download), which are no failure.
+ * A call still under way when the page is left (a progress read, a poll) is aborted by the browser
+ * as the next page loads: the user sees nothing fail, so neither does this.
  */
 export function watch(page: Page, cancelled: (url: string) => boolean = () => false): string[] {
   const problems: string[] = [];
+  /** Page loads begun so far, and how many had begun when each call was sent. */
+  let loads = 0;
+  const loadsAtSend = new WeakMap<Request, number>();
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) loads += 1;
+    else loadsAtSend.set(r, loads);
+  });
+  const leftBehind = (r: Request) => r.failure()?.errorText === 'net::ERR_ABORTED' && (loadsAtSend.get(r) ?? loads) < loads;
   page.on('response', (r) => {
     if (r.url().includes('/api/') && r.status() >= 400) problems.push(`${r.request().method()} ${r.url()} → ${r.status()}`);
   });
   page.on('requestfailed', (r) => {
-    if (r.url().includes('/api/') && !cancelled(r.url())) problems.push(`${r.method()} ${r.url()} failed: ${r.failure()?.errorText}`);
+    if (r.url().includes('/api/') && !cancelled(r.url()) && !leftBehind(r)) problems.push(`${r.method()} ${r.url()} failed: ${r.failure()?.errorText}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
