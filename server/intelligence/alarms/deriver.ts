@@ -46,8 +46,9 @@ export function lookbackMs(policies: PolicySet): number {
   if (policies.has('Skewing') && !policies.get('Skewing')!.durationMinutes) longest = Math.max(longest, AI_DEFAULTS.skewMinutes * MINUTE);
   const fatigue = policies.get('Fatigue');
   if (fatigue) longest = Math.max(longest, (fatigue.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR + (fatigue.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE);
+  // The visits its window holds, as the rule itself reads it (`durationMinutes` may be the window).
   const repeat = policies.get('RepeatArrival');
-  if (repeat) longest = Math.max(longest, (repeat.params.windowHours ?? AI_DEFAULTS.repeatWindowHours) * HOUR);
+  if (repeat) longest = Math.max(longest, repeatParams(repeat).windowMs);
   return longest + MARGIN_MS;
 }
 
