@@ -5,6 +5,7 @@ import ChangePasswordDialog from '../components/password/ChangePasswordDialog';
 import { loadSession } from '../session/session';
 import { useIsMobile } from './device';
 import { detailRoute, resolvePath, type MenuRoute, type Navigation } from '../session/navigation';
+import { useVehicleLicences } from '../session/vehicleLabels';
 import { useMenuNavigation } from './useMenuNavigation';
 import ImpersonationBanner from './ImpersonationBanner';
 import Navbar from './Navbar';
@@ -46,7 +47,8 @@ export default function Shell() {
   const { sidebarOpened } = useSettings();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const session = loadSession();
-  const detailTitle = (id: number) => t('console.vehicleDetail.tabTitle', { id });
+  const licences = useVehicleLicences();
+  const detailTitle = (id: number) => licences[id] ?? t('console.vehicleDetail.tabTitle', { id });
   const target = useShellTarget(pathname, detailTitle);
   const { views } = useViews();
   const current: MenuRoute | null = target.kind === 'resolved' && target.resolution.kind === 'route' ? target.resolution.route : null;
@@ -82,6 +84,8 @@ export default function Shell() {
   }
 
   const nav = target.nav;
+  // A detail tab's title follows its vehicle's licence once the page has loaded it.
+  const viewRoutes = withDetailViews(nav, views, detailTitle);
   const frame = session.themeColor || LOGIN_THEME_COLOR;
   const sidebar = (collapsed: boolean) => (
     <Sidebar
@@ -117,10 +121,10 @@ export default function Shell() {
             onToggleSidebar={() => (mobile ? setDrawerOpen(!drawerOpen) : updateSettings({ sidebarOpened: !sidebarOpened }))}
           />
         </Layout.Header>
-        <TagsView activePath={current?.path ?? null} defaultPath={nav.defaultPath ?? '/'} titleOf={(path) => nav.routes.find((r) => r.path === path)?.title} />
+        <TagsView activePath={current?.path ?? null} defaultPath={nav.defaultPath ?? '/'} titleOf={(path) => viewRoutes.find((r) => r.path === path)?.title} />
         <Layout.Content className="fs-content">
           {target.kind === 'forbidden' && <Result status="403" title="403" subTitle={t('console.forbidden')} />}
-          <ViewHost active={current} routes={withDetailViews(nav, views, detailTitle)} />
+          <ViewHost active={current} routes={viewRoutes} />
         </Layout.Content>
       </Layout>
       <ChangePasswordDialog />

@@ -6,7 +6,7 @@ import { closeAll, closeOthers, closeView, nextPathAfterClose, refreshView, useV
 export interface TagsViewProps {
   activePath: string | null;
   defaultPath: string;
-  /** The menu routes in the current language: a tab shows its route's title now, not the one it opened with. */
+  /** The routes of the open views (menu pages and details) in the current language: a tab shows its route's title now, not the one it opened with. */
   titleOf: (path: string) => string | undefined;
 }
 

@@ -440,7 +440,7 @@ describe('district fences', () => {
 });
 
 describe('vehicle search (SPEC §7 vehicle/query/{x})', () => {
-  it('finds another vehicle by part of its VIN from a vehicle’s detail and opens its detail; an over-long text asks nothing', async () => {
+  it('finds another vehicle by part of its VIN from a vehicle’s detail and opens its detail in a tab named by its licence; an over-long text asks nothing', async () => {
     const [from, to] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '浙A' }, pageSize: 2 })).data as Array<{ id: number; licence: string; vin: string }>;
     const part = to.vin.slice(3, 11);
     const { page, context, external } = await adminPage();
@@ -464,6 +464,11 @@ describe('vehicle search (SPEC §7 vehicle/query/{x})', () => {
     await option.click();
     await page.waitForURL(`**/vehicleDetail/vehicleDetail/${to.id}`);
     await page.getByTestId('detail-licence').getByText(to.licence).waitFor();
+    // Each vehicle's detail keeps a tab of its own, named by its licence once its page has it.
+    const tabs = page.locator('.fs-tags .ant-tabs-tab');
+    await tabs.filter({ hasText: to.licence }).waitFor();
+    expect(await tabs.allInnerTexts()).toEqual(expect.arrayContaining([from.licence, to.licence]));
+    await page.waitForFunction((title) => document.title === title, `${to.licence} - 车管星`);
     expect(external).toEqual([]);
     await context.close();
   });

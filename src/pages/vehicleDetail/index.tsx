@@ -6,6 +6,7 @@ import { failureOf } from '../../services/http/failureOf';
 import { loadOrgTree } from '../../services/entity';
 import { vehicleReport, type Range, type VehicleReport } from '../../services/vehicleDetail';
 import { vehicleDetailId } from '../../session/navigation';
+import { rememberLicence } from '../../session/vehicleLabels';
 import { useT } from '../../session/useT';
 import { useViewRoute } from '../../shell/viewRoute';
 import { statusOf, STATUS_COLOURS } from '../fleet/monitor/monitorModel';
@@ -41,6 +42,7 @@ export default function VehicleDetailPage() {
     vehicleReport(id).then(
       (report) => {
         if (!live) return;
+        rememberLicence(id, report.vehicle.licence);
         setLoaded({ kind: 'shown', report });
         loadOrgTree().then((tree) => live && setLine(orgLine(tree, report.vehicle.orgId)), () => undefined);
       },
