@@ -26,6 +26,7 @@ import { closeClockAlarms, replaceAlarmsMany, type AlarmReplacement, type Raised
 import type { AlarmInterval, AlarmType } from './types';
 import { lookupsOf, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
+import { newlyDecided } from './newlyDecided';
 import { newestOf } from '../heldWindows';
 
 /**
@@ -181,7 +182,7 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       // Only clock-driven alarms are closed alongside, which the replacing never touches: once for the batch.
       const raised = await replaceAlarmsMany(trx, replacements, [closeClockAlarms(windows.map((w) => w.vehicle.vehicleId))]);
       const onRaised = opts.onRaised;
-      const created = windows.flatMap((w, i) => raised[i].map((a) => ({ ...a, orgPath: w.vehicle.orgPath })));
+      const created = windows.flatMap((w, i) => newlyDecided(raised[i], replacements[i].found, reads[i], w.dirty).map((a) => ({ ...a, orgPath: w.vehicle.orgPath })));
       // Announced once committed, so whoever hears of an alarm can read it (outside a pipeline
       // pass, a direct rebuild in tests, at once).
       if (onRaised && created.length) (pass ? pass.afterCommit : (f: () => void) => f())(() => onRaised(created));
