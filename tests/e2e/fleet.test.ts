@@ -144,7 +144,7 @@ describe('terminals', () => {
 });
 
 describe('vehicles', () => {
-  it("shows an expired vehicle's licence in red, opening the service-expired dialog; a valid one links to its detail", async () => {
+  it("shows an expired vehicle's licence in red, opening the service-expired dialog; a valid one links to its detail, whose tab is named by the licence at once", async () => {
     const { page, context } = await adminPage();
     await reloading(page, 'vehicle', () => page.goto('/fleet/vehicleList'));
     const today = new Date().toISOString().slice(0, 10);
@@ -181,8 +181,18 @@ describe('vehicles', () => {
     const link = rows(page, 'vehicle').getByTestId('licence-link');
     expect(await link.getAttribute('href')).toBe(`/vehicleDetail/vehicleDetail/${valid.id}`);
     expect(await rows(page, 'vehicle').getByTestId('licence-expired').count()).toBe(0);
+    // Its tab is named by the licence from the click on, before the detail has loaded (held here).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/vehicle/vehicleReport/${valid.id}`, async (route) => {
+      await held;
+      await route.continue().catch(() => undefined); // the context may be closing
+    });
     await link.click();
-    await page.waitForURL((url) => url.pathname === `/vehicleDetail/vehicleDetail/${valid.id}` || url.pathname === '/404');
+    await page.waitForURL((url) => url.pathname === `/vehicleDetail/vehicleDetail/${valid.id}`);
+    await page.locator('.fs-tags .ant-tabs-tab').filter({ hasText: valid.licence }).waitFor();
+    release();
+    await page.getByTestId('detail-licence').getByText(valid.licence).waitFor();
     await context.close();
   });
 

@@ -3,6 +3,7 @@ import { theme } from 'antd';
 import { useState } from 'react';
 import type { EntityPageContext, Row } from '../../../components/schema/pageContract';
 import { useT } from '../../../session/useT';
+import { rememberLicence } from '../../../session/vehicleLabels';
 import ServiceDialog from '../service/ServiceDialog';
 import { isExpired, localToday } from '../service/serviceDates';
 import ServiceExpiredDialog from './ServiceExpiredDialog';
@@ -21,7 +22,8 @@ export default function LicenceCell({ row, ctx }: { row: Row; ctx: EntityPageCon
   const licence = String(row.licence ?? '');
   if (!isExpired(row.serviceEnd, localToday())) {
     return (
-      <Link to={vehicleDetailPath(row.id)} data-testid="licence-link">
+      // The detail's tab is named by the licence from the start, before its page has loaded.
+      <Link to={vehicleDetailPath(row.id)} onClick={() => rememberLicence(row.id, licence)} data-testid="licence-link">
         {licence}
       </Link>
     );
