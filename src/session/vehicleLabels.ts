@@ -2,8 +2,8 @@ import { onSessionReset } from './sessionReset';
 import { createStore, useStore } from './store';
 
 /**
- * The licences of the vehicles whose detail pages have loaded, by vehicle id: a detail tab (and its
- * breadcrumb and window title) names the vehicle, not its id, once its page knows it.
+ * The licences of the vehicles whose details were opened from a licence link or have loaded, by
+ * vehicle id: a detail tab (and its breadcrumb and window title) names the vehicle, not its id.
  */
 const licences = createStore<Readonly<Record<number, string>>>({});
 

@@ -30,6 +30,7 @@ export function newlyDecided(
   dirty: TimeRange | undefined,
 ): StoredAlarm[] {
   if (!dirty || !stored.length) return [...stored];
+  // One vehicle's alarms: keyed without it.
   const firedAt = new Map(found.map((a) => [alarmKey(0, a.type, a.subject, a.begin), a.firedAt]));
   return stored.filter((a) => {
     const at = firedAt.get(alarmKey(0, a.type, a.subject, a.begin)) ?? a.begin;
