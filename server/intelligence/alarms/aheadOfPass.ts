@@ -12,6 +12,7 @@ import { ALARM_INSERT_COLUMNS, alarmKey, rowOf, rowsToInsert, type RaisedAlarm, 
 import type { AlarmInterval } from './types';
 import type { PolicySet } from './policies';
 import type { DeriveLookups } from '../settingsCache';
+import { firstAtOrAfter } from '../deriver';
 
 /** What a predecessor tells these paths. */
 export interface Predecessor {
@@ -104,12 +105,8 @@ export interface FoundAhead {
  * there on is what the batch completed (FoundAhead.firedFrom). -Infinity when the stretch has none.
  */
 export function firedFromBatch(positions: ReadonlyArray<{ time: number }>, batchFrom: number): number {
-  let from = -Infinity;
-  for (const p of positions) {
-    if (p.time >= batchFrom) break;
-    from = p.time + 1;
-  }
-  return from;
+  const first = firstAtOrAfter(positions, batchFrom);
+  return first > 0 ? positions[first - 1].time + 1 : -Infinity;
 }
 
 /**

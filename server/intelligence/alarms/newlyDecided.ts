@@ -1,17 +1,10 @@
-import type { DeriveObdRecord, DerivePosition, TimeRange } from '../deriver';
+import { firstAtOrAfter, type DeriveObdRecord, type DerivePosition, type TimeRange } from '../deriver';
 import { alarmKey, type StoredAlarm } from './store';
 import type { AlarmInterval } from './types';
 
 /** The time of the first of these (in time order) at or after `at`; Infinity when none is. */
 function firstFrom(items: ReadonlyArray<{ time: number }>, at: number): number {
-  let lo = 0;
-  let hi = items.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (items[mid].time < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < items.length ? items[lo].time : Infinity;
+  return items[firstAtOrAfter(items, at)]?.time ?? Infinity;
 }
 
 /**
