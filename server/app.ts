@@ -4,7 +4,6 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { entities } from '../schemas/generated/registry';
 import { servedByCrud, type EntitySchema } from '../schemas/kit/entity';
 import { installAuthentication } from './platform/auth/authenticate';

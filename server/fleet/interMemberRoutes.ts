@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { translator } from '../../schemas/kit/catalogue';
 import { callerOf } from '../platform/auth/authenticate';
 import { generatePassword, hashPassword } from '../platform/auth/password';
@@ -7,7 +7,6 @@ import { scopeCondition } from '../platform/crud/query';
 import { notFound } from '../platform/http/errors';
 import { requestLanguage } from '../platform/http/language';
 import { auditRequest } from '../platform/audit';
-import type { DB } from '../platform/db/tables';
 import { idParams, type VehicleDeps } from './deps';
 
 /**

@@ -9,7 +9,7 @@ import { badRoles, checkAdministratorOnly, checkMobileFree, checkRolesToAdd, mem
 import { checkMemberChange } from './lockoutGuards';
 import { MEMBER_COLUMNS, withRolesAndApps } from './memberRoutes';
 import { checkRolesFitOrg } from './roleScope';
-import { defined, idOf, idParams, changeOptions } from './routeKit';
+import { defined, idOf, changeOptions } from './routeKit';
 
 const APP = 'vehicle-app';
 

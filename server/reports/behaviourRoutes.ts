@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
-import { NONE, type Caller } from '../platform/auth/caller';
+import type { Caller } from '../platform/auth/caller';
 import type { DB } from '../platform/db/tables';
 import { safetyScore, type ScoreInput } from '../intelligence/behaviour/score';
 import { safetySettingsFor, WEIGHT_KEYS, type SafetyWeights } from '../intelligence/behaviour/settings';

@@ -15,7 +15,7 @@ import type { DB } from '../platform/db/tables';
 import { MIN_MOVING_KMH } from '../intelligence/trips/segment';
 import { ledgerByDay, ledgerByMonth, ledgerTotals } from './ledgerRoutes';
 import { dayRange, daysBefore, today } from './ranges';
-import { date, ledgerFigures, ledgerRow, listOf, tripSchema, reportRoutes } from './schemas';
+import { date, ledgerFigures, listOf, tripSchema, reportRoutes } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import { tripOut, type ReportDeps } from './tripRoutes';
 import { MONITOR_FIELDS, type MonitorCriteria, type MonitorItem } from '../../schemas/kit/monitor';

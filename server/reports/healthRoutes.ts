@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
-import { NONE, type Caller } from '../platform/auth/caller';
+import type { Caller } from '../platform/auth/caller';
 import type { DB } from '../platform/db/tables';
 import type { HealthBand, HealthFault } from '../intelligence/behaviour/health';
 import type { BehaviourCriteria } from './behaviourRoutes';

@@ -11,7 +11,7 @@ import { callerOf } from '../platform/auth/authenticate';
 import { NONE, type Caller } from '../platform/auth/caller';
 import { idParams } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
-import { dayCriteria, dayRange, daysBefore, today } from './ranges';
+import { dayCriteria, daysBefore, today } from './ranges';
 import { ledgerBody, ledgerFigures, ledgerRow, listOf } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';

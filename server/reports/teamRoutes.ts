@@ -9,7 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
-import { NONE, type Caller } from '../platform/auth/caller';
+import type { Caller } from '../platform/auth/caller';
 import { idParam, int, str } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { orgUnder, pathOfOrg } from '../platform/scope';

@@ -63,16 +63,18 @@ export default function Shell() {
   }, [current]);
   // The browser tab names the page: "车辆管理 - 车管星".
   const appTitle = session?.title || t('app.title');
+  const pageTitle = current?.title;
   useEffect(() => {
-    document.title = current ? `${current.title} - ${appTitle}` : appTitle;
-  }, [current?.title, appTitle]);
+    document.title = pageTitle ? `${pageTitle} - ${appTitle}` : appTitle;
+  }, [pageTitle, appTitle]);
   // SPEC.md §4: the first-sign flag forces the change-password dialog.
   useEffect(() => {
     if (session?.firstSign) openPasswordDialog(true);
   }, [session?.firstSign]);
+  const redirectTo = target.kind === 'redirect' ? target.to : undefined;
   useEffect(() => {
-    if (target.kind === 'redirect') navigate(target.to + search, { replace: true });
-  }, [target.kind, target.kind === 'redirect' ? target.to : '', search, navigate]);
+    if (redirectTo !== undefined) navigate(redirectTo + search, { replace: true });
+  }, [redirectTo, search, navigate]);
 
   if (!session) return <Navigate to="/404" replace />;
   if (!target.nav) return null;

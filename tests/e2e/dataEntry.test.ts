@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { XLSX_TYPE, xlsxOf } from '../helpers/xlsx';
-import { ADMIN_PASSWORD, entityRows, entityTable, login, screenshot, useConsoleSuite } from './helpers/console';
+import { ADMIN_PASSWORD, entityRows, login, screenshot, useConsoleSuite } from './helpers/console';
 import { settled } from './helpers/pageChecks';
 
 /**
@@ -14,7 +14,6 @@ jest.setTimeout(300_000);
 const suite = useConsoleSuite();
 const { api } = suite;
 
-const table = (page: Page) => entityTable(page, 'vehicle');
 const rows = (page: Page) => entityRows(page, 'vehicle');
 
 async function vehicleList(page: Page) {

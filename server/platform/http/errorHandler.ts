@@ -29,8 +29,7 @@ function classify(error: FastifyError & DbError, req: FastifyRequest, unique: Un
     case '22008':
     case '22003':
     case '22001':
-    // A NUL or a byte sequence the database cannot store: the guard refuses them first.
-    case '22021':
+    case '22021': // a NUL or a byte sequence the database cannot store: the guard refuses them first
     case '22P05':
       return new AppError(400, 'http.badRequest');
   }

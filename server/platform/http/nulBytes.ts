@@ -7,6 +7,7 @@ export function nulPath(value: unknown, path: string[] = []): string[] | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null;
   if (value === null || typeof value !== 'object') return null;
   for (const [k, v] of Object.entries(value)) {
+    // eslint-disable-next-line no-control-regex -- the NUL is what this guard looks for
     if (k.includes('\u0000')) return [...path, k.replace(/\u0000/g, '')];
     const hit = nulPath(v, [...path, k]);
     if (hit) return hit;

@@ -1,7 +1,6 @@
 /** Packet / frame decoding into typed messages. */
 
 import * as constants from './constants';
-import type { Jt808Version } from './constants';
 import { Jt808DecodeError } from './errors';
 import * as framing from './framing';
 import * as header from './header';

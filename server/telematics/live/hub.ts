@@ -8,7 +8,7 @@ import { decodeAlarm } from '../jt808/codec';
 import type { PositionRecord, TerminalIdentity } from '../store/records';
 import type { StoredBatch } from '../store/writer';
 import { pathInSubtree } from '../../platform/scope';
-import type { LiveAlarm, LiveHubMessage, LivePosition, LiveRaisedAlarm } from '../../../schemas/kit/monitor';
+import type { LiveHubMessage, LivePosition, LiveRaisedAlarm } from '../../../schemas/kit/monitor';
 
 export type { LivePosition, LiveAlarm, LiveRaisedAlarm } from '../../../schemas/kit/monitor';
 

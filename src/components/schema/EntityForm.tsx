@@ -16,7 +16,7 @@ import { fieldInput } from './FieldInput';
 import { LONG_FORM_FIELDS, toFormFields } from './formFields';
 import { toBody, toFormValues } from './formValues';
 import { feedback } from '../../services/http/feedback';
-import { itemTitle, titleKey } from './labels';
+import { itemTitle } from './labels';
 import type { EntityPageExtensions, FormExtensions, FormSection, Row } from './pageContract';
 import { validateBody } from './validation';
 

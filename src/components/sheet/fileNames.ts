@@ -9,6 +9,7 @@ export function fileStamp(d: Date): string {
 }
 
 /** Characters no file system accepts in a name (and control characters) become `_`. */
+// eslint-disable-next-line no-control-regex -- control characters are what the name must lose
 export const safeFileName = (name: string): string => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').trim() || '_';
 
 /** The downloaded export's name in the user's language, e.g. 车辆_当前页_20261122-153045.xlsx. */

@@ -27,7 +27,6 @@ export default function LocationView({ ticket }: { ticket: string }) {
 
   useEffect(() => {
     let stopped = false;
-    let timer: ReturnType<typeof setInterval> | undefined;
     const load = async () => {
       try {
         const data = await sharedLocation(ticket);
@@ -44,7 +43,8 @@ export default function LocationView({ ticket }: { ticket: string }) {
       }
     };
     void load();
-    timer = setInterval(() => void load(), REFRESH_MS);
+    // `load` reads the timer only after its first await, when the timer exists.
+    const timer = setInterval(() => void load(), REFRESH_MS);
     return () => {
       stopped = true;
       clearInterval(timer);

@@ -2,7 +2,7 @@
 import { convertCoord, type CoordSystem, type LngLat } from '../../utils/coords';
 
 export type { MapConfig, SharedLocation, SharedPosition } from '../../services/location';
-import type { SharedLocation, SharedPosition } from '../../services/location';
+import type { SharedPosition } from '../../services/location';
 
 /** The page refreshes this often. */
 export const REFRESH_MS = 30_000;

@@ -31,7 +31,7 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
     };
   }, [vehicleId, range]);
 
-  const points = track.kind === 'loaded' ? track.replay.points : [];
+  const points = useMemo(() => (track.kind === 'loaded' ? track.replay.points : []), [track]);
   const at = useMemo(() => positionAt(points, clock.at), [points, clock.at]);
   const presets = TRACK_RANGES.map((k) => ({ label: t(`console.vehicleDetail.range.${k}`), value: trackRange(k).map((d) => dayjs(d)) as [Dayjs, Dayjs] }));
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Caller } from '../../../server/platform/auth/caller';
-import { monitorJson, SERVICE_WARNING_DAYS, vehicleCounts } from '../../../server/reports/dashboardRoutes';
+import { monitorJson, vehicleCounts } from '../../../server/reports/dashboardRoutes';
 import { MonitorSnapshot } from '../../../server/reports/monitorSnapshot';
 import { BACKENDS } from '../../helpers/testServer';
 import { demoTerminal, startGateway, terminalIdOf, until, type GatewayHarness } from '../telematics/gateway/harness';

@@ -7,7 +7,7 @@ import { APPLICATION_CALLS, perApplication } from '../../../components/system/pe
 import { KIND_KEYS, labelOf, optionsOf } from '../../../components/system/labels';
 import { pruneEmpty } from '../../../components/system/tree';
 import { feedback } from '../../../services/http/feedback';
-import { allResources, codeFor, type Application, type ResourceItem } from '../../../services/passport';
+import { allResources, codeFor, type Application } from '../../../services/passport';
 import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
 import { menuParents, type ParentNode } from './parentOptions';

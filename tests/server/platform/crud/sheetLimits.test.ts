@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { importGate, ImportGate } from '../../../../server/platform/crud/sheet/importGate';
 import { MAX_XLSX_ENTRIES } from '../../../../server/platform/crud/sheet/zipLimits';
