@@ -42,6 +42,7 @@ function genericKey(e: ErrorObject): string {
     if (f === 'contact-phone') return 'validation.contactPhone';
     if (f === 'licence-plate') return 'validation.licencePlate';
     if (f === 'vin') return 'validation.vin';
+    if (f === 'licence-number') return 'validation.licenceNumber';
     if (f === 'date' || f === 'date-time') return 'validation.date';
     if (f === 'external-link') return 'validation.externalLink';
     if (f === 'login-password') return 'validation.loginPassword.format';

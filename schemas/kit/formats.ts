@@ -20,6 +20,12 @@ export const customFormats = {
   'licence-plate': isLicencePlate,
   /** A vehicle identification number: 17 signs without I, O or Q. */
   vin: VIN,
+  /**
+   * A driving licence number: 5–32 letters, digits or hyphens with at least one digit. Chinese
+   * licences carry the 18-sign identity number, other countries' their own shapes, so the check
+   * refuses what is no licence number (a word, a name) without assuming one country's layout.
+   */
+  'licence-number': /^(?=[^0-9]*[0-9])[A-Za-z0-9][A-Za-z0-9-]{4,31}$/,
   /** Codes people type and compare (organisation, terminal, SIM…): letters, digits, `_`, `-`, `.`. */
   'plain-code': /^[A-Za-z0-9_.-]+$/,
 } as const;

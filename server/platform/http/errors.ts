@@ -25,7 +25,8 @@ export const invalid = (errors: FieldError[]) => new AppError(400, errors[0]?.ke
 
 /** A unique set broken (406 "<labels>已存在"); `labelKeys` are the catalogue keys of `fields`. */
 export function duplicate(fields: string[], labelKeys: string[]): AppError {
-  const fes = fields.map((field, i) => ({ field, key: 'error.duplicate', params: {}, labelKey: labelKeys[i] }));
+  // Each field's own message names that field: "驾驶证号已存在", never a raw "{fields}".
+  const fes = fields.map((field, i) => ({ field, key: 'error.duplicate', params: {}, labelKey: labelKeys[i], ...(labelKeys[i] ? { labelParams: { fields: labelKeys[i] } } : {}) }));
   return new AppError(406, 'error.duplicate', {}, fes, { fields: labelKeys.length ? labelKeys : ['common.fields.id'] });
 }
 

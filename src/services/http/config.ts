@@ -38,7 +38,7 @@ export function requestConfig(session: SessionHooks): RequestConfig {
     responseInterceptors: [
       (response: AxiosResponse) => {
         const opts = response.config as CallOptions;
-        const text = opts.quiet ? undefined : successText(response.status, t);
+        const text = successText(response.status, t, opts.quiet);
         if (text) void feedback().message.success(text);
         return response;
       },

@@ -43,8 +43,12 @@ export function describeFailure(f: Failure, t: Translate): FailureFeedback {
   }
 }
 
-/** Success toasts of SPEC.md §8 by status: 201 added, 204 deleted. */
-export function successText(status: number, t: Translate): string | undefined {
+/**
+ * Success toasts of SPEC.md §8 by status: 201 added, 204 deleted; none for a call marked quiet
+ * (one that created or deleted nothing the user asked for, or that says its own result).
+ */
+export function successText(status: number, t: Translate, quiet = false): string | undefined {
+  if (quiet) return undefined;
   if (status === 201) return t('http.created');
   if (status === 204) return t('http.deleted');
   return undefined;

@@ -151,4 +151,24 @@ describe.each(BACKENDS)('driver licence expiry on %s', (backend) => {
     expect((await s.call(nobody, 'POST', URL, {})).status).toBe(403);
     expect((await s.call(null, 'POST', URL, {})).status).toBe(401);
   });
+  it('checks licence numbers and names the field of a duplicate, in the caller language', async () => {
+    const body = async (licenseNo: string, mobile: string) => ({ name: '证号测', mobile, orgId: await s.orgId('HD-SH'), licenseNo, licenseClass: 'B2' });
+    for (const bad of ['abc', 'ABCDEFG', '1234', '12 34', '京A-12345?']) {
+      const r = await s.call(admin, 'PUT', '/api/vehicle/driver', await body(bad, '13700000101'));
+      expect({ bad, status: r.status, message: r.body.message }).toEqual({ bad, status: 400, message: expect.stringContaining('至少含一位数字') });
+      expect(r.body.errors).toEqual([expect.objectContaining({ field: 'licenseNo' })]);
+    }
+    const en = await s.call(admin, 'PUT', '/api/vehicle/driver', await body('abc', '13700000101'), 'en-US');
+    expect(en.body.message).toMatch(/^Licence number must be 5–32 letters, digits or hyphens/i);
+    // A Chinese licence (the 18-sign identity number, lower-case x accepted) and a foreign one.
+    for (const [good, mobile] of [['31010119800101123x', '13700000102'], ['DL-1234567', '13700000103']]) {
+      expect((await s.call(admin, 'PUT', '/api/vehicle/driver', await body(good, mobile))).status).toBe(201);
+    }
+    const dup = await s.call(admin, 'PUT', '/api/vehicle/driver', await body('DL-1234567', '13700000104'));
+    expect(dup.status).toBe(406);
+    expect(dup.body.message).not.toContain('{');
+    expect(dup.body.errors.length).toBeGreaterThan(0);
+    for (const e of dup.body.errors) expect(e.message).not.toContain('{');
+    expect(dup.body.errors).toContainEqual(expect.objectContaining({ field: 'licenseNo', message: expect.stringMatching(/已存在$/) }));
+  });
 });
