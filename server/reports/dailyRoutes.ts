@@ -29,7 +29,7 @@ const route = reportRoutes(LABELS, 'ledger');
 export async function ledgerByDayAndVehicle(db: Kysely<DB>, caller: Caller, c: LedgerCriteria): Promise<LedgerDayVehicleRow[]> {
   return (
     await sql<LedgerDayVehicleRow>`SELECT l.day::text AS date, v.id AS "vehicleId", v.licence, ${FIGURES} FROM ${ledgerFrom(caller, c)}
-      GROUP BY l.day, v.id, v.licence ORDER BY l.day, v.licence, v.id`.execute(db)
+      GROUP BY l.day, v.id, v.licence ORDER BY l.day DESC, v.licence, v.id`.execute(db)
   ).rows;
 }
 

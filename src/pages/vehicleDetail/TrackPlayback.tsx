@@ -5,6 +5,7 @@ import { useMapConfig } from '../../components/map/useMapConfig';
 import { queryAlarms, queryTrips, type AlarmRow, type Range, type Trip } from '../../services/vehicleDetail';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
+import { formatDuration } from '../../utils/duration';
 import { positionAt, SPEEDS, trackRange, TRACK_RANGES, type PlaySpeed } from './playback';
 import { usePlayback } from './usePlayback';
 
@@ -71,7 +72,7 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
                 replay={track.replay}
                 alarms={alarms}
                 at={at}
-                stopLabel={(s) => t('console.vehicleDetail.stopFor', { minutes: Math.round(s / 60) })}
+                stopLabel={(s) => t('console.vehicleDetail.stopFor', { duration: formatDuration(s, t) })}
               />
             </Suspense>
           )
@@ -96,7 +97,7 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
             <List.Item style={{ cursor: 'pointer', padding: '6px 12px' }} onClick={() => setRange({ begin: trip.begin, end: trip.end })} data-testid="track-trip">
               <div>
                 <div>{parseTime(trip.begin)}</div>
-                <Typography.Text type="secondary">{t('console.vehicleDetail.tripLine', { km: trip.distanceKm.toFixed(1), minutes: Math.round(trip.durationS / 60) })}</Typography.Text>
+                <Typography.Text type="secondary">{t('console.vehicleDetail.tripLine', { km: trip.distanceKm.toFixed(1), duration: formatDuration(trip.durationS, t) })}</Typography.Text>
               </div>
             </List.Item>
           )}

@@ -38,3 +38,6 @@ export const tabOf = (search: string): DetailTab => {
   const v = new URLSearchParams(search).get('tab');
   return (DETAIL_TABS as readonly string[]).includes(v ?? '') ? (v as DetailTab) : 'history';
 };
+
+/** The run-and-stop timeline as a manager reads it: the newest segment first (the API answers in time order). */
+export const newestFirst = <T extends { begin: string }>(segments: readonly T[]): T[] => [...segments].sort((a, b) => Date.parse(b.begin) - Date.parse(a.begin));

@@ -16,11 +16,11 @@ import {
 } from '../../services/vehicleDetail';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
+import { formatDuration } from '../../utils/duration';
 import { statusOf } from '../fleet/monitor/monitorModel';
 import LedgerChart from './LedgerChart';
-import { policiesFor } from './detailModel';
+import { newestFirst, policiesFor } from './detailModel';
 
-const minutes = (s: number) => Math.round(s / 60);
 
 /** Trips of a range, paged, and the range's run and stop segments. */
 export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; range: Range; onReplay: (r: Range) => void }) {
@@ -37,7 +37,7 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
   }, [vehicleId, range, page]);
   useEffect(() => {
     let live = true;
-    runAndStop(vehicleId, range).then((r) => live && setSegments(r.segments), () => live && setSegments([]));
+    runAndStop(vehicleId, range).then((r) => live && setSegments(newestFirst(r.segments)), () => live && setSegments([]));
     return () => {
       live = false;
     };
@@ -54,7 +54,7 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
           { title: t('console.vehicleDetail.begin'), dataIndex: 'begin', render: (v: string) => parseTime(v) },
           { title: t('console.vehicleDetail.end'), dataIndex: 'end', render: (v: string) => parseTime(v) },
           { title: t('console.vehicleDetail.distance'), dataIndex: 'distanceKm', render: (v: number) => t('console.monitor.mileageValue', { km: v.toFixed(1) }) },
-          { title: t('console.vehicleDetail.duration'), dataIndex: 'durationS', render: (v: number) => t('console.vehicleDetail.minutes', { minutes: minutes(v) }) },
+          { title: t('console.vehicleDetail.duration'), dataIndex: 'durationS', render: (v: number) => formatDuration(v, t) },
           { title: t('console.vehicleDetail.maxSpeed'), dataIndex: 'maxSpeed', render: (v: number) => t('console.monitor.speedValue', { speed: v }) },
           { title: t('console.vehicleDetail.fuelUsed'), dataIndex: 'fuelL', render: (v: number | null) => (v === null ? '—' : t('console.monitor.fuelValue', { litres: v.toFixed(1) })) },
           {
@@ -78,7 +78,7 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
           renderItem={(s) => (
             <List.Item>
               <Tag color={s.kind === 'run' ? 'green' : 'purple'}>{t(`console.vehicleDetail.segment.${s.kind}`)}</Tag>
-              {parseTime(s.begin)} – {parseTime(s.end)} · {t('console.vehicleDetail.minutes', { minutes: minutes(s.durationS) })}
+              {parseTime(s.begin)} – {parseTime(s.end)} · {formatDuration(s.durationS, t)}
               {s.kind === 'run' && s.distanceKm !== undefined ? ` · ${t('console.monitor.mileageValue', { km: s.distanceKm.toFixed(1) })}` : ''}
             </List.Item>
           )}

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { ADMIN_PASSWORD, BACKENDS } from '../../helpers/testServer';
-import { DAY, scriptedDay } from './days';
+import { playLegs } from '../../../server/simulator/dayScript';
+import { DAY, LEGS, MIDNIGHT, START, scriptedDay } from './days';
 import { demoTerminal, startDeriveHarness, type DeriveHarness } from './harness';
 
 const ROUTE = '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByDayAndVehicle';
@@ -14,6 +15,8 @@ describe.each(BACKENDS)('the daily driving report over a derived day on %s', (ba
     admin = await h.s.login('admin', ADMIN_PASSWORD);
     const phone = demoTerminal(1);
     await h.send(await h.terminal(phone), scriptedDay(), 'batch');
+    // Another vehicle drives the same day the day before, for the report's order.
+    await h.send(await h.terminal(demoTerminal(2)), playLegs({ ...START, time: MIDNIGHT - 86_400_000 }, LEGS), 'batch');
     await h.derived();
     vehicleId = await h.vehicleOf(phone);
   });
@@ -31,6 +34,16 @@ describe.each(BACKENDS)('the daily driving report over a derived day on %s', (ba
     const other = await h.s.call(admin, 'POST', ROUTE, { criteria: { begin: '2026-01-01', end: '2026-01-31' } });
     expect(other.body.rows).toEqual([]);
     expect(other.body.total.mileageKm).toBe(0);
+  });
+
+  it('lists the newest day first, in the page and the export alike', async () => {
+    const criteria = { begin: '2026-11-19', end: DAY };
+    const r = await h.s.call(admin, 'POST', ROUTE, { criteria });
+    expect(r.body.rows.map((row: { date: string }) => row.date)).toEqual([DAY, '2026-11-19']);
+    const res = await h.s.app.inject({ method: 'POST', url: `${ROUTE}/export`, headers: { authorization: `Bearer ${admin}` }, payload: { criteria } });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    expect([wb.worksheets[0].getRow(2).getCell(1).value, wb.worksheets[0].getRow(3).getCell(1).value]).toEqual([DAY, '2026-11-19']);
   });
 
   it('exports exactly the rows and totals, with the columns in the caller’s language', async () => {
