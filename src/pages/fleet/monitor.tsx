@@ -27,6 +27,7 @@ import {
 } from "./monitor/monitorModel";
 import { useMonitorFleet } from "./monitor/useMonitorFleet";
 import VehicleCard from "./monitor/VehicleCard";
+import { useNumberFormat } from "../../components/charts/useNumberFormat";
 
 const MonitorMap = lazy(() => import("./monitor/MonitorMap"));
 
@@ -42,6 +43,7 @@ interface TreeItem {
 /** Live monitor (`fleet/monitor`): every vehicle in scope on the map, live over the WebSocket. */
 export default function MonitorPage() {
   const t = useT();
+  const fmt = useNumberFormat();
   const config = useMapConfig();
   const { fleet, live, failed } = useMonitorFleet();
   const [orgTree, setOrgTree] = useState<OrgNode[]>([]);
@@ -173,7 +175,7 @@ export default function MonitorPage() {
               <Typography.Text type="secondary">
                 {v.speed === null
                   ? ""
-                  : t("console.monitor.speedValue", { speed: v.speed })}
+                  : t("console.monitor.speedValue", { speed: fmt(v.speed, 1) })}
               </Typography.Text>
             </div>
           ))}

@@ -6,6 +6,7 @@ import { parseTime } from '../../utils/formatTime';
 import { compassPoint, coordText, positionCoords, REFRESH_MS, type MapConfig, type SharedLocation } from './locationFormat';
 import { mapConfig, sharedLocation } from '../../services/location';
 import { loadLocationMap } from './mapLoader';
+import { useNumberFormat } from '../../components/charts/useNumberFormat';
 
 const LocationMap = lazy(loadLocationMap);
 
@@ -18,6 +19,7 @@ type State = { kind: 'loading' } | { kind: 'invalid' } | { kind: 'shown'; data: 
  */
 export default function LocationView({ ticket }: { ticket: string }) {
   const t = useT();
+  const fmt = useNumberFormat();
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [tiles, setTiles] = useState<MapConfig | null>(null);
 
@@ -82,7 +84,7 @@ export default function LocationView({ ticket }: { ticket: string }) {
               column={1}
               items={[
                 { key: 'time', label: t('console.location.time'), children: parseTime(p.time) },
-                { key: 'speed', label: t('console.location.speed'), children: t('console.location.speedValue', { speed: p.speed }) },
+                { key: 'speed', label: t('console.location.speed'), children: t('console.location.speedValue', { speed: fmt(p.speed, 1) }) },
                 { key: 'direction', label: t('console.location.direction'), children: t('console.location.directionValue', { name: t(['console.location.compass', compassPoint(p.direction)].join('.')), degrees: p.direction }) },
                 { key: 'wgs84', label: t('console.location.wgs84'), children: <Typography.Text copyable>{coordText(coords.wgs84)}</Typography.Text> },
                 { key: 'gcj02', label: t('console.location.gcj02'), children: <Typography.Text copyable>{coordText(coords.gcj02)}</Typography.Text> },

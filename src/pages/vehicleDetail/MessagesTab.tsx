@@ -4,12 +4,15 @@ import { auditEvent } from '../../services/audit';
 import { queryMessages, type MessageKind, type ObdMessage, type PositionMessage, type Range } from '../../services/vehicleDetail';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
+import { useNumberFormat } from '../../components/charts/useNumberFormat';
+import { bitLabels, obdContent, subtypeLabel } from './messageText';
 
 type Loaded<T> = { data: T[]; total: number } | null;
 
 /** The vehicle's stored reports, newest first and paged: positions with their bits by name, or OBD records. */
 export function MessagesTab({ vehicleId, range }: { vehicleId: number; range: Range }) {
   const t = useT();
+  const fmt = useNumberFormat();
   const [kind, setKind] = useState<MessageKind>('position');
   const [page, setPage] = useState(1);
   const [rows, setRows] = useState<Loaded<PositionMessage | ObdMessage>>(null);
@@ -53,10 +56,10 @@ export function MessagesTab({ vehicleId, range }: { vehicleId: number; range: Ra
           columns={[
             time,
             place,
-            { title: t('console.monitor.speed'), dataIndex: 'speed', render: (v: number) => t('console.monitor.speedValue', { speed: v }) },
+            { title: t('console.monitor.speed'), dataIndex: 'speed', render: (v: number) => t('console.monitor.speedValue', { speed: fmt(v, 1) }) },
             { title: t('console.monitor.acc'), dataIndex: 'acc', render: (v: boolean) => t(v ? 'console.monitor.accOn' : 'console.monitor.accOff') },
-            { title: t('console.vehicleDetail.messages.alarms'), dataIndex: 'alarms', render: (v: string[]) => v.map((a) => <Tag key={a} color="red">{a}</Tag>) },
-            { title: t('console.vehicleDetail.messages.status'), dataIndex: 'statusBits', render: (v: string[]) => <Typography.Text type="secondary">{v.join(', ')}</Typography.Text> },
+            { title: t('console.vehicleDetail.messages.alarms'), dataIndex: 'alarms', render: (v: string[]) => bitLabels(t, 'alarm', v).map((a) => <Tag key={a} color="red">{a}</Tag>) },
+            { title: t('console.vehicleDetail.messages.status'), dataIndex: 'statusBits', render: (v: string[]) => <Typography.Text type="secondary">{bitLabels(t, 'status', v).join(t('common.listSeparator'))}</Typography.Text> },
             { title: t('console.vehicleDetail.messages.blind'), dataIndex: 'blind', render: (v: boolean) => (v ? <Tag>{t('console.vehicleDetail.messages.blind')}</Tag> : null) },
           ]}
           data-testid="detail-positions"
@@ -70,9 +73,9 @@ export function MessagesTab({ vehicleId, range }: { vehicleId: number; range: Ra
           pagination={pagination}
           columns={[
             time,
-            { title: t('console.vehicleDetail.messages.subtype'), dataIndex: 'subtype' },
+            { title: t('console.vehicleDetail.messages.subtype'), dataIndex: 'subtype', render: (v: number) => subtypeLabel(t, v) },
             place,
-            { title: t('console.vehicleDetail.messages.readings'), key: 'readings', render: (_: unknown, r: ObdMessage) => <Typography.Text code>{JSON.stringify(r.readings ?? r.detail ?? {})}</Typography.Text> },
+            { title: t('console.vehicleDetail.messages.readings'), key: 'readings', render: (_: unknown, r: ObdMessage) => obdContent(t, fmt, r).join(t('common.listSeparator')) || '—' },
             { title: t('console.vehicleDetail.messages.dtcs'), dataIndex: 'dtcCount' },
           ]}
           data-testid="detail-obd"

@@ -6,6 +6,7 @@ import { queryAlarms, queryTrips, type AlarmRow, type Range, type Trip } from '.
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
 import { formatDuration } from '../../utils/duration';
+import { useNumberFormat } from '../../components/charts/useNumberFormat';
 import { positionAt, SPEEDS, trackRange, TRACK_RANGES, type PlaySpeed } from './playback';
 import { usePlayback } from './usePlayback';
 
@@ -17,6 +18,7 @@ const toRange = ([a, b]: [Date, Date]): Range => ({ begin: a.toISOString(), end:
 /** Track playback of one vehicle: a range, the line and its trips, play/pause/speed/seek. */
 export default function TrackPlayback({ vehicleId, initial }: { vehicleId: number; initial?: Range }) {
   const t = useT();
+  const fmt = useNumberFormat();
   const config = useMapConfig();
   const [range, setRange] = useState<Range>(() => initial ?? toRange(trackRange('last24h')));
   const { track, clock, play, pause, setSpeed, seekTo } = usePlayback(vehicleId, range);
@@ -53,7 +55,7 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
             <Button type="primary" onClick={play} disabled={points.length < 2} data-testid="track-play">{t('console.vehicleDetail.play')}</Button>
           )}
           <Select<PlaySpeed> value={clock.speed} onChange={setSpeed} options={SPEEDS.map((s) => ({ value: s, label: `×${s}` }))} style={{ width: 80 }} data-testid="track-speed" />
-          {at && <Typography.Text data-testid="track-now">{parseTime(new Date(clock.at))} · {t('console.monitor.speedValue', { speed: at.speed })}</Typography.Text>}
+          {at && <Typography.Text data-testid="track-now">{parseTime(new Date(clock.at))} · {t('console.monitor.speedValue', { speed: fmt(at.speed, 1) })}</Typography.Text>}
         </Space>
         {track.kind === 'loaded' && points.length > 1 && (
           <Slider min={track.begin} max={track.end} value={clock.at} onChange={(v: number) => seekTo(v)} tooltip={{ formatter: (v) => (v ? parseTime(new Date(v)) : '') }} data-testid="track-timeline" />

@@ -20,11 +20,14 @@ import { formatDuration } from '../../utils/duration';
 import { statusOf } from '../fleet/monitor/monitorModel';
 import LedgerChart from './LedgerChart';
 import { newestFirst, policiesFor } from './detailModel';
+import { faultTitle } from './messageText';
+import { useNumberFormat } from '../../components/charts/useNumberFormat';
 
 
 /** Trips of a range, paged, and the range's run and stop segments. */
 export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; range: Range; onReplay: (r: Range) => void }) {
   const t = useT();
+  const fmt = useNumberFormat();
   const [page, setPage] = useState(1);
   const [trips, setTrips] = useState<{ data: Trip[]; total: number } | null>(null);
   const [segments, setSegments] = useState<Segment[] | null>(null);
@@ -55,7 +58,7 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
           { title: t('console.vehicleDetail.end'), dataIndex: 'end', render: (v: string) => parseTime(v) },
           { title: t('console.vehicleDetail.distance'), dataIndex: 'distanceKm', render: (v: number) => t('console.monitor.mileageValue', { km: v.toFixed(1) }) },
           { title: t('console.vehicleDetail.duration'), dataIndex: 'durationS', render: (v: number) => formatDuration(v, t) },
-          { title: t('console.vehicleDetail.maxSpeed'), dataIndex: 'maxSpeed', render: (v: number) => t('console.monitor.speedValue', { speed: v }) },
+          { title: t('console.vehicleDetail.maxSpeed'), dataIndex: 'maxSpeed', render: (v: number) => t('console.monitor.speedValue', { speed: fmt(v, 1) }) },
           { title: t('console.vehicleDetail.fuelUsed'), dataIndex: 'fuelL', render: (v: number | null) => (v === null ? '—' : t('console.monitor.fuelValue', { litres: v.toFixed(1) })) },
           {
             title: '',
@@ -127,7 +130,7 @@ export function StatisticsTab({ vehicleId, orgId, orgPath }: { vehicleId: number
             <List.Item data-testid="detail-policy">
               <Space>
                 <Typography.Text strong>{String(p.name)}</Typography.Text>
-                <Tag>{String(p.alarmType)}</Tag>
+                <Tag>{t(`alarm.types.${String(p.alarmType)}`)}</Tag>
                 {p.threshold !== null && p.threshold !== undefined && <span>{t('console.vehicleDetail.threshold', { value: String(p.threshold) })}</span>}
                 {p.durationMinutes !== null && p.durationMinutes !== undefined && <span>{t('console.vehicleDetail.minutes', { minutes: String(p.durationMinutes) })}</span>}
               </Space>
@@ -142,6 +145,7 @@ export function StatisticsTab({ vehicleId, orgId, orgPath }: { vehicleId: number
 /** The latest state, today's and this month's figures, the open faults with their remedy. */
 export function ConditionTab({ vehicleId, report }: { vehicleId: number; report: VehicleReport }) {
   const t = useT();
+  const fmt = useNumberFormat();
   const [faults, setFaults] = useState<AlarmRow[] | null>(null);
   useEffect(() => {
     let live = true;
@@ -164,10 +168,10 @@ export function ConditionTab({ vehicleId, report }: { vehicleId: number; report:
             items={[
               { key: 'status', label: t('console.vehicleDetail.status'), children: t(`console.monitor.status.${status}`) },
               { key: 'time', label: t('console.monitor.lastReport'), children: s.time ? parseTime(s.time) : none },
-              { key: 'speed', label: t('console.monitor.speed'), children: s.speed === null ? none : t('console.monitor.speedValue', { speed: s.speed }) },
+              { key: 'speed', label: t('console.monitor.speed'), children: s.speed === null ? none : t('console.monitor.speedValue', { speed: fmt(s.speed, 1) }) },
               { key: 'acc', label: t('console.monitor.acc'), children: s.acc === null ? none : t(s.acc ? 'console.monitor.accOn' : 'console.monitor.accOff') },
-              { key: 'fuel', label: t('console.monitor.fuel'), children: s.fuelL === null ? none : t('console.monitor.fuelValue', { litres: s.fuelL }) },
-              { key: 'mileage', label: t('console.monitor.mileage'), children: s.mileageKm === null ? none : t('console.monitor.mileageValue', { km: s.mileageKm }) },
+              { key: 'fuel', label: t('console.monitor.fuel'), children: s.fuelL === null ? none : t('console.monitor.fuelValue', { litres: fmt(s.fuelL, 1) }) },
+              { key: 'mileage', label: t('console.monitor.mileage'), children: s.mileageKm === null ? none : t('console.monitor.mileageValue', { km: fmt(s.mileageKm, 1) }) },
             ]}
           />
         ) : (
@@ -194,8 +198,8 @@ export function ConditionTab({ vehicleId, report }: { vehicleId: number; report:
             <List.Item data-testid="detail-fault">
               <Space direction="vertical" size={0}>
                 <Space>
-                  <Tag color="red">{f.level}</Tag>
-                  <Typography.Text strong>{String(f.detail?.name ?? f.type)}</Typography.Text>
+                  <Tag color="red">{t(`alarm.levels.${f.level}`)}</Tag>
+                  <Typography.Text strong>{faultTitle(t, f)}</Typography.Text>
                   <Typography.Text type="secondary">{parseTime(f.begin)}</Typography.Text>
                 </Space>
                 {f.detail?.resolvent !== undefined && <Typography.Text>{t('console.vehicleDetail.remedy', { text: String(f.detail.resolvent) })}</Typography.Text>}

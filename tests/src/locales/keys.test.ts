@@ -8,6 +8,7 @@ import { TERMINAL_PARAMS } from '../../../schemas/kit/terminalParams';
 import { UI_SIZES } from '../../../src/shell/settings';
 import { STATUSES } from '../../../src/pages/fleet/monitor/monitorModel';
 import { TRACK_RANGES } from '../../../src/pages/vehicleDetail/playback';
+import { READINGS, SUBTYPES } from '../../../src/pages/vehicleDetail/messageText';
 import { COMMAND_STATUSES } from '../../../src/services/commands';
 import { LEVEL_COLOURS, TYPES_BY_CATEGORY } from '../../../src/pages/alarm/alarmModel';
 import { COUNT_KEYS, DISTRIBUTION_KEYS, LEDGER_KEYS } from '../../../src/pages/dashboard/dashboardModel';
@@ -75,6 +76,10 @@ const dynamic: Record<string, readonly string[]> = {
   'console.fence.hint.${type}': ((entities.fence.properties.fenceType as { enum?: string[] }).enum ?? []).map((ty) => `console.fence.hint.${ty}`),
   'console.monitor.status.${s}': STATUSES.map((s) => `console.monitor.status.${s}`),
   'console.vehicleDetail.range.${k}': TRACK_RANGES.map((k) => `console.vehicleDetail.range.${k}`),
+  'console.vehicleDetail.messages.subtypes.${SUBTYPES[subtype] ?? \'unknown\'}': [...Object.values(SUBTYPES), 'unknown'].map((k) => `console.vehicleDetail.messages.subtypes.${k}`),
+  'console.jt808.fields.${key}': READINGS.map((r) => `console.jt808.fields.${r.key}`),
+  'alarm.types.${String(p.alarmType)}': [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`),
+  'alarm.types.${f.type}': [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`),
   'console.vehicleDetail.segment.${s.kind}': ['run', 'stop'].map((k) => `console.vehicleDetail.segment.${k}`),
   'console.command.statuses.${sent.status}': COMMAND_STATUSES.map((k) => `console.command.statuses.${k}`),
   'reports.bands.${b}': HEALTH_BANDS.map((b) => `reports.bands.${b}`),

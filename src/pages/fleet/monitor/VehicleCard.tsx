@@ -8,6 +8,7 @@ import { useT } from "../../../session/useT";
 import { parseTime } from "../../../utils/formatTime";
 import { vehicleDetailPath } from "../vehicle/LicenceCell";
 import { statusOf, STATUS_COLOURS } from "./monitorModel";
+import { useNumberFormat } from "../../../components/charts/useNumberFormat";
 
 export interface VehicleCardProps {
   vehicle: MonitorItem;
@@ -24,6 +25,7 @@ export default function VehicleCard({
   onClose,
 }: VehicleCardProps) {
   const t = useT();
+  const fmt = useNumberFormat();
   const navigate = useNavigate();
   const [driver, setDriver] = useState<string | null>(null);
   const [terminalId, setTerminalId] = useState<number | null>(null);
@@ -89,7 +91,7 @@ export default function VehicleCard({
             children:
               v.speed === null
                 ? none
-                : t("console.monitor.speedValue", { speed: v.speed }),
+                : t("console.monitor.speedValue", { speed: fmt(v.speed, 1) }),
           },
           {
             key: "acc",
