@@ -19,7 +19,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     CONSOLE_DIR=/app/dist
 COPY --from=build /app /app
-RUN mkdir -p /data && chown node:node /data
+# /data for the embedded database; dist/ so the server can write its .br/.gz copies beside the build.
+RUN mkdir -p /data && chown node:node /data && chown -R node:node /app/dist
 USER node
 VOLUME ["/data"]
 EXPOSE 8000 6808
