@@ -34,7 +34,16 @@ interface Shot {
 const SHOTS: Shot[] = [
   { name: 'login', path: '/login', public: true, ready: '#loginName' },
   { name: 'dashboard', path: '/dashboard', ready: '[data-testid=dashboard-top7] canvas' },
-  { name: 'monitor', path: '/fleet/monitor', ready: '.leaflet-container' },
+  {
+    name: 'monitor',
+    path: '/fleet/monitor',
+    ready: '[data-testid=monitor-page][data-live=live]',
+    // A moving vehicle's card open, as a dispatcher sees it.
+    act: async (page) => {
+      await page.locator('[data-testid=monitor-row]:not([data-lat=""])').first().click();
+      await page.getByTestId('vehicle-card').waitFor();
+    },
+  },
   { name: 'vehicle-detail', path: '/vehicleDetail/vehicleDetail/{vehicle}' },
   { name: 'playback', path: '/vehicleDetail/vehicleDetail/{vehicle}?tab=track', ready: '.leaflet-container' },
   { name: 'alarm-ai', path: '/alarm/ai' },
