@@ -87,7 +87,8 @@ async function main(): Promise<void> {
   const shots = only ? SHOTS.filter((s) => only.includes(s.name)) : SHOTS;
   console.log('building the console (skipped when this source was built before)…');
   const consoleDir = await buildConsole();
-  const server = await startConsoleServer(consoleDir, { JT808_PORT: String(await freePort()), SIMULATE: '8', DEMO_HISTORY_DAYS: '7', LOG_LEVEL: 'info' });
+  const fleet = { JT808_PORT: String(await freePort()), SIMULATE: '8', DEMO_HISTORY_DAYS: '7', LOG_LEVEL: 'info' };
+  const server = await startConsoleServer(consoleDir, fleet);
   const browser = await launchChromium();
   try {
     console.log('waiting for the demo fleet to upload its history and report live…');
@@ -96,8 +97,10 @@ async function main(): Promise<void> {
       if (Date.now() > deadline) throw new Error(`the demo fleet did not go live:\n${server.output().slice(-2000)}`);
       await sleep(1000);
     }
-    const token = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD })).json.object.token as string;
-    const vehicles = await http(server.url + '/api/vehicle/vehicle/query', 'POST', { pageIndex: 1, pageSize: 1, order: { property: 'licence', direction: 'asc' } }, token);
+    const signIn = await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD });
+    const token = signIn.json.object.token as string;
+    const firstByLicence = { pageIndex: 1, pageSize: 1, order: { property: 'licence', direction: 'asc' } };
+    const vehicles = await http(server.url + '/api/vehicle/vehicle/query', 'POST', firstByLicence, token);
     const vehicleId = String(vehicles.json.data[0].id);
 
     const context = await browser.newContext({ baseURL: server.url, locale: 'zh-CN', viewport: VIEWPORT });

@@ -15,7 +15,10 @@ const ROOT = path.resolve(__dirname, '../..');
 
 function markdownFiles(): string[] {
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.md') ? [path.join(dir, e.name)] : []));
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const file = path.join(dir, e.name);
+      return e.isDirectory() ? walk(file) : e.name.endsWith('.md') ? [file] : [];
+    });
   return [...['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'].map((f) => path.join(ROOT, f)), ...walk(path.join(ROOT, 'docs'))];
 }
 
@@ -78,8 +81,10 @@ describe('documentation links', () => {
   });
 
   it('reads links and anchors as GitHub does', () => {
-    expect(linkTargets('see [a](x.md#b-c) and ![i](img/p.jpg "t"), not `[c](d.md)`\n```\n[e](f.md)\n```')).toEqual(['x.md#b-c', 'img/p.jpg']);
-    expect([...headingAnchors('# Notifications (车队管理 → 通知)\n## Scale-out: with NATS\n## A\n## A')]).toEqual(['notifications-车队管理--通知', 'scale-out-with-nats', 'a', 'a-1']);
+    const links = linkTargets('see [a](x.md#b-c) and ![i](img/p.jpg "t"), not `[c](d.md)`\n```\n[e](f.md)\n```');
+    expect(links).toEqual(['x.md#b-c', 'img/p.jpg']);
+    const anchors = headingAnchors('# Notifications (车队管理 → 通知)\n## Scale-out: with NATS\n## A\n## A');
+    expect([...anchors]).toEqual(['notifications-车队管理--通知', 'scale-out-with-nats', 'a', 'a-1']);
   });
 });
 
