@@ -24,7 +24,7 @@ module.exports = async () => {
         displayName: 'node',
         // PGlite loads Node built-ins with import(), which jest's module sandbox cannot run.
         transform: { ...node.transform, '\\.cjs$': '<rootDir>/tests/setup/cjsDynamicImport.js' },
-        testMatch: ['<rootDir>/tests/{schemas,generators,server,mock,e2e}/**/*.test.ts'],
+        testMatch: ['<rootDir>/tests/{schemas,generators,server,mock,e2e,docs}/**/*.test.ts'],
       },
       {
         ...browser,
