@@ -37,7 +37,6 @@ import type { BodyCheck } from './platform/crud/routes';
 import { notifyRuleCheck } from './intelligence/notify/receivers';
 import { NO_ALLOW, type TargetAllow } from './intelligence/notify/target';
 
-
 export interface AppOptions {
   database: Database;
   secret: string;
