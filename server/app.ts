@@ -33,9 +33,8 @@ import { registerReports } from './reports';
 import { registerAlarmFeature } from './intelligence/alarms';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck } from './platform/crud/routes';
-
-/** Entities' own whole-body rules beyond their schemas, by entity name. */
-const bodyChecks: Readonly<Record<string, BodyCheck>> = { fence: checkFenceBody };
+import { notifyRuleCheck } from './intelligence/notify/receivers';
+import { NO_ALLOW, type TargetAllow } from './intelligence/notify/target';
 
 export interface AppOptions {
   database: Database;
@@ -50,6 +49,8 @@ export interface AppOptions {
   throttle?: ThrottlePolicy;
   /** Entity schemas to serve (default: the generated registry). */
   entitySchemas?: Record<string, EntitySchema>;
+  /** Non-public hosts and ranges notification rules may post to (WEBHOOK_ALLOW); default none. */
+  webhookAllow?: TargetAllow;
   /** Map tile URL template (MAP_TILE_URL); absent → no map tiles. */
   mapTileUrl?: string;
   /** Coordinate system of the tiles (MAP_TILE_COORDS, default WGS84). */
@@ -169,9 +170,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerDecodeRoute(app);
   registerLabelRoutes(app, { db, overrides: labelOverrides });
   registerProgressRoutes(app);
+  /** Entities' own whole-body rules beyond their schemas, by entity name. */
+  const bodyChecks: Readonly<Record<string, BodyCheck>> = { fence: checkFenceBody, notify: notifyRuleCheck(opts.webhookAllow ?? NO_ALLOW) };
   for (const m of models) {
     registerEntityRoutes(app, db, m, bodyChecks[m.name]);
-    registerSheetRoutes(app, db, m);
+    registerSheetRoutes(app, db, m, bodyChecks[m.name]);
   }
   const byName = new Map(models.map((m) => [m.name, m]));
   registerVehicleExtras(app, { db: db, has: (n) => byName.has(n), model: (n) => byName.get(n)! });

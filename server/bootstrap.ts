@@ -142,7 +142,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       const sink: RaisedAlarmSink | null = telematics
         ? { publishRaised: (items) => bus.publish('alarm.pushed', { items: items.map((x) => ({ ...x, memberIds: [...x.memberIds] })) }) }
         : null;
-      const notifier = notifyDispatcher({ db: database.db, sink, timeZone: opts.derivation!.timeZone, smtp: opts.derivation!.smtp, log: app.log });
+      const notifier = notifyDispatcher({ db: database.db, sink, timeZone: opts.derivation!.timeZone, smtp: opts.derivation!.smtp, allow: opts.app?.webhookAllow, log: app.log });
       // Delivered once across processes (a webhook, SMS or mail is sent once); the live push then
       // reaches the members connected to every process (see README, Several gateways).
       const unsubscribe = sharedView(bus, 'notify').subscribe('alarm.raised', (a) => notifier.onRaised([{ id: a.alarmId }]));

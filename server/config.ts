@@ -1,5 +1,6 @@
 import { ALARM_TYPES, isAlarmType, type AlarmType } from './intelligence/alarms/types';
 import { isMailbox, type SmtpConfig } from './intelligence/notify/smtp';
+import { parseTargetAllow, type TargetAllow } from './intelligence/notify/target';
 import path from 'node:path';
 import { checksumPolicyFromEnv, type ChecksumPolicy } from './telematics/gateway/checksumPolicy';
 
@@ -64,6 +65,8 @@ export interface Config {
   demoHistoryDays: number;
   /** The mail server e-mail notification rules send through (SMTP_*); null when SMTP_HOST is unset. */
   smtp: SmtpConfig | null;
+  /** WEBHOOK_ALLOW: non-public hosts and ranges webhook and SMS-gateway rules may post to (default none). */
+  webhookAllow: TargetAllow;
   /** OBD alarm record item ids mapped to alarm types (OBD_ALARM_TYPES: "0x11=PullOut,0x12=Insert"). */
   obdAlarmTypes: ReadonlyMap<number, AlarmType>;
   /**
@@ -254,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fleetTimeZone: timeZone(env.FLEET_TIMEZONE),
     demoHistoryDays: historyDays(env.DEMO_HISTORY_DAYS),
     smtp: smtpConfig(env),
+    webhookAllow: parseTargetAllow(env.WEBHOOK_ALLOW),
     obdAlarmTypes: obdAlarmTypes(env.OBD_ALARM_TYPES),
     deriveThread: deriveThread(env.DERIVE_THREAD, env.DATABASE_URL || undefined),
   };

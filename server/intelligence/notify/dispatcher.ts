@@ -20,8 +20,10 @@ import { pathInSubtree } from '../../platform/scope';
 import type { LiveRaisedAlarm } from '../../telematics/live/hub';
 import { alarmMail } from './alarmMail';
 import { inQuietHours } from './quietHours';
+import { isPhoneNumber, receiverNames } from './receivers';
 import { isMailbox, sendMail, SmtpError, type SmtpConfig } from './smtp';
-import { postSigned, type PostResult } from './webhook';
+import { NO_ALLOW, type TargetAllow } from './target';
+import { postSigned, webhookAgents, type PostResult } from './webhook';
 
 export interface RaisedAlarmSink {
   publishRaised(items: ReadonlyArray<{ orgPath: string; alarm: LiveRaisedAlarm; memberIds: ReadonlySet<number> }>): void;
@@ -39,6 +41,8 @@ export interface NotifyOptions {
   timeoutMs?: number;
   /** The mail server for email rules; absent, their deliveries fail with a clear error. */
   smtp?: SmtpConfig | null;
+  /** Non-public webhook targets the operator allows (WEBHOOK_ALLOW); default none. */
+  allow?: TargetAllow;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -72,15 +76,13 @@ const READBACK_MS = 20;
 const DELIVERED = new Set(['webhook', 'sms', 'email']);
 const READBACK_ATTEMPTS = 100;
 
-const receiverNames = (receivers: string | null): string[] =>
-  (receivers ?? '').split(/[\s,;，；、]+/).map((x) => x.trim().toLowerCase()).filter(Boolean);
-
 export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
   const { db, timeZone } = opts;
   const now = opts.now ?? Date.now;
   const attempts = opts.attempts ?? 5;
   const backoffMs = opts.backoffMs ?? 1000;
   const timeoutMs = opts.timeoutMs ?? 5000;
+  const agents = webhookAgents(opts.allow ?? NO_ALLOW);
   const inFlight = new Set<Promise<unknown>>();
   /** Waiting timers, each with the release of the promise that keeps idle() waiting for it. */
   const timers = new Map<NodeJS.Timeout, () => void>();
@@ -126,13 +128,18 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
     ).rows;
   const rulesFor = (types: string[]): Promise<Rule[]> => rulesWhere(sql`n.enabled IS NOT FALSE AND n.alarm_type = ANY (${types}::text[])`);
 
-  type Member = { id: number; loginName: string; mobile: string | null };
+  type Member = { id: number; loginName: string; mobile: string | null; orgPath: string };
+  /**
+   * Whether the rule names this member among its receivers: by login name, and only a member of the
+   * rule's own subtree, so a rule cannot reach (nor send the number of) anyone above it.
+   */
+  const named = (rule: Rule, names: readonly string[], m: Member): boolean => names.includes(m.loginName.toLowerCase()) && pathInSubtree(rule.orgPath, m.orgPath);
 
   /** Per organisation path, the enabled members whose scope holds it (their organisation is that one or above it). */
   const membersOverMany = async (orgPaths: readonly string[]): Promise<Map<string, Member[]>> => {
     const out = new Map(orgPaths.map((p) => [p, [] as Member[]]));
     const r = await sql<Member & { path: string }>`
-      SELECT w.path, m.id, m.login_name AS "loginName", m.mobile FROM unnest(${[...orgPaths]}::text[]) AS w(path)
+      SELECT w.path, m.id, m.login_name AS "loginName", m.mobile, o.path AS "orgPath" FROM unnest(${[...orgPaths]}::text[]) AS w(path)
       JOIN organisation o ON w.path LIKE o.path || '%' JOIN member m ON m.org_id = o.id
       WHERE m.status = 'enabled' ORDER BY m.id`.execute(db);
     for (const { path, ...member } of r.rows) out.get(path)!.push(member);
@@ -152,7 +159,7 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
     const unread: Array<{ memberId: number; alarmId: number; notifyId: number }> = [];
     for (const { rule, alarm } of pairs) {
       const names = receiverNames(rule.receivers);
-      const members = membersOf.get(alarm.orgPath)!.filter((m) => !names.length || names.includes(m.loginName.toLowerCase()));
+      const members = membersOf.get(alarm.orgPath)!.filter((m) => !names.length || named(rule, names, m));
       if (!members.length) continue;
       const entry = pushed.get(alarm.id) ?? { alarm, members: new Set<number>() };
       for (const m of members) {
@@ -172,7 +179,9 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
   /** One attempt's outcome, whatever the channel (an SMTP reply code stands in the HTTP status column). */
   const attempt = async (deliveryId: number, send: () => Promise<PostResult>, n: number): Promise<void> => {
     const r = await send();
-    const final = r.ok || n >= attempts;
+    // The log keeps the generic reason; what exactly failed (which address, which socket error) only the server log.
+    if (r.detail) opts.log?.warn({ deliveryId, attempt: n, detail: r.detail }, 'alarm notification attempt failed');
+    const final = r.ok || r.final === true || n >= attempts;
     const status = r.ok ? 'delivered' : final ? 'failed' : 'pending';
     await sql`UPDATE notify_delivery SET status = ${status}, attempts = ${n}, http_status = ${r.status}, error = ${r.error}, updated_at = now()
               WHERE id = ${deliveryId}`.execute(db);
@@ -209,10 +218,10 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
       alarm: payload,
       // An SMS gateway needs numbers: the receivers' mobiles (or the receivers as written when they are numbers).
       ...(rule.channel === 'sms'
-        ? { to: (await membersOver(alarm.orgPath)).filter((m) => names.includes(m.loginName.toLowerCase()) && m.mobile).map((m) => m.mobile).concat(names.filter((x) => /^\+?\d{5,}$/.test(x))) }
+        ? { to: (await membersOver(alarm.orgPath)).filter((m) => named(rule, names, m) && m.mobile).map((m) => m.mobile).concat(names.filter(isPhoneNumber)) }
         : {}),
     });
-    return () => postSigned(url, body, rule.secret, now(), timeoutMs);
+    return () => postSigned(agents, url, body, rule.secret, now(), timeoutMs);
   };
 
   const toChannel = async (rule: Rule, alarm: AlarmRow): Promise<void> => {
@@ -298,6 +307,7 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
       }
       timers.clear();
       await Promise.all([...inFlight]);
+      agents.destroy();
     },
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Kysely } from 'kysely';
 import { normaliseBody, pageResponseSchema, WRITE_OPERATIONS, type Operation } from '../../../schemas/kit/entity';
 import { callerOf } from '../auth/authenticate';
+import type { Caller } from '../auth/caller';
 import type { DB } from '../db/tables';
 import { auditRequest } from '../audit';
 import { notFound } from '../http/errors';
@@ -13,11 +14,18 @@ import { createRow, deleteRow, updateRow } from './write';
 import { idParams, optionsQuery, parseRoute } from './routeSpec';
 import { unusedByCondition } from './unusedBy';
 
+/** What a body check may consult besides the body: the database and who is writing. */
+export interface BodyCheckContext {
+  db: Kysely<DB>;
+  caller: Caller;
+}
+
 /**
  * An entity's own rule over a whole body, beyond what its schema can say (a fence's geometry must
- * fit its type): the body merged over the stored row on update. Answers the failures, empty if none.
+ * fit its type, a notification rule's receivers must be its organisation's): the body merged over
+ * the stored row on update, each row of an import. Answers the failures, empty if none.
  */
-export type BodyCheck = (body: Record<string, unknown>) => FieldError[];
+export type BodyCheck = (body: Record<string, unknown>, ctx: BodyCheckContext) => FieldError[] | Promise<FieldError[]>;
 
 /**
  * The generic CRUD of one entity at the paths its schema declares: bodies validated by the schema,
@@ -33,8 +41,8 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
     config: { permission, labels: m.labelPrefix, sharedWrite: !!x.shared && WRITE_OPERATIONS.has(op) },
     schema: { tags: [m.name], summary: `${op} ${m.schema.title ?? m.name}`, ...schema },
   });
-  const checked = (body: Record<string, unknown>) => {
-    const errors = check?.(body) ?? [];
+  const checked = async (body: Record<string, unknown>, caller: Caller) => {
+    const errors = (await check?.(body, { db, caller })) ?? [];
     if (errors.length) throw invalid(errors);
   };
   const normalise = async (req: { body: unknown }) => {
@@ -48,7 +56,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
       ...base('create', x.permissions.create, { body: m.createSchema, response: { 201: item } }),
       preValidation: normalise,
       handler: async (req, reply) => {
-        checked(req.body as Record<string, unknown>);
+        await checked(req.body as Record<string, unknown>, callerOf(req));
         return reply.status(201).send(await createRow(db, m, callerOf(req), req.body as Record<string, unknown>));
       },
     }),
@@ -65,7 +73,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
         if (check) {
           const stored: Row | undefined = await getOne(db, m, callerOf(req), id);
           if (!stored) throw notFound();
-          checked({ ...stored, ...body });
+          await checked({ ...stored, ...body }, callerOf(req));
         }
         return updateRow(db, m, callerOf(req), id, body);
       },

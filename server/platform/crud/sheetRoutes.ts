@@ -21,6 +21,7 @@ import { insertRows, renewRows } from './sheet/store';
 import { checkImportRows, checkRenewRows, type CheckedRows } from './sheet/validate';
 import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from './sheet/workbook';
 import type { DB } from '../db/tables';
+import type { BodyCheck } from './routes';
 
 /** Rows fetched per export query: big enough to amortise the round trip, small enough to stay flat. */
 export const EXPORT_BATCH = 2000;
@@ -93,7 +94,7 @@ const templateQuery = { type: 'object', additionalProperties: false, properties:
  * SPEC §9 for any entity whose schema declares the routes: export (all rows matching the list's
  * criteria, streamed), the import template, import and renewal, each validated first, all or nothing.
  */
-export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel): void {
+export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, bodyCheck?: BodyCheck): void {
   const x = m.schema['x-entity'];
   const each = (op: SheetOperation, schema: Record<string, unknown>, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
     for (const r of x.routes[op] ?? []) {
@@ -118,7 +119,7 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: Ent
     checkedWithProgress(
       progress,
       async () => readSheet((await readUpload(req, XLSX_UPLOAD)).data),
-      (sheet) => check(db, m, callerOf(req), sheet, renew ? renewColumns(m) : importColumns(m), t(req), readOnlyColumns(m), requestTimeZone(req)),
+      (sheet) => check(db, m, callerOf(req), sheet, renew ? renewColumns(m) : importColumns(m), t(req), readOnlyColumns(m), requestTimeZone(req), bodyCheck),
     );
   const report = (req: FastifyRequest, c: CheckedRows) => sheetReport(c, t(req));
   const gated = gatedImport(db);

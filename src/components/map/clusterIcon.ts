@@ -1,5 +1,6 @@
 /** A cluster's icon: its count inside a ring whose arcs are the shares of each status. Pure but for L.divIcon. */
 import L from 'leaflet';
+import { escapeHtml } from '../../utils/escapeHtml';
 
 export interface ClusterSlice {
   key: string;
@@ -31,7 +32,7 @@ export function clusterIcon(slices: readonly ClusterSlice[], title: string): L.D
   const inner = size - 10;
   const counts = slices.map((s) => `${s.key}:${s.count}`).join(',');
   const html =
-    `<div data-testid="monitor-cluster" data-count="${count}" data-statuses="${counts}" title="${title.replace(/[&<>"]/g, '')}" ` +
+    `<div data-testid="monitor-cluster" data-count="${count}" data-statuses="${counts}" title="${escapeHtml(title)}" ` +
     `style="width:${size}px;height:${size}px;border-radius:50%;background:${ringGradient(slices)};display:flex;align-items:center;justify-content:center;box-shadow:0 1px 4px rgba(0,0,0,.35)">` +
     `<span style="width:${inner}px;height:${inner}px;border-radius:50%;background:#fff;display:flex;align-items:center;justify-content:center;font:600 12px/1 sans-serif;color:#1f1f1f">${count}</span></div>`;
   return L.divIcon({ html, className: 'fs-cluster', iconSize: L.point(size, size) });

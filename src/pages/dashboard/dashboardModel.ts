@@ -7,6 +7,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import type { FormatNumber } from '../../components/charts/numberFormat';
 import type { AlarmCategory } from '../../services/alarms';
 import type { Bucket, LedgerVehicleRow, VehicleCounts } from '../../services/reports';
+import { escapeHtml } from '../../utils/escapeHtml';
 
 export type CountKey = Exclude<keyof VehicleCounts, 'offline'>;
 export const COUNT_KEYS: readonly CountKey[] = ['total', 'online', 'moving', 'parked', 'alarming', 'serviceExpiring'];
@@ -42,7 +43,8 @@ export const DISTRIBUTION_KEYS: readonly DistributionKey[] = ['byOrg', 'byBrand'
 /** A doughnut of vehicles per bucket; `label` names a bucket (translated status, "no brand"…). */
 export function distributionOption(buckets: readonly Bucket[], label: (b: Bucket) => string, fmt: FormatNumber): EChartsCoreOption {
   return {
-    tooltip: { trigger: 'item', formatter: (p: { name: string; value: number; percent: number }) => `${p.name}: ${fmt(p.value)} (${fmt(p.percent, 1)}%)` },
+    // A formatter's answer is HTML: the bucket's name (an organisation's, a brand's, a label) is escaped.
+    tooltip: { trigger: 'item', formatter: (p: { name: string; value: number; percent: number }) => `${escapeHtml(p.name)}: ${fmt(p.value)} (${fmt(p.percent, 1)}%)` },
     legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
     series: [
       {

@@ -2,6 +2,7 @@ import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import BaseMap from '../../components/map/BaseMap';
 import type { MapConfig } from '../../services/location';
+import { escapeHtml } from '../../utils/escapeHtml';
 
 export interface LocationMapProps {
   /** Tiles from the server's configuration. */
@@ -19,7 +20,7 @@ export default function LocationMap({ config, lat, lng, label }: LocationMapProp
   at.current = { lat, lng, label };
 
   useEffect(() => {
-    marker.current?.setLatLng([lat, lng]).setTooltipContent(label);
+    marker.current?.setLatLng([lat, lng]).setTooltipContent(escapeHtml(label));
     map.current?.panTo([lat, lng]);
   }, [lat, lng, label]);
 
@@ -32,7 +33,7 @@ export default function LocationMap({ config, lat, lng, label }: LocationMapProp
       onReady={(m) => {
         const p = at.current;
         marker.current = L.circleMarker([p.lat, p.lng], { radius: 9, weight: 3, color: '#0c3467', fillColor: '#409EFF', fillOpacity: 0.9 })
-          .bindTooltip(p.label, { permanent: true, direction: 'top', offset: [0, -10] })
+          .bindTooltip(escapeHtml(p.label), { permanent: true, direction: 'top', offset: [0, -10] })
           .addTo(m);
         map.current = m;
         return () => {

@@ -4,6 +4,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import type { FormatNumber } from '../../components/charts/numberFormat';
 import type { StatsCriteria } from '../../components/statistics/statsCriteria';
 import type { LedgerCriteria } from '../../services/reports';
+import { escapeHtml } from '../../utils/escapeHtml';
 
 /** Litres (or money) per 100 km; null when the vehicle has not driven. */
 export const per100Km = (amount: number, km: number): number | null => (km > 0 ? Math.round((amount / km) * 10000) / 100 : null);
@@ -25,8 +26,9 @@ export function seriesOption(categories: readonly string[], series: readonly Ser
   return {
     tooltip: {
       trigger: 'axis',
+      // The answer is HTML: the marker is ECharts' own markup, the names (labels) are escaped.
       formatter: (items: Array<{ axisValue: string; seriesIndex: number; marker: string; seriesName: string; value: number | null }>) =>
-        [items[0]?.axisValue ?? '', ...items.map((i) => `${i.marker}${i.seriesName}: ${fmt(i.value, series[i.seriesIndex]?.digits ?? 0)}`)].join('<br/>'),
+        [escapeHtml(items[0]?.axisValue), ...items.map((i) => `${i.marker}${escapeHtml(i.seriesName)}: ${fmt(i.value, series[i.seriesIndex]?.digits ?? 0)}`)].join('<br/>'),
     },
     legend: { data: series.map((s) => s.name), top: 0 },
     grid: { left: 8, right: 8, top: 32, bottom: 8, containLabel: true },

@@ -6,6 +6,7 @@ import { toMapLatLng } from '../../components/map/projection';
 import type { MapConfig } from '../../services/location';
 import { replayTrack, type AlarmRow, type Replay, type ReplayPoint } from '../../services/vehicleDetail';
 import { colouredRuns, DETAIL_ZOOM, windowInView } from './playback';
+import { escapeHtml } from '../../utils/escapeHtml';
 
 export interface TrackMapProps {
   config: MapConfig;
@@ -38,10 +39,10 @@ export default function TrackMap({ config, vehicleId, replay, alarms, at, stopLa
     const line = (points: readonly ReplayPoint[], weight: number) =>
       colouredRuns(points).forEach((run) => L.polyline(run.latlngs.map(([la, ln]) => project(la, ln)), { color: run.colour, weight }).addTo(layer));
     line(r.points, 4);
-    for (const s of r.stops) L.circleMarker(project(s.latitude, s.longitude), { radius: 6, color: '#722ed1', fillOpacity: 0.8 }).bindTooltip(label(s.durationS)).addTo(layer);
+    for (const s of r.stops) L.circleMarker(project(s.latitude, s.longitude), { radius: 6, color: '#722ed1', fillOpacity: 0.8 }).bindTooltip(escapeHtml(label(s.durationS))).addTo(layer);
     for (const al of a) {
       if (al.latitude === null || al.longitude === null) continue;
-      L.circleMarker(project(al.latitude, al.longitude), { radius: 6, color: '#f5222d', fillColor: '#fff', fillOpacity: 1, weight: 3 }).bindTooltip(al.type).addTo(layer);
+      L.circleMarker(project(al.latitude, al.longitude), { radius: 6, color: '#f5222d', fillColor: '#fff', fillOpacity: 1, weight: 3 }).bindTooltip(escapeHtml(al.type)).addTo(layer);
     }
     if (r.points.length) m.fitBounds(L.latLngBounds(r.points.map((p) => project(p[1], p[2]))), { padding: [30, 30] });
     const first = r.points[0];

@@ -11,6 +11,7 @@ import { coerce, headerIndex, type SheetColumn } from './columns';
 import type { SheetRows } from './read';
 import { refScope } from '../query';
 import type { DB } from '../../db/tables';
+import type { BodyCheck } from '../routes';
 import { pathUnder } from '../../scope';
 
 type Body = Record<string, unknown>;
@@ -228,8 +229,8 @@ function finish(m: EntityModel, cols: SheetColumn[], rows: Row[], t: Translate):
   };
 }
 
-/** Import rows checked as creates: relations resolved, the create schema, unique sets. */
-export async function checkImportRows(db: Kysely<DB>, m: EntityModel, caller: Caller, sheet: SheetRows, cols: SheetColumn[], t: Translate, readOnly: SheetColumn[] = [], zone?: string): Promise<CheckedRows> {
+/** Import rows checked as creates: relations resolved, the create schema, the entity's own rule, unique sets. */
+export async function checkImportRows(db: Kysely<DB>, m: EntityModel, caller: Caller, sheet: SheetRows, cols: SheetColumn[], t: Translate, readOnly: SheetColumn[] = [], zone?: string, bodyCheck?: BodyCheck): Promise<CheckedRows> {
   const rows = parseRows(m, sheet, cols, readOnly, zone);
   for (const r of rows) {
     r.orgPath = caller.orgPath;
@@ -243,6 +244,7 @@ export async function checkImportRows(db: Kysely<DB>, m: EntityModel, caller: Ca
     normaliseBody(m.schema, r.body);
     if (!validate(r.body)) r.errs.push(...toFieldErrors(validate.errors, m.labelPrefix));
   }
+  if (bodyCheck) for (const r of rows) if (!r.errs.length) r.errs.push(...(await bodyCheck(r.body, { db, caller })));
   await checkUnique(db, m, caller, rows.filter((r) => !r.errs.length));
   await checkTenantUnique(db, m, rows.filter((r) => !r.errs.length));
   return finish(m, cols, rows, t);

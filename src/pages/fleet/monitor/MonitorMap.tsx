@@ -13,6 +13,7 @@ import type { MapConfig } from '../../../services/location';
 import type { MonitorItem } from '../../../services/monitor';
 import { useT } from '../../../session/useT';
 import { hasPosition, statusOf, STATUSES, STATUS_COLOURS, type VehicleStatus } from './monitorModel';
+import { escapeHtml } from '../../../utils/escapeHtml';
 
 export interface MonitorMapProps {
   config: MapConfig;
@@ -66,7 +67,7 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
       let mk = markers.current.get(v.vehicleId);
       if (!mk) {
         mk = new HeadingMarker(at, { ...style, fillOpacity: 0.85 }) as Marker;
-        mk.bindTooltip(v.licence, { direction: 'top', offset: [0, -8] });
+        mk.bindTooltip(escapeHtml(v.licence), { direction: 'top', offset: [0, -8] });
         const id = v.vehicleId;
         mk.on('click', () => select.current(id));
         added.push(mk);
@@ -142,7 +143,8 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
               if (gone) return;
               for (const f of page.data) {
                 const l = fenceLayer(f.fenceType, f.geometry, config.coordSystem, { color: '#722ed1', weight: 2, dashArray: '6,4', fillOpacity: 0.06, interactive: true });
-                l?.bindTooltip(f.name, { sticky: true }).addTo(fences);
+                // Drawn beneath the vehicles already on the canvas, which otherwise lose the pointer inside a fence.
+                l?.bindTooltip(escapeHtml(f.name), { sticky: true }).addTo(fences).bringToBack();
               }
               box.current?.setAttribute('data-fences', String(fences.getLayers().length));
             },

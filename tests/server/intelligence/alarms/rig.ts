@@ -9,6 +9,7 @@ import { createAlarmEngine, type AlarmEngine } from '../../../../server/intellig
 import { notifyDispatcher, type NotifyDispatcher } from '../../../../server/intelligence/notify/dispatcher';
 import type { RaisedAlarm } from '../../../../server/intelligence/alarms/store';
 import type { SmtpConfig } from '../../../../server/intelligence/notify/smtp';
+import type { TargetAllow } from '../../../../server/intelligence/notify/target';
 import { createBus } from '../../../../server/platform/bus';
 import type { AlarmRaised } from '../../../../server/platform/telemetry';
 import type { LocationInput, ObdRecordInput } from '../../../../server/telematics/jt808/codec';
@@ -40,8 +41,12 @@ export interface AlarmRig extends GatewayHarness {
  * `extraDerivers` run after the alarm deriver (the behaviour deriver reads its alarms),
  * `beforeAlarms` between the pipeline's own derivers and it: after the pass has read its windows.
  */
-export async function startAlarmRig(backend: Backend, opts: { extraDerivers?: Deriver[]; beforeAlarms?: Deriver[]; smtp?: SmtpConfig; obdAlarmTypes?: ReadonlyMap<number, AlarmType> } = {}): Promise<AlarmRig> {
-  const h = await startGateway(backend, { routes: { commandTimeoutMs: 1000 } });
+/** `webhookAllow`: the non-public webhook targets the app and the notifier allow (WEBHOOK_ALLOW). */
+export async function startAlarmRig(
+  backend: Backend,
+  opts: { extraDerivers?: Deriver[]; beforeAlarms?: Deriver[]; smtp?: SmtpConfig; obdAlarmTypes?: ReadonlyMap<number, AlarmType>; webhookAllow?: TargetAllow } = {},
+): Promise<AlarmRig> {
+  const h = await startGateway(backend, { routes: { commandTimeoutMs: 1000 }, app: { webhookAllow: opts.webhookAllow } });
   const db = h.s.database.db;
   const raised: RaisedAlarm[] = [];
   const rig = { clockAhead: 0 } as { clockAhead: number };
@@ -49,7 +54,7 @@ export async function startAlarmRig(backend: Backend, opts: { extraDerivers?: De
   const bus = createBus();
   const published: AlarmRaised[] = [];
   const engine = createAlarmEngine({ db, bus, obdAlarmTypes: opts.obdAlarmTypes, now: () => Date.now() + rig.clockAhead, intervalMs: 100, onRaised: (a) => raised.push(...a) });
-  const notifier = notifyDispatcher({ db, sink: h.hub!, timeZone: 'Asia/Shanghai', now: () => Date.now() + rig.clockAhead, attempts: 3, backoffMs: 50, timeoutMs: 2000, smtp: opts.smtp });
+  const notifier = notifyDispatcher({ db, sink: h.hub!, timeZone: 'Asia/Shanghai', now: () => Date.now() + rig.clockAhead, attempts: 3, backoffMs: 50, timeoutMs: 2000, smtp: opts.smtp, allow: opts.webhookAllow });
   bus.subscribe('alarm.raised', (a) => {
     published.push(a);
     notifier.onRaised([{ id: a.alarmId }]);

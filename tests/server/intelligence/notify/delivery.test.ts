@@ -1,45 +1,28 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { notifyDispatcher } from '../../../../server/intelligence/notify/dispatcher';
+import { parseTargetAllow } from '../../../../server/intelligence/notify/target';
 import { readMail, startSmtpServer, type SmtpServer } from '../../../helpers/smtpServer';
 import { BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal, until } from '../../telematics/gateway/harness';
 import { startAlarmRig, type AlarmRig } from '../alarms/rig';
-
-/** A real HTTP receiver on 127.0.0.1 answering `status`, keeping every request by path. */
-async function receiver(status: number): Promise<{ url: string; status: number; hits: Array<{ path: string; headers: IncomingHttpHeaders; body: string }>; close(): Promise<void> }> {
-  const hits: Array<{ path: string; headers: IncomingHttpHeaders; body: string }> = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      hits.push({ path: req.url ?? '', headers: req.headers, body });
-      res.statusCode = r.status;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  // Keep-alive sockets the client left open must not keep the server (and jest) alive.
-  const r = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, status, hits, close: () => new Promise<void>((done) => server.close(() => done()).closeAllConnections()) };
-  return r;
-}
+import { receiver, type Receiver } from './receiver';
 
 /** 'HH:MM' in Shanghai, `minutes` from now. */
 const shanghai = (minutes: number): string => new Date(Date.now() + 8 * 3600_000 + minutes * 60_000).toISOString().slice(11, 16);
 
 describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
   let rig: AlarmRig;
-  let ok: Awaited<ReturnType<typeof receiver>>;
-  let failing: Awaited<ReturnType<typeof receiver>>;
+  let ok: Receiver;
+  let failing: Receiver;
   let hd: string;
   let smtp: SmtpServer;
   const SECRET = 'a-secret-of-24-characters';
 
   beforeAll(async () => {
     smtp = await startSmtpServer({ refuse: ['nobody@example.com'], user: 'fleet', password: 'mail-pass' });
-    rig = await startAlarmRig(backend, { smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'fleet', password: 'mail-pass', from: 'alarms@fleet.example' } });
+    // The receivers listen on 127.0.0.2, which webhooks reach only because the operator allows it.
+    rig = await startAlarmRig(backend, { webhookAllow: parseTargetAllow('127.0.0.2'), smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'fleet', password: 'mail-pass', from: 'alarms@fleet.example' } });
     ok = await receiver(204);
     failing = await receiver(500);
     hd = await rig.s.memberToken('HD', 'administrator');
@@ -187,7 +170,7 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
       await sql`INSERT INTO notify_delivery (notify_id, alarm_id, channel, url, status, attempts, http_status, error)
                 VALUES (${hook}, ${alarmId}, 'webhook', ${`${flaky.url}/resumed`}, 'pending', 1, 503, 'HTTP 503')`.execute(db);
       flaky.status = 204;
-      const next = notifyDispatcher({ db, timeZone: 'Asia/Shanghai', attempts: 3, backoffMs: 50, timeoutMs: 2000 });
+      const next = notifyDispatcher({ db, timeZone: 'Asia/Shanghai', attempts: 3, backoffMs: 50, timeoutMs: 2000, allow: parseTargetAllow('127.0.0.2') });
       try {
         expect(await next.resume()).toBe(1);
         await next.idle();

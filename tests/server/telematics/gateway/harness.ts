@@ -6,6 +6,7 @@ import { PositionWriter, type WriterOptions } from '../../../../server/telematic
 import { SimTerminal, type SimTerminalOptions } from '../../../../server/simulator/terminal';
 import { decodePacket, encodeMessage, FrameSplitter, type DecodedMessage, type Jt808BodyInput } from '../../../../server/telematics/jt808/codec';
 import { startTestServer, type Backend, type TestServer } from '../../../helpers/testServer';
+import type { AppOptions } from '../../../../server/app';
 import { CommandService } from '../../../../server/telematics/commands/service';
 import { LiveHub } from '../../../../server/telematics/live/hub';
 import { registerTelematicsRoutes } from '../../../../server/telematics/routes';
@@ -27,9 +28,9 @@ export interface GatewayHarness {
 
 export async function startGateway(
   backend: Backend,
-  opts: { writer?: WriterOptions; gateway?: Partial<GatewayOptions>; routes?: { commandTimeoutMs: number } } = {},
+  opts: { writer?: WriterOptions; gateway?: Partial<GatewayOptions>; routes?: { commandTimeoutMs: number }; app?: Partial<AppOptions> } = {},
 ): Promise<GatewayHarness> {
-  const s = await startTestServer(backend);
+  const s = await startTestServer(backend, opts.app);
   const db = s.database.db;
   // On PostgreSQL the COPY path, as the server runs it.
   const writer = new PositionWriter(db, { copyPool: s.database.pool, ...opts.writer });
