@@ -4,11 +4,12 @@ import { passwordViolations } from '../../schemas/kit/password';
 import { changePasswordBodySchema } from '../../schemas/kit/passportSchemas';
 import { loginBodySchema, type LoginBody } from '../../schemas/kit/loginSchema';
 import { translator } from '../../schemas/kit/catalogue';
-import { accountRefusal } from '../platform/auth/accountState';
+import { accountRefusal, orgStatusInTree } from '../platform/auth/accountState';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE, PUBLIC } from '../platform/auth/caller';
 import { burnPasswordCheck, verifyPassword } from '../platform/auth/password';
-import { openSession, revokeSession } from '../platform/auth/sessions';
+import { openSession } from '../platform/auth/sessions';
+import { endSession } from './sessionEnds';
 import { setPassword } from './setPassword';
 import { AppError } from '../platform/http/errors';
 import { requestLanguage } from '../platform/http/language';
@@ -38,7 +39,8 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       const m = await db
         .selectFrom('member as m')
         .innerJoin('organisation as o', 'o.id', 'm.org_id')
-        .select(['m.id', 'm.uid', 'm.name', 'm.member_type', 'm.password_hash', 'm.status', 'm.expire_date', 'm.first_sign', 'm.org_id', 'o.status as org_status'])
+        .select(['m.id', 'm.uid', 'm.name', 'm.member_type', 'm.password_hash', 'm.status', 'm.expire_date', 'm.first_sign', 'm.org_id'])
+        .select(orgStatusInTree('o').as('org_status'))
         .select((eb) =>
           eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', application)).as('has_app'),
         )
@@ -86,7 +88,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
     schema: { tags: ['passport'], summary: 'Log out: the token is revoked' },
     handler: async (req, reply) => {
       const caller = callerOf(req);
-      await revokeSession(db, caller.sessionId);
+      await endSession(deps, caller.sessionId);
       await auditRequest(db, req, caller, 'logout');
       return reply.status(204).send();
     },
@@ -111,7 +113,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       if (body.oldPassword === body.newPassword) {
         throw new AppError(400, 'passport.samePassword', {}, [{ field: 'newPassword', key: 'passport.samePassword', params: {} }]);
       }
-      await setPassword(db, caller.memberId, body.newPassword, false);
+      await setPassword(deps, caller.memberId, body.newPassword, false);
       await auditRequest(db, req, caller, 'passwordChange');
       return { success: true, message: t(req)('passport.passwordChanged') };
     },
