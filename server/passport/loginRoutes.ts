@@ -16,9 +16,7 @@ import { requestLanguage } from '../platform/http/language';
 import { writeAudit, auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { sessionObject } from './sessionObject';
-import { accountKey, addressKey, clearFailures, lockedMinutes, recordFailure } from './throttle';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { passwordGuesses } from './throttle';
 
 /** POST /api/login, POST /api/logout, change password and the caller's own summary. */
 export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): void {
@@ -32,9 +30,8 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       const body = req.body as LoginBody;
       const application = body.application ?? 'obd-web';
       const ip = req.ip;
-      const keys = [accountKey(body.loginName, ip), addressKey(ip)];
-      const locked = await lockedMinutes(db, keys);
-      if (locked) throw new AppError(400, 'passport.locked', { minutes: locked });
+      const guesses = passwordGuesses(db, deps.throttle, body.loginName, ip);
+      await guesses.assertOpen();
 
       const m = await db
         .selectFrom('member as m')
@@ -48,10 +45,6 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
         .executeTakeFirst();
       const passwordOk = m ? await verifyPassword(body.password, m.password_hash) : (await burnPasswordCheck(body.password), false);
       if (!m || !passwordOk) {
-        const delay = await recordFailure(db, deps.throttle, [
-          { key: keys[0], lockAfter: deps.throttle.lockAccountAfter },
-          { key: keys[1], lockAfter: deps.throttle.lockAddressAfter },
-        ]);
         await writeAudit(db, {
           action: 'loginFailed',
           member: m ? { id: m.id, name: m.name, orgId: m.org_id } : null,
@@ -60,14 +53,14 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
           ip,
           application,
         });
-        await sleep(delay);
+        await guesses.wrong();
         throw new AppError(400, 'error.loginFailed');
       }
       // Account state is told only to someone who knows the password.
       const refusal = accountRefusal(m);
       if (refusal) throw new AppError(400, refusal);
       if (!m.has_app) throw new AppError(400, 'passport.applicationNotAllowed');
-      await clearFailures(db, keys[0]);
+      await guesses.right();
       const info = { application, ip, userAgent: req.headers['user-agent'] ?? null };
 
       if (passwordViolations(body.password).length) {
@@ -105,14 +98,19 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       if (body.confirmPassword !== undefined && body.confirmPassword !== body.newPassword) {
         throw new AppError(400, 'validation.confirmPassword.mismatch', {}, [{ field: 'confirmPassword', key: 'validation.confirmPassword.mismatch', params: {} }]);
       }
+      // Guessing the old password here counts and locks as guessing it at sign-in does.
+      const guesses = passwordGuesses(db, deps.throttle, caller.loginName, req.ip);
+      await guesses.assertOpen();
       const m = await db.selectFrom('member').select('password_hash').where('id', '=', caller.memberId).executeTakeFirstOrThrow();
       if (!(await verifyPassword(body.oldPassword, m.password_hash))) {
         await auditRequest(db, req, caller, 'passwordChange', undefined, 'oldPasswordWrong', false);
+        await guesses.wrong();
         throw new AppError(400, 'passport.oldPasswordWrong', {}, [{ field: 'oldPassword', key: 'passport.oldPasswordWrong', params: {} }]);
       }
       if (body.oldPassword === body.newPassword) {
         throw new AppError(400, 'passport.samePassword', {}, [{ field: 'newPassword', key: 'passport.samePassword', params: {} }]);
       }
+      await guesses.right();
       await setPassword(deps, caller.memberId, body.newPassword, false);
       await auditRequest(db, req, caller, 'passwordChange');
       return { success: true, message: t(req)('passport.passwordChanged') };
