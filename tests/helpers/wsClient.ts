@@ -54,3 +54,10 @@ export function openSocket(url: string, protocols?: string[]): Promise<TestSocke
     );
   });
 }
+
+/** How the server closed the socket, or an error once `ms` have gone by with it still open. */
+export function closedWithin(socket: TestSocket, ms = 10_000): Promise<{ code: number; reason: string }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`socket still open after ${ms} ms`)), ms)));
+  return Promise.race([socket.closed, late]).finally(() => clearTimeout(timer));
+}
