@@ -3,12 +3,11 @@
  * sockets (`sessionsChanged`): logout, a password set, an account or organisation disabled, moved
  * or expired. Disabling ends the sessions for good: re-enabling later does not revive old tokens.
  */
+import { accountRefusal } from '../platform/auth/accountState';
 import { revokeMemberSessions, revokeSession, revokeSubtreeSessions } from '../platform/auth/sessions';
 import type { PassportDeps } from './deps';
 
 type Deps = Pick<PassportDeps, 'db' | 'sessionsChanged'>;
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** One session ends (logout, the end of a simulated login). */
 export async function endSession(deps: Deps, sessionId: string): Promise<void> {
@@ -24,7 +23,8 @@ export async function endMemberSessions(deps: Deps, memberId: number): Promise<v
 
 /** After an account's change: disabling or expiring it ends its sessions; any change of state or organisation is announced. */
 export async function afterMemberChange(deps: Deps, memberId: number, change: { status?: string; expireDate?: string | null; orgId?: number }): Promise<void> {
-  const disabled = (change.status !== undefined && change.status !== 'enabled') || (!!change.expireDate && change.expireDate < today());
+  // The sign-in rule, applied to what the change sets (what it leaves alone was dealt with when set).
+  const disabled = accountRefusal({ status: change.status ?? 'enabled', org_status: 'enabled', expire_date: change.expireDate ?? null }) !== null;
   if (disabled) await revokeMemberSessions(deps.db, memberId);
   if (disabled || change.status !== undefined || change.expireDate !== undefined || change.orgId !== undefined) deps.sessionsChanged('accountChanged');
 }

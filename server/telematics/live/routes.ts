@@ -9,9 +9,10 @@
 
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkSessionScope } from '../../platform/auth/authenticate';
 import { PUBLIC } from '../../platform/auth/caller';
 import { callerFromToken, type SessionDeps } from '../../platform/auth/sessions';
-import { AppError, unauthorized } from '../../platform/http/errors';
+import { unauthorized } from '../../platform/http/errors';
 import type { LiveHub, LiveSubscriber } from './hub';
 import type { SessionWatch, WatchedSocket } from './sessionWatch';
 
@@ -67,8 +68,8 @@ export async function registerLiveRoute(app: FastifyInstance, hub: LiveHub, watc
         const token = tokenOf(req);
         const caller = token ? await callerFromToken(deps, token) : null;
         if (!caller) throw unauthorized();
-        // A weak-password session may only change its password (authenticate.ts): no live data.
-        if (caller.scope !== 'full') throw new AppError(403, 'passport.passwordChangeRequired');
+        // A weak-password session may only change its password: no live data.
+        checkSessionScope(caller, false);
         req.caller = caller;
       },
     },
