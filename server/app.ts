@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { entities } from '../schemas/generated/registry';
 import { servedByCrud, type EntitySchema } from '../schemas/kit/entity';
 import { installAuthentication } from './platform/auth/authenticate';
+import type { AnnounceSessionChange } from './platform/auth/sessionChanges';
 import { PUBLIC } from './platform/auth/caller';
 import { buildModel, type EntityModel } from './platform/crud/model';
 import { registerEntityRoutes } from './platform/crud/routes';
@@ -61,6 +62,8 @@ export interface AppOptions {
   mapTileAttribution?: string;
   /** IANA zone of local days in reports (FLEET_TIMEZONE, default Asia/Shanghai). */
   timeZone?: string;
+  /** Tells every process's live sockets that sessions ended or changed scope (bootstrap: the bus); absent, nobody is told. */
+  sessionsChanged?: AnnounceSessionChange;
 }
 
 export const VERSION = '0.1.0';
@@ -166,7 +169,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await db.selectFrom('schema_migration').select('name').limit(1).execute();
     return { status: 'ok', database: database.kind, version: VERSION };
   });
-  registerPassport(app, { ...sessionDeps, throttle: opts.throttle ?? DEFAULT_THROTTLE });
+  registerPassport(app, { ...sessionDeps, throttle: opts.throttle ?? DEFAULT_THROTTLE, sessionsChanged: opts.sessionsChanged ?? (() => undefined) });
   registerDecodeRoute(app);
   registerLabelRoutes(app, { db, overrides: labelOverrides });
   registerProgressRoutes(app);

@@ -87,7 +87,9 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     const applied = await migrate(database);
     const seeded = (await opts.seed?.(database.db)) ?? { seeded: false };
     const secret = await tokenSecret(database.db, opts.jwtSecret);
-    const app = await buildApp({ ...opts.app, database, secret });
+    // The bus comes after the app (its errors go to the app's log); sessions ended before it exists have no sockets to close.
+    let sessionBus: ServerBus | undefined;
+    const app = await buildApp({ ...opts.app, database, secret, sessionsChanged: (reason) => sessionBus?.publish('sessions.changed', { reason }) });
     undo.push(() => app.close());
     app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
     // Role assignments made before the organisation rule was enforced: one warning, the list is on the accounts page.
@@ -102,6 +104,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       nats = natsBus.connection;
       app.log.info({ url: opts.nats.url }, 'bus on NATS JetStream');
     } else bus = createBus(onBusError);
+    sessionBus = bus;
     let partitions: PartitionMaintenance | null = null;
     if (opts.partitions) {
       // This month's and the next months' partitions exist before the gateway stores anything.

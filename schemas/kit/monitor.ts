@@ -133,3 +133,13 @@ export type LiveHubMessage = { type: 'positions'; items: LivePosition[] } | { ty
 
 /** What a console's socket receives: the route's greeting, then the hub's messages. */
 export type LiveMessage = { type: 'hello'; orgPath: string } | LiveHubMessage;
+
+/**
+ * Close codes of the live socket when its session changes: `sessionEnded` (logout, password
+ * changed, account or organisation disabled, expired: sign in again, do not reconnect) and
+ * `scopeChanged` (the account or its organisation moved: connect again for the new scope).
+ */
+export const LIVE_CLOSE = {
+  sessionEnded: { code: 4401, reason: 'session ended' },
+  scopeChanged: { code: 4409, reason: 'session scope changed' },
+} as const;

@@ -3,6 +3,7 @@ import { translate } from '../../schemas/kit/catalogue';
 import { passwordViolations } from '../../schemas/kit/password';
 import { generatePassword, hashPassword } from '../platform/auth/password';
 import { revokeMemberSessions } from '../platform/auth/sessions';
+import { orgStatusInTree } from '../platform/auth/accountState';
 import { loadConfig } from '../config';
 import { openDatabase } from '../platform/db/database';
 import type { DB } from '../platform/db/tables';
@@ -35,7 +36,8 @@ async function findMember(db: Kysely<DB>, login: string) {
   const m = await db
     .selectFrom('member as m')
     .innerJoin('organisation as o', 'o.id', 'm.org_id')
-    .select(['m.id', 'm.login_name', 'm.name', 'm.status', 'm.expire_date', 'o.status as org_status'])
+    .select(['m.id', 'm.login_name', 'm.name', 'm.status', 'm.expire_date'])
+    .select(orgStatusInTree('o').as('org_status'))
     .where(sql`lower(m.login_name)`, '=', login.toLowerCase())
     .executeTakeFirst();
   if (!m) throw new UsageError(`No account has the login name "${login}".`);
@@ -46,7 +48,7 @@ async function findMember(db: Kysely<DB>, login: string) {
 function stateNotes(m: { status: string; expire_date: string | null; org_status: string }): string {
   const notes = [];
   if (m.status !== 'enabled') notes.push('the account is disabled');
-  if (m.org_status !== 'enabled') notes.push('its organisation is disabled');
+  if (m.org_status !== 'enabled') notes.push('its organisation (or one above it) is disabled');
   if (m.expire_date && m.expire_date < new Date().toISOString().slice(0, 10)) notes.push(`it expired on ${m.expire_date}`);
   return notes.length ? `\nNote: ${notes.join(', ')}; another administrator must change that before it can sign in.` : '';
 }

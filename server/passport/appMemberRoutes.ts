@@ -7,6 +7,7 @@ import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { badRoles, checkAdministratorOnly, checkMobileFree, checkRolesToAdd, membersInScope } from './memberChecks';
 import { checkMemberChange } from './lockoutGuards';
+import { afterMemberChange } from './sessionEnds';
 import { MEMBER_COLUMNS, withRolesAndApps } from './memberRoutes';
 import { checkRolesFitOrg } from './roleScope';
 import { defined, idOf, changeOptions } from './routeKit';
@@ -76,6 +77,7 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
           .execute();
         if (nextRoles.length) await trx.insertInto('member_role').values(nextRoles.map((role_id) => ({ member_id: before.id, role_id }))).execute();
       });
+      await afterMemberChange(deps, before.id, { status: body.status, expireDate: body.expireDate });
       await auditRequest(db, req, caller, 'memberUpdate', String(before.id), { ...body, application: APP });
       return appMember(caller, before.id);
     },

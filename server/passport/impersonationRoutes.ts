@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { translator } from '../../schemas/kit/catalogue';
-import { accountRefusal } from '../platform/auth/accountState';
+import { accountRefusal, orgStatusInTree } from '../platform/auth/accountState';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../platform/auth/caller';
-import { openSession, revokeSession } from '../platform/auth/sessions';
+import { openSession } from '../platform/auth/sessions';
+import { endSession } from './sessionEnds';
 import { AppError, notFound } from '../platform/http/errors';
 import { requestLanguage } from '../platform/http/language';
 import { auditRequest } from '../platform/audit';
@@ -24,7 +25,7 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
     schema: { tags: ['member'], summary: 'Simulate login as a member of the caller subtree', params: idParams },
     handler: async (req) => {
       const caller = callerOf(req);
-      const target = await membersInScope(db, caller).select(['m.id', 'm.status', 'm.expire_date', 'o.status as org_status']).where('m.id', '=', idOf(req)).executeTakeFirst();
+      const target = await membersInScope(db, caller).select(['m.id', 'm.status', 'm.expire_date']).select(orgStatusInTree('o').as('org_status')).where('m.id', '=', idOf(req)).executeTakeFirst();
       if (!target) throw notFound();
       if (target.id === caller.memberId) throw new AppError(406, 'passport.simulateSelf');
       // Nested impersonation would make "simulate logout" ambiguous.
@@ -48,7 +49,7 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
     handler: async (req) => {
       const caller = callerOf(req);
       if (!caller.originSessionId) throw new AppError(406, 'passport.notImpersonating');
-      await revokeSession(db, caller.sessionId);
+      await endSession(deps, caller.sessionId);
       await auditRequest(db, req, caller, 'simulateLogout');
       return { success: true, message: translator(requestLanguage(req))('passport.simulateLogout') };
     },

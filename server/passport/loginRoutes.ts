@@ -4,20 +4,19 @@ import { passwordViolations } from '../../schemas/kit/password';
 import { changePasswordBodySchema } from '../../schemas/kit/passportSchemas';
 import { loginBodySchema, type LoginBody } from '../../schemas/kit/loginSchema';
 import { translator } from '../../schemas/kit/catalogue';
-import { accountRefusal } from '../platform/auth/accountState';
+import { accountRefusal, orgStatusInTree } from '../platform/auth/accountState';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE, PUBLIC } from '../platform/auth/caller';
 import { burnPasswordCheck, verifyPassword } from '../platform/auth/password';
-import { openSession, revokeSession } from '../platform/auth/sessions';
+import { openSession } from '../platform/auth/sessions';
+import { endSession } from './sessionEnds';
 import { setPassword } from './setPassword';
 import { AppError } from '../platform/http/errors';
 import { requestLanguage } from '../platform/http/language';
 import { writeAudit, auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { sessionObject } from './sessionObject';
-import { accountKey, addressKey, clearFailures, lockedMinutes, recordFailure } from './throttle';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { passwordGuesses } from './throttle';
 
 /** POST /api/login, POST /api/logout, change password and the caller's own summary. */
 export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): void {
@@ -31,14 +30,14 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       const body = req.body as LoginBody;
       const application = body.application ?? 'obd-web';
       const ip = req.ip;
-      const keys = [accountKey(body.loginName, ip), addressKey(ip)];
-      const locked = await lockedMinutes(db, keys);
-      if (locked) throw new AppError(400, 'passport.locked', { minutes: locked });
+      const guesses = passwordGuesses(db, deps.throttle, body.loginName, ip);
+      await guesses.assertOpen();
 
       const m = await db
         .selectFrom('member as m')
         .innerJoin('organisation as o', 'o.id', 'm.org_id')
-        .select(['m.id', 'm.uid', 'm.name', 'm.member_type', 'm.password_hash', 'm.status', 'm.expire_date', 'm.first_sign', 'm.org_id', 'o.status as org_status'])
+        .select(['m.id', 'm.uid', 'm.name', 'm.member_type', 'm.password_hash', 'm.status', 'm.expire_date', 'm.first_sign', 'm.org_id'])
+        .select(orgStatusInTree('o').as('org_status'))
         .select((eb) =>
           eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', application)).as('has_app'),
         )
@@ -46,10 +45,6 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
         .executeTakeFirst();
       const passwordOk = m ? await verifyPassword(body.password, m.password_hash) : (await burnPasswordCheck(body.password), false);
       if (!m || !passwordOk) {
-        const delay = await recordFailure(db, deps.throttle, [
-          { key: keys[0], lockAfter: deps.throttle.lockAccountAfter },
-          { key: keys[1], lockAfter: deps.throttle.lockAddressAfter },
-        ]);
         await writeAudit(db, {
           action: 'loginFailed',
           member: m ? { id: m.id, name: m.name, orgId: m.org_id } : null,
@@ -58,14 +53,14 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
           ip,
           application,
         });
-        await sleep(delay);
+        await guesses.wrong();
         throw new AppError(400, 'error.loginFailed');
       }
       // Account state is told only to someone who knows the password.
       const refusal = accountRefusal(m);
       if (refusal) throw new AppError(400, refusal);
       if (!m.has_app) throw new AppError(400, 'passport.applicationNotAllowed');
-      await clearFailures(db, keys[0]);
+      await guesses.right();
       const info = { application, ip, userAgent: req.headers['user-agent'] ?? null };
 
       if (passwordViolations(body.password).length) {
@@ -86,7 +81,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
     schema: { tags: ['passport'], summary: 'Log out: the token is revoked' },
     handler: async (req, reply) => {
       const caller = callerOf(req);
-      await revokeSession(db, caller.sessionId);
+      await endSession(deps, caller.sessionId);
       await auditRequest(db, req, caller, 'logout');
       return reply.status(204).send();
     },
@@ -103,15 +98,20 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       if (body.confirmPassword !== undefined && body.confirmPassword !== body.newPassword) {
         throw new AppError(400, 'validation.confirmPassword.mismatch', {}, [{ field: 'confirmPassword', key: 'validation.confirmPassword.mismatch', params: {} }]);
       }
+      // Guessing the old password here counts and locks as guessing it at sign-in does.
+      const guesses = passwordGuesses(db, deps.throttle, caller.loginName, req.ip);
+      await guesses.assertOpen();
       const m = await db.selectFrom('member').select('password_hash').where('id', '=', caller.memberId).executeTakeFirstOrThrow();
       if (!(await verifyPassword(body.oldPassword, m.password_hash))) {
         await auditRequest(db, req, caller, 'passwordChange', undefined, 'oldPasswordWrong', false);
+        await guesses.wrong();
         throw new AppError(400, 'passport.oldPasswordWrong', {}, [{ field: 'oldPassword', key: 'passport.oldPasswordWrong', params: {} }]);
       }
       if (body.oldPassword === body.newPassword) {
         throw new AppError(400, 'passport.samePassword', {}, [{ field: 'newPassword', key: 'passport.samePassword', params: {} }]);
       }
-      await setPassword(db, caller.memberId, body.newPassword, false);
+      await guesses.right();
+      await setPassword(deps, caller.memberId, body.newPassword, false);
       await auditRequest(db, req, caller, 'passwordChange');
       return { success: true, message: t(req)('passport.passwordChanged') };
     },

@@ -8,6 +8,7 @@ import { callerOf } from '../platform/auth/authenticate';
 import { NONE, type Caller } from '../platform/auth/caller';
 import { hashPassword } from '../platform/auth/password';
 import { setPassword } from './setPassword';
+import { afterMemberChange } from './sessionEnds';
 import type { DB } from '../platform/db/tables';
 import { AppError, notFound } from '../platform/http/errors';
 import { requestLanguage } from '../platform/http/language';
@@ -196,6 +197,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       });
       await db.updateTable('member').set({ ...set, updated_at: new Date() }).where('id', '=', before.id).execute();
       await setLinks(before.id, body);
+      await afterMemberChange(deps, before.id, body);
       await auditRequest(db, req, caller, 'memberUpdate', String(before.id), body);
       return one(caller, before.id);
     },
@@ -209,7 +211,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       const body = req.body as { id: number; password: string };
       const target = await one(caller, body.id);
       checkAdministratorOnly(caller, target.memberType);
-      await setPassword(db, target.id, body.password, true);
+      await setPassword(deps, target.id, body.password, true);
       await auditRequest(db, req, caller, 'passwordReset', String(target.id));
       return { success: true, message: translator(requestLanguage(req))('passport.passwordReset') };
     },

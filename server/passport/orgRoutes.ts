@@ -7,6 +7,7 @@ import { AppError, notFound } from '../platform/http/errors';
 import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { checkOrgChange } from './lockoutGuards';
+import { afterOrgChange } from './sessionEnds';
 import { orgInScope } from './orgScope';
 import { defined, idOf, idParams, likePattern, ONE, listPage, pagingBody, pagingOf, sortBy, changeOptions } from './routeKit';
 import { buildTree } from './tree';
@@ -130,6 +131,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
         }
         await trx.updateTable('organisation').set({ ...columns(body), updated_at: new Date() }).where('id', '=', org.id).execute();
       });
+      await afterOrgChange(deps, org.id, { status: body.status, moved: !!parent });
       await auditRequest(db, req, caller, 'orgUpdate', org.code, body);
       return strip(await one(caller, org.id));
     },

@@ -1,17 +1,16 @@
-import type { Kysely } from 'kysely';
 import { hashPassword } from '../platform/auth/password';
-import { revokeMemberSessions } from '../platform/auth/sessions';
-import type { DB } from '../platform/db/tables';
+import type { PassportDeps } from './deps';
+import { endMemberSessions } from './sessionEnds';
 
 /**
  * Stores a member's new password (hashed) and ends all its sessions. `mustChange`: the member must
  * change it at next sign-in (a reset by someone else), not when the member chose it.
  */
-export async function setPassword(db: Kysely<DB>, memberId: number, password: string, mustChange: boolean): Promise<void> {
-  await db
+export async function setPassword(deps: Pick<PassportDeps, 'db' | 'sessionsChanged'>, memberId: number, password: string, mustChange: boolean): Promise<void> {
+  await deps.db
     .updateTable('member')
     .set({ password_hash: await hashPassword(password), first_sign: mustChange, password_changed_at: new Date(), updated_at: new Date() })
     .where('id', '=', memberId)
     .execute();
-  await revokeMemberSessions(db, memberId);
+  await endMemberSessions(deps, memberId);
 }

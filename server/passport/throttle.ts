@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
+import { AppError } from '../platform/http/errors';
 
 /**
  * Failed logins, per account and per address: after a few failures each answer is slowed, then the
@@ -82,4 +83,33 @@ export async function unlockAccount(db: Kysely<DB>, loginName: string): Promise<
 /** A successful login forgets the account's failures. */
 export async function clearFailures(db: Kysely<DB>, key: string): Promise<void> {
   await db.deleteFrom('login_throttle').where('key', '=', key).execute();
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Password guesses of one account from one address, wherever a password is checked (sign-in, the
+ * old password of a change): one count and one lock, per account at the address and per address.
+ */
+export function passwordGuesses(db: Kysely<DB>, policy: ThrottlePolicy, loginName: string, ip: string) {
+  const account = accountKey(loginName, ip);
+  const address = addressKey(ip);
+  return {
+    /** Refuses (400 passport.locked, with the minutes left) while the account at this address, or the address, is locked. */
+    async assertOpen(): Promise<void> {
+      const locked = await lockedMinutes(db, [account, address]);
+      if (locked) throw new AppError(400, 'passport.locked', { minutes: locked });
+    },
+    /** Counts a wrong password (locking what went over its limit) and waits the slowing it earned. */
+    async wrong(): Promise<void> {
+      await sleep(
+        await recordFailure(db, policy, [
+          { key: account, lockAfter: policy.lockAccountAfter },
+          { key: address, lockAfter: policy.lockAddressAfter },
+        ]),
+      );
+    },
+    /** A right password forgets the account's failures at this address. */
+    right: () => clearFailures(db, account),
+  };
 }

@@ -4,6 +4,7 @@
  * handler that throws or rejects is reported to `onError` and never reaches the publisher or the
  * other handlers. A durable implementation (e.g. NATS JetStream) can sit behind the same interface.
  */
+import type { SessionTopics } from './auth/sessionChanges';
 import type { TelemetryTopics } from './telemetry';
 
 export type Handler<P> = (payload: P) => void | Promise<void>;
@@ -35,8 +36,8 @@ export function sharedView<Topics extends object>(bus: Bus<Topics>, group: strin
   return { publish: (t, p) => bus.publish(t, p), subscribe: (t, h) => shared(t, group, h) };
 }
 
-/** The server's topics: today telemetry's; a feature adding topics extends this type. */
-export type ServerTopics = TelemetryTopics;
+/** The server's topics: telemetry's and the sessions'; a feature adding topics extends this type. */
+export type ServerTopics = TelemetryTopics & SessionTopics;
 export type ServerBus = Bus<ServerTopics>;
 
 export function createBus<Topics extends object = ServerTopics>(onError: (err: unknown, topic: keyof Topics) => void = () => undefined): Bus<Topics> {

@@ -15,6 +15,7 @@ import { NatsDownlink, serveDownlink } from './cluster/downlink';
 import { CommandService } from './commands/service';
 import { Jt808Gateway } from './gateway/server';
 import { LiveHub } from './live/hub';
+import { SessionWatch } from './live/sessionWatch';
 import { registerTelematicsRoutes } from './routes';
 import { ObdWriter } from './store/obdWriter';
 import { PositionWriter } from './store/writer';
@@ -74,6 +75,9 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const unsubscribeHub = bus.subscribe('positions.stored', hub.publish);
   // Every process pushes the alarm toasts to its own members, whichever process decided them.
   const unsubscribeAlarms = bus.subscribe('alarm.pushed', ({ items }) => hub.publishRaised(items.map((x) => ({ ...x, memberIds: new Set(x.memberIds) }))));
+  // Every process closes its own sockets of sessions that ended, whichever process ended them.
+  const watch = new SessionWatch(db, app.log);
+  const unsubscribeSessions = bus.subscribe('sessions.changed', () => watch.check());
   const { maxConnections, fdReserve, ...limits } = config.jt808Limits ?? {};
   const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
   const gateway = config.jt808Port ? new Jt808Gateway({ db, pool: database.pool, writer, obdWriter, log: app.log, maxConnections, fdReserve, limits: defined, checksum: config.jt808Checksum, resetLinkState: !config.gatewayWorker }) : null;
@@ -82,7 +86,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const commands = downlink ? new CommandService(db, downlink) : null;
   // A registration reset drops the session on whichever worker holds it.
   const disconnect = downlink instanceof NatsDownlink ? (id: number, reason: string) => downlink.disconnect(id, reason) : undefined;
-  await registerTelematicsRoutes(app, { db, commands, gateway, hub, disconnect, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
+  await registerTelematicsRoutes(app, { db, commands, gateway, hub, watch, disconnect, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
 
   let port: number | null = null;
   let fleet: RunningFleet | null = null;
@@ -106,6 +110,8 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
       await Promise.all([writer.flush(), obdWriter.flush()]);
       unsubscribeHub();
       unsubscribeAlarms();
+      unsubscribeSessions();
+      watch.stop();
     },
   };
 }

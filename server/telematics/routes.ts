@@ -10,6 +10,7 @@ import type { DB } from '../platform/db/tables';
 import { registerCommandRoutes } from './commands/routes';
 import type { CommandService } from './commands/service';
 import type { LiveHub } from './live/hub';
+import type { SessionWatch } from './live/sessionWatch';
 import type { Jt808Gateway } from './gateway/server';
 import { registerLiveRoute } from './live/routes';
 import { registerRegistrationRoutes, type DisconnectTerminal } from './registration/routes';
@@ -23,6 +24,8 @@ export interface TelematicsRouteDeps {
   /** Null when the gateway is disabled. */
   gateway: Jt808Gateway | null;
   hub: LiveHub;
+  /** Closes live sockets whose session ended or changed scope. */
+  watch: SessionWatch;
   sessionDeps: SessionDeps;
   /** Drops a terminal's session wherever it is held (several processes); default: this gateway's. */
   disconnect?: DisconnectTerminal | null;
@@ -34,5 +37,5 @@ export async function registerTelematicsRoutes(app: FastifyInstance, deps: Telem
   const gateway = deps.gateway;
   const local: DisconnectTerminal | null = gateway ? (id, reason) => gateway.disconnect(id, reason) : null;
   registerRegistrationRoutes(app, deps.db, deps.disconnect === undefined ? local : deps.disconnect);
-  await registerLiveRoute(app, deps.hub, deps.sessionDeps);
+  await registerLiveRoute(app, deps.hub, deps.watch, deps.sessionDeps);
 }

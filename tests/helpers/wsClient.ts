@@ -6,7 +6,7 @@ interface WsLike {
   readonly protocol: string;
   on(event: 'open', fn: () => void): void;
   on(event: 'message', fn: (data: Buffer) => void): void;
-  on(event: 'close', fn: (code: number) => void): void;
+  on(event: 'close', fn: (code: number, reason: Buffer) => void): void;
   on(event: 'error', fn: (e: Error) => void): void;
   on(event: 'unexpected-response', fn: (req: unknown, res: { statusCode: number }) => void): void;
   send(data: string): void;
@@ -21,6 +21,8 @@ export interface TestSocket {
   protocol: string;
   send(data: unknown): void;
   close(): void;
+  /** How the server closed the socket, once it has. */
+  closed: Promise<{ code: number; reason: string }>;
   /** Waits until `check` holds over the received messages. */
   until(check: (messages: TestSocket['messages']) => boolean, timeoutMs?: number): Promise<void>;
 }
@@ -30,6 +32,7 @@ export function openSocket(url: string, protocols?: string[]): Promise<TestSocke
   return new Promise((resolve, reject) => {
     const ws = new WebSocketImpl(url, protocols);
     const messages: TestSocket['messages'] = [];
+    const closed = new Promise<{ code: number; reason: string }>((done) => ws.on('close', (code, reason) => done({ code, reason: reason.toString('utf8') })));
     ws.on('message', (d) => messages.push(JSON.parse(d.toString('utf8'))));
     ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.on('error', reject);
@@ -39,6 +42,7 @@ export function openSocket(url: string, protocols?: string[]): Promise<TestSocke
         protocol: ws.protocol,
         send: (data) => ws.send(JSON.stringify(data)),
         close: () => ws.close(),
+        closed,
         async until(check, timeoutMs = 5000) {
           const deadline = Date.now() + timeoutMs;
           while (!check(messages)) {
@@ -49,4 +53,11 @@ export function openSocket(url: string, protocols?: string[]): Promise<TestSocke
       }),
     );
   });
+}
+
+/** How the server closed the socket, or an error once `ms` have gone by with it still open. */
+export function closedWithin(socket: TestSocket, ms = 10_000): Promise<{ code: number; reason: string }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`socket still open after ${ms} ms`)), ms)));
+  return Promise.race([socket.closed, late]).finally(() => clearTimeout(timer));
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, forbidden, unauthorized } from '../http/errors';
 import { requestApplication } from './application';
-import { can, PUBLIC } from './caller';
+import { can, PUBLIC, type Caller } from './caller';
 import { callerFromToken, type SessionDeps } from './sessions';
 
 export function bearer(req: FastifyRequest): string | null {
@@ -34,10 +34,15 @@ export function installAuthentication(app: FastifyInstance, deps: SessionDeps): 
     const caller = token ? await callerFromToken(deps, token) : null;
     if (!caller) throw unauthorized();
     req.caller = caller;
-    if (caller.scope === 'password' && !req.routeOptions.config?.passwordScope) throw new AppError(403, 'passport.passwordChangeRequired');
+    checkSessionScope(caller, !!req.routeOptions.config?.passwordScope);
     if (!can(caller, permission)) throw forbidden();
     if (req.routeOptions.config?.sharedWrite && !caller.orgIsSystem) throw new AppError(403, 'security.sharedSystemOnly');
   });
+}
+
+/** A weak-password session may only change its password: 403 wherever `passwordScope` is not allowed (REST routes, the live socket). */
+export function checkSessionScope(caller: Caller, passwordScope: boolean): void {
+  if (caller.scope === 'password' && !passwordScope) throw new AppError(403, 'passport.passwordChangeRequired');
 }
 
 /** The caller of an authenticated route (the hook guarantees one). */

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/tables';
-import { accountRefusal } from './accountState';
+import { pathOfOrg, pathUnder } from '../scope';
+import { accountRefusal, orgStatusInTree } from './accountState';
 import type { Caller, MemberType, SessionScope } from './caller';
 import { grantedCodes } from './grants';
 import { signToken, verifyToken } from './token';
@@ -43,12 +44,9 @@ export async function callerFromToken(deps: SessionDeps, token: string): Promise
   return callerOfSession(deps, claims.sid, claims.sub);
 }
 
-/**
- * The caller of a live session. An impersonation session lives only while its origin session does,
- * and holds only the codes both members hold: acting as someone never widens what one may do.
- */
-async function callerOfSession(deps: SessionDeps, sid: string, memberId?: number): Promise<Caller | null> {
-  let q = deps.db
+/** The unrevoked, unexpired session rows named, joined to their member and organisation. */
+function sessionRows(db: Kysely<DB>, sids: readonly string[]) {
+  return db
     .selectFrom('session as s')
     .innerJoin('member as m', 'm.id', 's.member_id')
     .innerJoin('organisation as o', 'o.id', 'm.org_id')
@@ -69,14 +67,25 @@ async function callerOfSession(deps: SessionDeps, sid: string, memberId?: number
       'o.name as org_name',
       'o.type as org_type',
       'o.is_system',
-      'o.status as org_status',
     ])
-    .where('s.id', '=', sid)
+    .select(orgStatusInTree('o').as('org_status'))
+    .where('s.id', 'in', sids.length ? [...sids] : [''])
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', new Date());
-  if (memberId !== undefined) q = q.where('s.member_id', '=', memberId);
-  const row = await q.executeTakeFirst();
-  if (!row || accountRefusal(row)) return null;
+}
+
+type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionRows>['execute']>>[number];
+
+/** A session row of `sessionRows` is valid now (its origin aside) when its account may act. */
+const valid = (row: SessionRow) => !accountRefusal(row);
+
+/**
+ * The caller of a live session. An impersonation session lives only while its origin session does,
+ * and holds only the codes both members hold: acting as someone never widens what one may do.
+ */
+async function callerOfSession(deps: SessionDeps, sid: string, memberId?: number): Promise<Caller | null> {
+  const row = await sessionRows(deps.db, [sid]).executeTakeFirst();
+  if (!row || !valid(row) || (memberId !== undefined && row.id !== memberId)) return null;
   const memberType = row.member_type as MemberType;
   let grant = await grantedCodes(deps.db, { id: row.id, memberType, orgIsSystem: row.is_system }, row.application);
   if (row.origin_session_id) {
@@ -103,6 +112,26 @@ async function callerOfSession(deps: SessionDeps, sid: string, memberId?: number
   };
 }
 
+/** Who a live session acts as now: its member and that member's organisation path. */
+export interface SessionHolder {
+  memberId: number;
+  orgPath: string;
+}
+
+/**
+ * Which of these sessions are valid now (by the rule `callerFromToken` applies), each with its
+ * holder: one query for many sessions (the live sockets of a process), plus one for their origins.
+ */
+export async function liveSessions(db: Kysely<DB>, sids: readonly string[]): Promise<Map<string, SessionHolder>> {
+  const live = new Map<string, SessionHolder>();
+  if (!sids.length) return live;
+  const rows = (await sessionRows(db, sids).execute()).filter(valid);
+  const origins = [...new Set(rows.map((r) => r.origin_session_id).filter((o): o is string => o !== null))];
+  const liveOrigins = origins.length ? await liveSessions(db, origins) : new Map<string, SessionHolder>();
+  for (const r of rows) if (!r.origin_session_id || liveOrigins.has(r.origin_session_id)) live.set(r.sid, { memberId: r.id, orgPath: r.path });
+  return live;
+}
+
 type Grant = { allCodes: boolean; codes: ReadonlySet<string> };
 function intersect(a: Grant, b: Grant): { allCodes: boolean; codes: Set<string> } {
   if (a.allCodes) return { allCodes: b.allCodes, codes: new Set(b.codes) };
@@ -114,7 +143,17 @@ export async function revokeSession(db: Kysely<DB>, sessionId: string): Promise<
   await db.updateTable('session').set({ revoked_at: new Date() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
 }
 
-/** Revokes every live session of a member (password changed or reset), except `keep` if given. */
+/** Revokes every live session of the members of an organisation and its subtree (the organisation disabled). */
+export async function revokeSubtreeSessions(db: Kysely<DB>, orgId: number): Promise<void> {
+  await db
+    .updateTable('session')
+    .set({ revoked_at: new Date() })
+    .where('revoked_at', 'is', null)
+    .where('member_id', 'in', db.selectFrom('member as m').innerJoin('organisation as o', 'o.id', 'm.org_id').select('m.id').where(pathUnder('o.path', pathOfOrg(orgId))))
+    .execute();
+}
+
+/** Revokes every live session of a member (password changed or reset, account disabled), except `keep` if given. */
 export async function revokeMemberSessions(db: Kysely<DB>, memberId: number, keep?: string): Promise<void> {
   let q = db.updateTable('session').set({ revoked_at: new Date() }).where('member_id', '=', memberId).where('revoked_at', 'is', null);
   if (keep) q = q.where('id', '!=', keep);

@@ -3,14 +3,18 @@
  * Browsers cannot set Authorization on a WebSocket, so the token comes as `?token=` or as a
  * subprotocol: `new WebSocket(url, ['fleetstar', token])` (the server selects 'fleetstar').
  * The client may send `{"vehicleIds":[…]}` to narrow the stream, `{"vehicleIds":null}` to widen it.
+ * Only a full session opens one (a weak-password session is refused 403, as REST refuses it), and
+ * the socket closes when its session ends or changes scope (sessionWatch.ts, LIVE_CLOSE).
  */
 
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkSessionScope } from '../../platform/auth/authenticate';
 import { PUBLIC } from '../../platform/auth/caller';
 import { callerFromToken, type SessionDeps } from '../../platform/auth/sessions';
 import { unauthorized } from '../../platform/http/errors';
 import type { LiveHub, LiveSubscriber } from './hub';
+import type { SessionWatch, WatchedSocket } from './sessionWatch';
 
 export const LIVE_SUBPROTOCOL = 'fleetstar';
 
@@ -43,7 +47,7 @@ function parseFilter(data: Buffer): Set<number> | null | undefined {
   return undefined;
 }
 
-export async function registerLiveRoute(app: FastifyInstance, hub: LiveHub, deps: SessionDeps): Promise<void> {
+export async function registerLiveRoute(app: FastifyInstance, hub: LiveHub, watch: SessionWatch, deps: SessionDeps): Promise<void> {
   if (!app.hasPlugin('@fastify/websocket')) {
     await app.register(websocket, {
       options: {
@@ -64,14 +68,17 @@ export async function registerLiveRoute(app: FastifyInstance, hub: LiveHub, deps
         const token = tokenOf(req);
         const caller = token ? await callerFromToken(deps, token) : null;
         if (!caller) throw unauthorized();
+        // A weak-password session may only change its password: no live data.
+        checkSessionScope(caller, false);
         req.caller = caller;
       },
     },
     (raw, req) => {
       const socket = raw as unknown as LiveSocket; // the ws socket; typed by the interface above
+      const caller = req.caller!;
       const sub: LiveSubscriber = {
-        orgPath: req.caller!.orgPath,
-        memberId: req.caller!.memberId,
+        orgPath: caller.orgPath,
+        memberId: caller.memberId,
         backlog: () => socket.bufferedAmount,
         send: (json) => socket.send(json),
       };
@@ -84,7 +91,12 @@ export async function registerLiveRoute(app: FastifyInstance, hub: LiveHub, deps
         if (ids === null) delete sub.vehicleIds;
         else if (ids) sub.vehicleIds = ids;
       });
-      socket.on('close', () => hub.remove(sub));
+      const watched: WatchedSocket = { sessionId: caller.sessionId, memberId: caller.memberId, orgPath: caller.orgPath, close: (code, reason) => socket.close(code, reason) };
+      watch.add(watched);
+      socket.on('close', () => {
+        hub.remove(sub);
+        watch.remove(watched);
+      });
       socket.send(JSON.stringify({ type: 'hello', orgPath: sub.orgPath }));
     },
   );

@@ -136,6 +136,36 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
     expect(badReset.body.errors[0].field).toBe('password');
   });
 
+  it('ends sessions for good when an account or an organisation above it is disabled: re-enabling revives no old token (issue 39 #10)', async () => {
+    const current = (token: string) => s.call(token, 'GET', '/api/passport/member/current').then((r) => r.status);
+    const member = await s.addMember('HD', 'orgUser');
+    expect((await s.call(admin, 'PUT', `/api/passport/member/${member.id}`, { status: 'disabled' })).status).toBe(200);
+    expect(await current(member.token)).toBe(401);
+    expect((await s.call(admin, 'PUT', `/api/passport/member/${member.id}`, { status: 'enabled' })).status).toBe(200);
+    expect(await current(member.token)).toBe(401);
+    expect(await current(await s.login(member.loginName, MEMBER_PASSWORD))).toBe(200);
+    // An expiry date in the past is a disable too.
+    const expiring = await s.addMember('HD', 'orgUser');
+    expect((await s.call(admin, 'PUT', `/api/passport/member/${expiring.id}`, { expireDate: '2001-01-01' })).status).toBe(200);
+    expect((await s.call(admin, 'PUT', `/api/passport/member/${expiring.id}`, { expireDate: '2099-12-31' })).status).toBe(200);
+    expect(await current(expiring.token)).toBe(401);
+
+    // An organisation: its own accounts and those of the organisations below it.
+    const top = await s.call(admin, 'POST', '/api/vehicle/org', { code: 'END-TOP', name: '停用上级', parentId: await s.orgId('HN') });
+    expect((await s.call(admin, 'POST', '/api/vehicle/org', { code: 'END-SUB', name: '停用下级', parentId: top.body.id })).status).toBe(201);
+    const atTop = await s.addMember('END-TOP', 'orgUser');
+    const below = await s.addMember('END-SUB', 'orgUser');
+    expect((await s.call(admin, 'PUT', `/api/vehicle/org/${top.body.id}`, { status: 'disabled' })).status).toBe(200);
+    expect(await current(atTop.token)).toBe(401);
+    expect(await current(below.token)).toBe(401);
+    // While it is disabled nobody below it signs in either.
+    expect((await login(below.loginName, MEMBER_PASSWORD)).body).toMatchObject({ code: 'error.orgDisabled', message: '所属组织已停用' });
+    expect((await s.call(admin, 'PUT', `/api/vehicle/org/${top.body.id}`, { status: 'enabled' })).status).toBe(200);
+    expect(await current(atTop.token)).toBe(401);
+    expect(await current(below.token)).toBe(401);
+    expect(await current(await s.login(below.loginName, MEMBER_PASSWORD))).toBe(200);
+  });
+
   it('lets nobody grant, through a simulated login, a code the member behind it lacks', async () => {
     const ids = new Map<string, number>();
     const walk = (nodes: Array<{ id: number; code: string; children: unknown[] }>) => nodes.forEach((n) => (ids.set(n.code, n.id), walk(n.children as typeof nodes)));

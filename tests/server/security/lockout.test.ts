@@ -87,6 +87,31 @@ describe.each(BACKENDS)('lock-outs on %s', (backend) => {
     expect(audit).toEqual([{ action: 'memberUnlock', target: String(member.id) }]);
   });
 
+  it('locks guesses of the old password in a password change as sign-in guesses are: one count, one lock, the login\'s answer (issue 39 #9)', async () => {
+    const member = await s.addMember('HD', 'orgUser');
+    const change = async (ip: string, oldPassword: string, lang = 'zh-CN') => {
+      const r = await s.app.inject({
+        method: 'POST',
+        url: '/api/passport/member/change-password',
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${member.token}`, 'accept-language': lang },
+        payload: { oldPassword, newPassword: 'Moved2027y' },
+      });
+      return { status: r.statusCode, body: JSON.parse(r.body) };
+    };
+    for (let i = 0; i < DEFAULT_THROTTLE.lockAccountAfter; i++) expect((await change('198.51.100.20', 'wrong-pass1')).body.code).toBe('passport.oldPasswordWrong');
+    // Now even the right old password is refused, with the status and message a locked sign-in gets.
+    const locked = await change('198.51.100.20', MEMBER_PASSWORD, 'en-US');
+    const atLogin = await s.app.inject({ method: 'POST', url: '/api/login', remoteAddress: '198.51.100.20', headers: { 'accept-language': 'en-US' }, payload: { loginName: member.loginName, password: MEMBER_PASSWORD } });
+    expect(locked.status).toBe(400);
+    expect(locked.body).toMatchObject({ success: false, code: 'passport.locked' });
+    expect(locked.body.message).toMatch(/^Too many failed logins; try again in 1[45] minutes$/);
+    expect(atLogin.statusCode).toBe(locked.status);
+    expect(JSON.parse(atLogin.body)).toMatchObject({ code: 'passport.locked', message: locked.body.message });
+    // Per address, as at sign-in: from elsewhere the owner changes the password.
+    expect((await change('198.51.100.21', MEMBER_PASSWORD)).status).toBe(200);
+  });
+
   it('without TRUST_PROXY believes the socket address, not X-Forwarded-For, and sends no upgrade-insecure-requests', async () => {
     const member = await s.addMember('HD', 'orgUser');
     for (let i = 0; i < DEFAULT_THROTTLE.lockAccountAfter; i++) await loginFrom('192.0.2.1', member.loginName, 'wrong-pass1', { 'x-forwarded-for': `203.0.113.${i}` });

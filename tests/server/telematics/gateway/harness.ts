@@ -9,6 +9,7 @@ import { startTestServer, type Backend, type TestServer } from '../../../helpers
 import type { AppOptions } from '../../../../server/app';
 import { CommandService } from '../../../../server/telematics/commands/service';
 import { LiveHub } from '../../../../server/telematics/live/hub';
+import { SessionWatch } from '../../../../server/telematics/live/sessionWatch';
 import { registerTelematicsRoutes } from '../../../../server/telematics/routes';
 
 /** Demo terminal numbers (seeded by the demo fixtures): 8080 + 8 digits, 24 of them. */
@@ -39,11 +40,13 @@ export async function startGateway(
   let commands: CommandService | undefined;
   let hub: LiveHub | undefined;
   let httpUrl: string | undefined;
+  let watch: SessionWatch | undefined;
   if (opts.routes) {
     commands = new CommandService(db, gateway, opts.routes.commandTimeoutMs);
     hub = new LiveHub();
     writer.on('stored', hub.publish);
-    await registerTelematicsRoutes(s.app, { db, commands, gateway, hub, sessionDeps: { db, secret: 'test-secret', ttlHours: 12 } });
+    watch = new SessionWatch(db, pino({ level: 'silent' }));
+    await registerTelematicsRoutes(s.app, { db, commands, gateway, hub, watch, sessionDeps: { db, secret: 'test-secret', ttlHours: 12 } });
     httpUrl = await s.app.listen({ port: 0, host: '127.0.0.1' });
   }
   const terminals: SimTerminal[] = [];
@@ -62,6 +65,7 @@ export async function startGateway(
     async close() {
       for (const t of terminals) t.destroy();
       commands?.close();
+      watch?.stop();
       await gateway.close();
       await s.close();
     },
