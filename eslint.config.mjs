@@ -25,6 +25,8 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
+      // A `let` read by a closure before its one assignment (a late-bound bus, a timer) stays a `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // A leading underscore marks a value left out on purpose (a rest sibling, a callback's slot).
       '@typescript-eslint/no-unused-vars': [
         'error',
