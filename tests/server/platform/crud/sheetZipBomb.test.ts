@@ -48,7 +48,7 @@ describe('xlsx bombs through a real server process', () => {
   async function importWhileWatching(file: Buffer, lang = 'zh-CN') {
     const { payload, headers } = multipartFile('brands.xlsx', file, XLSX);
     let done = false;
-    const answer = fetch(`${server.url}/api/vehicle/vehicleBrand/import`, { method: 'POST', body: payload, headers: { ...headers, authorization: `Bearer ${token}`, 'accept-language': lang } })
+    const answer = fetch(`${server.url}/api/vehicle/vehicleBrand/import`, { method: 'POST', body: new Uint8Array(payload), headers: { ...headers, authorization: `Bearer ${token}`, 'accept-language': lang } })
       .then(async (r) => ({ status: r.status, body: (await r.json()) as { code?: string; message: string } }))
       .finally(() => (done = true));
     let slowestHealth = 0;
