@@ -20,7 +20,7 @@ export const deflated = (name: string, data: Buffer): ZipPart => ({ name, stored
 export function spaces(name: string, size: number): ZipPart {
   const block = 1024 * 1024;
   if (size % block) throw new Error('size must be a whole number of MB');
-  // A non-final stored-less deflate block ends on a byte boundary after a full flush, so copies chain.
+  // After a full flush the block ends on a byte boundary and refers to nothing before it, so copies chain.
   const one = deflateRawSync(Buffer.alloc(block, 0x20), { finishFlush: 3 /* Z_FULL_FLUSH */ });
   const end = deflateRawSync(Buffer.alloc(0)); // the final (empty) block
   let crc = 0;
@@ -38,11 +38,20 @@ export async function partsOf(zip: Buffer): Promise<ZipPart[]> {
 }
 
 /**
- * The local entries of `parts` followed by their central directory, local offsets counted from
- * `base` (where the first entry will sit in the file). `directoryAt` is where the directory begins,
- * counted the same way.
+ * The fields a local header and a directory record share (version needed, flags, method, time,
+ * date, CRC, sizes, name length), from `at`: 4 in a local header, 6 in a directory record.
  */
-export function archive(parts: ZipPart[], base = 0): { locals: Buffer; directory: Buffer; directoryAt: number } {
+function sharedFields(p: ZipPart, nameLength: number, out: Buffer, at: number): void {
+  out.writeUInt16LE(20, at);
+  out.writeUInt16LE(p.method, at + 4);
+  out.writeUInt32LE(p.crc, at + 10);
+  out.writeUInt32LE(p.stored.length, at + 14);
+  out.writeUInt32LE(p.size, at + 18);
+  out.writeUInt16LE(nameLength, at + 22);
+}
+
+/** The local entries of `parts` followed by their central directory, and where that begins. */
+export function archive(parts: ZipPart[]): { locals: Buffer; directory: Buffer; directoryAt: number } {
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let at = 0;
@@ -50,27 +59,17 @@ export function archive(parts: ZipPart[], base = 0): { locals: Buffer; directory
     const name = Buffer.from(p.name);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(p.method, 8);
-    local.writeUInt32LE(p.crc, 14);
-    local.writeUInt32LE(p.stored.length, 18);
-    local.writeUInt32LE(p.size, 22);
-    local.writeUInt16LE(name.length, 26);
+    sharedFields(p, name.length, local, 4);
     const dir = Buffer.alloc(46);
     dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(20, 4);
-    dir.writeUInt16LE(20, 6);
-    dir.writeUInt16LE(p.method, 10);
-    dir.writeUInt32LE(p.crc, 16);
-    dir.writeUInt32LE(p.stored.length, 20);
-    dir.writeUInt32LE(p.size, 24);
-    dir.writeUInt16LE(name.length, 28);
-    dir.writeUInt32LE(base + at, 42);
+    dir.writeUInt16LE(20, 4); // version made by
+    sharedFields(p, name.length, dir, 6);
+    dir.writeUInt32LE(at, 42);
     locals.push(local, name, p.stored);
     central.push(dir, name);
     at += 30 + name.length + p.stored.length;
   }
-  return { locals: Buffer.concat(locals), directory: Buffer.concat(central), directoryAt: base + at };
+  return { locals: Buffer.concat(locals), directory: Buffer.concat(central), directoryAt: at };
 }
 
 /** The end-of-central-directory record. */
