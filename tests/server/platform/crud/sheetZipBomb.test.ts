@@ -63,12 +63,17 @@ describe('xlsx bombs through a real server process', () => {
   const brandNames = async () =>
     ((await http(`${server.url}/api/vehicle/vehicleBrand/query`, 'POST', { criteria: {}, pageSize: 100 }, token)).json.data as Array<{ name: string }>).map((b) => b.name);
 
-  it('refuses an archive whose end record points a reader that allows for prepended bytes at a hidden bomb, without inflating it', async () => {
+  it('refuses archives whose records point a parser at a hidden bomb (prepended bytes, records past the count) and a plain bomb, without inflating them', async () => {
     const valid = await partsOf(await xlsxOf([['品牌名称'], ['Hidden brand']]));
     const decoy = [...(await partsOf(await xlsxOf([['品牌名称'], ['Decoy brand']]))), deflated('xl/pad.xml', Buffer.from(' '))];
     const crafted = twoFacedZip(decoy, [...valid, spaces('xl/pad.xml', BOMB)]);
     expect(crafted.length).toBeLessThan(MB);
     const plain = zipOf([...valid, spaces('xl/pad.xml', BOMB)]);
+    // The bomb's directory record after the count the end record declares: a reader going on while
+    // it finds records reads it, a check stopping at the count would not.
+    const uncounted = Buffer.from(plain);
+    uncounted.writeUInt16LE(valid.length, uncounted.length - 22 + 8);
+    uncounted.writeUInt16LE(valid.length, uncounted.length - 22 + 10);
     const pid = server.child.pid!;
     resetPeak(pid);
     const rssBefore = residentRss(pid);
@@ -80,6 +85,7 @@ describe('xlsx bombs through a real server process', () => {
     expect((await importWhileWatching(crafted, 'en-US')).body.message).toBe(
       "The file's zip structure is irregular (other data before, between or after its parts); save it again from a spreadsheet program and import that",
     );
+    expect(await importWhileWatching(uncounted)).toMatchObject({ status: 400, body: { code: 'sheet.irregularZip' } });
     const p = await importWhileWatching(plain);
     expect(p).toMatchObject({ status: 400, body: { code: 'sheet.inflatedTooLarge', message: '文件解压后超过40 MB，请分批导入' } });
     expect(p.slowestHealth).toBeLessThan(1000);
