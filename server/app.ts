@@ -30,6 +30,7 @@ import { installValidators } from './platform/http/validators';
 import type { TrustProxy } from './config';
 import { upgradeInsecureRequestsOverHttps } from './platform/http/csp';
 import { installNulByteGuard } from './platform/http/nulBytes';
+import { installJsonBodyParser } from './platform/http/jsonBody';
 import { registerReports } from './reports';
 import { registerAlarmFeature } from './intelligence/alarms';
 import { checkFenceBody } from './fleet/fenceRoutes';
@@ -104,6 +105,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const db = database.db;
   const app = Fastify({ logger: loggerOptions(opts.logLevel ?? 'info', opts.logFormat), bodyLimit: 1024 * 1024, trustProxy: fastifyTrustProxy(opts.trustProxy) });
   installValidators(app);
+  installJsonBodyParser(app);
   installNulByteGuard(app);
 
   // The generic CRUD serves only entities whose routes are not hand-written (x-entity.handWritten).

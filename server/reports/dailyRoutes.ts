@@ -4,14 +4,13 @@
  * so the file holds exactly what the page shows, totals row included.
  */
 
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { translator } from '../../schemas/kit/catalogue';
 import { LEDGER_COLUMNS, type LedgerDayVehicleRow } from '../../schemas/kit/ledgerColumns';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE, type Caller } from '../platform/auth/caller';
-import { attachment, XLSX_TYPE } from '../platform/crud/sheet/workbook';
+import { attachment, tableWorkbook, XLSX_TYPE } from '../platform/crud/sheet/workbook';
 import type { DB } from '../platform/db/tables';
 import { requestLanguage } from '../platform/http/language';
 import { progressHeaders, trackRequest } from '../platform/progress/track';
@@ -106,14 +105,10 @@ export function registerDailyRoutes(app: FastifyInstance, { db, timeZone }: Repo
       const { rows, total } = await report(req);
       progress.phase('write', rows.length);
       const t = translator(requestLanguage(req));
-      const wb = new ExcelJS.Workbook();
-      const ws = wb.addWorksheet(t('reports.ledger.sheetTitle'));
-      ws.columns = LEDGER_COLUMNS.map((col) => ({ width: Math.max(12, t(col.labelKey).length * 2 + 2) }));
-      ws.addRow(LEDGER_COLUMNS.map((col) => t(col.labelKey))).font = { bold: true };
-      await addRows(progress, rows, 0, (r) => ws.addRow(LEDGER_COLUMNS.map((col) => col.value(r))));
-      const totals = ws.addRow(LEDGER_COLUMNS.map((col, i) => (i === 0 ? t('reports.ledger.total') : col.value(total))));
-      totals.font = { bold: true };
-      const out = Buffer.from(await wb.xlsx.writeBuffer());
+      const sheet = tableWorkbook(t('reports.ledger.sheetTitle'), LEDGER_COLUMNS.map((col) => t(col.labelKey)));
+      await addRows(progress, rows, 0, (r) => sheet.addRow(LEDGER_COLUMNS.map((col) => col.value(r))));
+      sheet.addRow(LEDGER_COLUMNS.map((col, i) => (i === 0 ? t('reports.ledger.total') : col.value(total))), true);
+      const out = await sheet.buffer();
       return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(`${t('reports.ledger.sheetTitle')} ${(req.body as { criteria: LedgerCriteria }).criteria.begin}_${(req.body as { criteria: LedgerCriteria }).criteria.end}`)).send(out);
     },
   );

@@ -3,12 +3,11 @@
  * language and time zone, so the file holds exactly what the page shows.
  */
 
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { translator } from '../../schemas/kit/catalogue';
 import { cellText, type ReportColumn } from '../../schemas/kit/reportColumns';
 import { NONE } from '../platform/auth/caller';
-import { attachment, XLSX_TYPE } from '../platform/crud/sheet/workbook';
+import { attachment, tableWorkbook, XLSX_TYPE } from '../platform/crud/sheet/workbook';
 import { formatInZone, requestTimeZone } from '../platform/crud/sheet/timeZone';
 import { requestLanguage } from '../platform/http/language';
 import type { Progress } from '../platform/progress/board';
@@ -41,16 +40,12 @@ export async function sendReportSheet<R>(req: FastifyRequest, reply: FastifyRepl
   progress.phase('write', rows.length);
   const t = translator(requestLanguage(req));
   const zone = requestTimeZone(req);
-  const wb = new ExcelJS.Workbook();
   const title = t(titleKey);
-  const ws = wb.addWorksheet(title.slice(0, 31));
-  const headers = columns.map((c) => t(c.labelKey));
-  ws.columns = headers.map((h) => ({ width: Math.min(40, Math.max(12, h.length * 2 + 2)) }));
-  ws.addRow(headers).font = { bold: true };
-  await addRows(progress, rows, 0, (r) => ws.addRow(columns.map((c) => cellText(c, r, t, (iso) => formatInZone(new Date(iso), zone)))));
+  const sheet = tableWorkbook(title, columns.map((c) => t(c.labelKey)));
+  await addRows(progress, rows, 0, (r) => sheet.addRow(columns.map((c) => cellText(c, r, t, (iso) => formatInZone(new Date(iso), zone)))));
   const { criteria } = (req.body ?? {}) as { criteria?: { begin?: string; end?: string } };
   const name = criteria?.begin ? `${title} ${criteria.begin}_${criteria.end}` : title;
-  return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(name)).send(Buffer.from(await wb.xlsx.writeBuffer()));
+  return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(name)).send(await sheet.buffer());
 }
 
 /** `POST <path>/export`: the same body as the report route, its rows (as `rowsOf` reads them) as xlsx. */

@@ -3,13 +3,12 @@
  * caller's language (every matching row, up to MAX_EXPORT), written page by page.
  */
 
-import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { NONE } from '../../../schemas/kit/authority';
 import { translator } from '../../../schemas/kit/catalogue';
 import { callerOf } from '../../platform/auth/authenticate';
-import { attachment, XLSX_TYPE } from '../../platform/crud/sheet/workbook';
+import { attachment, tableWorkbook, XLSX_TYPE } from '../../platform/crud/sheet/workbook';
 import type { DB } from '../../platform/db/tables';
 import { requestLanguage } from '../../platform/http/language';
 import { progressHeaders, trackRequest } from '../../platform/progress/track';
@@ -27,8 +26,6 @@ export function registerAlarmExport(app: FastifyInstance, db: Kysely<DB>, body: 
     const caller = callerOf(req);
     const t = translator(requestLanguage(req));
     const q = toQuery(req.body as Body | null);
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet(t('console.alarm.all'));
     const cols: Array<[string, (a: AlarmRow) => unknown]> = [
       ['alarm.fields.begin', (a) => a.begin],
       ['alarm.fields.end', (a) => a.end ?? ''],
@@ -41,16 +38,15 @@ export function registerAlarmExport(app: FastifyInstance, db: Kysely<DB>, body: 
       ['alarm.fields.handled', (a) => (a.handled ? t('console.alarm.handledYes') : t('console.alarm.handledNo'))],
       ['alarm.fields.note', (a) => a.note ?? ''],
     ];
-    ws.columns = cols.map(([k]) => ({ width: Math.max(12, t(k).length * 2 + 2) }));
-    ws.addRow(cols.map(([k]) => t(k))).font = { bold: true };
+    const sheet = tableWorkbook(t('console.alarm.all'), cols.map(([k]) => t(k)));
     for (let pageIndex = 1, written = 0; written < MAX_EXPORT; pageIndex++) {
       const page = await queryAlarms(db, caller, { ...q, pageIndex, pageSize: PAGE });
       if (pageIndex === 1) progress.phase('write', Math.min(MAX_EXPORT, page.total));
-      await addRows(progress, page.data, written, (a) => ws.addRow(cols.map(([, v]) => v(a))));
+      await addRows(progress, page.data, written, (a) => sheet.addRow(cols.map(([, v]) => v(a))));
       written += page.data.length;
       if (page.data.length < PAGE) break;
     }
-    const out = Buffer.from(await wb.xlsx.writeBuffer());
+    const out = await sheet.buffer();
     return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(t('console.alarm.all'))).send(out);
   });
 }

@@ -3,6 +3,7 @@ import type { PropertySchema } from '../../../../schemas/kit/entity';
 import { catalogues } from '../../../../schemas/kit/catalogue';
 import type { Translate } from '../../../../schemas/kit/i18n';
 import type { EntityModel, RefModel } from '../model';
+import { unneutralise } from './formulaText';
 import { dateTimeIn, DEFAULT_TIME_ZONE, formatInZone } from './timeZone';
 
 /** One spreadsheet column: the property it shows (a relation shows its label, never the id). */
@@ -55,14 +56,6 @@ export function renewColumns(m: EntityModel): SheetColumn[] {
 
 const enumKey = (m: EntityModel, key: string, v: unknown) => `entity.${m.name}.enums.${key}.${String(v)}`;
 
-/** Text a spreadsheet program would run as a formula when the cell is re-edited or the sheet saved as CSV. */
-const FORMULA_START = /^[=+\-@]/;
-/** Our neutralised form of such text: a leading apostrophe (OWASP's advice), undone on import. */
-const NEUTRALISED = /^'[=+\-@]/;
-
-/** Text as exported: a leading `=`, `+`, `-` or `@` gets an apostrophe so it stays text. */
-export const neutralise = (s: string) => (FORMULA_START.test(s) ? `'${s}` : s);
-
 /** A cell as the caller reads it: enum and yes/no labels in their language, JSON for structures. */
 export function cellOut(m: EntityModel, col: SheetColumn, value: unknown, t: Translate, zone = DEFAULT_TIME_ZONE): string | number | null {
   if (value === null || value === undefined) return null;
@@ -70,8 +63,8 @@ export function cellOut(m: EntityModel, col: SheetColumn, value: unknown, t: Tra
   if (typeof value === 'boolean') return t(value ? 'common.yes' : 'common.no');
   if (value instanceof Date) return col.schema.format === 'date' ? isoDate(value) : formatInZone(value, zone);
   if (typeof value === 'string' && col.schema.format === 'date-time' && !Number.isNaN(Date.parse(value))) return formatInZone(new Date(value), zone);
-  if (typeof value === 'object') return neutralise(JSON.stringify(value));
-  return typeof value === 'string' ? neutralise(value) : (value as number);
+  if (typeof value === 'object') return JSON.stringify(value);
+  return typeof value === 'string' ? value : (value as number);
 }
 
 /** The plain value of an exceljs cell (rich text, hyperlinks and formulas reduced to what they show). */
@@ -79,7 +72,7 @@ export function cellIn(v: CellValue): unknown {
   if (v === null || v === undefined) return undefined;
   if (typeof v === 'string') {
     const s = v.trim();
-    return s === '' ? undefined : NEUTRALISED.test(s) ? s.slice(1) : s;
+    return s === '' ? undefined : unneutralise(s);
   }
   if (typeof v === 'number' || typeof v === 'boolean' || v instanceof Date) return v;
   if ('richText' in v) return cellIn(v.richText.map((r) => r.text).join(''));

@@ -4,13 +4,21 @@ import type { Translate } from '../../../../schemas/kit/i18n';
 import type { EntityModel } from '../model';
 import type { Progress } from '../../progress/board';
 import { cellOut, type SheetColumn } from './columns';
+import { neutralise } from './formulaText';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** `attachment` with the localised file name (RFC 5987), ASCII fallback for old clients. */
 export const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}.xlsx`;
 
-const width = (header: string) => Math.min(40, Math.max(10, header.length * 2 + 2));
+const width = (header: string, min = 10) => Math.min(40, Math.max(min, header.length * 2 + 2));
+
+/**
+ * Cell values as every xlsx of ours writes them (entity exports, templates, report tables): text
+ * passes `neutralise`, so no cell anyone wrote can become a formula. Every row and cell written
+ * goes through here.
+ */
+const safe = (values: readonly unknown[]) => values.map((v) => (typeof v === 'string' ? neutralise(v) : v)) as ExcelJS.CellValue[]; // values are text, numbers, dates or empty
 
 export const abortedMessage = 'export aborted: the client went away';
 
@@ -58,10 +66,10 @@ export async function streamWorkbook(
   const ws = wb.addWorksheet(t('sheet.sheetName'));
   const headers = cols.map((c) => t(c.labelKey));
   ws.columns = headers.map((h) => ({ width: width(h) }));
-  ws.addRow(headers).commit();
+  ws.addRow(safe(headers)).commit();
   let n = 0;
   for await (const batch of batches) {
-    for (const row of batch) ws.addRow(cols.map((c) => cellOut(m, c, row[c.key], t, zone))).commit();
+    for (const row of batch) ws.addRow(safe(cols.map((c) => cellOut(m, c, row[c.key], t, zone)))).commit();
     n += batch.length;
     progress?.done(n);
     await whenWritable(out);
@@ -112,9 +120,9 @@ export async function templateBuffer(columns: TemplateColumn[], t: Translate): P
   const lists = wb.addWorksheet('lists', { state: 'veryHidden' });
   const headers = columns.map((c) => t(c.col.labelKey));
   ws.columns = headers.map((h) => ({ width: width(h) + 6 }));
-  ws.addRow(headers).font = { bold: true };
+  ws.addRow(safe(headers)).font = { bold: true };
   const hints = columns.map((c, i) => (i === 0 ? `${t('sheet.hint.marker')}${hint(c, t)}` : hint(c, t)));
-  const hintRow = ws.addRow(hints);
+  const hintRow = ws.addRow(safe(hints));
   hintRow.font = { italic: true, color: { argb: 'FF8C8C8C' } };
   hintRow.alignment = { wrapText: true, vertical: 'top' };
   let listCol = 0;
@@ -125,7 +133,7 @@ export async function templateBuffer(columns: TemplateColumn[], t: Translate): P
     if (!c.choices?.length) return;
     listCol++;
     const l = colName(listCol);
-    c.choices.forEach((v, r) => (lists.getCell(`${l}${r + 1}`).value = v));
+    c.choices.forEach((v, r) => (lists.getCell(`${l}${r + 1}`).value = safe([v])[0]));
     rangeValidations(ws).add(`${letter}3:${letter}${VALIDATED_ROWS + 2}`, {
       type: 'list',
       allowBlank: !c.required,
@@ -136,4 +144,28 @@ export async function templateBuffer(columns: TemplateColumn[], t: Translate): P
     });
   });
   return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+/** A table being written: rows (a bold one for totals) and, at the end, the file. */
+export interface TableWorkbook {
+  addRow(values: readonly unknown[], bold?: boolean): void;
+  buffer(): Promise<Buffer>;
+}
+
+/**
+ * A one-sheet xlsx built in memory (report, alarm and ledger exports): bold headers, column widths
+ * from them, every cell through the same rule as the other xlsx of ours.
+ */
+export function tableWorkbook(sheetName: string, headers: string[]): TableWorkbook {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet(sheetName.slice(0, 31)); // Excel's longest sheet name
+  ws.columns = headers.map((h) => ({ width: width(h, 12) }));
+  ws.addRow(safe(headers)).font = { bold: true };
+  return {
+    addRow(values, bold = false) {
+      const row = ws.addRow(safe(values));
+      if (bold) row.font = { bold: true };
+    },
+    buffer: async () => Buffer.from(await wb.xlsx.writeBuffer()),
+  };
 }
