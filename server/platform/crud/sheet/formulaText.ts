@@ -4,6 +4,7 @@
  * them), or starting with a tab or carriage return. An xlsx text cell itself is never evaluated,
  * but it is once re-edited, pasted or saved as CSV.
  */
+// eslint-disable-next-line no-control-regex -- control characters are part of what is looked for
 const FORMULA_LIKE = /^(?:[\t\r]|[\s\x00-\x1f]*[=+\-@])/;
 
 /**

@@ -51,7 +51,7 @@ describe('formula-like text in every xlsx written', () => {
     expect(exported.rows).toHaveLength(CASES.length + 1);
     const header = exported.rows[0] as string[];
     const cells = exported.rows.slice(1).map((r) => [r[header.indexOf('品牌名称')], r[header.indexOf('制造商')]]);
-    for (const [name, written] of CASES) expect(cells).toContainEqual([`${written}#`, `${written}co`]);
+    for (const [, written] of CASES) expect(cells).toContainEqual([`${written}#`, `${written}co`]);
 
     // The vehicle template's dropdown lists hold brand labels.
     const lists = await sheetOf('GET', '/api/vehicle/vehicle/template', undefined, 'lists');
