@@ -207,6 +207,18 @@ describe('vehicle detail and track playback', () => {
     await page.mouse.click(chartBox.x + 44 + (chartBox.width - 60) * 0.25, chartBox.y + chartBox.height / 2);
     await page.waitForFunction((e) => Number(document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock')) < e, endClock);
     await page.waitForFunction(() => document.querySelector('[data-testid=speed-chart]')?.getAttribute('data-at') === document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock'));
+    // A trip or a stop picked in the side list moves the clock to its start (the map zooms to it).
+    await page.getByRole('tab', { name: '停车', exact: true }).click();
+    for (const id of ['track-stop', 'track-trip']) {
+      if (id === 'track-trip') await page.getByRole('tab', { name: '行程', exact: true }).click();
+      const first = page.getByTestId(id).first();
+      if (!(await first.count())) continue;
+      // A trip that began before the range starts at the range's first report.
+      const bounds = [Number(await page.getByTestId('track-playback').getAttribute('data-track-begin')), Number(await page.getByTestId('track-playback').getAttribute('data-track-end'))];
+      const begin = Math.min(bounds[1], Math.max(bounds[0], Number(await first.getAttribute('data-begin'))));
+      await first.click();
+      await page.waitForFunction((b) => Number(document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock')) === b, begin);
+    }
     expect(external).toEqual([]);
 
     // Only numeric ids: anything else is the 404 page.

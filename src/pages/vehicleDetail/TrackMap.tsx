@@ -5,7 +5,7 @@ import { HeadingMarker } from '../../components/map/headingMarker';
 import { toMapLatLng } from '../../components/map/projection';
 import type { MapConfig } from '../../services/location';
 import { replayTrack, type AlarmRow, type Replay, type ReplayPoint } from '../../services/vehicleDetail';
-import { colouredRuns, DETAIL_ZOOM, windowInView } from './playback';
+import { colouredRuns, DETAIL_ZOOM, pointsBetween, windowInView } from './playback';
 import { escapeHtml } from '../../utils/escapeHtml';
 
 export interface TrackMapProps {
@@ -16,15 +16,19 @@ export interface TrackMapProps {
   /** The marker's place now. */
   at: { latitude: number; longitude: number; direction: number } | null;
   stopLabel: (durationS: number) => string;
+  /** An alarm's tooltip text (its type, translated). */
+  alarmLabel: (alarm: AlarmRow) => string;
+  /** A trip or stop the user picked: the map zooms to its points (`seq` tells one pick from the next). */
+  focus: { begin: number; end: number; seq: number } | null;
 }
 
 /** The track coloured by speed, its stops and alarms, the moving marker; zoomed in, the window in full. */
-export default function TrackMap({ config, vehicleId, replay, alarms, at, stopLabel }: TrackMapProps) {
+export default function TrackMap({ config, vehicleId, replay, alarms, at, stopLabel, alarmLabel, focus }: TrackMapProps) {
   const map = useRef<L.Map | null>(null);
   const marker = useRef<InstanceType<typeof HeadingMarker> | null>(null);
   const project = (lat: number, lng: number) => toMapLatLng(lat, lng, config.coordSystem);
-  const props = useRef({ replay, alarms, stopLabel });
-  props.current = { replay, alarms, stopLabel };
+  const props = useRef({ replay, alarms, stopLabel, alarmLabel });
+  props.current = { replay, alarms, stopLabel, alarmLabel };
 
   useEffect(() => {
     if (at && marker.current) {
@@ -33,8 +37,19 @@ export default function TrackMap({ config, vehicleId, replay, alarms, at, stopLa
     }
   });
 
+  // A picked trip or stop: its points fill the view (a stop's single place is centred, zoomed in).
+  useEffect(() => {
+    const m = map.current;
+    if (!focus || !m) return;
+    const latlngs = pointsBetween(props.current.replay.points, focus.begin, focus.end).map(([la, ln]) => project(la, ln));
+    if (latlngs.length > 1) m.fitBounds(L.latLngBounds(latlngs), { padding: [30, 30] });
+    else if (latlngs.length === 1) m.setView(latlngs[0], Math.max(m.getZoom(), DETAIL_ZOOM));
+    // `project` is rebuilt each render from the same config; the pick alone decides.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focus]);
+
   const draw = (m: L.Map) => {
-    const { replay: r, alarms: a, stopLabel: label } = props.current;
+    const { replay: r, alarms: a, stopLabel: label, alarmLabel: alarmText } = props.current;
     const layer = L.layerGroup().addTo(m);
     const line = (points: readonly ReplayPoint[], weight: number) =>
       colouredRuns(points).forEach((run) => L.polyline(run.latlngs.map(([la, ln]) => project(la, ln)), { color: run.colour, weight }).addTo(layer));
@@ -42,7 +57,7 @@ export default function TrackMap({ config, vehicleId, replay, alarms, at, stopLa
     for (const s of r.stops) L.circleMarker(project(s.latitude, s.longitude), { radius: 6, color: '#722ed1', fillOpacity: 0.8 }).bindTooltip(escapeHtml(label(s.durationS))).addTo(layer);
     for (const al of a) {
       if (al.latitude === null || al.longitude === null) continue;
-      L.circleMarker(project(al.latitude, al.longitude), { radius: 6, color: '#f5222d', fillColor: '#fff', fillOpacity: 1, weight: 3 }).bindTooltip(escapeHtml(al.type)).addTo(layer);
+      L.circleMarker(project(al.latitude, al.longitude), { radius: 6, color: '#f5222d', fillColor: '#fff', fillOpacity: 1, weight: 3 }).bindTooltip(escapeHtml(alarmText(al))).addTo(layer);
     }
     if (r.points.length) m.fitBounds(L.latLngBounds(r.points.map((p) => project(p[1], p[2]))), { padding: [30, 30] });
     const first = r.points[0];

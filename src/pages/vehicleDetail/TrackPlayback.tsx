@@ -1,4 +1,4 @@
-import { Alert, Button, Card, DatePicker, Empty, List, Select, Slider, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Card, DatePicker, Empty, List, Select, Slider, Space, Spin, Tabs, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useMapConfig } from '../../components/map/useMapConfig';
@@ -24,6 +24,13 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
   const { track, clock, play, pause, setSpeed, seekTo } = usePlayback(vehicleId, range);
   const [trips, setTrips] = useState<Trip[]>([]);
   const [alarms, setAlarms] = useState<AlarmRow[]>([]);
+  const [focus, setFocus] = useState<{ begin: number; end: number; seq: number } | null>(null);
+  /** A trip or stop picked in the list: the map zooms to it and the clock moves to its start. */
+  const pick = (begin: string, end: string) => {
+    const b = Date.parse(begin);
+    setFocus((f) => ({ begin: b, end: Date.parse(end), seq: (f?.seq ?? 0) + 1 }));
+    seekTo(b);
+  };
 
   useEffect(() => {
     let live = true;
@@ -36,10 +43,11 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
 
   const points = useMemo(() => (track.kind === 'loaded' ? track.replay.points : []), [track]);
   const at = useMemo(() => positionAt(points, clock.at), [points, clock.at]);
+  const stops = track.kind === 'loaded' ? track.replay.stops : [];
   const presets = TRACK_RANGES.map((k) => ({ label: t(`console.vehicleDetail.range.${k}`), value: trackRange(k).map((d) => dayjs(d)) as [Dayjs, Dayjs] }));
 
   return (
-    <div style={{ display: 'flex', gap: 12 }} data-testid="track-playback" data-state={track.kind} data-points={points.length} data-clock={clock.at} data-playing={clock.playing}>
+    <div style={{ display: 'flex', gap: 12 }} data-testid="track-playback" data-state={track.kind} data-points={points.length} data-clock={clock.at} data-playing={clock.playing} data-track-begin={track.kind === 'loaded' ? track.begin : ''} data-track-end={track.kind === 'loaded' ? track.end : ''}>
       <div style={{ flex: 1, minWidth: 0 }}>
         <Space wrap style={{ marginBottom: 8 }}>
           <DatePicker.RangePicker
@@ -75,6 +83,8 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
                 alarms={alarms}
                 at={at}
                 stopLabel={(s) => t('console.vehicleDetail.stopFor', { duration: formatDuration(s, t) })}
+                alarmLabel={(a) => t(`alarm.types.${a.type}`)}
+                focus={focus}
               />
             </Suspense>
           )
@@ -90,19 +100,52 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
           </Typography.Paragraph>
         )}
       </div>
-      <Card size="small" title={t('console.vehicleDetail.trips')} style={{ width: 260, flex: 'none' }} styles={{ body: { padding: 0, maxHeight: 560, overflow: 'auto' } }}>
-        <List
+      <Card size="small" style={{ width: 260, flex: 'none' }} styles={{ body: { padding: '0 0 8px' } }}>
+        <Tabs
           size="small"
-          dataSource={trips}
-          locale={{ emptyText: t('console.vehicleDetail.noTrips') }}
-          renderItem={(trip) => (
-            <List.Item style={{ cursor: 'pointer', padding: '6px 12px' }} onClick={() => setRange({ begin: trip.begin, end: trip.end })} data-testid="track-trip">
-              <div>
-                <div>{parseTime(trip.begin)}</div>
-                <Typography.Text type="secondary">{t('console.vehicleDetail.tripLine', { km: trip.distanceKm.toFixed(1), duration: formatDuration(trip.durationS, t) })}</Typography.Text>
-              </div>
-            </List.Item>
-          )}
+          centered
+          items={[
+            {
+              key: 'trips',
+              label: t('console.vehicleDetail.trips'),
+              children: (
+                <List
+                  size="small"
+                  style={{ maxHeight: 520, overflow: 'auto' }}
+                  dataSource={trips}
+                  locale={{ emptyText: t('console.vehicleDetail.noTrips') }}
+                  renderItem={(trip) => (
+                    <List.Item style={{ cursor: 'pointer', padding: '6px 12px' }} onClick={() => pick(trip.begin, trip.end)} data-testid="track-trip" data-begin={Date.parse(trip.begin)}>
+                      <div>
+                        <div>{parseTime(trip.begin)}</div>
+                        <Typography.Text type="secondary">{t('console.vehicleDetail.tripLine', { km: trip.distanceKm.toFixed(1), duration: formatDuration(trip.durationS, t) })}</Typography.Text>
+                      </div>
+                    </List.Item>
+                  )}
+                />
+              ),
+            },
+            {
+              key: 'stops',
+              label: t('console.vehicleDetail.stops'),
+              children: (
+                <List
+                  size="small"
+                  style={{ maxHeight: 520, overflow: 'auto' }}
+                  dataSource={stops}
+                  locale={{ emptyText: t('console.vehicleDetail.noStops') }}
+                  renderItem={(stop) => (
+                    <List.Item style={{ cursor: 'pointer', padding: '6px 12px' }} onClick={() => pick(stop.begin, stop.end)} data-testid="track-stop" data-begin={Date.parse(stop.begin)}>
+                      <div>
+                        <div>{parseTime(stop.begin)}</div>
+                        <Typography.Text type="secondary">{t('console.vehicleDetail.stopFor', { duration: formatDuration(stop.durationS, t) })}</Typography.Text>
+                      </div>
+                    </List.Item>
+                  )}
+                />
+              ),
+            },
+          ]}
         />
       </Card>
     </div>

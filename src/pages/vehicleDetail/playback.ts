@@ -51,6 +51,20 @@ export function indexAt(points: readonly ReplayPoint[], t: number): number {
   return lo;
 }
 
+/** Where playback starts: the first report that moves (a day's track begins parked at midnight), else the first. */
+export function firstMovement(points: readonly ReplayPoint[]): number | null {
+  if (!points.length) return null;
+  const moving = points.find((p) => p[3] > 0);
+  return timeOf(moving ?? points[0]);
+}
+
+/** The points of [begin, end] as [latitude, longitude] pairs, for zooming to a trip or a stop. */
+export function pointsBetween(points: readonly ReplayPoint[], begin: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = indexAt(points, begin); i < points.length && timeOf(points[i]) <= end; i++) if (timeOf(points[i]) >= begin) out.push([points[i][1], points[i][2]]);
+  return out;
+}
+
 /** Where the vehicle was at `t`: between two reports, on the straight line joining them. */
 export function positionAt(points: readonly ReplayPoint[], t: number): { latitude: number; longitude: number; speed: number; direction: number; index: number } | null {
   if (!points.length) return null;

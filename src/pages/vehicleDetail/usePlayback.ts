@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { replayTrack, type Range, type Replay } from '../../services/vehicleDetail';
-import { MAX_POINTS, seek, tick, timeOf, type Clock, type PlaySpeed } from './playback';
+import { firstMovement, MAX_POINTS, seek, tick, timeOf, type Clock, type PlaySpeed } from './playback';
 
 export type TrackState = { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; replay: Replay; begin: number; end: number };
 
-/** A range's simplified track, and the playback clock over it (one animation frame per step). */
+/** A range's simplified track, and the playback clock over it (one animation frame per step), starting at the first movement. */
 export function usePlayback(vehicleId: number, range: Range | null) {
   const [track, setTrack] = useState<TrackState>({ kind: 'idle' });
   const [clock, setClock] = useState<Clock>({ at: 0, playing: false, speed: 8 });
@@ -19,7 +19,7 @@ export function usePlayback(vehicleId: number, range: Range | null) {
         const begin = replay.points.length ? timeOf(replay.points[0]) : Date.parse(range.begin);
         const end = replay.points.length ? timeOf(replay.points[replay.points.length - 1]) : Date.parse(range.end);
         setTrack({ kind: 'loaded', replay, begin, end });
-        setClock((c) => ({ ...c, at: begin, playing: false }));
+        setClock((c) => ({ ...c, at: firstMovement(replay.points) ?? begin, playing: false }));
       },
       () => live && setTrack({ kind: 'failed' }),
     );

@@ -1,5 +1,5 @@
 import type { ReplayPoint } from '../../../../src/services/vehicleDetail';
-import { colouredRuns, indexAt, positionAt, seek, speedColour, tick, trackRange, windowInView, FAST_COLOUR } from '../../../../src/pages/vehicleDetail/playback';
+import { colouredRuns, firstMovement, indexAt, pointsBetween, positionAt, seek, speedColour, tick, trackRange, windowInView, FAST_COLOUR } from '../../../../src/pages/vehicleDetail/playback';
 import { orgLine, policiesFor, tabOf } from '../../../../src/pages/vehicleDetail/detailModel';
 
 const P = (min: number, lat: number, lng: number, speed: number): ReplayPoint => [new Date(Date.UTC(2026, 10, 23, 8, min)).toISOString(), lat, lng, speed, 90, true];
@@ -14,6 +14,22 @@ describe('track playback', () => {
     expect(runs.map((r) => r.latlngs.length)).toEqual([1, 3, 2, 2]);
     expect(runs[1].latlngs[0]).toEqual([22, 114]);
     expect(colouredRuns([])).toEqual([]);
+  });
+
+  it('starts at the first movement, not at the range\'s parked beginning', () => {
+    expect(firstMovement(points)).toBe(t0 + 60_000);
+    expect(firstMovement([P(0, 22, 114, 0), P(5, 22, 114, 0)])).toBe(t0);
+    expect(firstMovement([])).toBeNull();
+  });
+
+  it('picks the points of a trip or a stop, for zooming to it', () => {
+    expect(pointsBetween(points, t0 + 60_000, t0 + 180_000)).toEqual([
+      [22.01, 114],
+      [22.02, 114],
+      [22.03, 114],
+    ]);
+    expect(pointsBetween(points, t0 + 90_000, t0 + 90_000)).toEqual([]);
+    expect(pointsBetween(points, t0 - 600_000, t0)).toEqual([[22, 114]]);
   });
 
   it('finds the marker between reports, clamped to the ends', () => {
