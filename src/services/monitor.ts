@@ -1,6 +1,5 @@
 import type { Row } from './entity';
 import { call } from './http/call';
-import { apiBase, type PageLocation } from './http/baseUrl';
 import { monitorItemsOf, type MonitorColumnsAnswer, type MonitorCriteria, type MonitorItem } from '../../schemas/kit/monitor';
 
 /** The live map's calls (server/reports dashboardRoutes, tripRoutes; server/telematics/live). */
@@ -28,16 +27,3 @@ export async function queryMonitor(criteria: MonitorCriteria = {}): Promise<Moni
 
 /** One vehicle's row of the CRUD (its driver's name among the rest). */
 export const vehicleById = (id: number) => call<Row>(`/vehicle/vehicle/queryById/${id}`, { method: 'GET', skipErrorHandler: true });
-
-/** The subprotocol the live route selects; the token travels as the second one, never in the URL. */
-export const LIVE_SUBPROTOCOL = 'fleetstar';
-
-/** `GET /api/vehicle/live` as a WebSocket URL on this page's origin. */
-export function liveUrl(location: PageLocation = window.location): string {
-  const u = new URL(`${apiBase(location).replace(/\/$/, '')}/vehicle/live`, location.origin);
-  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
-  return u.toString();
-}
-
-/** Opens the live stream with the session's token (browsers cannot set headers on a WebSocket). */
-export const openLive = (token: string): WebSocket => new WebSocket(liveUrl(), [LIVE_SUBPROTOCOL, token]);

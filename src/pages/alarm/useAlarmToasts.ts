@@ -13,12 +13,12 @@ export function useAlarmToasts(onAlarm: (a: LiveRaisedAlarm) => void): { muted: 
   const handler = useRef(onAlarm);
   handler.current = onAlarm;
   useEffect(() => {
-    const token = getToken();
-    if (!token) return;
-    const conn = openLive(token, (m) => {
-      if (m.type !== 'alarm') return;
-      for (const a of m.items) handler.current(a);
-      if (m.items.length && !mutedRef.current) playAlarmChime();
+    const conn = openLive(getToken, {
+      onMessage: (m) => {
+        if (m.type !== 'alarm') return;
+        for (const a of m.items) handler.current(a);
+        if (m.items.length && !mutedRef.current) playAlarmChime();
+      },
     });
     return () => conn.close();
   }, []);

@@ -68,8 +68,7 @@ export function useDashboard(): Dashboard {
   const [live, setLive] = useState(false);
 
   useEffect(() => {
-    const token = getToken();
-    if (!token) return;
+    if (!getToken()) return;
     let countsDue: ReturnType<typeof setTimeout> | undefined;
     let alarmsDue: ReturnType<typeof setTimeout> | undefined;
     let homeDue: ReturnType<typeof setTimeout> | undefined;
@@ -98,7 +97,7 @@ export function useDashboard(): Dashboard {
         });
       }
     };
-    const conn = openLive(token, onMessage, setLive);
+    const conn = openLive(getToken, { onMessage, onState: setLive });
     return () => {
       conn.close();
       clearTimeout(countsDue);

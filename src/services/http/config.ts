@@ -5,6 +5,7 @@ import { apiBase } from './baseUrl';
 import { describeFailure, successText } from './failure';
 import { feedback, showFailure } from './feedback';
 import { callHeaders, type CallOptions } from './headers';
+import { onSessionEnded } from './sessionEnd';
 
 export const REQUEST_TIMEOUT_MS = 300_000;
 
@@ -26,6 +27,8 @@ let hooks: SessionHooks = { getToken: () => null, onSessionExpired: () => window
 /** Umi's request configuration (exported from app.tsx): base address, timeout, headers, SPEC.md §8. */
 export function requestConfig(session: SessionHooks): RequestConfig {
   hooks = session;
+  // The live socket closed because the session ended: the same question as a 401 answer.
+  onSessionEnded(() => reportFailure({ response: { status: 401 } }));
   return {
     baseURL: apiBase(window.location),
     timeout: REQUEST_TIMEOUT_MS,

@@ -140,5 +140,3 @@ export function statusCounts(items: Iterable<MonitorItem>): Record<VehicleStatus
 export const hasPosition = (v: MonitorItem): v is MonitorItem & { latitude: number; longitude: number } =>
   typeof v.latitude === 'number' && typeof v.longitude === 'number';
 
-/** Reconnect after a drop: 1 s, doubling, at most 30 s. */
-export const reconnectDelay = (attempt: number): number => Math.min(30_000, 1000 * 2 ** Math.max(0, attempt));

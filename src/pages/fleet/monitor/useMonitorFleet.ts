@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { openLive, queryMonitor, type LiveMessage } from '../../../services/monitor';
+import { openLive } from '../../../services/live';
+import { queryMonitor } from '../../../services/monitor';
 import { getToken } from '../../../session/session';
-import { applyPositions, fleetOf, mergeChanges, reconnectDelay, type Fleet } from './monitorModel';
+import { applyPositions, fleetOf, mergeChanges, type Fleet } from './monitorModel';
 
 export type LiveState = 'connecting' | 'live' | 'reconnecting';
 
@@ -34,39 +35,24 @@ export function useMonitorFleet(): { fleet: Fleet | null; live: LiveState; faile
 
   useEffect(() => {
     stopped.current = false;
-    let socket: WebSocket | null = null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let attempt = 0;
-    const connect = () => {
-      const token = getToken();
-      if (!token || stopped.current) return;
-      socket = openLive(token);
-      socket.onopen = () => {
-        // A reconnect: what moved while the socket was down comes from the list (only what changed).
-        if (attempt > 0) void load(asOf.current);
-        attempt = 0;
-        setLive('live');
-      };
-      socket.onmessage = (e: MessageEvent<string>) => {
-        let m: LiveMessage;
-        try {
-          m = JSON.parse(e.data) as LiveMessage;
-        } catch {
-          return;
-        }
-        if (m.type === 'positions') setFleet((f) => (f ? applyPositions(f, m.items) : f));
-      };
-      socket.onclose = () => {
-        if (stopped.current) return;
-        setLive('reconnecting');
-        timer = setTimeout(connect, reconnectDelay(attempt++));
-      };
-    };
-    void load().then(connect);
+    let conn: { close(): void } | null = null;
+    void load().then(() => {
+      if (stopped.current) return;
+      conn = openLive(getToken, {
+        onMessage: (m) => {
+          if (m.type === 'positions') setFleet((f) => (f ? applyPositions(f, m.items) : f));
+        },
+        onState: (connected, again) => {
+          if (!connected) return setLive('reconnecting');
+          // A reconnect: what moved while the socket was down comes from the list (only what changed).
+          if (again) void load(asOf.current);
+          setLive('live');
+        },
+      });
+    });
     return () => {
       stopped.current = true;
-      clearTimeout(timer);
-      socket?.close();
+      conn?.close();
     };
   }, [load]);
 

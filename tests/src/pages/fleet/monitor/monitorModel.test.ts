@@ -1,11 +1,10 @@
 import type { LivePosition, MonitorItem } from '../../../../../src/services/monitor';
-import { liveUrl } from '../../../../../src/services/monitor';
+import { liveUrl, reconnectDelay } from '../../../../../src/services/live';
 import {
   applyPositions,
   fleetOf,
   mergeChanges,
   orgCounts,
-  reconnectDelay,
   statusCounts,
   statusOf,
   subtreeIds,
