@@ -1,8 +1,10 @@
 /**
  * npm run derive -- --vehicle <id|all> --from <date> --to <date>
  *
- * Rebuilds the derived rows (trips, stops, fuel events, the ledger, and whatever else is
- * registered) of one vehicle or all of them over a window, widened to whole trips and stops.
+ * Rebuilds the derived rows (every deriver of the engine, engine.ts: trips, stops, fuel events, the
+ * ledger, the replay's levels, alarms, behaviour) of one vehicle or all of them over a window,
+ * widened to whole trips, stops and alarms. A rebuild announces no alarm, and keeps every handled
+ * one (alarms/store.ts).
  * Dates are local days in FLEET_TIMEZONE (`--to` inclusive) or ISO instants. Uses DATABASE_URL /
  * DATA_DIR like the server; safe to run while it runs (each window is one transaction).
  */
@@ -11,7 +13,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../config';
 import { openDatabase } from '../platform/db/database';
 import { migrate } from '../platform/db/migrate';
-import { intelligenceDerivers } from '.';
+import { engineDerivers } from './engine';
 import { dayStart, nextDay } from './localDay';
 import { DerivationPipeline } from './pipeline';
 
@@ -63,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(database);
-    const pipeline = new DerivationPipeline({ db: database.db, timeZone: config.fleetTimeZone, derivers: intelligenceDerivers() });
+    const pipeline = new DerivationPipeline({ db: database.db, timeZone: config.fleetTimeZone, derivers: engineDerivers({ alarms: { obdAlarmTypes: config.obdAlarmTypes } }) });
     const ids =
       args.vehicle === 'all'
         ? (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id`.execute(database.db)).rows.map((r) => r.id)

@@ -38,6 +38,25 @@ export interface AlarmQuery {
   pageSize: number;
 }
 
+/** The list routes' request body (its schema: routes.ts). */
+export interface Body {
+  criteria?: AlarmCriteria | null;
+  order?: { direction?: string | null; property?: keyof typeof ALARM_ORDER | null } | null;
+  pageIndex?: number;
+  pageSize?: number;
+}
+
+/** The request body as a query; `force` overrides criteria (the fence list: category fence). */
+export function toQuery(b: Body | null, force: Partial<AlarmCriteria> = {}): AlarmQuery {
+  return {
+    criteria: { ...(b?.criteria ?? {}), ...force },
+    property: b?.order?.property ?? 'begin',
+    direction: b?.order?.direction ? (/^desc/i.test(b.order.direction) ? 'DESC' : 'ASC') : 'DESC',
+    pageIndex: b?.pageIndex ?? 1,
+    pageSize: b?.pageSize ?? 20,
+  };
+}
+
 /** A listed alarm: what live delivery announces, plus its status and handling. */
 export interface AlarmRow extends LiveRaisedAlarm {
   status: 'open' | 'closed';
