@@ -9,7 +9,9 @@
  * DATA_DIR like the server; safe to run while it runs (each window is one transaction).
  */
 
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../platform/db/tables';
+import type { AlarmType } from './alarms/types';
 import { loadConfig } from '../config';
 import { openDatabase } from '../platform/db/database';
 import { migrate } from '../platform/db/migrate';
@@ -55,6 +57,14 @@ export function parseDeriveArgs(argv: string[], timeZone: string): DeriveArgs | 
   return { vehicle, from, to };
 }
 
+/** The rebuild itself, on an open database: every deriver of the engine, vehicle after vehicle. */
+export async function rebuildDerived(db: Kysely<DB>, timeZone: string, args: DeriveArgs, obdAlarmTypes?: ReadonlyMap<number, AlarmType>): Promise<{ vehicles: number; positions: number }> {
+  const pipeline = new DerivationPipeline({ db, timeZone, derivers: engineDerivers({ alarms: { obdAlarmTypes } }) });
+  const ids = args.vehicle === 'all' ? (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id`.execute(db)).rows.map((r) => r.id) : [args.vehicle];
+  for (const id of ids) await pipeline.rebuild(id, { from: args.from, to: args.to });
+  return { vehicles: ids.length, positions: pipeline.stats.positionsDerived };
+}
+
 async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const args = parseDeriveArgs(argv, config.fleetTimeZone);
@@ -65,15 +75,10 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(database);
-    const pipeline = new DerivationPipeline({ db: database.db, timeZone: config.fleetTimeZone, derivers: engineDerivers({ alarms: { obdAlarmTypes: config.obdAlarmTypes } }) });
-    const ids =
-      args.vehicle === 'all'
-        ? (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id`.execute(database.db)).rows.map((r) => r.id)
-        : [args.vehicle];
     const started = Date.now();
-    for (const id of ids) await pipeline.rebuild(id, { from: args.from, to: args.to });
+    const done = await rebuildDerived(database.db, config.fleetTimeZone, args, config.obdAlarmTypes);
     process.stdout.write(
-      `derived ${ids.length} vehicle(s), ${pipeline.stats.positionsDerived} positions, ${new Date(args.from).toISOString()} – ${new Date(args.to).toISOString()}, in ${Date.now() - started} ms\n`,
+      `derived ${done.vehicles} vehicle(s), ${done.positions} positions, ${new Date(args.from).toISOString()} – ${new Date(args.to).toISOString()}, in ${Date.now() - started} ms\n`,
     );
     return 0;
   } finally {
