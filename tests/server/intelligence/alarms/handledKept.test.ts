@@ -77,6 +77,24 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     expect((await rig.s.call(admin, 'PUT', `/api/vehicle/alarm/${successor.id}/handle`, { note: 'x' })).status).toBe(406);
   });
 
+  it('moves the handling on, unannounced, also when the earlier reports come late as live ones (the report-time paths, which read only what is new, leave it to the pass)', async () => {
+    const day = new ScriptedDay(START, HOME).step(60, 40).step(120, 0, { acc: true }).step(60, 40);
+    const idleFrom = START + 60_000;
+    const late = day.reports.filter((r) => (r.time as number) >= idleFrom && (r.time as number) < idleFrom + 30_000);
+    const phone = demoTerminal(24);
+    const vehicleId = await rig.vehicleOf(phone);
+    await rig.send(phone, day.reports.filter((r) => !late.includes(r)));
+    const [first] = await listed(vehicleId);
+    await handle(first.id, '已联系');
+    // The terminal sends its idling again from the start (what was stored already, and the missed 30 s), live.
+    await rig.send(phone, day.reports.filter((r) => (r.time as number) >= idleFrom && (r.time as number) < idleFrom + 120_000));
+    const [successor, old] = await listed(vehicleId);
+    expect(successor).toMatchObject({ begin: new Date(idleFrom).toISOString(), state: 'current', handled: true, note: '已联系' });
+    expect(old).toMatchObject({ id: first.id, state: 'superseded', supersededBy: successor.id });
+    expect(announced(vehicleId)).toEqual([first.id]);
+    expect(published(vehicleId)).toEqual([first.id]);
+  });
+
   it('keeps a handled alarm a late upload no longer finds, withdrawn, out of the open and current lists; an unhandled one goes', async () => {
     // Two minutes idling with the engine on; the late reports show 20 s of moving in the middle:
     // neither idle run then lasts the policy's minute.
