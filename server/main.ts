@@ -41,6 +41,7 @@ async function main() {
       trustProxy: config.trustProxy,
       mapTileAttribution: config.mapTileAttribution,
       timeZone: config.fleetTimeZone,
+      obdAlarmTypes: config.obdAlarmTypes,
     },
     partitions: { retentionMonths: config.positionRetentionMonths },
     nats: config.natsUrl ? { url: config.natsUrl } : undefined,

@@ -9,15 +9,11 @@
  * DATA_DIR like the server; safe to run while it runs (each window is one transaction).
  */
 
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../platform/db/tables';
-import type { AlarmType } from './alarms/types';
 import { loadConfig } from '../config';
 import { openDatabase } from '../platform/db/database';
 import { migrate } from '../platform/db/migrate';
-import { engineDerivers } from './engine';
+import { rebuildDerived } from './rebuild';
 import { dayStart, nextDay } from './localDay';
-import { DerivationPipeline } from './pipeline';
 
 const USAGE = 'usage: npm run derive -- --vehicle <id|all> --from <YYYY-MM-DD|ISO time> --to <YYYY-MM-DD|ISO time>\n';
 
@@ -57,14 +53,6 @@ export function parseDeriveArgs(argv: string[], timeZone: string): DeriveArgs | 
   return { vehicle, from, to };
 }
 
-/** The rebuild itself, on an open database: every deriver of the engine, vehicle after vehicle. */
-export async function rebuildDerived(db: Kysely<DB>, timeZone: string, args: DeriveArgs, obdAlarmTypes?: ReadonlyMap<number, AlarmType>): Promise<{ vehicles: number; positions: number }> {
-  const pipeline = new DerivationPipeline({ db, timeZone, derivers: engineDerivers({ alarms: { obdAlarmTypes } }) });
-  const ids = args.vehicle === 'all' ? (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id`.execute(db)).rows.map((r) => r.id) : [args.vehicle];
-  for (const id of ids) await pipeline.rebuild(id, { from: args.from, to: args.to });
-  return { vehicles: ids.length, positions: pipeline.stats.positionsDerived };
-}
-
 async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const args = parseDeriveArgs(argv, config.fleetTimeZone);
@@ -76,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     await migrate(database);
     const started = Date.now();
-    const done = await rebuildDerived(database.db, config.fleetTimeZone, args, config.obdAlarmTypes);
+    const done = await rebuildDerived(database.db, config.fleetTimeZone, args, { obdAlarmTypes: config.obdAlarmTypes });
     process.stdout.write(
       `derived ${done.vehicles} vehicle(s), ${done.positions} positions, ${new Date(args.from).toISOString()} – ${new Date(args.to).toISOString()}, in ${Date.now() - started} ms\n`,
     );

@@ -1,4 +1,4 @@
-import { rebuildDerived } from '../../../../server/intelligence/deriveCli';
+import { rebuildDerived } from '../../../../server/intelligence/rebuild';
 import { ADMIN_PASSWORD, BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal } from '../../telematics/gateway/harness';
 import { startAlarmRig, type AlarmRig } from './rig';
