@@ -6,6 +6,8 @@ import { newProgressId, readProgress, type RowProgress } from '../../../services
 import { useT } from '../../../session/useT';
 
 const POLL_MS = 1000;
+/** Each choice's catalogue key (and its `…Help`). */
+const CHOICE_KEYS = { now: 'fromNow', day: 'fromDay' } as const;
 
 /**
  * Asked after a policy is saved: from now on (the default: nothing found before changes), or
@@ -58,18 +60,14 @@ export default function RederiveDialog({ policyId, onClose }: { policyId: number
       ) : (
         <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as 'now' | 'day')} data-testid="policy-rederive">
           <Space direction="vertical">
-            <Radio value="now" data-testid="policy-rederive-now">
-              {t('console.alarm.rederive.fromNow')}
-              <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-                {t('console.alarm.rederive.fromNowHelp')}
-              </Typography.Paragraph>
-            </Radio>
-            <Radio value="day" data-testid="policy-rederive-day">
-              {t('console.alarm.rederive.fromDay')}
-              <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-                {t('console.alarm.rederive.fromDayHelp')}
-              </Typography.Paragraph>
-            </Radio>
+            {(['now', 'day'] as const).map((m) => (
+              <Radio key={m} value={m} data-testid={`policy-rederive-${m}`}>
+                {t(`console.alarm.rederive.${CHOICE_KEYS[m]}`)}
+                <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
+                  {t(`console.alarm.rederive.${CHOICE_KEYS[m]}Help`)}
+                </Typography.Paragraph>
+              </Radio>
+            ))}
             {mode === 'day' && (
               <Form.Item validateStatus={dayError ? 'error' : undefined} help={dayError ? t('console.alarm.rederive.dayRequired') : undefined} style={{ marginBottom: 0 }}>
                 <DatePicker

@@ -50,15 +50,20 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
   const announced = (vehicleId: number) => rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle').map((a) => a.id);
   const published = (vehicleId: number) => rig.published.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle').map((a) => a.alarmId);
 
-  it('moves the handling to the alarm a late upload replaces it with, keeps the old one superseded, and announces nothing', async () => {
-    // A minute's drive, two minutes idling, a minute's drive; the idling's first 30 s come late (blind area).
+  /** A minute's drive, two minutes idling, a minute's drive, sent live but for the idling's first 30 s: its Idle alarm. */
+  const idleWithoutStart = async (phone: string) => {
     const day = new ScriptedDay(START, HOME).step(60, 40).step(120, 0, { acc: true }).step(60, 40);
     const idleFrom = START + 60_000;
     const late = day.reports.filter((r) => (r.time as number) >= idleFrom && (r.time as number) < idleFrom + 30_000);
-    const phone = demoTerminal(21);
     const vehicleId = await rig.vehicleOf(phone);
     await rig.send(phone, day.reports.filter((r) => !late.includes(r)));
     const [first] = await listed(vehicleId);
+    return { day, idleFrom, late, vehicleId, first };
+  };
+
+  it('moves the handling to the alarm a late upload (blind area) replaces it with, keeps the old one superseded, and announces nothing', async () => {
+    const phone = demoTerminal(21);
+    const { idleFrom, late, vehicleId, first } = await idleWithoutStart(phone);
     expect(first).toMatchObject({ begin: new Date(idleFrom + 30_000).toISOString(), state: 'current', handled: false });
     expect(announced(vehicleId)).toEqual([first.id]);
     const handled = await handle(first.id, '司机在等货');
@@ -78,13 +83,8 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
   });
 
   it('moves the handling on, unannounced, also when the earlier reports come late as live ones (the report-time paths, which read only what is new, leave it to the pass)', async () => {
-    const day = new ScriptedDay(START, HOME).step(60, 40).step(120, 0, { acc: true }).step(60, 40);
-    const idleFrom = START + 60_000;
-    const late = day.reports.filter((r) => (r.time as number) >= idleFrom && (r.time as number) < idleFrom + 30_000);
     const phone = demoTerminal(24);
-    const vehicleId = await rig.vehicleOf(phone);
-    await rig.send(phone, day.reports.filter((r) => !late.includes(r)));
-    const [first] = await listed(vehicleId);
+    const { day, idleFrom, vehicleId, first } = await idleWithoutStart(phone);
     await handle(first.id, '已联系');
     // The terminal sends its idling again from the start (what was stored already, and the missed 30 s), live.
     await rig.send(phone, day.reports.filter((r) => (r.time as number) >= idleFrom && (r.time as number) < idleFrom + 120_000));
