@@ -24,7 +24,7 @@
 import { sql } from 'kysely';
 import { startDerivation } from '../server/intelligence';
 import { createAlarmEngine } from '../server/intelligence/alarms/engine';
-import { serverExtraDerivers } from '../server/intelligence/serverDerivers';
+import { engineDerivers } from '../server/intelligence/engine';
 import { startDerivationThread } from '../server/intelligence/thread/derivationThread';
 import { notifyDispatcher } from '../server/intelligence/notify/dispatcher';
 import { SimTerminal } from '../server/simulator/terminal';
@@ -92,7 +92,7 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   const derivation =
     DERIVE_THREAD && g.databaseUrl
       ? await startDerivationThread({ databaseUrl: g.databaseUrl, timeZone: 'Asia/Shanghai', behaviour: DERIVE_ALL, batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS, sources, onRaised: engine.announce, log: benchLog })
-      : await startDerivation({ db, timeZone: 'Asia/Shanghai', sources, extraDerivers: serverExtraDerivers(engine.deriver, { behaviour: DERIVE_ALL }), batchSize: DERIVE_BATCH, oneConnection: kind === 'pglite', workers: DERIVE_WORKERS });
+      : await startDerivation({ db, timeZone: 'Asia/Shanghai', sources, derivers: engineDerivers({ alarms: { onRaised: engine.announce }, behaviour: DERIVE_ALL }), batchSize: DERIVE_BATCH, oneConnection: kind === 'pglite', workers: DERIVE_WORKERS });
   const vehicles = await sql<{ id: number; terminal_no: string }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${probes}::text[])`.execute(db);
   const vehicleOf = new Map(vehicles.rows.map((r) => [r.terminal_no, r.id]));
   if (PROBE === 'FenceIn') {

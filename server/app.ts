@@ -33,6 +33,7 @@ import { installNulByteGuard } from './platform/http/nulBytes';
 import { installJsonBodyParser } from './platform/http/jsonBody';
 import { registerReports } from './reports';
 import { registerAlarmFeature } from './intelligence/alarms';
+import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck } from './platform/crud/routes';
 import { notifyRuleCheck } from './intelligence/notify/receivers';
@@ -65,6 +66,8 @@ export interface AppOptions {
   timeZone?: string;
   /** Tells every process's live sockets that sessions ended or changed scope (bootstrap: the bus); absent, nobody is told. */
   sessionsChanged?: AnnounceSessionChange;
+  /** OBD alarm item ids mapped to alarm types (OBD_ALARM_TYPES), for re-derivations the routes start. */
+  obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
 }
 
 export const VERSION = '0.1.0';
@@ -187,7 +190,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (byName.has('configParseFile')) registerConfigParseRoutes(app, { db: db, model: byName.get('configParseFile')! });
 
   registerReports(app, { db, timeZone: opts.timeZone ?? 'Asia/Shanghai' });
-  if (byName.has('vehicle') && byName.has('fence') && byName.has('policy')) registerAlarmFeature(app, { db, fences: byName.get('fence')! });
+  if (byName.has('vehicle') && byName.has('fence') && byName.has('policy')) registerAlarmFeature(app, { db, fences: byName.get('fence')!, timeZone: opts.timeZone ?? 'Asia/Shanghai', obdAlarmTypes: opts.obdAlarmTypes });
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {

@@ -18,7 +18,7 @@ import { openDatabase, type Database, type DatabaseOptions } from './platform/db
 import { migrate } from './platform/db/migrate';
 import type { DB } from './platform/db/tables';
 import { busSources, startDerivation, type DerivationHandle } from './intelligence';
-import { serverExtraDerivers } from './intelligence/serverDerivers';
+import { engineDerivers } from './intelligence/engine';
 import { startDerivationThread } from './intelligence/thread/derivationThread';
 import { createAlarmEngine, type AlarmEngine } from './intelligence/alarms/engine';
 import { notifyDispatcher, type RaisedAlarmSink } from './intelligence/notify/dispatcher';
@@ -124,7 +124,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         if (!opts.database.databaseUrl) throw new Error('the derivation thread needs a PostgreSQL databaseUrl');
         derivation = await startDerivationThread({ databaseUrl: opts.database.databaseUrl, timeZone, obdAlarmTypes, sources, onRaised: engine.announce, log: app.log });
       } else
-        derivation = await startDerivation({ db: database.db, timeZone, sources, oneConnection: database.kind === 'pglite', log: app.log, extraDerivers: serverExtraDerivers(engine.deriver) });
+        derivation = await startDerivation({ db: database.db, timeZone, sources, oneConnection: database.kind === 'pglite', log: app.log, derivers: engineDerivers({ alarms: { onRaised: engine.announce, obdAlarmTypes } }) });
       undo.push(() => derivation!.close());
       // The alarm word's own alarms and FireOn, from each committed batch ahead of the derivation pass.
       const unwatch = alarms.watch(busSources(sharedView(bus, 'alarm-bits')));

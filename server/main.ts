@@ -42,6 +42,7 @@ async function main() {
       mapTileAttribution: config.mapTileAttribution,
       timeZone: config.fleetTimeZone,
       webhookAllow: config.webhookAllow,
+      obdAlarmTypes: config.obdAlarmTypes,
     },
     partitions: { retentionMonths: config.positionRetentionMonths },
     nats: config.natsUrl ? { url: config.natsUrl } : undefined,

@@ -1,19 +1,19 @@
 /**
  * npm run derive -- --vehicle <id|all> --from <date> --to <date>
  *
- * Rebuilds the derived rows (trips, stops, fuel events, the ledger, and whatever else is
- * registered) of one vehicle or all of them over a window, widened to whole trips and stops.
+ * Rebuilds the derived rows (every deriver of the engine, engine.ts: trips, stops, fuel events, the
+ * ledger, the replay's levels, alarms, behaviour) of one vehicle or all of them over a window,
+ * widened to whole trips, stops and alarms. A rebuild announces no alarm, and keeps every handled
+ * one (alarms/store.ts).
  * Dates are local days in FLEET_TIMEZONE (`--to` inclusive) or ISO instants. Uses DATABASE_URL /
  * DATA_DIR like the server; safe to run while it runs (each window is one transaction).
  */
 
-import { sql } from 'kysely';
 import { loadConfig } from '../config';
 import { openDatabase } from '../platform/db/database';
 import { migrate } from '../platform/db/migrate';
-import { intelligenceDerivers } from '.';
+import { rebuildDerived } from './rebuild';
 import { dayStart, nextDay } from './localDay';
-import { DerivationPipeline } from './pipeline';
 
 const USAGE = 'usage: npm run derive -- --vehicle <id|all> --from <YYYY-MM-DD|ISO time> --to <YYYY-MM-DD|ISO time>\n';
 
@@ -63,15 +63,10 @@ async function main(argv: string[]): Promise<number> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(database);
-    const pipeline = new DerivationPipeline({ db: database.db, timeZone: config.fleetTimeZone, derivers: intelligenceDerivers() });
-    const ids =
-      args.vehicle === 'all'
-        ? (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id`.execute(database.db)).rows.map((r) => r.id)
-        : [args.vehicle];
     const started = Date.now();
-    for (const id of ids) await pipeline.rebuild(id, { from: args.from, to: args.to });
+    const done = await rebuildDerived(database.db, config.fleetTimeZone, args, { obdAlarmTypes: config.obdAlarmTypes });
     process.stdout.write(
-      `derived ${ids.length} vehicle(s), ${pipeline.stats.positionsDerived} positions, ${new Date(args.from).toISOString()} – ${new Date(args.to).toISOString()}, in ${Date.now() - started} ms\n`,
+      `derived ${done.vehicles} vehicle(s), ${done.positions} positions, ${new Date(args.from).toISOString()} – ${new Date(args.to).toISOString()}, in ${Date.now() - started} ms\n`,
     );
     return 0;
   } finally {

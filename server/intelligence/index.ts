@@ -1,18 +1,13 @@
 /**
- * Derivation wiring for the server: one pipeline fed by the store writers' commits, with the
- * derivers of this feature registered first (trips and stops with fuel events, then the daily
- * ledger that reads them, then the replay's minute level). Other features add theirs with
- * `pipeline.register(deriver)` before `start()`; a deriver registered later sees only windows
- * derived from then on.
+ * Derivation wiring for the server: one pipeline fed by the store writers' commits, running the
+ * engine's derivers in the order engine.ts lists them.
  */
 
 import type { Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
 import type { Deriver } from './deriver';
-import { ledgerDeriver } from './ledger/ledgerDeriver';
 import { DerivationPipeline, type PipelineLog, type PipelineStats } from './pipeline';
-import { tripDeriver } from './trips/tripDeriver';
-import { trackMinuteDeriver } from './track/minuteDeriver';
+import { engineDerivers } from './engine';
 import { subscribeStored, type StoredSource } from './subscription';
 
 export { busSources } from './subscription';
@@ -20,9 +15,9 @@ export { busSources } from './subscription';
 export type { Deriver, DeriveWindow, DerivePosition, DeriveObdRecord, VehicleContext, TripSettings, TimeRange } from './deriver';
 export { DerivationPipeline } from './pipeline';
 
-/** This feature's derivers, in the order they must run. */
+/** The engine without its alarms and what reads them: trips, the ledger, the replay's levels (engine.ts). */
 export function intelligenceDerivers(): Deriver[] {
-  return [tripDeriver(), ledgerDeriver, trackMinuteDeriver()];
+  return engineDerivers({ alarms: null });
 }
 
 export interface DerivationOptions {
@@ -31,7 +26,9 @@ export interface DerivationOptions {
   /** The writers whose commits feed the pipeline (positions, OBD records). */
   sources: StoredSource[];
   log?: PipelineLog;
-  /** Derivers of other features, run after this feature's. */
+  /** Every deriver, in order (engine.ts's engineDerivers). Absent: intelligenceDerivers, then `extraDerivers`. */
+  derivers?: Deriver[];
+  /** Without `derivers`: derivers run after intelligenceDerivers (tests). */
   extraDerivers?: Deriver[];
   lingerMs?: number;
   /** Vehicles derived together in one transaction (the pipeline's default unless set). */
@@ -67,7 +64,7 @@ export async function startDerivation(opts: DerivationOptions): Promise<Derivati
     batchSize: opts.batchSize,
     oneConnection: opts.oneConnection,
     workers: opts.workers,
-    derivers: [...intelligenceDerivers(), ...(opts.extraDerivers ?? [])],
+    derivers: opts.derivers ?? [...intelligenceDerivers(), ...(opts.extraDerivers ?? [])],
   });
   const unsubscribe = subscribeStored(opts.sources, pipeline);
   await pipeline.start();

@@ -11,7 +11,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import type { VehicleContext } from './deriver';
+import type { VehicleContext } from './samples';
 import { policiesFor, type PolicySet } from './alarms/policies';
 import { fencesFor } from './alarms/fenceRules';
 import type { FenceRule } from './alarms/detectors/fences';

@@ -5,7 +5,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { boundOf, boundText, OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition, type DeriveWindow, type TimeRange, type TripSettings, type VehicleContext } from './deriver';
+import { boundOf, boundText, OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition, type DeriveWindow, type TimeRange, type TripSettings, type VehicleContext } from './samples';
 import { pathUnder } from '../platform/scope';
 
 export const DEFAULT_SETTINGS: TripSettings = { stopMinutes: 5, region: null };

@@ -52,7 +52,7 @@ export async function breakRules(db: Kysely<DB>, caller: Caller, c: TeamCriteria
     ), overs AS (
       SELECT a.vehicle_id, (a.fired_at AT TIME ZONE ${timeZone})::date AS day, count(*)::int AS n
       FROM alarm a JOIN vehicle v ON v.id = a.vehicle_id
-      WHERE a.type = 'OverSpeed' AND a.fired_at >= ${new Date(c.from)} AND a.fired_at < ${new Date(c.to)} AND ${scope}
+      WHERE a.type = 'OverSpeed' AND a.state = 'current' AND a.fired_at >= ${new Date(c.from)} AND a.fired_at < ${new Date(c.to)} AND ${scope}
       GROUP BY 1, 2
     ), days AS (
       SELECT COALESCE(b.vehicle_id, o.vehicle_id) AS vehicle_id, COALESCE(b.day, o.day) AS day,

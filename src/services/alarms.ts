@@ -17,6 +17,9 @@ export interface AlarmRow {
   begin: string;
   end: string | null;
   status: 'open' | 'closed';
+  /** What later data made of it: withdrawn (no longer found) or superseded (by `supersededBy`); only current ones are open. */
+  state: AlarmState;
+  supersededBy: number | null;
   handled: boolean;
   latitude: number | null;
   longitude: number | null;
@@ -29,13 +32,18 @@ export interface AlarmRow {
   fenceName?: string | null;
 }
 
+export type AlarmState = 'current' | 'withdrawn' | 'superseded';
+
 export interface AlarmCriteria {
+  /** One alarm (the link from a superseded one to its successor). */
+  id?: number | null;
   type?: string | null;
   category?: AlarmCategory | null;
   vehicleId?: number | null;
   status?: 'open' | 'closed' | null;
   handled?: boolean | null;
   current?: boolean | null;
+  state?: AlarmState | null;
   begin?: string | null;
   end?: string | null;
   orgId?: number | null;

@@ -40,6 +40,20 @@ describe('policy parameters in the strategy dialog', () => {
     const found = await api('POST', '/vehicle/policy/query', { criteria: { name: '重复到访 e2e' }, pageIndex: 1, pageSize: 5 });
     expect(found.data).toHaveLength(1);
     expect(found.data[0]).toMatchObject({ alarmType: 'RepeatArrival', params: { radiusM: 200, count: 5, windowHours: 24 } });
+
+    // Saved: how it applies is asked, from now on by default; here re-derived from a day, with its progress to the end.
+    await page.getByTestId('policy-rederive').waitFor();
+    await page.getByTestId('policy-rederive-day').click();
+    const day = page.getByTestId('policy-rederive-date');
+    await day.click();
+    await day.fill('2026-11-20');
+    await day.press('Enter');
+    const [started] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/policy/${found.data[0].id}/rederive`)),
+      page.locator('.ant-modal-footer .ant-btn-primary').filter({ hasText: /应\s?用/ }).click(),
+    ]);
+    expect(started.status()).toBe(202);
+    await page.getByTestId('policy-rederive-progress').getByText(/已重新推导 \d+ 辆车/).waitFor({ timeout: 120_000 });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -126,7 +126,7 @@ export async function storeFoundAheadOfPass(db: Kysely<DB>, items: readonly Foun
       UPDATE alarm a SET end_time = f.end_time
       FROM unnest(${ended.map((e) => e.vehicleId)}::int[], ${ended.map((e) => e.a.type)}::text[], ${ended.map((e) => e.a.subject)}::text[],
                   ${ended.map((e) => new Date(e.a.begin).toISOString())}::timestamptz[], ${ended.map((e) => new Date(e.a.end!).toISOString())}::timestamptz[]) AS f(vehicle_id, type, subject, begin_time, end_time)
-      WHERE a.vehicle_id = f.vehicle_id AND a.type = f.type AND a.subject = f.subject AND a.begin_time = f.begin_time AND a.end_time IS NULL`.execute(db);
+      WHERE a.vehicle_id = f.vehicle_id AND a.type = f.type AND a.subject = f.subject AND a.begin_time = f.begin_time AND a.end_time IS NULL AND a.state = 'current'`.execute(db);
   const stored = await storeAheadOfPass(db, fresh.map(({ it, a }) => ({ ...rowOf(it.vehicleId, a), firedAt: a.firedAt })));
   return stored.flatMap((a, i) => (a ? [{ ...a, orgPath: fresh[i].it.orgPath }] : []));
 }

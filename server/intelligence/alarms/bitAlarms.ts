@@ -116,7 +116,7 @@ async function raiseOnsets(db: Kysely<DB>, reports: readonly BitReport[], masksO
                            WHERE p.vehicle_id = a2.vehicle_id AND p.device_time > a2.begin_time AND p.device_time < k.at AND (p.alarm & k.mask) = 0) AS t
             FROM unnest(${round.map((o) => o.r.vehicleId)}::int[], ${round.map((o) => o.type)}::text[], ${round.map((o) => o.mask)}::bigint[],
                         ${round.map((o) => new Date(o.r.time).toISOString())}::timestamptz[]) AS k(vehicle_id, type, mask, at)
-            JOIN alarm a2 ON a2.vehicle_id = k.vehicle_id AND a2.type = k.type AND a2.subject = '' AND a2.end_time IS NULL AND a2.begin_time < k.at) c
+            JOIN alarm a2 ON a2.vehicle_id = k.vehicle_id AND a2.type = k.type AND a2.subject = '' AND a2.end_time IS NULL AND a2.state = 'current' AND a2.begin_time < k.at) c
       WHERE a.id = c.id AND c.t IS NOT NULL`.execute(db);
     const stored = await storeAheadOfPass(
       db,

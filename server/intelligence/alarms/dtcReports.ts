@@ -6,10 +6,9 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import { OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition } from '../deriver';
+import { OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition } from '../samples';
 import { OBD_COLUMNS, toObdRecord, type ObdRow } from '../windowLoad';
 import { expertKey, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch, type ParsedDtc } from './detectors/obd';
-import type { DeriveLookups } from '../settingsCache';
 import type { AlarmLevel } from './types';
 
 /** A position as the trouble-code rule reads it. */
@@ -41,11 +40,16 @@ export async function expertFaultFor(db: Kysely<DB>, d: ParsedDtc): Promise<Expe
   return f ? { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures } : null;
 }
 
+/** Where the library's entry for a code is read (the pass's lookups: settingsCache.ts). */
+export interface ExpertFaultSource {
+  expertFault(code: ParsedDtc): Promise<ExpertFaultMatch | null>;
+}
+
 /**
  * The expert fault library entries for these reports' codes, through the lookups (held between
  * passes: the library is rarely edited, and a pass would otherwise read it for every window).
  */
-export async function expertLookup(lookups: Pick<DeriveLookups, 'expertFault'>, reports: readonly DtcReport[]): Promise<(code: ParsedDtc) => ExpertFaultMatch | null> {
+export async function expertLookup(lookups: ExpertFaultSource, reports: readonly DtcReport[]): Promise<(code: ParsedDtc) => ExpertFaultMatch | null> {
   const byKey = new Map<string, ExpertFaultMatch | null>();
   for (const code of new Set(reports.flatMap((r) => r.codes))) {
     const d = parseDtc(code);

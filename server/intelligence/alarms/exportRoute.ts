@@ -13,8 +13,7 @@ import type { DB } from '../../platform/db/tables';
 import { requestLanguage } from '../../platform/http/language';
 import { progressHeaders, trackRequest } from '../../platform/progress/track';
 import { addRows } from '../../reports/reportSheet';
-import { queryAlarms, type AlarmQuery, type AlarmRow } from './query';
-import type { Body } from './routes';
+import { queryAlarms, type AlarmQuery, type AlarmRow, type Body } from './query';
 
 export const MAX_EXPORT = 100_000;
 const PAGE = 2_000;

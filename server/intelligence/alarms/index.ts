@@ -12,11 +12,17 @@ import { registerFenceLinkRoutes } from './fenceLinkRoutes';
 import { installPolicyParamsCheck } from './policyParamsCheck';
 import { registerAlarmRoutes } from './routes';
 import { registerNotifyRoutes } from '../notify/routes';
+import { registerRederiveRoute } from './rederiveRoute';
+import type { AlarmType } from './types';
 
 export interface AlarmFeatureDeps {
   db: Kysely<DB>;
   /** The fence entity (for scoping and its options). */
   fences: EntityModel;
+  /** Local days (FLEET_TIMEZONE), for a policy's re-derivation from a day. */
+  timeZone: string;
+  /** OBD alarm item ids mapped to alarm types, as the derivation has them. */
+  obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
 }
 
 export function registerAlarmFeature(app: FastifyInstance, deps: AlarmFeatureDeps): void {
@@ -25,4 +31,5 @@ export function registerAlarmFeature(app: FastifyInstance, deps: AlarmFeatureDep
   registerFenceLinkRoutes(app, deps.db);
   registerDistrictRoutes(app, deps.db, deps.fences);
   registerNotifyRoutes(app, deps.db);
+  registerRederiveRoute(app, deps);
 }

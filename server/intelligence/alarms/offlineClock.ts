@@ -36,7 +36,7 @@ export async function offlineAlarms(db: Kysely<DB>, now: number): Promise<Raised
       SELECT ${v.vehicle_id}, 'OfflineLongTime', ${meta.category}, ${meta.level}, '', ${new Date(last)}, NULL, ${new Date(last + limitMs)},
              ${v.latitude}, ${v.longitude}, ${hours}, ${JSON.stringify({ limitMinutes: limitMs / MINUTE })}::jsonb
       WHERE NOT EXISTS (SELECT 1 FROM alarm WHERE vehicle_id = ${v.vehicle_id} AND type = 'OfflineLongTime' AND begin_time = ${new Date(last)} AND end_time IS NOT NULL)
-      ON CONFLICT (vehicle_id, type, subject) WHERE end_time IS NULL DO UPDATE SET value = excluded.value
+      ON CONFLICT (vehicle_id, type, subject) WHERE end_time IS NULL AND state = 'current' DO UPDATE SET value = excluded.value
       RETURNING id, (xmax = 0) AS inserted`.execute(db);
     const row = r.rows[0];
     if (row?.inserted)

@@ -1,6 +1,7 @@
 /**
  * Reading and handling alarms, scoped to the caller's organisation subtree through the alarm's
- * vehicle. "Current" means open or not yet handled; without it, all (history).
+ * vehicle. "Current" means open or not yet handled; without it, all (history, with the handled
+ * alarms new data withdrew or superseded: store.ts). Open and current count only current alarms.
  */
 
 import type { DB } from '../../platform/db/tables';
@@ -17,15 +18,17 @@ export interface AlarmCriteria {
   vehicleId?: number | null;
   status?: 'open' | 'closed' | null;
   handled?: boolean | null;
-  /** Open or not handled. */
+  /** Open or not handled (and neither withdrawn nor superseded). */
   current?: boolean | null;
+  /** What derivation made of it (store.ts). */
+  state?: AlarmState | null;
   /** Alarms that began in [begin, end] (ISO-8601). */
   begin?: string | null;
   end?: string | null;
   orgId?: number | null;
   fenceId?: number | null;
-  /** One alarm (internal: the handle route's answer). */
-  id?: number;
+  /** One alarm (the handle route's answer; the console's link to the alarm that superseded one). */
+  id?: number | null;
 }
 
 export const ALARM_ORDER = { begin: 'a.begin_time', end: 'a.end_time', type: 'a.type', level: 'a.level', licence: 'v.licence' } as const;
@@ -38,9 +41,34 @@ export interface AlarmQuery {
   pageSize: number;
 }
 
+/** The list routes' request body (its schema: routes.ts). */
+export interface Body {
+  criteria?: AlarmCriteria | null;
+  order?: { direction?: string | null; property?: keyof typeof ALARM_ORDER | null } | null;
+  pageIndex?: number;
+  pageSize?: number;
+}
+
+/** The request body as a query; `force` overrides criteria (the fence list: category fence). */
+export function toQuery(b: Body | null, force: Partial<AlarmCriteria> = {}): AlarmQuery {
+  return {
+    criteria: { ...(b?.criteria ?? {}), ...force },
+    property: b?.order?.property ?? 'begin',
+    direction: b?.order?.direction ? (/^desc/i.test(b.order.direction) ? 'DESC' : 'ASC') : 'DESC',
+    pageIndex: b?.pageIndex ?? 1,
+    pageSize: b?.pageSize ?? 20,
+  };
+}
+
+export const ALARM_STATES = ['current', 'withdrawn', 'superseded'] as const;
+export type AlarmState = (typeof ALARM_STATES)[number];
+
 /** A listed alarm: what live delivery announces, plus its status and handling. */
 export interface AlarmRow extends LiveRaisedAlarm {
   status: 'open' | 'closed';
+  state: AlarmState;
+  /** The alarm that replaced a superseded one. */
+  supersededBy: number | null;
   handled: boolean;
   handledBy: string | null;
   handledAt: string | null;
@@ -57,10 +85,11 @@ function conditions(caller: Caller, c: AlarmCriteria): Fragment {
   if (c.category) parts.push(sql`a.category = ${c.category}`);
   if (c.vehicleId) parts.push(sql`a.vehicle_id = ${c.vehicleId}`);
   if (c.fenceId) parts.push(sql`a.fence_id = ${c.fenceId}`);
-  if (c.status === 'open') parts.push(sql`a.end_time IS NULL`);
-  if (c.status === 'closed') parts.push(sql`a.end_time IS NOT NULL`);
+  if (c.status === 'open') parts.push(sql`a.end_time IS NULL AND a.state = 'current'`);
+  if (c.status === 'closed') parts.push(sql`(a.end_time IS NOT NULL OR a.state <> 'current')`);
   if (c.handled === true || c.handled === false) parts.push(sql`a.handled = ${c.handled}`);
-  if (c.current) parts.push(sql`(a.end_time IS NULL OR NOT a.handled)`);
+  if (c.current) parts.push(sql`a.state = 'current' AND (a.end_time IS NULL OR NOT a.handled)`);
+  if (c.state) parts.push(sql`a.state = ${c.state}`);
   if (c.begin) parts.push(sql`a.begin_time >= ${c.begin}::timestamptz`);
   if (c.end) parts.push(sql`a.begin_time <= ${c.end}::timestamptz`);
   if (c.orgId) parts.push(orgUnder('v.org_id', pathOfOrg(c.orgId)));
@@ -75,7 +104,7 @@ export async function queryAlarms(db: Kysely<DB>, caller: Caller, q: AlarmQuery)
   const offset = (q.pageIndex - 1) * q.pageSize;
   const r = await sql<Omit<AlarmRow, 'begin' | 'end' | 'handledAt'> & { begin: Date; end: Date | null; handledAt: Date | null }>`
     SELECT a.id, a.vehicle_id AS "vehicleId", v.licence, a.type, a.category, a.level, a.begin_time AS begin, a.end_time AS "end",
-           CASE WHEN a.end_time IS NULL THEN 'open' ELSE 'closed' END AS status, a.handled, a.latitude, a.longitude, a.value,
+           CASE WHEN a.end_time IS NULL AND a.state = 'current' THEN 'open' ELSE 'closed' END AS status, a.state, a.superseded_by AS "supersededBy", a.handled, a.latitude, a.longitude, a.value,
            a.detail, m.name AS "handledBy", a.handled_at AS "handledAt", a.note, a.fence_id AS "fenceId", f.name AS "fenceName"
     FROM alarm a
     JOIN vehicle v ON v.id = a.vehicle_id

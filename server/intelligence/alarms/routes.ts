@@ -10,7 +10,7 @@ import { NONE } from '../../../schemas/kit/authority';
 import { MAX_PAGE_SIZE, pageResponseSchema } from '../../../schemas/kit/entity';
 import { callerOf } from '../../platform/auth/authenticate';
 import { idParams, bool, int, nullable, str } from '../../platform/crud/routeSpec';
-import { ALARM_ORDER, handleAlarm, queryAlarms, type AlarmCriteria, type AlarmQuery } from './query';
+import { ALARM_ORDER, ALARM_STATES, handleAlarm, queryAlarms, toQuery, type Body } from './query';
 import { registerAlarmExport } from './exportRoute';
 import { ALARM_CATEGORIES, ALARM_TYPES } from './types';
 
@@ -23,12 +23,14 @@ const criteria = {
   type: ['object', 'null'],
   additionalProperties: false,
   properties: {
+    id,
     type: { enum: [...ALARM_TYPES, null] },
     category: { enum: [...ALARM_CATEGORIES, null] },
     vehicleId: id,
     status: { enum: ['open', 'closed', null] },
     handled: nullable('boolean'),
     current: nullable('boolean'),
+    state: { enum: [...ALARM_STATES, null] },
     begin: time,
     end: time,
     orgId: id,
@@ -54,13 +56,6 @@ const body = {
   },
 };
 
-export interface Body {
-  criteria?: AlarmCriteria | null;
-  order?: { direction?: string | null; property?: keyof typeof ALARM_ORDER | null } | null;
-  pageIndex?: number;
-  pageSize?: number;
-}
-
 /** An alarm as the lists answer it (the unread list of notifications too). */
 export const ALARM_ROW_SCHEMA = {
   type: 'object',
@@ -74,6 +69,8 @@ export const ALARM_ROW_SCHEMA = {
     begin: { type: 'string', format: 'date-time' },
     end: nullable('string'),
     status: { type: 'string', enum: ['open', 'closed'] },
+    state: { type: 'string', enum: [...ALARM_STATES] },
+    supersededBy: nullable('integer'),
     handled: bool,
     latitude: nullable('number'),
     longitude: nullable('number'),
@@ -86,16 +83,6 @@ export const ALARM_ROW_SCHEMA = {
 };
 const row = ALARM_ROW_SCHEMA;
 const fenceRow = { ...row, properties: { ...row.properties, fenceId: nullable('integer'), fenceName: nullable('string') } };
-
-export function toQuery(b: Body | null, force: Partial<AlarmCriteria> = {}): AlarmQuery {
-  return {
-    criteria: { ...(b?.criteria ?? {}), ...force },
-    property: b?.order?.property ?? 'begin',
-    direction: b?.order?.direction ? (/^desc/i.test(b.order.direction) ? 'DESC' : 'ASC') : 'DESC',
-    pageIndex: b?.pageIndex ?? 1,
-    pageSize: b?.pageSize ?? 20,
-  };
-}
 
 export function registerAlarmRoutes(app: FastifyInstance, db: Kysely<DB>): void {
   const config = { permission: NONE, labels: 'alarm.fields' };

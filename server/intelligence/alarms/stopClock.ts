@@ -41,7 +41,7 @@ export async function stopAlarms(db: Kysely<DB>, now: number): Promise<RaisedAla
     SELECT s.vehicle_id, s.device_time, o.path
     FROM vehicle_state s JOIN vehicle v ON v.id = s.vehicle_id JOIN organisation o ON o.id = v.org_id
     WHERE s.speed < ${MOVING_KMH} AND s.device_time <= ${new Date(now)} AND s.received_at - s.device_time < ${`${LIVE_LAG_MS / 1000} seconds`}::interval
-      AND NOT EXISTS (SELECT 1 FROM alarm a WHERE a.vehicle_id = s.vehicle_id AND a.type = 'StopLongTime' AND a.end_time IS NULL)`.execute(db);
+      AND NOT EXISTS (SELECT 1 FROM alarm a WHERE a.vehicle_id = s.vehicle_id AND a.type = 'StopLongTime' AND a.end_time IS NULL AND a.state = 'current')`.execute(db);
   const meta = ALARM_META.StopLongTime;
   const raised: RaisedAlarm[] = [];
   for (const v of vehicles.rows) {
@@ -79,7 +79,7 @@ export async function stopAlarms(db: Kysely<DB>, now: number): Promise<RaisedAla
 export async function clockStopsKept(db: Kysely<DB>, vehicleId: number, positions: readonly DerivePosition[], found: readonly AlarmInterval[]): Promise<AlarmInterval[]> {
   const open = await sql<{ begin: Date; fired_at: Date; latitude: number | null; longitude: number | null; value: number | null; detail: unknown }>`
     SELECT begin_time AS begin, fired_at, latitude, longitude, value, detail FROM alarm
-    WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime' AND end_time IS NULL AND detail -> 'sources' @> ${JSON.stringify([CLOCK_SOURCE])}::jsonb`.execute(db);
+    WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime' AND end_time IS NULL AND state = 'current' AND detail -> 'sources' @> ${JSON.stringify([CLOCK_SOURCE])}::jsonb`.execute(db);
   const start = currentStopStart(positions);
   const out: AlarmInterval[] = [];
   for (const a of open.rows) {

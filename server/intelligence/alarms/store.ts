@@ -1,8 +1,14 @@
 /**
  * The alarm lifecycle in the database: a vehicle's alarms from a window start on are replaced by
  * what the detectors found, in one transaction. An alarm that is found again (same vehicle, type,
- * subject and begin) keeps its id and its handling; one no longer found is removed; clock-driven
- * types are left to the clock.
+ * subject and begin) keeps its id and its handling; clock-driven types are left to the clock.
+ *
+ * An alarm no longer found is removed when nobody handled it (nothing a person entered is lost, and
+ * history is not filled with what new data showed never happened). A handled one is never removed:
+ * it stays as history, `withdrawn`, or `superseded` by the alarm of its vehicle, type and subject
+ * that overlaps it in time (its begin moved, two merged, one split), which takes its handling
+ * over (handler, time, note) and is not announced as a fresh alarm. Only `current` alarms are
+ * open, listed as current, counted and rebuilt.
  */
 
 import type { DB } from '../../platform/db/tables';
@@ -84,11 +90,11 @@ export async function windowBounds(db: Kysely<DB>, items: ReadonlyArray<{ vehicl
     FROM unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => iso(x.from))}::timestamptz[], ${items.map((x) => iso(x.to))}::timestamptz[]) WITH ORDINALITY AS w(vehicle_id, lo, hi, ord)
     LEFT JOIN LATERAL (
       SELECT min(a.begin_time) AS begin FROM alarm a
-      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time < w.lo AND (a.end_time IS NULL OR a.end_time >= w.lo) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time < w.lo AND (a.end_time IS NULL OR a.end_time >= w.lo) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[]) AND a.state = 'current'
     ) s ON w.lo IS NOT NULL
     LEFT JOIN LATERAL (
       SELECT bool_or(a.end_time IS NULL) AS open, max(a.end_time) AS "end" FROM alarm a
-      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time > w.hi) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time > w.hi) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[]) AND a.state = 'current'
     ) e ON w.hi IS NOT NULL`.execute(db);
   for (const row of r.rows) {
     const i = Number(row.ord) - 1;
@@ -137,39 +143,80 @@ export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmRep
     return rows.sort((a, b) => (a.end === null ? 1 : 0) - (b.end === null ? 1 : 0) || a.begin - b.begin);
   });
   const all = items.flatMap((it, i) => rowsOf[i].map((a) => ({ vehicleId: it.vehicleId, a })));
+  const windows = sql`unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => boundText(x.from))}::timestamptz[], ${items.map((x) => boundText(x.to))}::timestamptz[],
+                ${items.map((x) => boundText(x.readTo ?? Infinity))}::timestamptz[]) AS w(vehicle_id, lo, hi, read)`;
   const run = async (trx: Kysely<DB>) => {
     // `also` rides along (its own rows, never these): one round trip less for the pass.
-    const withAlso = also.length ? sql`WITH ${sql.join(alongside(also))} ` : sql``;
-    await sql`
-      ${withAlso}DELETE FROM alarm a
-      USING unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => boundText(x.from))}::timestamptz[], ${items.map((x) => boundText(x.to))}::timestamptz[],
-                   ${items.map((x) => boundText(x.readTo ?? Infinity))}::timestamptz[]) AS w(vehicle_id, lo, hi, read)
-      WHERE a.vehicle_id = w.vehicle_id AND a.begin_time >= w.lo AND a.begin_time < w.hi AND (a.fired_at < w.read OR (a.type = 'StopLongTime' AND a.detail -> 'sources' @> ${JSON.stringify([CLOCK_SOURCE])}::jsonb)) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
-        AND NOT EXISTS (
-          SELECT 1 FROM unnest(${all.map((r) => r.vehicleId)}::int[], ${all.map((r) => r.a.type)}::text[], ${all.map((r) => r.a.subject)}::text[], ${all.map((r) => iso(r.a.begin))}::timestamptz[]) AS k(vehicle_id, type, subject, begin_time)
-          WHERE k.vehicle_id = a.vehicle_id AND k.type = a.type AND k.subject = a.subject AND k.begin_time = a.begin_time)`.execute(trx);
-    if (!all.length) return items.map((): StoredAlarm[] => []);
-    const r = await sql<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date; inserted: boolean }>`
+    // Before the found are stored: a handled alarm withdrawn no longer holds its key open.
+    const gone = await sql<{ relink: boolean }>`
+      WITH ${sql.join([
+        ...alongside(also),
+        sql`gone AS (
+          SELECT a.id, a.handled FROM alarm a, ${windows}
+          WHERE a.vehicle_id = w.vehicle_id AND a.begin_time >= w.lo AND a.begin_time < w.hi AND a.state = 'current'
+            AND (a.fired_at < w.read OR (a.type = 'StopLongTime' AND a.detail -> 'sources' @> ${JSON.stringify([CLOCK_SOURCE])}::jsonb)) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+            AND NOT EXISTS (
+              SELECT 1 FROM unnest(${all.map((r) => r.vehicleId)}::int[], ${all.map((r) => r.a.type)}::text[], ${all.map((r) => r.a.subject)}::text[], ${all.map((r) => iso(r.a.begin))}::timestamptz[]) AS k(vehicle_id, type, subject, begin_time)
+              WHERE k.vehicle_id = a.vehicle_id AND k.type = a.type AND k.subject = a.subject AND k.begin_time = a.begin_time))`,
+        sql`kept AS (UPDATE alarm a SET state = 'withdrawn' FROM gone g WHERE a.id = g.id AND g.handled RETURNING a.id)`,
+        sql`dropped AS (DELETE FROM alarm a USING gone g WHERE a.id = g.id AND NOT g.handled)`,
+      ])}
+      SELECT EXISTS (SELECT 1 FROM kept)
+          OR EXISTS (SELECT 1 FROM alarm o, ${windows} WHERE o.vehicle_id = w.vehicle_id AND o.state = 'withdrawn' AND o.begin_time >= w.lo AND o.begin_time < w.hi) AS relink`.execute(trx);
+    if (!all.length && !gone.rows[0].relink) return items.map((): StoredAlarm[] => []);
+    const r = all.length
+      ? await sql<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date; inserted: boolean }>`
       INSERT INTO alarm ${ALARM_INSERT_COLUMNS} ${rowsToInsert(all.map((x) => ({ ...rowOf(x.vehicleId, x.a), firedAt: x.a.firedAt })))}
       ON CONFLICT (vehicle_id, type, subject, begin_time) DO UPDATE SET
         end_time = excluded.end_time, fired_at = excluded.fired_at, level = excluded.level, category = excluded.category,
         latitude = excluded.latitude, longitude = excluded.longitude, value = excluded.value, detail = excluded.detail,
-        fence_id = excluded.fence_id
+        fence_id = excluded.fence_id, state = 'current', superseded_by = NULL
       -- A pass finds again every alarm of its window (from the open trip's start): unchanged ones
       -- are left as they are instead of rewritten (a new row version, its index entries) each pass.
-      WHERE (alarm.end_time, alarm.fired_at, alarm.level, alarm.category, alarm.latitude, alarm.longitude, alarm.value, alarm.detail, alarm.fence_id)
-        IS DISTINCT FROM (excluded.end_time, excluded.fired_at, excluded.level, excluded.category, excluded.latitude, excluded.longitude, excluded.value, excluded.detail, excluded.fence_id)
-      RETURNING id, vehicle_id, type, subject, begin_time, (xmax = 0) AS inserted`.execute(trx);
+      -- One withdrawn or superseded earlier and found again is current again, with its handling.
+      WHERE (alarm.end_time, alarm.fired_at, alarm.level, alarm.category, alarm.latitude, alarm.longitude, alarm.value, alarm.detail, alarm.fence_id, alarm.state)
+        IS DISTINCT FROM (excluded.end_time, excluded.fired_at, excluded.level, excluded.category, excluded.latitude, excluded.longitude, excluded.value, excluded.detail, excluded.fence_id, 'current')
+      RETURNING id, vehicle_id, type, subject, begin_time, (xmax = 0) AS inserted`.execute(trx)
+      : { rows: [] };
+    // Successors of handled alarms carry the handling on: not fresh alarms to announce.
+    const heirs = gone.rows[0].relink ? await supersede(trx, windows) : new Set<number>();
     const stored = new Map<string, { id: number; inserted: boolean }>();
     for (const row of r.rows) stored.set(alarmKey(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), { id: row.id, inserted: row.inserted });
     return items.map((it, i) =>
       rowsOf[i].flatMap((a): StoredAlarm[] => {
         const row = stored.get(alarmKey(it.vehicleId, a.type, a.subject, a.begin));
-        return row?.inserted ? [{ id: row.id, ...rowOf(it.vehicleId, a) }] : [];
+        return row?.inserted && !heirs.has(row.id) ? [{ id: row.id, ...rowOf(it.vehicleId, a) }] : [];
       }),
     );
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * The windows' withdrawn alarms that a current alarm of their vehicle, type and subject now
+ * overlaps in time (touching counts, as merging does) become `superseded` by the earliest such
+ * one; each successor not handled itself takes their handling over: the latest handler and time,
+ * the notes in the order of the alarms they were written on. Answers the successors' ids.
+ */
+async function supersede(trx: Kysely<DB>, windows: RawBuilder<unknown>): Promise<Set<number>> {
+  const r = await sql<{ id: number }>`
+    WITH cand AS (
+      SELECT o.id AS old_id, s.id AS new_id, s.handled AS heir_handled, o.handled_by, o.handled_at, o.note, o.begin_time AS old_begin,
+             row_number() OVER (PARTITION BY o.id ORDER BY s.begin_time, s.id) AS nth
+      FROM ${windows}
+      JOIN alarm o ON o.vehicle_id = w.vehicle_id AND o.state = 'withdrawn' AND o.begin_time >= w.lo AND o.begin_time < w.hi
+      JOIN alarm s ON s.vehicle_id = o.vehicle_id AND s.type = o.type AND s.subject = o.subject AND s.state = 'current'
+        AND s.begin_time <= coalesce(o.end_time, 'infinity'::timestamptz) AND o.begin_time <= coalesce(s.end_time, 'infinity'::timestamptz)
+    ),
+    linked AS (UPDATE alarm o SET state = 'superseded', superseded_by = c.new_id FROM cand c WHERE o.id = c.old_id AND c.nth = 1),
+    heirs AS (
+      SELECT new_id, (array_agg(handled_by ORDER BY handled_at DESC))[1] AS handled_by, max(handled_at) AS handled_at,
+             string_agg(note, chr(10) ORDER BY old_begin) AS note
+      FROM cand WHERE NOT heir_handled GROUP BY new_id
+    ),
+    carried AS (UPDATE alarm s SET handled = true, handled_by = h.handled_by, handled_at = h.handled_at, note = h.note FROM heirs h WHERE s.id = h.new_id)
+    SELECT DISTINCT new_id AS id FROM cand`.execute(trx);
+  return new Set(r.rows.map((x) => x.id));
 }
 
 /**

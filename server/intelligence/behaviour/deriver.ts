@@ -196,7 +196,7 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
     ORDER BY w.ord, t.begin_time`.execute(trx);
   const alarms = await sql<AlarmRow>`
     SELECT w.ord, a.type, a.subject, a.level, a.detail, a.begin_time >= w.lo AS begins_today, a.fired_at >= w.lo AND a.fired_at < w.hi AS fired_today
-    FROM ${rangesTable(spans)} JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time >= w.lo)
+    FROM ${rangesTable(spans)} JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time >= w.lo) AND a.state = 'current'
     ORDER BY w.ord, a.begin_time, a.type, a.subject`.execute(trx);
   const tripsOf = items.map((): TripSpan[] => []);
   for (const t of trips.rows) tripsOf[Number(t.ord) - 1].push({ begin: Number(t.b), end: Number(t.e) });

@@ -6,7 +6,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import type { VehicleContext } from '../deriver';
+import type { VehicleContext } from '../samples';
 import { pathAbove } from '../../platform/scope';
 
 export interface PriceRow {

@@ -6,10 +6,9 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../platform/db/database';
-import { alarmDeriver } from '../alarms/deriver';
 import { startDerivation } from '../index';
 import type { PipelineLog } from '../pipeline';
-import { serverExtraDerivers } from '../serverDerivers';
+import { engineDerivers } from '../engine';
 import type { FromThread, ThreadConfig, ToThread } from './messages';
 
 const port = parentPort!;
@@ -28,7 +27,6 @@ const log: PipelineLog = {
 
 async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.poolSize });
-  const alarms = alarmDeriver({ onRaised: (raised) => post({ type: 'raised', alarms: raised }), obdAlarmTypes: config.obdAlarmTypes });
   // Fed by the messages below, not by writers of its own; resumes what was pending before it answers.
   const { pipeline } = await startDerivation({
     db: database.db,
@@ -38,7 +36,7 @@ async function main(): Promise<void> {
     lingerMs: config.lingerMs,
     batchSize: config.batchSize,
     workers: config.workers,
-    extraDerivers: serverExtraDerivers(alarms, { behaviour: config.behaviour }),
+    derivers: engineDerivers({ alarms: { onRaised: (raised) => post({ type: 'raised', alarms: raised }), obdAlarmTypes: config.obdAlarmTypes }, behaviour: config.behaviour }),
   });
   port.on('message', (m: ToThread) => {
     switch (m.type) {

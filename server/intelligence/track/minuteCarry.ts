@@ -10,8 +10,31 @@
  * tally's last report lies before the new ones. Anything else tallies the bucket afresh.
  */
 
-import type { DeriveWindow } from '../deriver';
-import type { BucketTally } from './minuteDeriver';
+import type { DerivePosition, DeriveWindow } from '../samples';
+
+/** What a minute row needs of a report (device-time order). */
+export type MinutePoint = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'speed' | 'direction' | 'acc' | 'mileageKm'>;
+
+/**
+ * One bucket's figures as its reports are met in device-time order: the first, fastest, slowest
+ * and last report (with their places in the bucket, which order the kept points), the GNSS distance
+ * between its reports, the odometer's ends and the count. A live pass goes on from the tally the
+ * last pass left (below) instead of reading the bucket's reports again.
+ */
+export interface BucketTally {
+  minute: number;
+  n: number;
+  gnss: number;
+  first: MinutePoint;
+  top: MinutePoint;
+  topAt: number;
+  slow: MinutePoint;
+  slowAt: number;
+  last: MinutePoint;
+  odoFirst: number | null;
+  odoLast: number | null;
+  odoSane: boolean;
+}
 
 /** Vehicles carried at most; beyond, all are dropped at once and the next passes tally afresh. */
 const MAX_VEHICLES = 200_000;

@@ -12,8 +12,8 @@
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, TrackMinuteTable } from '../../platform/db/tables';
-import { boundText, firstAfter, timeSlice, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
-import { BucketCarries } from './minuteCarry';
+import { boundText, firstAfter, timeSlice, type Deriver, type DeriveWindow } from '../deriver';
+import { BucketCarries, type BucketTally, type MinutePoint } from './minuteCarry';
 import { distanceKm as geoDistanceKm } from '../geo';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
 
@@ -28,9 +28,6 @@ export const LEVEL_MINUTES = [1, 10] as const;
 export const STANDING_KMH = 5;
 export const STANDING_KM = 0.03;
 
-/** What a minute row needs of a report (device-time order). */
-export type MinutePoint = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'speed' | 'direction' | 'acc' | 'mileageKm'>;
-
 export const floorTo = (ms: number, step: number) => Math.floor(ms / step) * step;
 export const ceilTo = (ms: number, step: number) => Math.ceil(ms / step) * step;
 
@@ -44,27 +41,6 @@ export function stepKm(a: { latitude: number; longitude: number; speed: number }
 }
 
 const pointText = (p: MinutePoint) => `${p.time},${p.latitude},${p.longitude},${p.speed},${p.direction},${p.acc ? 1 : 0}`;
-
-/**
- * One bucket's figures as its reports are met in device-time order: the first, fastest, slowest
- * and last report (with their places in the bucket, which order the kept points), the GNSS distance
- * between its reports, the odometer's ends and the count. A live pass goes on from the tally the
- * last pass left (minuteCarry.ts) instead of reading the bucket's reports again.
- */
-export interface BucketTally {
-  minute: number;
-  n: number;
-  gnss: number;
-  first: MinutePoint;
-  top: MinutePoint;
-  topAt: number;
-  slow: MinutePoint;
-  slowAt: number;
-  last: MinutePoint;
-  odoFirst: number | null;
-  odoLast: number | null;
-  odoSane: boolean;
-}
 
 function openBucket(minute: number, p: MinutePoint): BucketTally {
   const t: BucketTally = { minute, n: 1, gnss: 0, first: p, top: p, topAt: 0, slow: p, slowAt: 0, last: p, odoFirst: null, odoLast: null, odoSane: true };

@@ -26,8 +26,8 @@ export interface EntityFormProps {
   /** The row to edit; none to create. */
   row?: Row;
   onClose: () => void;
-  /** After the server stored the row. */
-  onSaved: () => void;
+  /** After the server stored the row: its id (unknown after a refusal the page recovered from). */
+  onSaved: (id?: number) => void;
   /** The page's own section of the dialog, after the schema's fields. */
   section?: FormSection;
   /** Values a new row starts with besides the schema's defaults (a child's parent). */
@@ -102,18 +102,19 @@ export default function EntityForm({ entity, schema, row, onClose, onSaved, sect
     });
 
   const saved = useRef(false);
-  const finish = () => {
+  const finish = (id?: number) => {
     saved.current = true;
     // Edits toast like creates (the server answers 200 to an edit, which the request layer leaves quiet).
     if (mode === 'update') void feedback().message.success(t('console.schema.saved'));
-    onSaved();
+    onSaved(id);
     return true;
   };
   const submit = async (): Promise<boolean> => {
     const body = bodyOf(form.getFieldsValue(true));
     const sent = changeOf(body);
+    let stored: Row | undefined;
     try {
-      if (mode === 'create' || Object.keys(sent).length) await caller.call(mode, { id: row?.id, data: sent });
+      if (mode === 'create' || Object.keys(sent).length) stored = await caller.call<Row>(mode, { id: row?.id, data: sent });
     } catch (e) {
       const answer = ext.recover?.({ error: e, body, mode, t });
       if (answer) {
@@ -133,7 +134,7 @@ export default function EntityForm({ entity, schema, row, onClose, onSaved, sect
       }
       return false;
     }
-    return finish();
+    return finish(typeof stored?.id === 'number' ? stored.id : typeof row?.id === 'number' ? row.id : undefined);
   };
 
   // Esc, the close button or the mask after typing: ask before throwing the input away.

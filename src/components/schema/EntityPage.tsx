@@ -35,7 +35,7 @@ const TREE_PAGE_SIZE = 9999;
  * delete behind the schema's action codes; then the spreadsheet buttons and the page's own
  * extensions (pageContract.ts).
  */
-export function EntityPage({ entity, toolbar, rowActions, leadingRowActions, cells, actionsWidth, formSection, tree, loadTree, criteria: fixed, calls, labels, form, header, testId }: { entity: SchemaName } & EntityPageExtensions) {
+export function EntityPage({ entity, toolbar, rowActions, leadingRowActions, cells, actionsWidth, formSection, tree, loadTree, criteria: fixed, calls, labels, form, header, testId, onSaved }: { entity: SchemaName } & EntityPageExtensions) {
   const schema = schemaEntities[entity];
   const x = schema['x-entity'];
   const t = useT();
@@ -202,9 +202,10 @@ export function EntityPage({ entity, toolbar, rowActions, leadingRowActions, cel
           titles={labels}
           extensions={form}
           onClose={() => setEditing(null)}
-          onSaved={() => {
+          onSaved={(id) => {
             setEditing(null);
             ctx.reload();
+            onSaved?.(id);
           }}
         />
       )}

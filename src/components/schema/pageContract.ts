@@ -70,6 +70,8 @@ export interface EntityPageExtensions {
   header?: ReactNode;
   /** The page's test id (default `entity-page-<entity>`). */
   testId?: string;
+  /** After the dialog stored a row (its id), and the list reloaded. */
+  onSaved?: (id: number | undefined) => void;
 }
 
 /** What the page passes to one field's own input or decides about it. */

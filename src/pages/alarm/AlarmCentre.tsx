@@ -18,6 +18,29 @@ import { useAlarmToasts } from './useAlarmToasts';
 
 export const ALARM_HANDLE = 'alarm-handle';
 
+/** What later data made of an alarm that is no longer current: withdrawn, or superseded with a link to its successor. */
+function StateMark({ alarm, follow }: { alarm: AlarmRow; follow: (id: number) => void }) {
+  const t = useT();
+  if (alarm.state === 'withdrawn')
+    return (
+      <Tooltip title={t('console.alarm.withdrawnHelp')}>
+        <Tag data-testid="alarm-state">{t('console.alarm.stateWithdrawn')}</Tag>
+      </Tooltip>
+    );
+  if (alarm.state !== 'superseded') return null;
+  const next = alarm.supersededBy;
+  return (
+    <Tooltip title={t('console.alarm.supersededHelp')}>
+      <Tag data-testid="alarm-state">{t('console.alarm.stateSuperseded')}</Tag>
+      {next !== null && (
+        <Typography.Link onClick={() => follow(next)} data-testid="alarm-successor">
+          {t('console.alarm.supersededBy', { id: next })}
+        </Typography.Link>
+      )}
+    </Tooltip>
+  );
+}
+
 /** One list of the alarm centre: a category's alarms (or all, terminal ones included), current or history, filtered, each handled with a note. */
 function AlarmTable({ category, view, testId }: { category: AlarmCategory | null; view: AlarmView; testId: string }) {
   const t = useT();
@@ -32,7 +55,17 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
 
   const columns: ColumnsType<AlarmRow> = [
     { key: 'begin', title: t('alarm.fields.begin'), render: (_, a) => parseTime(a.begin), width: 170 },
-    { key: 'end', title: t('alarm.fields.end'), render: (_, a) => (a.end ? parseTime(a.end) : <Tag color="red">{t('console.alarm.ongoing')}</Tag>), width: 170 },
+    {
+      key: 'end',
+      title: t('alarm.fields.end'),
+      render: (_, a) => (
+        <Space size={4} wrap>
+          {a.end ? parseTime(a.end) : a.state === 'current' ? <Tag color="red">{t('console.alarm.ongoing')}</Tag> : null}
+          <StateMark alarm={a} follow={(id) => setFilters({ ...NO_FILTERS, id })} />
+        </Space>
+      ),
+      width: 170,
+    },
     { key: 'licence', title: t('alarm.fields.vehicleId'), dataIndex: 'licence' },
     { key: 'type', title: t('alarm.fields.type'), render: (_, a) => t(`alarm.types.${a.type}`) },
     ...(category ? [] : [{ key: 'category', title: t('alarm.fields.category'), render: (_: unknown, a: AlarmRow) => t(`alarm.categories.${a.category}`) }]),
@@ -61,6 +94,11 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
   return (
     <Space direction="vertical" size={12} style={{ width: '100%' }}>
       <Space wrap size={12}>
+        {filters.id !== null && (
+          <Tag closable onClose={() => set({ id: null })} data-testid="alarm-shown">
+            {t('console.alarm.shownAlarm', { id: filters.id })}
+          </Tag>
+        )}
         <Select
           allowClear
           style={{ width: 160 }}

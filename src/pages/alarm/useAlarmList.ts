@@ -5,6 +5,8 @@ import { queryAlarms } from '../../services/alarms';
 export type AlarmView = 'current' | 'history';
 
 export interface AlarmFilters {
+  /** One alarm only (followed from the one it superseded). */
+  id: number | null;
   type: string | null;
   status: 'open' | 'closed' | null;
   handled: boolean | null;
@@ -15,13 +17,14 @@ export interface AlarmFilters {
   end: string | null;
 }
 
-export const NO_FILTERS: AlarmFilters = { type: null, status: null, handled: null, vehicleId: null, orgId: null, begin: null, end: null };
+export const NO_FILTERS: AlarmFilters = { id: null, type: null, status: null, handled: null, vehicleId: null, orgId: null, begin: null, end: null };
 
 /** The list's criteria: the category of the page, current (open or unhandled) or every alarm, the filters. */
 export function alarmCriteria(category: AlarmCategory | null, view: AlarmView, f: AlarmFilters): AlarmCriteria {
   return {
     category,
     current: view === 'current' ? true : null,
+    id: f.id,
     type: f.type,
     status: f.status,
     handled: f.handled,

@@ -9,7 +9,7 @@ import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { lineString, polygon as turfPolygon, point } from '@turf/helpers';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import type { Feature, LineString, Polygon, MultiPolygon } from 'geojson';
-import type { DerivePosition } from '../../deriver';
+import type { DerivePosition } from '../../samples';
 import type { AlarmInterval } from '../types';
 import { boundaryOf } from '../districts';
 import * as motionRules from './motionRules';

@@ -1,7 +1,7 @@
 /** What "moving" and "the same place" mean for the report-driven detectors. */
 
 import distance from '@turf/distance';
-import type { DerivePosition } from '../../deriver';
+import type { DerivePosition } from '../../samples';
 
 /** Below this speed (km/h) a vehicle is not moving (Wialon's default minimum moving speed). */
 export const MOVING_KMH = 5;

@@ -4,7 +4,7 @@
  * (SPN/FMI for J1939, the P-code for OBD-II). OBD alarm records become OBD alarms.
  */
 
-import type { DeriveObdRecord, DerivePosition } from '../../deriver';
+import type { DeriveObdRecord, DerivePosition } from '../../samples';
 import type { AlarmInterval, AlarmType, AlarmLevel } from '../types';
 
 /** A report that lists the trouble codes active at its time (an empty list clears them all). */
