@@ -91,6 +91,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     badFrames: 0,
     droppedFrames: 0,
     untimedPositions: 0,
+    offGlobePositions: 0,
     badObdRecords: 0,
     storeFailures: 0,
     replaced: 0,

@@ -23,7 +23,7 @@ import {
 } from '../jt808/codec';
 import type { BatchWriter } from '../store/batchWriter';
 import { OBD_RECORD_TYPE, toObdRow } from '../store/obdRecords';
-import { toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
+import { positionFault, toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
 import type { SessionHost } from './host';
 import { checksumAction } from './checksumPolicy';
 import { keepMessage, type KeptMessage } from './messageLog';
@@ -409,17 +409,31 @@ export class Session {
       });
   }
 
+  /**
+   * Positions without a fault are stored (positionFault). One off the globe is logged and not
+   * stored; a message whose every position is off the globe is refused as a message error.
+   */
   private store(m: Header, bodies: LocationBody[], blind: boolean, ack: boolean): void {
     const identity = this.identity!;
     const records: PositionRecord[] = [];
     const flags = frameFlags(m);
+    let offGlobe = 0;
     for (const b of bodies) {
-      const r = toRecord(identity, b, blind);
-      if (!r) this.host.stats.untimedPositions++;
-      else {
+      const fault = positionFault(b);
+      if (fault === 'untimed') this.host.stats.untimedPositions++;
+      else if (fault === 'offGlobe') {
+        offGlobe++;
+        this.host.stats.offGlobePositions++;
+        this.host.log.info({ terminalId: identity.terminalId, msgId: m.msgId, latitude: b.latitude, longitude: b.longitude }, 'jt808 position refused: off the globe');
+      } else {
+        const r = toRecord(identity, b, blind)!;
         if (flags) r.extras = { ...r.extras, frame: flags };
         records.push(r);
       }
+    }
+    if (offGlobe && offGlobe === bodies.length) {
+      if (ack) this.reply(m, MESSAGE_ERROR);
+      return;
     }
     this.persist(m, this.host.writer, records, ack);
   }
