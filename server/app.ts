@@ -83,7 +83,7 @@ declare module 'fastify' {
 function uniqueIndexes(models: EntityModel[]): UniqueIndexMap {
   const map: UniqueIndexMap = new Map();
   for (const m of models)
-    for (const u of m.uniqueIndexes) map.set(u.index, { fields: u.fields, labelKeys: u.fields.map((f) => `${m.labelPrefix}.${f}`) });
+    for (const u of m.uniqueIndexes) map.set(u.index, { fields: u.fields, labelKeys: u.fields.map((f) => `${m.labelPrefix}.${f}`), key: u.key });
   return map;
 }
 
