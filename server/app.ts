@@ -33,7 +33,8 @@ import { installNulByteGuard } from './platform/http/nulBytes';
 import { registerReports } from './reports';
 import { registerAlarmFeature } from './intelligence/alarms';
 import { checkFenceBody } from './fleet/fenceRoutes';
-import type { BodyCheck } from './platform/crud/routes';
+import type { BodyCheck, WriteWatch } from './platform/crud/routes';
+import { reboundTerminals, TerminalSessions } from './platform/terminalSessions';
 
 /** Entities' own whole-body rules beyond their schemas, by entity name. */
 const bodyChecks: Readonly<Record<string, BodyCheck>> = { fence: checkFenceBody };
@@ -170,9 +171,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerDecodeRoute(app);
   registerLabelRoutes(app, { db, overrides: labelOverrides });
   registerProgressRoutes(app);
+  // Writes that change a terminal's vehicle or organisation reach its live gateway session at once.
+  const terminalSessions = new TerminalSessions();
+  app.decorate('terminalSessions', terminalSessions);
+  const rebindWatch = (name: string): WriteWatch | undefined => {
+    const rebound = name === 'vehicle' || name === 'terminal' ? reboundTerminals[name] : undefined;
+    return rebound && ((changes) => terminalSessions.rebind(rebound(changes)));
+  };
   for (const m of models) {
-    registerEntityRoutes(app, db, m, bodyChecks[m.name]);
-    registerSheetRoutes(app, db, m);
+    registerEntityRoutes(app, db, m, bodyChecks[m.name], rebindWatch(m.name));
+    registerSheetRoutes(app, db, m, rebindWatch(m.name));
   }
   const byName = new Map(models.map((m) => [m.name, m]));
   registerVehicleExtras(app, { db: db, has: (n) => byName.has(n), model: (n) => byName.get(n)! });

@@ -125,6 +125,13 @@ export class Session {
     return serial;
   }
 
+  /** The terminal's binding changed (another vehicle or organisation): what it sends from now on goes there. */
+  rebind(identity: TerminalIdentity): void {
+    if (!this.identity || identity.terminalId !== this.identity.terminalId) return;
+    this.host.log.debug({ terminalId: identity.terminalId, vehicleId: identity.vehicleId, was: this.identity.vehicleId }, 'jt808 session rebound');
+    this.identity = identity;
+  }
+
   close(reason: string): void {
     if (this.socket.destroyed) return;
     this.closed = true;

@@ -95,6 +95,12 @@ export async function findTerminalForAuth(db: Kysely<DB>, phone: string, pool?: 
   return { identity: identityOf(row), auth: { authCode: row.auth_code, imei: row.imei, layout: row.layout } };
 }
 
+/** The terminals of these ids still in use, by id, as a session carries them (a binding read again). */
+export async function terminalsInUse(db: Kysely<DB>, terminalIds: number[]): Promise<Map<number, TerminalIdentity>> {
+  const r = await sql<IdentityRow>`${IDENTITY_SELECT} WHERE t.id = ANY(${terminalIds}::int[]) AND t.in_use IS NOT FALSE`.execute(db);
+  return new Map(r.rows.map((row) => [row.terminal_id, identityOf(row)]));
+}
+
 export async function terminalById(db: Kysely<DB>, terminalId: number): Promise<TerminalIdentity | null> {
   const r = await sql<IdentityRow>`${IDENTITY_SELECT} WHERE t.id = ${terminalId}`.execute(db);
   return r.rows[0] ? identityOf(r.rows[0]) : null;
