@@ -427,16 +427,15 @@ export class Session {
     let offGlobe = 0;
     for (const b of bodies) {
       const fault = positionFault(b);
-      if (fault === 'untimed') this.host.stats.untimedPositions++;
-      else if (fault === 'offGlobe') {
-        offGlobe++;
-        this.host.stats.offGlobePositions++;
-        this.host.log.info({ terminalId: identity.terminalId, msgId: m.msgId, latitude: b.latitude, longitude: b.longitude }, 'jt808 position refused: off the globe');
-      } else {
-        const r = toRecord(identity, b, blind)!;
+      const r = fault === null ? toRecord(identity, b, blind) : null;
+      if (r) {
         if (flags) r.extras = { ...r.extras, frame: flags };
         records.push(r);
-      }
+      } else if (fault === 'offGlobe') {
+        offGlobe++;
+        this.host.stats.offGlobePositions++;
+        this.host.log.debug({ terminalId: identity.terminalId, msgId: m.msgId, latitude: b.latitude, longitude: b.longitude }, 'jt808 position refused: off the globe');
+      } else this.host.stats.untimedPositions++;
     }
     if (offGlobe && offGlobe === bodies.length) {
       if (ack) this.reply(m, MESSAGE_ERROR);

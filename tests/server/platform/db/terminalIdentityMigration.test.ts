@@ -5,14 +5,12 @@
  * the clash is written to its organisation's audit log.
  */
 
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { deviceIdentity } from '../../../../schemas/kit/entity';
-import { openDatabase, type Database } from '../../../../server/platform/db/database';
-import { migrate, migrationFiles, MIGRATIONS_DIR } from '../../../../server/platform/db/migrate';
-import { BACKENDS, freshPostgres } from '../../../helpers/testServer';
+import type { Database } from '../../../../server/platform/db/database';
+import { migrate } from '../../../../server/platform/db/migrate';
+import { databaseBefore } from '../../../helpers/migrations';
+import { BACKENDS } from '../../../helpers/testServer';
 
 const IDENTITY = '2026112905000000_terminal_identity.sql';
 
@@ -20,19 +18,7 @@ describe.each(BACKENDS)('the terminal identity migration on %s', (backend) => {
   let database: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    const pg = backend === 'postgres' ? await freshPostgres() : null;
-    database = await openDatabase(pg ? { databaseUrl: pg.url, poolSize: 2 } : { dataDir: 'memory://' });
-    drop = async () => {
-      await database.close();
-      await pg?.drop();
-    };
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-migrations-'));
-    try {
-      for (const f of migrationFiles().filter((f) => f < IDENTITY)) fs.copyFileSync(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
-      await migrate(database, dir);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    ({ database, drop } = await databaseBefore(backend, IDENTITY));
   });
   afterAll(() => drop?.());
 
