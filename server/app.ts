@@ -35,9 +35,10 @@ import { registerReports } from './reports';
 import { registerAlarmFeature } from './intelligence/alarms';
 import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
-import type { BodyCheck } from './platform/crud/routes';
+import type { BodyCheck, WriteWatch } from './platform/crud/routes';
 import { notifyRuleCheck } from './intelligence/notify/receivers';
 import { NO_ALLOW, type TargetAllow } from './intelligence/notify/target';
+import { reboundTerminals, TerminalSessions } from './platform/terminalSessions';
 
 export interface AppOptions {
   database: Database;
@@ -90,7 +91,7 @@ declare module 'fastify' {
 function uniqueIndexes(models: EntityModel[]): UniqueIndexMap {
   const map: UniqueIndexMap = new Map();
   for (const m of models)
-    for (const u of m.uniqueIndexes) map.set(u.index, { fields: u.fields, labelKeys: u.fields.map((f) => `${m.labelPrefix}.${f}`) });
+    for (const u of m.uniqueIndexes) map.set(u.index, { fields: u.fields, labelKeys: u.fields.map((f) => `${m.labelPrefix}.${f}`), key: u.key });
   return map;
 }
 
@@ -180,9 +181,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   registerProgressRoutes(app);
   /** Entities' own whole-body rules beyond their schemas, by entity name. */
   const bodyChecks: Readonly<Record<string, BodyCheck>> = { fence: checkFenceBody, notify: notifyRuleCheck(opts.webhookAllow ?? NO_ALLOW) };
+  // Writes that change a terminal's vehicle or organisation reach its live gateway session at once.
+  const terminalSessions = new TerminalSessions();
+  app.decorate('terminalSessions', terminalSessions);
+  const rebindWatch = (name: string): WriteWatch | undefined => {
+    const rebound = name === 'vehicle' || name === 'terminal' ? reboundTerminals[name] : undefined;
+    return rebound && ((changes) => terminalSessions.rebind(rebound(changes)));
+  };
   for (const m of models) {
-    registerEntityRoutes(app, db, m, bodyChecks[m.name]);
-    registerSheetRoutes(app, db, m, bodyChecks[m.name]);
+    registerEntityRoutes(app, db, m, bodyChecks[m.name], rebindWatch(m.name));
+    registerSheetRoutes(app, db, m, bodyChecks[m.name], rebindWatch(m.name));
   }
   const byName = new Map(models.map((m) => [m.name, m]));
   registerVehicleExtras(app, { db: db, has: (n) => byName.has(n), model: (n) => byName.get(n)! });

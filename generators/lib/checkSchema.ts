@@ -31,6 +31,7 @@ export function checkSchema(name: string, schema: EntitySchema, knownEntities: S
   const props = eff.properties;
   for (const r of schema.required ?? []) if (!props[r]) problems.push(`${name}: required "${r}" is not a property`);
   for (const set of x.unique ?? []) for (const p of set) if (!props[p]) problems.push(`${name}: unique "${p}" is not a property`);
+  for (const p of x.identity ?? []) if (!props[p]) problems.push(`${name}: identity "${p}" is not a property`);
   for (const p of x.keyword ?? []) if (!props[p]) problems.push(`${name}: keyword "${p}" is not a property`);
   if (x.defaultOrder && !props[x.defaultOrder.property]?.['x-ui']?.sort) problems.push(`${name}: defaultOrder property must be sortable`);
   for (const p of Object.values(x.stamp ?? {})) if (!props[p]?.readOnly) problems.push(`${name}: stamp "${p}" must be a read-only property`);

@@ -97,6 +97,14 @@ export interface XEntity {
    * platform). Checked on create, update and import (406 / a row error).
    */
   uniqueInTenant?: string[];
+  /**
+   * Properties that each name the same thing to the outside world (a terminal's number and SIM
+   * both name it in the JT/T 808 header): every value, leading zeros ignored (deviceIdentity), may
+   * belong to one row only, across these properties and every organisation. The database enforces
+   * it in `<table>_identity` (a clash answers 406 identityTaken, naming neither the other row's
+   * property nor its organisation); imports check it per row.
+   */
+  identity?: string[];
   /** Properties searched by criteria.keyword (case-insensitive contains on any of them). */
   keyword?: string[];
   defaultOrder?: { property: string; direction: 'ASC' | 'DESC' };
@@ -220,6 +228,16 @@ export function columnOf(name: string, prop?: PropertySchema): string {
 
 /** Name of the unique index for a set of columns; the server maps violations back through it. */
 export const uniqueIndexName = (table: string, columns: string[]) => `${table}_${columns.join('_')}_key`;
+
+/** The table holding an entity's identities (x-entity.identity) and its key, which a clash names. */
+export const identityTable = (table: string) => `${table}_identity`;
+export const identityIndexName = (table: string) => `${identityTable(table)}_pkey`;
+
+/**
+ * A device identity as compared: leading zeros ignored (the JT/T 808 header zero-pads the phone to
+ * its BCD width), all zeros being '0'. The database's terminal_identity_of() is the same rule.
+ */
+export const deviceIdentity = (value: string): string => value.replace(/^0+/, '') || '0';
 
 /** Properties stored in the entity's own table (not relation labels). */
 export function storedProperties(schema: EntitySchema): Array<[string, PropertySchema]> {

@@ -93,15 +93,17 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
     async (req) => {
       const caller = callerOf(req);
       const { vehicleId, terminalId } = req.params as { vehicleId: number; terminalId: number };
-      await db.transaction().execute(async (trx) => {
+      const released = await db.transaction().execute(async (trx) => {
         const v = await scopedVehicle(trx, caller, vehicleId);
         const term = await sql`SELECT 1 FROM terminal t WHERE t.id = ${terminalId} AND ${scopeCondition(model('terminal'), caller)}`.execute(trx);
         if (!term.rows.length) throw notFound();
-        if (v.terminalId === terminalId) return;
+        if (v.terminalId === terminalId) return undefined;
         const other = await sql`SELECT 1 FROM vehicle WHERE terminal_id = ${terminalId} AND id <> ${vehicleId}`.execute(trx);
         if (other.rows.length) throw new AppError(406, 'vehicle.terminalBound');
         await sql`UPDATE vehicle SET terminal_id = ${terminalId}, updated_at = now() WHERE id = ${vehicleId}`.execute(trx);
+        return [v.terminalId, terminalId];
       });
+      if (released) await app.terminalSessions.rebind(released);
       return getOne(db, vehicles, caller, vehicleId);
     },
   );

@@ -23,19 +23,22 @@ export function registerBindRoutes(app: FastifyInstance, { db, model }: VehicleD
     async (req) => {
       const caller = callerOf(req);
       const { vehicleId, terminalId } = req.params as { vehicleId: number; terminalId: number };
-      await db.transaction().execute(async (trx) => {
+      const bound = await db.transaction().execute(async (trx) => {
         // Lock the vehicle row so two binds of one vehicle cannot both pass the checks.
         const v = await sql<{ terminalId: number | null }>`SELECT t.terminal_id AS "terminalId" FROM vehicle t WHERE t.id = ${vehicleId} AND ${scopeCondition(vehicles, caller)} FOR UPDATE`.execute(trx);
         if (!v.rows.length) throw notFound();
         const term = await sql`SELECT 1 FROM terminal t WHERE t.id = ${terminalId} AND ${scopeCondition(terminals, caller)}`.execute(trx);
         if (!term.rows.length) throw notFound();
         const current = v.rows[0].terminalId;
-        if (current === terminalId) return; // already so: binding again changes nothing
+        if (current === terminalId) return false; // already so: binding again changes nothing
         if (current !== null) throw new AppError(406, 'vehicle.hasTerminal');
         const other = await sql`SELECT 1 FROM vehicle WHERE terminal_id = ${terminalId}`.execute(trx);
         if (other.rows.length) throw new AppError(406, 'vehicle.terminalBound');
         await sql`UPDATE vehicle SET terminal_id = ${terminalId}, updated_at = now() WHERE id = ${vehicleId}`.execute(trx);
+        return true;
       });
+      // The terminal's live session reports for this vehicle from now on.
+      if (bound) await app.terminalSessions.rebind([terminalId]);
       return getOne(db, vehicles, caller, vehicleId);
     },
   );
@@ -50,6 +53,7 @@ export function registerBindRoutes(app: FastifyInstance, { db, model }: VehicleD
       if (!r.rows.length) throw notFound();
       if (r.rows[0].terminalId === null) throw new AppError(406, 'vehicle.notBound');
       await sql`UPDATE vehicle SET terminal_id = NULL, updated_at = now() WHERE id = ${id}`.execute(db);
+      await app.terminalSessions.rebind([r.rows[0].terminalId]);
       return getOne(db, vehicles, caller, id);
     },
   );

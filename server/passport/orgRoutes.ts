@@ -132,6 +132,13 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
         await trx.updateTable('organisation').set({ ...columns(body), updated_at: new Date() }).where('id', '=', org.id).execute();
       });
       await afterOrgChange(deps, org.id, { status: body.status, moved: !!parent });
+      if (parent) {
+        // The live sessions of the subtree's terminals (or of its vehicles') carry the old paths.
+        const moved = await sql<{ id: number }>`
+          SELECT t.id FROM terminal t JOIN organisation o ON o.id = t.org_id WHERE ${pathUnder('o.path', `${parent.path}${org.id}/`)}
+          UNION SELECT v.terminal_id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.terminal_id IS NOT NULL AND ${pathUnder('o.path', `${parent.path}${org.id}/`)}`.execute(db);
+        await app.terminalSessions.rebind(moved.rows.map((r) => r.id));
+      }
       await auditRequest(db, req, caller, 'orgUpdate', org.code, body);
       return strip(await one(caller, org.id));
     },

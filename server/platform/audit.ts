@@ -30,6 +30,7 @@ export type AuditAction =
   | 'terminalRefused'
   | 'terminalSessionReplaced'
   | 'terminalResetRegistration'
+  | 'terminalIdentityClash'
   | 'labelDraft'
   | 'labelPublish'
   | 'labelReset';

@@ -86,7 +86,9 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const commands = downlink ? new CommandService(db, downlink) : null;
   // A registration reset drops the session on whichever worker holds it.
   const disconnect = downlink instanceof NatsDownlink ? (id: number, reason: string) => downlink.disconnect(id, reason) : undefined;
-  await registerTelematicsRoutes(app, { db, commands, gateway, hub, watch, disconnect, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
+  // So does a binding change reach the session, wherever it is held.
+  const rebind = downlink instanceof NatsDownlink ? (ids: number[]) => downlink.rebind(ids) : undefined;
+  await registerTelematicsRoutes(app, { db, commands, gateway, hub, watch, disconnect, rebind, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
 
   let port: number | null = null;
   let fleet: RunningFleet | null = null;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SessionDeps } from '../platform/auth/sessions';
 import type { DB } from '../platform/db/tables';
+import type { Rebind } from '../platform/terminalSessions';
 import { registerCommandRoutes } from './commands/routes';
 import type { CommandService } from './commands/service';
 import type { LiveHub } from './live/hub';
@@ -29,13 +30,20 @@ export interface TelematicsRouteDeps {
   sessionDeps: SessionDeps;
   /** Drops a terminal's session wherever it is held (several processes); default: this gateway's. */
   disconnect?: DisconnectTerminal | null;
+  /** Makes terminals' sessions read their binding again wherever held (several processes); default: this gateway's. */
+  rebind?: Rebind | null;
 }
 
-/** Registers /api/vehicle/terminal/{id}/command/…, …/registration, …/resetRegistration and /api/vehicle/live; call before app.ready(). */
+/**
+ * Registers /api/vehicle/terminal/{id}/command/…, …/registration, …/resetRegistration and
+ * /api/vehicle/live, and installs the way to live sessions for binding changes; call before app.ready().
+ */
 export async function registerTelematicsRoutes(app: FastifyInstance, deps: TelematicsRouteDeps): Promise<void> {
   registerCommandRoutes(app, deps.db, deps.commands);
   const gateway = deps.gateway;
   const local: DisconnectTerminal | null = gateway ? (id, reason) => gateway.disconnect(id, reason) : null;
   registerRegistrationRoutes(app, deps.db, deps.disconnect === undefined ? local : deps.disconnect);
+  const localRebind: Rebind | null = gateway ? async (ids) => void (await gateway.rebind(ids)) : null;
+  app.terminalSessions.install(deps.rebind === undefined ? localRebind : deps.rebind);
   await registerLiveRoute(app, deps.hub, deps.watch, deps.sessionDeps);
 }

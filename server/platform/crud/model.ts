@@ -13,6 +13,7 @@ import {
   type EntitySchema,
   type PropertySchema,
   type SearchMode,
+  identityIndexName,
   uniqueIndexName,
 } from '../../../schemas/kit/entity';
 
@@ -58,7 +59,8 @@ export interface EntityModel {
   createSchema: Record<string, unknown>;
   updateSchema: Record<string, unknown>;
   querySchema: Record<string, unknown>;
-  uniqueIndexes: Array<{ index: string; fields: string[] }>;
+  /** Unique indexes (and the identity table's key) → the properties they cover; `key`: the message when not error.duplicate. */
+  uniqueIndexes: Array<{ index: string; fields: string[]; key?: string }>;
   /** Unique property sets as the schema declares them (orgId included), for import checks. */
   uniqueSets: string[][];
   /** Columns the server stamps on every create and update: who (member name) and when. */
@@ -127,10 +129,13 @@ export function buildModel(schema: EntitySchema, all: Record<string, EntitySchem
     createSchema: createBodySchema(schema),
     updateSchema: updateBodySchema(schema),
     querySchema: queryBodySchema(schema),
-    uniqueIndexes: (x.unique ?? []).map((set) => ({
-      index: uniqueIndexName(x.table, set.map((p) => columns.get(p)!)),
-      fields: set.filter((p) => p !== 'orgId'),
-    })),
+    uniqueIndexes: [
+      ...(x.unique ?? []).map((set) => ({
+        index: uniqueIndexName(x.table, set.map((p) => columns.get(p)!)),
+        fields: set.filter((p) => p !== 'orgId'),
+      })),
+      ...(x.identity ? [{ index: identityIndexName(x.table), fields: x.identity, key: 'error.identityTaken' }] : []),
+    ],
     uniqueSets: x.unique ?? [],
     ...(x.stamp ? { stamp: { operatorCol: columns.get(x.stamp.operator)!, timeCol: columns.get(x.stamp.time)! } } : {}),
   };

@@ -27,11 +27,20 @@ export interface BodyCheckContext {
  */
 export type BodyCheck = (body: Record<string, unknown>, ctx: BodyCheckContext) => FieldError[] | Promise<FieldError[]>;
 
+/** A row written: before (absent when created) and after (absent when deleted). */
+export interface RowChange {
+  before?: Row;
+  after?: Row;
+}
+
+/** Told of the rows a create, update, delete or import wrote, once committed (before answering). */
+export type WriteWatch = (changes: RowChange[]) => Promise<void>;
+
 /**
  * The generic CRUD of one entity at the paths its schema declares: bodies validated by the schema,
  * every route guarded by the schema's action code and scoped to the caller's organisation subtree.
  */
-export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, check?: BodyCheck): void {
+export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, check?: BodyCheck, watch?: WriteWatch): void {
   const x = m.schema['x-entity'];
   const item = { type: 'object', additionalProperties: true, properties: {} };
   const each = (op: Operation, fn: (method: HTTPMethods, url: string) => void) => {
@@ -57,7 +66,9 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
       preValidation: normalise,
       handler: async (req, reply) => {
         await checked(req.body as Record<string, unknown>, callerOf(req));
-        return reply.status(201).send(await createRow(db, m, callerOf(req), req.body as Record<string, unknown>));
+        const row = await createRow(db, m, callerOf(req), req.body as Record<string, unknown>);
+        await watch?.([{ after: row }]);
+        return reply.status(201).send(row);
       },
     }),
   );
@@ -70,12 +81,15 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
       handler: async (req) => {
         const id = (req.params as { id: number }).id;
         const body = req.body as Record<string, unknown>;
-        if (check) {
-          const stored: Row | undefined = await getOne(db, m, callerOf(req), id);
+        let stored: Row | undefined;
+        if (check || watch) {
+          stored = await getOne(db, m, callerOf(req), id);
           if (!stored) throw notFound();
           await checked({ ...stored, ...body }, callerOf(req));
         }
-        return updateRow(db, m, callerOf(req), id, body);
+        const row = await updateRow(db, m, callerOf(req), id, body);
+        await watch?.([{ before: stored, after: row }]);
+        return row;
       },
     }),
   );
@@ -87,8 +101,10 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
       handler: async (req, reply) => {
         const id = (req.params as { id: number }).id;
         // The log names what was deleted: once the row is gone, its id alone says nothing.
-        const name = (await getOne(db, m, callerOf(req), id))?.[x.optionLabel ?? 'name'];
+        const before = await getOne(db, m, callerOf(req), id);
+        const name = before?.[x.optionLabel ?? 'name'];
         await deleteRow(db, m, callerOf(req), id);
+        await watch?.([{ before }]);
         await auditRequest(db, req, callerOf(req), 'entityDelete', `${m.name}:${id}`, typeof name === 'string' || typeof name === 'number' ? { name } : undefined);
         return reply.status(204).send();
       },

@@ -18,10 +18,10 @@ import { importGate } from './sheet/importGate';
 import { requestTimeZone } from './sheet/timeZone';
 import { readSheet, type SheetRows } from './sheet/read';
 import { insertRows, renewRows } from './sheet/store';
+import type { BodyCheck, WriteWatch } from './routes';
 import { checkImportRows, checkRenewRows, type CheckedRows } from './sheet/validate';
 import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from './sheet/workbook';
 import type { DB } from '../db/tables';
-import type { BodyCheck } from './routes';
 
 /** Rows fetched per export query: big enough to amortise the round trip, small enough to stay flat. */
 export const EXPORT_BATCH = 2000;
@@ -94,7 +94,7 @@ const templateQuery = { type: 'object', additionalProperties: false, properties:
  * SPEC §9 for any entity whose schema declares the routes: export (all rows matching the list's
  * criteria, streamed), the import template, import and renewal, each validated first, all or nothing.
  */
-export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, bodyCheck?: BodyCheck): void {
+export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, bodyCheck?: BodyCheck, watch?: WriteWatch): void {
   const x = m.schema['x-entity'];
   const each = (op: SheetOperation, schema: Record<string, unknown>, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
     for (const r of x.routes[op] ?? []) {
@@ -141,6 +141,8 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: Ent
         progress.done(bodies.length);
         progress.finish();
       });
+      // Renewal writes only the renewed fields (dates); an import creates rows.
+      if (!renew) await watch?.(bodies.map((after) => ({ after })));
       const message = t(req)(renew ? 'sheet.renewed' : 'sheet.imported', { count: bodies.length });
       return reply.status(renew ? 200 : 201).send({ success: true, message, total: bodies.length });
     });

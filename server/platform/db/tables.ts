@@ -152,6 +152,12 @@ export interface AuditLogTable {
 }
 
 /** Gateway state per terminal (JT/T 808): the issued auth code and whether a session is live. */
+/** Each identity (number or SIM, leading zeros trimmed) of a terminal, held by one terminal only. */
+export interface TerminalIdentityTable {
+  identity: string;
+  terminal_id: number;
+}
+
 export interface TerminalLinkTable {
   terminal_id: number;
   /** Null: not registered (never, or reset by an operator). */
@@ -439,6 +445,7 @@ export interface DB extends EntityDB {
   app_setting: AppSettingTable;
   schema_migration: SchemaMigrationTable;
   terminal_link: TerminalLinkTable;
+  terminal_identity: TerminalIdentityTable;
   terminal_refusal: TerminalRefusalTable;
   terminal_message: TerminalMessageTable;
   position: PositionTable;

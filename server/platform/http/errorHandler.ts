@@ -4,7 +4,7 @@ import { AppError, duplicate, errorBody, invalid } from './errors';
 import { requestTranslator } from '../labelOverrides';
 
 /** Unique index name → the properties it covers (their label keys), for readable 406 answers. */
-export type UniqueIndexMap = Map<string, { fields: string[]; labelKeys: string[] }>;
+export type UniqueIndexMap = Map<string, { fields: string[]; labelKeys: string[]; key?: string }>;
 
 interface DbError {
   code?: string;
@@ -20,7 +20,7 @@ function classify(error: FastifyError & DbError, req: FastifyRequest, unique: Un
   switch (error.code) {
     case '23505': {
       const hit = error.constraint ? unique.get(error.constraint) : undefined;
-      return duplicate(hit?.fields ?? [], hit?.labelKeys ?? []);
+      return duplicate(hit?.fields ?? [], hit?.labelKeys ?? [], hit?.key);
     }
     case '23503':
       return req.method === 'DELETE' ? new AppError(406, 'error.inUse') : new AppError(400, 'http.badRequest');

@@ -23,11 +23,14 @@ export const unauthorized = (key = 'error.unauthorized') => new AppError(401, ke
 export const forbidden = () => new AppError(403, 'http.forbidden');
 export const invalid = (errors: FieldError[]) => new AppError(400, errors[0]?.key ?? 'http.badRequest', errors[0]?.params ?? {}, errors);
 
-/** A unique set broken (406 "<labels>已存在"); `labelKeys` are the catalogue keys of `fields`. */
-export function duplicate(fields: string[], labelKeys: string[]): AppError {
+/**
+ * A unique set broken (406 "<labels>已存在", or the message `key` names with the same `{fields}`);
+ * `labelKeys` are the catalogue keys of `fields`.
+ */
+export function duplicate(fields: string[], labelKeys: string[], key = 'error.duplicate'): AppError {
   // Each field's own message names that field: "驾驶证号已存在", never a raw "{fields}".
-  const fes = fields.map((field, i) => ({ field, key: 'error.duplicate', params: {}, labelKey: labelKeys[i], ...(labelKeys[i] ? { labelParams: { fields: labelKeys[i] } } : {}) }));
-  return new AppError(406, 'error.duplicate', {}, fes, { fields: labelKeys.length ? labelKeys : ['common.fields.id'] });
+  const fes = fields.map((field, i) => ({ field, key, params: {}, labelKey: labelKeys[i], ...(labelKeys[i] ? { labelParams: { fields: labelKeys[i] } } : {}) }));
+  return new AppError(406, key, {}, fes, { fields: labelKeys.length ? labelKeys : ['common.fields.id'] });
 }
 
 /** A relation pointing at a row that does not exist or that the caller cannot see. */
@@ -42,9 +45,11 @@ export interface ErrorBody {
 
 /** The body every failure answers with, in one language (the server's and the mock's alike). */
 export function errorBody(e: AppError, t: Translate): ErrorBody {
-  const params = { ...e.params };
-  for (const [name, keys] of Object.entries(e.labelLists)) params[name] = keys.map((k) => t(k)).join('、');
-  const errors = e.fieldErrors.map((fe) => ({ field: fe.field, key: fe.key, message: renderFieldError(fe, t) }));
+  const lists: Record<string, string> = {};
+  for (const [name, keys] of Object.entries(e.labelLists)) lists[name] = keys.map((k) => t(k)).join('、');
+  const params = { ...e.params, ...lists };
+  // A field's message may name the list too (a unique set: "{fields}已存在").
+  const errors = e.fieldErrors.map((fe) => ({ field: fe.field, key: fe.key, message: renderFieldError({ ...fe, params: { ...lists, ...fe.params } }, t) }));
   const message = e.fieldErrors.length && e.status === 400 ? errors[0].message : t(e.key, params);
   return { success: false, code: e.key, message, ...(errors.length ? { errors } : {}) };
 }

@@ -2,7 +2,9 @@
  * Downlink commands across processes, on NATS request/reply: each gateway worker answers on
  * `<prefix>.downlink.<terminalId>` for exactly the terminals whose live session it holds, so a
  * command from any API process reaches the terminal wherever it is connected, and "no responders"
- * means offline at once. Terminal answers (0x0001, 0x0201, 0x0104) are published on
+ * means offline at once. The same request drops a session whose registration was reset
+ * (`disconnect`) and makes a session read its binding again after a write moved its terminal or
+ * vehicle (`rebind`). Terminal answers (0x0001, 0x0201, 0x0104) are published on
  * `<prefix>.downlink.responses` and ended sessions on `<prefix>.downlink.ended`, for whichever
  * process waits for them (prefix: `fleetctl`).
  *
@@ -23,8 +25,8 @@ import type { Dispatched, SessionEnded, SessionOpened, TerminalResponse } from '
 import type { Jt808Gateway } from '../gateway/server';
 import type { Jt808BodyInput } from '../jt808/codec';
 
-type Request = { op: 'online' } | { op: 'send'; message: Jt808BodyInput } | { op: 'disconnect'; reason: string } | { op: 'takeover'; remoteAddress: string | null };
-type Reply = { online: boolean } | { sent: Dispatched | null } | { disconnected: boolean } | { mayTakeOver: boolean };
+type Request = { op: 'online' } | { op: 'send'; message: Jt808BodyInput } | { op: 'disconnect'; reason: string } | { op: 'rebind' } | { op: 'takeover'; remoteAddress: string | null };
+type Reply = { online: boolean } | { sent: Dispatched | null } | { disconnected: boolean } | { rebound: boolean } | { mayTakeOver: boolean };
 
 const REQUEST_TIMEOUT_MS = 3000;
 /** Outside the bus stream's subjects (`fleet.>`): JetStream would store the requests and answer them itself. */
@@ -36,6 +38,7 @@ export function serveDownlink(nc: NatsConnection, gateway: Jt808Gateway, prefix 
   const reply = async (terminalId: number, req: Request): Promise<Reply> => {
     if (req.op === 'send') return { sent: gateway.dispatch(terminalId, req.message) };
     if (req.op === 'disconnect') return { disconnected: gateway.disconnect(terminalId, req.reason) };
+    if (req.op === 'rebind') return { rebound: (await gateway.rebind([terminalId])) > 0 };
     if (req.op === 'takeover') return { mayTakeOver: await gateway.yieldsTo(terminalId, req.remoteAddress) };
     return { online: gateway.isOnline(terminalId) };
   };
@@ -153,6 +156,11 @@ export class NatsDownlink extends EventEmitter implements Downlink {
   async disconnect(terminalId: number, reason: string): Promise<boolean> {
     const r = await this.ask(terminalId, { op: 'disconnect', reason });
     return r !== null && 'disconnected' in r && r.disconnected;
+  }
+
+  /** The holders of these terminals' live sessions read their binding again; resolves once each answered (or none holds it). */
+  async rebind(terminalIds: number[]): Promise<void> {
+    await Promise.all(terminalIds.map((id) => this.ask(id, { op: 'rebind' })));
   }
 
   close(): void {

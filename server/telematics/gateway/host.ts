@@ -77,6 +77,8 @@ export interface GatewayStats {
   badFrames: number;
   droppedFrames: number;
   untimedPositions: number;
+  /** Positions refused because latitude or longitude lies off the globe. */
+  offGlobePositions: number;
   /** 0x0900 OBD records refused as malformed (layout or device time). */
   badObdRecords: number;
   storeFailures: number;

@@ -98,15 +98,21 @@ export async function checkAuthentication(db: Kysely<DB>, terminalId: number, ro
   return authenticateTerminal(db, terminalId, code, imei);
 }
 
-/** Forgets the registration: the code stops working and the next 0x0100 registers afresh. */
+/**
+ * Forgets the registration: the code stops working and the next 0x0100 registers afresh. The
+ * identities the registration kept (a number or SIM the terminal's row no longer names) are freed.
+ */
 export async function resetRegistration(db: Kysely<DB>, terminalId: number): Promise<boolean> {
-  const r = await db
-    .updateTable('terminal_link')
-    .set({ auth_code: null, maker_id: null, model: null, device_id: null, layout: null, imei: null, reset_at: sql`now()` })
-    .where('terminal_id', '=', terminalId)
-    .where('auth_code', 'is not', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('terminal_link')
+      .set({ auth_code: null, maker_id: null, model: null, device_id: null, layout: null, imei: null, reset_at: sql`now()` })
+      .where('terminal_id', '=', terminalId)
+      .where('auth_code', 'is not', null)
+      .executeTakeFirst();
+    await sql`SELECT terminal_identity_release(${terminalId}::int)`.execute(trx);
+    return Number(r.numUpdatedRows) > 0;
+  });
 }
 
 export interface RefusalView {

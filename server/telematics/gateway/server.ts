@@ -39,7 +39,7 @@ import {
 import { RefusalLog } from './refusals';
 import { SessionRegistry } from './registry';
 import { Session } from './session';
-import { LinkState } from './terminals';
+import { LinkState, terminalsInUse } from './terminals';
 
 export interface GatewayOptions {
   db: Kysely<DB>;
@@ -91,6 +91,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     badFrames: 0,
     droppedFrames: 0,
     untimedPositions: 0,
+    offGlobePositions: 0,
     badObdRecords: 0,
     storeFailures: 0,
     replaced: 0,
@@ -196,6 +197,24 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     const s = this.registry.get(terminalId);
     s?.close(reason);
     return s !== undefined;
+  }
+
+  /**
+   * The live sessions here of these terminals read their binding again (vehicle, organisations):
+   * a terminal deleted or no longer in use loses its session. Answers how many sessions it touched.
+   */
+  async rebind(terminalIds: number[]): Promise<number> {
+    const held = terminalIds.filter((id) => this.registry.get(id));
+    if (!held.length) return 0;
+    const current = await terminalsInUse(this.db, held);
+    for (const id of held) {
+      const s = this.registry.get(id);
+      const identity = current.get(id);
+      if (!s) continue; // gone while reading
+      if (identity) s.rebind(identity);
+      else s.close('terminal removed or not in use');
+    }
+    return held.length;
   }
 
   get connectionCount(): number {

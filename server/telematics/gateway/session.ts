@@ -23,7 +23,7 @@ import {
 } from '../jt808/codec';
 import type { BatchWriter } from '../store/batchWriter';
 import { OBD_RECORD_TYPE, toObdRow } from '../store/obdRecords';
-import { toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
+import { positionFault, toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
 import type { SessionHost } from './host';
 import { checksumAction } from './checksumPolicy';
 import { keepMessage, type KeptMessage } from './messageLog';
@@ -123,6 +123,13 @@ export class Session {
     const serial = this.nextSerial();
     this.write(encodeMessage({ phone: this.phone, serial, version: this.version, protocolVersion: this.protocolVersion }, message));
     return serial;
+  }
+
+  /** The terminal's binding changed (another vehicle or organisation): what it sends from now on goes there. */
+  rebind(identity: TerminalIdentity): void {
+    if (!this.identity || identity.terminalId !== this.identity.terminalId) return;
+    this.host.log.debug({ terminalId: identity.terminalId, vehicleId: identity.vehicleId, was: this.identity.vehicleId }, 'jt808 session rebound');
+    this.identity = identity;
   }
 
   close(reason: string): void {
@@ -409,17 +416,30 @@ export class Session {
       });
   }
 
+  /**
+   * Positions without a fault are stored (positionFault). One off the globe is logged and not
+   * stored; a message whose every position is off the globe is refused as a message error.
+   */
   private store(m: Header, bodies: LocationBody[], blind: boolean, ack: boolean): void {
     const identity = this.identity!;
     const records: PositionRecord[] = [];
     const flags = frameFlags(m);
+    let offGlobe = 0;
     for (const b of bodies) {
-      const r = toRecord(identity, b, blind);
-      if (!r) this.host.stats.untimedPositions++;
-      else {
+      const fault = positionFault(b);
+      const r = fault === null ? toRecord(identity, b, blind) : null;
+      if (r) {
         if (flags) r.extras = { ...r.extras, frame: flags };
         records.push(r);
-      }
+      } else if (fault === 'offGlobe') {
+        offGlobe++;
+        this.host.stats.offGlobePositions++;
+        this.host.log.debug({ terminalId: identity.terminalId, msgId: m.msgId, latitude: b.latitude, longitude: b.longitude }, 'jt808 position refused: off the globe');
+      } else this.host.stats.untimedPositions++;
+    }
+    if (offGlobe && offGlobe === bodies.length) {
+      if (ack) this.reply(m, MESSAGE_ERROR);
+      return;
     }
     this.persist(m, this.host.writer, records, ack);
   }

@@ -5,14 +5,9 @@
 
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type pg from 'pg';
+import { deviceIdentity } from '../../../schemas/kit/entity';
 import type { DB } from '../../platform/db/tables';
 import type { TerminalIdentity } from '../store/records';
-
-/** The header phone with leading zeros trimmed, as stored or zero-padded to a BCD width. */
-function phoneCandidates(phone: string): string[] {
-  const trimmed = phone.replace(/^0+/, '') || '0';
-  return [...new Set([trimmed, trimmed.padStart(12, '0'), trimmed.padStart(20, '0')])];
-}
 
 interface IdentityRow {
   terminal_id: number;
@@ -48,15 +43,14 @@ const IDENTITY_SELECT = sql`
   LEFT JOIN organisation vo ON vo.id = v.org_id`;
 
 /**
- * The terminal a header phone names: its terminal number or its SIM (leading zeros ignored; a
- * terminal-number match wins). Null when unknown or not in use: such terminals are refused.
+ * The terminal a header phone names: the one terminal whose number or SIM is that identity
+ * (leading zeros ignored; terminal_identity holds each identity once, across every organisation).
+ * Null when unknown or not in use: such terminals are refused.
  */
 export async function findTerminal(db: Kysely<DB>, phone: string): Promise<TerminalIdentity | null> {
-  const c = phoneCandidates(phone);
   const r = await sql<IdentityRow>`${IDENTITY_SELECT}
-    WHERE t.terminal_no IN (${sql.join(c)}) OR t.sim IN (${sql.join(c)})
-    ORDER BY (t.terminal_no IN (${sql.join(c)})) DESC
-    LIMIT 1`.execute(db);
+    JOIN terminal_identity ti ON ti.terminal_id = t.id
+    WHERE ti.identity = ${deviceIdentity(phone)}`.execute(db);
   const row = r.rows[0];
   if (!row || row.in_use === false) return null;
   return identityOf(row);
@@ -73,17 +67,13 @@ type AuthRow = IdentityRow & { auth_code: string | null; imei: string | null; la
 
 /**
  * Named, so each pooled PostgreSQL connection parses and plans it once (planning cost more than
- * running it). The terminal is found first (LIMIT 1), then joined: as one flat join, the generic
- * plan of a prepared statement expected several terminals per phone and hashed the whole vehicle
- * and terminal_link tables on every authentication (16 ms of database CPU at 10,000 terminals).
+ * running it). The terminal is found by its identity first (one row at most), then joined.
  */
 const AUTH_STATEMENT = 'jt808-find-terminal-for-auth';
 const AUTH_SQL = `
   WITH t AS (
-    SELECT * FROM terminal
-    WHERE terminal_no = ANY($1::text[]) OR sim = ANY($1::text[])
-    ORDER BY (terminal_no = ANY($1::text[])) DESC
-    LIMIT 1)
+    SELECT terminal.* FROM terminal_identity i JOIN terminal ON terminal.id = i.terminal_id
+    WHERE i.identity = $1::text)
   SELECT t.id AS terminal_id, t.terminal_no, t.sim, t.in_use, t.org_id, o.path AS org_path,
          v.id AS vehicle_id, v.licence, vo.path AS vehicle_org_path, l.auth_code, l.imei, l.layout
   FROM t
@@ -98,11 +88,17 @@ const AUTH_SQL = `
  * With `pool` (PostgreSQL), a prepared statement.
  */
 export async function findTerminalForAuth(db: Kysely<DB>, phone: string, pool?: pg.Pool): Promise<{ identity: TerminalIdentity; auth: AuthRecord } | null> {
-  const c = phoneCandidates(phone);
-  const rows = pool ? (await pool.query<AuthRow>({ name: AUTH_STATEMENT, text: AUTH_SQL, values: [c] })).rows : (await db.executeQuery(CompiledQuery.raw(AUTH_SQL, [c]))).rows as AuthRow[];
+  const identity = deviceIdentity(phone);
+  const rows = pool ? (await pool.query<AuthRow>({ name: AUTH_STATEMENT, text: AUTH_SQL, values: [identity] })).rows : (await db.executeQuery(CompiledQuery.raw(AUTH_SQL, [identity]))).rows as AuthRow[];
   const row = rows[0];
   if (!row || row.in_use === false) return null;
   return { identity: identityOf(row), auth: { authCode: row.auth_code, imei: row.imei, layout: row.layout } };
+}
+
+/** The terminals of these ids still in use, by id, as a session carries them (a binding read again). */
+export async function terminalsInUse(db: Kysely<DB>, terminalIds: number[]): Promise<Map<number, TerminalIdentity>> {
+  const r = await sql<IdentityRow>`${IDENTITY_SELECT} WHERE t.id = ANY(${terminalIds}::int[]) AND t.in_use IS NOT FALSE`.execute(db);
+  return new Map(r.rows.map((row) => [row.terminal_id, identityOf(row)]));
 }
 
 export async function terminalById(db: Kysely<DB>, terminalId: number): Promise<TerminalIdentity | null> {

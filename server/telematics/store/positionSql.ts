@@ -3,9 +3,18 @@
 export const keyOf = (terminalId: number, ms: number) => `${terminalId}|${ms}`;
 
 /**
+ * How far a device time may run ahead of the server's clock and still become the vehicle's latest
+ * state: a clock gone wrong (a device reporting 2059) would otherwise pin the state, since only a
+ * newer time moves it. Such positions are still kept in the history. A state already further ahead
+ * (stored before this rule) gives way to the next report.
+ */
+export const STATE_AHEAD_LIMIT = "interval '15 minutes'";
+
+/**
  * After `input` (the batch, however it arrived): insert the positions (duplicates of the key
- * ignored) and move each vehicle's latest state forward when a newer device time arrives; answers
- * the keys actually inserted. Shared by the unnest statement and the COPY path.
+ * ignored) and move each vehicle's latest state forward when a newer device time arrives (not one
+ * beyond STATE_AHEAD_LIMIT); answers the keys actually inserted. Shared by the unnest statement
+ * and the COPY path.
  */
 export const STORE_FROM_INPUT = `
     ins AS (
@@ -25,6 +34,7 @@ export const STORE_FROM_INPUT = `
       FROM input i
       -- A vehicle deleted meanwhile must not fail the batch (its positions are still kept).
       JOIN vehicle v ON v.id = i.vehicle_id
+      WHERE i.device_time <= now() + ${STATE_AHEAD_LIMIT}
       ORDER BY i.vehicle_id, i.device_time DESC
       ON CONFLICT (vehicle_id) DO UPDATE SET
         terminal_id = excluded.terminal_id, device_time = excluded.device_time, received_at = now(),
@@ -33,7 +43,7 @@ export const STORE_FROM_INPUT = `
         mileage_km = COALESCE(excluded.mileage_km, vehicle_state.mileage_km),
         fuel_l = COALESCE(excluded.fuel_l, vehicle_state.fuel_l),
         dtcs = COALESCE(excluded.dtcs, vehicle_state.dtcs)
-      WHERE vehicle_state.device_time < excluded.device_time
+      WHERE vehicle_state.device_time < excluded.device_time OR vehicle_state.device_time > now() + ${STATE_AHEAD_LIMIT}
       RETURNING 1
     )
     SELECT terminal_id, (extract(epoch FROM device_time) * 1000)::float8 AS ms FROM ins`;

@@ -11,8 +11,19 @@ function dtcsOf(x: LocationBody['extras']): string[] | null {
 }
 
 /**
- * A location body as a record, or null when it carries no valid device time (nothing to key it
- * by: such reports are acknowledged and counted, not stored).
+ * Why a location body is not stored: no valid device time (nothing to key it by: acknowledged
+ * and counted), or a place off the globe (|latitude| > 90°, |longitude| > 180°: refused as
+ * malformed, never the vehicle's place). Null: it is stored. Four comparisons, after decoding.
+ */
+export function positionFault(b: LocationBody): 'untimed' | 'offGlobe' | null {
+  if (b.timestamp === null) return 'untimed';
+  if (!(b.latitude >= -90 && b.latitude <= 90 && b.longitude >= -180 && b.longitude <= 180)) return 'offGlobe';
+  return null;
+}
+
+/**
+ * A location body as a record, or null when it carries no valid device time (see positionFault:
+ * the session stores only bodies without a fault).
  */
 export function toRecord(identity: TerminalIdentity, b: LocationBody, blind: boolean): PositionRecord | null {
   if (b.timestamp === null) return null;

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { sql, type Kysely } from 'kysely';
 import { createAjv } from '../../../../schemas/kit/ajv';
-import { normaliseBody, tenantPath } from '../../../../schemas/kit/entity';
+import { deviceIdentity, identityTable, normaliseBody, tenantPath } from '../../../../schemas/kit/entity';
 import { renderFieldError, toFieldErrors, type FieldError } from '../../../../schemas/kit/errors';
 import type { Translate } from '../../../../schemas/kit/i18n';
 import type { Caller } from '../../auth/caller';
@@ -165,6 +165,28 @@ async function checkUnique(db: Kysely<DB>, m: EntityModel, caller: Caller, rows:
   }
 }
 
+/**
+ * x-entity.identity: a value (leading zeros ignored) repeated by another row of the file names the
+ * earlier row; one held by a stored row of any organisation is refused with the create route's
+ * words, which say nothing of that row.
+ */
+async function checkIdentity(db: Kysely<DB>, m: EntityModel, rows: Row[]): Promise<void> {
+  const props = m.schema['x-entity'].identity;
+  if (!props) return;
+  const labelList = props.map((p) => `${m.labelPrefix}.${p}`);
+  const claims = rows.flatMap((r) => props.filter((p) => r.body[p] !== undefined && r.body[p] !== null).map((p) => ({ r, p, identity: deviceIdentity(String(r.body[p])) })));
+  const first = new Map<string, Row>();
+  for (const c of claims) {
+    const earlier = first.get(c.identity);
+    if (!earlier) first.set(c.identity, c.r);
+    else if (earlier !== c.r) c.r.errs.push({ field: c.p, key: 'sheet.duplicateInFile', params: { row: earlier.row }, labelList: [`${m.labelPrefix}.${c.p}`] });
+  }
+  if (!claims.length) return;
+  const held = await sql<{ identity: string }>`SELECT identity FROM ${sql.table(identityTable(m.table))} WHERE identity = ANY(${[...first.keys()]}::text[])`.execute(db);
+  const taken = new Set(held.rows.map((h) => h.identity));
+  for (const c of claims) if (taken.has(c.identity)) c.r.errs.push({ field: c.p, key: 'error.identityTaken', params: {}, labelList });
+}
+
 const shown = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
 
 /**
@@ -247,6 +269,7 @@ export async function checkImportRows(db: Kysely<DB>, m: EntityModel, caller: Ca
   if (bodyCheck) for (const r of rows) if (!r.errs.length) r.errs.push(...(await bodyCheck(r.body, { db, caller })));
   await checkUnique(db, m, caller, rows.filter((r) => !r.errs.length));
   await checkTenantUnique(db, m, rows.filter((r) => !r.errs.length));
+  await checkIdentity(db, m, rows.filter((r) => !r.errs.length));
   return finish(m, cols, rows, t);
 }
 

@@ -31,6 +31,7 @@ export const ACTION_KEYS = {
   terminalRefused: 'terminalRegistration.auditActions.terminalRefused',
   terminalSessionReplaced: 'terminalRegistration.auditActions.terminalSessionReplaced',
   terminalResetRegistration: 'terminalRegistration.auditActions.terminalResetRegistration',
+  terminalIdentityClash: 'terminalRegistration.auditActions.terminalIdentityClash',
   labelDraft: 'labels.auditActions.labelDraft',
   labelPublish: 'labels.auditActions.labelPublish',
   labelReset: 'labels.auditActions.labelReset',

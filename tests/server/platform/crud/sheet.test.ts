@@ -110,9 +110,22 @@ describe.each(BACKENDS)('spreadsheet export, template and import on %s', (backen
       expect.objectContaining({ terminalNo: 'IMP0001', sim: '14400000001', terminalType: 'obd', debug: false, productionDate: '2025-01-15', remark: 'ok', inUse: true, orgId: await s.orgId('HD') }),
       expect.objectContaining({ terminalNo: 'IMP0002', sim: '14400000002', terminalType: 'gnss', debug: true, productionDate: '2025-02-01' }),
     ]);
-    // The same file again: every row now clashes with stored rows.
+    // The same file again: every row now clashes with stored rows, in the create route's words.
     const again = await upload(hd, '/api/vehicle/terminal/importValidate', good);
-    expect(again.body.rows.map((r: { errors: Array<{ message: string }> }) => r.errors[0].message)).toEqual(['终端编号已存在', '终端编号已存在']);
+    const taken = '终端编号、SIM 卡号中的号码已被占用：一个号码（不计前导 0）只能属于一台终端';
+    expect(again.body.rows.map((r: { errors: Array<{ message: string }> }) => r.errors.map((e) => e.message))).toEqual([
+      [taken, taken],
+      [taken, taken],
+    ]);
+    // A number and a SIM are one identity, leading zeros ignored: across columns, within the file
+    // and against another organisation's terminal (whose organisation the answer never names).
+    const hn = await s.memberToken('HN', 'orgUser', ['terminal-import']);
+    const across = await xlsxOf([header, ['014400000002', 14400000099, 'obd', '否', null, null], ['IMP0009', 14400000098, 'obd', '否', null, null], ['14400000098', 14400000097, 'obd', '否', null, null]]);
+    const crossed = await upload(hn, '/api/vehicle/terminal/importValidate', across);
+    expect(crossed.body.rows).toEqual([
+      { row: 2, errors: [{ field: 'terminalNo', key: 'error.identityTaken', message: taken }] },
+      { row: 4, errors: [{ field: 'terminalNo', key: 'sheet.duplicateInFile', message: '终端编号与第3行重复' }] },
+    ]);
   });
 
   it('resolves relations by their label inside the caller scope', async () => {

@@ -128,6 +128,26 @@ describe('gateway processes sharing work over NATS JetStream', () => {
     expect(await members[from].commands.send(terminalId, 'location', { msgId: MsgId.LocationQuery }, {}, null)).toBeNull();
   });
 
+  it('moves a live session to its new binding at once when the vehicle is unbound through another process (issue 39, finding 4)', async () => {
+    // The API process reaches the holder over NATS, as startTelematics installs it with NATS_URL.
+    s.app.terminalSessions.install((ids) => members[0].downlink.rebind(ids));
+    const phone = demoTerminal(17);
+    const t = await connect(phone, members[1]);
+    const terminalId = await terminalIdOf(s, phone);
+    const vehicleId = (await s.database.db.selectFrom('vehicle').select('id').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).id;
+    const admin = await s.login('admin', 'Admin2026x');
+    const storedFor = async (i: number) => (await s.database.db.selectFrom('position').select('vehicle_id').where('terminal_id', '=', terminalId).where('device_time', '=', new Date(T0 + i * 1000)).executeTakeFirstOrThrow()).vehicle_id;
+    t.report(report(60));
+    await t.drain();
+    expect(await storedFor(60)).toBe(vehicleId);
+    expect((await s.call(admin, 'PUT', `/api/vehicle/vehicle/unbind/${vehicleId}`)).status).toBe(200);
+    t.report(report(61));
+    await t.drain();
+    expect(await storedFor(61)).toBeNull();
+    expect(t.isOnline).toBe(true); // the same connection
+    await t.end();
+  });
+
   it('fails a command sent from one process at once when the terminal’s session on the other closes unanswered', async () => {
     const phone = demoTerminal(13);
     const t = await connect(phone, members[1]);

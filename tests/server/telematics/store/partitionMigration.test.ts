@@ -1,32 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { openDatabase, type Database } from '../../../../server/platform/db/database';
-import { migrate, migrationFiles, MIGRATIONS_DIR } from '../../../../server/platform/db/migrate';
-import { BACKENDS, freshPostgres } from '../../../helpers/testServer';
+import type { Database } from '../../../../server/platform/db/database';
+import { migrate } from '../../../../server/platform/db/migrate';
+import { databaseBefore } from '../../../helpers/migrations';
+import { BACKENDS, type Backend } from '../../../helpers/testServer';
 
 const PARTITIONING = '2026112216000000_partition_positions.sql';
 
 /** A database migrated up to (not including) the partitioning migration. */
-async function beforePartitioning(backend: string): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const pg = backend === 'postgres' ? await freshPostgres() : null;
-  const database = await openDatabase(pg ? { databaseUrl: pg.url, poolSize: 2 } : { dataDir: 'memory://' });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-migrations-'));
-  try {
-    for (const f of migrationFiles().filter((f) => f < PARTITIONING)) fs.copyFileSync(path.join(MIGRATIONS_DIR, f), path.join(dir, f));
-    await migrate(database, dir);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      await pg?.drop();
-    },
-  };
-}
+const beforePartitioning = (backend: Backend) => databaseBefore(backend, PARTITIONING);
 
 // Months of several years, both edges of a month, a leap day, and clocks gone wrong.
 const TIMES = [
