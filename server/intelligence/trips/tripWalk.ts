@@ -144,19 +144,25 @@ export class TripWalk {
   /** Walks the positions before index `end`. */
   walkTo(end: number): void {
     const positions = this.positions;
+    // A relocation walks again the positions after the anchor: their level samples are taken once.
+    let sampledTo = this.next;
     for (let i = this.next; i < end; i++) {
       const p = positions[i];
-      const own = ownFuelSample(p);
-      if (own) this.samples.push(own);
-      let good = this.good;
+      if (i >= sampledTo) {
+        const own = ownFuelSample(p);
+        if (own) this.samples.push(own);
+        sampledTo = i + 1;
+      }
+      const good = this.good;
       let km = NaN;
       if (good) {
         km = distanceKm(good, p);
         if (isJump(good.time, p.time, km)) {
           if (p.time - good.time < RELOCATION_MS) continue;
+          // Relocated: afresh from the first position after the anchor (the loop's i++ goes there).
+          i = this.goodIndex;
           this.relocate();
-          good = null;
-          km = NaN;
+          continue;
         }
       }
       const moving = isMoving(p, good, km);
@@ -168,7 +174,7 @@ export class TripWalk {
     if (end > this.next) this.next = end;
   }
 
-  /** A relocation (segment.ts): closes what was walked as it stands, so the walk goes on as from a window's first position. */
+  /** A relocation (segment.ts): closes what was walked as it stands, so the walk goes on as from a window's first position, with nothing before it. */
   private relocate(): void {
     const current = this.current;
     if (current) this.closed.push({ ...current, open: false });

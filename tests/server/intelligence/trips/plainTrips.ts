@@ -30,7 +30,7 @@ export interface Steps {
   jumps: boolean[];
   /** km from the last good position before (the window's `before` at first); NaN when there is none. */
   km: Float64Array;
-  /** Relocations: everything before is closed as it stood, and the position has nothing before it. */
+  /** Where the rules start afresh after a relocation (the first position after the last good one): everything before is closed as it stood, and the position has nothing before it. */
   fresh: boolean[];
 }
 
@@ -39,21 +39,34 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
   const fresh = new Array<boolean>(positions.length).fill(false);
   const km = new Float64Array(positions.length).fill(NaN);
   let good = before;
+  let goodIndex = -1;
+  let restart = false;
   for (let i = 0; i < positions.length; i++) {
     const p = positions[i];
-    if (!good) {
+    jumps[i] = false;
+    fresh[i] = restart;
+    km[i] = NaN;
+    if (!good || restart) {
+      restart = false;
       good = p;
+      goodIndex = i;
       continue;
     }
     const d = distanceKm(good, p);
-    if (!isJump(good.time, p.time, d)) km[i] = d;
-    else if (p.time - good.time >= RELOCATION_MS) fresh[i] = true;
-    else {
-      km[i] = d;
-      jumps[i] = true;
+    km[i] = d;
+    if (isJump(good.time, p.time, d)) {
+      if (p.time - good.time < RELOCATION_MS) {
+        jumps[i] = true;
+        continue;
+      }
+      // A relocation: everything from the first position after the last good one again, afresh.
+      km[i] = NaN;
+      i = goodIndex;
+      restart = true;
       continue;
     }
     good = p;
+    goodIndex = i;
   }
   return { jumps, km, fresh };
 }
