@@ -13,9 +13,10 @@
  *   reporting again from elsewhere, a simulator's new run): what was walked is closed as it stands
  *   (its trip or stop, its stationary run) and the walk starts afresh at the first position after
  *   the last good one, as at a window's first position with nothing before it, walking again the
- *   positions it had skipped. The jump is never distance, never motion, never a stop's place. Without this the anchor stayed behind for good and every later position was a jump until
- *   time alone made the distance plausible, then one step carried it all (a moving hour read as
- *   0 km, then a trip of the whole jump at 200 km/h);
+ *   positions it had skipped. The jump is never distance, never motion, never a stop's place.
+ *   Without this the anchor stayed behind for good and every later position was a jump until time
+ *   alone made the distance plausible, then one step carried it all (a moving hour read as 0 km,
+ *   then a trip of the whole jump at 200 km/h);
  * - a trip ends where a stationary run of at least the organisation's stop minutes begins; shorter
  *   runs stay inside the trip (traffic, idling); a data gap without displacement counts as
  *   stationary from the position before it, and so does a gap of at least the stop minutes after a
@@ -23,7 +24,6 @@
  */
 
 import type { DerivePosition } from '../deriver';
-
 import { JITTER_KM } from '../plausible';
 
 export { isJump, JITTER_KM, MAX_KMH, RELOCATION_MS } from '../plausible';

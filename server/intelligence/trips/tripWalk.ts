@@ -8,7 +8,8 @@
  * What it has walked is never changed by what comes after, except in two places the walk keeps
  * apart: a trip ends back where a stationary run began once the run lasts the stop minutes (the
  * trip's sums are kept as they stood at the run's start), and the open segment and stationary run
- * at the walk's end are closed only in `result()`, which changes nothing it holds.
+ * at the walk's end are closed only in `result()`, which changes nothing it holds. A relocation
+ * (segment.ts) closes what was walked and walks again the positions it had skipped as jumps.
  */
 
 import type { DeriveObdRecord, DerivePosition } from '../deriver';

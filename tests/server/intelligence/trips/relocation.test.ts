@@ -65,12 +65,21 @@ describe.each(BACKENDS)('a jump of 180 km between two reports on %s', (backend) 
     return r.body.summary as { distanceKm: number; maxSpeed: number };
   };
 
-  it('between two parked stretches gives no trip and no distance, and a stop where the vehicle now is', async () => {
-    const phone = demoTerminal(1);
-    await h.send(await h.terminal(phone), parkedJumpDay(), 'batch');
+  /** A terminal sends its day's reports in turn (`first` live, then `late` as a blind-area upload), each derived: the vehicle and its rows. */
+  const deliver = async (phone: string, first: LocationInput[], late: LocationInput[] = []) => {
+    const t = await h.terminal(phone);
+    await h.send(t, first, 'batch');
     await h.derived();
+    if (late.length) {
+      await h.send(t, late, 'blind');
+      await h.derived();
+    }
     const vehicleId = await h.vehicleOf(phone);
-    const rows = await derivedRowsOf(h, vehicleId);
+    return { vehicleId, rows: await derivedRowsOf(h, vehicleId) };
+  };
+
+  it('between two parked stretches gives no trip and no distance, and a stop where the vehicle now is', async () => {
+    const { vehicleId, rows } = await deliver(demoTerminal(1), parkedJumpDay());
     expect(rows.trips).toEqual([]);
     expect(rows.stops.map((s) => ({ begin: ms(s.begin_time), end: ms(s.end_time), open: s.open }))).toEqual([
       { begin: at('00:00'), end: at('09:55'), open: false },
@@ -83,11 +92,7 @@ describe.each(BACKENDS)('a jump of 180 km between two reports on %s', (backend) 
   });
 
   it('before an hour of driving counts the drive in the day’s trips, ledger and replay, and the jump in none', async () => {
-    const phone = demoTerminal(2);
-    await h.send(await h.terminal(phone), movingJumpDay(), 'batch');
-    await h.derived();
-    const vehicleId = await h.vehicleOf(phone);
-    const rows = await derivedRowsOf(h, vehicleId);
+    const { vehicleId, rows } = await deliver(demoTerminal(2), movingJumpDay());
     // The drive before the jump ends at its last report; the one after begins at the first report after the jump.
     expect(rows.trips.map((t) => ({ begin: ms(t.begin_time), end: ms(t.end_time), km: Math.round(t.distance_km * 10) / 10, source: t.distance_source, open: t.open }))).toEqual([
       { begin: at('07:30'), end: at('07:59') + 30_000, km: 17.7, source: 'odometer', open: false },
@@ -105,29 +110,17 @@ describe.each(BACKENDS)('a jump of 180 km between two reports on %s', (backend) 
   });
 
   it('gives the same rows whatever order the reports arrive in: the drive after the jump first, the day before it late', async () => {
-    const inOrder = await h.vehicleOf(demoTerminal(2));
-    const phone = demoTerminal(3);
-    const t = await h.terminal(phone);
     const reports = movingJumpDay();
     const jump = reports.findIndex((r) => Number(r.time) >= at('08:00'));
-    await h.send(t, reports.slice(jump), 'single');
-    await h.derived();
-    await h.send(t, reports.slice(0, jump), 'blind');
-    await h.derived();
-    expect(await derivedRowsOf(h, await h.vehicleOf(phone))).toEqual(await derivedRowsOf(h, inOrder));
+    const { rows } = await deliver(demoTerminal(3), reports.slice(jump), reports.slice(0, jump));
+    expect(rows).toEqual(await derivedRowsOf(h, await h.vehicleOf(demoTerminal(2))));
   });
 
   it('gives the same rows when the reports around the jump come late, and the morning and evening first', async () => {
-    const inOrder = await h.vehicleOf(demoTerminal(2));
-    const phone = demoTerminal(5);
-    const t = await h.terminal(phone);
     const reports = movingJumpDay();
     const lo = reports.findIndex((r) => Number(r.time) >= at('07:45'));
     const hi = reports.findIndex((r) => Number(r.time) >= at('08:30'));
-    await h.send(t, [...reports.slice(0, lo), ...reports.slice(hi)], 'batch');
-    await h.derived();
-    await h.send(t, reports.slice(lo, hi), 'blind');
-    await h.derived();
-    expect(await derivedRowsOf(h, await h.vehicleOf(phone))).toEqual(await derivedRowsOf(h, inOrder));
+    const { rows } = await deliver(demoTerminal(5), [...reports.slice(0, lo), ...reports.slice(hi)], reports.slice(lo, hi));
+    expect(rows).toEqual(await derivedRowsOf(h, await h.vehicleOf(demoTerminal(2))));
   });
 });
