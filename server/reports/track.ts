@@ -110,8 +110,10 @@ type SummaryPoint = StepPoint;
 /**
  * Accumulates the summary: the odometer when it is present, never runs backwards and never outruns
  * a vehicle (plausible.ts), else the GNSS track without standing jitter and jumps (stepKm). It is
- * the distance travelled over the range, so it also holds what no trip does (a vehicle towed
- * without ACC or speed, a part of a trip the range cuts); on a day of trips it equals their sum.
+ * the distance travelled over the range: where the vehicle moved only in trips it is their sum (to
+ * the odometer's and the GNSS track's difference when they read different sources), and it also
+ * holds what no trip does (parked GNSS drift beyond the standing jitter, a part of a trip the range
+ * cuts, counted whole here and by its share of time in the ledger).
  */
 export class SummaryAccumulator {
   private first: number | null = null;
