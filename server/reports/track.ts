@@ -7,7 +7,8 @@
 import { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { stepKm } from '../intelligence/track/minuteDeriver';
+import { stepKm, type StepPoint } from '../intelligence/track/minuteDeriver';
+import { odometerPlausible } from '../intelligence/plausible';
 import type { TrackArrays } from './simplify';
 
 export const TRACK_PAGE = 20_000;
@@ -104,13 +105,16 @@ export interface TrackSummary {
 }
 
 /** A point as the summary needs it (speed as the reader holds it: float4). */
-interface SummaryPoint {
-  latitude: number;
-  longitude: number;
-  speed: number;
-}
+type SummaryPoint = StepPoint;
 
-/** Accumulates the summary: the odometer when it is present and never runs backwards, else the GNSS track. */
+/**
+ * Accumulates the summary: the odometer when it is present, never runs backwards and never outruns
+ * a vehicle (plausible.ts), else the GNSS track without standing jitter and jumps (stepKm). It is
+ * the distance travelled over the range: where the vehicle moved only in trips it is their sum (to
+ * the odometer's and the GNSS track's difference when they read different sources), and it also
+ * holds what no trip does (parked GNSS drift beyond the standing jitter, a part of a trip the range
+ * cuts, counted whole here and by its share of time in the ledger).
+ */
 export class SummaryAccumulator {
   private first: number | null = null;
   private last = 0;
@@ -123,9 +127,9 @@ export class SummaryAccumulator {
 
   /** Point i of a page. */
   addAt(page: TrackPage, i: number): void {
-    const p = { latitude: page.latitude[i], longitude: page.longitude[i], speed: page.speed[i] };
+    const p = { time: page.time[i], latitude: page.latitude[i], longitude: page.longitude[i], speed: page.speed[i] };
     const mileage = page.mileage[i];
-    this.addPoint(page.time[i], p);
+    this.addPoint(p);
     this.addOdometer(Number.isNaN(mileage) ? null : mileage, mileage, true);
   }
 
@@ -135,17 +139,17 @@ export class SummaryAccumulator {
    * top speed and its odometer ends; as if each of its reports had been added.
    */
   addBucket(t: TrackArrays, first: number, last: number, m: { gnssKm: number; maxSpeed: number; odoFirst: number | null; odoLast: number | null; odoSane: boolean }): void {
-    this.addPoint(t.time[first], { latitude: t.latitude[first], longitude: t.longitude[first], speed: t.speed[first] });
+    this.addPoint({ time: t.time[first], latitude: t.latitude[first], longitude: t.longitude[first], speed: t.speed[first] });
     this.gnss += m.gnssKm;
     if (m.maxSpeed > this.maxSpeed) this.maxSpeed = m.maxSpeed;
     this.last = t.time[last];
-    this.prev = { latitude: t.latitude[last], longitude: t.longitude[last], speed: t.speed[last] };
+    this.prev = { time: t.time[last], latitude: t.latitude[last], longitude: t.longitude[last], speed: t.speed[last] };
     if (m.odoFirst !== null) this.addOdometer(m.odoFirst, m.odoLast ?? m.odoFirst, m.odoSane);
   }
 
-  private addPoint(t: number, p: SummaryPoint): void {
-    this.first ??= t;
-    this.last = t;
+  private addPoint(p: SummaryPoint): void {
+    this.first ??= p.time;
+    this.last = p.time;
     if (p.speed > this.maxSpeed) this.maxSpeed = p.speed;
     if (this.prev) this.gnss += stepKm(this.prev, p);
     this.prev = p;
@@ -161,8 +165,7 @@ export class SummaryAccumulator {
 
   result(): TrackSummary {
     const odo = this.odoSane && this.odoFirst !== null && this.odoLast !== null ? this.odoLast - this.odoFirst : null;
-    const hours = this.first === null ? 0 : (this.last - this.first) / 3_600_000;
-    const distance = odo !== null && odo <= 250 * hours + 0.5 ? odo : this.gnss;
+    const distance = odo !== null && odometerPlausible(this.first ?? 0, this.last, odo) ? odo : this.gnss;
     return {
       distanceKm: Math.round(distance * 1000) / 1000,
       durationS: this.first === null ? 0 : Math.round((this.last - this.first) / 1000),

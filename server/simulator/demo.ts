@@ -13,15 +13,28 @@ import { CITIES } from './vehicle';
 
 const CITY_OF_TEAM: Record<string, string> = { 'HD-SH': 'shanghai', 'HD-HZ': 'hangzhou', 'HN-SZ': 'shenzhen' };
 
-/** Up to `count` demo terminals still in the database, alternating between the teams' cities. */
+/**
+ * Up to `count` demo terminals still in the database, alternating between the teams' cities, each
+ * starting where its vehicle was last seen (the history's end, or the last run's before a restart):
+ * a run that began elsewhere made a jump of hundreds of kilometres between two reports.
+ */
 export async function demoFleet(db: Kysely<DB>, count: number): Promise<FleetTerminal[]> {
   const numbers = demoFixtures.terminals.map((t) => t.terminalNo);
   if (!count || !numbers.length) return [];
   // The codes the demo terminals were issued on an earlier start: registering again is refused.
-  const r = await sql<{ terminal_no: string; protocol: string | null; team: string | null; auth_code: string | null }>`
-    SELECT t.terminal_no, t.protocol, o.code AS team, l.auth_code
+  const r = await sql<{
+    terminal_no: string;
+    protocol: string | null;
+    team: string | null;
+    auth_code: string | null;
+    latitude: number | null;
+    longitude: number | null;
+    mileage_km: number | null;
+    fuel_l: number | null;
+  }>`
+    SELECT t.terminal_no, t.protocol, o.code AS team, l.auth_code, s.latitude, s.longitude, s.mileage_km, s.fuel_l
     FROM terminal t LEFT JOIN vehicle v ON v.terminal_id = t.id LEFT JOIN organisation o ON o.id = v.org_id
-    LEFT JOIN terminal_link l ON l.terminal_id = t.id
+    LEFT JOIN terminal_link l ON l.terminal_id = t.id LEFT JOIN vehicle_state s ON s.vehicle_id = v.id
     WHERE t.terminal_no IN (${sql.join(numbers)}) AND t.in_use IS NOT FALSE`.execute(db);
   const byTeam = new Map<string, typeof r.rows>();
   for (const row of r.rows.sort((a, b) => a.terminal_no.localeCompare(b.terminal_no))) {
@@ -38,6 +51,7 @@ export async function demoFleet(db: Kysely<DB>, count: number): Promise<FleetTer
       version: (row.protocol === '2019' ? 2019 : 2013) as Jt808Version,
       city: CITIES.find((c) => c.name === CITY_OF_TEAM[row.team ?? '']),
       authCode: row.auth_code ?? undefined,
+      start: row.latitude === null || row.longitude === null ? undefined : { latitude: row.latitude, longitude: row.longitude, mileageKm: row.mileage_km, fuelL: row.fuel_l },
     });
   }
   return out;

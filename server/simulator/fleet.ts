@@ -7,7 +7,7 @@
 import type { Jt808Version, LocationInput } from '../telematics/jt808/codec';
 import { ClosedError, NoReplyError, RefusedError, SimTerminal } from './terminal';
 import type { LatencyHistogram } from './latency';
-import { CITIES, SimVehicle, type City } from './vehicle';
+import { CITIES, SimVehicle, type City, type VehicleStart } from './vehicle';
 
 export interface FleetTerminal {
   phone: string;
@@ -15,6 +15,8 @@ export interface FleetTerminal {
   city?: City;
   /** The code this terminal was issued when it registered before (a real terminal keeps it in flash). */
   authCode?: string;
+  /** Where its vehicle was last seen: the run starts there (absent: somewhere in its city). */
+  start?: VehicleStart;
 }
 
 export interface FleetOptions {
@@ -79,7 +81,7 @@ class Member {
     readonly spec: FleetTerminal,
     index: number,
   ) {
-    this.vehicle = new SimVehicle(index * 7919 + 17, spec.city ?? CITIES[index % CITIES.length]);
+    this.vehicle = new SimVehicle(index * 7919 + 17, spec.city ?? CITIES[index % CITIES.length], spec.start);
     const o = fleet.opts;
     this.terminal = new SimTerminal({
       host: o.host,

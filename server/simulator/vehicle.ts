@@ -44,6 +44,14 @@ export function rng(seed: number): () => number {
 
 type Phase = 'driving' | 'light' | 'parked';
 
+/** Where a vehicle is when its run starts (its newest stored report): a new run goes on from there, never jumps. */
+export interface VehicleStart {
+  latitude: number;
+  longitude: number;
+  mileageKm: number | null;
+  fuelL: number | null;
+}
+
 export class SimVehicle {
   private readonly random: () => number;
   private lat: number;
@@ -65,6 +73,7 @@ export class SimVehicle {
   constructor(
     seed: number,
     readonly city: City,
+    start?: VehicleStart,
   ) {
     this.random = rng(seed);
     const r = Math.sqrt(this.random()) * RADIUS_KM * 0.8;
@@ -76,6 +85,13 @@ export class SimVehicle {
     this.tankL = 400;
     this.fuelL = 120 + this.random() * 260;
     this.mileageKm = 10_000 + Math.floor(this.random() * 90_000);
+    // Drawn above all the same, so a run from a start takes the route it would have taken.
+    if (start) {
+      this.lat = start.latitude;
+      this.lon = start.longitude;
+      if (start.mileageKm !== null) this.mileageKm = start.mileageKm;
+      if (start.fuelL !== null) this.fuelL = Math.min(this.tankL, Math.max(0, start.fuelL));
+    }
   }
 
   /** Advances dtS seconds and returns the report for `now`. */

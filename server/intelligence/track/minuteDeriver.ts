@@ -15,6 +15,7 @@ import type { DB, TrackMinuteTable } from '../../platform/db/tables';
 import { boundText, firstAfter, timeSlice, type Deriver, type DeriveWindow } from '../deriver';
 import { BucketCarries, type BucketTally, type MinutePoint } from './minuteCarry';
 import { distanceKm as geoDistanceKm } from '../geo';
+import { isJump } from '../plausible';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
 
 /** Read once: under tsx an imported binding is a getter call on every use, here per report (trips/segment.ts). */
@@ -31,12 +32,23 @@ export const STANDING_KM = 0.03;
 export const floorTo = (ms: number, step: number) => Math.floor(ms / step) * step;
 export const ceilTo = (ms: number, step: number) => Math.ceil(ms / step) * step;
 
+/** A fix as a step of the replay summary reads it. */
+export interface StepPoint {
+  time: number;
+  latitude: number;
+  longitude: number;
+  speed: number;
+}
+
 /**
- * A step's distance as the replay summary counts it. Speeds are compared as the reader holds them
- * (float4, as the column stores them), so the level and the raw read agree to the last bit.
+ * A step's distance as the replay summary counts it: none for standing jitter, none for a GNSS jump
+ * (plausible.ts: the rule the trips use; here between consecutive fixes, so a bucket's sum depends
+ * on its own reports only). Speeds are compared as the reader holds them (float4, as the column
+ * stores them), so the level and the raw read agree to the last bit.
  */
-export function stepKm(a: { latitude: number; longitude: number; speed: number }, b: { latitude: number; longitude: number; speed: number }): number {
+export function stepKm(a: StepPoint, b: StepPoint): number {
   const d = distanceKm(a, b);
+  if (isJump(a.time, b.time, d)) return 0;
   return Math.fround(a.speed) < STANDING_KMH && Math.fround(b.speed) < STANDING_KMH && d < STANDING_KM ? 0 : d;
 }
 

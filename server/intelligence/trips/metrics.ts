@@ -9,7 +9,8 @@
 
 import type { DerivePosition } from '../deriver';
 import { levelAt, round1, type FuelEvent, type FuelSample } from './fuel';
-import { MAX_KMH, MIN_MOVING_KMH as MOVING_KMH } from './segment';
+import { odometerPlausible } from '../plausible';
+import { MIN_MOVING_KMH as MOVING_KMH } from './segment';
 
 /** Read once: under tsx an imported binding is a getter call on every use, here per position (segment.ts). */
 const MIN_MOVING_KMH = MOVING_KMH;
@@ -85,15 +86,13 @@ export function addToSums(s: TripSums, positions: readonly DerivePosition[], i: 
 
 export const copySums = (s: TripSums): TripSums => ({ ...s });
 
-/** The odometer's distance over the trip's points, when two or more carry it and it is sane: never backwards, never faster than a vehicle goes. */
+/** The odometer's distance over the trip's points, when two or more carry it and it is sane: never backwards, never faster than a vehicle goes (plausible.ts). */
 function odometerKm(s: TripSums): number | null {
   if (s.odoBackwards || s.odoCount < 2) return null;
   const a = s.odoFirst!;
   const b = s.odoLast!;
   const km = b.mileageKm! - a.mileageKm!;
-  const h = (b.time - a.time) / 3_600_000;
-  if (km < 0 || km > MAX_KMH * h + 0.5) return null;
-  return km;
+  return odometerPlausible(a.time, b.time, km) ? km : null;
 }
 
 /**

@@ -6,8 +6,17 @@
  * - moving: ACC on and speed ≥ MIN_MOVING_KMH; or displaced more than JITTER_KM from the position
  *   before with the ACC off and speed (towing), or with neither position reporting speed (a terminal
  *   without speed); a standing position right after a fast one is not displacement;
- * - a GNSS jump (implied speed above MAX_KMH from the last good position, beyond JITTER_KM) is left
- *   out of motion and distance;
+ * - a GNSS jump (implied speed above MAX_KMH from the last good position, beyond JITTER_KM:
+ *   plausible.ts) is left out of motion and distance, and the last good position stays the anchor
+ *   (an outlier is skipped, the step over it measured from before it);
+ * - a jump from a good position RELOCATION_MS old or more is a relocation (a terminal moved or
+ *   reporting again from elsewhere, a simulator's new run): what was walked is closed as it stands
+ *   (its trip or stop, its stationary run) and the walk starts afresh at the first position after
+ *   the last good one, as at a window's first position with nothing before it, walking again the
+ *   positions it had skipped. The jump is never distance, never motion, never a stop's place.
+ *   Without this the anchor stayed behind for good and every later position was a jump until time
+ *   alone made the distance plausible, then one step carried it all (a moving hour read as 0 km,
+ *   then a trip of the whole jump at 200 km/h);
  * - a trip ends where a stationary run of at least the organisation's stop minutes begins; shorter
  *   runs stay inside the trip (traffic, idling); a data gap without displacement counts as
  *   stationary from the position before it, and so does a gap of at least the stop minutes after a
@@ -15,10 +24,10 @@
  */
 
 import type { DerivePosition } from '../deriver';
+import { JITTER_KM } from '../plausible';
 
+export { isJump, JITTER_KM, MAX_KMH, RELOCATION_MS } from '../plausible';
 export const MIN_MOVING_KMH = 5;
-export const JITTER_KM = 0.1;
-export const MAX_KMH = 250;
 
 export interface TripSegment {
   kind: 'trip';

@@ -2,13 +2,14 @@
  * The trips of a window as one walk over its positions, in order, that can stop anywhere and go on
  * later from where it stopped (a live pass goes on from the last pass's walk: tripCarry.ts). The
  * walk decides, per position and from it and the good position before it only (segment.ts's rules):
- * - whether it is a GNSS jump, and its distance from the good position before it;
+ * - whether it is a GNSS jump or a relocation, and its distance from the good position before it;
  * - where trips and stops begin and end;
  * - the sums each trip measures (metrics.ts), and the stationary runs fuel events are found in.
  * What it has walked is never changed by what comes after, except in two places the walk keeps
  * apart: a trip ends back where a stationary run began once the run lasts the stop minutes (the
  * trip's sums are kept as they stood at the run's start), and the open segment and stationary run
- * at the walk's end are closed only in `result()`, which changes nothing it holds.
+ * at the walk's end are closed only in `result()`, which changes nothing it holds. A relocation
+ * (segment.ts) closes what was walked and walks again the positions it had skipped as jumps.
  */
 
 import type { DeriveObdRecord, DerivePosition } from '../deriver';
@@ -20,7 +21,7 @@ import type { Segment, StopSegment, TripSegment } from './segment';
 
 /** Read once: under tsx an imported binding is a getter call on every use, and these run per position (segment.ts). */
 const distanceKm = geoDistanceKm;
-const { isMoving, JITTER_KM, MAX_KMH } = segmentRules;
+const { isMoving, isJump, RELOCATION_MS } = segmentRules;
 
 /** A segment as the walk holds it: a trip with its sums. */
 type Held = StopSegment | (TripSegment & { sums: TripSums });
@@ -144,16 +145,26 @@ export class TripWalk {
   /** Walks the positions before index `end`. */
   walkTo(end: number): void {
     const positions = this.positions;
+    // A relocation walks again the positions after the anchor: their level samples are taken once.
+    let sampledTo = this.next;
     for (let i = this.next; i < end; i++) {
       const p = positions[i];
-      const own = ownFuelSample(p);
-      if (own) this.samples.push(own);
+      if (i >= sampledTo) {
+        const own = ownFuelSample(p);
+        if (own) this.samples.push(own);
+        sampledTo = i + 1;
+      }
       const good = this.good;
       let km = NaN;
       if (good) {
         km = distanceKm(good, p);
-        const h = (p.time - good.time) / 3_600_000;
-        if (h > 0 && km / h > MAX_KMH && km > JITTER_KM) continue;
+        if (isJump(good.time, p.time, km)) {
+          if (p.time - good.time < RELOCATION_MS) continue;
+          // Relocated: afresh from the first position after the anchor (the loop's i++ goes there).
+          i = this.goodIndex;
+          this.relocate();
+          continue;
+        }
       }
       const moving = isMoving(p, good, km);
       this.stand(i, moving);
@@ -162,6 +173,22 @@ export class TripWalk {
       this.goodIndex = i;
     }
     if (end > this.next) this.next = end;
+  }
+
+  /** A relocation (segment.ts): closes what was walked as it stands, so the walk goes on as from a window's first position, with nothing before it. */
+  private relocate(): void {
+    const current = this.current;
+    if (current) this.closed.push({ ...current, open: false });
+    if (this.run) {
+      const e = runEvent(this.positions, this.run, this.tankCapacityL);
+      if (e) this.events.push(e);
+    }
+    this.current = null;
+    this.run = null;
+    this.runStart = -1;
+    this.runSums = null;
+    this.good = null;
+    this.goodIndex = -1;
   }
 
   /** The stationary runs fuel events are read from. */

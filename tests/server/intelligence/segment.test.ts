@@ -3,7 +3,7 @@ import { parseDeriveArgs } from '../../../server/intelligence/deriveCli';
 import { dayStart, localDay } from '../../../server/intelligence/localDay';
 import { MAX_KMH, type TripSegment } from '../../../server/intelligence/trips/segment';
 import { TripWalk, type TripsFound } from '../../../server/intelligence/trips/tripWalk';
-import { steps } from './trips/plainTrips';
+import { steps, type Steps } from './trips/plainTrips';
 import { positionAt, T0 } from './positionAt';
 
 const p = positionAt;
@@ -65,11 +65,12 @@ describe('trip segmentation', () => {
   });
 });
 
-/** A trip's odometer distance as a plain reading of its points: the start and the good positions, copied out. */
-function plainOdometerKm(ps: DerivePosition[], jumps: boolean[], trip: TripSegment, before: DerivePosition | null): number | null {
+/** A trip's odometer distance as a plain reading of its points: the start (none after a relocation) and the good positions, copied out. */
+function plainOdometerKm(ps: DerivePosition[], { jumps, fresh }: Steps, trip: TripSegment, before: DerivePosition | null): number | null {
   let from = trip.first - 1;
   while (from >= 0 && jumps[from]) from--;
-  const points = [...(from >= 0 ? [ps[from]] : before ? [before] : []), ...ps.slice(trip.first, trip.last + 1).filter((_, k) => !jumps[trip.first + k])];
+  const start = fresh[trip.first] ? [] : from >= 0 ? [ps[from]] : before ? [before] : [];
+  const points = [...start, ...ps.slice(trip.first, trip.last + 1).filter((_, k) => !jumps[trip.first + k])];
   const withOdo = points.filter((x) => x.mileageKm !== null);
   if (withOdo.length < 2) return null;
   for (let i = 1; i < withOdo.length; i++) if (withOdo[i].mileageKm! < withOdo[i - 1].mileageKm!) return null;
@@ -93,7 +94,7 @@ describe('a trip’s distance', () => {
       const before = rnd() < 0.5 ? p(-0.5, { mileageKm: rnd() < 0.5 ? 999 : null }) : null;
       const at = steps(ps, before);
       for (const { segment: trip, metrics: got } of walked(ps, 3, before).trips) {
-        const want = plainOdometerKm(ps, at.jumps, trip, before);
+        const want = plainOdometerKm(ps, at, trip, before);
         expect([got.distanceSource, got.distanceSource === 'odometer' ? got.distanceKm : null]).toEqual(want === null ? ['gnss', null] : ['odometer', Math.round(want * 1000) / 1000]);
         if (want === null) gnss++;
         else odometer++;

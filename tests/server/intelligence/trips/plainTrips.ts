@@ -7,7 +7,7 @@
 import type { DeriveObdRecord, DerivePosition, DeriveWindow } from '../../../../server/intelligence/deriver';
 import { distanceKm } from '../../../../server/intelligence/geo';
 import { eventThresholdL, IDLE_BURN_L_PER_H, median, round1, type FuelEvent, type FuelSample } from '../../../../server/intelligence/trips/fuel';
-import { isMoving, JITTER_KM, MAX_KMH, MIN_MOVING_KMH, type Segment, type TripSegment } from '../../../../server/intelligence/trips/segment';
+import { isJump, isMoving, MAX_KMH, MIN_MOVING_KMH, RELOCATION_MS, type Segment, type TripSegment } from '../../../../server/intelligence/trips/segment';
 
 import type { TripMetrics } from '../../../../server/intelligence/trips/metrics';
 import type { TripsFound } from '../../../../server/intelligence/trips/tripWalk';
@@ -21,33 +21,54 @@ const JITTER_STEP_KM = 0.03;
 
 /**
  * What each position of a window is to the last good position before it: a GNSS jump (implied
- * speed above MAX_KMH), and the distance between them. Every per-position rule of the trips reads
- * this pair (motion, stationary runs, GNSS distance), so it is computed once per window.
+ * speed above MAX_KMH), a relocation (a jump from a good position RELOCATION_MS old or more, where
+ * the rules start afresh), and the distance between them. Every per-position rule of the trips
+ * reads these (motion, stationary runs, GNSS distance), so they are computed once per window.
  */
 export interface Steps {
   /** Indexes of positions that are GNSS jumps. */
   jumps: boolean[];
   /** km from the last good position before (the window's `before` at first); NaN when there is none. */
   km: Float64Array;
+  /** Where the rules start afresh after a relocation (the first position after the last good one): everything before is closed as it stood, and the position has nothing before it. */
+  fresh: boolean[];
 }
 
 export function steps(positions: readonly DerivePosition[], before: DerivePosition | null): Steps {
   const jumps = new Array<boolean>(positions.length).fill(false);
+  const fresh = new Array<boolean>(positions.length).fill(false);
   const km = new Float64Array(positions.length).fill(NaN);
   let good = before;
+  let goodIndex = -1;
+  let restart = false;
   for (let i = 0; i < positions.length; i++) {
     const p = positions[i];
-    if (!good) {
+    jumps[i] = false;
+    fresh[i] = restart;
+    km[i] = NaN;
+    if (!good || restart) {
+      restart = false;
       good = p;
+      goodIndex = i;
       continue;
     }
     const d = distanceKm(good, p);
-    const h = (p.time - good.time) / 3_600_000;
     km[i] = d;
-    if (h > 0 && d / h > MAX_KMH && d > JITTER_KM) jumps[i] = true;
-    else good = p;
+    if (isJump(good.time, p.time, d)) {
+      if (p.time - good.time < RELOCATION_MS) {
+        jumps[i] = true;
+        continue;
+      }
+      // A relocation: everything from the first position after the last good one again, afresh.
+      km[i] = NaN;
+      i = goodIndex;
+      restart = true;
+      continue;
+    }
+    good = p;
+    goodIndex = i;
   }
-  return { jumps, km };
+  return { jumps, km, fresh };
 }
 
 /** `at`: steps(positions, before), when the caller has them already. */
@@ -66,6 +87,12 @@ export function segment(positions: DerivePosition[], before: DerivePosition | nu
   for (let i = 0; i < positions.length; i++) {
     if (jumps[i]) continue;
     const p = positions[i];
+    if (at.fresh[i]) {
+      if (current) out.push({ ...current, open: false });
+      current = null;
+      runStart = -1;
+      prev = null;
+    }
     const moving = isMoving(p, prev, km[i]);
     if (!current) {
       current = moving ? { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true } : { kind: 'stop', first: i, last: i, begin: p.time, end: p.time, open: true };
@@ -138,6 +165,11 @@ export function stationaryRuns(positions: DerivePosition[], at: Steps, before: D
   for (let i = 0; i < positions.length; i++) {
     if (jumps[i]) continue;
     const p = positions[i];
+    if (at.fresh[i]) {
+      if (start >= 0 && last > start) runs.push([start, last]);
+      start = -1;
+      prev = null;
+    }
     if (!isMoving(p, prev, km[i])) {
       if (start < 0) start = i;
       last = i;
@@ -211,7 +243,9 @@ export function fuelEvents(positions: DerivePosition[], runs: Array<[number, num
 }
 
 /** The position the trip started from: the last good one before its first (the window's `before` when none). */
-function startOf(positions: DerivePosition[], jumps: ArrayLike<boolean>, trip: TripSegment, before: DerivePosition | null): DerivePosition | null {
+function startOf(positions: DerivePosition[], at: Steps, trip: TripSegment, before: DerivePosition | null): DerivePosition | null {
+  const { jumps } = at;
+  if (at.fresh[trip.first]) return null;
   let from = trip.first - 1;
   while (from >= 0 && jumps[from]) from--;
   return from >= 0 ? positions[from] : before;
@@ -269,7 +303,7 @@ export function tripMetrics(
   stopMs: number,
 ): TripMetrics {
   const { jumps } = at;
-  const start = startOf(positions, jumps, trip, before);
+  const start = startOf(positions, at, trip, before);
   const odo = odometerKm(positions, jumps, trip, start);
   const distance = odo ?? gnssKm(positions, at, trip, start);
   // The first point: where it started from, or its own first position when nothing good lies before.
