@@ -31,8 +31,8 @@ export default function LabelsPage() {
   const [editing, setEditing] = useState<LabelRow | null>(null);
   const [previewLang, setPreviewLang] = useState<Language>(() => matchLanguage(getLocale()) ?? DEFAULT_LANGUAGE);
 
-  const group: LabelGroup = tab === 'fields' ? { kind: 'entity', entity } : { kind: 'messages' };
-  const rows = useMemo(() => labelRows(groupKeys(group), studio.effective, studio.overrides, query), [tab, entity, studio.effective, studio.overrides, query]); // eslint-disable-line react-hooks/exhaustive-deps -- group follows tab and entity
+  const group = useMemo<LabelGroup>(() => (tab === 'fields' ? { kind: 'entity', entity } : { kind: 'messages' }), [tab, entity]);
+  const rows = useMemo(() => labelRows(groupKeys(group), studio.effective, studio.overrides, query), [group, studio.effective, studio.overrides, query]);
   const previewT = useMemo(() => previewTranslator(previewLang, studio.effective, studio.overrides), [previewLang, studio.effective, studio.overrides]);
   const entityOptions = useMemo(
     () => Object.keys(SCHEMAS)

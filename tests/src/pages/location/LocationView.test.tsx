@@ -6,8 +6,10 @@ import { mocked, polyfillMatchMedia, renderConsole, settle } from '../../compone
 // The public calls are covered by the server's integration tests; here, what the page does with the answers.
 jest.mock('../../../../src/services/location', () => ({ sharedLocation: jest.fn(), mapConfig: jest.fn() }));
 // jsdom tests cannot run import(): the lazily loaded map comes in with require.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: no import() under jsdom
-jest.mock('../../../../src/pages/location/mapLoader', () => ({ loadLocationMap: async () => require('../../../../src/pages/location/LocationMap') }));
+jest.mock('../../../../src/pages/location/mapLoader', () => ({
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: no import() under jsdom
+  loadLocationMap: async () => require('../../../../src/pages/location/LocationMap'),
+}));
 const sharedLocation = mocked(locationService.sharedLocation);
 const mapConfig = mocked(locationService.mapConfig);
 
