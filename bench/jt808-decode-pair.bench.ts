@@ -11,8 +11,9 @@
  * Run: npx tsx bench/jt808-decode-pair.bench.ts  -> one JSON line per frame group.
  */
 
-import { decodeFrame, escapeFrame } from '../server/telematics/jt808/codec';
-import { GATEWAY_DECODE, LOCATION_CORPUS, TWELVE_ITEMS, locationPacket, type CorpusFrame } from '../tests/server/telematics/jt808/locationCorpus';
+import { decodeFrame } from '../server/telematics/jt808/codec';
+import { GATEWAY_DECODE, LOCATION_CORPUS, type CorpusFrame } from '../tests/server/telematics/jt808/locationCorpus';
+import { sampleLocationFrame } from './jt808-decode.bench';
 import { decodeFrame as referenceDecodeFrame } from './reference/jt808-a084ebc/decode';
 import { runAsScript, type BenchResult } from './lib';
 
@@ -35,7 +36,7 @@ interface Group {
 export function groups(corpus: readonly CorpusFrame[] = LOCATION_CORPUS): Group[] {
   const of = (kind: CorpusFrame['kind']) => corpus.filter((c) => c.kind === kind).map((c) => c.frame);
   return [
-    { name: '12 standard items', frames: [escapeFrame(locationPacket(TWELVE_ITEMS))] },
+    { name: '12 standard items', frames: [sampleLocationFrame()] },
     { name: 'standard frames', frames: of('standard') },
     { name: 'vendor frames', frames: of('vendor') },
     { name: 'sloppy frames', frames: of('sloppy') },
