@@ -13,6 +13,7 @@ import {
   FrameSplitter,
   isJt808DecodeError,
   MsgId,
+  ResponseEncoder,
   SubpackageAssembler,
   type DecodedMessage,
   type Jt808BodyInput,
@@ -70,6 +71,8 @@ export class Session {
   private readonly splitter: FrameSplitter;
   /** Made on the first fragment: most terminals never subpackage, and idle connections stay small. */
   private assembler: SubpackageAssembler | undefined;
+  /** 0x8001 encoder for the header last answered (the terminal's, once authenticated). */
+  private responses: ResponseEncoder | undefined;
   private chain: Promise<void> = Promise.resolve();
   private queuedPackets = 0;
   private pendingRecords = 0;
@@ -478,12 +481,9 @@ export class Session {
 
   private reply(m: Header, result: number): void {
     if (this.closed) return;
-    this.write(
-      encodeMessage(
-        { phone: m.phone, serial: this.nextSerial(), version: m.version, protocolVersion: m.protocolVersion },
-        { msgId: MsgId.PlatformResponse, body: { replySerial: m.serial, replyMsgId: m.msgId, result } },
-      ),
-    );
+    // One per report: built from this terminal's packet made once, not encoded from scratch.
+    if (!this.responses?.fits(m)) this.responses = new ResponseEncoder({ phone: m.phone, version: m.version, protocolVersion: m.protocolVersion });
+    this.write(this.responses.frame(this.nextSerial(), m.serial, m.msgId, result));
   }
 
   private send0x8100(m: Header, body: { replySerial: number; result: number; authCode?: string }): void {
