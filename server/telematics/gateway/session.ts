@@ -41,6 +41,8 @@ const TERMINAL_REGISTERED = 3;
 const TERMINAL_NOT_FOUND = 4;
 
 type Header = MessageMeta & { msgId: number };
+/** What a 0x8001 needs of the message it answers. */
+type Answered = Pick<Header, 'phone' | 'version' | 'protocolVersion' | 'serial' | 'msgId'>;
 
 /** The frame anomalies a message was accepted with, as kept beside what it carried (null: none). */
 function frameFlags(m: MessageMeta): Record<string, unknown> | null {
@@ -452,19 +454,15 @@ export class Session {
     const n = records.length;
     this.pendingRecords += n;
     this.updateFlow();
-    writer
-      .add(this.identity!, records)
-      .then(
-        () => {
-          if (ack) this.reply(m, OK);
-        },
-        // No acknowledgement: the terminal sends it again, and the store absorbs the repeat.
-        () => this.host.stats.storeFailures++,
-      )
-      .finally(() => {
-        this.pendingRecords -= n;
-        this.updateFlow();
-      });
+    // Until the commit only what the acknowledgement needs stays alive, not the decoded message.
+    const answered: Answered = { phone: m.phone, version: m.version, protocolVersion: m.protocolVersion, serial: m.serial, msgId: m.msgId };
+    writer.enqueue(this.identity!, records, (error) => {
+      // No acknowledgement on failure: the terminal sends it again, and the store absorbs the repeat.
+      if (error) this.host.stats.storeFailures++;
+      else if (ack) this.reply(answered, OK);
+      this.pendingRecords -= n;
+      this.updateFlow();
+    });
   }
 
   private refuse(m: Header): void {
@@ -479,7 +477,7 @@ export class Session {
     if (++this.badInARow > this.host.limits.maxBadFrames) this.close('garbage');
   }
 
-  private reply(m: Header, result: number): void {
+  private reply(m: Answered, result: number): void {
     if (this.closed) return;
     // One per report: built from this terminal's packet made once, not encoded from scratch.
     if (!this.responses?.fits(m)) this.responses = new ResponseEncoder({ phone: m.phone, version: m.version, protocolVersion: m.protocolVersion });
