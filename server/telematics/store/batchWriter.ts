@@ -59,6 +59,22 @@ interface Entry<R> {
 }
 
 /**
+ * Calls every entry's callback even when one throws (a bug in it must not leave the others
+ * unanswered); the first error is thrown again afterwards, as loudly as a promise handler's would be.
+ */
+function answer<R>(batch: Entry<R>[], error: Error | null): void {
+  let first: { error: unknown } | undefined;
+  for (const e of batch) {
+    try {
+      e.done(error);
+    } catch (x) {
+      first ??= { error: x };
+    }
+  }
+  if (first) throw first.error;
+}
+
+/**
  * Events: 'stored' (StoredRecords) after each commit, 'saturated' / 'drain' when the queue crosses
  * the high / low water marks, 'error' when a batch fails (or first fails while the database is
  * away: it is retried), 'recovered' when a retried batch got through.
@@ -204,8 +220,8 @@ export class BatchWriter<R> extends EventEmitter {
     } catch (err) {
       this.stats.failedBatches++;
       const e = err instanceof Error ? err : new Error(String(err));
-      for (const x of batch) x.done(e);
       this.emit('error', e);
+      answer(batch, e);
       return;
     }
     this.stats.batches++;
@@ -222,7 +238,7 @@ export class BatchWriter<R> extends EventEmitter {
       this.stats.failedBatches++;
       this.emit('error', err instanceof Error ? err : new Error(String(err)));
     } finally {
-      for (const e of batch) e.done(null);
+      answer(batch, null);
     }
   }
 
