@@ -3,7 +3,8 @@
  * Run: npx tsx bench/jt808-decode.bench.ts  -> one JSON line.
  */
 
-import { decodeFrame, encodeMessage, MsgId } from '../server/telematics/jt808/codec';
+import { decodeFrame, escapeFrame, MsgId } from '../server/telematics/jt808/codec';
+import { locationPacket, TWELVE_ITEMS } from '../tests/server/telematics/jt808/locationCorpus';
 import { runAsScript } from './lib';
 
 export interface BenchResult {
@@ -12,38 +13,9 @@ export interface BenchResult {
   [k: string]: unknown;
 }
 
-/** A realistic report: moving vehicle, ACC on, GPS+BeiDou fix, 12 items, 119-byte frame. */
+/** A realistic report: moving vehicle, ACC on, GPS+BeiDou fix, 12 items, 107-byte frame (the decode corpus's first). */
 export function sampleLocationFrame(): Buffer {
-  return encodeMessage(
-    { phone: '13912345678', serial: 0x1234 },
-    {
-      msgId: MsgId.Location,
-      body: {
-        alarm: 0,
-        status: { accOn: true, fixed: true, gps: true, beidou: true },
-        latitude: 22.543096,
-        longitude: 114.057865,
-        altitude: 38,
-        speed: 62.4,
-        direction: 135,
-        time: '2024-05-20T02:30:15.000Z',
-        extras: {
-          mileageKm: 123456.7,
-          fuelL: 45.5,
-          recorderSpeedKmh: 61.9,
-          alarmEventId: 7,
-          overspeed: { areaType: 1, areaId: 42 },
-          areaAlarm: { areaType: 2, areaId: 7, direction: 1 },
-          routeTime: { routeId: 9, seconds: 600, result: 1 },
-          signals: { lowBeam: true, brake: true },
-          io: 0,
-          analog: { ad0: 1200, ad1: 3300 },
-          signalStrength: 27,
-          satellites: 14,
-        },
-      },
-    },
-  );
+  return escapeFrame(locationPacket(TWELVE_ITEMS));
 }
 
 function median(xs: number[]): number {

@@ -13,6 +13,7 @@ import {
   FrameSplitter,
   isJt808DecodeError,
   MsgId,
+  ResponseEncoder,
   SubpackageAssembler,
   type DecodedMessage,
   type Jt808BodyInput,
@@ -40,6 +41,8 @@ const TERMINAL_REGISTERED = 3;
 const TERMINAL_NOT_FOUND = 4;
 
 type Header = MessageMeta & { msgId: number };
+/** What a 0x8001 needs of the message it answers. */
+type Answered = Pick<Header, 'phone' | 'version' | 'protocolVersion' | 'serial' | 'msgId'>;
 
 /** The frame anomalies a message was accepted with, as kept beside what it carried (null: none). */
 function frameFlags(m: MessageMeta): Record<string, unknown> | null {
@@ -70,6 +73,8 @@ export class Session {
   private readonly splitter: FrameSplitter;
   /** Made on the first fragment: most terminals never subpackage, and idle connections stay small. */
   private assembler: SubpackageAssembler | undefined;
+  /** 0x8001 encoder for the header last answered (the terminal's, once authenticated). */
+  private responses: ResponseEncoder | undefined;
   private chain: Promise<void> = Promise.resolve();
   private queuedPackets = 0;
   private pendingRecords = 0;
@@ -469,19 +474,15 @@ export class Session {
     const n = records.length;
     this.pendingRecords += n;
     this.updateFlow();
-    writer
-      .add(this.identity!, records)
-      .then(
-        () => {
-          if (ack) this.reply(m, OK);
-        },
-        // No acknowledgement: the terminal sends it again, and the store absorbs the repeat.
-        () => this.host.stats.storeFailures++,
-      )
-      .finally(() => {
-        this.pendingRecords -= n;
-        this.updateFlow();
-      });
+    // Until the commit only what the acknowledgement needs stays alive, not the decoded message.
+    const answered: Answered = { phone: m.phone, version: m.version, protocolVersion: m.protocolVersion, serial: m.serial, msgId: m.msgId };
+    writer.enqueue(this.identity!, records, (error) => {
+      // No acknowledgement on failure: the terminal sends it again, and the store absorbs the repeat.
+      if (error) this.host.stats.storeFailures++;
+      else if (ack) this.reply(answered, OK);
+      this.pendingRecords -= n;
+      this.updateFlow();
+    });
   }
 
   private refuse(m: Header): void {
@@ -496,14 +497,11 @@ export class Session {
     if (++this.badInARow > this.host.limits.maxBadFrames) this.close('garbage');
   }
 
-  private reply(m: Header, result: number): void {
+  private reply(m: Answered, result: number): void {
     if (this.closed) return;
-    this.write(
-      encodeMessage(
-        { phone: m.phone, serial: this.nextSerial(), version: m.version, protocolVersion: m.protocolVersion },
-        { msgId: MsgId.PlatformResponse, body: { replySerial: m.serial, replyMsgId: m.msgId, result } },
-      ),
-    );
+    // One per report: built from this terminal's packet made once, not encoded from scratch.
+    if (!this.responses?.fits(m)) this.responses = new ResponseEncoder({ phone: m.phone, version: m.version, protocolVersion: m.protocolVersion });
+    this.write(this.responses.frame(this.nextSerial(), m.serial, m.msgId, result));
   }
 
   private send0x8100(m: Header, body: { replySerial: number; result: number; authCode?: string }): void {

@@ -21,6 +21,8 @@ export { decodeFrame, decodePacket, decodePacketRange, buildMessage, isKnown } f
 export type { DecodeOptions, DecodedMessage, KnownMessage, MessageMeta, OpaqueMessage } from './decode';
 export { encodeFrame, encodeFrames, encodeMessage, encodeMessageFrames, encodePacket } from './encode';
 export type { EncodeFrameOptions, MessageHeaderInput } from './encode';
+export { ResponseEncoder } from './responseEncoder';
+export type { ResponseHeader } from './responseEncoder';
 export { SubpackageAssembler } from './subpackage';
 export type { SubpackageOptions, SubpackageStats } from './subpackage';
 export { decodeGbk, encodeGbk } from './gbk';

@@ -1,5 +1,7 @@
 /** Packet / frame decoding into typed messages. */
 
+import * as bcd from './bcd';
+import * as bytes from './bytes';
 import * as constants from './constants';
 import { Jt808DecodeError } from './errors';
 import * as framing from './framing';
@@ -10,9 +12,11 @@ import type { Jt808Body } from './messages';
 
 // Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
 // this hot path binds what it uses once, at load.
-const { DEFAULT_TZ_OFFSET_MINUTES, ESCAPE, FLAG, MAX_FRAME_BYTES, MIN_PACKET_BYTES, MsgId } = constants;
+const { readBcdTrimmed } = bcd;
+const { u16 } = bytes;
+const { DEFAULT_TZ_OFFSET_MINUTES, ESCAPE, FLAG, MAX_FRAME_BYTES, MIN_PACKET_BYTES, MsgId, PROP_ENCRYPTION_MASK, PROP_SUBPACKAGE } = constants;
 const { unframeRange, xorChecksum } = framing;
-const { parseHeader } = header;
+const { exactLayout, parseHeader } = header;
 const { decodeBody } = messages;
 
 export interface DecodeOptions {
@@ -60,6 +64,11 @@ function opaque(meta: MessageMeta, msgId: number, kind: OpaqueMessage['opaque'],
   return Object.assign(meta, { msgId, opaque: kind, body: Buffer.from(p.subarray(start, end)) });
 }
 
+/** 0x0100 tells the 2011 layout by its body, which the header cannot. */
+function versionOf(known: Jt808Body, headerVersion: Jt808Version): Jt808Version {
+  return known.msgId === MsgId.Register && known.body.layout === 2011 ? 2011 : headerVersion;
+}
+
 /**
  * Build the message for a complete body p[start, end). Also used after reassembly.
  * `meta` becomes the message (no copies: object spread costs about a microsecond here).
@@ -75,15 +84,49 @@ export function buildMessage(
   if (meta.encryption !== 0) return opaque(meta, msgId, 'encrypted', p, start, end);
   const known = decodeBody(msgId, p, start, end, { version: meta.version, tzOffsetMinutes });
   if (known === undefined) return opaque(meta, msgId, 'unknown', p, start, end);
-  if (known.msgId === MsgId.Register && known.body.layout === 2011) meta.version = 2011;
+  meta.version = versionOf(known, meta.version);
   return Object.assign(meta, known);
 }
 
 /**
- * Decode the unescaped packet p[base, end) (header..checksum). Throws only Jt808DecodeError.
+ * The strict fast path: a whole, plain, well-formed packet p[base, end) of a known message id.
+ * Its message is built in one object literal, with the same fields in the same order as the
+ * tolerant path gives (the fast-path test holds them equal). Returns undefined for anything it
+ * does not handle (checksum off, a body length that disagrees with the bytes, a subpackage,
+ * encryption, an unknown id, a size out of bounds), which decodeTolerant then decodes or refuses.
  * `knownSum` is the checksum when the caller already computed it (-1 otherwise).
  */
-export function decodePacketRange(p: Buffer, base: number, end: number, opts: DecodeOptions = {}, knownSum = -1): DecodedMessage {
+export function decodeWellFormed(p: Buffer, base: number, end: number, opts: DecodeOptions = {}, knownSum = -1): DecodedMessage | undefined {
+  const size = end - base;
+  if (size < MIN_PACKET_BYTES || size > (opts.maxFrameBytes ?? MAX_FRAME_BYTES)) return undefined;
+  const last = end - 1;
+  if ((knownSum >= 0 ? knownSum : xorChecksum(p, base, last)) !== p[last]) return undefined;
+  const properties = u16(p, base + 2);
+  if ((properties & (PROP_SUBPACKAGE | PROP_ENCRYPTION_MASK)) !== 0) return undefined;
+  const layout = exactLayout(properties, size - 1);
+  if (layout === 0) return undefined;
+  const msgId = u16(p, base);
+  const is2019 = layout === 2019;
+  const headerVersion: Jt808Version = is2019 ? 2019 : opts.assume2011 ? 2011 : 2013;
+  const phoneAt = base + (is2019 ? 5 : 4);
+  const phoneBytes = is2019 ? 10 : 6;
+  const start = phoneAt + phoneBytes + 2;
+  const known = decodeBody(msgId, p, start, last, { version: headerVersion, tzOffsetMinutes: opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES });
+  if (known === undefined) return undefined;
+  const version = versionOf(known, headerVersion);
+  const phone = readBcdTrimmed(p, phoneAt, phoneBytes);
+  const serial = u16(p, start - 2);
+  // Typed by hand: msgId and body come from one variant of the union, which the literal cannot tell TypeScript.
+  if (is2019) return { version, phone, serial, properties, encryption: 0, protocolVersion: p[base + 4], msgId: known.msgId, body: known.body } as KnownMessage;
+  return { version, phone, serial, properties, encryption: 0, msgId: known.msgId, body: known.body } as KnownMessage;
+}
+
+/**
+ * The tolerant path: any packet p[base, end) (header..checksum), with the options' tolerance of
+ * wrong checksums and body lengths, subpackage fragments, encrypted and unknown bodies. Throws only
+ * Jt808DecodeError. `knownSum` is the checksum when the caller already computed it (-1 otherwise).
+ */
+export function decodeTolerant(p: Buffer, base: number, end: number, opts: DecodeOptions = {}, knownSum = -1): DecodedMessage {
   const size = end - base;
   const max = opts.maxFrameBytes ?? MAX_FRAME_BYTES;
   if (size > max) throw new Jt808DecodeError('TOO_LONG', `${size} bytes > ${max}`);
@@ -115,6 +158,17 @@ export function decodePacketRange(p: Buffer, base: number, end: number, opts: De
   const bodyEnd = start + h.bodyLength;
   if (h.packet && h.packet.count > 1) return opaque(meta, h.msgId, 'fragment', p, start, bodyEnd);
   return buildMessage(h.msgId, meta, p, start, bodyEnd, opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES);
+}
+
+/**
+ * Decode the unescaped packet p[base, end) (header..checksum): the strict fast path, and the
+ * tolerant path for whatever it does not handle. Throws only Jt808DecodeError.
+ * `knownSum` is the checksum when the caller already computed it (-1 otherwise).
+ */
+export function decodePacketRange(p: Buffer, base: number, end: number, opts: DecodeOptions = {}, knownSum = -1): DecodedMessage {
+  // One checksum pass serves both paths (every frame of a model with a sloppy checksum takes both).
+  const sum = knownSum >= 0 || end - base < MIN_PACKET_BYTES ? knownSum : xorChecksum(p, base, end - 1);
+  return decodeWellFormed(p, base, end, opts, sum) ?? decodeTolerant(p, base, end, opts, sum);
 }
 
 /**

@@ -67,8 +67,8 @@ export interface ParsedHeader extends Jt808Header {
 
 /**
  * Parse the header of the unescaped packet p[base, end) whose last byte is the checksum.
- * The layout is chosen by the total length: bit 14 normally means 2019, but some devices set it
- * on a 2013 layout (SmallChi's JTT2013Force case), and the 5-byte difference tells them apart.
+ * The layout is chosen by the total length (exactLayout); read tolerantly, a length that fits
+ * neither is taken as the version bit says.
  */
 export function parseHeader(p: Buffer, hintVersion?: Jt808Version, base = 0, end = p.length, tolerateLength = false): ParsedHeader {
   const avail = end - base - 1; // without the checksum
@@ -78,22 +78,17 @@ export function parseHeader(p: Buffer, hintVersion?: Jt808Version, base = 0, end
   const bodyLength = props & PROP_LENGTH_MASK;
   const sub = (props & PROP_SUBPACKAGE) !== 0;
   const extra = sub ? PACKET_INFO_BYTES : 0;
-  const need2013 = HEADER_2013_BYTES + extra + bodyLength;
-  const need2019 = HEADER_2019_BYTES + extra + bodyLength;
 
   let is2019: boolean;
   let declaredLength: number | undefined;
-  if ((props & PROP_VERSION) !== 0) {
-    if (avail === need2019) is2019 = true;
-    else if (avail === need2013) is2019 = false;
-    else if (tolerateLength && avail >= HEADER_2019_BYTES + extra) [is2019, declaredLength] = [true, bodyLength];
-    else if (avail < need2019) throw truncated(avail, need2019);
-    else throw tooLong(avail, need2019);
-  } else {
-    if (avail === need2013) is2019 = false;
-    else if (tolerateLength && avail >= HEADER_2013_BYTES + extra) [is2019, declaredLength] = [false, bodyLength];
-    else if (avail < need2013) throw truncated(avail, need2013);
-    else throw tooLong(avail, need2013);
+  const exact = exactLayout(props, avail);
+  if (exact !== 0) is2019 = exact === 2019;
+  else {
+    const version = (props & PROP_VERSION) !== 0;
+    const need = (version ? HEADER_2019_BYTES : HEADER_2013_BYTES) + extra + bodyLength;
+    if (tolerateLength && avail >= need - bodyLength) [is2019, declaredLength] = [version, bodyLength];
+    else if (avail < need) throw truncated(avail, need);
+    else throw tooLong(avail, need);
   }
 
   let o = base + 4;
@@ -132,6 +127,18 @@ export function parseHeader(p: Buffer, hintVersion?: Jt808Version, base = 0, end
   if (packet) header.packet = packet;
   if (protocolVersion !== undefined) header.protocolVersion = protocolVersion;
   return header;
+}
+
+/**
+ * The header layout whose size plus the body-length field accounts for exactly the `avail` bytes
+ * before the checksum, or 0 when none does. Bit 14 normally means 2019, but some devices set it
+ * on a 2013 layout (SmallChi's JTT2013Force case): the 5-byte difference tells them apart.
+ */
+export function exactLayout(props: number, avail: number): 0 | 2013 | 2019 {
+  const need = (props & PROP_LENGTH_MASK) + ((props & PROP_SUBPACKAGE) !== 0 ? PACKET_INFO_BYTES : 0);
+  if (avail === HEADER_2013_BYTES + need) return 2013;
+  if ((props & PROP_VERSION) !== 0 && avail === HEADER_2019_BYTES + need) return 2019;
+  return 0;
 }
 
 function truncated(have: number, need: number): Jt808DecodeError {

@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { isoFromEpochMs } from '../jt808/time';
 import { isAttachRace, retryAttachRace } from './attachRace';
 import type { PositionRecord } from './records';
 import { INPUT_COLUMNS, insertedKeys, STORE_FROM_INPUT } from './positionSql';
@@ -25,32 +26,21 @@ function text(v: string | null): string {
 const num = (v: number | null): string => (v === null || !Number.isFinite(v) ? '\\N' : String(v));
 const bool = (v: boolean): string => (v ? 't' : 'f');
 
-/** The batch as COPY text, one line per position, in INPUT_COLUMNS order. */
+/**
+ * The batch as COPY text, one line per position, in INPUT_COLUMNS order. One template per line and
+ * the codec's ISO formatter: an array join and Date#toISOString per row took a third of the text's time.
+ */
 export function copyText(records: PositionRecord[]): string {
-  const lines: string[] = new Array(records.length);
+  let out = '';
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
-    lines[i] = [
-      r.terminalId,
-      new Date(r.deviceTime).toISOString(),
-      num(r.vehicleId),
-      num(r.latitude),
-      num(r.longitude),
-      num(r.altitude),
-      num(r.speed),
-      num(r.direction),
-      r.alarm,
-      r.status,
-      bool(r.acc),
-      bool(r.fixed),
-      num(r.mileageKm),
-      num(r.fuelL),
-      bool(r.blind),
-      text(r.extras ? JSON.stringify(r.extras) : null),
-      text(r.dtcs ? r.dtcs.join(',') : null),
-    ].join('\t');
+    out +=
+      `${r.terminalId}\t${isoFromEpochMs(r.deviceTime)}\t${num(r.vehicleId)}\t${num(r.latitude)}\t${num(r.longitude)}\t` +
+      `${num(r.altitude)}\t${num(r.speed)}\t${num(r.direction)}\t${r.alarm}\t${r.status}\t${bool(r.acc)}\t${bool(r.fixed)}\t` +
+      `${num(r.mileageKm)}\t${num(r.fuelL)}\t${bool(r.blind)}\t${text(r.extras ? JSON.stringify(r.extras) : null)}\t` +
+      `${text(r.dtcs ? r.dtcs.join(',') : null)}\n`;
   }
-  return lines.join('\n') + '\n';
+  return out;
 }
 
 export async function copyPositions(pool: pg.Pool, records: PositionRecord[]): Promise<Set<string>> {

@@ -115,3 +115,30 @@ describe('BatchWriter while the database is away', () => {
     expect(writer.stats.failedBatches).toBe(1);
   });
 });
+
+describe('BatchWriter callbacks', () => {
+  it('answers each message once its batch commits, and each of a failed batch with the error', async () => {
+    const writer = new BatchWriter(db, flakyStore([sqlError('22P02', 'bad input')]), { lingerMs: 50 });
+    writer.on('error', () => undefined);
+    const answered: Array<[number, string | null]> = [];
+    for (const n of [1, 2]) writer.enqueue(source, [n], (e) => answered.push([n, e ? e.message : null]));
+    await writer.flush();
+    for (const n of [3, 4]) writer.enqueue(source, [n], (e) => answered.push([n, e ? e.message : null]));
+    await writer.flush();
+    expect(answered).toEqual([
+      [1, 'bad input'],
+      [2, 'bad input'],
+      [3, null],
+      [4, null],
+    ]);
+  });
+
+  it('answers an empty message after the call returns, not inside it', async () => {
+    const writer = new BatchWriter(db, flakyStore([]));
+    const answered: Array<Error | null> = [];
+    writer.enqueue(source, [], (e) => answered.push(e));
+    expect(answered).toEqual([]);
+    await Promise.resolve();
+    expect(answered).toEqual([null]);
+  });
+});
