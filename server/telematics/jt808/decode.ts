@@ -3,6 +3,7 @@
 import * as bcd from './bcd';
 import * as bytes from './bytes';
 import * as constants from './constants';
+import type { Jt808Version } from './constants';
 import { Jt808DecodeError } from './errors';
 import * as framing from './framing';
 import * as header from './header';
