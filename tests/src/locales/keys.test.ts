@@ -9,6 +9,7 @@ import { UI_SIZES } from '../../../src/shell/settings';
 import { STATUSES } from '../../../src/pages/fleet/monitor/monitorModel';
 import { TRACK_RANGES } from '../../../src/pages/vehicleDetail/playback';
 import { READINGS, SUBTYPES } from '../../../src/pages/vehicleDetail/messageText';
+import { CHOICE_KEYS } from '../../../src/pages/fleet/strategy/RederiveDialog';
 import { COMMAND_STATUSES } from '../../../src/services/commands';
 import { LEVEL_COLOURS, TYPES_BY_CATEGORY } from '../../../src/pages/alarm/alarmModel';
 import { COUNT_KEYS, DISTRIBUTION_KEYS, LEDGER_KEYS } from '../../../src/pages/dashboard/dashboardModel';
@@ -18,7 +19,9 @@ import { BREAK_RULE_COLUMNS, HEALTH_VEHICLE_COLUMNS, SAFETY_RANK_COLUMNS, SCHEDU
 import { HEALTH_BANDS } from '../../../src/services/behaviour';
 
 const SHIFTS = (entities.schedule.properties.shift as { enum?: string[] }).enum ?? [];
-const REPORT_COLUMNS = [...BREAK_RULE_COLUMNS, ...HEALTH_VEHICLE_COLUMNS, ...SAFETY_RANK_COLUMNS, ...SCHEDULE_COLUMNS] as ReadonlyArray<{ labelKey: string }>;
+const REPORT_COLUMNS = [...BREAK_RULE_COLUMNS, ...HEALTH_VEHICLE_COLUMNS, ...SAFETY_RANK_COLUMNS, ...SCHEDULE_COLUMNS] as ReadonlyArray<{
+  labelKey: string;
+}>;
 
 const srcDir = path.resolve(__dirname, '../../../src');
 
@@ -33,7 +36,8 @@ function sources(dir: string): string[] {
 // Keys built at run time, expanded over every value they can take.
 /** The catalogue keys of an entity property's enum values. */
 const enumKeys = (entity: string, prop: string): string[] => {
-  const p = (schemaEntities as Record<string, { properties: Record<string, { enum?: unknown[]; items?: { enum?: unknown[] } }> }>)[entity].properties[prop];
+  const p = (schemaEntities as Record<string, { properties: Record<string, { enum?: unknown[]; items?: { enum?: unknown[] } }> }>)[entity]
+    .properties[prop];
   return (p?.enum ?? p?.items?.enum ?? []).filter((v) => v !== null).map((v) => `entity.${entity}.enums.${prop}.${String(v)}`);
 };
 
@@ -47,7 +51,10 @@ const dynamic: Record<string, readonly string[]> = {
   'terminalRegistration.messages.${v}': REFUSAL_MESSAGES.map((v) => `terminalRegistration.messages.${v}`),
   'terminalRegistration.reasons.${v}': REFUSAL_REASONS.map((v) => `terminalRegistration.reasons.${v}`),
   ...Object.fromEntries(
-    ['alarm.types.${a.type}', 'alarm.types.${ty}', 'alarm.types.${handling.type}'].map((k) => [k, [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`)]),
+    ['alarm.types.${a.type}', 'alarm.types.${ty}', 'alarm.types.${handling.type}'].map((k) => [
+      k,
+      [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`),
+    ]),
   ),
   'alarm.categories.${a.category}': Object.keys(TYPES_BY_CATEGORY).map((c) => `alarm.categories.${c}`),
   'alarm.levels.${a.level}': Object.keys(LEVEL_COLOURS).map((l) => `alarm.levels.${l}`),
@@ -60,7 +67,9 @@ const dynamic: Record<string, readonly string[]> = {
   'console.dashboard.top7.${d.top7By}Series': ['mileage', 'fuel'].map((k) => `console.dashboard.top7.${k}Series`),
   'console.dashboard.units.${LEDGER_UNITS[k]}': ['km', 'l', 'yuan'].map((k) => `console.dashboard.units.${k}`),
   'console.statistics.fuel.${e.kind}': ['refuel', 'drain'].map((k) => `console.statistics.fuel.${k}`),
-  'entity.vehicle.enums.status.${String(b.key)}': ((entities.vehicle.properties.status as { enum?: string[] }).enum ?? []).map((v) => `entity.vehicle.enums.status.${v}`),
+  'entity.vehicle.enums.status.${String(b.key)}': ((entities.vehicle.properties.status as { enum?: string[] }).enum ?? []).map(
+    (v) => `entity.vehicle.enums.status.${v}`,
+  ),
   '${LABELS}.${name}': [...new Set(Object.values(POLICY_PARAMS).flatMap((p) => Object.keys(p.properties)))].map((n) => `alarm.params.${n}`),
   '${LABELS}.params': ['alarm.params.params'],
   'console.monitor.status.${status}': STATUSES.map((s) => `console.monitor.status.${s}`),
@@ -71,15 +80,25 @@ const dynamic: Record<string, readonly string[]> = {
   // The label studio shows any entity's title, field labels and enum labels.
   'entity.${name}.title': Object.keys(entities).map((e) => `entity.${e}.title`),
   'entity.${entity}.title': Object.keys(entities).map((e) => `entity.${e}.title`),
-  '${prefix}.${name}': Object.entries(entities).flatMap(([e, schema]) => Object.keys(schema.properties).map((p) => `entity.${e}.fields.${p}`)),
-  'entity.${entity}.enums.${name}.${String(v)}': Object.entries(entities).flatMap(([e, schema]) => Object.keys(schema.properties).flatMap((p) => enumKeys(e, p))),
-  'console.fence.hint.${type}': ((entities.fence.properties.fenceType as { enum?: string[] }).enum ?? []).map((ty) => `console.fence.hint.${ty}`),
+  '${prefix}.${name}': Object.entries(entities).flatMap(([e, schema]) =>
+    Object.keys(schema.properties).map((p) => `entity.${e}.fields.${p}`),
+  ),
+  'entity.${entity}.enums.${name}.${String(v)}': Object.entries(entities).flatMap(([e, schema]) =>
+    Object.keys(schema.properties).flatMap((p) => enumKeys(e, p)),
+  ),
+  'console.fence.hint.${type}': ((entities.fence.properties.fenceType as { enum?: string[] }).enum ?? []).map(
+    (ty) => `console.fence.hint.${ty}`,
+  ),
   'console.monitor.status.${s}': STATUSES.map((s) => `console.monitor.status.${s}`),
   'console.vehicleDetail.range.${k}': TRACK_RANGES.map((k) => `console.vehicleDetail.range.${k}`),
-  'console.vehicleDetail.messages.subtypes.${SUBTYPES[subtype] ?? \'unknown\'}': [...Object.values(SUBTYPES), 'unknown'].map((k) => `console.vehicleDetail.messages.subtypes.${k}`),
+  "console.vehicleDetail.messages.subtypes.${SUBTYPES[subtype] ?? 'unknown'}": [...Object.values(SUBTYPES), 'unknown'].map(
+    (k) => `console.vehicleDetail.messages.subtypes.${k}`,
+  ),
   'console.jt808.fields.${key}': READINGS.map((r) => `console.jt808.fields.${r.key}`),
   'alarm.types.${String(p.alarmType)}': [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`),
   'alarm.types.${f.type}': [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`),
+  'console.alarm.rederive.${CHOICE_KEYS[m]}': Object.values(CHOICE_KEYS).map((k) => `console.alarm.rederive.${k}`),
+  'console.alarm.rederive.${CHOICE_KEYS[m]}Help': Object.values(CHOICE_KEYS).map((k) => `console.alarm.rederive.${k}Help`),
   'console.vehicleDetail.segment.${s.kind}': ['run', 'stop'].map((k) => `console.vehicleDetail.segment.${k}`),
   'console.command.statuses.${sent.status}': COMMAND_STATUSES.map((k) => `console.command.statuses.${k}`),
   'reports.bands.${b}': HEALTH_BANDS.map((b) => `reports.bands.${b}`),
@@ -87,7 +106,9 @@ const dynamic: Record<string, readonly string[]> = {
   'entity.schedule.enums.shift.${r.shift}': SHIFTS.map((v) => `entity.schedule.enums.shift.${v}`),
   'alarm.levels.${f.level}': Object.keys(LEVEL_COLOURS).map((l) => `alarm.levels.${l}`),
   'behaviour.fields.${k}': ['harshAcceleration', 'harshBraking', 'sharpTurn', 'fatigue'].map((k) => `behaviour.fields.${k}`),
-  'console.password.${k}': ['oldPassword', 'newPassword', 'confirmPassword', 'oldLength', 'rules', 'cancel', 'submit'].map((k) => `console.password.${k}`),
+  'console.password.${k}': ['oldPassword', 'newPassword', 'confirmPassword', 'oldLength', 'rules', 'cancel', 'submit'].map(
+    (k) => `console.password.${k}`,
+  ),
 };
 
 /** Every message key the console's code names: t('…'), id: '…', and the template keys above. */
@@ -117,7 +138,11 @@ describe('console message keys', () => {
 
   it.each(LANGUAGES)('%s has every key the console uses', (lang) => {
     // The report tables' columns (shared with their xlsx) and the codes they translate.
-    const columnKeys = [...REPORT_COLUMNS.map((c) => c.labelKey), ...HEALTH_BANDS.map((b) => `reports.bands.${b}`), ...SHIFTS.map((v) => `entity.schedule.enums.shift.${v}`)];
+    const columnKeys = [
+      ...REPORT_COLUMNS.map((c) => c.labelKey),
+      ...HEALTH_BANDS.map((b) => `reports.bands.${b}`),
+      ...SHIFTS.map((v) => `entity.schedule.enums.shift.${v}`),
+    ];
     const missing = [...keys, ...columnKeys].filter((k) => !catalogues[lang][k]);
     expect(missing).toEqual([]);
   });

@@ -7,7 +7,7 @@ import { useT } from '../../../session/useT';
 
 const POLL_MS = 1000;
 /** Each choice's catalogue key (and its `…Help`). */
-const CHOICE_KEYS = { now: 'fromNow', day: 'fromDay' } as const;
+export const CHOICE_KEYS = { now: 'fromNow', day: 'fromDay' } as const;
 
 /**
  * Asked after a policy is saved: from now on (the default: nothing found before changes), or
@@ -41,7 +41,12 @@ export default function RederiveDialog({ policyId, onClose }: { policyId: number
   };
 
   const p = run?.progress;
-  const status = p?.state === 'done' ? t('console.alarm.rederive.done', { total: p.total ?? 0 }) : p?.state === 'failed' ? t('console.alarm.rederive.failed') : t('console.alarm.rederive.running', { done: p?.done ?? 0, total: p?.total ?? '…' });
+  const status =
+    p?.state === 'done'
+      ? t('console.alarm.rederive.done', { total: p.total ?? 0 })
+      : p?.state === 'failed'
+        ? t('console.alarm.rederive.failed')
+        : t('console.alarm.rederive.running', { done: p?.done ?? 0, total: p?.total ?? '…' });
   return (
     <Modal
       open
@@ -54,7 +59,10 @@ export default function RederiveDialog({ policyId, onClose }: { policyId: number
     >
       {run ? (
         <Space direction="vertical" style={{ width: '100%' }} data-testid="policy-rederive-progress">
-          <Progress percent={p?.total ? Math.round((100 * p.done) / p.total) : 0} status={p?.state === 'failed' ? 'exception' : p?.state === 'done' ? 'success' : 'active'} />
+          <Progress
+            percent={p?.total ? Math.round((100 * p.done) / p.total) : 0}
+            status={p?.state === 'failed' ? 'exception' : p?.state === 'done' ? 'success' : 'active'}
+          />
           <Typography.Text>{status}</Typography.Text>
         </Space>
       ) : (
@@ -69,7 +77,11 @@ export default function RederiveDialog({ policyId, onClose }: { policyId: number
               </Radio>
             ))}
             {mode === 'day' && (
-              <Form.Item validateStatus={dayError ? 'error' : undefined} help={dayError ? t('console.alarm.rederive.dayRequired') : undefined} style={{ marginBottom: 0 }}>
+              <Form.Item
+                validateStatus={dayError ? 'error' : undefined}
+                help={dayError ? t('console.alarm.rederive.dayRequired') : undefined}
+                style={{ marginBottom: 0 }}
+              >
                 <DatePicker
                   value={day}
                   disabledDate={(d) => d.isAfter(dayjs(), 'day')}
