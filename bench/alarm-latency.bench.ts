@@ -53,7 +53,11 @@ const TOW_DEGREES = 400 / (111_320 * Math.cos((31.2 * Math.PI) / 180));
 /** The probe fence: 3 km round a point 9.5 km east of where the probe terminals report. */
 const FENCE = { longitude: 121.5, latitude: 31.21, radiusM: 3000 };
 
-const benchLog = { info: () => {}, warn: (o: object, m: string) => console.error(m, o), error: (o: object, m: string) => console.error(m, o) };
+const benchLog = {
+  info: () => {},
+  warn: (o: object, m: string) => console.error(m, o),
+  error: (o: object, m: string) => console.error(m, o),
+};
 
 /** p50 and p99 of some latencies, ms. */
 function spread(values: readonly number[]): { p50: number; p99: number } {
@@ -82,25 +86,57 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     notifier.onRaised(alarms);
   });
   // A console rule for collisions at the root, for the bench's subscriber (the root administrator).
-  const admin = (await sql<{ id: number }>`SELECT m.id FROM member m JOIN organisation o ON o.id = m.org_id WHERE o.parent_id IS NULL ORDER BY m.id LIMIT 1`.execute(db)).rows[0].id;
-  await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench probe', ${PROBE}, 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
+  const admin = (
+    await sql<{
+      id: number;
+    }>`SELECT m.id FROM member m JOIN organisation o ON o.id = m.org_id WHERE o.parent_id IS NULL ORDER BY m.id LIMIT 1`.execute(db)
+  ).rows[0].id;
+  await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) SELECT id, 'bench probe', ${PROBE}, 'platform', true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(
+    db,
+  );
   if (PROBE === 'FireOn' || PROBE === 'Fault' || PROBE === 'OverSpeed' || PROBE === 'Trail' || PROBE === 'FuelDrain')
-    await sql`INSERT INTO policy (org_id, name, alarm_type, threshold, enabled) SELECT id, 'bench probe', ${PROBE}, ${PROBE === 'OverSpeed' ? 100 : null}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(db);
+    await sql`INSERT INTO policy (org_id, name, alarm_type, threshold, enabled) SELECT id, 'bench probe', ${PROBE}, ${PROBE === 'OverSpeed' ? 100 : null}, true FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1`.execute(
+      db,
+    );
   // BENCH_BITS_AFTER_PASS=1: the alarm word's alarms only from the derivation pass, as before.
   const unwatch = process.env.BENCH_BITS_AFTER_PASS === '1' ? () => {} : engine.watch([g.writer]);
   const sources = [g.writer, g.gateway.obdWriter];
   const derivation =
     DERIVE_THREAD && g.databaseUrl
-      ? await startDerivationThread({ databaseUrl: g.databaseUrl, timeZone: 'Asia/Shanghai', behaviour: DERIVE_ALL, batchSize: DERIVE_BATCH, workers: DERIVE_WORKERS, sources, onRaised: engine.announce, log: benchLog })
-      : await startDerivation({ db, timeZone: 'Asia/Shanghai', sources, derivers: engineDerivers({ alarms: { onRaised: engine.announce }, behaviour: DERIVE_ALL }), batchSize: DERIVE_BATCH, oneConnection: kind === 'pglite', workers: DERIVE_WORKERS });
-  const vehicles = await sql<{ id: number; terminal_no: string }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${probes}::text[])`.execute(db);
+      ? await startDerivationThread({
+          databaseUrl: g.databaseUrl,
+          timeZone: 'Asia/Shanghai',
+          behaviour: DERIVE_ALL,
+          batchSize: DERIVE_BATCH,
+          workers: DERIVE_WORKERS,
+          sources,
+          onRaised: engine.announce,
+          log: benchLog,
+        })
+      : await startDerivation({
+          db,
+          timeZone: 'Asia/Shanghai',
+          sources,
+          derivers: engineDerivers({ alarms: { onRaised: engine.announce }, behaviour: DERIVE_ALL }),
+          batchSize: DERIVE_BATCH,
+          oneConnection: kind === 'pglite',
+          workers: DERIVE_WORKERS,
+        });
+  const vehicles = await sql<{
+    id: number;
+    terminal_no: string;
+  }>`SELECT v.id, t.terminal_no FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ANY (${probes}::text[])`.execute(
+    db,
+  );
   const vehicleOf = new Map(vehicles.rows.map((r) => [r.terminal_no, r.id]));
   if (PROBE === 'FenceIn') {
     const fence = await sql<{ id: number }>`
       INSERT INTO fence (org_id, name, fence_type, geometry, dwell_seconds, alarm_on_exit)
       SELECT id, 'bench probe', 'circle', ${JSON.stringify({ center: [FENCE.longitude, FENCE.latitude], radius: FENCE.radiusM })}::jsonb, 0, false FROM organisation WHERE parent_id IS NULL ORDER BY id LIMIT 1
       RETURNING id`.execute(db);
-    await sql`INSERT INTO vehicle_fence (fence_id, vehicle_id) SELECT ${fence.rows[0].id}, unnest(${[...vehicleOf.values()]}::int[])`.execute(db);
+    await sql`INSERT INTO vehicle_fence (fence_id, vehicle_id) SELECT ${fence.rows[0].id}, unnest(${[...vehicleOf.values()]}::int[])`.execute(
+      db,
+    );
   }
   const latencies: number[] = [];
   // Report → its batch committed: the part of the latency before any alarm path starts.
@@ -132,7 +168,12 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   });
   // The load, in its own process so its clients do not share the server's event loop.
   const load = LOAD_TERMINALS
-    ? spawnClients(g.port, g.phones.slice(TERMINALS), LOAD_TERMINALS, 1, { intervalMs: 1000 / LOAD_RATE, timeStepMs: 1000, ackTimeoutMs: 600_000, connectConcurrency: 50 })
+    ? spawnClients(g.port, g.phones.slice(TERMINALS), LOAD_TERMINALS, 1, {
+        intervalMs: 1000 / LOAD_RATE,
+        timeStepMs: 1000,
+        ackTimeoutMs: 600_000,
+        connectConcurrency: 50,
+      })
     : [];
   await Promise.all(load.map((c) => c.started()));
   const storedAtStart = g.writer.stats.inserted;
@@ -162,10 +203,29 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
         const parked = (PROBE === 'Trail' && cycle !== 1) || (PROBE === 'FuelDrain' && cycle !== 1);
         const longitude = (PROBE === 'FenceIn' && probe ? FENCE.longitude : 121.4) + (PROBE === 'Trail' && probe ? TOW_DEGREES : 0);
         const extras =
-          PROBE === 'Fault' ? { extras: { obd: { dtcs: probe ? ['P0301'] : [] } } } : PROBE === 'FuelDrain' ? { extras: { fuelL: cycle >= 2 && cycle <= 7 ? 200 : 150 } } : {};
-        const speed = ignitionOff || (parked && !(probe && PROBE === 'Trail')) ? 0 : PROBE === 'OverSpeed' && measured ? 120 : PROBE === 'Trail' ? 30 : 40;
+          PROBE === 'Fault'
+            ? { extras: { obd: { dtcs: probe ? ['P0301'] : [] } } }
+            : PROBE === 'FuelDrain'
+              ? { extras: { fuelL: cycle >= 2 && cycle <= 7 ? 200 : 150 } }
+              : {};
+        const speed =
+          ignitionOff || (parked && !(probe && PROBE === 'Trail'))
+            ? 0
+            : PROBE === 'OverSpeed' && measured
+              ? 120
+              : PROBE === 'Trail'
+                ? 30
+                : 40;
         const accOn = !ignitionOff && !parked;
-        t.report({ time: deviceTime, latitude: 31.2 + i * 1e-4, longitude, speed, alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0, status: { accOn, fixed: true }, ...extras });
+        t.report({
+          time: deviceTime,
+          latitude: 31.2 + i * 1e-4,
+          longitude,
+          speed,
+          alarm: probe && PROBE === 'Crash' ? CRASH_BIT : 0,
+          status: { accOn, fixed: true },
+          ...extras,
+        });
       });
       tick++;
       await sleep(1000 - ((Date.now() - t0) % 1000));
@@ -189,7 +249,11 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       maxMs: +(s[s.length - 1] ?? NaN).toFixed(1),
       storedMs: spread(storeLatencies),
       announcedMs: spread(announceLatencies),
-      eventLoopDelayMs: { p50: +(loopDelay.percentile(50) / 1e6).toFixed(1), p99: +(loopDelay.percentile(99) / 1e6).toFixed(1), max: +(loopDelay.max / 1e6).toFixed(1) },
+      eventLoopDelayMs: {
+        p50: +(loopDelay.percentile(50) / 1e6).toFixed(1),
+        p99: +(loopDelay.percentile(99) / 1e6).toFixed(1),
+        max: +(loopDelay.max / 1e6).toFixed(1),
+      },
       derivedWindows: stats.windows,
       positionsDerived: stats.positionsDerived,
       positionsRead: stats.positionsRead,

@@ -12,13 +12,37 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
   return withVehicleBench(kind, ROWS, async ({ app, token, fillMs }) => {
     // Each shape names what it exercises, so a slow figure points at its cause.
     const bodies: Array<[string, (i: number) => Record<string, unknown>]> = [
-      ['keyword', (i) => ({ criteria: { keyword: `A0${(i % 90) + 10}` }, order: { property: 'licence', direction: 'ASC' }, pageIndex: 1 + (i % 5), pageSize: 20 })],
-      ['likeShort', (i) => ({ criteria: { licence: `${i % 1000}` }, order: { property: 'updatedAt', direction: 'DESC' }, pageIndex: 1, pageSize: 20 })],
-      ['likeCjk', (i) => ({ criteria: { customer: `客户${i % 997}` }, order: { property: 'licence', direction: 'DESC' }, pageIndex: 2, pageSize: 50 })],
+      [
+        'keyword',
+        (i) => ({
+          criteria: { keyword: `A0${(i % 90) + 10}` },
+          order: { property: 'licence', direction: 'ASC' },
+          pageIndex: 1 + (i % 5),
+          pageSize: 20,
+        }),
+      ],
+      [
+        'likeShort',
+        (i) => ({ criteria: { licence: `${i % 1000}` }, order: { property: 'updatedAt', direction: 'DESC' }, pageIndex: 1, pageSize: 20 }),
+      ],
+      [
+        'likeCjk',
+        (i) => ({
+          criteria: { customer: `客户${i % 997}` },
+          order: { property: 'licence', direction: 'DESC' },
+          pageIndex: 2,
+          pageSize: 50,
+        }),
+      ],
       ['deepPage', () => ({ order: { property: 'licence', direction: 'ASC' }, pageIndex: 100, pageSize: 20 })],
     ];
     const call = (i: number) =>
-      app.inject({ method: 'POST', url: '/api/vehicle/vehicle/query', headers: { authorization: `Bearer ${token}` }, payload: bodies[i % bodies.length][1](i) });
+      app.inject({
+        method: 'POST',
+        url: '/api/vehicle/vehicle/query',
+        headers: { authorization: `Bearer ${token}` },
+        payload: bodies[i % bodies.length][1](i),
+      });
     for (let i = 0; i < 20; i++) await call(i); // warm-up
     const samples: number[] = [];
     const byShape = new Map<string, number[]>(bodies.map(([name]) => [name, []]));

@@ -33,7 +33,13 @@ async function measure(port: number, token: string, criteria: Record<string, unk
   const bytes = await new Promise<number>((resolve, reject) => {
     const body = JSON.stringify({ criteria });
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/api/vehicle/vehicle/export', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/vehicle/vehicle/export',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         if (res.statusCode !== 200) reject(new Error(`export answered ${res.statusCode}`));
         let n = 0;
@@ -51,7 +57,14 @@ async function measure(port: number, token: string, criteria: Record<string, unk
   const gc = (global as { gc?: () => void }).gc;
   gc?.();
   const retained = gc ? mb(process.memoryUsage().heapUsed - before.heap) : null; // meaningless without a collection
-  return { ms: Math.round(ms), bytes, rssBeforeMb: mb(before.rss), rssPeakAboveMb: mb(peak.rss - before.rss), heapPeakAboveMb: mb(peak.heap - before.heap), heapRetainedMb: retained };
+  return {
+    ms: Math.round(ms),
+    bytes,
+    rssBeforeMb: mb(before.rss),
+    rssPeakAboveMb: mb(peak.rss - before.rss),
+    heapPeakAboveMb: mb(peak.heap - before.heap),
+    heapRetainedMb: retained,
+  };
 }
 
 async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> {

@@ -123,7 +123,14 @@ function sampleLag(db: Kysely<DB>, vehicleIds: number[], tickTimes: number[]) {
       const half = Math.floor(samples.length / 2);
       const sorted = [...samples].sort((a, b) => a - b);
       // Keeping pace: the second half's mean lag no larger than the first half's (bounded, not growing).
-      return { samples: samples.length, p50: +percentile(sorted, 50).toFixed(2), p95: +percentile(sorted, 95).toFixed(2), max: sorted.at(-1) ?? 0, firstHalfMean: mean(samples.slice(0, half)), secondHalfMean: mean(samples.slice(half)) };
+      return {
+        samples: samples.length,
+        p50: +percentile(sorted, 50).toFixed(2),
+        p95: +percentile(sorted, 95).toFixed(2),
+        max: sorted.at(-1) ?? 0,
+        firstHalfMean: mean(samples.slice(0, half)),
+        secondHalfMean: mean(samples.slice(half)),
+      };
     },
   };
 }
@@ -136,10 +143,21 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     await seed(database.db, { demo: true, adminPassword: 'Admin2026x', demoAlarms: DEMO_ALARMS });
     const phones = await provisionTerminals(database.db, DERIVE_VEHICLES);
     const ids = await sql<{ terminal_id: number; vehicle_id: number }>`
-      SELECT t.id AS terminal_id, v.id AS vehicle_id FROM terminal t JOIN vehicle v ON v.terminal_id = t.id WHERE t.terminal_no = ANY(${phones}::text[]) ORDER BY t.id`.execute(database.db);
+      SELECT t.id AS terminal_id, v.id AS vehicle_id FROM terminal t JOIN vehicle v ON v.terminal_id = t.id WHERE t.terminal_no = ANY(${phones}::text[]) ORDER BY t.id`.execute(
+      database.db,
+    );
     const start = Date.parse('2026-11-10T16:00:00Z');
     const days = ids.rows.map((row, i) => {
-      const identity: TerminalIdentity = { terminalId: row.terminal_id, terminalNo: phones[i], sim: '', orgId: 0, orgPath: '/', vehicleId: row.vehicle_id, licence: null, vehicleOrgPath: null };
+      const identity: TerminalIdentity = {
+        terminalId: row.terminal_id,
+        terminalNo: phones[i],
+        sim: '',
+        orgId: 0,
+        orgPath: '/',
+        vehicleId: row.vehicle_id,
+        licence: null,
+        vehicleOrgPath: null,
+      };
       // Days follow each other: the script's state (time, place, odometer, fuel) carries over.
       const state = { time: start, latitude: 31.2 + i * 0.001, longitude: 121.4, odometerKm: 10_000, fuelL: 200 };
       const reports = Array.from({ length: DERIVE_DAYS }, () => playLegs(state, DAY_LEGS)).flat();
@@ -147,7 +165,15 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     });
     const writer = new PositionWriter(database.db, { concurrency: pg ? 4 : 1 });
     const derivers = DERIVE_ALL ? [...intelligenceDerivers(), alarmDeriver(), behaviourDeriver()] : intelligenceDerivers();
-    const pipeline = new DerivationPipeline({ db: database.db, timeZone: 'Asia/Shanghai', derivers, lingerMs: 200, batchSize: DERIVE_BATCH, oneConnection: !pg, workers: DERIVE_WORKERS });
+    const pipeline = new DerivationPipeline({
+      db: database.db,
+      timeZone: 'Asia/Shanghai',
+      derivers,
+      lingerMs: 200,
+      batchSize: DERIVE_BATCH,
+      oneConnection: !pg,
+      workers: DERIVE_WORKERS,
+    });
     subscribeStored([writer], pipeline);
     await pipeline.start();
     // Live-like: every vehicle reports its next position, tick after tick, as fast as the store
@@ -155,7 +181,13 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     const t0 = Date.now();
     const longest = Math.max(...days.map((d) => d.records.length));
     const tickMs = DERIVE_RATE ? (days.length * 1000) / DERIVE_RATE : 0;
-    const lag = DERIVE_RATE ? sampleLag(database.db, ids.rows.map((r) => r.vehicle_id), days[0].records.map((r) => r.deviceTime)) : null;
+    const lag = DERIVE_RATE
+      ? sampleLag(
+          database.db,
+          ids.rows.map((r) => r.vehicle_id),
+          days[0].records.map((r) => r.deviceTime),
+        )
+      : null;
     let total = 0;
     for (let k = 0; k < longest; k++) {
       const acks: Array<Promise<void>> = [];
@@ -244,7 +276,8 @@ async function monitorBudgets(kind: string, db: Kysely<DB>, call: Call, fleet: n
   }
   out.push({ name: `monitor/query as columns, 500 of ${fleet} vehicles reporting between answers (${kind})`, ...summarise(live) });
   out.push({ name: `vehicleCount, 500 of ${fleet} vehicles reporting between answers (${kind})`, ...summarise(liveCounts) });
-  if (since.length) out.push({ name: `monitor/query since the previous answer, 1,000 of ${fleet} vehicles changed (${kind})`, ...summarise(since) });
+  if (since.length)
+    out.push({ name: `monitor/query since the previous answer, 1,000 of ${fleet} vehicles changed (${kind})`, ...summarise(since) });
   return out;
 }
 
@@ -260,8 +293,16 @@ async function ledgerBudget(kind: string, db: Kysely<DB>, call: Call, vehicles: 
   const byDay: number[] = [];
   const perVehicle: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    byDay.push((await call('POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByDay', { criteria: { begin: '2026-10-01', end: '2026-10-31' } })).ms);
-    perVehicle.push((await call('POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuel', { criteria: { begin: '2026-10-01', end: '2026-10-31' } })).ms);
+    byDay.push(
+      (
+        await call('POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByDay', {
+          criteria: { begin: '2026-10-01', end: '2026-10-31' },
+        })
+      ).ms,
+    );
+    perVehicle.push(
+      (await call('POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuel', { criteria: { begin: '2026-10-01', end: '2026-10-31' } })).ms,
+    );
   }
   out.push({ name: `ledger by day, ${LEDGER_VEHICLES} vehicles × 31 days (${kind})`, ...summarise(byDay) });
   out.push({ name: `ledger per vehicle, ${LEDGER_VEHICLES} vehicles × 31 days (${kind})`, ...summarise(perVehicle) });
@@ -289,7 +330,14 @@ async function readBudgets(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> 
   });
 }
 
-async function replayReads(kind: string, db: Kysely<DB>, app: FastifyInstance, token: string, call: Call, vehicleId: number): Promise<BenchResult[]> {
+async function replayReads(
+  kind: string,
+  db: Kysely<DB>,
+  app: FastifyInstance,
+  token: string,
+  call: Call,
+  vehicleId: number,
+): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
   // One vehicle's month at 10 s reports: a drive around a block grid with stops.
   const from = Date.parse('2026-10-01T00:00:00Z');
@@ -309,7 +357,10 @@ async function replayReads(kind: string, db: Kysely<DB>, app: FastifyInstance, t
   out.push({ name: `month of ${MONTH_POINTS} points derived in one rebuild (${kind})`, ms: Math.round(performance.now() - t0) });
   const range = { vehicleId, begin: new Date(from).toISOString(), end: new Date(to).toISOString() };
   // The month (the ten-minute level), and its first week (the one-minute level).
-  for (const [label, end, points] of [['month', to, MONTH_POINTS], ['first week', from + 7 * 86_400_000, 7 * 8640]] as const) {
+  for (const [label, end, points] of [
+    ['month', to, MONTH_POINTS],
+    ['first week', from + 7 * 86_400_000, 7 * 8640],
+  ] as const) {
     const replay: number[] = [];
     let kept = 0;
     for (let i = 0; i < 12; i++) {
@@ -327,11 +378,22 @@ async function replayReads(kind: string, db: Kysely<DB>, app: FastifyInstance, t
   let peak = heap0;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 5);
   const t = performance.now();
-  const res = await app.inject({ method: 'POST', url: '/api/vehicle/track/replay', headers: { authorization: `Bearer ${token}` }, payload: range, payloadAsStream: true });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/vehicle/track/replay',
+    headers: { authorization: `Bearer ${token}` },
+    payload: range,
+    payloadAsStream: true,
+  });
   let bytes = 0;
   for await (const chunk of res.stream()) bytes += (chunk as Buffer).length;
   clearInterval(sampler);
-  out.push({ name: `raw replay of ${MONTH_POINTS} points, streamed (${kind})`, ms: Math.round(performance.now() - t), mb: +(bytes / 1e6).toFixed(1), peakHeapGrowthMb: +((peak - heap0) / 1e6).toFixed(1) });
+  out.push({
+    name: `raw replay of ${MONTH_POINTS} points, streamed (${kind})`,
+    ms: Math.round(performance.now() - t),
+    mb: +(bytes / 1e6).toFixed(1),
+    peakHeapGrowthMb: +((peak - heap0) / 1e6).toFixed(1),
+  });
   return out;
 }
 

@@ -37,7 +37,15 @@ export async function run(): Promise<BenchResult[]> {
     const limits = kernelLimits();
     if (REGISTRATIONS > 0) {
       // Registration (0x0100 then 0x0102) of terminals never seen: one process, one address.
-      const phones = (await c.database.db.selectFrom('terminal').select('terminal_no').where('terminal_no', 'like', '8100%').orderBy('terminal_no').offset(CONNECTIONS).execute()).map((r) => r.terminal_no);
+      const phones = (
+        await c.database.db
+          .selectFrom('terminal')
+          .select('terminal_no')
+          .where('terminal_no', 'like', '8100%')
+          .orderBy('terminal_no')
+          .offset(CONNECTIONS)
+          .execute()
+      ).map((r) => r.terminal_no);
       let regPid = 0;
       const cpu = await ClusterCpu.start(c, () => [regPid]);
       const t0 = Date.now();
@@ -63,7 +71,14 @@ export async function run(): Promise<BenchResult[]> {
     const cpu = await ClusterCpu.start(c, () => clients.map((x) => x.pid));
     const t0 = Date.now();
     clients.push(
-      ...spawnClients(c.jt808Port, c.phones, PER_PROCESS, 1, { intervalMs: 3_600_000, heartbeatMs: 60_000, connectConcurrency: CONCURRENCY }, c.authCodes),
+      ...spawnClients(
+        c.jt808Port,
+        c.phones,
+        PER_PROCESS,
+        1,
+        { intervalMs: 3_600_000, heartbeatMs: 60_000, connectConcurrency: CONCURRENCY },
+        c.authCodes,
+      ),
     );
     const started = await Promise.all(clients.map((x) => x.started()));
     const connectMs = Date.now() - t0;
@@ -96,7 +111,11 @@ export async function run(): Promise<BenchResult[]> {
     }
     const heldS = (Date.now() - holdStart) / 1000;
     const holdCpuMsPerS = await holdCpu.spent(heldS);
-    const online = await c.database.db.selectFrom('terminal_link').select((eb) => eb.fn.countAll<string>().as('n')).where('online', '=', true).executeTakeFirstOrThrow();
+    const online = await c.database.db
+      .selectFrom('terminal_link')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('online', '=', true)
+      .executeTakeFirstOrThrow();
     const workers = c.workers();
     const perWorker = workers.map((p) => openFiles(p) - (fd0.get(p) ?? 0));
     const workersRss = workers.reduce((a, p) => a + rssBytes(p), 0);

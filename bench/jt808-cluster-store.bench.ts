@@ -116,7 +116,12 @@ export async function run(): Promise<BenchResult> {
       reconnects: sum(stats, 'connects') - TERMINALS,
       cpuMsPerPosition: cpuMs,
       // One core's worth of each kind of process divided by the CPU each stored position took there.
-      perCorePerS: { workers: perCore(cpuMs.workers), gatewayWithPrimary: perCore(cpuMs.workers + cpuMs.primary), postgres: perCore(cpuMs.postgres), serverSide: perCore(cpuMs.workers + cpuMs.primary + cpuMs.postgres + cpuMs.nats) },
+      perCorePerS: {
+        workers: perCore(cpuMs.workers),
+        gatewayWithPrimary: perCore(cpuMs.workers + cpuMs.primary),
+        postgres: perCore(cpuMs.postgres),
+        serverSide: perCore(cpuMs.workers + cpuMs.primary + cpuMs.postgres + cpuMs.nats),
+      },
       loadAverage: load,
     };
   } finally {

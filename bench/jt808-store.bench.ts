@@ -44,7 +44,10 @@ async function runOn(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
         perSecond.push(((now - last) * 1000) / (at - tPrev));
         if (!window0.at) Object.assign(window0, { inserted: last, at: tPrev, cpu: process.cpuUsage() });
       }
-      if (process.env.BENCH_VERBOSE) process.stderr.write(`${kind} ${((at - t0) / 1000).toFixed(1)}s stored/s ${Math.round(((now - last) * 1000) / (at - tPrev))} queued ${g.writer.queuedRecords}\n`);
+      if (process.env.BENCH_VERBOSE)
+        process.stderr.write(
+          `${kind} ${((at - t0) / 1000).toFixed(1)}s stored/s ${Math.round(((now - last) * 1000) / (at - tPrev))} queued ${g.writer.queuedRecords}\n`,
+        );
       last = now;
       tPrev = at;
     }

@@ -100,7 +100,9 @@ export async function run(): Promise<BenchResult[]> {
              CASE WHEN id % 3 = 0 THEN 0 ELSE id % 90 END, (id * 37) % 360, id % 5 <> 0, 10000 + id, 100
       FROM vehicle ON CONFLICT (vehicle_id) DO NOTHING`.execute(db);
     await sql`ANALYZE vehicle_state`.execute(db);
-    const total = Number((await sql<{ n: string }>`SELECT count(*) AS n FROM vehicle_state WHERE latitude IS NOT NULL`.execute(db)).rows[0].n);
+    const total = Number(
+      (await sql<{ n: string }>`SELECT count(*) AS n FROM vehicle_state WHERE latitude IS NOT NULL`.execute(db)).rows[0].n,
+    );
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
@@ -109,7 +111,11 @@ export async function run(): Promise<BenchResult[]> {
     await page.waitForURL('**/dashboard');
     const t0 = Date.now();
     await page.goto('/fleet/monitor');
-    await page.waitForFunction((n) => Number(document.querySelector('[data-testid=monitor-map-box]')?.getAttribute('data-markers')) >= n, total, { timeout: 120_000 });
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid=monitor-map-box]')?.getAttribute('data-markers')) >= n,
+      total,
+      { timeout: 120_000 },
+    );
     await page.waitForSelector('[data-testid=monitor-map-box] .leaflet-marker-icon, [data-testid=monitor-map-box] canvas');
     const firstDrawMs = Date.now() - t0;
 
@@ -120,7 +126,13 @@ export async function run(): Promise<BenchResult[]> {
     for (let r = 0; r < ROUNDS; r++) {
       await wheel(page, centre, -100);
       await wheel(page, centre, -100);
-      for (const [dx, dy] of [[reach, 0], [0, reach], [-reach, 0], [0, -reach]]) await drag(page, centre, dx, dy);
+      for (const [dx, dy] of [
+        [reach, 0],
+        [0, reach],
+        [-reach, 0],
+        [0, -reach],
+      ])
+        await drag(page, centre, dx, dy);
       await wheel(page, centre, 100);
       await wheel(page, centre, 100);
     }

@@ -29,16 +29,32 @@ export async function run(): Promise<BenchResult[]> {
   try {
     await migrate(database);
     await seed(database.db, { demo: true, adminPassword: 'Admin2026x' });
-    const vehicles = (await database.db.selectFrom('vehicle').select(['id', 'terminal_id']).where('terminal_id', 'is not', null).execute()).map((v) => ({ id: v.id, terminalId: v.terminal_id! }));
+    const vehicles = (
+      await database.db.selectFrom('vehicle').select(['id', 'terminal_id']).where('terminal_id', 'is not', null).execute()
+    ).map((v) => ({ id: v.id, terminalId: v.terminal_id! }));
     let t = Date.parse('2026-11-01T00:00:00Z');
     const batch = (): PositionRecord[] =>
       Array.from({ length: BATCH }, (_, i) => {
         const v = vehicles[i % vehicles.length];
         t += 1000;
         return {
-          terminalId: v.terminalId, vehicleId: v.id, deviceTime: t, latitude: 31.2 + (i % 100) * 1e-4, longitude: 121.4, altitude: 12, speed: 42.5,
-          direction: 90, alarm: 0, status: 3, acc: true, fixed: true, mileageKm: 1000 + i / 10, fuelL: 50, blind: false,
-          extras: { signalStrength: 20, satellites: 11, io: { deepSleep: false, sleep: false } }, dtcs: null,
+          terminalId: v.terminalId,
+          vehicleId: v.id,
+          deviceTime: t,
+          latitude: 31.2 + (i % 100) * 1e-4,
+          longitude: 121.4,
+          altitude: 12,
+          speed: 42.5,
+          direction: 90,
+          alarm: 0,
+          status: 3,
+          acc: true,
+          fixed: true,
+          mileageKm: 1000 + i / 10,
+          fuelL: 50,
+          blind: false,
+          extras: { signalStrength: 20, satellites: 11, io: { deepSleep: false, sleep: false } },
+          dtcs: null,
         };
       });
     const paths = {

@@ -8,7 +8,10 @@ import type { BenchResult } from './lib';
  */
 async function main() {
   const filter = process.argv[2];
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.bench.ts') && (!filter || f.includes(filter))).sort();
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.bench.ts') && (!filter || f.includes(filter)))
+    .sort();
   const all: BenchResult[] = [];
   for (const f of files) {
     const mod = (await import(path.join(__dirname, f))) as { run: () => Promise<BenchResult | BenchResult[]> };

@@ -91,7 +91,8 @@ declare module 'fastify' {
 function uniqueIndexes(models: EntityModel[]): UniqueIndexMap {
   const map: UniqueIndexMap = new Map();
   for (const m of models)
-    for (const u of m.uniqueIndexes) map.set(u.index, { fields: u.fields, labelKeys: u.fields.map((f) => `${m.labelPrefix}.${f}`), key: u.key });
+    for (const u of m.uniqueIndexes)
+      map.set(u.index, { fields: u.fields, labelKeys: u.fields.map((f) => `${m.labelPrefix}.${f}`), key: u.key });
   return map;
 }
 
@@ -102,12 +103,16 @@ const tileOrigin = (url: string | undefined): string[] => {
 };
 
 /** Fastify's form of TRUST_PROXY: a hop count becomes the function Fastify itself builds from one (its types lack the number). */
-const fastifyTrustProxy = (t: TrustProxy | undefined) => (typeof t === 'number' ? (_addr: string, hop: number) => hop < t : t ?? false);
+const fastifyTrustProxy = (t: TrustProxy | undefined) => (typeof t === 'number' ? (_addr: string, hop: number) => hop < t : (t ?? false));
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { database } = opts;
   const db = database.db;
-  const app = Fastify({ logger: loggerOptions(opts.logLevel ?? 'info', opts.logFormat), bodyLimit: 1024 * 1024, trustProxy: fastifyTrustProxy(opts.trustProxy) });
+  const app = Fastify({
+    logger: loggerOptions(opts.logLevel ?? 'info', opts.logFormat),
+    bodyLimit: 1024 * 1024,
+    trustProxy: fastifyTrustProxy(opts.trustProxy),
+  });
   installValidators(app);
   installJsonBodyParser(app);
   installNulByteGuard(app);
@@ -161,7 +166,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeCatalogue', catalogue);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.config?.permission) {
-      for (const method of [route.method].flat()) catalogue.push({ method, url: route.url, permission: route.config.permission, sharedWrite: !!route.config.sharedWrite });
+      for (const method of [route.method].flat())
+        catalogue.push({ method, url: route.url, permission: route.config.permission, sharedWrite: !!route.config.sharedWrite });
     }
     const p = route.config?.permission;
     if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !(typeof p === 'string' ? p : p && Object.keys(p).length)) {
@@ -175,7 +181,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await db.selectFrom('schema_migration').select('name').limit(1).execute();
     return { status: 'ok', database: database.kind, version: VERSION };
   });
-  registerPassport(app, { ...sessionDeps, throttle: opts.throttle ?? DEFAULT_THROTTLE, sessionsChanged: opts.sessionsChanged ?? (() => undefined) });
+  registerPassport(app, {
+    ...sessionDeps,
+    throttle: opts.throttle ?? DEFAULT_THROTTLE,
+    sessionsChanged: opts.sessionsChanged ?? (() => undefined),
+  });
   registerDecodeRoute(app);
   registerLabelRoutes(app, { db, overrides: labelOverrides });
   registerProgressRoutes(app);
@@ -194,11 +204,26 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
   const byName = new Map(models.map((m) => [m.name, m]));
   registerVehicleExtras(app, { db: db, has: (n) => byName.has(n), model: (n) => byName.get(n)! });
-  if (byName.has('vehicle')) registerLocationRoutes(app, { db: db, vehicles: byName.get('vehicle')!, map: { tileUrl: opts.mapTileUrl ?? null, coordSystem: opts.mapTileCoords ?? 'WGS84', attribution: opts.mapTileUrl ? (opts.mapTileAttribution ?? null) : null } });
+  if (byName.has('vehicle'))
+    registerLocationRoutes(app, {
+      db: db,
+      vehicles: byName.get('vehicle')!,
+      map: {
+        tileUrl: opts.mapTileUrl ?? null,
+        coordSystem: opts.mapTileCoords ?? 'WGS84',
+        attribution: opts.mapTileUrl ? (opts.mapTileAttribution ?? null) : null,
+      },
+    });
   if (byName.has('configParseFile')) registerConfigParseRoutes(app, { db: db, model: byName.get('configParseFile')! });
 
   registerReports(app, { db, timeZone: opts.timeZone ?? 'Asia/Shanghai' });
-  if (byName.has('vehicle') && byName.has('fence') && byName.has('policy')) registerAlarmFeature(app, { db, fences: byName.get('fence')!, timeZone: opts.timeZone ?? 'Asia/Shanghai', obdAlarmTypes: opts.obdAlarmTypes });
+  if (byName.has('vehicle') && byName.has('fence') && byName.has('policy'))
+    registerAlarmFeature(app, {
+      db,
+      fences: byName.get('fence')!,
+      timeZone: opts.timeZone ?? 'Asia/Shanghai',
+      obdAlarmTypes: opts.obdAlarmTypes,
+    });
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {

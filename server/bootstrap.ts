@@ -60,7 +60,10 @@ export interface BootstrapOptions {
    */
   nats?: { url: string };
   /** Starts the JT/T 808 gateway and its routes; absent, no telematics (its routes are not registered). */
-  telematics?: { config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum'>>; fleet?: FleetStarter };
+  telematics?: {
+    config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum'>>;
+    fleet?: FleetStarter;
+  };
 }
 
 export interface Server {
@@ -89,7 +92,12 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     const secret = await tokenSecret(database.db, opts.jwtSecret);
     // The bus comes after the app (its errors go to the app's log); sessions ended before it exists have no sockets to close.
     let sessionBus: ServerBus | undefined;
-    const app = await buildApp({ ...opts.app, database, secret, sessionsChanged: (reason) => sessionBus?.publish('sessions.changed', { reason }) });
+    const app = await buildApp({
+      ...opts.app,
+      database,
+      secret,
+      sessionsChanged: (reason) => sessionBus?.publish('sessions.changed', { reason }),
+    });
     undo.push(() => app.close());
     app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
     // Role assignments made before the organisation rule was enforced: one warning, the list is on the accounts page.
@@ -122,9 +130,23 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       const sources = busSources(sharedView(bus, 'derive'));
       if (opts.derivation.thread) {
         if (!opts.database.databaseUrl) throw new Error('the derivation thread needs a PostgreSQL databaseUrl');
-        derivation = await startDerivationThread({ databaseUrl: opts.database.databaseUrl, timeZone, obdAlarmTypes, sources, onRaised: engine.announce, log: app.log });
+        derivation = await startDerivationThread({
+          databaseUrl: opts.database.databaseUrl,
+          timeZone,
+          obdAlarmTypes,
+          sources,
+          onRaised: engine.announce,
+          log: app.log,
+        });
       } else
-        derivation = await startDerivation({ db: database.db, timeZone, sources, oneConnection: database.kind === 'pglite', log: app.log, derivers: engineDerivers({ alarms: { onRaised: engine.announce, obdAlarmTypes } }) });
+        derivation = await startDerivation({
+          db: database.db,
+          timeZone,
+          sources,
+          oneConnection: database.kind === 'pglite',
+          log: app.log,
+          derivers: engineDerivers({ alarms: { onRaised: engine.announce, obdAlarmTypes } }),
+        });
       undo.push(() => derivation!.close());
       // The alarm word's own alarms and FireOn, from each committed batch ahead of the derivation pass.
       const unwatch = alarms.watch(busSources(sharedView(bus, 'alarm-bits')));
@@ -135,7 +157,15 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     let telematics: Telematics | null = null;
     if (opts.telematics) {
       const derived = derivation ? () => derivation!.idle() : undefined;
-      telematics = await startTelematics(app, { database, secret, bus, nats, config: opts.telematics.config, fleet: opts.telematics.fleet, derived });
+      telematics = await startTelematics(app, {
+        database,
+        secret,
+        bus,
+        nats,
+        config: opts.telematics.config,
+        fleet: opts.telematics.fleet,
+        derived,
+      });
       undo.push(() => telematics!.close());
     }
     if (alarms) {
@@ -145,7 +175,14 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       const sink: RaisedAlarmSink | null = telematics
         ? { publishRaised: (items) => bus.publish('alarm.pushed', { items: items.map((x) => ({ ...x, memberIds: [...x.memberIds] })) }) }
         : null;
-      const notifier = notifyDispatcher({ db: database.db, sink, timeZone: opts.derivation!.timeZone, smtp: opts.derivation!.smtp, allow: opts.app?.webhookAllow, log: app.log });
+      const notifier = notifyDispatcher({
+        db: database.db,
+        sink,
+        timeZone: opts.derivation!.timeZone,
+        smtp: opts.derivation!.smtp,
+        allow: opts.app?.webhookAllow,
+        log: app.log,
+      });
       // Delivered once across processes (a webhook, SMS or mail is sent once); the live push then
       // reaches the members connected to every process (see README, Several gateways).
       const unsubscribe = sharedView(bus, 'notify').subscribe('alarm.raised', (a) => notifier.onRaised([{ id: a.alarmId }]));

@@ -135,7 +135,8 @@ function tileCoords(value: string | undefined): Config['mapTileCoords'] {
 function retentionMonths(value: string | undefined): number | null {
   if (value === undefined || value === '') return null;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 1200) throw new Error(`POSITION_RETENTION_MONTHS must be a number of months (1-1200, or 0 to keep everything), got "${value}"`);
+  if (!/^\d+$/.test(value) || n > 1200)
+    throw new Error(`POSITION_RETENTION_MONTHS must be a number of months (1-1200, or 0 to keep everything), got "${value}"`);
   return n === 0 ? null : n;
 }
 
@@ -148,9 +149,13 @@ export function trustProxy(value: string | undefined): TrustProxy {
     if (n > 10) throw new Error(`TRUST_PROXY hop count must be 1-10, got "${value}"`);
     return n;
   }
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.filter((a) => !/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(a));
-  if (!list.length || bad.length) throw new Error(`TRUST_PROXY must be true, a hop count or a comma list of proxy addresses (CIDR allowed), got "${value}"`);
+  if (!list.length || bad.length)
+    throw new Error(`TRUST_PROXY must be true, a hop count or a comma list of proxy addresses (CIDR allowed), got "${value}"`);
   return list;
 }
 
@@ -176,7 +181,8 @@ function jt808Limits(env: NodeJS.ProcessEnv): Jt808LimitsConfig {
 /** nats://host:port (comma lists allowed, as nats.js takes them), or undefined when unset. */
 function natsUrl(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!value.split(',').every((u) => /^(nats|tls|wss?):\/\/[^\s/]+$/.test(u.trim()))) throw new Error(`NATS_URL must be nats://host:port (or a comma list), got "${value}"`);
+  if (!value.split(',').every((u) => /^(nats|tls|wss?):\/\/[^\s/]+$/.test(u.trim())))
+    throw new Error(`NATS_URL must be nats://host:port (or a comma list), got "${value}"`);
   return value;
 }
 
@@ -194,19 +200,31 @@ export function timeZone(value: string | undefined): string {
 export function smtpConfig(env: NodeJS.ProcessEnv): SmtpConfig | null {
   if (!env.SMTP_HOST) return null;
   const secure = env.SMTP_SECURE === 'true' || env.SMTP_SECURE === '1';
-  if (env.SMTP_SECURE && !['true', 'false', '1', '0'].includes(env.SMTP_SECURE)) throw new Error(`SMTP_SECURE must be "true" or "false", got "${env.SMTP_SECURE}"`);
+  if (env.SMTP_SECURE && !['true', 'false', '1', '0'].includes(env.SMTP_SECURE))
+    throw new Error(`SMTP_SECURE must be "true" or "false", got "${env.SMTP_SECURE}"`);
   const from = env.SMTP_FROM ?? '';
   if (!isMailbox(from)) throw new Error(`SMTP_FROM must be the sender's e-mail address when SMTP_HOST is set, got "${from}"`);
   if (env.SMTP_PASSWORD && !env.SMTP_USER) throw new Error('SMTP_PASSWORD is set without SMTP_USER');
-  return { host: env.SMTP_HOST, port: int('SMTP_PORT', env.SMTP_PORT, secure ? 465 : 25), secure, user: env.SMTP_USER || undefined, password: env.SMTP_PASSWORD || undefined, from };
+  return {
+    host: env.SMTP_HOST,
+    port: int('SMTP_PORT', env.SMTP_PORT, secure ? 465 : 25),
+    secure,
+    user: env.SMTP_USER || undefined,
+    password: env.SMTP_PASSWORD || undefined,
+    from,
+  };
 }
 
 export function obdAlarmTypes(value: string | undefined): Map<number, AlarmType> {
   const out = new Map<number, AlarmType>();
-  for (const entry of (value ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const entry of (value ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const m = /^(0x[0-9a-f]+|\d+)\s*=\s*([A-Za-z]+)$/i.exec(entry);
     const id = m ? Number(m[1]) : NaN;
-    if (!m || !(id >= 0 && id <= 0xffff)) throw new Error(`OBD_ALARM_TYPES must list id=Type pairs (e.g. "0x11=PullOut,0x12=Insert"), got "${entry}"`);
+    if (!m || !(id >= 0 && id <= 0xffff))
+      throw new Error(`OBD_ALARM_TYPES must list id=Type pairs (e.g. "0x11=PullOut,0x12=Insert"), got "${entry}"`);
     if (!isAlarmType(m[2])) throw new Error(`OBD_ALARM_TYPES: "${m[2]}" is not an alarm type (${ALARM_TYPES.join(', ')})`);
     out.set(id, m[2]);
   }
@@ -216,7 +234,8 @@ export function obdAlarmTypes(value: string | undefined): Map<number, AlarmType>
 function deriveThread(value: string | undefined, databaseUrl: string | undefined): boolean {
   if (value === undefined || value === '') return databaseUrl !== undefined;
   if (value !== '0' && value !== '1') throw new Error(`DERIVE_THREAD must be "1" or "0", got "${value}"`);
-  if (value === '1' && databaseUrl === undefined) throw new Error('DERIVE_THREAD=1 needs DATABASE_URL: the embedded database belongs to one thread');
+  if (value === '1' && databaseUrl === undefined)
+    throw new Error('DERIVE_THREAD=1 needs DATABASE_URL: the embedded database belongs to one thread');
   return value === '1';
 }
 

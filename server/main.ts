@@ -21,7 +21,11 @@ async function main() {
   const server = await bootstrap({
     database: { databaseUrl: config.databaseUrl, dataDir: config.dataDir },
     seed: async (db) => {
-      const seeded = await seed(db, { demo: config.seed === 'demo', demoAlarms: config.seed === 'demo', adminPassword: config.adminPassword });
+      const seeded = await seed(db, {
+        demo: config.seed === 'demo',
+        demoAlarms: config.seed === 'demo',
+        adminPassword: config.adminPassword,
+      });
       if (seeded.generatedAdminPassword) {
         // Printed once on the terminal, never logged: it exists nowhere else in clear.
         process.stdout.write(
@@ -46,7 +50,13 @@ async function main() {
     },
     partitions: { retentionMonths: config.positionRetentionMonths },
     nats: config.natsUrl ? { url: config.natsUrl } : undefined,
-    derivation: { timeZone: config.fleetTimeZone, smtp: config.smtp, obdAlarmTypes: config.obdAlarmTypes, clock: (config.gatewayWorker ?? 1) === 1, thread: config.deriveThread },
+    derivation: {
+      timeZone: config.fleetTimeZone,
+      smtp: config.smtp,
+      obdAlarmTypes: config.obdAlarmTypes,
+      clock: (config.gatewayWorker ?? 1) === 1,
+      thread: config.deriveThread,
+    },
     telematics: { config, fleet: demoFleetStarter({ count: config.simulate, historyDays: config.demoHistoryDays }) },
   });
   const { app } = server;

@@ -90,7 +90,16 @@ export function spawnClients(
   for (let i = 0; i * perProcess < phones.length; i++) {
     const localAddresses = Array.from({ length: addressesPerProcess }, (_, k) => `127.0.0.${2 + addressesPerProcess * i + k}`);
     const slice = [i * perProcess, (i + 1) * perProcess] as const;
-    out.push(new ClientProcess({ ...plan, host: '127.0.0.1', port, phones: phones.slice(...slice), authCodes: authCodes?.slice(...slice), localAddresses }));
+    out.push(
+      new ClientProcess({
+        ...plan,
+        host: '127.0.0.1',
+        port,
+        phones: phones.slice(...slice),
+        authCodes: authCodes?.slice(...slice),
+        localAddresses,
+      }),
+    );
   }
   return out;
 }

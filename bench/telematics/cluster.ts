@@ -56,7 +56,12 @@ export async function preRegister(database: Database, phones: string[]): Promise
   return codes;
 }
 
-export async function benchCluster(opts: { workers: number; terminals: number; unregistered?: number; env?: Record<string, string> }): Promise<BenchCluster> {
+export async function benchCluster(opts: {
+  workers: number;
+  terminals: number;
+  unregistered?: number;
+  env?: Record<string, string>;
+}): Promise<BenchCluster> {
   const nats = await startNatsServer();
   const pg = await freshPostgres();
   const database = await openDatabase({ databaseUrl: pg.url, poolSize: 4 });
@@ -95,7 +100,10 @@ export async function benchCluster(opts: { workers: number; terminals: number; u
     const s = server;
     const workers = () => {
       try {
-        return execFileSync('pgrep', ['-P', String(s.child.pid), '-x', 'node'], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+        return execFileSync('pgrep', ['-P', String(s.child.pid), '-x', 'node'], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
       } catch {
         return [];
       }
@@ -117,13 +125,20 @@ export async function benchCluster(opts: { workers: number; terminals: number; u
       workers,
       natsPid: () => {
         try {
-          return Number(execFileSync('pgrep', ['-f', `nats-server -a 127.0.0.1 -p ${nats.port} `], { encoding: 'utf8' }).split('\n')[0]) || null;
+          return (
+            Number(execFileSync('pgrep', ['-f', `nats-server -a 127.0.0.1 -p ${nats.port} `], { encoding: 'utf8' }).split('\n')[0]) || null
+          );
         } catch {
           return null;
         }
       },
       async backends(kind: 'client' | 'autovacuum' = 'client') {
-        const r = await sql<{ pid: number; kind: string }>`SELECT pid, backend_type AS kind FROM pg_stat_activity WHERE datname = ${dbName} AND pid <> pg_backend_pid()`.execute(database.db);
+        const r = await sql<{
+          pid: number;
+          kind: string;
+        }>`SELECT pid, backend_type AS kind FROM pg_stat_activity WHERE datname = ${dbName} AND pid <> pg_backend_pid()`.execute(
+          database.db,
+        );
         return r.rows.filter((x) => x.kind === (kind === 'client' ? 'client backend' : 'autovacuum worker')).map((x) => x.pid);
       },
       async close() {
@@ -230,7 +245,14 @@ export class ClusterCpu {
   async spent(per = 1): Promise<CpuBreakdown> {
     const p = await this.pids();
     const r = (k: keyof CpuBreakdown) => +(this.window.spentMs(p[k]) / Math.max(1, per)).toFixed(4);
-    return { primary: r('primary'), workers: r('workers'), postgres: r('postgres'), autovacuum: r('autovacuum'), nats: r('nats'), clients: r('clients') };
+    return {
+      primary: r('primary'),
+      workers: r('workers'),
+      postgres: r('postgres'),
+      autovacuum: r('autovacuum'),
+      nats: r('nats'),
+      clients: r('clients'),
+    };
   }
 }
 

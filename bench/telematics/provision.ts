@@ -14,7 +14,9 @@ export async function provisionTerminals(db: Kysely<DB>, count: number, orgCode 
     const terminalNos = nums.map(benchPhone);
     phones.push(...terminalNos);
     await sql`INSERT INTO terminal (org_id, terminal_no, sim)
-      SELECT ${org.id}, t, s FROM unnest(${terminalNos}::text[], ${nums.map((k) => `1460${String(k).padStart(9, '0')}`)}::text[]) AS u(t, s)`.execute(db);
+      SELECT ${org.id}, t, s FROM unnest(${terminalNos}::text[], ${nums.map((k) => `1460${String(k).padStart(9, '0')}`)}::text[]) AS u(t, s)`.execute(
+      db,
+    );
     await sql`INSERT INTO vehicle (org_id, licence, terminal_id)
       SELECT ${org.id}, 'BENCH' || t.terminal_no, t.id FROM terminal t WHERE t.terminal_no = ANY(${terminalNos}::text[])`.execute(db);
   }

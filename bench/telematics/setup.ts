@@ -31,7 +31,11 @@ export async function benchGateway(kind: 'pglite' | 'postgres', terminals: numbe
   // As a database in service is after an import: the trigram indexes' pending lists made each
   // handshake's lookup 100-300 ms (see bench/telematics/cluster.ts).
   if (pg) await sql`VACUUM ANALYZE`.execute(database.db);
-  const writer = new PositionWriter(database.db, { batchSize: 2000, concurrency: pg ? 4 : 1, copyPool: process.env.BENCH_UNNEST ? undefined : database.pool });
+  const writer = new PositionWriter(database.db, {
+    batchSize: 2000,
+    concurrency: pg ? 4 : 1,
+    copyPool: process.env.BENCH_UNNEST ? undefined : database.pool,
+  });
   // Thousands of terminals connect at once from a few addresses: the handshake caps and deadline
   // that guard a public gateway are lifted, and the reserve fits the benches' own headroom (1000).
   const gateway = new Jt808Gateway({
@@ -39,7 +43,13 @@ export async function benchGateway(kind: 'pglite' | 'postgres', terminals: numbe
     writer,
     log: pino({ level: 'warn' }),
     fdReserve: 512,
-    limits: { authTimeoutMs: 120_000, handshakeTimeoutMs: 120_000, idleTimeoutMs: 600_000, maxPending: 1_000_000, maxPendingPerAddress: 1_000_000 },
+    limits: {
+      authTimeoutMs: 120_000,
+      handshakeTimeoutMs: 120_000,
+      idleTimeoutMs: 600_000,
+      maxPending: 1_000_000,
+      maxPendingPerAddress: 1_000_000,
+    },
   });
   const port = await gateway.listen(0, '0.0.0.0');
   return {

@@ -19,10 +19,13 @@ export function checkSchema(name: string, schema: EntitySchema, knownEntities: S
   }
   // Rows without an organisation belong to everyone: the schema says so, and only system members write them.
   // Hand-written entities (the passport's) scope themselves: an organisation by its own path.
-  if (!x.orgScoped && x.shared !== true && !x.handWritten) problems.push(`${name}: x-entity.orgScoped false needs shared: true (rows of no organisation are shared by all)`);
+  if (!x.orgScoped && x.shared !== true && !x.handWritten)
+    problems.push(`${name}: x-entity.orgScoped false needs shared: true (rows of no organisation are shared by all)`);
   if (x.orgScoped && x.shared) problems.push(`${name}: x-entity.shared rows cannot be org-scoped`);
-  if (x.page && !PAGE_KEY.test(x.page.key ?? '')) problems.push(`${name}: x-entity.page.key "${x.page.key}" must be "area/page" (camelCase segments)`);
-  if (x.page?.icon !== undefined && !/^[A-Z][A-Za-z]*$/.test(x.page.icon)) problems.push(`${name}: x-entity.page.icon "${x.page.icon}" must be an antd icon name`);
+  if (x.page && !PAGE_KEY.test(x.page.key ?? ''))
+    problems.push(`${name}: x-entity.page.key "${x.page.key}" must be "area/page" (camelCase segments)`);
+  if (x.page?.icon !== undefined && !/^[A-Z][A-Za-z]*$/.test(x.page.icon))
+    problems.push(`${name}: x-entity.page.icon "${x.page.icon}" must be an antd icon name`);
   if (x.page && !x.routes?.query) problems.push(`${name}: x-entity.page needs routes.query (the page lists the rows)`);
   for (const [op, routes] of Object.entries(x.routes ?? {})) {
     for (const r of routes ?? []) if (!ROUTE.test(r)) problems.push(`${name}: route ${op} "${r}" is not "METHOD /path"`);
@@ -34,15 +37,18 @@ export function checkSchema(name: string, schema: EntitySchema, knownEntities: S
   for (const p of x.identity ?? []) if (!props[p]) problems.push(`${name}: identity "${p}" is not a property`);
   for (const p of x.keyword ?? []) if (!props[p]) problems.push(`${name}: keyword "${p}" is not a property`);
   if (x.defaultOrder && !props[x.defaultOrder.property]?.['x-ui']?.sort) problems.push(`${name}: defaultOrder property must be sortable`);
-  for (const p of Object.values(x.stamp ?? {})) if (!props[p]?.readOnly) problems.push(`${name}: stamp "${p}" must be a read-only property`);
+  for (const p of Object.values(x.stamp ?? {}))
+    if (!props[p]?.readOnly) problems.push(`${name}: stamp "${p}" must be a read-only property`);
   if (x.renew) {
     if (!x.routes.renew || !x.routes.renewValidate) problems.push(`${name}: renew needs routes.renew and routes.renewValidate`);
-    for (const p of [x.renew.match, ...x.renew.fields]) if (!props[p] || props[p].readOnly) problems.push(`${name}: renew "${p}" is not a writable property`);
+    for (const p of [x.renew.match, ...x.renew.fields])
+      if (!props[p] || props[p].readOnly) problems.push(`${name}: renew "${p}" is not a writable property`);
   }
   for (const [p, s] of Object.entries(schema.properties)) {
     if (!NAME.test(p)) problems.push(`${name}: property "${p}" must be camelCase`);
     const ref = s['x-ref'];
-    if (ref && ref.entity !== 'organisation' && !knownEntities.has(ref.entity)) problems.push(`${name}.${p}: x-ref to unknown entity "${ref.entity}"`);
+    if (ref && ref.entity !== 'organisation' && !knownEntities.has(ref.entity))
+      problems.push(`${name}.${p}: x-ref to unknown entity "${ref.entity}"`);
   }
   try {
     createAjv().compile(eff);

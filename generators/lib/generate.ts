@@ -15,7 +15,6 @@ import { createTableSql, migrationMarker } from './sql';
 import { tablesFile } from './tablesFile';
 import { validatorsFile } from './validatorsFile';
 
-
 const ident = (s: string) => s.replace(/[^A-Za-z0-9_]/g, '_');
 
 async function typesFile(files: SchemaFile[]): Promise<string> {
@@ -31,9 +30,7 @@ async function typesFile(files: SchemaFile[]): Promise<string> {
     });
     parts.push(ts.trim());
   }
-  parts.push(
-    `export interface EntityTypes {\n${files.map((f) => `  ${f.name}: ${f.schema.title ?? f.name};`).join('\n')}\n}`,
-  );
+  parts.push(`export interface EntityTypes {\n${files.map((f) => `  ${f.name}: ${f.schema.title ?? f.name};`).join('\n')}\n}`);
   return parts.join('\n\n') + '\n';
 }
 
@@ -154,7 +151,10 @@ export function missingLocaleStubs(paths: ProjectPaths): Map<string, string> {
       if (ref) stub.fields[ref.as] = ref.as;
     }
     const enums = Object.entries(eff.properties).filter(([, p]) => p.enum);
-    if (enums.length) stub.enums = Object.fromEntries(enums.map(([n, p]) => [n, Object.fromEntries(p.enum!.filter((v) => v !== null).map((v) => [String(v), String(v)]))]));
+    if (enums.length)
+      stub.enums = Object.fromEntries(
+        enums.map(([n, p]) => [n, Object.fromEntries(p.enum!.filter((v) => v !== null).map((v) => [String(v), String(v)]))]),
+      );
     for (const lang of LANGUAGES) {
       const file = path.join(paths.locales, lang, 'entities', `${f.name}.json`);
       if (!fs.existsSync(file)) out.set(file, JSON.stringify(stub, null, 2) + '\n');

@@ -1,4 +1,12 @@
-import { columnOf, effectiveSchema, isTextProperty as isText, keywordColumns, keywordDocument, storedProperties, type EntitySchema } from '../../schemas/kit/entity';
+import {
+  columnOf,
+  effectiveSchema,
+  isTextProperty as isText,
+  keywordColumns,
+  keywordDocument,
+  storedProperties,
+  type EntitySchema,
+} from '../../schemas/kit/entity';
 
 /**
  * The indexes the generic list query needs, derived from an entity schema so a dropped-in schema
@@ -9,7 +17,8 @@ import { columnOf, effectiveSchema, isTextProperty as isText, keywordColumns, ke
  */
 export const TRGM_EXTENSION = 'CREATE EXTENSION IF NOT EXISTS pg_trgm;';
 
-const trigramOn = (name: string, table: string, expr: string) => `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING gin (${expr} gin_trgm_ops);`;
+const trigramOn = (name: string, table: string, expr: string) =>
+  `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING gin (${expr} gin_trgm_ops);`;
 export const trigramIndex = (table: string, col: string) => trigramOn(`${table}_${col}_trgm`, table, col);
 export const sortIndex = (table: string, col: string) => `CREATE INDEX IF NOT EXISTS ${table}_${col}_sort ON ${table} (${col}, id);`;
 

@@ -28,7 +28,8 @@ export function labelPreviewValidatorsFile(files: SchemaFile[]): string {
           if (!runtime.has(mod)) runtime.set(mod, `runtime${runtime.size}`);
           return runtime.get(mod)!;
         });
-      if (/\brequire\(/.test(code)) throw new Error('label preview validators: the standalone code requires a module this generator does not import');
+      if (/\brequire\(/.test(code))
+        throw new Error('label preview validators: the standalone code requires a module this generator does not import');
       return `  ${JSON.stringify(f.name)}: (() => {\n    const exports: Record<string, unknown> = {};\n    ${code}\n    return exports as unknown as ValidatorFunctions;\n  })(),`;
     });
   return [
@@ -45,7 +46,7 @@ export function labelPreviewValidatorsFile(files: SchemaFile[]): string {
     "  Object.entries({ ...fullFormats, ...customFormats }).map(([name, f]) => [name, f instanceof RegExp || typeof f === 'function' ? { type: 'string', validate: f } : f]),",
     ');',
     '',
-    '/** Precompiled validators of each entity\'s preview form (previewFormSchema), for createPrecompiledValidator. */',
+    "/** Precompiled validators of each entity's preview form (previewFormSchema), for createPrecompiledValidator. */",
     'export const LABEL_PREVIEW_VALIDATORS: Record<string, ValidatorFunctions> = {',
     ...modules,
     '};',

@@ -24,7 +24,9 @@ export function mockFile(files: SchemaFile[]): string {
     `    ...api.passportRoutes,`,
   ];
   const routes = files.flatMap((f) =>
-    OPERATIONS.flatMap((op) => (f.schema['x-entity'].routes[op] ?? []).map((r) => [parseRoute(r).join(' '), `api.entity('${f.name}', '${op}')`] as const)),
+    OPERATIONS.flatMap((op) =>
+      (f.schema['x-entity'].routes[op] ?? []).map((r) => [parseRoute(r).join(' '), `api.entity('${f.name}', '${op}')`] as const),
+    ),
   );
   // Umi takes the first key that matches; the server's router prefers a static segment to a
   // parameter (GET …/options before GET …/:id), so static paths go first.

@@ -6,7 +6,9 @@ import type { SchemaFile } from './readSchemas';
  * on first visit, so a new schema gets its page without a hand edit.
  */
 export function pagesFile(files: SchemaFile[]): string {
-  const withPage = files.filter((f) => f.schema['x-entity'].page).sort((a, b) => a.schema['x-entity'].page!.key.localeCompare(b.schema['x-entity'].page!.key));
+  const withPage = files
+    .filter((f) => f.schema['x-entity'].page)
+    .sort((a, b) => a.schema['x-entity'].page!.key.localeCompare(b.schema['x-entity'].page!.key));
   const lines = [
     HEADER('the `x-entity.page` keys of schemas/*.schema.json'),
     `import type { EntityName } from '../../schemas/generated/registry';`,

@@ -10,7 +10,9 @@ import { POLICY_PARAMS, policyParamsFormSchema } from '../../schemas/kit/policyP
  */
 export function policyParamsValidatorsFile(): string {
   const modules = Object.keys(POLICY_PARAMS).map((type) => {
-    const code = compileSchemaValidatorsCode(policyParamsFormSchema(type) as RJSFSchema, { ajvOptionsOverrides: { code: { lines: false } } });
+    const code = compileSchemaValidatorsCode(policyParamsFormSchema(type) as RJSFSchema, {
+      ajvOptionsOverrides: { code: { lines: false } },
+    });
     return `  ${JSON.stringify(type)}: (() => {\n    const exports: Record<string, unknown> = {};\n    ${code.replace(/^"use strict";/, '')}\n    return exports as unknown as ValidatorFunctions;\n  })(),`;
   });
   return [
@@ -20,7 +22,7 @@ export function policyParamsValidatorsFile(): string {
     '// @ts-nocheck -- ajv standalone code',
     "import type { ValidatorFunctions } from '@rjsf/validator-ajv8';",
     '',
-    '/** Precompiled validators of each alarm type\'s parameter schema (policyParamsFormSchema), for createPrecompiledValidator. */',
+    "/** Precompiled validators of each alarm type's parameter schema (policyParamsFormSchema), for createPrecompiledValidator. */",
     'export const POLICY_PARAMS_VALIDATORS: Record<string, ValidatorFunctions> = {',
     ...modules,
     '};',

@@ -1,4 +1,11 @@
-import { columnOf, effectiveSchema, uniqueIndexName, storedProperties, type EntitySchema, type PropertySchema } from '../../schemas/kit/entity';
+import {
+  columnOf,
+  effectiveSchema,
+  uniqueIndexName,
+  storedProperties,
+  type EntitySchema,
+  type PropertySchema,
+} from '../../schemas/kit/entity';
 import { queryIndexSql, TRGM_EXTENSION } from './indexSql';
 
 const baseType = (p: PropertySchema) => (Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type);
@@ -27,7 +34,6 @@ function sqlLiteral(v: unknown): string {
   if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
   return `'${JSON.stringify(v).replace(/'/g, "''")}'::jsonb`;
 }
-
 
 export const migrationMarker = (entity: string) => `-- entity: ${entity}`;
 

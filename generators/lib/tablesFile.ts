@@ -45,14 +45,20 @@ export function tablesFile(files: SchemaFile[]): string {
   for (const f of files) {
     const schema = effectiveSchema(f.schema);
     const required = new Set(schema.required ?? []);
-    const cols = storedProperties(schema).filter(([name]) => !standard.has(name)).map(([name, p]) => {
-      const col = columnOf(name, p);
-      const notNull = required.has(name) || name === 'orgId';
-      const t = columnType(p) + (notNull ? '' : ' | null');
-      return `${col}: ${p.default !== undefined ? `Generated<${t}>` : t};`;
-    });
+    const cols = storedProperties(schema)
+      .filter(([name]) => !standard.has(name))
+      .map(([name, p]) => {
+        const col = columnOf(name, p);
+        const notNull = required.has(name) || name === 'orgId';
+        const t = columnType(p) + (notNull ? '' : ' | null');
+        return `${col}: ${p.default !== undefined ? `Generated<${t}>` : t};`;
+      });
     // One line a table: the tables share many columns, and a column a line would repeat them in long runs.
-    out.push('', `/** Table \`${schema['x-entity'].table}\` of schemas/${f.name}.schema.json. */`, `export interface ${tableTypeName(f.name)} extends EntityRow { ${cols.join(' ')} }`);
+    out.push(
+      '',
+      `/** Table \`${schema['x-entity'].table}\` of schemas/${f.name}.schema.json. */`,
+      `export interface ${tableTypeName(f.name)} extends EntityRow { ${cols.join(' ')} }`,
+    );
   }
   out.push('', `export interface EntityTables {`, ...files.map((f) => `  ${f.schema['x-entity'].table}: ${tableTypeName(f.name)};`), `}`);
   return out.join('\n') + '\n';

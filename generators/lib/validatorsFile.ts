@@ -18,7 +18,9 @@ import type { SchemaFile } from './readSchemas';
 export function formatDefinitions(): Record<string, Format> {
   const all: Record<string, unknown> = { ...fullFormats, ...customFormats };
   return Object.fromEntries(
-    Object.entries(all).map(([name, f]) => [name, f instanceof RegExp || typeof f === 'function' ? { type: 'string', validate: f } : f] as [string, Format]),
+    Object.entries(all).map(
+      ([name, f]) => [name, f instanceof RegExp || typeof f === 'function' ? { type: 'string', validate: f } : f] as [string, Format],
+    ),
   );
 }
 
@@ -41,7 +43,10 @@ export function validatorsFile(files: SchemaFile[]): string {
   const refs: Record<string, string> = {};
   for (const f of files) {
     const eff = effectiveSchema(f.schema);
-    for (const [body, schema] of [['create', createBodySchema(eff)], ['update', updateBodySchema(eff)]] as const) {
+    for (const [body, schema] of [
+      ['create', createBodySchema(eff)],
+      ['update', updateBodySchema(eff)],
+    ] as const) {
       const id = `${f.name}/${body}`;
       ajv.addSchema(schema, id);
       refs[exportName(f.name, body)] = id;

@@ -18,7 +18,8 @@ const quoted = (s: string) => s.replace(/["\\\r\n]/g, (c) => encodeURIComponent(
 export function multipartBody(fields: Record<string, unknown>, files: UploadedFile[]): { contentType: string; body: Buffer } {
   const boundary = `----fleetstar-mock-${crypto.randomBytes(12).toString('hex')}`;
   const parts: Buffer[] = [];
-  const head = (name: string, extra = '') => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"${extra}`, 'utf8');
+  const head = (name: string, extra = '') =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"${extra}`, 'utf8');
   for (const [name, value] of Object.entries(fields)) {
     for (const v of [value].flat()) parts.push(head(name), Buffer.from(`\r\n\r\n${String(v)}\r\n`, 'utf8'));
   }

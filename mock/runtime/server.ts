@@ -57,7 +57,13 @@ export function createMockServer(opts: MockServerOptions): MockServer {
   // Started on first use: Umi loads the mock file again on every change under mock/, and merely
   // importing it (as the tests do for `mockRoutes`) should not start a database.
   let started: Promise<MockApp> | undefined;
-  const start = () => (started ??= startMockApp({ entities: opts.entities, fixtures: opts.fixtures, adminPassword: opts.adminPassword ?? DEMO_PASSWORD, logLevel: opts.logLevel }));
+  const start = () =>
+    (started ??= startMockApp({
+      entities: opts.entities,
+      fixtures: opts.fixtures,
+      adminPassword: opts.adminPassword ?? DEMO_PASSWORD,
+      logLevel: opts.logLevel,
+    }));
   const forward = forwardTo(async () => (await start()).app);
   return {
     passportRoutes: {

@@ -48,8 +48,10 @@ export async function toInject(req: UmiRequest): Promise<InjectOptions> {
     const rebuilt = multipartBody((req.body ?? {}) as Record<string, unknown>, req.files ?? []);
     headers['content-type'] = rebuilt.contentType;
     options.payload = rebuilt.body;
-  } else if (/^application\/json\s*(;|$)/i.test(type)) options.payload = JSON.stringify(req.body); // what body-parser's json() takes
-  else if (/^application\/x-www-form-urlencoded/i.test(type)) options.payload = new URLSearchParams(req.body as Record<string, string>).toString();
+  } else if (/^application\/json\s*(;|$)/i.test(type))
+    options.payload = JSON.stringify(req.body); // what body-parser's json() takes
+  else if (/^application\/x-www-form-urlencoded/i.test(type))
+    options.payload = new URLSearchParams(req.body as Record<string, string>).toString();
   // Any other type was left unread by Umi: pass its bytes on untouched.
   else options.payload = await rawBody(req);
   return options;

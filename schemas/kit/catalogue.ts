@@ -1,5 +1,14 @@
 import { localeSources } from '../generated/locales';
-import { DEFAULT_LANGUAGE, flatten, interpolate, LANGUAGES, type Catalogue, type Language, type MessageParams, type Translate } from './i18n';
+import {
+  DEFAULT_LANGUAGE,
+  flatten,
+  interpolate,
+  LANGUAGES,
+  type Catalogue,
+  type Language,
+  type MessageParams,
+  type Translate,
+} from './i18n';
 
 /**
  * The flat message catalogue of each language: shared messages plus every entity's labels under
@@ -17,13 +26,18 @@ export function buildCatalogue(src: { messages: unknown; entities: Record<string
 }
 
 /** The catalogues as the locale files give them, never changed: what a reset goes back to. */
-export const defaultCatalogues: Record<Language, Catalogue> = Object.fromEntries(LANGUAGES.map((l) => [l, buildCatalogue(localeSources[l])])) as Record<Language, Catalogue>;
+export const defaultCatalogues: Record<Language, Catalogue> = Object.fromEntries(
+  LANGUAGES.map((l) => [l, buildCatalogue(localeSources[l])]),
+) as Record<Language, Catalogue>;
 
 /**
  * The catalogues in use. In the console, the defaults with the published overrides it loaded laid
  * over them (`applyCatalogue`); the server never changes them (its overrides live with each app).
  */
-export const catalogues: Record<Language, Catalogue> = Object.fromEntries(LANGUAGES.map((l) => [l, { ...defaultCatalogues[l] }])) as Record<Language, Catalogue>;
+export const catalogues: Record<Language, Catalogue> = Object.fromEntries(LANGUAGES.map((l) => [l, { ...defaultCatalogues[l] }])) as Record<
+  Language,
+  Catalogue
+>;
 
 /** The console: a language's effective catalogue, as the server answers it, replaces the one in use. */
 export function applyCatalogue(lang: Language, effective: Catalogue): void {
@@ -37,7 +51,12 @@ export function translate(lang: Language, key: string, params?: MessageParams): 
 }
 
 /** Translate with some templates replaced (the server's published overrides of that language). */
-export function translateWith(lang: Language, overrides: ReadonlyMap<string, string> | undefined, key: string, params?: MessageParams): string {
+export function translateWith(
+  lang: Language,
+  overrides: ReadonlyMap<string, string> | undefined,
+  key: string,
+  params?: MessageParams,
+): string {
   const template = overrides?.get(key);
   return template === undefined ? translate(lang, key, params) : interpolate(template, params);
 }

@@ -13,7 +13,9 @@ export const notBeforeKeyword: CodeKeywordDefinition = {
   code(cxt: KeywordCxt) {
     const { data, schema, it } = cxt;
     const sibling = _`${it.parentData}[${schema as string}]`;
-    cxt.fail(_`${it.parentData} !== undefined && typeof ${sibling} == "string" && ${sibling} !== "" && ${data} !== "" && ${data} < ${sibling}`);
+    cxt.fail(
+      _`${it.parentData} !== undefined && typeof ${sibling} == "string" && ${sibling} !== "" && ${data} !== "" && ${data} < ${sibling}`,
+    );
   },
   error: { message: 'must not be before its sibling', params: ({ schema }) => _`{sibling: ${schema as string}}` },
 };

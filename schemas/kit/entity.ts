@@ -8,17 +8,7 @@ import { NORMALISERS, type Normaliser } from './vehicleCodes';
 import { MAX_PAGE_SIZE, pagingBodySchema } from './paging';
 
 export type SearchMode = 'like' | 'eq' | 'range';
-export type Widget =
-  | 'text'
-  | 'textarea'
-  | 'password'
-  | 'number'
-  | 'select'
-  | 'treeSelect'
-  | 'date'
-  | 'dateRange'
-  | 'switch'
-  | 'upload';
+export type Widget = 'text' | 'textarea' | 'password' | 'number' | 'select' | 'treeSelect' | 'date' | 'dateRange' | 'switch' | 'upload';
 
 export interface XUi {
   /** Shown as a table column (default true for non-hidden properties). */
@@ -125,7 +115,15 @@ export interface XEntity {
 }
 
 /** Operations that write rows: refused to non-system organisations on a shared entity. */
-export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['create', 'update', 'remove', 'importValidate', 'import', 'renewValidate', 'renew']);
+export const WRITE_OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
+  'create',
+  'update',
+  'remove',
+  'importValidate',
+  'import',
+  'renewValidate',
+  'renew',
+]);
 /** Whether the generic CRUD serves the entity (it does unless its routes are hand-written). */
 export const servedByCrud = (schema: EntitySchema): boolean => !schema['x-entity'].handWritten;
 

@@ -23,7 +23,23 @@ interface SchemaWithMessages {
 }
 
 // When several errors hit one value (anyOf branches), the most telling one is reported.
-const PRIORITY = ['required', 'format', 'x-notBefore', 'minLength', 'maxLength', 'minimum', 'maximum', 'pattern', 'enum', 'minItems', 'maxItems', 'type', 'const', 'anyOf', 'oneOf'];
+const PRIORITY = [
+  'required',
+  'format',
+  'x-notBefore',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'pattern',
+  'enum',
+  'minItems',
+  'maxItems',
+  'type',
+  'const',
+  'anyOf',
+  'oneOf',
+];
 const rank = (k: string) => {
   const i = PRIORITY.indexOf(k);
   return i < 0 ? PRIORITY.length : i;
@@ -96,7 +112,13 @@ export function toFieldErrors(errors: readonly ErrorObject[] | null | undefined,
     if (e.keyword === 'type') params.type = String((e.params as { type: string }).type);
     const labelParams = e.keyword === 'x-notBefore' ? { other: `${labelPrefix}.${(e.params as { sibling: string }).sibling}` } : undefined;
 
-    const candidate: FieldError = { field, key, params, ...(known && key !== 'validation.notSortable' ? { labelKey: `${labelPrefix}.${leaf}` } : {}), ...(labelParams ? { labelParams } : {}) };
+    const candidate: FieldError = {
+      field,
+      key,
+      params,
+      ...(known && key !== 'validation.notSortable' ? { labelKey: `${labelPrefix}.${leaf}` } : {}),
+      ...(labelParams ? { labelParams } : {}),
+    };
     const r = rank(keyword);
     const seen = byField.get(field);
     if (!seen || r < seen.rank) byField.set(field, { e: candidate, rank: r });

@@ -22,9 +22,13 @@ export interface GeometryProblem {
   params: Record<string, number | string>;
 }
 
-const problem = (key: string, params: Record<string, number | string> = {}): GeometryProblem => ({ key: `validation.fence.${key}`, params });
+const problem = (key: string, params: Record<string, number | string> = {}): GeometryProblem => ({
+  key: `validation.fence.${key}`,
+  params,
+});
 
-const isPair = (p: unknown): p is [number, number] => Array.isArray(p) && p.length === 2 && p.every((n) => typeof n === 'number' && Number.isFinite(n));
+const isPair = (p: unknown): p is [number, number] =>
+  Array.isArray(p) && p.length === 2 && p.every((n) => typeof n === 'number' && Number.isFinite(n));
 const onEarth = ([lng, lat]: number[]) => lng >= -180 && lng <= 180 && lat >= -90 && lat <= 90;
 const same = (a: number[], b: number[]) => a[0] === b[0] && a[1] === b[1];
 

@@ -52,7 +52,8 @@ export function errorSample(form: Record<string, unknown>): Record<string, unkno
     if (required.has(name)) continue;
     const type = baseType(p);
     if (type === 'string' && p.format && TEXT_FORMATS.has(p.format)) sample[name] = 'x?';
-    else if (type === 'string' && !p.format && !p.enum && p.maxLength !== undefined && p.maxLength <= 64) sample[name] = 'x'.repeat(p.maxLength + 1);
+    else if (type === 'string' && !p.format && !p.enum && p.maxLength !== undefined && p.maxLength <= 64)
+      sample[name] = 'x'.repeat(p.maxLength + 1);
     else if ((type === 'integer' || type === 'number') && p.maximum !== undefined) sample[name] = p.maximum + 1;
   }
   return sample;

@@ -29,7 +29,11 @@ export function placeholderProblem(defaultText: string, value: string): LabelPro
   const missing = wanted.find((p) => !have.includes(p));
   if (missing) return { key: 'labels.placeholderMissing', params: { placeholder: `{${missing}}` } };
   const extra = have.find((p) => !wanted.includes(p));
-  if (extra) return { key: 'labels.placeholderUnknown', params: { placeholder: `{${extra}}`, allowed: wanted.map((p) => `{${p}}`).join(' ') || '—' } };
+  if (extra)
+    return {
+      key: 'labels.placeholderUnknown',
+      params: { placeholder: `{${extra}}`, allowed: wanted.map((p) => `{${p}}`).join(' ') || '—' },
+    };
   return null;
 }
 

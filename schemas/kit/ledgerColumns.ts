@@ -31,7 +31,12 @@ export interface LedgerColumn {
 }
 
 const hours = (s: number | undefined) => (s === undefined ? null : Math.round((s / 3600) * 100) / 100);
-const num = (key: keyof LedgerTotalsRow, digits: number): LedgerColumn => ({ key, labelKey: `reports.ledger.${key}`, digits, value: (r) => r[key] ?? null });
+const num = (key: keyof LedgerTotalsRow, digits: number): LedgerColumn => ({
+  key,
+  labelKey: `reports.ledger.${key}`,
+  digits,
+  value: (r) => r[key] ?? null,
+});
 
 export const LEDGER_COLUMNS: readonly LedgerColumn[] = [
   { key: 'date', labelKey: 'reports.ledger.date', digits: null, value: (r) => r.date ?? null },

@@ -114,7 +114,8 @@ export function unifiedDiff(path: string, before: string, after: string): string
   const m = endB - start;
   const lcs: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
   for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--) lcs[i][j] = a[start + i] === b[start + j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i][j] = a[start + i] === b[start + j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
   const ops: Array<{ op: ' ' | '-' | '+'; line: string; ai: number; bi: number }> = [];
   for (let i = 0; i < start; i++) ops.push({ op: ' ', line: a[i], ai: i, bi: i });
   let i = 0;

@@ -129,7 +129,8 @@ export interface LiveRaisedAlarm {
 }
 
 /** What the hub fans out. */
-export type LiveHubMessage = { type: 'positions'; items: LivePosition[] } | { type: 'alarms'; items: LiveAlarm[] } | { type: 'alarm'; items: LiveRaisedAlarm[] };
+export type LiveHubMessage =
+  { type: 'positions'; items: LivePosition[] } | { type: 'alarms'; items: LiveAlarm[] } | { type: 'alarm'; items: LiveRaisedAlarm[] };
 
 /** What a console's socket receives: the route's greeting, then the hub's messages. */
 export type LiveMessage = { type: 'hello'; orgPath: string } | LiveHubMessage;

@@ -9,7 +9,11 @@ export const ORDER_DIRECTIONS = ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descen
  * `{criteria, order{direction, property}, pageIndex, pageSize}`: `criteria` holds exactly the given
  * properties, `order.property` one of `sortable`. `nullable`: an absent body (null) is accepted too.
  */
-export function pagingBodySchema(criteria: Record<string, unknown>, sortable: readonly string[], opts: { nullable?: boolean } = {}): Record<string, unknown> {
+export function pagingBodySchema(
+  criteria: Record<string, unknown>,
+  sortable: readonly string[],
+  opts: { nullable?: boolean } = {},
+): Record<string, unknown> {
   return {
     type: opts.nullable ? ['object', 'null'] : 'object',
     additionalProperties: false,

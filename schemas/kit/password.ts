@@ -6,13 +6,7 @@
 /** Login and account-form passwords: 6–20 printable characters (letters, digits, `_`, symbols). */
 export const LOGIN_PASSWORD = /^[\x21-\x7e]{6,20}$/;
 
-export type PasswordRule =
-  | 'length'
-  | 'letterAndDigit'
-  | 'repeatedDigits'
-  | 'repeatedLetters'
-  | 'sequentialDigits'
-  | 'sequentialLetters';
+export type PasswordRule = 'length' | 'letterAndDigit' | 'repeatedDigits' | 'repeatedLetters' | 'sequentialDigits' | 'sequentialLetters';
 
 /** Every rule the change-password dialog lists, in display order. */
 export const PASSWORD_RULES: readonly PasswordRule[] = [

@@ -16,7 +16,11 @@ export const POLICY_PARAMS: Record<string, { type: 'object'; additionalPropertie
     additionalProperties: false,
     properties: { radiusM: int(20, 5000, 200, 'radiusM'), count: int(2, 50, 3, 'count'), windowHours: int(1, 720, 24, 'windowHours') },
   },
-  Fatigue: { type: 'object', additionalProperties: false, properties: { hours: int(1, 24, 4, 'hours'), restMinutes: int(5, 240, 20, 'restMinutes') } },
+  Fatigue: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { hours: int(1, 24, 4, 'hours'), restMinutes: int(5, 240, 20, 'restMinutes') },
+  },
 };
 
 /**
@@ -30,8 +34,23 @@ export function policyParamsFormSchema(type: string): Record<string, unknown> | 
 
 /** Every alarm type a policy may name (the policy schema's enum). */
 export const POLICY_ALARM_TYPES = [
-  'FireOn', 'Low', 'Fault', 'Crash', 'Trail', 'PullOut', 'Insert', 'Idle', 'OfflineLongTime', 'StopLongTime', 'OverSpeed',
-  'Fatigue', 'FenceIn', 'FenceOut', 'FuelDrain', 'RepeatArrival', 'Skewing',
+  'FireOn',
+  'Low',
+  'Fault',
+  'Crash',
+  'Trail',
+  'PullOut',
+  'Insert',
+  'Idle',
+  'OfflineLongTime',
+  'StopLongTime',
+  'OverSpeed',
+  'Fatigue',
+  'FenceIn',
+  'FenceOut',
+  'FuelDrain',
+  'RepeatArrival',
+  'Skewing',
 ] as const;
 
 /** `{alarmType, params}`: exactly one branch matches, by alarm type. */

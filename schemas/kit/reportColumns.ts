@@ -19,8 +19,19 @@ export interface ReportColumn<R> {
 
 const hours = (s: number) => Math.round((s / 3600) * 100) / 100;
 const minutes = (s: number) => Math.round((s / 60) * 10) / 10;
-const num = <R>(key: keyof R & string, labelKey: string, digits = 0): ReportColumn<R> => ({ key, labelKey, kind: 'number', digits, value: (r) => r[key] as number | null });
-const text = <R>(key: keyof R & string, labelKey: string): ReportColumn<R> => ({ key, labelKey, kind: 'text', value: (r) => (r[key] as string | null) ?? null });
+const num = <R>(key: keyof R & string, labelKey: string, digits = 0): ReportColumn<R> => ({
+  key,
+  labelKey,
+  kind: 'number',
+  digits,
+  value: (r) => r[key] as number | null,
+});
+const text = <R>(key: keyof R & string, labelKey: string): ReportColumn<R> => ({
+  key,
+  labelKey,
+  kind: 'text',
+  value: (r) => (r[key] as string | null) ?? null,
+});
 
 /** Event counts and times of driving behaviour, as the safety ranking and the violations carry them. */
 export interface BehaviourCounts {
@@ -76,9 +87,19 @@ export const HEALTH_VEHICLE_COLUMNS: ReadonlyArray<ReportColumn<HealthVehicleRow
   { key: 'band', labelKey: 'reports.columns.band', kind: 'enum', enumPrefix: 'reports.bands', value: (r) => r.band },
   num<HealthVehicleRow>('index', 'reports.columns.healthIndex'),
   text<HealthVehicleRow>('date', 'reports.columns.asOf'),
-  { key: 'faults', labelKey: 'reports.columns.faults', kind: 'text', value: (r) => r.faults.map((f) => (f.name ? `${f.code} ${f.name}` : f.code)) },
+  {
+    key: 'faults',
+    labelKey: 'reports.columns.faults',
+    kind: 'text',
+    value: (r) => r.faults.map((f) => (f.name ? `${f.code} ${f.name}` : f.code)),
+  },
   { key: 'causes', labelKey: 'reports.columns.cause', kind: 'text', value: (r) => r.faults.flatMap((f) => (f.cause ? [f.cause] : [])) },
-  { key: 'remedies', labelKey: 'reports.columns.remedy', kind: 'text', value: (r) => r.faults.flatMap((f) => (f.resolvent ? [f.resolvent] : [])) },
+  {
+    key: 'remedies',
+    labelKey: 'reports.columns.remedy',
+    kind: 'text',
+    value: (r) => r.faults.flatMap((f) => (f.resolvent ? [f.resolvent] : [])),
+  },
   num<HealthVehicleRow>('minBatteryV', 'reports.columns.minBatteryV', 1),
   num<HealthVehicleRow>('maxCoolantC', 'reports.columns.maxCoolantC', 0),
   num<HealthVehicleRow>('alarmCount', 'reports.columns.alarmCount'),
@@ -135,7 +156,12 @@ export const SCHEDULE_COLUMNS: ReadonlyArray<ReportColumn<ScheduleRow>> = [
 ];
 
 /** A cell as text in a language (`t`) and zone; numbers stay numbers for the xlsx (the console formats them for its locale). */
-export function cellText<R>(col: ReportColumn<R>, row: R, t: (key: string) => string, time: (iso: string) => string): string | number | null {
+export function cellText<R>(
+  col: ReportColumn<R>,
+  row: R,
+  t: (key: string) => string,
+  time: (iso: string) => string,
+): string | number | null {
   const v = col.value(row);
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return v;

@@ -44,7 +44,9 @@ export interface ParamValue {
 export function paramProblem(def: ParamDef, value: number | string): { key: string; params: Record<string, number> } | null {
   if (def.type === 'string') {
     if (typeof value !== 'string' || !value.length) return { key: 'validation.required', params: {} };
-    return def.maxLength !== undefined && value.length > def.maxLength ? { key: 'validation.maxLength', params: { limit: def.maxLength } } : null;
+    return def.maxLength !== undefined && value.length > def.maxLength
+      ? { key: 'validation.maxLength', params: { limit: def.maxLength } }
+      : null;
   }
   const min = def.min ?? 0;
   const max = Math.min(def.max ?? WIDTH_MAX[def.type], WIDTH_MAX[def.type]);
@@ -56,7 +58,11 @@ export function paramProblem(def: ParamDef, value: number | string): { key: stri
 
 /** The filled-in fields of the form as the 0x8103 route's list, in the table's order. */
 export function paramList(values: Readonly<Record<string, number | string | null | undefined>>): ParamValue[] {
-  return TERMINAL_PARAMS.filter((d) => values[d.name] !== undefined && values[d.name] !== null && values[d.name] !== '').map((d) => ({ id: d.id, type: d.type, value: values[d.name] as number | string }));
+  return TERMINAL_PARAMS.filter((d) => values[d.name] !== undefined && values[d.name] !== null && values[d.name] !== '').map((d) => ({
+    id: d.id,
+    type: d.type,
+    value: values[d.name] as number | string,
+  }));
 }
 
 /**
@@ -69,7 +75,10 @@ export function paramValues(answered: ReadonlyArray<{ id: number; type: string; 
   for (const def of TERMINAL_PARAMS) {
     const p = answered.find((a) => a.id === def.id);
     if (!p) continue;
-    const fits = def.type === 'string' ? p.type === 'string' && typeof p.value === 'string' : p.type !== 'string' && p.type !== 'bytes' && typeof p.value === 'number';
+    const fits =
+      def.type === 'string'
+        ? p.type === 'string' && typeof p.value === 'string'
+        : p.type !== 'string' && p.type !== 'bytes' && typeof p.value === 'number';
     if (fits) values[def.name] = p.value as number | string;
   }
   return values;

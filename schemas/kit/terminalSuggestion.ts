@@ -16,4 +16,5 @@ export const SUGGEST_QUERY = { minLength: 1, maxLength: 30, pattern: '^[0-9A-Za-
 
 const SUGGEST_PATTERN = new RegExp(SUGGEST_QUERY.pattern);
 
-export const isSuggestQuery = (q: string): boolean => q.length >= SUGGEST_QUERY.minLength && q.length <= SUGGEST_QUERY.maxLength && SUGGEST_PATTERN.test(q);
+export const isSuggestQuery = (q: string): boolean =>
+  q.length >= SUGGEST_QUERY.minLength && q.length <= SUGGEST_QUERY.maxLength && SUGGEST_PATTERN.test(q);

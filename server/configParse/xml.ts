@@ -44,7 +44,14 @@ export function checkXml(data: Buffer): CheckedXml {
   if (XMLValidator.validate(text) !== true) throw badXml();
   let doc: Record<string, unknown>;
   try {
-    doc = new XMLParser({ processEntities: false, htmlEntities: false, ignoreAttributes: false, ignoreDeclaration: true, ignorePiTags: true, maxNestedTags: MAX_NESTING }).parse(text) as Record<string, unknown>;
+    doc = new XMLParser({
+      processEntities: false,
+      htmlEntities: false,
+      ignoreAttributes: false,
+      ignoreDeclaration: true,
+      ignorePiTags: true,
+      maxNestedTags: MAX_NESTING,
+    }).parse(text) as Record<string, unknown>;
   } catch {
     throw badXml();
   }

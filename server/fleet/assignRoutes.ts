@@ -9,7 +9,11 @@ import { idParam, type VehicleDeps } from './deps';
 
 /** An id, or 0 for "none" (clears the link). */
 const idOrNone = { type: 'integer', minimum: 0, maximum: 2147483647 } as const;
-const pair = (a: string, b: string, bSchema: Record<string, unknown> = idOrNone) => ({ type: 'object', required: [a, b], properties: { [a]: idParam, [b]: bSchema } });
+const pair = (a: string, b: string, bSchema: Record<string, unknown> = idOrNone) => ({
+  type: 'object',
+  required: [a, b],
+  properties: { [a]: idParam, [b]: bSchema },
+});
 /** Applications whose members may own a vehicle in the app (SPEC §1 app accounts). */
 const APP = 'vehicle-app';
 
@@ -24,7 +28,12 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
 
   /** The vehicle row locked inside the caller's scope (404 when not there). */
   const scopedVehicle = async (trx: typeof db, caller: ReturnType<typeof callerOf>, id: number) => {
-    const v = await sql<{ terminalId: number | null; orgPath: string }>`SELECT t.terminal_id AS "terminalId", o.path AS "orgPath" FROM vehicle t JOIN organisation o ON o.id = t.org_id WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)} FOR UPDATE OF t`.execute(trx);
+    const v = await sql<{
+      terminalId: number | null;
+      orgPath: string;
+    }>`SELECT t.terminal_id AS "terminalId", o.path AS "orgPath" FROM vehicle t JOIN organisation o ON o.id = t.org_id WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)} FOR UPDATE OF t`.execute(
+      trx,
+    );
     if (!v.rows.length) throw notFound();
     return v.rows[0];
   };
@@ -39,18 +48,23 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
     column: 'owner_member_id' | 'driver_id',
     summary: string,
     check: (trx: typeof db, caller: Caller, id: number) => Promise<void>,
-    answer: (caller: Caller, vehicleId: number, id: number) => Promise<unknown> = (caller, vehicleId) => getOne(db, vehicles, caller, vehicleId),
+    answer: (caller: Caller, vehicleId: number, id: number) => Promise<unknown> = (caller, vehicleId) =>
+      getOne(db, vehicles, caller, vehicleId),
   ) =>
-    app.put(path, { config: { permission: 'vehicle-edit', labels }, schema: { tags: ['vehicle'], summary, params: pair('vehicleId', other) } }, async (req) => {
-      const caller = callerOf(req);
-      const { vehicleId, [other]: id } = req.params as Record<string, number>;
-      await db.transaction().execute(async (trx) => {
-        await scopedVehicle(trx, caller, vehicleId);
-        if (id) await check(trx, caller, id);
-        await sql`UPDATE vehicle SET ${sql.ref(column)} = ${id || null}, updated_at = now() WHERE id = ${vehicleId}`.execute(trx);
-      });
-      return answer(caller, vehicleId, id);
-    });
+    app.put(
+      path,
+      { config: { permission: 'vehicle-edit', labels }, schema: { tags: ['vehicle'], summary, params: pair('vehicleId', other) } },
+      async (req) => {
+        const caller = callerOf(req);
+        const { vehicleId, [other]: id } = req.params as Record<string, number>;
+        await db.transaction().execute(async (trx) => {
+          await scopedVehicle(trx, caller, vehicleId);
+          if (id) await check(trx, caller, id);
+          await sql`UPDATE vehicle SET ${sql.ref(column)} = ${id || null}, updated_at = now() WHERE id = ${vehicleId}`.execute(trx);
+        });
+        return answer(caller, vehicleId, id);
+      },
+    );
 
   linkRoute(
     '/api/vehicle/vehicle/:vehicleId/:memberId',
@@ -71,7 +85,11 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
     '/api/vehicle/vehicle/:vehicleId/owner',
     {
       config: { permission: NONE, labels },
-      schema: { tags: ['vehicle'], summary: "a vehicle's app-account owner: its id, sign-in name and name (null when it has none)", params: { type: 'object', required: ['vehicleId'], properties: { vehicleId: idParam } } },
+      schema: {
+        tags: ['vehicle'],
+        summary: "a vehicle's app-account owner: its id, sign-in name and name (null when it has none)",
+        params: { type: 'object', required: ['vehicleId'], properties: { vehicleId: idParam } },
+      },
     },
     async (req) => {
       const caller = callerOf(req);
@@ -88,14 +106,19 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
     '/api/vehicle/vehicle/reset/:vehicleId/:terminalId',
     {
       config: { permission: 'vehicle-bind', labels },
-      schema: { tags: ['vehicle'], summary: "replace a vehicle's terminal by a free one in one step (the old one is released)", params: pair('vehicleId', 'terminalId', idParam) },
+      schema: {
+        tags: ['vehicle'],
+        summary: "replace a vehicle's terminal by a free one in one step (the old one is released)",
+        params: pair('vehicleId', 'terminalId', idParam),
+      },
     },
     async (req) => {
       const caller = callerOf(req);
       const { vehicleId, terminalId } = req.params as { vehicleId: number; terminalId: number };
       const released = await db.transaction().execute(async (trx) => {
         const v = await scopedVehicle(trx, caller, vehicleId);
-        const term = await sql`SELECT 1 FROM terminal t WHERE t.id = ${terminalId} AND ${scopeCondition(model('terminal'), caller)}`.execute(trx);
+        const term =
+          await sql`SELECT 1 FROM terminal t WHERE t.id = ${terminalId} AND ${scopeCondition(model('terminal'), caller)}`.execute(trx);
         if (!term.rows.length) throw notFound();
         if (v.terminalId === terminalId) return undefined;
         const other = await sql`SELECT 1 FROM vehicle WHERE terminal_id = ${terminalId} AND id <> ${vehicleId}`.execute(trx);
@@ -133,10 +156,16 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
   );
 
   if (has('driver'))
-    linkRoute('/api/vehicle/driver/:vehicleId/:driverId', 'driverId', 'driver_id', 'assign a driver to a vehicle (0: none)', async (trx, caller, driverId) => {
-      const d = await sql`SELECT 1 FROM driver t WHERE t.id = ${driverId} AND ${scopeCondition(model('driver'), caller)}`.execute(trx);
-      if (!d.rows.length) throw notFound();
-    });
+    linkRoute(
+      '/api/vehicle/driver/:vehicleId/:driverId',
+      'driverId',
+      'driver_id',
+      'assign a driver to a vehicle (0: none)',
+      async (trx, caller, driverId) => {
+        const d = await sql`SELECT 1 FROM driver t WHERE t.id = ${driverId} AND ${scopeCondition(model('driver'), caller)}`.execute(trx);
+        if (!d.rows.length) throw notFound();
+      },
+    );
 
   if (has('feedback')) {
     const feedback = model('feedback');
@@ -147,13 +176,20 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
         schema: {
           tags: ['feedback'],
           summary: "change a feedback's state",
-          params: { type: 'object', required: ['id', 'status'], properties: { id: idParam, status: { type: 'string', enum: ['pending', 'processing', 'resolved'] } } },
+          params: {
+            type: 'object',
+            required: ['id', 'status'],
+            properties: { id: idParam, status: { type: 'string', enum: ['pending', 'processing', 'resolved'] } },
+          },
         },
       },
       async (req) => {
         const caller = callerOf(req);
         const { id, status } = req.params as { id: number; status: string };
-        const r = await sql`UPDATE feedback t SET status = ${status}, updated_at = now() WHERE t.id = ${id} AND ${scopeCondition(feedback, caller)} RETURNING t.id`.execute(db);
+        const r =
+          await sql`UPDATE feedback t SET status = ${status}, updated_at = now() WHERE t.id = ${id} AND ${scopeCondition(feedback, caller)} RETURNING t.id`.execute(
+            db,
+          );
         if (!r.rows.length) throw notFound();
         return getOne(db, feedback, caller, id);
       },

@@ -18,14 +18,22 @@ export function registerBindRoutes(app: FastifyInstance, { db, model }: VehicleD
     '/api/vehicle/vehicle/bind/:vehicleId/:terminalId',
     {
       config: { permission: 'vehicle-bind', labels },
-      schema: { tags: ['vehicle'], summary: 'bind a terminal to a vehicle', params: { type: 'object', required: ['vehicleId', 'terminalId'], properties: { vehicleId: idParam, terminalId: idParam } } },
+      schema: {
+        tags: ['vehicle'],
+        summary: 'bind a terminal to a vehicle',
+        params: { type: 'object', required: ['vehicleId', 'terminalId'], properties: { vehicleId: idParam, terminalId: idParam } },
+      },
     },
     async (req) => {
       const caller = callerOf(req);
       const { vehicleId, terminalId } = req.params as { vehicleId: number; terminalId: number };
       const bound = await db.transaction().execute(async (trx) => {
         // Lock the vehicle row so two binds of one vehicle cannot both pass the checks.
-        const v = await sql<{ terminalId: number | null }>`SELECT t.terminal_id AS "terminalId" FROM vehicle t WHERE t.id = ${vehicleId} AND ${scopeCondition(vehicles, caller)} FOR UPDATE`.execute(trx);
+        const v = await sql<{
+          terminalId: number | null;
+        }>`SELECT t.terminal_id AS "terminalId" FROM vehicle t WHERE t.id = ${vehicleId} AND ${scopeCondition(vehicles, caller)} FOR UPDATE`.execute(
+          trx,
+        );
         if (!v.rows.length) throw notFound();
         const term = await sql`SELECT 1 FROM terminal t WHERE t.id = ${terminalId} AND ${scopeCondition(terminals, caller)}`.execute(trx);
         if (!term.rows.length) throw notFound();
@@ -45,11 +53,16 @@ export function registerBindRoutes(app: FastifyInstance, { db, model }: VehicleD
 
   app.put(
     '/api/vehicle/vehicle/unbind/:id',
-    { config: { permission: 'vehicle-unbind', labels }, schema: { tags: ['vehicle'], summary: 'unbind the terminal of a vehicle', params: idParams } },
+    {
+      config: { permission: 'vehicle-unbind', labels },
+      schema: { tags: ['vehicle'], summary: 'unbind the terminal of a vehicle', params: idParams },
+    },
     async (req) => {
       const caller = callerOf(req);
       const { id } = req.params as { id: number };
-      const r = await sql<{ terminalId: number | null }>`SELECT t.terminal_id AS "terminalId" FROM vehicle t WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)}`.execute(db);
+      const r = await sql<{
+        terminalId: number | null;
+      }>`SELECT t.terminal_id AS "terminalId" FROM vehicle t WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)}`.execute(db);
       if (!r.rows.length) throw notFound();
       if (r.rows[0].terminalId === null) throw new AppError(406, 'vehicle.notBound');
       await sql`UPDATE vehicle SET terminal_id = NULL, updated_at = now() WHERE id = ${id}`.execute(db);

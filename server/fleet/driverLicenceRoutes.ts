@@ -52,7 +52,12 @@ export function registerDriverLicenceRoutes(app: FastifyInstance, { db, model }:
     '/api/vehicle/driver/licenses',
     {
       config: { permission: LICENCE_PERMISSION, labels: 'driver.fields' },
-      schema: { tags: ['driver'], summary: 'drivers whose licence has expired or expires soon', body, response: { 200: pageResponseSchema(row) } },
+      schema: {
+        tags: ['driver'],
+        summary: 'drivers whose licence has expired or expires soon',
+        body,
+        response: { 200: pageResponseSchema(row) },
+      },
     },
     async (req) => {
       const p = pagingOf(req);

@@ -36,6 +36,9 @@ export async function licenceExpiries(db: Kysely<DB>, drivers: EntityModel, call
     WHERE ${where}
     ORDER BY t.license_expire ${dir}, t.id ${dir}
     LIMIT ${q.pageSize} OFFSET ${offset}`.execute(db);
-  const data = rows.rows.map((r) => ({ ...r, vehicles: typeof r.vehicles === 'string' ? (JSON.parse(r.vehicles) as LicenceExpiry['vehicles']) : r.vehicles }));
+  const data = rows.rows.map((r) => ({
+    ...r,
+    vehicles: typeof r.vehicles === 'string' ? (JSON.parse(r.vehicles) as LicenceExpiry['vehicles']) : r.vehicles,
+  }));
   return pageOf(q, data, (limit) => countUpTo(db, sql`SELECT 1 FROM driver t WHERE ${where}`, limit));
 }

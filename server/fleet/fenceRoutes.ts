@@ -17,19 +17,32 @@ export function checkFenceBody(body: Record<string, unknown>): FieldError[] {
 /** SPEC §4: a geofence is opened and stopped by separate calls (its status is read-only elsewhere). */
 export function registerFenceRoutes(app: FastifyInstance, { db, model }: VehicleDeps): void {
   const fences = model('fence');
-  for (const [action, status] of [['open', 'open'], ['stop', 'stopped']] as const) {
+  for (const [action, status] of [
+    ['open', 'open'],
+    ['stop', 'stopped'],
+  ] as const) {
     app.post(
       `/api/vehicle/fence/${action}/:id`,
-      { config: { permission: `fence-${action}`, labels: fences.labelPrefix }, schema: { tags: ['fence'], summary: `${action} a geofence`, params: idParams } },
+      {
+        config: { permission: `fence-${action}`, labels: fences.labelPrefix },
+        schema: { tags: ['fence'], summary: `${action} a geofence`, params: idParams },
+      },
       async (req) => {
         const caller = callerOf(req);
         const { id } = req.params as { id: number };
         // A district fence is evaluated only where its boundary is known: opening one without is refused.
         if (action === 'open') {
-          const d = await sql<{ missing: boolean }>`SELECT t.fence_type = 'district' AND COALESCE(jsonb_typeof(t.geometry -> 'boundary'), 'null') <> 'object' AS missing FROM fence t WHERE t.id = ${id} AND ${scopeCondition(fences, caller)}`.execute(db);
+          const d = await sql<{
+            missing: boolean;
+          }>`SELECT t.fence_type = 'district' AND COALESCE(jsonb_typeof(t.geometry -> 'boundary'), 'null') <> 'object' AS missing FROM fence t WHERE t.id = ${id} AND ${scopeCondition(fences, caller)}`.execute(
+            db,
+          );
           if (d.rows[0]?.missing) throw new AppError(406, 'alarm.districtNoBoundary');
         }
-        const r = await sql`UPDATE fence t SET status = ${status}, updated_at = now() WHERE t.id = ${id} AND ${scopeCondition(fences, caller)} RETURNING t.id`.execute(db);
+        const r =
+          await sql`UPDATE fence t SET status = ${status}, updated_at = now() WHERE t.id = ${id} AND ${scopeCondition(fences, caller)} RETURNING t.id`.execute(
+            db,
+          );
         if (!r.rows.length) throw notFound();
         return getOne(db, fences, caller, id);
       },

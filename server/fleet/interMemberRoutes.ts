@@ -17,13 +17,19 @@ export function registerInterMemberRoutes(app: FastifyInstance, { db, model }: V
   const members = model('interMember');
   app.post(
     '/api/vehicle/interMember/reset/:id',
-    { config: { permission: 'interMember-reset', labels: members.labelPrefix }, schema: { tags: ['interMember'], summary: 'reset the password of an international member', params: idParams } },
+    {
+      config: { permission: 'interMember-reset', labels: members.labelPrefix },
+      schema: { tags: ['interMember'], summary: 'reset the password of an international member', params: idParams },
+    },
     async (req) => {
       const caller = callerOf(req);
       const { id } = req.params as { id: number };
       const password = generatePassword();
       const hash = await hashPassword(password);
-      const r = await sql`UPDATE inter_member t SET password_hash = ${hash}, password_reset_at = now(), updated_at = now() WHERE t.id = ${id} AND ${scopeCondition(members, caller)} RETURNING t.id`.execute(db);
+      const r =
+        await sql`UPDATE inter_member t SET password_hash = ${hash}, password_reset_at = now(), updated_at = now() WHERE t.id = ${id} AND ${scopeCondition(members, caller)} RETURNING t.id`.execute(
+          db,
+        );
       if (!r.rows.length) throw notFound();
       await auditRequest(db, req, caller, 'passwordReset', `interMember:${id}`);
       return { success: true, message: translator(requestLanguage(req))('interMember.passwordReset'), password };

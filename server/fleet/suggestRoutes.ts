@@ -8,7 +8,12 @@ import type { VehicleDeps } from './deps';
 import { orgUnder, pathUnder } from '../platform/scope';
 
 // Text outside SUGGEST_QUERY can match no terminal: it is refused in words instead of searched.
-const queryMessage = { required: 'vehicle.suggestQuery', minLength: 'vehicle.suggestQuery', maxLength: 'vehicle.suggestQuery', pattern: 'vehicle.suggestQuery' };
+const queryMessage = {
+  required: 'vehicle.suggestQuery',
+  minLength: 'vehicle.suggestQuery',
+  maxLength: 'vehicle.suggestQuery',
+  pattern: 'vehicle.suggestQuery',
+};
 
 const params = {
   type: 'object',
@@ -42,12 +47,17 @@ export function registerSuggestRoutes(app: FastifyInstance, { db, model }: Vehic
   const terminals = model('terminal');
   app.get(
     '/api/vehicle/device/terminal/suggest/vendee-:orgId/:q',
-    { config: { permission: 'vehicle-bind', labels: terminals.labelPrefix }, schema: { tags: ['terminal'], summary: 'suggest terminals by number or SIM', params, querystring } },
+    {
+      config: { permission: 'vehicle-bind', labels: terminals.labelPrefix },
+      schema: { tags: ['terminal'], summary: 'suggest terminals by number or SIM', params, querystring },
+    },
     async (req): Promise<TerminalSuggestion[]> => {
       const caller = callerOf(req);
       const { orgId, q } = req.params as { orgId: number; q: string };
       const { free, limit } = req.query as { free: boolean; limit: number };
-      const org = await sql<{ path: string }>`SELECT path FROM organisation WHERE id = ${orgId || caller.orgId} AND ${pathUnder('path', caller.orgPath)}`.execute(db);
+      const org = await sql<{
+        path: string;
+      }>`SELECT path FROM organisation WHERE id = ${orgId || caller.orgId} AND ${pathUnder('path', caller.orgPath)}`.execute(db);
       if (!org.rows.length) throw notFound();
       const contains = likePattern(q);
       const starts = contains.slice(1);

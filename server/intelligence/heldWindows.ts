@@ -46,7 +46,10 @@ export interface HeldLimits {
 export const DEFAULT_HELD_LIMITS: HeldLimits = { maxPositions: 1_000_000, maxPerVehicle: 50_000 };
 
 /** The part of a held window from `from` on, with the position before it. */
-export function heldFrom(held: HeldWindow, from: number): { before: DerivePosition | null; positions: DerivePosition[]; obdRecords: DeriveObdRecord[] } {
+export function heldFrom(
+  held: HeldWindow,
+  from: number,
+): { before: DerivePosition | null; positions: DerivePosition[]; obdRecords: DeriveObdRecord[] } {
   if (from <= held.from) return { before: held.before, positions: held.positions, obdRecords: held.obdRecords };
   const i = firstAtOrAfter(held.positions, from);
   const j = firstAtOrAfter(held.obdRecords, from);
@@ -88,7 +91,14 @@ export class HeldWindows {
     const vehicleId = window.vehicle.vehicleId;
     this.forget([vehicleId]);
     if (window.to !== Infinity || window.positions.length > this.limits.maxPerVehicle || !Number.isFinite(through)) return;
-    this.held.set(vehicleId, { from: window.from, through, before: window.before, positions: window.positions, obdRecords: window.obdRecords, seq });
+    this.held.set(vehicleId, {
+      from: window.from,
+      through,
+      before: window.before,
+      positions: window.positions,
+      obdRecords: window.obdRecords,
+      seq,
+    });
     this.total += window.positions.length;
     // Map order is insertion order: the first entries are the least recently derived.
     for (const [v, h] of this.held) {

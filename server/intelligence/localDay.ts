@@ -10,7 +10,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -18,8 +27,19 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** Minutes the zone is ahead of UTC at an instant, asked of Intl (slow: a formatToParts per call). */
 function offsetByIntl(ms: number, timeZone: string): number {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
 }
 
@@ -76,7 +96,7 @@ export function nextDay(day: string): string {
  */
 export function localDaysOf(items: ReadonlyArray<{ time: number }>, timeZone: string): Set<string> {
   const days = new Set<string>();
-  for (let i = 0; i < items.length; ) {
+  for (let i = 0; i < items.length;) {
     const t = items[i].time;
     const day = localDay(t, timeZone);
     days.add(day);

@@ -11,7 +11,16 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { boundOf, firstAtOrAfter, timeSlice, type DeriveWindow, type Deriver, type TimeRange, type VehicleContext, type VehicleRange } from './deriver';
+import {
+  boundOf,
+  firstAtOrAfter,
+  timeSlice,
+  type DeriveWindow,
+  type Deriver,
+  type TimeRange,
+  type VehicleContext,
+  type VehicleRange,
+} from './deriver';
 import { loadVehicleContexts, loadWindows } from './windowLoad';
 import { dayStart, localDay } from './localDay';
 import { SettingsCache, type DerivePass } from './settingsCache';
@@ -82,7 +91,16 @@ export interface PipelineStats {
 }
 
 /** Stats before the first pass. */
-export const noStats = (): PipelineStats => ({ marks: 0, windows: 0, positionsDerived: 0, positionsRead: 0, failures: 0, phaseMs: {}, batches: 0, longestBatchMs: 0 });
+export const noStats = (): PipelineStats => ({
+  marks: 0,
+  windows: 0,
+  positionsDerived: 0,
+  positionsRead: 0,
+  failures: 0,
+  phaseMs: {},
+  batches: 0,
+  longestBatchMs: 0,
+});
 
 interface DeriveStateRow {
   vehicle_id: number;
@@ -114,7 +132,13 @@ const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime
 function windowFrom(w: DeriveWindow, from: number): DeriveWindow {
   if (!(from > w.from)) return w;
   const i = firstAtOrAfter(w.positions, from);
-  return { ...w, from, positions: w.positions.slice(i), obdRecords: timeSlice(w.obdRecords, from, Infinity), before: i > 0 ? w.positions[i - 1] : w.before };
+  return {
+    ...w,
+    from,
+    positions: w.positions.slice(i),
+    obdRecords: timeSlice(w.obdRecords, from, Infinity),
+    before: i > 0 ? w.positions[i - 1] : w.before,
+  };
 }
 
 /**
@@ -127,9 +151,11 @@ async function lockStates(trx: Kysely<DB>, vehicleIds: readonly number[]): Promi
     INSERT INTO derive_state (vehicle_id)
     SELECT v.id FROM vehicle v WHERE v.id = ANY(${vehicleIds}::int[]) ORDER BY v.id
     ON CONFLICT (vehicle_id) DO NOTHING`.execute(trx);
-  return (await sql<DeriveStateRow>`
+  return (
+    await sql<DeriveStateRow>`
     SELECT vehicle_id, watermark, derived_seq FROM derive_state
-    WHERE vehicle_id = ANY(${vehicleIds}::int[]) ORDER BY vehicle_id FOR UPDATE`.execute(trx)).rows;
+    WHERE vehicle_id = ANY(${vehicleIds}::int[]) ORDER BY vehicle_id FOR UPDATE`.execute(trx)
+  ).rows;
 }
 
 export class DerivationPipeline {
@@ -367,9 +393,11 @@ export class DerivationPipeline {
   private async derivePendingIn(trx: Kysely<DB>, vehicleIds: number[], committed: Array<() => void>): Promise<ToHold[]> {
     const states = new Map((await lockStates(trx, vehicleIds)).map((s) => [s.vehicle_id, s]));
     // The marks committed by now; later ones stay for the next pass (this one may not read their reports).
-    const marks = (await sql<{ vehicle_id: number; f: Date; t: Date }>`
+    const marks = (
+      await sql<{ vehicle_id: number; f: Date; t: Date }>`
       WITH taken AS (DELETE FROM derive_mark WHERE vehicle_id = ANY(${vehicleIds}::int[]) RETURNING vehicle_id, pending_from, pending_to)
-      SELECT vehicle_id, min(pending_from) AS f, max(pending_to) AS t FROM taken GROUP BY vehicle_id ORDER BY vehicle_id`.execute(trx)).rows;
+      SELECT vehicle_id, min(pending_from) AS f, max(pending_to) AS t FROM taken GROUP BY vehicle_id ORDER BY vehicle_id`.execute(trx)
+    ).rows;
     const work = marks.flatMap((mark): PassWork[] => {
       const state = states.get(mark.vehicle_id);
       if (!state) return [];
@@ -410,7 +438,12 @@ export class DerivationPipeline {
    * window is read from the local midnight it starts in when a deriver rebuilds whole days; what
    * was read (from there) is what the pass may hold.
    */
-  private async readWindows(trx: Kysely<DB>, present: readonly PassWork[], ranges: readonly VehicleRange[], contexts: Map<number, VehicleContext>): Promise<{ windows: DeriveWindow[]; read: DeriveWindow[]; heldOf: Array<HeldWindow | null> }> {
+  private async readWindows(
+    trx: Kysely<DB>,
+    present: readonly PassWork[],
+    ranges: readonly VehicleRange[],
+    contexts: Map<number, VehicleContext>,
+  ): Promise<{ windows: DeriveWindow[]; read: DeriveWindow[]; heldOf: Array<HeldWindow | null> }> {
     const days = this.derivers.some((d) => d.readsDays);
     const readFrom = ranges.map((r) => {
       if (!days || r.to !== Infinity || !Number.isFinite(r.from)) return r.from;
@@ -448,8 +481,20 @@ export class DerivationPipeline {
     const windows = read.map((w, i): DeriveWindow => {
       const from = ranges[i].from;
       if (w.from === from && !days) return w;
-      const part = w.from === from ? w : { ...w, ...heldFrom({ from: w.from, through: -Infinity, before: w.before, positions: w.positions, obdRecords: w.obdRecords, seq: 0 }, from), from };
-      return days && w.to === Infinity && Number.isFinite(w.from) ? { ...part, days: { from: w.from, positions: w.positions, obdRecords: w.obdRecords } } : part;
+      const part =
+        w.from === from
+          ? w
+          : {
+              ...w,
+              ...heldFrom(
+                { from: w.from, through: -Infinity, before: w.before, positions: w.positions, obdRecords: w.obdRecords, seq: 0 },
+                from,
+              ),
+              from,
+            };
+      return days && w.to === Infinity && Number.isFinite(w.from)
+        ? { ...part, days: { from: w.from, positions: w.positions, obdRecords: w.obdRecords } }
+        : part;
     });
     return { windows, read, heldOf };
   }
@@ -458,7 +503,11 @@ export class DerivationPipeline {
     if (!work.length) return [];
     let t = performance.now();
     const lookups = await this.settings.forPass(trx);
-    const contexts = await loadVehicleContexts(trx, work.map((w) => w.vehicleId), this.opts.timeZone);
+    const contexts = await loadVehicleContexts(
+      trx,
+      work.map((w) => w.vehicleId),
+      this.opts.timeZone,
+    );
     const pass: DerivePass = { lookups, afterCommit: (f) => committed.push(f), vehicles: contexts };
     const present = work.filter((w) => contexts.has(w.vehicleId));
     if (!present.length) return [];
@@ -474,7 +523,10 @@ export class DerivationPipeline {
         for (const r of ranges) wider.push(await d.extend(trx, r.vehicleId, r, pass));
       } else continue;
       ranges = ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: Math.min(r.from, wider[i].from), to: Math.max(r.to, wider[i].to) }));
-      ownFrom.set(d, ranges.map((r) => r.from));
+      ownFrom.set(
+        d,
+        ranges.map((r) => r.from),
+      );
     }
     t = this.lap('extend', t);
     const { windows: whole, read, heldOf } = await this.readWindows(trx, present, ranges, contexts);

@@ -23,7 +23,12 @@ export interface RebuildOptions {
   each?: (done: number, total: number) => void;
 }
 
-export async function rebuildDerived(db: Kysely<DB>, timeZone: string, args: RebuildArgs, opts: RebuildOptions = {}): Promise<{ vehicles: number; positions: number }> {
+export async function rebuildDerived(
+  db: Kysely<DB>,
+  timeZone: string,
+  args: RebuildArgs,
+  opts: RebuildOptions = {},
+): Promise<{ vehicles: number; positions: number }> {
   const pipeline = new DerivationPipeline({ db, timeZone, derivers: engineDerivers({ alarms: { obdAlarmTypes: opts.obdAlarmTypes } }) });
   const ids =
     args.vehicle === 'all'

@@ -39,7 +39,8 @@ export type AnyRowSet = RowSet<Record<string, unknown>>;
 export const rowSet = <R extends object>(set: RowSet<R>): AnyRowSet => set as unknown as AnyRowSet;
 
 /** Statements run as CTEs of another (`also0 AS (…)`, …): each its own rows, so one round trip serves them all. */
-export const alongside = (statements: ReadonlyArray<RawBuilder<unknown>>): RawBuilder<unknown>[] => statements.map((a, i) => sql`${sql.raw(`also${i}`)} AS (${a})`);
+export const alongside = (statements: ReadonlyArray<RawBuilder<unknown>>): RawBuilder<unknown>[] =>
+  statements.map((a, i) => sql`${sql.raw(`also${i}`)} AS (${a})`);
 
 const param = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
@@ -49,12 +50,16 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
   const cols = sql.join(set.columns.map(([c]) => sql.id(c)));
   const arrays = sql.join(
     set.columns.map(([c, type]) =>
-      isArrayType(type) ? sql`${set.rows.map((r) => (r[c] == null ? null : JSON.stringify(r[c])))}::jsonb[]` : sql`${set.rows.map((r) => param(r[c]))}::${sql.raw(type)}[]`,
+      isArrayType(type)
+        ? sql`${set.rows.map((r) => (r[c] == null ? null : JSON.stringify(r[c])))}::jsonb[]`
+        : sql`${set.rows.map((r) => param(r[c]))}::${sql.raw(type)}[]`,
     ),
   );
   const values = sql.join(
     set.columns.map(([c, type]) =>
-      isArrayType(type) ? sql`CASE WHEN x.${sql.id(c)} IS NULL THEN NULL ELSE ARRAY(SELECT e FROM jsonb_array_elements_text(x.${sql.id(c)}) WITH ORDINALITY AS a(e, i) ORDER BY i)::${sql.raw(type)} END AS ${sql.id(c)}` : sql`x.${sql.id(c)}`,
+      isArrayType(type)
+        ? sql`CASE WHEN x.${sql.id(c)} IS NULL THEN NULL ELSE ARRAY(SELECT e FROM jsonb_array_elements_text(x.${sql.id(c)}) WITH ORDINALITY AS a(e, i) ORDER BY i)::${sql.raw(type)} END AS ${sql.id(c)}`
+        : sql`x.${sql.id(c)}`,
     ),
   );
   const table = sql.table(set.table);
@@ -66,7 +71,9 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
       set.key.map((k) => sql`${n}.${sql.id(k)} = t.${sql.id(k)}`),
       sql` AND `,
     );
-    out.push(sql`${sql.raw(`d${i}`)} AS (DELETE FROM ${table} t USING w WHERE ${set.owned} AND NOT EXISTS (SELECT 1 FROM ${n} WHERE ${same}))`);
+    out.push(
+      sql`${sql.raw(`d${i}`)} AS (DELETE FROM ${table} t USING w WHERE ${set.owned} AND NOT EXISTS (SELECT 1 FROM ${n} WHERE ${same}))`,
+    );
   }
   if (set.rows.length) {
     const excluded = (c: string) => sql`excluded.${sql.id(c)}`;
@@ -75,7 +82,9 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
       ? sql`DO UPDATE SET ${sql.join(rest.map(([c]) => sql`${sql.id(c)} = ${excluded(c)}`))}
           WHERE (${sql.join(rest.map(([c]) => current(c)))}) IS DISTINCT FROM (${sql.join(rest.map(([c]) => excluded(c)))})`
       : sql`DO NOTHING`;
-    out.push(sql`${sql.raw(`u${i}`)} AS (INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${n} ON CONFLICT (${sql.join(set.key.map((k) => sql.id(k)))}) ${update})`);
+    out.push(
+      sql`${sql.raw(`u${i}`)} AS (INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${n} ON CONFLICT (${sql.join(set.key.map((k) => sql.id(k)))}) ${update})`,
+    );
   }
   return out;
 }
@@ -86,7 +95,12 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
  * (a key found outside would be updated, not deleted), as every deriver's rows of a window do.
  * `also`: further data-modifying statements of the deriver on other tables, run in the same one.
  */
-export async function replaceRows(trx: Kysely<DB>, windows: RawBuilder<unknown> | null, sets: readonly AnyRowSet[], also: ReadonlyArray<RawBuilder<unknown>> = []): Promise<void> {
+export async function replaceRows(
+  trx: Kysely<DB>,
+  windows: RawBuilder<unknown> | null,
+  sets: readonly AnyRowSet[],
+  also: ReadonlyArray<RawBuilder<unknown>> = [],
+): Promise<void> {
   const ctes = [...sets.flatMap((s, i) => parts(s, i, windows)), ...alongside(also)];
   if (!ctes.length) return;
   const w = windows ? [sql`w AS (SELECT * FROM ${windows})`] : [];

@@ -5,7 +5,17 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { boundOf, boundText, OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition, type DeriveWindow, type TimeRange, type TripSettings, type VehicleContext } from './samples';
+import {
+  boundOf,
+  boundText,
+  OBD_DTC_SUBTYPE,
+  type DeriveObdRecord,
+  type DerivePosition,
+  type DeriveWindow,
+  type TimeRange,
+  type TripSettings,
+  type VehicleContext,
+} from './samples';
 import { pathUnder } from '../platform/scope';
 
 export const DEFAULT_SETTINGS: TripSettings = { stopMinutes: 5, region: null };
@@ -54,7 +64,11 @@ const contextOf = (v: ContextRow, timeZone: string): VehicleContext => ({
 });
 
 /** The vehicles with their organisations and the trip settings of the nearest organisation that has some; vehicles gone are absent. */
-export async function loadVehicleContexts(db: Kysely<DB>, vehicleIds: readonly number[], timeZone: string): Promise<Map<number, VehicleContext>> {
+export async function loadVehicleContexts(
+  db: Kysely<DB>,
+  vehicleIds: readonly number[],
+  timeZone: string,
+): Promise<Map<number, VehicleContext>> {
   if (!vehicleIds.length) return new Map();
   const r = await sql<ContextRow>`
     SELECT v.id, v.org_id, o.path, v.licence, v.tank_capacity, v.fuel_type_id, s.stop_minutes, s.region
@@ -167,7 +181,10 @@ function byVehicle<R extends { vehicle_id: number }, T>(rows: readonly R[], map:
  * loadWindow for several vehicles at once: four statements for all of them instead of four per
  * vehicle. Answers the windows in the order of `items`.
  */
-export async function loadWindows(db: Kysely<DB>, items: ReadonlyArray<{ vehicle: VehicleContext; range: TimeRange }>): Promise<DeriveWindow[]> {
+export async function loadWindows(
+  db: Kysely<DB>,
+  items: ReadonlyArray<{ vehicle: VehicleContext; range: TimeRange }>,
+): Promise<DeriveWindow[]> {
   if (!items.length) return [];
   const ranges = items.map((i) => ({ vehicleId: i.vehicle.vehicleId, from: i.range.from, to: i.range.to }));
   // The windows' positions and their neighbours in one statement (one round trip less per pass).

@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { defaultCatalogues } from '../../schemas/kit/catalogue';
 import { LANGUAGES, type Language } from '../../schemas/kit/i18n';
-import { effectiveCatalogue, LABEL_VALUE_MAX, missingLanguages, placeholderProblem, type LabelOverride } from '../../schemas/kit/labelRules';
+import {
+  effectiveCatalogue,
+  LABEL_VALUE_MAX,
+  missingLanguages,
+  placeholderProblem,
+  type LabelOverride,
+} from '../../schemas/kit/labelRules';
 import { auditRequest } from '../platform/audit';
 import { callerOf } from '../platform/auth/authenticate';
 import { PUBLIC } from '../platform/auth/caller';
@@ -50,14 +56,22 @@ const toOverride = (r: OverrideRow): LabelOverride => ({
  */
 export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: LabelDeps): void {
   const bump = async (trx: Kysely<DB>) => {
-    await trx.updateTable('label_version').set({ version: sql<number>`version + 1` }).where('id', '=', 1).execute();
+    await trx
+      .updateTable('label_version')
+      .set({ version: sql<number>`version + 1` })
+      .where('id', '=', 1)
+      .execute();
   };
 
   app.get(
     '/api/vehicle/labels/catalogue/:locale',
     {
       config: { permission: PUBLIC, labels: LABELS },
-      schema: { tags: ['labels'], summary: 'the effective catalogue of a language (published overrides included)', params: { type: 'object', required: ['locale'], properties: { locale } } },
+      schema: {
+        tags: ['labels'],
+        summary: 'the effective catalogue of a language (published overrides included)',
+        params: { type: 'object', required: ['locale'], properties: { locale } },
+      },
     },
     async (req, reply) => {
       const lang = (req.params as { locale: Language }).locale;
@@ -73,7 +87,11 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
     '/api/vehicle/labels',
     {
       config: { permission: LABEL_EDIT, labels: LABELS },
-      schema: { tags: ['labels'], summary: 'the overrides (published and drafts), of one language or all', querystring: { type: 'object', additionalProperties: false, properties: { locale } } },
+      schema: {
+        tags: ['labels'],
+        summary: 'the overrides (published and drafts), of one language or all',
+        querystring: { type: 'object', additionalProperties: false, properties: { locale } },
+      },
     },
     async (req) => {
       const lang = (req.query as { locale?: Language }).locale;
@@ -90,21 +108,29 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
       schema: {
         tags: ['labels'],
         summary: 'sets the draft of one language of one key (published with POST …/labels/publish)',
-        body: { type: 'object', additionalProperties: false, required: ['locale', 'key', 'value'], properties: { locale, key, value: { type: 'string', minLength: 1, maxLength: LABEL_VALUE_MAX } } },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['locale', 'key', 'value'],
+          properties: { locale, key, value: { type: 'string', minLength: 1, maxLength: LABEL_VALUE_MAX } },
+        },
       },
     },
     async (req) => {
       const caller = callerOf(req);
       const body = req.body as { locale: Language; key: string; value: string };
       const defaultText = defaultCatalogues[body.locale][body.key];
-      if (defaultText === undefined) throw invalid([{ field: 'key', key: 'labels.unknownKey', params: { key: body.key }, labelKey: `${LABELS}.key` }]);
+      if (defaultText === undefined)
+        throw invalid([{ field: 'key', key: 'labels.unknownKey', params: { key: body.key }, labelKey: `${LABELS}.key` }]);
       if (!body.value.trim()) throw invalid([{ field: 'value', key: 'validation.required', params: {}, labelKey: `${LABELS}.value` }]);
       const problem = placeholderProblem(defaultText, body.value);
       if (problem) throw invalid([{ field: 'value', key: problem.key, params: problem.params, labelKey: `${LABELS}.value` }]);
       const row = await db
         .insertInto('label_override')
         .values({ locale: body.locale, key: body.key, draft: body.value, updated_by_name: caller.name })
-        .onConflict((oc) => oc.columns(['locale', 'key']).doUpdateSet({ draft: body.value, updated_by_name: caller.name, updated_at: sql<Date>`now()` }))
+        .onConflict((oc) =>
+          oc.columns(['locale', 'key']).doUpdateSet({ draft: body.value, updated_by_name: caller.name, updated_at: sql<Date>`now()` }),
+        )
         .returningAll()
         .executeTakeFirstOrThrow();
       await auditRequest(db, req, caller, 'labelDraft', `${body.locale} ${body.key}`, { value: body.value });
@@ -116,7 +142,11 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
     '/api/vehicle/labels/publish',
     {
       config: { permission: LABEL_EDIT, labels: LABELS, sharedWrite: true },
-      schema: { tags: ['labels'], summary: "publishes a key's drafts: all four languages must have one", body: { type: 'object', additionalProperties: false, required: ['key'], properties: { key } } },
+      schema: {
+        tags: ['labels'],
+        summary: "publishes a key's drafts: all four languages must have one",
+        body: { type: 'object', additionalProperties: false, required: ['key'], properties: { key } },
+      },
     },
     async (req) => {
       const caller = callerOf(req);
@@ -127,10 +157,17 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
         const drafted = rows.filter((r) => r.draft !== null);
         if (!drafted.length) throw new AppError(406, 'labels.nothingToPublish', { key: k });
         const missing = missingLanguages(new Set(drafted.map((r) => r.locale as Language)));
-        if (missing.length) throw new AppError(406, 'labels.incomplete', { key: k }, [], { languages: missing.map((l) => `labels.language.${l}`) });
+        if (missing.length)
+          throw new AppError(406, 'labels.incomplete', { key: k }, [], { languages: missing.map((l) => `labels.language.${l}`) });
         await trx
           .updateTable('label_override')
-          .set({ published: sql<string>`draft`, draft: null, published_at: sql<Date>`now()`, updated_at: sql<Date>`now()`, updated_by_name: caller.name })
+          .set({
+            published: sql<string>`draft`,
+            draft: null,
+            published_at: sql<Date>`now()`,
+            updated_at: sql<Date>`now()`,
+            updated_by_name: caller.name,
+          })
           .where('key', '=', k)
           .where('draft', 'is not', null)
           .execute();
@@ -147,13 +184,22 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
     '/api/vehicle/labels/:locale/:key',
     {
       config: { permission: LABEL_EDIT, labels: LABELS, sharedWrite: true },
-      schema: { tags: ['labels'], summary: 'back to the default text: drops the override (published and draft) of one language of one key', params: { type: 'object', required: ['locale', 'key'], properties: { locale, key } } },
+      schema: {
+        tags: ['labels'],
+        summary: 'back to the default text: drops the override (published and draft) of one language of one key',
+        params: { type: 'object', required: ['locale', 'key'], properties: { locale, key } },
+      },
     },
     async (req, reply) => {
       const caller = callerOf(req);
       const p = req.params as { locale: Language; key: string };
       const gone = await db.transaction().execute(async (trx) => {
-        const row = await trx.deleteFrom('label_override').where('locale', '=', p.locale).where('key', '=', p.key).returningAll().executeTakeFirst();
+        const row = await trx
+          .deleteFrom('label_override')
+          .where('locale', '=', p.locale)
+          .where('key', '=', p.key)
+          .returningAll()
+          .executeTakeFirst();
         if (row?.published !== null && row?.published !== undefined) await bump(trx);
         return row;
       });

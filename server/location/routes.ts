@@ -57,7 +57,12 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map }: LocationDeps): void {
   /** The vehicle, if it lies in the caller's subtree. */
   const vehicleInScope = async (id: number, caller: Caller) =>
-    (await sql<{ id: number; licence: string }>`SELECT t.id, t.licence FROM vehicle t WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)}`.execute(db)).rows[0];
+    (
+      await sql<{
+        id: number;
+        licence: string;
+      }>`SELECT t.id, t.licence FROM vehicle t WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)}`.execute(db)
+    ).rows[0];
 
   app.post(
     '/api/vehicle/share',
@@ -79,7 +84,9 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
       const { vehicleId, hours } = req.body as { vehicleId: number; hours: number };
       if (!(await vehicleInScope(vehicleId, caller))) throw notFound();
       const live = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM location_ticket WHERE vehicle_id = ${vehicleId} AND revoked_at IS NULL AND expires_at > now()`.execute(db);
+        SELECT count(*)::int AS n FROM location_ticket WHERE vehicle_id = ${vehicleId} AND revoked_at IS NULL AND expires_at > now()`.execute(
+        db,
+      );
       if ((live.rows[0]?.n ?? 0) >= MAX_LIVE_TICKETS) throw new AppError(406, 'location.tooManyTickets', { max: MAX_LIVE_TICKETS });
       const { ticket, hash } = newTicket();
       const r = await sql<{ id: number; createdAt: Date; expiresAt: Date }>`
@@ -88,14 +95,19 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
         RETURNING id, created_at AS "createdAt", expires_at AS "expiresAt"`.execute(db);
       const row = r.rows[0];
       await auditRequest(db, req, caller, 'locationShare', `vehicle:${vehicleId}`, { ticketId: row.id, hours });
-      return reply.status(201).send({ id: row.id, vehicleId, ticket, path: `/location/${ticket}`, createdAt: iso(row.createdAt), expiresAt: iso(row.expiresAt) });
+      return reply
+        .status(201)
+        .send({ id: row.id, vehicleId, ticket, path: `/location/${ticket}`, createdAt: iso(row.createdAt), expiresAt: iso(row.expiresAt) });
     },
   );
 
   // SPEC.md §7 names `GET vehicle/share/Index/{id}`: the tickets of a vehicle.
   app.get(
     '/api/vehicle/share/Index/:id',
-    { config: { permission: SHARE_PERMISSION }, schema: { tags: ['location'], summary: 'the share tickets of a vehicle, newest first', params: idParams } },
+    {
+      config: { permission: SHARE_PERMISSION },
+      schema: { tags: ['location'], summary: 'the share tickets of a vehicle, newest first', params: idParams },
+    },
     async (req) => {
       const caller = callerOf(req);
       const { id } = req.params as { id: number };
@@ -137,7 +149,14 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
   // Public: the shared location page needs it before anyone signs in.
   app.get(
     '/api/map/config',
-    { config: { permission: PUBLIC }, schema: { tags: ['location'], summary: 'map tiles the console may load (OpenStreetMap by default, none when MAP_TILE_URL=off)', security: [] } },
+    {
+      config: { permission: PUBLIC },
+      schema: {
+        tags: ['location'],
+        summary: 'map tiles the console may load (OpenStreetMap by default, none when MAP_TILE_URL=off)',
+        security: [],
+      },
+    },
     async (): Promise<MapConfig> => map,
   );
 
@@ -150,7 +169,14 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
     async (req): Promise<PublicLocation> => {
       const { ticket } = req.params as { ticket: string };
       if (!TICKET_PATTERN.test(ticket)) throw notFound();
-      const r = await sql<{ licence: string; latitude: number | null; longitude: number | null; speed: number | null; direction: number | null; time: Date | null }>`
+      const r = await sql<{
+        licence: string;
+        latitude: number | null;
+        longitude: number | null;
+        speed: number | null;
+        direction: number | null;
+        time: Date | null;
+      }>`
         SELECT v.licence, s.latitude, s.longitude, s.speed, s.direction, s.device_time AS time
         FROM location_ticket k
         JOIN vehicle v ON v.id = k.vehicle_id
@@ -163,7 +189,13 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
         position:
           row.time === null || row.latitude === null || row.longitude === null
             ? null
-            : { latitude: row.latitude, longitude: row.longitude, speed: Number(row.speed ?? 0), direction: row.direction ?? 0, time: iso(row.time) },
+            : {
+                latitude: row.latitude,
+                longitude: row.longitude,
+                speed: Number(row.speed ?? 0),
+                direction: row.direction ?? 0,
+                time: iso(row.time),
+              },
       };
     },
   );

@@ -38,7 +38,15 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
     const row = await membersInScope(db, caller)
       .select(MEMBER_COLUMNS)
       .where('m.id', '=', id)
-      .where((eb) => eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', APP)))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('member_application as a')
+            .select('a.member_id')
+            .whereRef('a.member_id', '=', 'm.id')
+            .where('a.application', '=', APP),
+        ),
+      )
       .executeTakeFirst();
     if (!row) throw notFound();
     return (await withRolesAndApps(db, [row]))[0];
@@ -49,12 +57,22 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
     if (!ids.length) return;
     const appRoles = await db.selectFrom('role').select('id').where('id', 'in', ids).where('application', '=', APP).execute();
     if (appRoles.length !== ids.length) throw badRoles();
-    await checkRolesToAdd(db, caller, ids.filter((id) => !held.includes(id)));
+    await checkRolesToAdd(
+      db,
+      caller,
+      ids.filter((id) => !held.includes(id)),
+    );
     await checkRolesFitOrg(db, orgId, ids);
   }
 
   app.put('/api/passport/app-member/:id', {
-    ...changeOptions('appMember-edit', labels, 'member', "Change an App account: name, mobile, expiry, status and its vehicle-app roles", appMemberBodySchema),
+    ...changeOptions(
+      'appMember-edit',
+      labels,
+      'member',
+      'Change an App account: name, mobile, expiry, status and its vehicle-app roles',
+      appMemberBodySchema,
+    ),
     handler: async (req) => {
       const caller = callerOf(req);
       const body = req.body as AppMemberBody;
@@ -68,14 +86,22 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
       const nextRoles = body.roleIds;
       // Only the transaction's own connection inside: the embedded database has just one.
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('member').set({ ...set, updated_at: new Date() }).where('id', '=', before.id).execute();
+        await trx
+          .updateTable('member')
+          .set({ ...set, updated_at: new Date() })
+          .where('id', '=', before.id)
+          .execute();
         if (!nextRoles) return;
         await trx
           .deleteFrom('member_role')
           .where('member_id', '=', before.id)
           .where('role_id', 'in', trx.selectFrom('role').select('id').where('application', '=', APP))
           .execute();
-        if (nextRoles.length) await trx.insertInto('member_role').values(nextRoles.map((role_id) => ({ member_id: before.id, role_id }))).execute();
+        if (nextRoles.length)
+          await trx
+            .insertInto('member_role')
+            .values(nextRoles.map((role_id) => ({ member_id: before.id, role_id })))
+            .execute();
       });
       await afterMemberChange(deps, before.id, { status: body.status, expireDate: body.expireDate });
       await auditRequest(db, req, caller, 'memberUpdate', String(before.id), { ...body, application: APP });

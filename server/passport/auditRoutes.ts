@@ -76,7 +76,21 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
           nameTargets(
             db,
             await q
-              .select(['a.id', 'a.at', 'a.action', 'a.member_id as memberId', 'a.member_name as memberName', 'a.org_id as orgId', 'o.name as orgName', 'actor.name as actorName', 'a.application', 'a.target', 'a.success', 'a.ip', 'a.detail'])
+              .select([
+                'a.id',
+                'a.at',
+                'a.action',
+                'a.member_id as memberId',
+                'a.member_name as memberName',
+                'a.org_id as orgId',
+                'o.name as orgName',
+                'actor.name as actorName',
+                'a.application',
+                'a.target',
+                'a.success',
+                'a.ip',
+                'a.detail',
+              ])
               .orderBy(col, dir)
               .orderBy('a.id', dir)
               .limit(limit)

@@ -43,22 +43,49 @@ async function namesOf(db: Kysely<DB>, kind: string, keys: string[]): Promise<Ma
   switch (kind) {
     case 'member': {
       // Failed logins keep the login name typed (no id); the others an id.
-      const byId = ids(keys).length ? await rows(db.selectFrom('member').select(['id as key', 'name']).where('id', 'in', ids(keys)).execute()) : new Map<string, string>();
+      const byId = ids(keys).length
+        ? await rows(db.selectFrom('member').select(['id as key', 'name']).where('id', 'in', ids(keys)).execute())
+        : new Map<string, string>();
       const typed = keys.filter((k) => !/^\d+$/.test(k));
       const byLogin = typed.length
-        ? await rows(db.selectFrom('member').select(['login_name as key', 'name']).where(sql<string>`lower(login_name)`, 'in', typed.map((k) => k.toLowerCase())).execute())
+        ? await rows(
+            db
+              .selectFrom('member')
+              .select(['login_name as key', 'name'])
+              .where(
+                sql<string>`lower(login_name)`,
+                'in',
+                typed.map((k) => k.toLowerCase()),
+              )
+              .execute(),
+          )
         : new Map<string, string>();
       return new Map([...byId, ...byLogin]);
     }
     case 'role':
-      return ids(keys).length ? rows(db.selectFrom('role').select(['id as key', 'name']).where('id', 'in', ids(keys)).execute()) : new Map();
+      return ids(keys).length
+        ? rows(db.selectFrom('role').select(['id as key', 'name']).where('id', 'in', ids(keys)).execute())
+        : new Map();
     case 'organisation': {
-      const byId = ids(keys).length ? await rows(db.selectFrom('organisation').select(['id as key', 'name']).where('id', 'in', ids(keys)).execute()) : new Map<string, string>();
+      const byId = ids(keys).length
+        ? await rows(db.selectFrom('organisation').select(['id as key', 'name']).where('id', 'in', ids(keys)).execute())
+        : new Map<string, string>();
       const codes = keys.filter((k) => !/^\d+$/.test(k));
       if (!codes.length) return byId;
-      const byCode = await db.selectFrom('organisation').select(['code', 'name']).where(sql<string>`lower(code)`, 'in', codes.map((c) => c.toLowerCase())).execute();
+      const byCode = await db
+        .selectFrom('organisation')
+        .select(['code', 'name'])
+        .where(
+          sql<string>`lower(code)`,
+          'in',
+          codes.map((c) => c.toLowerCase()),
+        )
+        .execute();
       const lower = new Map(byCode.map((r) => [r.code.toLowerCase(), r.name]));
-      return new Map([...byId, ...codes.flatMap((c): Array<[string, string]> => (lower.has(c.toLowerCase()) ? [[c, lower.get(c.toLowerCase())!]] : []))]);
+      return new Map([
+        ...byId,
+        ...codes.flatMap((c): Array<[string, string]> => (lower.has(c.toLowerCase()) ? [[c, lower.get(c.toLowerCase())!]] : [])),
+      ]);
     }
     case 'resource': {
       const pairs = keys.map((k) => k.split(':')).filter((p) => p.length === 2);
@@ -77,7 +104,12 @@ async function namesOf(db: Kysely<DB>, kind: string, keys: string[]): Promise<Ma
       const labelProp = x?.optionLabel ?? 'name';
       const prop = schema?.properties[labelProp];
       if (!x?.table || !prop || prop.readOnly || !ids(keys).length) return new Map();
-      const r = await sql<{ key: number; name: string | null }>`SELECT id AS key, ${sql.ref(columnOf(labelProp, prop))}::text AS name FROM ${sql.table(x.table)} WHERE id IN (${sql.join(ids(keys))})`.execute(db);
+      const r = await sql<{
+        key: number;
+        name: string | null;
+      }>`SELECT id AS key, ${sql.ref(columnOf(labelProp, prop))}::text AS name FROM ${sql.table(x.table)} WHERE id IN (${sql.join(ids(keys))})`.execute(
+        db,
+      );
       return new Map(r.rows.filter((row) => row.name !== null).map((row) => [String(row.key), row.name as string]));
     }
   }
@@ -102,7 +134,10 @@ export interface NamedTarget {
 }
 
 /** Names the targets of one page of audit rows, one query per kind of thing. */
-export async function nameTargets<R extends { action: string; target: string | null; detail: string | null }>(db: Kysely<DB>, rows: R[]): Promise<Array<R & NamedTarget>> {
+export async function nameTargets<R extends { action: string; target: string | null; detail: string | null }>(
+  db: Kysely<DB>,
+  rows: R[],
+): Promise<Array<R & NamedTarget>> {
   const refs = rows.map((r) => targetRef(r.action, r.target));
   const byKind = new Map<string, string[]>();
   for (const ref of refs) if (ref && !ref.readable) byKind.set(ref.kind, [...(byKind.get(ref.kind) ?? []), ref.key]);

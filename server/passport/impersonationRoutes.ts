@@ -25,7 +25,11 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
     schema: { tags: ['member'], summary: 'Simulate login as a member of the caller subtree', params: idParams },
     handler: async (req) => {
       const caller = callerOf(req);
-      const target = await membersInScope(db, caller).select(['m.id', 'm.status', 'm.expire_date']).select(orgStatusInTree('o').as('org_status')).where('m.id', '=', idOf(req)).executeTakeFirst();
+      const target = await membersInScope(db, caller)
+        .select(['m.id', 'm.status', 'm.expire_date'])
+        .select(orgStatusInTree('o').as('org_status'))
+        .where('m.id', '=', idOf(req))
+        .executeTakeFirst();
       if (!target) throw notFound();
       if (target.id === caller.memberId) throw new AppError(406, 'passport.simulateSelf');
       // Nested impersonation would make "simulate logout" ambiguous.
@@ -39,7 +43,11 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
         originSessionId: caller.sessionId,
       });
       await auditRequest(db, req, caller, 'simulateLogin', String(target.id));
-      return { success: true, message: translator(requestLanguage(req))('passport.simulateLogin'), object: await sessionObject(db, target.id, token) };
+      return {
+        success: true,
+        message: translator(requestLanguage(req))('passport.simulateLogin'),
+        object: await sessionObject(db, target.id, token),
+      };
     },
   });
 

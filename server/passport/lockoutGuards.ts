@@ -15,7 +15,11 @@ interface AdminState {
 }
 
 const isEnabledAdministrator = (m: AdminState) =>
-  m.memberType === 'administrator' && m.orgIsSystem && m.status === 'enabled' && m.orgStatus === 'enabled' && !(m.expireDate && m.expireDate < today());
+  m.memberType === 'administrator' &&
+  m.orgIsSystem &&
+  m.status === 'enabled' &&
+  m.orgStatus === 'enabled' &&
+  !(m.expireDate && m.expireDate < today());
 
 /** Refuses (406) when no enabled platform administrator would remain besides the member or organisation given. */
 async function assertAnotherAdministrator(db: Kysely<DB>, except: { memberId?: number; orgId?: number }): Promise<void> {
@@ -56,7 +60,13 @@ export async function checkMemberChange(db: Kysely<DB>, caller: Caller, memberId
     change.orgId !== undefined && change.orgId !== before.org_id
       ? await db.selectFrom('organisation').select(['is_system', 'status']).where('id', '=', change.orgId).executeTakeFirstOrThrow()
       : { is_system: before.is_system, status: before.org_status };
-  const was: AdminState = { memberType: before.member_type, status: before.status, expireDate: before.expire_date, orgIsSystem: before.is_system, orgStatus: before.org_status };
+  const was: AdminState = {
+    memberType: before.member_type,
+    status: before.status,
+    expireDate: before.expire_date,
+    orgIsSystem: before.is_system,
+    orgStatus: before.org_status,
+  };
   const next: AdminState = {
     memberType: change.memberType ?? was.memberType,
     status: change.status ?? was.status,
@@ -72,7 +82,12 @@ export async function checkMemberChange(db: Kysely<DB>, caller: Caller, memberId
 }
 
 /** Nobody disables their own organisation, and no organisation change leaves the platform without an administrator. */
-export async function checkOrgChange(db: Kysely<DB>, caller: Caller, org: { id: number; status: string; isSystem: boolean }, change: { status?: string; isSystem?: boolean }): Promise<void> {
+export async function checkOrgChange(
+  db: Kysely<DB>,
+  caller: Caller,
+  org: { id: number; status: string; isSystem: boolean },
+  change: { status?: string; isSystem?: boolean },
+): Promise<void> {
   const disabling = change.status !== undefined && change.status !== 'enabled' && org.status === 'enabled';
   if (disabling && org.id === caller.orgId) throw new AppError(406, 'security.ownOrgDisable');
   const losesSystem = change.isSystem === false && org.isSystem;

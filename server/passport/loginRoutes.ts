@@ -39,7 +39,15 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
         .select(['m.id', 'm.uid', 'm.name', 'm.member_type', 'm.password_hash', 'm.status', 'm.expire_date', 'm.first_sign', 'm.org_id'])
         .select(orgStatusInTree('o').as('org_status'))
         .select((eb) =>
-          eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', application)).as('has_app'),
+          eb
+            .exists(
+              eb
+                .selectFrom('member_application as a')
+                .select('a.member_id')
+                .whereRef('a.member_id', '=', 'm.id')
+                .where('a.application', '=', application),
+            )
+            .as('has_app'),
         )
         .where(sql`lower(m.login_name)`, '=', body.loginName.toLowerCase())
         .executeTakeFirst();
@@ -66,11 +74,27 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       if (passwordViolations(body.password).length) {
         // SPEC §4: refused with weakPassword, plus a token good only for changing the password.
         const token = await openSession(deps, m.id, { ...info, scope: 'password' });
-        await writeAudit(db, { action: 'login', member: { id: m.id, name: m.name, orgId: m.org_id }, ip, application, success: false, detail: 'weakPassword' });
-        return { success: false, code: 'weakPassword', message: t(req)('passport.weakPassword'), object: { weakPassword: true, token, uid: m.uid } };
+        await writeAudit(db, {
+          action: 'login',
+          member: { id: m.id, name: m.name, orgId: m.org_id },
+          ip,
+          application,
+          success: false,
+          detail: 'weakPassword',
+        });
+        return {
+          success: false,
+          code: 'weakPassword',
+          message: t(req)('passport.weakPassword'),
+          object: { weakPassword: true, token, uid: m.uid },
+        };
       }
       const token = await openSession(deps, m.id, info);
-      await db.updateTable('member').set({ sign_in_count: sql`sign_in_count + 1`, last_sign_in: new Date() }).where('id', '=', m.id).execute();
+      await db
+        .updateTable('member')
+        .set({ sign_in_count: sql`sign_in_count + 1`, last_sign_in: new Date() })
+        .where('id', '=', m.id)
+        .execute();
       await writeAudit(db, { action: 'login', member: { id: m.id, name: m.name, orgId: m.org_id }, ip, application });
       return { success: true, message: t(req)('login.success'), object: await sessionObject(db, m.id, token) };
     },
@@ -89,14 +113,20 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
 
   app.post('/api/passport/member/change-password', {
     config: { permission: NONE, passwordScope: true, labels: 'passport.fields' },
-    schema: { tags: ['passport'], summary: 'Change own password (also with a weak-password token); revokes every session', body: changePasswordBodySchema },
+    schema: {
+      tags: ['passport'],
+      summary: 'Change own password (also with a weak-password token); revokes every session',
+      body: changePasswordBodySchema,
+    },
     handler: async (req) => {
       const caller = callerOf(req);
       const body = req.body as { oldPassword: string; newPassword: string; confirmPassword?: string; uid?: string };
       // The uid of SPEC's body must be the caller's own: nobody changes another's password here.
       if (body.uid !== undefined && body.uid !== caller.uid) throw new AppError(403, 'http.forbidden');
       if (body.confirmPassword !== undefined && body.confirmPassword !== body.newPassword) {
-        throw new AppError(400, 'validation.confirmPassword.mismatch', {}, [{ field: 'confirmPassword', key: 'validation.confirmPassword.mismatch', params: {} }]);
+        throw new AppError(400, 'validation.confirmPassword.mismatch', {}, [
+          { field: 'confirmPassword', key: 'validation.confirmPassword.mismatch', params: {} },
+        ]);
       }
       // Guessing the old password here counts and locks as guessing it at sign-in does.
       const guesses = passwordGuesses(db, deps.throttle, caller.loginName, req.ip);

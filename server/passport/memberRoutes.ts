@@ -54,15 +54,34 @@ export const MEMBER_COLUMNS = [
   'm.updated_at as updatedAt',
 ] as const;
 
-const SORTS = { loginName: 'm.login_name', name: 'm.name', memberType: 'm.member_type', expireDate: 'm.expire_date', signInCount: 'm.sign_in_count', lastSignIn: 'm.last_sign_in', createdAt: 'm.created_at' } as const;
+const SORTS = {
+  loginName: 'm.login_name',
+  name: 'm.name',
+  memberType: 'm.member_type',
+  expireDate: 'm.expire_date',
+  signInCount: 'm.sign_in_count',
+  lastSignIn: 'm.last_sign_in',
+  createdAt: 'm.created_at',
+} as const;
 
 /** Roles and applications of members, for list and detail answers. */
 export async function withRolesAndApps<T extends { id: number }>(db: Kysely<DB>, rows: T[]) {
   const ids = rows.map((r) => r.id);
   const [roles, apps] = ids.length
     ? await Promise.all([
-        db.selectFrom('member_role as mr').innerJoin('role as r', 'r.id', 'mr.role_id').select(['mr.member_id', 'r.id', 'r.name', 'r.application']).where('mr.member_id', 'in', ids).orderBy('r.name').execute(),
-        db.selectFrom('member_application').select(['member_id', 'application']).where('member_id', 'in', ids).orderBy('application').execute(),
+        db
+          .selectFrom('member_role as mr')
+          .innerJoin('role as r', 'r.id', 'mr.role_id')
+          .select(['mr.member_id', 'r.id', 'r.name', 'r.application'])
+          .where('mr.member_id', 'in', ids)
+          .orderBy('r.name')
+          .execute(),
+        db
+          .selectFrom('member_application')
+          .select(['member_id', 'application'])
+          .where('member_id', 'in', ids)
+          .orderBy('application')
+          .execute(),
       ])
     : [[], []];
   return rows.map((r) => ({
@@ -87,18 +106,29 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
   /** Applications the caller may open for others: their own (every one for platform administrators). */
   async function grantableApps(caller: Caller): Promise<string[]> {
     if (caller.allCodes) return [...APPLICATIONS];
-    return (await db.selectFrom('member_application').select('application').where('member_id', '=', caller.memberId).execute()).map((a) => a.application);
+    return (await db.selectFrom('member_application').select('application').where('member_id', '=', caller.memberId).execute()).map(
+      (a) => a.application,
+    );
   }
 
   /** Refuses what would let the caller hand out more than they hold. */
-  async function checkGrants(caller: Caller, body: MemberBody, before: { roleIds: number[]; applications: string[]; orgId?: number } = { roleIds: [], applications: [] }) {
+  async function checkGrants(
+    caller: Caller,
+    body: MemberBody,
+    before: { roleIds: number[]; applications: string[]; orgId?: number } = { roleIds: [], applications: [] },
+  ) {
     checkAdministratorOnly(caller, body.memberType);
     if (body.orgId !== undefined) await orgInScope(db, caller, body.orgId, 'orgId', `${labels}.orgId`);
     if (body.applications) {
       const allowed = await grantableApps(caller);
-      if (body.applications.some((a) => !before.applications.includes(a) && !allowed.includes(a))) throw new AppError(406, 'passport.applicationNotAllowed');
+      if (body.applications.some((a) => !before.applications.includes(a) && !allowed.includes(a)))
+        throw new AppError(406, 'passport.applicationNotAllowed');
     }
-    await checkRolesToAdd(db, caller, (body.roleIds ?? []).filter((id) => !before.roleIds.includes(id)));
+    await checkRolesToAdd(
+      db,
+      caller,
+      (body.roleIds ?? []).filter((id) => !before.roleIds.includes(id)),
+    );
     // Every role the account will hold must belong to its organisation or one above it.
     const orgId = body.orgId ?? before.orgId;
     const moving = body.orgId !== undefined && body.orgId !== before.orgId;
@@ -107,8 +137,13 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
 
   async function checkUnique(body: MemberBody, self?: number) {
     if (body.loginName) {
-      const hit = await db.selectFrom('member').select('id').where(sql`lower(login_name)`, '=', body.loginName.toLowerCase()).executeTakeFirst();
-      if (hit && hit.id !== self) throw new AppError(406, 'passport.loginNameExists', {}, [{ field: 'loginName', key: 'passport.loginNameExists', params: {} }]);
+      const hit = await db
+        .selectFrom('member')
+        .select('id')
+        .where(sql`lower(login_name)`, '=', body.loginName.toLowerCase())
+        .executeTakeFirst();
+      if (hit && hit.id !== self)
+        throw new AppError(406, 'passport.loginNameExists', {}, [{ field: 'loginName', key: 'passport.loginNameExists', params: {} }]);
     }
   }
 
@@ -116,18 +151,30 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
     await db.transaction().execute(async (trx) => {
       if (body.roleIds) {
         await trx.deleteFrom('member_role').where('member_id', '=', memberId).execute();
-        if (body.roleIds.length) await trx.insertInto('member_role').values(body.roleIds.map((role_id) => ({ member_id: memberId, role_id }))).execute();
+        if (body.roleIds.length)
+          await trx
+            .insertInto('member_role')
+            .values(body.roleIds.map((role_id) => ({ member_id: memberId, role_id })))
+            .execute();
       }
       if (body.applications) {
         await trx.deleteFrom('member_application').where('member_id', '=', memberId).execute();
-        if (body.applications.length) await trx.insertInto('member_application').values(body.applications.map((application) => ({ member_id: memberId, application }))).execute();
+        if (body.applications.length)
+          await trx
+            .insertInto('member_application')
+            .values(body.applications.map((application) => ({ member_id: memberId, application })))
+            .execute();
       }
     });
   }
 
   app.post('/api/passport/passport/register', {
     config: { permission: 'member-register', labels },
-    schema: { tags: ['member'], summary: 'Register an account (or enable here one registered on another platform)', body: registerBodySchema },
+    schema: {
+      tags: ['member'],
+      summary: 'Register an account (or enable here one registered on another platform)',
+      body: registerBodySchema,
+    },
     handler: async (req, reply) => {
       const caller = callerOf(req);
       const application = requestApplication(req);
@@ -137,17 +184,35 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
           .selectFrom('member as m')
           .innerJoin('organisation as o', 'o.id', 'm.org_id')
           .select(['m.id', 'o.path'])
-          .select((eb) => eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', application)).as('here'))
+          .select((eb) =>
+            eb
+              .exists(
+                eb
+                  .selectFrom('member_application as a')
+                  .select('a.member_id')
+                  .whereRef('a.member_id', '=', 'm.id')
+                  .where('a.application', '=', application),
+              )
+              .as('here'),
+          )
           .where('m.mobile', '=', body.mobile)
           .executeTakeFirst();
         // SPEC §5: a phone registered on another platform asks whether to enable that account here.
         const mine = owner && pathInSubtree(caller.orgPath, owner.path);
-        if (owner && (owner.here || !mine)) throw new AppError(406, 'passport.phoneExists', {}, [{ field: 'mobile', key: 'passport.phoneExists', params: {} }]);
-        if (owner && !body.enableExisting) throw new AppError(406, 'passport.phoneOnOtherPlatform', {}, [{ field: 'mobile', key: 'passport.phoneOnOtherPlatform', params: {} }]);
+        if (owner && (owner.here || !mine))
+          throw new AppError(406, 'passport.phoneExists', {}, [{ field: 'mobile', key: 'passport.phoneExists', params: {} }]);
+        if (owner && !body.enableExisting)
+          throw new AppError(406, 'passport.phoneOnOtherPlatform', {}, [
+            { field: 'mobile', key: 'passport.phoneOnOtherPlatform', params: {} },
+          ]);
         if (owner) {
           await db.insertInto('member_application').values({ member_id: owner.id, application }).execute();
           await auditRequest(db, req, caller, 'memberUpdate', String(owner.id), { enabledApplication: application });
-          return { success: true, message: translator(requestLanguage(req))('passport.applicationEnabled'), object: await one(caller, owner.id) };
+          return {
+            success: true,
+            message: translator(requestLanguage(req))('passport.applicationEnabled'),
+            object: await one(caller, owner.id),
+          };
         }
       }
       body.orgId ??= caller.orgId;
@@ -195,7 +260,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
         expire_date: body.expireDate,
         status: body.status,
       });
-      await db.updateTable('member').set({ ...set, updated_at: new Date() }).where('id', '=', before.id).execute();
+      await db
+        .updateTable('member')
+        .set({ ...set, updated_at: new Date() })
+        .where('id', '=', before.id)
+        .execute();
       await setLinks(before.id, body);
       await afterMemberChange(deps, before.id, body);
       await auditRequest(db, req, caller, 'memberUpdate', String(before.id), body);
@@ -205,7 +274,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
 
   app.put('/api/passport/member/reset-password', {
     config: { permission: 'member-resetpassword', labels },
-    schema: { tags: ['member'], summary: "Reset an account's password: its sessions end and it must change it at next sign-in", body: resetPasswordBodySchema },
+    schema: {
+      tags: ['member'],
+      summary: "Reset an account's password: its sessions end and it must change it at next sign-in",
+      body: resetPasswordBodySchema,
+    },
     handler: async (req) => {
       const caller = callerOf(req);
       const body = req.body as { id: number; password: string };
@@ -254,7 +327,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
         q = q.where((eb) => eb.or([eb('m.login_name', 'ilike', k), eb('m.name', 'ilike', k), eb('m.mobile', 'ilike', k)]));
       }
       // The account page searches each of these on its own (contains, case-insensitive).
-      for (const [field, col] of [['loginName', 'm.login_name'], ['name', 'm.name'], ['mobile', 'm.mobile']] as const) {
+      for (const [field, col] of [
+        ['loginName', 'm.login_name'],
+        ['name', 'm.name'],
+        ['mobile', 'm.mobile'],
+      ] as const) {
         const v = c[field];
         if (typeof v === 'string' && v) q = q.where(col, 'ilike', likePattern(v));
       }
@@ -263,13 +340,22 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       if (typeof c.status === 'string' && c.status) q = q.where('m.status', '=', c.status);
       if (typeof c.application === 'string' && c.application) {
         const appCode = c.application;
-        q = q.where((eb) => eb.exists(eb.selectFrom('member_application as a').select('a.member_id').whereRef('a.member_id', '=', 'm.id').where('a.application', '=', appCode)));
+        q = q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('member_application as a')
+              .select('a.member_id')
+              .whereRef('a.member_id', '=', 'm.id')
+              .where('a.application', '=', appCode),
+          ),
+        );
       }
       const { col, dir } = sortBy(p, SORTS, 'm.login_name');
       return listPage(
         db,
         p,
-        async (limit, offset) => withRolesAndApps(db, await q.select(MEMBER_COLUMNS).orderBy(col, dir).orderBy('m.id', dir).limit(limit).offset(offset).execute()),
+        async (limit, offset) =>
+          withRolesAndApps(db, await q.select(MEMBER_COLUMNS).orderBy(col, dir).orderBy('m.id', dir).limit(limit).offset(offset).execute()),
         q.select(ONE),
       );
     },
@@ -286,7 +372,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
     schema: {
       tags: ['member'],
       summary: "An account's recent sign-ins to an application",
-      params: { type: 'object', required: ['id', 'app'], properties: { id: idParams.properties.id, app: { type: 'string', enum: [...APPLICATIONS] } } },
+      params: {
+        type: 'object',
+        required: ['id', 'app'],
+        properties: { id: idParams.properties.id, app: { type: 'string', enum: [...APPLICATIONS] } },
+      },
     },
     handler: async (req: FastifyRequest) => {
       const m = await one(callerOf(req), idOf(req));

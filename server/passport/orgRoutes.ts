@@ -48,15 +48,26 @@ const ORG_COLUMNS = [
   'o.updated_at as updatedAt',
 ] as const;
 
-const SORTS = { code: 'o.code', name: 'o.name', type: 'o.type', status: 'o.status', createdAt: 'o.created_at', updatedAt: 'o.updated_at' } as const;
+const SORTS = {
+  code: 'o.code',
+  name: 'o.name',
+  type: 'o.type',
+  status: 'o.status',
+  createdAt: 'o.created_at',
+  updatedAt: 'o.updated_at',
+} as const;
 
 /** The organisation tree (SPEC §3, §7): every read and write inside the caller's subtree. */
 export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): void {
   const { db } = deps;
   const labels = 'org.fields';
-  const visible = (caller: Caller) => db.selectFrom('organisation as o').leftJoin('organisation as p', 'p.id', 'o.parent_id').where(pathUnder('o.path', caller.orgPath));
+  const visible = (caller: Caller) =>
+    db.selectFrom('organisation as o').leftJoin('organisation as p', 'p.id', 'o.parent_id').where(pathUnder('o.path', caller.orgPath));
   const one = async (caller: Caller, id: number) => {
-    const row = await visible(caller).select([...ORG_COLUMNS, 'o.path']).where('o.id', '=', id).executeTakeFirst();
+    const row = await visible(caller)
+      .select([...ORG_COLUMNS, 'o.path'])
+      .where('o.id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound();
     return row;
   };
@@ -95,7 +106,11 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
           .values({ ...columns(body), code: body.code!, name: body.name!, parent_id: parent.id, path: 'pending' })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await trx.updateTable('organisation').set({ path: `${parent.path}${row.id}/` }).where('id', '=', row.id).execute();
+        await trx
+          .updateTable('organisation')
+          .set({ path: `${parent.path}${row.id}/` })
+          .where('id', '=', row.id)
+          .execute();
         return row.id;
       });
       await auditRequest(db, req, caller, 'orgCreate', body.code);
@@ -116,7 +131,10 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
       if (parent) {
         if (org.id === caller.orgId) throw new AppError(406, 'passport.orgOwn');
         // An organisation cannot move below itself.
-        if (pathInSubtree(org.path, parent.path)) throw new AppError(400, 'validation.refNotFound', {}, [{ field: 'parentId', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.parentId` }]);
+        if (pathInSubtree(org.path, parent.path))
+          throw new AppError(400, 'validation.refNotFound', {}, [
+            { field: 'parentId', key: 'validation.refNotFound', params: {}, labelKey: `${labels}.parentId` },
+          ]);
       }
       // Only the transaction's own connection inside: the embedded database has just one.
       await db.transaction().execute(async (trx) => {
@@ -129,14 +147,20 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
             .execute();
           await trx.updateTable('organisation').set({ parent_id: parent.id }).where('id', '=', org.id).execute();
         }
-        await trx.updateTable('organisation').set({ ...columns(body), updated_at: new Date() }).where('id', '=', org.id).execute();
+        await trx
+          .updateTable('organisation')
+          .set({ ...columns(body), updated_at: new Date() })
+          .where('id', '=', org.id)
+          .execute();
       });
       await afterOrgChange(deps, org.id, { status: body.status, moved: !!parent });
       if (parent) {
         // The live sessions of the subtree's terminals (or of its vehicles') carry the old paths.
         const moved = await sql<{ id: number }>`
           SELECT t.id FROM terminal t JOIN organisation o ON o.id = t.org_id WHERE ${pathUnder('o.path', `${parent.path}${org.id}/`)}
-          UNION SELECT v.terminal_id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.terminal_id IS NOT NULL AND ${pathUnder('o.path', `${parent.path}${org.id}/`)}`.execute(db);
+          UNION SELECT v.terminal_id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.terminal_id IS NOT NULL AND ${pathUnder('o.path', `${parent.path}${org.id}/`)}`.execute(
+          db,
+        );
         await app.terminalSessions.rebind(moved.rows.map((r) => r.id));
       }
       await auditRequest(db, req, caller, 'orgUpdate', org.code, body);
@@ -149,7 +173,11 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
     handler: async (req) => {
       const caller = callerOf(req);
       const org = await one(caller, idOf(req));
-      await db.updateTable('organisation').set({ link: (req.body as { link: string | null }).link, updated_at: new Date() }).where('id', '=', org.id).execute();
+      await db
+        .updateTable('organisation')
+        .set({ link: (req.body as { link: string | null }).link, updated_at: new Date() })
+        .where('id', '=', org.id)
+        .execute();
       await auditRequest(db, req, caller, 'orgUpdate', org.code, req.body);
       return strip(await one(caller, org.id));
     },
@@ -183,13 +211,23 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
     schema: {
       tags: ['organisation'],
       summary: 'Organisations of the caller subtree, paged',
-      body: pagingBody({ type: { type: ['string', 'null'], maxLength: 20 }, status: { type: ['string', 'null'], maxLength: 20 }, parentId: { type: ['integer', 'null'] } }, Object.keys(SORTS)),
+      body: pagingBody(
+        {
+          type: { type: ['string', 'null'], maxLength: 20 },
+          status: { type: ['string', 'null'], maxLength: 20 },
+          parentId: { type: ['integer', 'null'] },
+        },
+        Object.keys(SORTS),
+      ),
     },
     handler: async (req) => {
       const p = pagingOf(req);
       const c = p.criteria ?? {};
       let q = visible(callerOf(req));
-      if (typeof c.keyword === 'string' && c.keyword) q = q.where((eb) => eb.or([eb('o.name', 'ilike', likePattern(c.keyword as string)), eb('o.code', 'ilike', likePattern(c.keyword as string))]));
+      if (typeof c.keyword === 'string' && c.keyword)
+        q = q.where((eb) =>
+          eb.or([eb('o.name', 'ilike', likePattern(c.keyword as string)), eb('o.code', 'ilike', likePattern(c.keyword as string))]),
+        );
       if (typeof c.type === 'string' && c.type) q = q.where('o.type', '=', c.type);
       if (typeof c.status === 'string' && c.status) q = q.where('o.status', '=', c.status);
       if (typeof c.parentId === 'number') q = q.where('o.parent_id', '=', c.parentId);
@@ -204,19 +242,26 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
   });
 
   const treeOptions = async (req: FastifyRequest) => {
-    const rows = await visible(callerOf(req)).select(['o.id', 'o.name', 'o.type', 'o.status', 'o.parent_id as parentId']).orderBy('o.path').execute();
+    const rows = await visible(callerOf(req))
+      .select(['o.id', 'o.name', 'o.type', 'o.status', 'o.parent_id as parentId'])
+      .orderBy('o.path')
+      .execute();
     type Node = { value: number; label: string; type: string; disabled: boolean; children: Node[] };
     const shape = (n: (typeof rows)[number] & { children: Array<(typeof rows)[number] & { children: unknown[] }> }): Node => ({
       value: n.id,
       label: n.name,
       type: n.type,
       disabled: n.status !== 'enabled',
-      children: (n.children as typeof n[]).map(shape),
+      children: (n.children as (typeof n)[]).map(shape),
     });
     return buildTree(rows).map(shape);
   };
   for (const url of ['/api/vehicle/org/tree/options', '/api/vehicle/org/tree/options/']) {
-    app.get(url, { config: { permission: NONE }, schema: { tags: ['organisation'], summary: 'The caller subtree as {value, label, children} options' }, handler: treeOptions });
+    app.get(url, {
+      config: { permission: NONE },
+      schema: { tags: ['organisation'], summary: 'The caller subtree as {value, label, children} options' },
+      handler: treeOptions,
+    });
   }
 
   app.get('/api/passport/org/tree/:id/orgType', {

@@ -75,16 +75,28 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
         .executeTakeFirst();
       if (!role) throw notFound();
       const granted = await db.selectFrom('role_resource').select('resource_id').where('role_id', '=', role.id).execute();
-      return { application: role.application, resources: buildTree(await authorizedResources(db, caller, role.application)), granted: granted.map((g) => g.resource_id) };
+      return {
+        application: role.application,
+        resources: buildTree(await authorizedResources(db, caller, role.application)),
+        granted: granted.map((g) => g.resource_id),
+      };
     },
   });
 
   /** A parent must exist in the same application and must not be the resource itself or below it. */
   async function checkParent(application: string, parentId: number | null | undefined, self?: number): Promise<void> {
     if (parentId === null || parentId === undefined) return;
-    const p = await db.selectFrom('resource').select('id').where('id', '=', parentId).where('application', '=', application).executeTakeFirst();
+    const p = await db
+      .selectFrom('resource')
+      .select('id')
+      .where('id', '=', parentId)
+      .where('application', '=', application)
+      .executeTakeFirst();
     const cyclic = self !== undefined && (await isDescendantOrSelf(db, self, parentId));
-    if (!p || cyclic) throw new AppError(400, 'passport.resourceParentInvalid', {}, [{ field: 'parentId', key: 'passport.resourceParentInvalid', params: {} }]);
+    if (!p || cyclic)
+      throw new AppError(400, 'passport.resourceParentInvalid', {}, [
+        { field: 'parentId', key: 'passport.resourceParentInvalid', params: {} },
+      ]);
   }
 
   app.post('/api/passport/resource', {
@@ -96,7 +108,13 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
       await checkParent(application, body.parentId);
       const row = await db
         .insertInto('resource')
-        .values({ ...(columns(body) as Required<ReturnType<typeof columns>>), application, name: body.name!, code: body.code!, kind: body.kind! })
+        .values({
+          ...(columns(body) as Required<ReturnType<typeof columns>>),
+          application,
+          name: body.name!,
+          code: body.code!,
+          kind: body.kind!,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await auditRequest(db, req, callerOf(req), 'resourceCreate', `${application}:${body.code}`);
@@ -133,7 +151,12 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
       const id = idOf(req);
       const child = await db.selectFrom('resource').select('id').where('parent_id', '=', id).limit(1).executeTakeFirst();
       if (child) throw new AppError(406, 'passport.resourceHasChildren');
-      const r = await db.deleteFrom('resource').where('id', '=', id).where('application', '=', application).returning('code').executeTakeFirst();
+      const r = await db
+        .deleteFrom('resource')
+        .where('id', '=', id)
+        .where('application', '=', application)
+        .returning('code')
+        .executeTakeFirst();
       if (!r) throw notFound();
       await auditRequest(db, req, callerOf(req), 'resourceDelete', `${application}:${r.code}`);
       return reply.status(204).send();

@@ -90,7 +90,11 @@ async function heldBy(db: Kysely<DB>, memberId: number, ids: number[]): Promise<
  * login, those the member behind it holds too. Codes outside the grant are returned so the refusal
  * can name them.
  */
-export async function ungrantable(db: Kysely<DB>, caller: Caller, resourceIds: number[]): Promise<{ missing: number[]; notHeld: string[] }> {
+export async function ungrantable(
+  db: Kysely<DB>,
+  caller: Caller,
+  resourceIds: number[],
+): Promise<{ missing: number[]; notHeld: string[] }> {
   if (!resourceIds.length) return { missing: [], notHeld: [] };
   const rows = await db.selectFrom('resource').select(['id', 'application', 'code']).where('id', 'in', resourceIds).execute();
   const found = new Set(rows.map((r) => r.id));

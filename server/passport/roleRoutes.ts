@@ -21,7 +21,16 @@ interface RoleBody {
   resourceIds?: number[];
 }
 
-const ROLE_COLUMNS = ['r.id', 'r.name', 'r.description', 'r.application', 'r.org_id as orgId', 'o.name as orgName', 'r.created_at as createdAt', 'r.updated_at as updatedAt'] as const;
+const ROLE_COLUMNS = [
+  'r.id',
+  'r.name',
+  'r.description',
+  'r.application',
+  'r.org_id as orgId',
+  'o.name as orgName',
+  'r.created_at as createdAt',
+  'r.updated_at as updatedAt',
+] as const;
 
 /** Roles per application, their grants, and the rule that nobody grants what they do not hold (SPEC §6). */
 export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): void {
@@ -37,7 +46,10 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
 
   /** The role, when the caller may see it and it belongs to the application of the call. */
   async function roleOf(req: FastifyRequest) {
-    const row = await visibleRoles(callerOf(req), requestApplication(req)).select(ROLE_COLUMNS).where('r.id', '=', idOf(req)).executeTakeFirst();
+    const row = await visibleRoles(callerOf(req), requestApplication(req))
+      .select(ROLE_COLUMNS)
+      .where('r.id', '=', idOf(req))
+      .executeTakeFirst();
     if (!row) throw notFound();
     return row;
   }
@@ -45,8 +57,11 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
   /** Refuses grants the caller may not make: unknown ids, other applications' resources, codes not held. */
   async function checkGrant(caller: Caller, application: string, ids: number[]): Promise<void> {
     const { missing, notHeld } = await ungrantable(db, caller, ids);
-    const foreign = ids.length ? await db.selectFrom('resource').select('id').where('id', 'in', ids).where('application', '!=', application).execute() : [];
-    if (missing.length || foreign.length) throw invalid([{ field: 'resourceIds', key: 'validation.refNotFound', params: {}, labelKey: 'passport.roleFields.resourceIds' }]);
+    const foreign = ids.length
+      ? await db.selectFrom('resource').select('id').where('id', 'in', ids).where('application', '!=', application).execute()
+      : [];
+    if (missing.length || foreign.length)
+      throw invalid([{ field: 'resourceIds', key: 'validation.refNotFound', params: {}, labelKey: 'passport.roleFields.resourceIds' }]);
     if (notHeld.length) throw new AppError(406, 'passport.codesNotHeld', { codes: notHeld.slice(0, 10).join(', ') });
   }
 
@@ -67,21 +82,34 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
   async function setGrants(roleId: number, ids: number[]): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('role_resource').where('role_id', '=', roleId).execute();
-      if (ids.length) await trx.insertInto('role_resource').values(ids.map((resource_id) => ({ role_id: roleId, resource_id }))).execute();
+      if (ids.length)
+        await trx
+          .insertInto('role_resource')
+          .values(ids.map((resource_id) => ({ role_id: roleId, resource_id })))
+          .execute();
     });
   }
 
   async function grantsOf(roleId: number): Promise<number[]> {
-    return (await db.selectFrom('role_resource').select('resource_id').where('role_id', '=', roleId).orderBy('resource_id').execute()).map((r) => r.resource_id);
+    return (await db.selectFrom('role_resource').select('resource_id').where('role_id', '=', roleId).orderBy('resource_id').execute()).map(
+      (r) => r.resource_id,
+    );
   }
 
   /** Only additions are checked: removing a code the caller lacks narrows the role, never widens it. */
   async function authorize(req: FastifyRequest, roleId: number, ids: number[]): Promise<void> {
     const caller = callerOf(req);
     const before = new Set(await grantsOf(roleId));
-    await checkGrant(caller, requestApplication(req), ids.filter((id) => !before.has(id)));
+    await checkGrant(
+      caller,
+      requestApplication(req),
+      ids.filter((id) => !before.has(id)),
+    );
     await setGrants(roleId, ids);
-    await auditRequest(db, req, caller, 'roleAuthorize', String(roleId), { added: ids.filter((id) => !before.has(id)), removed: [...before].filter((id) => !ids.includes(id)) });
+    await auditRequest(db, req, caller, 'roleAuthorize', String(roleId), {
+      added: ids.filter((id) => !before.has(id)),
+      removed: [...before].filter((id) => !ids.includes(id)),
+    });
   }
 
   app.post('/api/passport/role', {
@@ -118,7 +146,11 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
         await checkHoldersInside(role.id, role.name, org.path);
       }
       const set = defined({ name: body.name, description: body.description, org_id: body.orgId });
-      await db.updateTable('role').set({ ...set, updated_at: new Date() }).where('id', '=', role.id).execute();
+      await db
+        .updateTable('role')
+        .set({ ...set, updated_at: new Date() })
+        .where('id', '=', role.id)
+        .execute();
       if (body.resourceIds) await authorize(req, role.id, body.resourceIds);
       await auditRequest(db, req, caller, 'roleUpdate', String(role.id), set);
       return { ...(await roleOf(req)), resourceIds: await grantsOf(role.id) };
@@ -142,17 +174,23 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
   app.get('/api/passport/role/all', {
     config: { permission: NONE },
     schema: { tags: ['passport'], summary: 'Roles the caller can see in the application of x-application-code' },
-    handler: async (req) => visibleRoles(callerOf(req), requestApplication(req)).select(ROLE_COLUMNS).orderBy('r.name').orderBy('r.id').execute(),
+    handler: async (req) =>
+      visibleRoles(callerOf(req), requestApplication(req)).select(ROLE_COLUMNS).orderBy('r.name').orderBy('r.id').execute(),
   });
 
   app.post('/api/passport/role/query', {
     config: { permission: NONE, labels },
-    schema: { tags: ['passport'], summary: 'Roles, paged', body: pagingBody({ orgId: { type: ['integer', 'null'] } }, ['name', 'createdAt', 'updatedAt']) },
+    schema: {
+      tags: ['passport'],
+      summary: 'Roles, paged',
+      body: pagingBody({ orgId: { type: ['integer', 'null'] } }, ['name', 'createdAt', 'updatedAt']),
+    },
     handler: async (req) => {
       const p = pagingOf(req);
       let q = visibleRoles(callerOf(req), requestApplication(req));
       const kw = p.criteria?.keyword;
-      if (typeof kw === 'string' && kw) q = q.where((eb) => eb.or([eb('r.name', 'ilike', likePattern(kw)), eb('r.description', 'ilike', likePattern(kw))]));
+      if (typeof kw === 'string' && kw)
+        q = q.where((eb) => eb.or([eb('r.name', 'ilike', likePattern(kw)), eb('r.description', 'ilike', likePattern(kw))]));
       if (typeof p.criteria?.orgId === 'number') q = q.where('r.org_id', '=', p.criteria.orgId);
       const { col, dir } = sortBy(p, { name: 'r.name', createdAt: 'r.created_at', updatedAt: 'r.updated_at' } as const, 'r.name');
       return listPage(
@@ -167,7 +205,11 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
   for (const suffix of ['authorize', 'resources'] as const) {
     app.get(`/api/passport/role/:id/${suffix}`, {
       config: { permission: NONE },
-      schema: { tags: ['passport'], summary: suffix === 'authorize' ? "The role's granted resource ids" : "The role's granted resources as a tree", params: idParams },
+      schema: {
+        tags: ['passport'],
+        summary: suffix === 'authorize' ? "The role's granted resource ids" : "The role's granted resources as a tree",
+        params: idParams,
+      },
       handler: async (req) => {
         const role = await roleOf(req);
         const ids = await grantsOf(role.id);
@@ -177,7 +219,12 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
     });
     app.put(`/api/passport/role/:id/${suffix}`, {
       config: { permission: perApp('role-authorize'), labels },
-      schema: { tags: ['passport'], summary: "Replace the role's granted resources (only codes the caller holds may be added)", params: idParams, body: authorizeBodySchema },
+      schema: {
+        tags: ['passport'],
+        summary: "Replace the role's granted resources (only codes the caller holds may be added)",
+        params: idParams,
+        body: authorizeBodySchema,
+      },
       handler: async (req) => {
         const role = await roleOf(req);
         await checkRoleHeld(db, callerOf(req), role.id);

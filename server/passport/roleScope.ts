@@ -30,10 +30,13 @@ export async function checkRolesFitOrg(db: Kysely<DB>, memberOrgId: number, role
 /** A role may be renamed, changed or deleted only by someone holding every code it grants. */
 export async function checkRoleHeld(db: Kysely<DB>, caller: Caller, roleId: number): Promise<void> {
   const grants = await db.selectFrom('role_resource').select('resource_id').where('role_id', '=', roleId).execute();
-  const { notHeld } = await ungrantable(db, caller, grants.map((g) => g.resource_id));
+  const { notHeld } = await ungrantable(
+    db,
+    caller,
+    grants.map((g) => g.resource_id),
+  );
   if (notHeld.length) throw new AppError(406, 'security.roleCodesNotHeld', { codes: notHeld.slice(0, 10).join(', ') });
 }
-
 
 /** Existing assignments breaking the rule (made before it was enforced), for members under `orgPath`. */
 export async function misassignedRoles(db: Kysely<DB>, orgPath = '/'): Promise<RoleMisassignment[]> {
@@ -43,7 +46,15 @@ export async function misassignedRoles(db: Kysely<DB>, orgPath = '/'): Promise<R
     .innerJoin('organisation as mo', 'mo.id', 'm.org_id')
     .innerJoin('role as r', 'r.id', 'mr.role_id')
     .innerJoin('organisation as ro', 'ro.id', 'r.org_id')
-    .select(['m.id as memberId', 'm.login_name as loginName', 'm.name as memberName', 'mo.name as orgName', 'r.id as roleId', 'r.name as roleName', 'ro.name as roleOrgName'])
+    .select([
+      'm.id as memberId',
+      'm.login_name as loginName',
+      'm.name as memberName',
+      'mo.name as orgName',
+      'r.id as roleId',
+      'r.name as roleName',
+      'ro.name as roleOrgName',
+    ])
     .where(pathUnder('mo.path', orgPath))
     .where(sql<boolean>`NOT ${pathUnder('mo.path', sql.ref('ro.path'))}`)
     .orderBy('m.login_name')

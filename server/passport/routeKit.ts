@@ -6,7 +6,13 @@ import type { PerApplication } from '../platform/http/fastifyTypes';
 export { idParams } from '../platform/crud/routeSpec';
 
 /** The options of `PUT …/:id`, the change of one record: its permission, labels, tag, summary and body schema. */
-export const changeOptions = (permission: string | PerApplication, labels: string, tag: string, summary: string, body: Record<string, unknown>) => ({
+export const changeOptions = (
+  permission: string | PerApplication,
+  labels: string,
+  tag: string,
+  summary: string,
+  body: Record<string, unknown>,
+) => ({
   config: { permission, labels },
   schema: { tags: [tag], summary, params: idParams, body },
 });

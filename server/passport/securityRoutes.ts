@@ -23,7 +23,10 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: PassportDeps)
     },
     handler: async (req) => {
       const caller = callerOf(req);
-      const target = await membersInScope(db, caller).select(['m.id', 'm.login_name']).where('m.id', '=', (req.body as { id: number }).id).executeTakeFirst();
+      const target = await membersInScope(db, caller)
+        .select(['m.id', 'm.login_name'])
+        .where('m.id', '=', (req.body as { id: number }).id)
+        .executeTakeFirst();
       if (!target) throw notFound();
       const cleared = await unlockAccount(db, target.login_name);
       await auditRequest(db, req, caller, 'memberUnlock', String(target.id), { cleared });
@@ -33,7 +36,10 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: PassportDeps)
 
   app.get('/api/passport/member/role-misassignments', {
     config: { permission: 'member-roleAudit' },
-    schema: { tags: ['member'], summary: "Accounts of the caller's subtree holding a role of an organisation outside their own and those above it" },
+    schema: {
+      tags: ['member'],
+      summary: "Accounts of the caller's subtree holding a role of an organisation outside their own and those above it",
+    },
     handler: async (req) => {
       const data = await misassignedRoles(db, callerOf(req).orgPath);
       return { total: data.length, data };

@@ -22,11 +22,17 @@ export async function endMemberSessions(deps: Deps, memberId: number): Promise<v
 }
 
 /** After an account's change: disabling or expiring it ends its sessions; any change of state or organisation is announced. */
-export async function afterMemberChange(deps: Deps, memberId: number, change: { status?: string; expireDate?: string | null; orgId?: number }): Promise<void> {
+export async function afterMemberChange(
+  deps: Deps,
+  memberId: number,
+  change: { status?: string; expireDate?: string | null; orgId?: number },
+): Promise<void> {
   // The sign-in rule, applied to what the change sets (what it leaves alone was dealt with when set).
-  const disabled = accountRefusal({ status: change.status ?? 'enabled', org_status: 'enabled', expire_date: change.expireDate ?? null }) !== null;
+  const disabled =
+    accountRefusal({ status: change.status ?? 'enabled', org_status: 'enabled', expire_date: change.expireDate ?? null }) !== null;
   if (disabled) await revokeMemberSessions(deps.db, memberId);
-  if (disabled || change.status !== undefined || change.expireDate !== undefined || change.orgId !== undefined) deps.sessionsChanged('accountChanged');
+  if (disabled || change.status !== undefined || change.expireDate !== undefined || change.orgId !== undefined)
+    deps.sessionsChanged('accountChanged');
 }
 
 /**

@@ -66,8 +66,13 @@ function addError(c: CheckedRows, row: number, e: RowErrors['errors'][number]): 
 }
 
 /** The roles column of an account sheet: role names, separated by commas or 、. */
-const ROLES_HEADERS = (field: string) => ['roleNames', ...(['zh-CN', 'en-US', 'es-ES', 'ja-JP'] as const).map((l) => translator(l)(field))].map((h) => h.toLowerCase());
-const splitNames = (v: unknown) => String(v ?? '').split(/[,，、;；]/).map((s) => s.trim()).filter(Boolean);
+const ROLES_HEADERS = (field: string) =>
+  ['roleNames', ...(['zh-CN', 'en-US', 'es-ES', 'ja-JP'] as const).map((l) => translator(l)(field))].map((h) => h.toLowerCase());
+const splitNames = (v: unknown) =>
+  String(v ?? '')
+    .split(/[,，、;；]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Before a stored row: its count so far, and the cancel obeyed every 50 rows. */
 function storeStep(progress: StoreProgress, i: number): void {
@@ -87,11 +92,22 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
   // The caller's language with the published label overrides, as every other localised answer.
   const t = (req: FastifyRequest) => requestTranslator(req);
 
-  function routes(schema: EntitySchema, op: SheetOperation, routeSchema: Record<string, unknown>, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
+  function routes(
+    schema: EntitySchema,
+    op: SheetOperation,
+    routeSchema: Record<string, unknown>,
+    handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  ): void {
     const x = schema['x-entity'];
     for (const r of x.routes[op] ?? []) {
       const [method, url] = parseRoute(r);
-      app.route({ method: method as HTTPMethods, url, config: { permission: permissionOf(x, op), labels: `entity.${x.name}.fields` }, schema: { tags: [x.name], summary: `${op} ${x.name}`, ...routeSchema }, handler });
+      app.route({
+        method: method as HTTPMethods,
+        url,
+        config: { permission: permissionOf(x, op), labels: `entity.${x.name}.fields` },
+        schema: { tags: [x.name], summary: `${op} ${x.name}`, ...routeSchema },
+        handler,
+      });
     }
   }
 
@@ -126,7 +142,10 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
     // importColumns already carries a writable organisation column; an extra one of the same key is not repeated.
     const cols = [...importColumns(m), ...extraColumns.filter((e) => !importColumns(m).some((c) => c.key === e.key))];
     routes(schema, 'template', {}, async (req, reply) =>
-      reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(t(req)(`entity.${m.name}.title`))).send(await templateBuffer(await templateColumns(db, m, callerOf(req), cols, t(req), false), t(req))),
+      reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', attachment(t(req)(`entity.${m.name}.title`)))
+        .send(await templateBuffer(await templateColumns(db, m, callerOf(req), cols, t(req), false), t(req))),
     );
     const checked = (req: FastifyRequest, progress: Progress): Promise<CheckedRows> =>
       checkedWithProgress(
@@ -149,21 +168,22 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
     routes(schema, 'import', upload, async (req, reply) => {
       const progress = trackRequest(req, reply, 'read');
       return gated(req, async () => {
-      const c = await checked(req, progress);
-      if (c.errors.length) return reply.status(400).send({ ...report(req, c), code: 'sheet.invalidRows' });
-      const caller = callerOf(req);
-      const bodies = c.bodies.map((b) => b.body);
-      progress.phase('store', bodies.length);
-      // All or nothing: one transaction, on the transaction's own connection only (PGlite has one);
-      // a cancel before its end throws inside it, which rolls every row back.
-      const targets = await db.transaction().execute(async (trx) => {
-        const stored = await store(trx, req, caller, bodies, progress);
-        progress.done(bodies.length);
-        progress.finish();
-        return stored;
-      });
-      for (const target of targets) await auditRequest(db, req, caller, schema === organisation ? 'orgCreate' : 'memberRegister', target, { imported: true });
-      return reply.status(201).send({ success: true, message: t(req)('sheet.imported', { count: bodies.length }), total: bodies.length });
+        const c = await checked(req, progress);
+        if (c.errors.length) return reply.status(400).send({ ...report(req, c), code: 'sheet.invalidRows' });
+        const caller = callerOf(req);
+        const bodies = c.bodies.map((b) => b.body);
+        progress.phase('store', bodies.length);
+        // All or nothing: one transaction, on the transaction's own connection only (PGlite has one);
+        // a cancel before its end throws inside it, which rolls every row back.
+        const targets = await db.transaction().execute(async (trx) => {
+          const stored = await store(trx, req, caller, bodies, progress);
+          progress.done(bodies.length);
+          progress.finish();
+          return stored;
+        });
+        for (const target of targets)
+          await auditRequest(db, req, caller, schema === organisation ? 'orgCreate' : 'memberRegister', target, { imported: true });
+        return reply.status(201).send({ success: true, message: t(req)('sheet.imported', { count: bodies.length }), total: bodies.length });
       });
     });
   }
@@ -178,7 +198,11 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
     async (trx, _req, _caller, bodies, progress) => {
       for (const [i, b] of bodies.entries()) {
         storeStep(progress, i);
-        const parent = await trx.selectFrom('organisation').select('path').where('id', '=', b.parentId as number).executeTakeFirstOrThrow();
+        const parent = await trx
+          .selectFrom('organisation')
+          .select('path')
+          .where('id', '=', b.parentId as number)
+          .executeTakeFirstOrThrow();
         const row = await trx
           .insertInto('organisation')
           .values({
@@ -194,7 +218,11 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
           })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await trx.updateTable('organisation').set({ path: `${parent.path}${row.id}/` }).where('id', '=', row.id).execute();
+        await trx
+          .updateTable('organisation')
+          .set({ path: `${parent.path}${row.id}/` })
+          .where('id', '=', row.id)
+          .execute();
       }
       return bodies.map((b) => String(b.code));
     },
@@ -219,7 +247,15 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
       // Login names are unique whatever their case.
       const names = c.bodies.map((b) => String(b.body.loginName ?? '').toLowerCase()).filter(Boolean);
       const taken = new Set(
-        names.length ? (await db.selectFrom('member').select(sql<string>`lower(login_name)`.as('n')).where(sql<string>`lower(login_name)`, 'in', names).execute()).map((r) => r.n) : [],
+        names.length
+          ? (
+              await db
+                .selectFrom('member')
+                .select(sql<string>`lower(login_name)`.as('n'))
+                .where(sql<string>`lower(login_name)`, 'in', names)
+                .execute()
+            ).map((r) => r.n)
+          : [],
       );
       const seen = new Map<string, number>();
       for (const { row, body } of c.bodies) {
@@ -229,9 +265,15 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
         if (named) {
           // nothing more to say about this login name
         } else if (login && taken.has(login)) addError(c, row, rowError(tr, 'loginName', 'passport.loginNameExists'));
-        else if (login && seen.has(login)) addError(c, row, rowError(tr, 'loginName', 'sheet.duplicateInFile', { row: seen.get(login), fields: tr('entity.member.fields.loginName') }));
+        else if (login && seen.has(login))
+          addError(
+            c,
+            row,
+            rowError(tr, 'loginName', 'sheet.duplicateInFile', { row: seen.get(login), fields: tr('entity.member.fields.loginName') }),
+          );
         if (login) seen.set(login, seen.get(login) ?? row);
-        if (body.memberType === 'administrator' && caller.memberType !== 'administrator') addError(c, row, rowError(tr, 'memberType', 'passport.memberTypeNotAllowed'));
+        if (body.memberType === 'administrator' && caller.memberType !== 'administrator')
+          addError(c, row, rowError(tr, 'memberType', 'passport.memberTypeNotAllowed'));
         body.roleIds = [];
         const wanted = rolesAt >= 0 ? splitNames(rowsByNumber.get(row)?.[rolesAt]) : [];
         if (!wanted.length) continue;
@@ -287,7 +329,11 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
           .executeTakeFirstOrThrow();
         await trx.insertInto('member_application').values({ member_id: row.id, application }).execute();
         const roleIds = (b.roleIds as number[] | undefined) ?? [];
-        if (roleIds.length) await trx.insertInto('member_role').values(roleIds.map((role_id) => ({ member_id: row.id, role_id }))).execute();
+        if (roleIds.length)
+          await trx
+            .insertInto('member_role')
+            .values(roleIds.map((role_id) => ({ member_id: row.id, role_id })))
+            .execute();
         out.push(String(row.id));
       }
       return out;

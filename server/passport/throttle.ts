@@ -40,13 +40,22 @@ export const addressKey = (ip: string) => `ip:${ip}`;
 
 /** Minutes left on the longest lock among the keys, or 0 when none is locked. */
 export async function lockedMinutes(db: Kysely<DB>, keys: string[]): Promise<number> {
-  const rows = await db.selectFrom('login_throttle').select('locked_until').where('key', 'in', keys).where('locked_until', '>', new Date()).execute();
+  const rows = await db
+    .selectFrom('login_throttle')
+    .select('locked_until')
+    .where('key', 'in', keys)
+    .where('locked_until', '>', new Date())
+    .execute();
   const until = Math.max(0, ...rows.map((r) => new Date(r.locked_until as Date).getTime()));
   return until ? Math.ceil((until - Date.now()) / 60000) : 0;
 }
 
 /** Counts a failure on each key, locking keys over their limit; returns how long to delay the answer. */
-export async function recordFailure(db: Kysely<DB>, policy: ThrottlePolicy, keys: Array<{ key: string; lockAfter: number }>): Promise<number> {
+export async function recordFailure(
+  db: Kysely<DB>,
+  policy: ThrottlePolicy,
+  keys: Array<{ key: string; lockAfter: number }>,
+): Promise<number> {
   let worst = 0;
   for (const { key, lockAfter } of keys) {
     const windowStart = new Date(Date.now() - policy.windowMinutes * 60000);

@@ -78,6 +78,14 @@ export async function writeAudit(db: Kysely<DB>, e: AuditEntry): Promise<void> {
 }
 
 /** Audits what a caller did in this request; `success: false` for an attempt the server refused. */
-export async function auditRequest(db: Kysely<DB>, req: FastifyRequest, caller: Caller, action: AuditAction | string, target?: string, detail?: unknown, success = true): Promise<void> {
+export async function auditRequest(
+  db: Kysely<DB>,
+  req: FastifyRequest,
+  caller: Caller,
+  action: AuditAction | string,
+  target?: string,
+  detail?: unknown,
+  success = true,
+): Promise<void> {
   await writeAudit(db, { ...(await auditCaller(db, caller)), action, target, detail, ip: req.ip, success });
 }

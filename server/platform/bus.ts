@@ -40,7 +40,9 @@ export function sharedView<Topics extends object>(bus: Bus<Topics>, group: strin
 export type ServerTopics = TelemetryTopics & SessionTopics;
 export type ServerBus = Bus<ServerTopics>;
 
-export function createBus<Topics extends object = ServerTopics>(onError: (err: unknown, topic: keyof Topics) => void = () => undefined): Bus<Topics> {
+export function createBus<Topics extends object = ServerTopics>(
+  onError: (err: unknown, topic: keyof Topics) => void = () => undefined,
+): Bus<Topics> {
   // One entry per subscription, so subscribing the same function twice delivers twice and each unsubscribe removes one.
   const handlers = new Map<keyof Topics, Set<{ h: Handler<never> }>>();
   return {

@@ -9,7 +9,16 @@
  * `settle()` waits for that. Payloads are JSON.
  */
 
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
 import type { Bus, Handler } from './bus';
@@ -48,7 +57,10 @@ function bodies(payload: unknown, max: number): Uint8Array[] {
   const list = (payload as { inserted?: unknown[] } | null)?.inserted;
   if (whole.length <= max || !Array.isArray(list) || list.length < 2) return [whole];
   const half = list.length >> 1;
-  return [...bodies({ ...(payload as object), inserted: list.slice(0, half) }, max), ...bodies({ ...(payload as object), inserted: list.slice(half) }, max)];
+  return [
+    ...bodies({ ...(payload as object), inserted: list.slice(0, half) }, max),
+    ...bodies({ ...(payload as object), inserted: list.slice(half) }, max),
+  ];
 }
 
 export async function createNatsBus<Topics extends object>(opts: NatsBusOptions): Promise<NatsBus<Topics>> {
@@ -56,7 +68,12 @@ export async function createNatsBus<Topics extends object>(opts: NatsBusOptions)
   const prefix = opts.prefix ?? 'fleet';
   const max = opts.maxPayloadBytes ?? 512 * 1024;
   const onError = opts.onError ?? (() => undefined);
-  const nc = await connect({ servers: opts.url, name: opts.name ?? `fleet-${process.pid}`, maxReconnectAttempts: -1, reconnectTimeWait: 500 });
+  const nc = await connect({
+    servers: opts.url,
+    name: opts.name ?? `fleet-${process.pid}`,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
   const jsm = await jetstreamManager(nc);
   const config = {
     name: stream,
@@ -94,7 +111,12 @@ export async function createNatsBus<Topics extends object>(opts: NatsBusOptions)
   }
 
   /** Runs `handler` for each message of `consumer` until stopped; `ack` says whether to acknowledge. */
-  function run(topic: string, next: () => Promise<AsyncIterable<JsMsg> & { stop(): void }>, handler: Handler<never>, ack: boolean): () => void {
+  function run(
+    topic: string,
+    next: () => Promise<AsyncIterable<JsMsg> & { stop(): void }>,
+    handler: Handler<never>,
+    ack: boolean,
+  ): () => void {
     let stopped = false;
     let current: { stop(): void } | undefined;
     void (async () => {
@@ -129,11 +151,17 @@ export async function createNatsBus<Topics extends object>(opts: NatsBusOptions)
     connection: nc,
     publish(topic, payload) {
       const subj = subject(topic);
-      for (const body of bodies(payload, max)) chain = chain.then(() => publishDurably(subj, body)).catch((err: unknown) => onError(err, String(topic)));
+      for (const body of bodies(payload, max))
+        chain = chain.then(() => publishDurably(subj, body)).catch((err: unknown) => onError(err, String(topic)));
     },
     subscribe(topic, handler) {
       // An ordered consumer from now on: every process sees every message (live push).
-      return run(String(topic), async () => (await js.consumers.get(stream, { filter_subjects: subject(topic), deliver_policy: DeliverPolicy.New })).consume(), handler as Handler<never>, false);
+      return run(
+        String(topic),
+        async () => (await js.consumers.get(stream, { filter_subjects: subject(topic), deliver_policy: DeliverPolicy.New })).consume(),
+        handler as Handler<never>,
+        false,
+      );
     },
     subscribeShared(topic, group, handler) {
       // One durable consumer per group: its members share the messages, each acknowledged once handled.
@@ -141,7 +169,13 @@ export async function createNatsBus<Topics extends object>(opts: NatsBusOptions)
       return run(
         String(topic),
         async () => {
-          await jsm.consumers.add(stream, { durable_name: name, ack_policy: AckPolicy.Explicit, filter_subject: subject(topic), deliver_policy: DeliverPolicy.New, ack_wait: 30_000_000_000 });
+          await jsm.consumers.add(stream, {
+            durable_name: name,
+            ack_policy: AckPolicy.Explicit,
+            filter_subject: subject(topic),
+            deliver_policy: DeliverPolicy.New,
+            ack_wait: 30_000_000_000,
+          });
           return (await js.consumers.get(stream, name)).consume();
         },
         handler as Handler<never>,

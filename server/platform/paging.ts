@@ -36,13 +36,18 @@ export interface Paging {
 export const pagingOf = (req: FastifyRequest): Paging => (req.body ?? { pageIndex: 1, pageSize: 20 }) as Paging;
 
 /** Descending for DESC, desc and descend (the console's table); ascending otherwise. */
-export const directionOf = (order: PageOrder | null | undefined): Direction => (order?.direction && /^desc/i.test(order.direction) ? 'DESC' : 'ASC');
+export const directionOf = (order: PageOrder | null | undefined): Direction =>
+  order?.direction && /^desc/i.test(order.direction) ? 'DESC' : 'ASC';
 
 /**
  * The sort of a body's order: the column of a known `order.property` in the body's direction, else
  * the fallback column — in the fallback's direction when it has one, in the body's otherwise.
  */
-export function sortOf<C extends string>(order: PageOrder | null | undefined, columns: Readonly<Record<string, C>>, fallback: { column: C; direction?: Direction }): { column: C; direction: Direction } {
+export function sortOf<C extends string>(
+  order: PageOrder | null | undefined,
+  columns: Readonly<Record<string, C>>,
+  fallback: { column: C; direction?: Direction },
+): { column: C; direction: Direction } {
   const column = order?.property && Object.hasOwn(columns, order.property) ? columns[order.property] : undefined;
   if (column) return { column, direction: directionOf(order) };
   return { column: fallback.column, direction: fallback.direction ?? directionOf(order) };
@@ -58,10 +63,15 @@ export const offsetOf = (p: Pick<Paging, 'pageIndex' | 'pageSize'>): number => (
  * A page of `data` (fetched at the body's pageIndex and pageSize) with its total by the count
  * policy above; `countUpTo(limit)` counts the matching rows, stopping after `limit`.
  */
-export async function pageOf<T>(p: Pick<Paging, 'pageIndex' | 'pageSize'>, data: T[], countUpTo: (limit: number) => Promise<number>): Promise<Page<T>> {
+export async function pageOf<T>(
+  p: Pick<Paging, 'pageIndex' | 'pageSize'>,
+  data: T[],
+  countUpTo: (limit: number) => Promise<number>,
+): Promise<Page<T>> {
   const { pageIndex, pageSize } = p;
   const offset = offsetOf(p);
-  if (data.length < pageSize && (data.length > 0 || offset === 0)) return { data, total: offset + data.length, totalExact: true, pageIndex, pageSize };
+  if (data.length < pageSize && (data.length > 0 || offset === 0))
+    return { data, total: offset + data.length, totalExact: true, pageIndex, pageSize };
   const limit = Math.max(COUNT_CAP, offset + pageSize);
   const n = await countUpTo(limit + 1);
   return { data, total: Math.min(n, limit), totalExact: n <= limit, pageIndex, pageSize };
@@ -80,12 +90,22 @@ export const ONE = sql<number>`1`.as('one');
  * One page of a Kysely list: its rows (given limit and offset), then the total by the count policy,
  * counting `counted` (the list's filtered query selecting ONE).
  */
-export async function listPage<T>(db: Kysely<DB>, p: Paging, rows: (limit: number, offset: number) => Promise<T[]>, counted: Expression<unknown>): Promise<Page<T>> {
+export async function listPage<T>(
+  db: Kysely<DB>,
+  p: Paging,
+  rows: (limit: number, offset: number) => Promise<T[]>,
+  counted: Expression<unknown>,
+): Promise<Page<T>> {
   return pageOf(p, await rows(p.pageSize, offsetOf(p)), (limit) => countUpTo(db, counted, limit));
 }
 
 /** The Kysely sort of a body's order among `columns`, else `fallback` (in the body's direction, or in the one given). */
-export function sortBy<C extends string>(p: Paging, columns: Readonly<Record<string, C>>, fallback: C, direction?: Direction): { col: C; dir: 'asc' | 'desc' } {
+export function sortBy<C extends string>(
+  p: Paging,
+  columns: Readonly<Record<string, C>>,
+  fallback: C,
+  direction?: Direction,
+): { col: C; dir: 'asc' | 'desc' } {
   const s = sortOf(p.order, columns, { column: fallback, direction });
   return { col: s.column, dir: kyselyDirection(s.direction) };
 }

@@ -21,13 +21,16 @@ const pattern = (root: RootPath) => (typeof root === 'string' ? sql`${root + '%'
 export const pathUnder = (column: string, root: RootPath): RawBuilder<SqlBool> => sql<SqlBool>`${sql.ref(column)} LIKE ${pattern(root)}`;
 
 /** SQL: the ids of the organisations in the subtree of `root`, computed once per statement (an init plan). */
-export const subtreeOrgIds = (root: RootPath): RawBuilder<number[]> => sql<number[]>`ARRAY(SELECT id FROM organisation WHERE ${pathUnder('path', root)})`;
+export const subtreeOrgIds = (root: RootPath): RawBuilder<number[]> =>
+  sql<number[]>`ARRAY(SELECT id FROM organisation WHERE ${pathUnder('path', root)})`;
 
 /** SQL: the organisation id in `column` belongs to the subtree of `root` (for org-scoped rows). */
-export const orgUnder = (column: string, root: RootPath): RawBuilder<SqlBool> => sql<SqlBool>`${sql.ref(column)} = ANY (${subtreeOrgIds(root)})`;
+export const orgUnder = (column: string, root: RootPath): RawBuilder<SqlBool> =>
+  sql<SqlBool>`${sql.ref(column)} = ANY (${subtreeOrgIds(root)})`;
 
 /** SQL: the path of the organisation with this id (a root for the helpers above). */
-export const pathOfOrg = (orgId: number | Expression<number>): RawBuilder<string> => sql<string>`(SELECT path FROM organisation WHERE id = ${orgId})`;
+export const pathOfOrg = (orgId: number | Expression<number>): RawBuilder<string> =>
+  sql<string>`(SELECT path FROM organisation WHERE id = ${orgId})`;
 
 /**
  * SQL: the organisation path in `ancestorColumn` is `path` itself or one of its ancestors (for

@@ -40,6 +40,7 @@ const changed = (c: RowChange, props: string[]) => !c.before || !c.after || prop
  * whether it is in use, and any created or deleted row's.
  */
 export const reboundTerminals = {
-  vehicle: (changes: RowChange[]) => changes.filter((c) => changed(c, ['terminalId', 'orgId'])).flatMap((c) => [c.before?.terminalId, c.after?.terminalId]),
+  vehicle: (changes: RowChange[]) =>
+    changes.filter((c) => changed(c, ['terminalId', 'orgId'])).flatMap((c) => [c.before?.terminalId, c.after?.terminalId]),
   terminal: (changes: RowChange[]) => changes.filter((c) => c.before && changed(c, ['orgId', 'inUse'])).map((c) => c.before!.id),
 };

@@ -63,7 +63,16 @@ async function dayRows(db: Kysely<DB>, caller: Caller, c: BehaviourCriteria): Pr
 }
 
 const sumOf = (rows: ScoreInput[]): ScoreInput => {
-  const s: ScoreInput = { harshAcceleration: 0, harshBraking: 0, sharpTurn: 0, fatigue: 0, speedingS: 0, nightS: 0, distanceKm: 0, drivingS: 0 };
+  const s: ScoreInput = {
+    harshAcceleration: 0,
+    harshBraking: 0,
+    sharpTurn: 0,
+    fatigue: 0,
+    speedingS: 0,
+    nightS: 0,
+    distanceKm: 0,
+    drivingS: 0,
+  };
   for (const r of rows) for (const k of Object.keys(s) as Array<keyof ScoreInput>) s[k] += Number(r[k]);
   s.distanceKm = Math.round(s.distanceKm * 1000) / 1000;
   return s;
@@ -107,7 +116,11 @@ export async function safetyReport(db: Kysely<DB>, caller: Caller, c: BehaviourC
   }
   ranking.sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.licence.localeCompare(b.licence));
   return {
-    days: [...days].map(([day, d]) => ({ date: day, score: d.km > 0 ? Math.round((d.weighted / d.km) * 10) / 10 : null, ...sumOf(d.rows) })),
+    days: [...days].map(([day, d]) => ({
+      date: day,
+      score: d.km > 0 ? Math.round((d.weighted / d.km) * 10) / 10 : null,
+      ...sumOf(d.rows),
+    })),
     ranking: ranking.map((r, i) => ({ rank: r.score === null ? null : i + 1, ...r })),
   };
 }
@@ -117,7 +130,10 @@ const safetyAnswer = {
   type: 'object',
   properties: {
     days: listOf({ type: 'object', properties: { date, score, ...scoreFigures } }),
-    ranking: listOf({ type: 'object', properties: { rank: { type: ['integer', 'null'] }, vehicleId: int, licence: { type: 'string' }, score, ...scoreFigures } }),
+    ranking: listOf({
+      type: 'object',
+      properties: { rank: { type: ['integer', 'null'] }, vehicleId: int, licence: { type: 'string' }, score, ...scoreFigures },
+    }),
   },
 };
 
@@ -126,7 +142,11 @@ export function registerBehaviourRoutes(app: FastifyInstance, { db, timeZone }: 
 
   app.post(
     `${BASE}/vehicleDangerEchart`,
-    route('driving events by type by local day (harsh acceleration, harsh braking, sharp turns, fatigue, seconds speeding, seconds at night)', ledgerBody(), listOf({ type: 'object', properties: { date, ...eventFigures } })),
+    route(
+      'driving events by type by local day (harsh acceleration, harsh braking, sharp turns, fatigue, seconds speeding, seconds at night)',
+      ledgerBody(),
+      listOf({ type: 'object', properties: { date, ...eventFigures } }),
+    ),
     async (req) => {
       const c = criteriaOf(req.body);
       const rows = await dayRows(db, callerOf(req), c);

@@ -44,7 +44,11 @@ export interface FuelEventRow {
 }
 
 /** Refuels and suspected drains of the vehicles in scope inside the range of local days, latest first. */
-export async function fuelEvents(db: Kysely<DB>, caller: Caller, c: LedgerCriteria & { from: number; to: number }): Promise<FuelEventRow[]> {
+export async function fuelEvents(
+  db: Kysely<DB>,
+  caller: Caller,
+  c: LedgerCriteria & { from: number; to: number },
+): Promise<FuelEventRow[]> {
   return (
     await sql<FuelEventRow>`SELECT e.id, v.id AS "vehicleId", v.licence, e.kind, e.time, round(e.amount_l::numeric, 2)::float8 AS "amountL", e.latitude, e.longitude
       FROM fuel_event e JOIN vehicle v ON v.id = e.vehicle_id
@@ -67,11 +71,10 @@ export function registerDailyRoutes(app: FastifyInstance, { db, timeZone }: Repo
 
   app.post(
     BASE,
-    route(
-      'ledger rows by local day and vehicle, with their totals',
-      ledgerBody(),
-      { type: 'object', properties: { rows: listOf(ledgerRow('date')), total: { type: 'object', properties: ledgerFigures } } },
-    ),
+    route('ledger rows by local day and vehicle, with their totals', ledgerBody(), {
+      type: 'object',
+      properties: { rows: listOf(ledgerRow('date')), total: { type: 'object', properties: ledgerFigures } },
+    }),
     report,
   );
 
@@ -99,17 +102,39 @@ export function registerDailyRoutes(app: FastifyInstance, { db, timeZone }: Repo
 
   app.post(
     `${BASE}/export`,
-    { config: { permission: NONE, labels: LABELS }, schema: { tags: ['ledger'], summary: 'the same rows and totals as xlsx, in the columns the console shows', body: ledgerBody(), headers: progressHeaders } },
+    {
+      config: { permission: NONE, labels: LABELS },
+      schema: {
+        tags: ['ledger'],
+        summary: 'the same rows and totals as xlsx, in the columns the console shows',
+        body: ledgerBody(),
+        headers: progressHeaders,
+      },
+    },
     async (req, reply) => {
       const progress = trackRequest(req, reply, 'write');
       const { rows, total } = await report(req);
       progress.phase('write', rows.length);
       const t = translator(requestLanguage(req));
-      const sheet = tableWorkbook(t('reports.ledger.sheetTitle'), LEDGER_COLUMNS.map((col) => t(col.labelKey)));
+      const sheet = tableWorkbook(
+        t('reports.ledger.sheetTitle'),
+        LEDGER_COLUMNS.map((col) => t(col.labelKey)),
+      );
       await addRows(progress, rows, 0, (r) => sheet.addRow(LEDGER_COLUMNS.map((col) => col.value(r))));
-      sheet.addRow(LEDGER_COLUMNS.map((col, i) => (i === 0 ? t('reports.ledger.total') : col.value(total))), true);
+      sheet.addRow(
+        LEDGER_COLUMNS.map((col, i) => (i === 0 ? t('reports.ledger.total') : col.value(total))),
+        true,
+      );
       const out = await sheet.buffer();
-      return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(`${t('reports.ledger.sheetTitle')} ${(req.body as { criteria: LedgerCriteria }).criteria.begin}_${(req.body as { criteria: LedgerCriteria }).criteria.end}`)).send(out);
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header(
+          'content-disposition',
+          attachment(
+            `${t('reports.ledger.sheetTitle')} ${(req.body as { criteria: LedgerCriteria }).criteria.begin}_${(req.body as { criteria: LedgerCriteria }).criteria.end}`,
+          ),
+        )
+        .send(out);
     },
   );
 }

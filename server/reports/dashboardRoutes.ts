@@ -41,7 +41,9 @@ const countsSchema = {
 const orgFilterBody = {
   type: ['object', 'null'],
   additionalProperties: false,
-  properties: { criteria: { type: ['object', 'null'], additionalProperties: false, properties: { orgId: { type: ['integer', 'null'], minimum: 1 } } } },
+  properties: {
+    criteria: { type: ['object', 'null'], additionalProperties: false, properties: { orgId: { type: ['integer', 'null'], minimum: 1 } } },
+  },
 };
 
 const monitorItem = {
@@ -90,7 +92,12 @@ const isoText = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YY
  * vehicle's for the vehicle detail; the whole list is answered from MonitorSnapshot, and the tests
  * compare the two).
  */
-export async function monitorJson(db: Kysely<DB>, caller: Caller, c: MonitorCriteria & { vehicleId?: number }, format: MonitorFormat = 'items'): Promise<string> {
+export async function monitorJson(
+  db: Kysely<DB>,
+  caller: Caller,
+  c: MonitorCriteria & { vehicleId?: number },
+  format: MonitorFormat = 'items',
+): Promise<string> {
   const filters = [vehicleScope(caller, { orgId: c.orgId, vehicleId: c.vehicleId })];
   if (c.keyword) filters.push(sql`(v.licence ILIKE ${likePattern(c.keyword)} OR v.vin ILIKE ${likePattern(c.keyword)})`);
   if (typeof c.online === 'boolean') filters.push(c.online ? ONLINE : sql`NOT ${ONLINE}`);
@@ -132,24 +139,29 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
 
   app.post(
     '/api/vehicle/index/vehicleDis',
-    route(
-      'vehicles in scope by organisation, brand, status and online',
-      orgFilterBody,
-      {
-        type: 'object',
-        properties: Object.fromEntries(
-          ['byOrg', 'byBrand', 'byStatus', 'byOnline'].map((k) => [k, listOf({ type: 'object', properties: { key: { type: ['string', 'integer', 'null'] }, name: nullable('string'), count: int } })]),
-        ),
-      },
-    ),
+    route('vehicles in scope by organisation, brand, status and online', orgFilterBody, {
+      type: 'object',
+      properties: Object.fromEntries(
+        ['byOrg', 'byBrand', 'byStatus', 'byOnline'].map((k) => [
+          k,
+          listOf({ type: 'object', properties: { key: { type: ['string', 'integer', 'null'] }, name: nullable('string'), count: int } }),
+        ]),
+      ),
+    }),
     async (req) => {
       const caller = callerOf(req);
       const orgId = (req.body as { criteria?: { orgId?: number | null } | null } | null)?.criteria?.orgId ?? null;
       const scope = vehicleScope(caller, { orgId });
       const [byOrg, byBrand, byStatus, byOnline] = await Promise.all([
-        sql`SELECT o.id AS key, o.name, count(*)::int AS count FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE ${scope} GROUP BY o.id, o.name ORDER BY count DESC, o.name`.execute(db),
-        sql`SELECT b.id AS key, b.name, count(*)::int AS count FROM vehicle v LEFT JOIN vehicle_brand b ON b.id = v.brand_id WHERE ${scope} GROUP BY b.id, b.name ORDER BY count DESC, b.name`.execute(db),
-        sql`SELECT v.status AS key, v.status AS name, count(*)::int AS count FROM vehicle v WHERE ${scope} GROUP BY v.status ORDER BY count DESC, v.status`.execute(db),
+        sql`SELECT o.id AS key, o.name, count(*)::int AS count FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE ${scope} GROUP BY o.id, o.name ORDER BY count DESC, o.name`.execute(
+          db,
+        ),
+        sql`SELECT b.id AS key, b.name, count(*)::int AS count FROM vehicle v LEFT JOIN vehicle_brand b ON b.id = v.brand_id WHERE ${scope} GROUP BY b.id, b.name ORDER BY count DESC, b.name`.execute(
+          db,
+        ),
+        sql`SELECT v.status AS key, v.status AS name, count(*)::int AS count FROM vehicle v WHERE ${scope} GROUP BY v.status ORDER BY count DESC, v.status`.execute(
+          db,
+        ),
         sql`SELECT CASE WHEN ${ONLINE} THEN 'online' ELSE 'offline' END AS key, CASE WHEN ${ONLINE} THEN 'online' ELSE 'offline' END AS name, count(*)::int AS count
             FROM vehicle v ${STATE_JOINS} WHERE ${scope} GROUP BY 1 ORDER BY 1 DESC`.execute(db),
       ]);
@@ -165,7 +177,11 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
         type: ['object', 'null'],
         additionalProperties: false,
         properties: {
-          criteria: { type: ['object', 'null'], additionalProperties: false, properties: { begin: date, end: date, orgId: { type: ['integer', 'null'], minimum: 1 } } },
+          criteria: {
+            type: ['object', 'null'],
+            additionalProperties: false,
+            properties: { begin: date, end: date, orgId: { type: ['integer', 'null'], minimum: 1 } },
+          },
         },
       },
       {
@@ -188,7 +204,10 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
         ledgerByDay(db, caller, { begin, end, orgId: c.orgId }),
         ledgerByMonth(db, caller, { begin: monthsFrom, end, orgId: c.orgId }),
       ]);
-      return { byDay: byDay.map((r) => ({ date: r.date, cost: r.cost, fuelL: r.fuelL })), byMonth: byMonth.map((r) => ({ month: r.month, cost: r.cost, fuelL: r.fuelL })) };
+      return {
+        byDay: byDay.map((r) => ({ date: r.date, cost: r.cost, fuelL: r.fuelL })),
+        byMonth: byMonth.map((r) => ({ month: r.month, cost: r.cost, fuelL: r.fuelL })),
+      };
     },
   );
 
@@ -221,12 +240,28 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
   };
   app.post(
     '/api/vehicle/index/vehicleDetail/:id',
-    { config: { permission: READ }, schema: { tags: ['dashboard'], summary: "a vehicle's state, today's and this month's ledger, and its last trip", params: idParams, response: { 200: detailSchema } } },
+    {
+      config: { permission: READ },
+      schema: {
+        tags: ['dashboard'],
+        summary: "a vehicle's state, today's and this month's ledger, and its last trip",
+        params: idParams,
+        response: { 200: detailSchema },
+      },
+    },
     async (req) => detail(callerOf(req), (req.params as { id: number }).id),
   );
   app.get(
     '/api/vehicle/vehicleReport/:id',
-    { config: { permission: READ }, schema: { tags: ['dashboard'], summary: 'the same as POST index/vehicleDetail/{id}', params: idParams, response: { 200: detailSchema } } },
+    {
+      config: { permission: READ },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'the same as POST index/vehicleDetail/{id}',
+        params: idParams,
+        response: { 200: detailSchema },
+      },
+    },
     async (req) => detail(callerOf(req), (req.params as { id: number }).id),
   );
 
@@ -249,30 +284,50 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
               since: {
                 type: ['string', 'null'],
                 maxLength: 4000,
-                description: "an earlier answer's asOf: only the vehicles whose state or session changed after it (with removed and full, see the answer)",
+                description:
+                  "an earlier answer's asOf: only the vehicles whose state or session changed after it (with removed and full, see the answer)",
               },
             },
           },
-          format: { type: ['string', 'null'], enum: ['items', 'columns', null], description: "'columns': one array per field instead of one object per vehicle (the live map's compact form)" },
+          format: {
+            type: ['string', 'null'],
+            enum: ['items', 'columns', null],
+            description: "'columns': one array per field instead of one object per vehicle (the live map's compact form)",
+          },
         },
       },
       {
         type: 'object',
         properties: {
           data: listOf(monitorItem),
-          columns: { type: 'object', properties: Object.fromEntries(Object.entries(monitorItem.properties).map(([k, v]) => [k, { type: 'array', items: v }])) },
+          columns: {
+            type: 'object',
+            properties: Object.fromEntries(Object.entries(monitorItem.properties).map(([k, v]) => [k, { type: 'array', items: v }])),
+          },
           total: int,
-          asOf: { type: 'string', description: 'the database snapshot this answer reflects; pass it as criteria.since to ask only what changed after it' },
-          full: { type: 'boolean', description: 'with since: true when this is the whole list (a vehicle or organisation was added, edited or deleted after since, or since is not an asOf)' },
-          removed: { type: 'array', items: int, description: 'with since: vehicles in scope that changed and no longer match the criteria' },
+          asOf: {
+            type: 'string',
+            description: 'the database snapshot this answer reflects; pass it as criteria.since to ask only what changed after it',
+          },
+          full: {
+            type: 'boolean',
+            description:
+              'with since: true when this is the whole list (a vehicle or organisation was added, edited or deleted after since, or since is not an asOf)',
+          },
+          removed: {
+            type: 'array',
+            items: int,
+            description: 'with since: vehicles in scope that changed and no longer match the criteria',
+          },
         },
       },
     ),
     async (req, reply) => {
       const body = req.body as { criteria?: MonitorQuery | null; format?: MonitorFormat | null } | null;
       // Pre-built JSON text: sent as is, never through the response serialiser.
-      return reply.type('application/json; charset=utf-8').send(await snapshot.answer(callerOf(req), body?.criteria ?? {}, body?.format ?? 'items'));
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(await snapshot.answer(callerOf(req), body?.criteria ?? {}, body?.format ?? 'items'));
     },
   );
 }
-

@@ -38,15 +38,22 @@ async function latest(db: Kysely<DB>, caller: Caller, c: BehaviourCriteria): Pro
     SELECT DISTINCT ON (v.licence, v.id) v.id AS "vehicleId", v.licence, h.day::text AS date, h.health_index AS index, h.band,
            h.faults, h.min_battery_v AS "minBatteryV", h.max_coolant_c AS "maxCoolantC", h.alarm_count AS "alarmCount"
     FROM ${from(caller, c)} ORDER BY v.licence, v.id, h.day DESC`.execute(db);
-  return withCauses(db, r.rows.map((x) => ({ ...x, faults: typeof x.faults === 'string' ? (JSON.parse(x.faults) as HealthFault[]) : x.faults })));
+  return withCauses(
+    db,
+    r.rows.map((x) => ({ ...x, faults: typeof x.faults === 'string' ? (JSON.parse(x.faults) as HealthFault[]) : x.faults })),
+  );
 }
 
 /** Each open fault with its cause from the expert library (shared by every tenant), as its remedy already is. */
 async function withCauses(db: Kysely<DB>, rows: Array<Omit<LatestRow, 'faults'> & { faults: HealthFault[] }>): Promise<LatestRow[]> {
   const codes = [...new Set(rows.flatMap((r) => r.faults.map((f) => f.code)))];
   const found = codes.length
-    ? (await sql<{ code: string; cause: string | null }>`
-        SELECT DISTINCT ON (dtc_code) dtc_code AS code, cause FROM expert_fault WHERE dtc_code = ANY(${codes}::text[]) ORDER BY dtc_code, id`.execute(db)).rows
+    ? (
+        await sql<{ code: string; cause: string | null }>`
+        SELECT DISTINCT ON (dtc_code) dtc_code AS code, cause FROM expert_fault WHERE dtc_code = ANY(${codes}::text[]) ORDER BY dtc_code, id`.execute(
+          db,
+        )
+      ).rows
     : [];
   const cause = new Map(found.map((f) => [f.code, f.cause]));
   return rows.map((r) => ({ ...r, faults: r.faults.map((f) => ({ ...f, cause: cause.get(f.code) ?? null })) }));
@@ -59,10 +66,29 @@ const counts = (rows: LatestRow[]) => ({
   fault: rows.filter((r) => r.band === 'fault').length,
 });
 
-const faultSchema = { type: 'object', properties: { code: { type: 'string' }, level: { type: 'string' }, name: { type: ['string', 'null'] }, resolvent: { type: ['string', 'null'] }, cause: { type: ['string', 'null'] } } };
+const faultSchema = {
+  type: 'object',
+  properties: {
+    code: { type: 'string' },
+    level: { type: 'string' },
+    name: { type: ['string', 'null'] },
+    resolvent: { type: ['string', 'null'] },
+    cause: { type: ['string', 'null'] },
+  },
+};
 const vehicleSchema = {
   type: 'object',
-  properties: { vehicleId: int, licence: { type: 'string' }, date, index: int, band, faults: listOf(faultSchema), minBatteryV: { type: ['number', 'null'] }, maxCoolantC: { type: ['number', 'null'] }, alarmCount: int },
+  properties: {
+    vehicleId: int,
+    licence: { type: 'string' },
+    date,
+    index: int,
+    band,
+    faults: listOf(faultSchema),
+    minBatteryV: { type: ['number', 'null'] },
+    maxCoolantC: { type: ['number', 'null'] },
+    alarmCount: int,
+  },
 };
 const countsSchema = { vehicles: int, healthy: int, attention: int, fault: int } as const;
 
@@ -102,13 +128,23 @@ export function registerHealthRoutes(app: FastifyInstance, { db, timeZone }: Rep
     ),
     async (req) => {
       const rows = await worstFirst(callerOf(req), req.body);
-      return { healthy: rows.filter((r) => r.band === 'healthy'), attention: rows.filter((r) => r.band === 'attention'), fault: rows.filter((r) => r.band === 'fault') };
+      return {
+        healthy: rows.filter((r) => r.band === 'healthy'),
+        attention: rows.filter((r) => r.band === 'attention'),
+        fault: rows.filter((r) => r.band === 'fault'),
+      };
     },
   );
   reportExportRoute(
     app,
     `${BASE}/vehicleDailyHealthFleet`,
-    { labels: LABELS, tag: 'health', body: ledgerBody({ band: { enum: ['healthy', 'attention', 'fault', null] } }), titleKey: 'reports.sheets.health', columns: HEALTH_VEHICLE_COLUMNS },
+    {
+      labels: LABELS,
+      tag: 'health',
+      body: ledgerBody({ band: { enum: ['healthy', 'attention', 'fault', null] } }),
+      titleKey: 'reports.sheets.health',
+      columns: HEALTH_VEHICLE_COLUMNS,
+    },
     async (req) => {
       const band = (req.body as { criteria: { band?: HealthBand | null } }).criteria.band;
       return (await worstFirst(callerOf(req), req.body)).filter((r) => !band || r.band === band);
@@ -117,11 +153,10 @@ export function registerHealthRoutes(app: FastifyInstance, { db, timeZone }: Rep
 
   app.post(
     `${BASE}/total`,
-    route(
-      "totals over each vehicle's last day in the range: vehicles per band, the mean index, open trouble codes",
-      ledgerBody(),
-      { type: 'object', properties: { ...countsSchema, index: { type: ['number', 'null'] }, openFaults: int } },
-    ),
+    route("totals over each vehicle's last day in the range: vehicles per band, the mean index, open trouble codes", ledgerBody(), {
+      type: 'object',
+      properties: { ...countsSchema, index: { type: ['number', 'null'] }, openFaults: int },
+    }),
     async (req) => {
       const rows = await latest(db, callerOf(req), criteriaOf(req.body));
       const index = rows.length ? Math.round((rows.reduce((s, r) => s + r.index, 0) / rows.length) * 10) / 10 : null;

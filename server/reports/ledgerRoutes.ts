@@ -44,7 +44,10 @@ export const FIGURES = sql`
   COALESCE(round(sum(l.cost)::numeric, 2), 0)::float8 AS cost`;
 
 /** Ledger rows of the vehicles in scope between two local days. */
-export function ledgerFrom(caller: Caller, c: { begin: string; end: string; vehicleId?: number | null; orgId?: number | null }): RawBuilder<unknown> {
+export function ledgerFrom(
+  caller: Caller,
+  c: { begin: string; end: string; vehicleId?: number | null; orgId?: number | null },
+): RawBuilder<unknown> {
   return sql`ledger_day l JOIN vehicle v ON v.id = l.vehicle_id
     WHERE l.day >= ${c.begin}::date AND l.day <= ${c.end}::date AND ${vehicleScope(caller, { orgId: c.orgId, vehicleId: c.vehicleId })}`;
 }
@@ -54,7 +57,11 @@ export async function ledgerTotals(db: Kysely<DB>, caller: Caller, c: LedgerCrit
 }
 
 export async function ledgerByDay(db: Kysely<DB>, caller: Caller, c: LedgerCriteria) {
-  return (await sql<LedgerFiguresRow & { date: string }>`SELECT l.day::text AS date, ${FIGURES} FROM ${ledgerFrom(caller, c)} GROUP BY l.day ORDER BY l.day`.execute(db)).rows;
+  return (
+    await sql<
+      LedgerFiguresRow & { date: string }
+    >`SELECT l.day::text AS date, ${FIGURES} FROM ${ledgerFrom(caller, c)} GROUP BY l.day ORDER BY l.day`.execute(db)
+  ).rows;
 }
 
 export async function ledgerByMonth(db: Kysely<DB>, caller: Caller, c: LedgerCriteria) {
@@ -66,7 +73,9 @@ export async function ledgerByMonth(db: Kysely<DB>, caller: Caller, c: LedgerCri
 
 async function ledgerByVehicle(db: Kysely<DB>, caller: Caller, c: LedgerCriteria, order: RawBuilder<unknown>, limit: number | null) {
   return (
-    await sql<LedgerFiguresRow & { vehicleId: number; licence: string }>`SELECT v.id AS "vehicleId", v.licence, ${FIGURES} FROM ${ledgerFrom(caller, c)}
+    await sql<
+      LedgerFiguresRow & { vehicleId: number; licence: string }
+    >`SELECT v.id AS "vehicleId", v.licence, ${FIGURES} FROM ${ledgerFrom(caller, c)}
       GROUP BY v.id, v.licence ORDER BY ${order} ${limit ? sql`LIMIT ${limit}` : sql``}`.execute(db)
   ).rows;
 }
@@ -81,7 +90,12 @@ async function ledgerByOrg(db: Kysely<DB>, caller: Caller, c: LedgerCriteria) {
 }
 
 /** With one vehicle asked for, its id and licence go on every row. */
-async function withVehicle<T extends object>(db: Kysely<DB>, caller: Caller, c: LedgerCriteria, rows: T[]): Promise<Array<T | (T & { vehicleId: number; licence: string })>> {
+async function withVehicle<T extends object>(
+  db: Kysely<DB>,
+  caller: Caller,
+  c: LedgerCriteria,
+  rows: T[],
+): Promise<Array<T | (T & { vehicleId: number; licence: string })>> {
   if (!c.vehicleId) return rows;
   const v = await vehicleInScope(db, caller, c.vehicleId);
   return rows.map((r) => ({ ...r, vehicleId: v.id, licence: v.licence }));
@@ -89,30 +103,51 @@ async function withVehicle<T extends object>(db: Kysely<DB>, caller: Caller, c: 
 
 export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
   const criteriaOf = (body: unknown) => dayCriteria<LedgerCriteria>(body, timeZone);
-  const route = (path: string, summary: string, answer: Record<string, unknown>, handler: (caller: Caller, c: LedgerCriteria) => Promise<unknown>, extra: Record<string, unknown> = {}) =>
+  const route = (
+    path: string,
+    summary: string,
+    answer: Record<string, unknown>,
+    handler: (caller: Caller, c: LedgerCriteria) => Promise<unknown>,
+    extra: Record<string, unknown> = {},
+  ) =>
     app.post(
       `${BASE}/${path}`,
-      { config: { permission: READ, labels: LABELS }, schema: { tags: ['ledger'], summary, body: ledgerBody(extra), response: { 200: answer } } },
+      {
+        config: { permission: READ, labels: LABELS },
+        schema: { tags: ['ledger'], summary, body: ledgerBody(extra), response: { 200: answer } },
+      },
       async (req) => handler(callerOf(req), criteriaOf(req.body)),
     );
 
-  route('mileageAndFuelByDay', 'ledger rows summed by local day', listOf(ledgerRow('date')), async (caller, c) => withVehicle(db, caller, c, await ledgerByDay(db, caller, c)));
-  route('mileageAndFuelByMonth', 'ledger rows summed by month (the days rolled up)', listOf(ledgerRow('month')), async (caller, c) => withVehicle(db, caller, c, await ledgerByMonth(db, caller, c)));
+  route('mileageAndFuelByDay', 'ledger rows summed by local day', listOf(ledgerRow('date')), async (caller, c) =>
+    withVehicle(db, caller, c, await ledgerByDay(db, caller, c)),
+  );
+  route('mileageAndFuelByMonth', 'ledger rows summed by month (the days rolled up)', listOf(ledgerRow('month')), async (caller, c) =>
+    withVehicle(db, caller, c, await ledgerByMonth(db, caller, c)),
+  );
   route(
     'Top7',
     "the seven vehicles with the most mileage (criteria.by = 'fuel': the most fuel)",
     listOf(ledgerRow(null)),
-    async (caller, c) => ledgerByVehicle(db, caller, c, c.by === 'fuel' ? sql`"fuelL" DESC, v.licence` : sql`"mileageKm" DESC, v.licence`, 7),
+    async (caller, c) =>
+      ledgerByVehicle(db, caller, c, c.by === 'fuel' ? sql`"fuelL" DESC, v.licence` : sql`"mileageKm" DESC, v.licence`, 7),
     { by: { enum: ['mileage', 'fuel', null] } },
   );
-  route('mileageAndFuel', 'ledger rows summed per vehicle over the range', listOf(ledgerRow(null)), async (caller, c) => ledgerByVehicle(db, caller, c, sql`v.licence`, null));
+  route('mileageAndFuel', 'ledger rows summed per vehicle over the range', listOf(ledgerRow(null)), async (caller, c) =>
+    ledgerByVehicle(db, caller, c, sql`v.licence`, null),
+  );
   route(
     'mileageAndFuelByOrg',
     'ledger rows summed per organisation (the organisation each vehicle belongs to), most cost first',
-    listOf({ type: 'object', properties: { orgId: { type: 'integer' }, orgName: { type: 'string' }, vehicles: { type: 'integer' }, ...ledgerFigures } }),
+    listOf({
+      type: 'object',
+      properties: { orgId: { type: 'integer' }, orgName: { type: 'string' }, vehicles: { type: 'integer' }, ...ledgerFigures },
+    }),
     async (caller, c) => ledgerByOrg(db, caller, c),
   );
-  route('total', 'ledger totals over the range', { type: 'object', properties: ledgerFigures }, async (caller, c) => ledgerTotals(db, caller, c));
+  route('total', 'ledger totals over the range', { type: 'object', properties: ledgerFigures }, async (caller, c) =>
+    ledgerTotals(db, caller, c),
+  );
 
   app.get(
     `${BASE}/home`,
@@ -156,7 +191,12 @@ export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: Rep
     '/api/vehicle/monthUsageReport/monthMileageAndFuel/:id',
     {
       config: { permission: READ },
-      schema: { tags: ['ledger'], summary: "one vehicle's ledger rows by month, the last 12 months", params: idParams, response: { 200: listOf(ledgerRow('month')) } },
+      schema: {
+        tags: ['ledger'],
+        summary: "one vehicle's ledger rows by month, the last 12 months",
+        params: idParams,
+        response: { 200: listOf(ledgerRow('month')) },
+      },
     },
     async (req) => {
       const caller = callerOf(req);

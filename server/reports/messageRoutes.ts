@@ -20,7 +20,12 @@ const LABELS = 'reports.fields';
 const instant = { type: 'string', format: 'date-time' } as const;
 
 /** A position row as read: times as dates, the 32-bit words possibly as text (bigint). */
-type PositionRow = Omit<PositionMessage, 'time' | 'receivedAt' | 'alarm' | 'status' | 'alarms' | 'statusBits'> & { time: Date; receivedAt: Date; alarm: string | number; status: string | number };
+type PositionRow = Omit<PositionMessage, 'time' | 'receivedAt' | 'alarm' | 'status' | 'alarms' | 'statusBits'> & {
+  time: Date;
+  receivedAt: Date;
+  alarm: string | number;
+  status: string | number;
+};
 
 type ObdRow = Omit<ObdMessage, 'time' | 'receivedAt'> & { time: Date; receivedAt: Date };
 
@@ -75,7 +80,10 @@ export function registerMessageRoutes(app: FastifyInstance, { db }: ReportDeps):
           FROM obd_record WHERE ${range} ORDER BY device_time DESC, subtype LIMIT ${body.pageSize} OFFSET ${offset}`.execute(db),
         sql<{ n: number }>`SELECT count(*)::int AS n FROM obd_record WHERE ${range}`.execute(db),
       ]);
-      return page(rows.rows.map((r) => ({ ...r, time: new Date(r.time).toISOString(), receivedAt: new Date(r.receivedAt).toISOString() })), count.rows[0].n);
+      return page(
+        rows.rows.map((r) => ({ ...r, time: new Date(r.time).toISOString(), receivedAt: new Date(r.receivedAt).toISOString() })),
+        count.rows[0].n,
+      );
     },
   );
 }

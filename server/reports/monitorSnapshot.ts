@@ -16,7 +16,17 @@ import type { DB } from '../platform/db/tables';
 import { pathInSubtree } from '../platform/scope';
 import { MIN_MOVING_KMH } from '../intelligence/trips/segment';
 import { MONITOR_FIELDS, type MonitorCriteria } from '../../schemas/kit/monitor';
-import { asOfText, parseAsOf, readChanges, type Changes, type LinkTuple, type OrgTuple, type Snapshot, type StateTuple, type VehicleTuple } from './monitorSync';
+import {
+  asOfText,
+  parseAsOf,
+  readChanges,
+  type Changes,
+  type LinkTuple,
+  type OrgTuple,
+  type Snapshot,
+  type StateTuple,
+  type VehicleTuple,
+} from './monitorSync';
 
 /** A reload rather than a delta once the previous look is this many transactions old (xid wraparound is 2^31). */
 const MAX_AGE = 2 ** 30;
@@ -122,7 +132,19 @@ export class MonitorSnapshot {
     const touched = new Set<number>();
     for (const t of c.vehicles.rows as VehicleTuple[]) {
       const [id, licence, vin, orgId, terminalId, serviceEnd, xid] = t;
-      this.vehicles.set(id, { id, licence, licenceLower: licence.toLowerCase(), vinLower: (vin ?? '').toLowerCase(), orgId, terminalId, serviceEnd, at: -1, online: false, moving: false, alarming: false });
+      this.vehicles.set(id, {
+        id,
+        licence,
+        licenceLower: licence.toLowerCase(),
+        vinLower: (vin ?? '').toLowerCase(),
+        orgId,
+        terminalId,
+        serviceEnd,
+        at: -1,
+        online: false,
+        moving: false,
+        alarming: false,
+      });
       this.structureXid = Math.max(this.structureXid, xid);
       touched.add(id);
     }
@@ -135,7 +157,12 @@ export class MonitorSnapshot {
       this.links.set(terminalId, { online, xid });
       terminals.add(terminalId);
     }
-    if (this.vehicles.size !== c.vehicles.count || this.orgs.size !== c.orgs.count || this.states.size !== c.states.count || this.links.size !== c.links.count) {
+    if (
+      this.vehicles.size !== c.vehicles.count ||
+      this.orgs.size !== c.orgs.count ||
+      this.states.size !== c.states.count ||
+      this.links.size !== c.links.count
+    ) {
       if (full) throw new Error('monitor snapshot: counts differ on a full read');
       this.snapshot = null;
       return false;
@@ -167,7 +194,15 @@ export class MonitorSnapshot {
     v.moving = !!s && v.online && s[S.acc] && s[S.speed] >= MIN_MOVING_KMH;
     v.alarming = !!s && s[S.alarm] !== 0;
     const state = s ? s.slice(S.lat, S.xid).map((x) => JSON.stringify(x)) : NULL_STATE;
-    const fields = [String(v.id), JSON.stringify(v.licence), String(v.orgId), JSON.stringify(this.orgs.get(v.orgId)?.name ?? null), String(v.online), String(v.moving), ...state];
+    const fields = [
+      String(v.id),
+      JSON.stringify(v.licence),
+      String(v.orgId),
+      JSON.stringify(this.orgs.get(v.orgId)?.name ?? null),
+      String(v.online),
+      String(v.moving),
+      ...state,
+    ];
     for (let i = 0; i < fields.length; i++) this.columns[i][v.at] = fields[i];
     this.items[v.at] = '{' + MONITOR_FIELDS.map((f, i) => `"${f}":${fields[i]}`).join(',') + '}';
   }
@@ -198,7 +233,9 @@ export class MonitorSnapshot {
     await this.fresh();
     const asOf = JSON.stringify(asOfText(this.snapshot!));
     // The same question at the same version has the same list (only asOf moves on).
-    const key = q.since ? null : JSON.stringify([caller.orgPath, q.orgId ?? null, q.keyword ?? null, q.online ?? null, q.moving ?? null, format]);
+    const key = q.since
+      ? null
+      : JSON.stringify([caller.orgPath, q.orgId ?? null, q.keyword ?? null, q.online ?? null, q.moving ?? null, format]);
     const cached = key === null ? undefined : this.built.get(key);
     if (cached?.version === this.version) return `${cached.body},"asOf":${asOf}}`;
     const scope = this.inScope(caller, q.orgId);
@@ -231,7 +268,9 @@ export class MonitorSnapshot {
       return parts.join(',');
     };
     const list =
-      format === 'items' ? `"data":[${join(this.items)}]` : `"columns":{${MONITOR_FIELDS.map((f, i) => `"${f}":[${join(this.columns[i])}]`).join(',')}}`;
+      format === 'items'
+        ? `"data":[${join(this.items)}]`
+        : `"columns":{${MONITOR_FIELDS.map((f, i) => `"${f}":[${join(this.columns[i])}]`).join(',')}}`;
     const body = `{${list},"total":${picked.length}${q.since ? `,"full":${!partial},"removed":${JSON.stringify(removed)}` : ''}`;
     if (key !== null) {
       if (this.built.size >= MAX_BUILT && !this.built.has(key)) this.built.delete(this.built.keys().next().value!);

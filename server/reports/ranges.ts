@@ -19,7 +19,12 @@ export function timeRange(begin: string, end: string, prefix = ''): { from: numb
 }
 
 /** A local-day range [begin, end] (both inclusive, 'YYYY-MM-DD'); the instants it covers too. */
-export function dayRange(begin: string, end: string, timeZone: string, prefix = 'criteria.'): { begin: string; end: string; from: number; to: number } {
+export function dayRange(
+  begin: string,
+  end: string,
+  timeZone: string,
+  prefix = 'criteria.',
+): { begin: string; end: string; from: number; to: number } {
   if (end < begin) throw fieldError(prefix + 'end', 'reports.endBeforeBegin');
   const from = dayStart(begin, timeZone);
   const to = dayStart(nextDay(end), timeZone);

@@ -35,17 +35,29 @@ export async function addRows<R>(progress: Progress, rows: readonly R[], before:
  * Writes the report's rows as xlsx, its progress under the caller's id (rows written of all), and
  * stops once the member cancels or the client goes away.
  */
-export async function sendReportSheet<R>(req: FastifyRequest, reply: FastifyReply, titleKey: string, columns: ReadonlyArray<ReportColumn<R>>, rows: readonly R[]): Promise<FastifyReply> {
+export async function sendReportSheet<R>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  titleKey: string,
+  columns: ReadonlyArray<ReportColumn<R>>,
+  rows: readonly R[],
+): Promise<FastifyReply> {
   const progress = trackRequest(req, reply, 'write');
   progress.phase('write', rows.length);
   const t = translator(requestLanguage(req));
   const zone = requestTimeZone(req);
   const title = t(titleKey);
-  const sheet = tableWorkbook(title, columns.map((c) => t(c.labelKey)));
+  const sheet = tableWorkbook(
+    title,
+    columns.map((c) => t(c.labelKey)),
+  );
   await addRows(progress, rows, 0, (r) => sheet.addRow(columns.map((c) => cellText(c, r, t, (iso) => formatInZone(new Date(iso), zone)))));
   const { criteria } = (req.body ?? {}) as { criteria?: { begin?: string; end?: string } };
   const name = criteria?.begin ? `${title} ${criteria.begin}_${criteria.end}` : title;
-  return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(name)).send(await sheet.buffer());
+  return reply
+    .header('content-type', XLSX_TYPE)
+    .header('content-disposition', attachment(name))
+    .send(await sheet.buffer());
 }
 
 /** `POST <path>/export`: the same body as the report route, its rows (as `rowsOf` reads them) as xlsx. */
@@ -57,7 +69,15 @@ export function reportExportRoute<R>(
 ): void {
   app.post(
     `${path}/export`,
-    { config: { permission: NONE, labels: opts.labels }, schema: { tags: [opts.tag], summary: 'the same rows as xlsx, in the columns the console shows', body: opts.body, headers: progressHeaders } },
+    {
+      config: { permission: NONE, labels: opts.labels },
+      schema: {
+        tags: [opts.tag],
+        summary: 'the same rows as xlsx, in the columns the console shows',
+        body: opts.body,
+        headers: progressHeaders,
+      },
+    },
     async (req, reply) => sendReportSheet(req, reply, opts.titleKey, opts.columns, await rowsOf(req)),
   );
 }

@@ -13,7 +13,13 @@ import { idParams, num } from '../platform/crud/routeSpec';
 import { auditRequest } from '../platform/audit';
 import { invalid } from '../platform/http/errors';
 import { orgInScope } from '../passport/orgScope';
-import { safetySettingsFor, THRESHOLD_LIMITS, WEIGHT_KEYS, type BehaviourThresholds, type SafetyWeights } from '../intelligence/behaviour/settings';
+import {
+  safetySettingsFor,
+  THRESHOLD_LIMITS,
+  WEIGHT_KEYS,
+  type BehaviourThresholds,
+  type SafetyWeights,
+} from '../intelligence/behaviour/settings';
 import { weightsSchema } from './behaviourRoutes';
 import type { ReportDeps } from './tripRoutes';
 
@@ -23,7 +29,12 @@ const thresholdsSchema = {
   type: 'object',
   additionalProperties: false,
   properties: Object.fromEntries(
-    Object.entries(THRESHOLD_LIMITS).map(([k, [min, max]]) => [k, k.endsWith('Hour') || k === 'withinS' ? { type: 'integer', minimum: min, maximum: max } : { type: 'number', minimum: min, maximum: max }]),
+    Object.entries(THRESHOLD_LIMITS).map(([k, [min, max]]) => [
+      k,
+      k.endsWith('Hour') || k === 'withinS'
+        ? { type: 'integer', minimum: min, maximum: max }
+        : { type: 'number', minimum: min, maximum: max },
+    ]),
   ),
 } as const;
 
@@ -33,7 +44,10 @@ const answer = {
     orgId: { type: 'integer' },
     weights: { type: 'object', properties: Object.fromEntries(WEIGHT_KEYS.map((k) => [k, num])) },
     thresholds: { type: 'object', properties: Object.fromEntries(Object.keys(THRESHOLD_LIMITS).map((k) => [k, num])) },
-    inheritedFrom: { type: ['integer', 'null'], description: 'the organisation whose row applies, when not this one; null for its own row or the defaults' },
+    inheritedFrom: {
+      type: ['integer', 'null'],
+      description: 'the organisation whose row applies, when not this one; null for its own row or the defaults',
+    },
   },
 };
 
@@ -45,7 +59,15 @@ export function registerSafetySettingRoutes(app: FastifyInstance, { db }: Report
 
   app.get(
     '/api/vehicle/safetySetting/:id',
-    { config: { permission: NONE, labels: 'behaviour.fields' }, schema: { tags: ['behaviour'], summary: "an organisation's safety weights and thresholds in force (its own or the nearest ancestor's)", params: idParams, response: { 200: answer } } },
+    {
+      config: { permission: NONE, labels: 'behaviour.fields' },
+      schema: {
+        tags: ['behaviour'],
+        summary: "an organisation's safety weights and thresholds in force (its own or the nearest ancestor's)",
+        params: idParams,
+        response: { 200: answer },
+      },
+    },
     async (req) => {
       const { id } = req.params as { id: number };
       const org = await orgInScope(db, callerOf(req), id, 'id', 'behaviour.fields.orgId');
@@ -59,9 +81,15 @@ export function registerSafetySettingRoutes(app: FastifyInstance, { db }: Report
       config: { permission: SAFETY_SETTING_PERMISSION, labels: 'behaviour.fields' },
       schema: {
         tags: ['behaviour'],
-        summary: "set an organisation's safety weights (0–10) and thresholds; its subtree inherits them. Keys left out keep what is in force",
+        summary:
+          "set an organisation's safety weights (0–10) and thresholds; its subtree inherits them. Keys left out keep what is in force",
         params: idParams,
-        body: { type: 'object', additionalProperties: false, minProperties: 1, properties: { weights: weightsSchema, thresholds: thresholdsSchema } },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: { weights: weightsSchema, thresholds: thresholdsSchema },
+        },
         response: { 200: answer },
       },
     },
@@ -74,7 +102,9 @@ export function registerSafetySettingRoutes(app: FastifyInstance, { db }: Report
       const weights = { ...current.weights, ...(body.weights ?? {}) };
       const thresholds = { ...current.thresholds, ...(body.thresholds ?? {}) };
       if (thresholds.nightFromHour === thresholds.nightToHour)
-        throw invalid([{ field: 'thresholds.nightToHour', key: 'behaviour.nightEmpty', params: {}, labelKey: 'behaviour.fields.nightToHour' }]);
+        throw invalid([
+          { field: 'thresholds.nightToHour', key: 'behaviour.nightEmpty', params: {}, labelKey: 'behaviour.fields.nightToHour' },
+        ]);
       await sql`INSERT INTO safety_setting (org_id, weights, thresholds) VALUES (${id}, ${JSON.stringify(weights)}::jsonb, ${JSON.stringify(thresholds)}::jsonb)
         ON CONFLICT (org_id) DO UPDATE SET weights = excluded.weights, thresholds = excluded.thresholds, updated_at = now()`.execute(db);
       await auditRequest(db, req, caller, 'safetySettingEdit', `organisation:${id}`, { weights, thresholds });

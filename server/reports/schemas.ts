@@ -39,7 +39,15 @@ export const stopSchema = {
 
 export const segmentSchema = {
   type: 'object',
-  properties: { kind: { enum: ['run', 'stop'] }, begin: instant, end: instant, durationS: int, distanceKm: num, latitude: num, longitude: num },
+  properties: {
+    kind: { enum: ['run', 'stop'] },
+    begin: instant,
+    end: instant,
+    durationS: int,
+    distanceKm: num,
+    latitude: num,
+    longitude: num,
+  },
 } as const;
 
 export const summarySchema = { type: 'object', properties: { distanceKm: num, durationS: int, maxSpeed: num } } as const;
@@ -68,7 +76,10 @@ export const pagingBody = (criteria: Record<string, unknown>, requiredCriteria: 
     order: {
       type: ['object', 'null'],
       additionalProperties: false,
-      properties: { direction: { enum: ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descend', null] }, property: { enum: [...sortable, null] } },
+      properties: {
+        direction: { enum: ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descend', null] },
+        property: { enum: [...sortable, null] },
+      },
     },
     pageIndex: { type: 'integer', minimum: 1, default: 1 },
     pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
@@ -85,7 +96,13 @@ export const ledgerBody = (extra: Record<string, unknown> = {}) => ({
       type: 'object',
       additionalProperties: false,
       required: ['begin', 'end'],
-      properties: { begin: date, end: date, vehicleId: { ...idParam, type: ['integer', 'null'] }, orgId: { ...idParam, type: ['integer', 'null'] }, ...extra },
+      properties: {
+        begin: date,
+        end: date,
+        vehicleId: { ...idParam, type: ['integer', 'null'] },
+        orgId: { ...idParam, type: ['integer', 'null'] },
+        ...extra,
+      },
     },
   },
 });
@@ -119,8 +136,7 @@ export const listOf = (item: Record<string, unknown>) => ({ type: 'array', items
  * rows), `labels` naming the fields in validation messages, and the request and 200 answer schemas.
  */
 export const reportRoutes =
-  (labels: string, tag: string) =>
-  (summary: string, body: Record<string, unknown>, answer: Record<string, unknown>) => ({
+  (labels: string, tag: string) => (summary: string, body: Record<string, unknown>, answer: Record<string, unknown>) => ({
     config: { permission: NONE, labels },
     schema: { tags: [tag], summary, body, response: { 200: answer } },
   });

@@ -23,7 +23,10 @@ const answer = {
     orgId: { type: 'integer' },
     stopMinutes: { type: 'integer' },
     region: { type: ['string', 'null'] },
-    inheritedFrom: { type: ['integer', 'null'], description: 'the organisation whose row applies, when not this one; null for the defaults' },
+    inheritedFrom: {
+      type: ['integer', 'null'],
+      description: 'the organisation whose row applies, when not this one; null for the defaults',
+    },
   },
 };
 
@@ -41,7 +44,15 @@ export function registerSettingRoutes(app: FastifyInstance, { db }: ReportDeps):
 
   app.get(
     '/api/vehicle/tripSetting/:id',
-    { config: { permission: NONE, labels: 'reports.fields' }, schema: { tags: ['trips'], summary: "an organisation's trip settings in force (its own or the nearest ancestor's)", params: idParams, response: { 200: answer } } },
+    {
+      config: { permission: NONE, labels: 'reports.fields' },
+      schema: {
+        tags: ['trips'],
+        summary: "an organisation's trip settings in force (its own or the nearest ancestor's)",
+        params: idParams,
+        response: { 200: answer },
+      },
+    },
     async (req) => {
       const { id } = req.params as { id: number };
       await orgInScope(db, callerOf(req), id, 'id', 'reports.fields.orgId');

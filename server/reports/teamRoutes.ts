@@ -80,7 +80,11 @@ export async function breakRules(db: Kysely<DB>, caller: Caller, c: TeamCriteria
 /** Schedule rows in scope, each with its vehicle's ledger and first departure and last arrival that day. */
 export async function orderSchedule(db: Kysely<DB>, caller: Caller, c: TeamCriteria, timeZone: string): Promise<ScheduleRow[]> {
   if (c.vehicleId) await vehicleInScope(db, caller, c.vehicleId);
-  const where: RawBuilder<unknown>[] = [sql`s.work_date >= ${c.begin}::date`, sql`s.work_date <= ${c.end}::date`, orgUnder('s.org_id', caller.orgPath)];
+  const where: RawBuilder<unknown>[] = [
+    sql`s.work_date >= ${c.begin}::date`,
+    sql`s.work_date <= ${c.end}::date`,
+    orgUnder('s.org_id', caller.orgPath),
+  ];
   if (c.orgId) where.push(orgUnder('s.org_id', pathOfOrg(c.orgId)));
   if (c.vehicleId) where.push(sql`s.vehicle_id = ${c.vehicleId}`);
   if (c.driverId) where.push(sql`s.driver_id = ${c.driverId}`);
@@ -112,7 +116,10 @@ const nullableStr = { type: ['string', 'null'] } as const;
 const body = ledgerBody({ driverId: { ...idParam, type: ['integer', 'null'] } });
 const answerOf = (row: Record<string, unknown>) => ({
   type: 'object',
-  properties: { rows: listOf({ type: 'object', properties: row }), truncated: { type: 'boolean', description: `more than ${TEAM_ROW_LIMIT} rows matched; the first ${TEAM_ROW_LIMIT} are given` } },
+  properties: {
+    rows: listOf({ type: 'object', properties: row }),
+    truncated: { type: 'boolean', description: `more than ${TEAM_ROW_LIMIT} rows matched; the first ${TEAM_ROW_LIMIT} are given` },
+  },
 });
 
 export function registerTeamRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
@@ -167,10 +174,16 @@ export function registerTeamRoutes(app: FastifyInstance, { db, timeZone }: Repor
   );
 
   const sheet = { labels: LABELS, tag: 'team', body } as const;
-  reportExportRoute(app, `${BASE}/breakRules`, { ...sheet, titleKey: 'reports.sheets.breakRules', columns: BREAK_RULE_COLUMNS }, async (req) =>
-    (await breakRules(db, callerOf(req), criteriaOf(req.body), timeZone)).slice(0, TEAM_ROW_LIMIT),
+  reportExportRoute(
+    app,
+    `${BASE}/breakRules`,
+    { ...sheet, titleKey: 'reports.sheets.breakRules', columns: BREAK_RULE_COLUMNS },
+    async (req) => (await breakRules(db, callerOf(req), criteriaOf(req.body), timeZone)).slice(0, TEAM_ROW_LIMIT),
   );
-  reportExportRoute(app, `${BASE}/orderSchedule`, { ...sheet, titleKey: 'reports.sheets.orderSchedule', columns: SCHEDULE_COLUMNS }, async (req) =>
-    (await orderSchedule(db, callerOf(req), criteriaOf(req.body), timeZone)).slice(0, TEAM_ROW_LIMIT),
+  reportExportRoute(
+    app,
+    `${BASE}/orderSchedule`,
+    { ...sheet, titleKey: 'reports.sheets.orderSchedule', columns: SCHEDULE_COLUMNS },
+    async (req) => (await orderSchedule(db, callerOf(req), criteriaOf(req.body), timeZone)).slice(0, TEAM_ROW_LIMIT),
   );
 }

@@ -59,10 +59,20 @@ export function parsePage(text: string, length: number): TrackPage {
  * A page travels as one text value the database joins, not as thousands of rows: parsing rows
  * field by field was most of a month's replay.
  */
-export async function* trackPages(db: Kysely<DB>, vehicleId: number, from: number, to: number, pageSize = TRACK_PAGE): AsyncGenerator<TrackPage> {
+export async function* trackPages(
+  db: Kysely<DB>,
+  vehicleId: number,
+  from: number,
+  to: number,
+  pageSize = TRACK_PAGE,
+): AsyncGenerator<TrackPage> {
   let since = new Date(from);
   for (;;) {
-    const r: { rows: Array<{ n: number; body: string | null; last: number | null }> } = await sql<{ n: number; body: string | null; last: number | null }>`
+    const r: { rows: Array<{ n: number; body: string | null; last: number | null }> } = await sql<{
+      n: number;
+      body: string | null;
+      last: number | null;
+    }>`
       SELECT count(*)::int AS n, max(ms) AS last,
              string_agg(concat_ws(',', ms, latitude, longitude, speed, direction, acc::int, COALESCE(mileage_km::text, '')), ';') AS body
       FROM (
@@ -138,7 +148,12 @@ export class SummaryAccumulator {
    * point (index `first` of the arrays), its last, the GNSS distance between its own reports, its
    * top speed and its odometer ends; as if each of its reports had been added.
    */
-  addBucket(t: TrackArrays, first: number, last: number, m: { gnssKm: number; maxSpeed: number; odoFirst: number | null; odoLast: number | null; odoSane: boolean }): void {
+  addBucket(
+    t: TrackArrays,
+    first: number,
+    last: number,
+    m: { gnssKm: number; maxSpeed: number; odoFirst: number | null; odoLast: number | null; odoSane: boolean },
+  ): void {
     this.addPoint({ time: t.time[first], latitude: t.latitude[first], longitude: t.longitude[first], speed: t.speed[first] });
     this.gnss += m.gnssKm;
     if (m.maxSpeed > this.maxSpeed) this.maxSpeed = m.maxSpeed;
@@ -176,7 +191,6 @@ export class SummaryAccumulator {
 
 /** A replay point: [time, latitude, longitude, speed, direction, acc]. */
 export type ReplayPoint = [string, number, number, number, number, boolean];
-
 
 /** The track as typed arrays for simplification, grown as points come (page by page, or minute by minute from the level). */
 export class TrackBuilder {
@@ -230,12 +244,27 @@ export class TrackBuilder {
   }
 
   track(): TrackArrays & { acc: Uint8Array } {
-    return { length: this.length, time: this.time, latitude: this.latitude, longitude: this.longitude, speed: this.speed, direction: this.direction, acc: this.acc };
+    return {
+      length: this.length,
+      time: this.time,
+      latitude: this.latitude,
+      longitude: this.longitude,
+      speed: this.speed,
+      direction: this.direction,
+      acc: this.acc,
+    };
   }
 }
 
 /** Raw pages of [from, to] added to a track and a summary. */
-export async function addRaw(db: Kysely<DB>, vehicleId: number, from: number, to: number, track: TrackBuilder, summary: SummaryAccumulator): Promise<void> {
+export async function addRaw(
+  db: Kysely<DB>,
+  vehicleId: number,
+  from: number,
+  to: number,
+  track: TrackBuilder,
+  summary: SummaryAccumulator,
+): Promise<void> {
   for await (const page of trackPages(db, vehicleId, from, to)) {
     track.addPage(page);
     for (let i = 0; i < page.length; i++) summary.addAt(page, i);
@@ -243,7 +272,12 @@ export async function addRaw(db: Kysely<DB>, vehicleId: number, from: number, to
 }
 
 /** The whole track as typed arrays (for simplification) and its summary. */
-export async function readTrack(db: Kysely<DB>, vehicleId: number, from: number, to: number): Promise<{ track: TrackArrays & { acc: Uint8Array }; summary: TrackSummary }> {
+export async function readTrack(
+  db: Kysely<DB>,
+  vehicleId: number,
+  from: number,
+  to: number,
+): Promise<{ track: TrackArrays & { acc: Uint8Array }; summary: TrackSummary }> {
   const track = new TrackBuilder();
   const summary = new SummaryAccumulator();
   await addRaw(db, vehicleId, from, to, track, summary);

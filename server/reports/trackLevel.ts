@@ -37,7 +37,12 @@ export async function levelState(db: Kysely<DB>, vehicleId: number): Promise<{ c
 }
 
 /** [lo, hi): the derived and covered part of [from, to] as whole buckets of `step` ms, or null. */
-export function levelSpan(state: { cover: number; derived: number }, from: number, to: number, step: number): { lo: number; hi: number } | null {
+export function levelSpan(
+  state: { cover: number; derived: number },
+  from: number,
+  to: number,
+  step: number,
+): { lo: number; hi: number } | null {
   const lo = Math.max(ceilTo(from, step), ceilTo(state.cover, step));
   const hi = Math.min(floorTo(to + 1, step), floorTo(state.derived, step));
   return hi > lo ? { lo, hi } : null;
@@ -73,7 +78,13 @@ export function addLevelText(text: string, track: TrackBuilder, summary: Summary
       track.push(Number(next()), Number(next()), Number(next()), Number(next()), Number(next()), acc());
       if (t.speed[track.length - 1] > maxSpeed) maxSpeed = t.speed[track.length - 1];
     }
-    summary.addBucket(t, first, track.length - 1, { gnssKm, maxSpeed, odoFirst: of === '' ? null : Number(of), odoLast: ol === '' ? null : Number(ol), odoSane });
+    summary.addBucket(t, first, track.length - 1, {
+      gnssKm,
+      maxSpeed,
+      odoFirst: of === '' ? null : Number(of),
+      odoLast: ol === '' ? null : Number(ol),
+      odoSane,
+    });
   }
 }
 

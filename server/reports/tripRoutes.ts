@@ -12,7 +12,17 @@ import { idParam } from '../platform/crud/routeSpec';
 import type { DB, TripTable } from '../platform/db/tables';
 import { notFound } from '../platform/http/errors';
 import { timeRange } from './ranges';
-import { listOf, pagingBody, rangeBody, replayPointSchema, segmentSchema, stopSchema, summarySchema, tripSchema, reportRoutes } from './schemas';
+import {
+  listOf,
+  pagingBody,
+  rangeBody,
+  replayPointSchema,
+  segmentSchema,
+  stopSchema,
+  summarySchema,
+  tripSchema,
+  reportRoutes,
+} from './schemas';
 import { vehicleInScope } from './scope';
 import { simplifyTrack } from './simplify';
 import { pointAt, streamReplay } from './track';
@@ -58,11 +68,20 @@ interface StopRow {
   open: boolean;
 }
 
-const stopOut = (s: StopRow) => ({ begin: iso(s.begin_time), end: iso(s.end_time), durationS: s.duration_s, latitude: s.latitude, longitude: s.longitude, open: s.open });
+const stopOut = (s: StopRow) => ({
+  begin: iso(s.begin_time),
+  end: iso(s.end_time),
+  durationS: s.duration_s,
+  latitude: s.latitude,
+  longitude: s.longitude,
+  open: s.open,
+});
 
 /** Trips overlapping [from, to]. */
 const tripsOverlapping = (db: Kysely<DB>, vehicleId: number, from: number, to: number) =>
-  sql<TripRow>`SELECT * FROM trip WHERE vehicle_id = ${vehicleId} AND begin_time <= ${new Date(to)} AND end_time >= ${new Date(from)} ORDER BY begin_time`.execute(db);
+  sql<TripRow>`SELECT * FROM trip WHERE vehicle_id = ${vehicleId} AND begin_time <= ${new Date(to)} AND end_time >= ${new Date(from)} ORDER BY begin_time`.execute(
+    db,
+  );
 
 const stopsOverlapping = (db: Kysely<DB>, vehicleId: number, from: number, to: number) =>
   sql<StopRow>`SELECT begin_time, end_time, duration_s, latitude, longitude, open FROM trip_stop
@@ -86,16 +105,37 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
         tags: ['trips'],
         summary: "a vehicle's trips overlapping a time range, newest first by default",
         params: vehicleParams,
-        body: pagingBody({ begin: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } }, ['begin', 'end'], ['begin', 'distanceKm', 'durationS']),
-        response: { 200: { type: 'object', properties: { data: listOf(tripSchema), total: { type: 'integer' }, totalExact: { type: 'boolean' }, pageIndex: { type: 'integer' }, pageSize: { type: 'integer' } } } },
+        body: pagingBody(
+          { begin: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } },
+          ['begin', 'end'],
+          ['begin', 'distanceKm', 'durationS'],
+        ),
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              data: listOf(tripSchema),
+              total: { type: 'integer' },
+              totalExact: { type: 'boolean' },
+              pageIndex: { type: 'integer' },
+              pageSize: { type: 'integer' },
+            },
+          },
+        },
       },
     },
     async (req) => {
       const { id } = req.params as { id: number };
-      const body = req.body as { criteria: { begin: string; end: string }; order?: { direction?: string | null; property?: string | null } | null; pageIndex: number; pageSize: number };
+      const body = req.body as {
+        criteria: { begin: string; end: string };
+        order?: { direction?: string | null; property?: string | null } | null;
+        pageIndex: number;
+        pageSize: number;
+      };
       await vehicleInScope(db, callerOf(req), id);
       const { from, to } = timeRange(body.criteria.begin, body.criteria.end, 'criteria.');
-      const column = { begin: 'begin_time', distanceKm: 'distance_km', durationS: 'duration_s' }[body.order?.property ?? 'begin'] ?? 'begin_time';
+      const column =
+        { begin: 'begin_time', distanceKm: 'distance_km', durationS: 'duration_s' }[body.order?.property ?? 'begin'] ?? 'begin_time';
       const asc = /^asc/i.test(body.order?.direction ?? 'desc');
       const where = sql`vehicle_id = ${id} AND begin_time <= ${new Date(to)} AND end_time >= ${new Date(from)}`;
       const [rows, count] = await Promise.all([
@@ -126,8 +166,21 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
       const { from, to } = timeRange(begin, end);
       const [trips, stops] = await Promise.all([tripsOverlapping(db, id, from, to), stopsOverlapping(db, id, from, to)]);
       const segments = [
-        ...trips.rows.map((t) => ({ kind: 'run' as const, begin: iso(t.begin_time), end: iso(t.end_time), durationS: t.duration_s, distanceKm: t.distance_km })),
-        ...stops.rows.map((s) => ({ kind: 'stop' as const, begin: iso(s.begin_time), end: iso(s.end_time), durationS: s.duration_s, latitude: s.latitude, longitude: s.longitude })),
+        ...trips.rows.map((t) => ({
+          kind: 'run' as const,
+          begin: iso(t.begin_time),
+          end: iso(t.end_time),
+          durationS: t.duration_s,
+          distanceKm: t.distance_km,
+        })),
+        ...stops.rows.map((s) => ({
+          kind: 'stop' as const,
+          begin: iso(s.begin_time),
+          end: iso(s.end_time),
+          durationS: s.duration_s,
+          latitude: s.latitude,
+          longitude: s.longitude,
+        })),
       ].sort((a, b) => a.begin.localeCompare(b.begin) || (a.kind === 'stop' ? -1 : 1));
       return { segments };
     },
@@ -137,16 +190,30 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
     '/api/vehicle/trip/single',
     route(
       `the last trip ending at or before \`end\`, with its track (simplified beyond ${RANGE_TRACK_POINTS} points)`,
-      { type: 'object', additionalProperties: false, required: ['vehicleId', 'end'], properties: { vehicleId: idParam, end: { type: 'string', format: 'date-time' } } },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['vehicleId', 'end'],
+        properties: { vehicleId: idParam, end: { type: 'string', format: 'date-time' } },
+      },
       { type: 'object', properties: { trip: tripSchema, points: listOf(replayPointSchema) } },
     ),
     async (req) => {
       const { vehicleId, end } = req.body as { vehicleId: number; end: string };
       await vehicleInScope(db, callerOf(req), vehicleId);
-      const r = await sql<TripRow>`SELECT * FROM trip WHERE vehicle_id = ${vehicleId} AND end_time <= ${new Date(end)} ORDER BY end_time DESC LIMIT 1`.execute(db);
+      const r =
+        await sql<TripRow>`SELECT * FROM trip WHERE vehicle_id = ${vehicleId} AND end_time <= ${new Date(end)} ORDER BY end_time DESC LIMIT 1`.execute(
+          db,
+        );
       const trip = r.rows[0];
       if (!trip) throw notFound();
-      const { points } = await simplifiedTrack(db, vehicleId, new Date(trip.begin_time).getTime(), new Date(trip.end_time).getTime(), RANGE_TRACK_POINTS);
+      const { points } = await simplifiedTrack(
+        db,
+        vehicleId,
+        new Date(trip.begin_time).getTime(),
+        new Date(trip.end_time).getTime(),
+        RANGE_TRACK_POINTS,
+      );
       return { trip: tripOut(trip), points };
     },
   );
@@ -162,7 +229,15 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
           points: listOf(replayPointSchema),
           trips: listOf(tripSchema),
           stops: listOf(stopSchema),
-          summary: { type: 'object', properties: { ...summarySchema.properties, tripCount: { type: 'integer' }, idleS: { type: 'integer' }, fuelL: { type: 'number' } } },
+          summary: {
+            type: 'object',
+            properties: {
+              ...summarySchema.properties,
+              tripCount: { type: 'integer' },
+              idleS: { type: 'integer' },
+              fuelL: { type: 'number' },
+            },
+          },
         },
       },
     ),
@@ -174,7 +249,12 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
       const [trips, stops] = await Promise.all([tripsOverlapping(db, vehicleId, from, to), stopsOverlapping(db, vehicleId, from, to)]);
       const idleS = trips.rows.reduce((s, t) => s + t.idle_s, 0);
       const fuelL = Math.round(trips.rows.reduce((s, t) => s + (t.fuel_l ?? 0), 0) * 100) / 100;
-      return { points, trips: trips.rows.map(tripOut), stops: stops.rows.map(stopOut), summary: { ...summary, tripCount: trips.rows.length, idleS, fuelL } };
+      return {
+        points,
+        trips: trips.rows.map(tripOut),
+        stops: stops.rows.map(stopOut),
+        summary: { ...summary, tripCount: trips.rows.length, idleS, fuelL },
+      };
     },
   );
 

@@ -10,7 +10,12 @@ const ROLES = [
     description: '管理本公司车队、账号与角色',
     include: ['dashboard', 'alarm', 'fleet', 'statistics', 'team', 'system-account', 'system-role', 'system-org', 'system-log', 'tools'],
   },
-  { org: 'HD', name: '调度员', description: '查看车辆、监控与告警', include: ['dashboard', 'alarm', 'fleet-vehicleList', 'fleet-monitor', 'fleet-driver'] },
+  {
+    org: 'HD',
+    name: '调度员',
+    description: '查看车辆、监控与告警',
+    include: ['dashboard', 'alarm', 'fleet-vehicleList', 'fleet-monitor', 'fleet-driver'],
+  },
   {
     org: 'HN',
     name: '车队经理',
@@ -30,7 +35,7 @@ export async function seedDemoAccounts(trx: Transaction<DB>, orgs: Map<string, {
   const resources = await trx.selectFrom('resource').select(['id', 'code', 'parent_id']).where('application', '=', 'obd-web').execute();
   const below = (codes: string[]): number[] => {
     const picked = new Set(resources.filter((r) => codes.includes(r.code)).map((r) => r.id));
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const r of resources) {
         if (r.parent_id === null || !picked.has(r.parent_id) || picked.has(r.id)) continue;
@@ -48,7 +53,10 @@ export async function seedDemoAccounts(trx: Transaction<DB>, orgs: Map<string, {
       .returning('id')
       .executeTakeFirstOrThrow();
     roleIds.set(`${r.org}:${r.name}`, id);
-    await trx.insertInto('role_resource').values(below(r.include).map((resource_id) => ({ role_id: id, resource_id }))).execute();
+    await trx
+      .insertInto('role_resource')
+      .values(below(r.include).map((resource_id) => ({ role_id: id, resource_id })))
+      .execute();
   }
   for (const m of MEMBERS) {
     const { id } = await trx
@@ -66,6 +74,9 @@ export async function seedDemoAccounts(trx: Transaction<DB>, orgs: Map<string, {
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('member_application').values({ member_id: id, application: 'obd-web' }).execute();
-    await trx.insertInto('member_role').values({ member_id: id, role_id: roleIds.get(m.role)! }).execute();
+    await trx
+      .insertInto('member_role')
+      .values({ member_id: id, role_id: roleIds.get(m.role)! })
+      .execute();
   }
 }

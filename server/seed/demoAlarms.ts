@@ -36,7 +36,9 @@ export async function seedDemoAlarms(trx: Transaction<DB>, orgs: ReadonlyMap<str
       await sql`INSERT INTO policy (org_id, name, alarm_type, threshold, duration_minutes, notify_platform, enabled)
                 VALUES (${org.id}, ${p.name}, ${p.alarmType}, ${p.threshold}, ${p.durationMinutes}, true, true)`.execute(trx);
     for (const type of CONSOLE_TYPES)
-      await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) VALUES (${org.id}, ${`控制台 · ${type}`}, ${type}, 'platform', true)`.execute(trx);
+      await sql`INSERT INTO notify (org_id, name, alarm_type, channel, enabled) VALUES (${org.id}, ${`控制台 · ${type}`}, ${type}, 'platform', true)`.execute(
+        trx,
+      );
   }
   for (const f of TOWN_FENCES) {
     const org = orgs.get(f.org);

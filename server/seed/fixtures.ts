@@ -23,17 +23,47 @@ export interface DemoFixtures {
   fuelTypes: Array<Scoped<FuelType>>;
   terminals: Array<Scoped<Terminal>>;
   drivers: Array<Scoped<Driver>>;
-  vehicles: Array<Omit<Scoped<Vehicle>, 'brandId' | 'fuelTypeId' | 'terminalId' | 'driverId' | 'brandName' | 'fuelTypeName' | 'driverName'> & { brand?: string; fuelType?: string; driver?: string }>;
+  vehicles: Array<
+    Omit<Scoped<Vehicle>, 'brandId' | 'fuelTypeId' | 'terminalId' | 'driverId' | 'brandName' | 'fuelTypeName' | 'driverName'> & {
+      brand?: string;
+      fuelType?: string;
+      driver?: string;
+    }
+  >;
 }
 
 export const ROOT_ORG = 'FS';
 
 const organisations: OrgFixture[] = [
-  { code: ROOT_ORG, name: '车管星平台', type: 'service', isSystem: true, contact: '平台运营', phone: '4008808808', address: '北京市海淀区中关村大街1号' },
-  { code: 'HD', name: '华东物流有限公司', parent: ROOT_ORG, type: 'client', contact: '王建国', phone: '02168880001', address: '上海市浦东新区张江路88号' },
+  {
+    code: ROOT_ORG,
+    name: '车管星平台',
+    type: 'service',
+    isSystem: true,
+    contact: '平台运营',
+    phone: '4008808808',
+    address: '北京市海淀区中关村大街1号',
+  },
+  {
+    code: 'HD',
+    name: '华东物流有限公司',
+    parent: ROOT_ORG,
+    type: 'client',
+    contact: '王建国',
+    phone: '02168880001',
+    address: '上海市浦东新区张江路88号',
+  },
   { code: 'HD-SH', name: '上海车队', parent: 'HD', type: 'serviceTeam', contact: '李明', phone: '13916880001' },
   { code: 'HD-HZ', name: '杭州车队', parent: 'HD', type: 'serviceTeam', contact: '陈静', phone: '13757180002' },
-  { code: 'HN', name: '华南运输集团', parent: ROOT_ORG, type: 'client', contact: '张伟', phone: '075528880003', address: '深圳市南山区科技园南路6号' },
+  {
+    code: 'HN',
+    name: '华南运输集团',
+    parent: ROOT_ORG,
+    type: 'client',
+    contact: '张伟',
+    phone: '075528880003',
+    address: '深圳市南山区科技园南路6号',
+  },
   { code: 'HN-SZ', name: '深圳车队', parent: 'HN', type: 'serviceTeam', contact: '刘洋', phone: '13823780004' },
 ];
 
@@ -45,7 +75,9 @@ const brandRows: Array<[string, string, string]> = [
   ['比亚迪', '比亚迪股份有限公司', '中国'],
 ];
 const clients = ['HD', 'HN'];
-const brands = clients.flatMap((org) => brandRows.map(([name, manufacturer, country]) => ({ org, name, manufacturer, country, enabled: true })));
+const brands = clients.flatMap((org) =>
+  brandRows.map(([name, manufacturer, country]) => ({ org, name, manufacturer, country, enabled: true })),
+);
 
 const fuelTypes = clients.flatMap((org) => [
   { org, name: '92号汽油', category: 'gasoline' as const, price: 7.52, unit: 'L' as const, enabled: true },

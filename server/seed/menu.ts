@@ -35,7 +35,14 @@ export interface ResourceFixture {
 export { APPLICATIONS, DEFAULT_APPLICATION, type Application };
 
 /** A page: a menu whose route path and page key follow from its parent path and code. */
-function page(name: string, parent: string, code: string, icon: string, actions: Array<[string, string]> = [], extra: Partial<ResourceFixture> = {}): ResourceFixture {
+function page(
+  name: string,
+  parent: string,
+  code: string,
+  icon: string,
+  actions: Array<[string, string]> = [],
+  extra: Partial<ResourceFixture> = {},
+): ResourceFixture {
   const path = `${parent}/${code}`;
   return {
     name,
@@ -82,8 +89,16 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('配置解析文件', '/fleet', 'configParseFile', 'FileTextOutlined', crud('configParseFile', '配置解析文件')),
     page('燃油类型', '/fleet', 'fuelType', 'FireOutlined', crud('fuelType', '燃油类型')),
     page('司机管理', '/fleet', 'driver', 'IdcardOutlined', [...crud('driver', '司机'), ['导入司机', 'driver-import']]),
-    page('电子围栏', '/fleet', 'fence', 'BorderOutlined', [...crud('fence', '围栏'), ['开启围栏', 'fence-open'], ['停止围栏', 'fence-stop']]),
-    page('策略', '/fleet', 'strategy', 'ControlOutlined', [...crud('policy', '策略'), ['编辑行程设置', 'tripSetting-edit'], ['编辑安全评分权重', 'safetyWeights-edit']]),
+    page('电子围栏', '/fleet', 'fence', 'BorderOutlined', [
+      ...crud('fence', '围栏'),
+      ['开启围栏', 'fence-open'],
+      ['停止围栏', 'fence-stop'],
+    ]),
+    page('策略', '/fleet', 'strategy', 'ControlOutlined', [
+      ...crud('policy', '策略'),
+      ['编辑行程设置', 'tripSetting-edit'],
+      ['编辑安全评分权重', 'safetyWeights-edit'],
+    ]),
     page('终端管理', '/fleet', 'terminal', 'HddOutlined', [
       ...crud('terminal', '终端'),
       ['导入终端', 'terminal-import'],
@@ -135,7 +150,10 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
       ['导出账号', 'member-export'],
     ]),
     page('APP账号', '/system', 'appAccount', 'MobileOutlined', [['编辑APP账号', 'appMember-edit']]),
-    page('国际会员', '/system', 'interMember', 'GlobalOutlined', [...crud('interMember', '国际会员'), ['重置国际会员密码', 'interMember-reset']]),
+    page('国际会员', '/system', 'interMember', 'GlobalOutlined', [
+      ...crud('interMember', '国际会员'),
+      ['重置国际会员密码', 'interMember-reset'],
+    ]),
     page('日志', '/system', 'log', 'FileSearchOutlined', [['查看日志', 'log-view']]),
     page('菜单管理', '/system', 'menu', 'MenuOutlined', [
       ['新增菜单', 'resource-add'],
@@ -190,7 +208,11 @@ function walk(tree: ResourceFixture[]): ResourceFixture[] {
  * level when there is none), titled by `title(entity)`; every action code the schema declares and the
  * tree lacks becomes an action of the entity's page. Pure: the given tree is not changed.
  */
-export function withSchemaPages(tree: readonly ResourceFixture[], schemas: readonly EntitySchema[], title: (entity: string) => string): ResourceFixture[] {
+export function withSchemaPages(
+  tree: readonly ResourceFixture[],
+  schemas: readonly EntitySchema[],
+  title: (entity: string) => string,
+): ResourceFixture[] {
   const out: ResourceFixture[] = structuredClone(tree as ResourceFixture[]);
   const codes = new Set(actionCodes(out));
   for (const schema of schemas) {
@@ -221,7 +243,9 @@ export function withSchemaPages(tree: readonly ResourceFixture[], schemas: reado
 }
 
 /** The seeded obd-web tree: the hand-written one plus every schema page (titles in zh-CN). */
-export const OBD_WEB_MENU: ResourceFixture[] = withSchemaPages(HAND_WRITTEN_MENU, Object.values(entityFiles), (entity) => translate('zh-CN', `entity.${entity}.title`));
+export const OBD_WEB_MENU: ResourceFixture[] = withSchemaPages(HAND_WRITTEN_MENU, Object.values(entityFiles), (entity) =>
+  translate('zh-CN', `entity.${entity}.title`),
+);
 
 export const VEHICLE_APP_MENU: ResourceFixture[] = [
   { name: '首页', code: 'app-home', kind: 'Menu', path: '/home', url: 'home', icon: 'home' },
@@ -237,7 +261,15 @@ export const VEHICLE_APP_MENU: ResourceFixture[] = [
       { name: '轨迹回放', code: 'app-vehicle-track', kind: 'Action' },
     ],
   },
-  { name: '告警', code: 'app-alarm', kind: 'Menu', path: '/alarm', url: 'alarm', icon: 'bell', children: [{ name: '处理告警', code: 'app-alarm-handle', kind: 'Action' }] },
+  {
+    name: '告警',
+    code: 'app-alarm',
+    kind: 'Menu',
+    path: '/alarm',
+    url: 'alarm',
+    icon: 'bell',
+    children: [{ name: '处理告警', code: 'app-alarm-handle', kind: 'Action' }],
+  },
   { name: '我的', code: 'app-mine', kind: 'Menu', path: '/mine', url: 'mine', icon: 'user' },
 ];
 

@@ -9,7 +9,9 @@ import { MENUS, resourceFields, type ResourceFixture } from './menu';
 export async function syncResources(db: Kysely<DB> | Transaction<DB>): Promise<number> {
   let added = 0;
   for (const [application, tree] of Object.entries(MENUS)) {
-    const existing = new Map((await db.selectFrom('resource').select(['id', 'code']).where('application', '=', application).execute()).map((r) => [r.code, r.id]));
+    const existing = new Map(
+      (await db.selectFrom('resource').select(['id', 'code']).where('application', '=', application).execute()).map((r) => [r.code, r.id]),
+    );
     const walk = async (items: ResourceFixture[], parentId: number | null): Promise<void> => {
       for (const [i, r] of items.entries()) {
         let id = existing.get(r.code);

@@ -27,7 +27,11 @@ async function insert(trx: Transaction<DB>, table: string, row: Record<string, u
   return r.rows[0].id;
 }
 
-export async function insertOrganisation(trx: Transaction<DB> | Kysely<DB>, o: OrgFixture, parent?: { id: number; path: string }): Promise<{ id: number; path: string }> {
+export async function insertOrganisation(
+  trx: Transaction<DB> | Kysely<DB>,
+  o: OrgFixture,
+  parent?: { id: number; path: string },
+): Promise<{ id: number; path: string }> {
   const row = await trx
     .insertInto('organisation')
     .values({
@@ -53,7 +57,15 @@ export async function insertOrganisation(trx: Transaction<DB> | Kysely<DB>, o: O
  * On an empty database: the organisation tree's root and the `admin` account, plus the demo
  * fixtures when asked. Does nothing when any organisation exists, so restarts keep the data.
  */
-export async function seed(db: Kysely<DB>, opts: { demo: boolean; adminPassword?: string; fixtures?: DemoFixtures; /** with `demo`: the demo's alarm policies, town fences and console rules (seedDemoAlarms) */ demoAlarms?: boolean }): Promise<SeedResult> {
+export async function seed(
+  db: Kysely<DB>,
+  opts: {
+    demo: boolean;
+    adminPassword?: string;
+    fixtures?: DemoFixtures;
+    /** with `demo`: the demo's alarm policies, town fences and console rules (seedDemoAlarms) */ demoAlarms?: boolean;
+  },
+): Promise<SeedResult> {
   const fx = opts.fixtures ?? demoFixtures;
   const password = opts.adminPassword ?? generatePassword();
   const passwordHash = await hashPassword(password);
@@ -78,7 +90,12 @@ export async function seed(db: Kysely<DB>, opts: { demo: boolean; adminPassword?
       })
       .returning('id')
       .executeTakeFirstOrThrow()
-      .then(({ id }) => trx.insertInto('member_application').values(APPLICATIONS.map((application) => ({ member_id: id, application }))).execute());
+      .then(({ id }) =>
+        trx
+          .insertInto('member_application')
+          .values(APPLICATIONS.map((application) => ({ member_id: id, application })))
+          .execute(),
+      );
     if (opts.demo) {
       await seedDemo(trx, fx, orgs);
       await seedDemoAccounts(trx, orgs, passwordHash);

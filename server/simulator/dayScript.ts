@@ -9,9 +9,20 @@
 import type { LocationInput } from '../telematics/jt808/codec';
 
 export type Leg =
-  | { kind: 'drive'; minutes: number; kmh: number; /** degrees from north */ heading: number; /** trouble codes the OBD block lists while driving */ dtcs?: string[] }
+  | {
+      kind: 'drive';
+      minutes: number;
+      kmh: number;
+      /** degrees from north */ heading: number;
+      /** trouble codes the OBD block lists while driving */ dtcs?: string[];
+    }
   | { kind: 'idle'; minutes: number }
-  | { kind: 'park'; minutes: number; /** litres added in the middle of the stay */ refuelL?: number; /** litres taken in the middle of the stay */ drainL?: number };
+  | {
+      kind: 'park';
+      minutes: number;
+      /** litres added in the middle of the stay */ refuelL?: number;
+      /** litres taken in the middle of the stay */ drainL?: number;
+    };
 
 export interface ScriptState {
   time: number;

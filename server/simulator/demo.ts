@@ -51,7 +51,10 @@ export async function demoFleet(db: Kysely<DB>, count: number): Promise<FleetTer
       version: (row.protocol === '2019' ? 2019 : 2013) as Jt808Version,
       city: CITIES.find((c) => c.name === CITY_OF_TEAM[row.team ?? '']),
       authCode: row.auth_code ?? undefined,
-      start: row.latitude === null || row.longitude === null ? undefined : { latitude: row.latitude, longitude: row.longitude, mileageKm: row.mileage_km, fuelL: row.fuel_l },
+      start:
+        row.latitude === null || row.longitude === null
+          ? undefined
+          : { latitude: row.latitude, longitude: row.longitude, mileageKm: row.mileage_km, fuelL: row.fuel_l },
     });
   }
   return out;
@@ -99,7 +102,11 @@ export function demoFleetStarter(opts: DemoFleetOptions): FleetStarter {
       // The team pages join schedules with what was driven: schedule the drivers on the days their vehicle drove.
       const schedules = await seedDemoSchedules(db);
       log.info({ schedules }, 'demo history: schedules added');
-      await db.insertInto('app_setting').values({ key: DEMO_HISTORY_KEY, value: new Date().toISOString() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+      await db
+        .insertInto('app_setting')
+        .values({ key: DEMO_HISTORY_KEY, value: new Date().toISOString() })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
       log.info({ positions, elapsedS: Math.round((Date.now() - started) / 1000) }, 'demo history: complete and derived');
     };
     // The history first (the same terminals upload their past), then the fleet reports live. The

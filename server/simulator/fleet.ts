@@ -223,7 +223,19 @@ export class Fleet {
   }
 
   stats(): FleetStats {
-    const s: FleetStats = { terminals: this.members.length, online: 0, refused: 0, positions: 0, acked: 0, unacked: 0, obdRecords: 0, obdAcked: 0, blindBatches: 0, commands: 0, connects: 0 };
+    const s: FleetStats = {
+      terminals: this.members.length,
+      online: 0,
+      refused: 0,
+      positions: 0,
+      acked: 0,
+      unacked: 0,
+      obdRecords: 0,
+      obdAcked: 0,
+      blindBatches: 0,
+      commands: 0,
+      connects: 0,
+    };
     for (const m of this.members) {
       const t = m.terminal;
       if (t.isOnline) s.online++;

@@ -94,7 +94,11 @@ function longHaul(startMinutes: number, heading: number, fuelL: number, legs: Le
 }
 
 /** The reports of one terminal's history, one array per day, oldest first. */
-export function historyDays(index: number, terminal: FleetTerminal, opts: Pick<HistoryOptions, 'days' | 'until' | 'tzOffsetMinutes'>): LocationInput[][] {
+export function historyDays(
+  index: number,
+  terminal: FleetTerminal,
+  opts: Pick<HistoryOptions, 'days' | 'until' | 'tzOffsetMinutes'>,
+): LocationInput[][] {
   const until = opts.until ?? Date.now();
   const offset = (opts.tzOffsetMinutes ?? 480) * 60_000;
   const todayStart = Math.floor((until + offset) / DAY_MS) * DAY_MS - offset;
@@ -121,7 +125,9 @@ export async function playHistory(opts: HistoryOptions): Promise<{ positions: nu
   const perTerminal = opts.terminals.map((t, i) => historyDays(i, t, opts));
   const days = Math.max(0, ...perTerminal.map((d) => d.length));
   let positions = 0;
-  const terminals = opts.terminals.map((t) => new SimTerminal({ host: opts.host, port: opts.port, phone: t.phone, version: t.version, ackTimeoutMs: 30_000 }));
+  const terminals = opts.terminals.map(
+    (t) => new SimTerminal({ host: opts.host, port: opts.port, phone: t.phone, version: t.version, ackTimeoutMs: 30_000 }),
+  );
   try {
     await Promise.all(terminals.map((t) => t.connect()));
     for (let day = 0; day < days && !opts.stopped?.(); day++) {

@@ -43,8 +43,10 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    process.stdout.write('npm run simulate -- --terminals N --interval S [--host H] [--port P] [--from K] [--duration S]\n' +
-      '  [--provision --api URL --user admin --password P --org HD-SH] [--local-addresses 127.0.0.2,127.0.0.3] [--codes FILE]\n');
+    process.stdout.write(
+      'npm run simulate -- --terminals N --interval S [--host H] [--port P] [--from K] [--duration S]\n' +
+        '  [--provision --api URL --user admin --password P --org HD-SH] [--local-addresses 127.0.0.2,127.0.0.3] [--codes FILE]\n',
+    );
     return;
   }
   const count = num('terminals', values.terminals, 8, 1, 100_000);
@@ -56,7 +58,13 @@ async function main(): Promise<void> {
   if (values.provision) {
     if (!values.password) throw new Error('--provision needs --password (or SIM_PASSWORD / ADMIN_PASSWORD)');
     const numbers = Array.from({ length: count }, (_, i) => `8090${String(from + i).padStart(8, '0')}`);
-    const created = await provisionThroughApi({ api: values.api!, user: values.user!, password: values.password, orgCode: values.org!, terminalNumbers: numbers });
+    const created = await provisionThroughApi({
+      api: values.api!,
+      user: values.user!,
+      password: values.password,
+      orgCode: values.org!,
+      terminalNumbers: numbers,
+    });
     log(`provisioned ${created} new terminal(s) and vehicle(s) in ${values.org}`);
     terminals = numbers.map((phone) => ({ phone }));
   } else {
@@ -66,7 +74,8 @@ async function main(): Promise<void> {
   }
 
   const codesFile = values.codes;
-  const codes: Record<string, string> = codesFile && fs.existsSync(codesFile) ? (JSON.parse(fs.readFileSync(codesFile, 'utf8')) as Record<string, string>) : {};
+  const codes: Record<string, string> =
+    codesFile && fs.existsSync(codesFile) ? (JSON.parse(fs.readFileSync(codesFile, 'utf8')) as Record<string, string>) : {};
   terminals = terminals.map((t) => ({ ...t, authCode: codes[t.phone] }));
   const fleet = new Fleet({
     host: values.host!,

@@ -22,7 +22,10 @@ interface Answer {
 async function call(api: string, method: string, path: string, token: string | null, body?: unknown): Promise<Answer> {
   const r = await fetch(api + path, {
     method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();
@@ -56,8 +59,13 @@ export async function provisionThroughApi(o: ProvisionOptions): Promise<number> 
     if (t.status === 406) continue; // exists already
     if (t.status !== 201) throw new Error(`creating terminal ${terminalNo} failed (${t.status}): ${JSON.stringify(t.body)}`);
     created++;
-    const v = await call(o.api, 'POST', '/api/vehicle/vehicle', token, { licence: `沪S${String(n % 100_000).padStart(5, '0')}`, terminalId: t.body.id, orgId });
-    if (v.status !== 201 && v.status !== 406) throw new Error(`creating the vehicle of ${terminalNo} failed (${v.status}): ${JSON.stringify(v.body)}`);
+    const v = await call(o.api, 'POST', '/api/vehicle/vehicle', token, {
+      licence: `沪S${String(n % 100_000).padStart(5, '0')}`,
+      terminalId: t.body.id,
+      orgId,
+    });
+    if (v.status !== 201 && v.status !== 406)
+      throw new Error(`creating the vehicle of ${terminalNo} failed (${v.status}): ${JSON.stringify(v.body)}`);
   }
   return created;
 }

@@ -142,14 +142,31 @@ export class SimTerminal extends EventEmitter {
       this.emit('close');
     });
     if (!this.authCode) {
-      const r = await this.request({ msgId: MsgId.Register, body: { province: 31, city: 100, makerId: 'FSSIM', model: 'FS-OBD-1', terminalId: this.opts.phone.slice(-7), plateColor: 1, plate: '' } }, 'reg');
+      const r = await this.request(
+        {
+          msgId: MsgId.Register,
+          body: {
+            province: 31,
+            city: 100,
+            makerId: 'FSSIM',
+            model: 'FS-OBD-1',
+            terminalId: this.opts.phone.slice(-7),
+            plateColor: 1,
+            plate: '',
+          },
+        },
+        'reg',
+      );
       if (r.opaque !== undefined || r.msgId !== MsgId.RegisterResponse || r.body.result !== 0 || !r.body.authCode) {
         socket.destroy();
         throw new RefusedError(`register refused for ${this.opts.phone}`);
       }
       this.authCode = r.body.authCode;
     }
-    const a = await this.request({ msgId: MsgId.Auth, body: { code: this.authCode, imei: '860000000000000', softwareVersion: 'sim-1.0' } }, `ack:${MsgId.Auth}`);
+    const a = await this.request(
+      { msgId: MsgId.Auth, body: { code: this.authCode, imei: '860000000000000', softwareVersion: 'sim-1.0' } },
+      `ack:${MsgId.Auth}`,
+    );
     if (a.opaque !== undefined || a.msgId !== MsgId.PlatformResponse || a.body.result !== 0) {
       this.authCode = undefined; // register again next time
       socket.destroy();
@@ -284,7 +301,8 @@ export class SimTerminal extends EventEmitter {
             this.stats.acked += u.positions.length;
             this.stats.obdAcked += u.obd;
             if (this.opts.ackLatency && u.positions.length) this.opts.ackLatency.record(Date.now() - u.sentAt);
-            if (this.opts.keepAcked) for (const p of u.positions) this.ackedTimes.push(new Date(p.time as string | number | Date).getTime());
+            if (this.opts.keepAcked)
+              for (const p of u.positions) this.ackedTimes.push(new Date(p.time as string | number | Date).getTime());
           }
           break;
         }

@@ -28,7 +28,11 @@ const DTC_POOL = ['P0301', 'P0420', 'P0171', 'P0128', 'P0562', 'U0100'];
 const OBD_EVERY = 30;
 
 /** A PID value as `bytes` big-endian bytes of hex. */
-const pidHex = (value: number, bytes: number) => Math.max(0, Math.round(value)).toString(16).padStart(bytes * 2, '0').slice(-bytes * 2);
+const pidHex = (value: number, bytes: number) =>
+  Math.max(0, Math.round(value))
+    .toString(16)
+    .padStart(bytes * 2, '0')
+    .slice(-bytes * 2);
 
 /** Small seeded PRNG (mulberry32): the same seed drives the same route. */
 export function rng(seed: number): () => number {
@@ -139,7 +143,11 @@ export class SimVehicle {
    */
   obdRecord(now: number): ObdRecordInput | null {
     const time = Math.floor(now / 1000) * 1000;
-    const position = { status: { raw: this.phase !== 'parked' ? 0b11 : 0b10 }, latitude: +this.lat.toFixed(6), longitude: +this.lon.toFixed(6) };
+    const position = {
+      status: { raw: this.phase !== 'parked' ? 0b11 : 0b10 },
+      latitude: +this.lat.toFixed(6),
+      longitude: +this.lon.toFixed(6),
+    };
     const key = this.dtcs.join(',');
     if (key !== this.sentDtcs) {
       this.sentDtcs = key;

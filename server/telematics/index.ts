@@ -74,13 +74,28 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const hub = new LiveHub();
   const unsubscribeHub = bus.subscribe('positions.stored', hub.publish);
   // Every process pushes the alarm toasts to its own members, whichever process decided them.
-  const unsubscribeAlarms = bus.subscribe('alarm.pushed', ({ items }) => hub.publishRaised(items.map((x) => ({ ...x, memberIds: new Set(x.memberIds) }))));
+  const unsubscribeAlarms = bus.subscribe('alarm.pushed', ({ items }) =>
+    hub.publishRaised(items.map((x) => ({ ...x, memberIds: new Set(x.memberIds) }))),
+  );
   // Every process closes its own sockets of sessions that ended, whichever process ended them.
   const watch = new SessionWatch(db, app.log);
   const unsubscribeSessions = bus.subscribe('sessions.changed', () => watch.check());
   const { maxConnections, fdReserve, ...limits } = config.jt808Limits ?? {};
   const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
-  const gateway = config.jt808Port ? new Jt808Gateway({ db, pool: database.pool, writer, obdWriter, log: app.log, maxConnections, fdReserve, limits: defined, checksum: config.jt808Checksum, resetLinkState: !config.gatewayWorker }) : null;
+  const gateway = config.jt808Port
+    ? new Jt808Gateway({
+        db,
+        pool: database.pool,
+        writer,
+        obdWriter,
+        log: app.log,
+        maxConnections,
+        fdReserve,
+        limits: defined,
+        checksum: config.jt808Checksum,
+        resetLinkState: !config.gatewayWorker,
+      })
+    : null;
   const downlink = gateway && opts.nats ? new NatsDownlink(opts.nats) : gateway;
   const stopServing = gateway && opts.nats ? serveDownlink(opts.nats, gateway) : () => undefined;
   const commands = downlink ? new CommandService(db, downlink) : null;
@@ -88,7 +103,16 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const disconnect = downlink instanceof NatsDownlink ? (id: number, reason: string) => downlink.disconnect(id, reason) : undefined;
   // So does a binding change reach the session, wherever it is held.
   const rebind = downlink instanceof NatsDownlink ? (ids: number[]) => downlink.rebind(ids) : undefined;
-  await registerTelematicsRoutes(app, { db, commands, gateway, hub, watch, disconnect, rebind, sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours } });
+  await registerTelematicsRoutes(app, {
+    db,
+    commands,
+    gateway,
+    hub,
+    watch,
+    disconnect,
+    rebind,
+    sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours },
+  });
 
   let port: number | null = null;
   let fleet: RunningFleet | null = null;

@@ -60,8 +60,18 @@ export default function LoginPage() {
         </Typography.Title>
         <Typography.Paragraph type="secondary">{t('console.login.subtitle')}</Typography.Paragraph>
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
-        <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} initialValues={{ loginName: rememberedLoginName(), remember: true }}>
-          <Form.Item name="loginName" label={t('console.login.loginName')} rules={[{ required: true, whitespace: true, message: t('console.login.loginNameRequired') }]}>
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={submit}
+          requiredMark={false}
+          initialValues={{ loginName: rememberedLoginName(), remember: true }}
+        >
+          <Form.Item
+            name="loginName"
+            label={t('console.login.loginName')}
+            rules={[{ required: true, whitespace: true, message: t('console.login.loginNameRequired') }]}
+          >
             <Input autoComplete="username" autoFocus />
           </Form.Item>
           {/* SPEC.md §5, with the kit's pattern the server's login schema uses. (The console runs

@@ -62,4 +62,8 @@ export const handleAlarm = (id: number, note: string) => call<AlarmRow>(`/vehicl
 
 /** The list of these criteria as xlsx, latest first (what the table pages through). */
 export const exportAlarms = (criteria: AlarmCriteria, watch?: DownloadWatch) =>
-  downloadSheet({ method: 'POST', url: '/vehicle/alarm/export', authority: NONE }, { criteria, order: { property: 'begin', direction: 'DESC' } }, watch);
+  downloadSheet(
+    { method: 'POST', url: '/vehicle/alarm/export', authority: NONE },
+    { criteria, order: { property: 'begin', direction: 'DESC' } },
+    watch,
+  );

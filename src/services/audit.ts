@@ -7,5 +7,10 @@ import { call } from './http/call';
  * failure is ignored (the action itself already happened).
  */
 export function auditEvent(action: string, target?: string, detail?: string): void {
-  call('/vehicle/audit/audit/obd-web', { method: 'POST', data: { action, ...(target ? { target } : {}), ...(detail ? { detail } : {}) }, quiet: true, skipErrorHandler: true }).catch(() => undefined);
+  call('/vehicle/audit/audit/obd-web', {
+    method: 'POST',
+    data: { action, ...(target ? { target } : {}), ...(detail ? { detail } : {}) },
+    quiet: true,
+    skipErrorHandler: true,
+  }).catch(() => undefined);
 }

@@ -34,12 +34,18 @@ export function answeredParams(c: TerminalCommand): ParamValue[] | null {
 }
 
 /** A command that failed because the terminal's session closed before it answered. */
-export const closedUnanswered = (c: TerminalCommand) => c.status === 'failed' && (c.response as { reason?: string } | undefined)?.reason === 'sessionClosed';
+export const closedUnanswered = (c: TerminalCommand) =>
+  c.status === 'failed' && (c.response as { reason?: string } | undefined)?.reason === 'sessionClosed';
 
 /** Sends a command and waits up to `waitMs` for the terminal's answer (406: the terminal is offline). */
 export function sendCommand(terminalId: number, body: CommandBody, waitMs = 10_000) {
   const { kind, ...rest } = body;
-  return call<TerminalCommand>(`/vehicle/terminal/${terminalId}/command/${kind}`, { method: 'POST', data: { ...rest, waitMs }, authority: COMMAND_CODE, skipErrorHandler: true });
+  return call<TerminalCommand>(`/vehicle/terminal/${terminalId}/command/${kind}`, {
+    method: 'POST',
+    data: { ...rest, waitMs },
+    authority: COMMAND_CODE,
+    skipErrorHandler: true,
+  });
 }
 
 export const commandById = (terminalId: number, commandId: number) =>

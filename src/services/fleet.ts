@@ -24,33 +24,45 @@ export interface ServicePeriod {
 export const editService = (entity: ServiceEntity, id: number, body: ServicePeriod) =>
   call<Row>(`/vehicle/${entity}/editService/${id}`, { method: 'PUT', data: body, authority: SERVICE_CODE[entity], skipErrorHandler: true });
 
-export const bindTerminal = (vehicleId: number, terminalId: number) => call<Row>(`/vehicle/vehicle/bind/${vehicleId}/${terminalId}`, { method: 'PUT', authority: 'vehicle-bind' });
+export const bindTerminal = (vehicleId: number, terminalId: number) =>
+  call<Row>(`/vehicle/vehicle/bind/${vehicleId}/${terminalId}`, { method: 'PUT', authority: 'vehicle-bind' });
 
-export const unbindTerminal = (vehicleId: number) => call<Row>(`/vehicle/vehicle/unbind/${vehicleId}`, { method: 'PUT', authority: 'vehicle-unbind' });
+export const unbindTerminal = (vehicleId: number) =>
+  call<Row>(`/vehicle/vehicle/unbind/${vehicleId}`, { method: 'PUT', authority: 'vehicle-unbind' });
 
 /** The codes of the assignment calls (server/fleet/assignRoutes.ts). */
-export const ASSIGN_CODE = { owner: 'vehicle-edit', driver: 'vehicle-edit', replaceTerminal: 'vehicle-bind', feedbackState: 'feedback-handle' } as const;
+export const ASSIGN_CODE = {
+  owner: 'vehicle-edit',
+  driver: 'vehicle-edit',
+  replaceTerminal: 'vehicle-bind',
+  feedbackState: 'feedback-handle',
+} as const;
 
 /** Replaces the vehicle's terminal by a free one in one step (`reset/{a}/{b}`; the old one is free again). */
 export const replaceTerminal = (vehicleId: number, terminalId: number) =>
   call<Row>(`/vehicle/vehicle/reset/${vehicleId}/${terminalId}`, { method: 'PUT', authority: ASSIGN_CODE.replaceTerminal });
 
 /** Sets the vehicle's app-account owner (`0` clears it). */
-export const setVehicleOwner = (vehicleId: number, memberId: number) => call<Row>(`/vehicle/vehicle/${vehicleId}/${memberId}`, { method: 'PUT', authority: ASSIGN_CODE.owner });
+export const setVehicleOwner = (vehicleId: number, memberId: number) =>
+  call<Row>(`/vehicle/vehicle/${vehicleId}/${memberId}`, { method: 'PUT', authority: ASSIGN_CODE.owner });
 
 /** The vehicle's app-account owner, as the pickers label members; null when it has none. */
 export async function vehicleOwner(vehicleId: number): Promise<PickOption | null> {
-  const o = await call<{ memberId: number | null; loginName: string | null; name: string | null }>(`/vehicle/vehicle/${vehicleId}/owner`, { method: 'GET' });
+  const o = await call<{ memberId: number | null; loginName: string | null; name: string | null }>(`/vehicle/vehicle/${vehicleId}/owner`, {
+    method: 'GET',
+  });
   return o.memberId === null ? null : { value: o.memberId, label: `${o.name}（${o.loginName}）` };
 }
 
 /** Assigns a driver to the vehicle (`0` clears it). */
-export const assignDriver = (vehicleId: number, driverId: number) => call<Row>(`/vehicle/driver/${vehicleId}/${driverId}`, { method: 'PUT', authority: ASSIGN_CODE.driver });
+export const assignDriver = (vehicleId: number, driverId: number) =>
+  call<Row>(`/vehicle/driver/${vehicleId}/${driverId}`, { method: 'PUT', authority: ASSIGN_CODE.driver });
 
 export type FeedbackState = 'pending' | 'processing' | 'resolved';
 export const FEEDBACK_STATES: readonly FeedbackState[] = ['pending', 'processing', 'resolved'];
 
-export const setFeedbackState = (id: number, state: FeedbackState) => call<Row>(`/vehicle/feedback/${id}/${state}`, { method: 'PUT', authority: ASSIGN_CODE.feedbackState });
+export const setFeedbackState = (id: number, state: FeedbackState) =>
+  call<Row>(`/vehicle/feedback/${id}/${state}`, { method: 'PUT', authority: ASSIGN_CODE.feedbackState });
 
 /** One choice of a picker: the row's id and how it reads. */
 export interface PickOption {
@@ -80,7 +92,11 @@ export async function searchDrivers(orgId: number, q: string): Promise<PickOptio
 
 /** Free terminals of the caller's organisation subtree (`vendee-0`) whose number or SIM contains `q`. */
 export const suggestTerminals = (q: string) =>
-  call<TerminalSuggestion[]>(`/vehicle/device/terminal/suggest/vendee-0/${encodeURIComponent(q)}`, { method: 'GET', authority: 'vehicle-bind', params: { limit: 20 } });
+  call<TerminalSuggestion[]>(`/vehicle/device/terminal/suggest/vendee-0/${encodeURIComponent(q)}`, {
+    method: 'GET',
+    authority: 'vehicle-bind',
+    params: { limit: 20 },
+  });
 
 export interface LicenceQuery {
   withinDays: number;
@@ -106,7 +122,8 @@ export interface ResetAnswer {
   password: string;
 }
 
-export const resetInterMemberPassword = (id: number) => call<ResetAnswer>(`/vehicle/interMember/reset/${id}`, { method: 'POST', authority: INTER_MEMBER_RESET_CODE });
+export const resetInterMemberPassword = (id: number) =>
+  call<ResetAnswer>(`/vehicle/interMember/reset/${id}`, { method: 'POST', authority: INTER_MEMBER_RESET_CODE });
 
 /** A vehicle found by part of its licence or VIN (`GET vehicle/query/{x}`). */
 export interface VehicleMatch {
@@ -121,4 +138,5 @@ export interface VehicleMatch {
 export const VEHICLE_QUERY_MAX = 20;
 
 /** Vehicles of the caller's subtree whose licence or VIN contains `q`, those starting with it first. */
-export const findVehicles = (q: string) => call<VehicleMatch[]>(`/vehicle/vehicle/query/${encodeURIComponent(q)}`, { method: 'GET', params: { limit: PICK_PAGE } });
+export const findVehicles = (q: string) =>
+  call<VehicleMatch[]>(`/vehicle/vehicle/query/${encodeURIComponent(q)}`, { method: 'GET', params: { limit: PICK_PAGE } });

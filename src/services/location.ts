@@ -24,6 +24,7 @@ export interface MapConfig {
 }
 
 // Public calls: no session needed, and the page shows their failures itself.
-export const sharedLocation = (ticket: string) => call<SharedLocation>(`/location/${encodeURIComponent(ticket)}`, { method: 'GET', skipErrorHandler: true });
+export const sharedLocation = (ticket: string) =>
+  call<SharedLocation>(`/location/${encodeURIComponent(ticket)}`, { method: 'GET', skipErrorHandler: true });
 
 export const mapConfig = () => call<MapConfig>('/map/config', { method: 'GET', skipErrorHandler: true });

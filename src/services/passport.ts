@@ -57,7 +57,11 @@ export const APPLICATION = 'obd-web';
 
 /** Login failures are shown by the login page itself (SPEC.md §8: login rejects with the server message). */
 export const login = (loginName: string, password: string) =>
-  call<LoginAnswer | WeakPasswordAnswer>('/login', { method: 'POST', data: { loginName, password, application: APPLICATION }, skipErrorHandler: true });
+  call<LoginAnswer | WeakPasswordAnswer>('/login', {
+    method: 'POST',
+    data: { loginName, password, application: APPLICATION },
+    skipErrorHandler: true,
+  });
 
 export const logout = () => call<void>('/logout', { method: 'POST', quiet: true, skipErrorHandler: true });
 
@@ -75,7 +79,8 @@ export interface SimulateLoginAnswer {
   object: Omit<LoginObject, 'memberId' | 'memberName' | 'orgType'>;
 }
 
-export const simulateLogin = (memberId: number) => call<SimulateLoginAnswer>(`/passport/member/${memberId}/simulate-login`, { method: 'POST' });
+export const simulateLogin = (memberId: number) =>
+  call<SimulateLoginAnswer>(`/passport/member/${memberId}/simulate-login`, { method: 'POST' });
 
 export const simulateLogout = () => call<MessageAnswer>('/passport/member/simulate-logout', { method: 'POST' });
 
@@ -112,7 +117,10 @@ type OrNull<T, K extends keyof T> = { [P in K]-?: Exclude<T[P], undefined> | nul
 export type OrgType = Org['type'];
 export type Status = Org['status'];
 
-export type Org = Answered<Organisation, 'id' | 'code' | 'name' | 'parentName' | 'type' | 'status' | 'isSystem' | 'link' | 'createdAt' | 'updatedAt'> &
+export type Org = Answered<
+  Organisation,
+  'id' | 'code' | 'name' | 'parentName' | 'type' | 'status' | 'isSystem' | 'link' | 'createdAt' | 'updatedAt'
+> &
   OrNull<Organisation, 'parentId' | 'contact' | 'phone' | 'address'>;
 
 /** An organisation option of the caller's subtree (disabled = organisation disabled). */
@@ -126,7 +134,8 @@ export interface OrgOption {
 
 export const queryOrgs = (body: PagingBody) => call<Page<Org>>('/vehicle/org/query', { method: 'POST', data: body });
 export const orgTreeOptions = () => call<OrgOption[]>('/vehicle/org/tree/options/', { method: 'GET', skipErrorHandler: true });
-export const editOrgLink = (id: number, link: string | null) => call<Org>(`/vehicle/org/editLink/${id}`, { method: 'PUT', data: { link }, authority: 'org-editLink', skipErrorHandler: true });
+export const editOrgLink = (id: number, link: string | null) =>
+  call<Org>(`/vehicle/org/editLink/${id}`, { method: 'PUT', data: { link }, authority: 'org-editLink', skipErrorHandler: true });
 
 export type Role = Answered<RoleEntity, 'id' | 'name' | 'application' | 'orgId' | 'createdAt' | 'updatedAt'> &
   OrNull<RoleEntity, 'description'> & {
@@ -140,8 +149,10 @@ export interface Assignable {
   granted: number[];
 }
 
-export const allRoles = (application: Application) => call<Role[]>('/passport/role/all', { method: 'GET', application, skipErrorHandler: true });
-export const assignableResources = (application: Application, roleId: number) => call<Assignable>(`/passport/resource/assignable/${roleId}`, { method: 'GET', application });
+export const allRoles = (application: Application) =>
+  call<Role[]>('/passport/role/all', { method: 'GET', application, skipErrorHandler: true });
+export const assignableResources = (application: Application, roleId: number) =>
+  call<Assignable>(`/passport/resource/assignable/${roleId}`, { method: 'GET', application });
 export const allResources = (application: Application) => call<ResourceItem[]>('/passport/resource/all', { method: 'GET', application });
 export const authorizeRole = (application: Application, roleId: number, resourceIds: number[]) =>
   call<{ application: Application; resourceIds: number[] }>(`/passport/role/${roleId}/authorize`, {
@@ -155,9 +166,21 @@ export const authorizeRole = (application: Application, roleId: number, resource
 export type ResourceBody = Partial<Omit<ResourceItem, 'id' | 'application' | 'children'>>;
 
 export const createResource = (application: Application, body: ResourceBody) =>
-  call<ResourceItem>('/passport/resource', { method: 'POST', data: body, application, authority: codeFor('resource-add', application), skipErrorHandler: true });
+  call<ResourceItem>('/passport/resource', {
+    method: 'POST',
+    data: body,
+    application,
+    authority: codeFor('resource-add', application),
+    skipErrorHandler: true,
+  });
 export const updateResource = (application: Application, id: number, body: ResourceBody) =>
-  call<ResourceItem>(`/passport/resource/${id}`, { method: 'PUT', data: body, application, authority: codeFor('resource-edit', application), skipErrorHandler: true });
+  call<ResourceItem>(`/passport/resource/${id}`, {
+    method: 'PUT',
+    data: body,
+    application,
+    authority: codeFor('resource-edit', application),
+    skipErrorHandler: true,
+  });
 export const deleteResource = (application: Application, id: number) =>
   call<void>(`/passport/resource/${id}`, { method: 'DELETE', application, authority: codeFor('resource-remove', application) });
 
@@ -165,29 +188,57 @@ export type MemberType = MemberEntity['memberType'];
 
 export type Member = Answered<
   MemberEntity,
-  'id' | 'uid' | 'loginName' | 'name' | 'memberType' | 'orgId' | 'expireDate' | 'status' | 'firstSign' | 'signInCount' | 'lastSignIn' | 'roleIds' | 'roleNames' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'uid'
+  | 'loginName'
+  | 'name'
+  | 'memberType'
+  | 'orgId'
+  | 'expireDate'
+  | 'status'
+  | 'firstSign'
+  | 'signInCount'
+  | 'lastSignIn'
+  | 'roleIds'
+  | 'roleNames'
+  | 'createdAt'
+  | 'updatedAt'
 > &
   OrNull<MemberEntity, 'mobile'> & {
     orgName: string;
     applications: Application[];
   };
 
-export type MemberBody = Partial<Pick<Member, 'loginName' | 'name' | 'mobile' | 'memberType' | 'orgId' | 'expireDate' | 'status' | 'roleIds' | 'applications'>>;
+export type MemberBody = Partial<
+  Pick<Member, 'loginName' | 'name' | 'mobile' | 'memberType' | 'orgId' | 'expireDate' | 'status' | 'roleIds' | 'applications'>
+>;
 export type RegisterBody = MemberBody & { password: string; enableExisting?: boolean };
 
 /** 201 with the new account, or 200 when an account of another platform was enabled here. */
 export type RegisterAnswer = Member | { success: true; message: string; object: Member };
 
-export const registerMember = (body: RegisterBody) => call<RegisterAnswer>('/passport/passport/register', { method: 'POST', data: body, authority: 'member-register', skipErrorHandler: true });
+export const registerMember = (body: RegisterBody) =>
+  call<RegisterAnswer>('/passport/passport/register', { method: 'POST', data: body, authority: 'member-register', skipErrorHandler: true });
 export const resetPassword = (id: number, password: string) =>
-  call<MessageAnswer>('/passport/member/reset-password', { method: 'PUT', data: { id, password }, authority: 'member-resetpassword', skipErrorHandler: true });
+  call<MessageAnswer>('/passport/member/reset-password', {
+    method: 'PUT',
+    data: { id, password },
+    authority: 'member-resetpassword',
+    skipErrorHandler: true,
+  });
 /** Lifts an account's sign-in lock at every address (`member-unlock`). */
-export const unlockMember = (id: number) => call<MessageAnswer>('/passport/member/unlock', { method: 'POST', data: { id }, authority: 'member-unlock' });
+export const unlockMember = (id: number) =>
+  call<MessageAnswer>('/passport/member/unlock', { method: 'POST', data: { id }, authority: 'member-unlock' });
 
 export type { RoleMisassignment };
 export const roleMisassignments = () =>
-  call<{ total: number; data: RoleMisassignment[] }>('/passport/member/role-misassignments', { method: 'GET', authority: 'member-roleAudit', skipErrorHandler: true });
-export const memberApplications = () => call<Array<{ code: Application; name: string }>>('/passport/member/applications', { method: 'GET', skipErrorHandler: true });
+  call<{ total: number; data: RoleMisassignment[] }>('/passport/member/role-misassignments', {
+    method: 'GET',
+    authority: 'member-roleAudit',
+    skipErrorHandler: true,
+  });
+export const memberApplications = () =>
+  call<Array<{ code: Application; name: string }>>('/passport/member/applications', { method: 'GET', skipErrorHandler: true });
 
 export interface AuditRecord {
   id: number;
@@ -210,4 +261,5 @@ export interface AuditRecord {
   detail: string | null;
 }
 
-export const queryAudit = (body: PagingBody) => call<Page<AuditRecord>>('/vehicle/audit/query', { method: 'POST', data: body, authority: 'log-view' });
+export const queryAudit = (body: PagingBody) =>
+  call<Page<AuditRecord>>('/vehicle/audit/query', { method: 'POST', data: body, authority: 'log-view' });

@@ -20,7 +20,9 @@ export function newProgressId(): string {
 }
 
 /** Quiet: a progress read that fails (another server process, a network fault) just shows no rows. */
-export const readProgress = (id: string) => call<RowProgress>(`/vehicle/progress/${id}`, { method: 'GET', quiet: true, skipErrorHandler: true });
+export const readProgress = (id: string) =>
+  call<RowProgress>(`/vehicle/progress/${id}`, { method: 'GET', quiet: true, skipErrorHandler: true });
 
 /** Cancels it; answers its state afterwards (`done`: it finished first). */
-export const cancelProgress = (id: string) => call<RowProgress>(`/vehicle/progress/${id}`, { method: 'DELETE', quiet: true, skipErrorHandler: true });
+export const cancelProgress = (id: string) =>
+  call<RowProgress>(`/vehicle/progress/${id}`, { method: 'DELETE', quiet: true, skipErrorHandler: true });

@@ -51,15 +51,21 @@ export interface LedgerCriteria {
 const quiet = { quiet: true } as const;
 const LEDGER = '/vehicle/dailyDrivingBehavior';
 
-export const vehicleCount = (orgId?: number | null) => call<VehicleCounts>('/vehicle/index/vehicleCount', { method: 'POST', data: { criteria: { orgId: orgId ?? null } }, ...quiet });
-export const vehicleDistribution = (orgId?: number | null) => call<VehicleDistribution>('/vehicle/index/vehicleDis', { method: 'POST', data: { criteria: { orgId: orgId ?? null } }, ...quiet });
+export const vehicleCount = (orgId?: number | null) =>
+  call<VehicleCounts>('/vehicle/index/vehicleCount', { method: 'POST', data: { criteria: { orgId: orgId ?? null } }, ...quiet });
+export const vehicleDistribution = (orgId?: number | null) =>
+  call<VehicleDistribution>('/vehicle/index/vehicleDis', { method: 'POST', data: { criteria: { orgId: orgId ?? null } }, ...quiet });
 export const ledgerHome = () => call<LedgerHome>(`${LEDGER}/home`, { method: 'GET', ...quiet });
 export const ledgerTop7 = (criteria: LedgerCriteria, by: 'mileage' | 'fuel' = 'mileage') =>
   call<LedgerVehicleRow[]>(`${LEDGER}/Top7`, { method: 'POST', data: { criteria: { ...criteria, by } }, ...quiet });
-export const ledgerByDay = (criteria: LedgerCriteria) => call<LedgerDayRow[]>(`${LEDGER}/mileageAndFuelByDay`, { method: 'POST', data: { criteria }, ...quiet });
-export const ledgerByMonth = (criteria: LedgerCriteria) => call<LedgerMonthRow[]>(`${LEDGER}/mileageAndFuelByMonth`, { method: 'POST', data: { criteria }, ...quiet });
-export const ledgerByVehicle = (criteria: LedgerCriteria) => call<LedgerVehicleRow[]>(`${LEDGER}/mileageAndFuel`, { method: 'POST', data: { criteria }, ...quiet });
-export const ledgerTotal = (criteria: LedgerCriteria) => call<LedgerFigures>(`${LEDGER}/total`, { method: 'POST', data: { criteria }, ...quiet });
+export const ledgerByDay = (criteria: LedgerCriteria) =>
+  call<LedgerDayRow[]>(`${LEDGER}/mileageAndFuelByDay`, { method: 'POST', data: { criteria }, ...quiet });
+export const ledgerByMonth = (criteria: LedgerCriteria) =>
+  call<LedgerMonthRow[]>(`${LEDGER}/mileageAndFuelByMonth`, { method: 'POST', data: { criteria }, ...quiet });
+export const ledgerByVehicle = (criteria: LedgerCriteria) =>
+  call<LedgerVehicleRow[]>(`${LEDGER}/mileageAndFuel`, { method: 'POST', data: { criteria }, ...quiet });
+export const ledgerTotal = (criteria: LedgerCriteria) =>
+  call<LedgerFigures>(`${LEDGER}/total`, { method: 'POST', data: { criteria }, ...quiet });
 
 export interface DailyReport {
   rows: LedgerDayVehicleRow[];
@@ -76,7 +82,8 @@ export const LEDGER_DAILY_EXPORT = `${LEDGER}/mileageAndFuelByDayAndVehicle/expo
 export type LedgerOrgRow = LedgerFigures & { orgId: number; orgName: string; vehicles: number };
 
 /** The ledger summed per organisation (each vehicle's own), most cost first. */
-export const ledgerByOrg = (criteria: LedgerCriteria) => call<LedgerOrgRow[]>(`${LEDGER}/mileageAndFuelByOrg`, { method: 'POST', data: { criteria }, ...quiet });
+export const ledgerByOrg = (criteria: LedgerCriteria) =>
+  call<LedgerOrgRow[]>(`${LEDGER}/mileageAndFuelByOrg`, { method: 'POST', data: { criteria }, ...quiet });
 
 export interface FuelEvent {
   id: number;
@@ -90,4 +97,5 @@ export interface FuelEvent {
 }
 
 /** Refuels and suspected drains in the range, latest first. */
-export const fuelEvents = (criteria: LedgerCriteria) => call<FuelEvent[]>(`${LEDGER}/fuelEvents`, { method: 'POST', data: { criteria }, quiet: true });
+export const fuelEvents = (criteria: LedgerCriteria) =>
+  call<FuelEvent[]>(`${LEDGER}/fuelEvents`, { method: 'POST', data: { criteria }, quiet: true });

@@ -29,16 +29,17 @@ export interface CreatedTicket {
 }
 
 // 201 here is a new link, not an added record: the dialog says so itself.
-export const createShare = (vehicleId: number, hours: number) => call<CreatedTicket>('/vehicle/share', { method: 'POST', data: { vehicleId, hours }, authority: SHARE_CODE, quiet: true });
+export const createShare = (vehicleId: number, hours: number) =>
+  call<CreatedTicket>('/vehicle/share', { method: 'POST', data: { vehicleId, hours }, authority: SHARE_CODE, quiet: true });
 
-export const listShares = (vehicleId: number) => call<ShareTicket[]>(`/vehicle/share/Index/${vehicleId}`, { method: 'GET', authority: SHARE_CODE });
+export const listShares = (vehicleId: number) =>
+  call<ShareTicket[]>(`/vehicle/share/Index/${vehicleId}`, { method: 'GET', authority: SHARE_CODE });
 
 // 204 here is a revocation, not a deletion: the component says so itself.
 export const revokeShare = (id: number) => call<void>(`/vehicle/share/${id}`, { method: 'DELETE', authority: SHARE_CODE, quiet: true });
 
 /** Expiry choices, hours (the server takes 1 … 168). */
 export const VALIDITY_HOURS = [1, 6, 24, 72, 168] as const;
-
 
 /** The full address of a share path on this console. */
 export const shareUrl = (path: string, origin: string = window.location.origin): string => origin + path;

@@ -67,5 +67,13 @@ export function uploadSheet<T = SheetReport>(sheet: SheetCall, file: Blob, name:
   const data = new FormData();
   data.append('file', file, name);
   // quiet: the dialog shows the server's own "N rows imported" instead of the generic 201 toast.
-  return call<T>(sheet.url, { method: sheet.method, data, authority: sheet.authority, quiet: true, skipErrorHandler: true, signal: watch.signal, progressId: watch.progressId });
+  return call<T>(sheet.url, {
+    method: sheet.method,
+    data,
+    authority: sheet.authority,
+    quiet: true,
+    skipErrorHandler: true,
+    signal: watch.signal,
+    progressId: watch.progressId,
+  });
 }

@@ -14,7 +14,8 @@ export interface TeamAnswer<T> {
 
 export type { BreakRuleRow, ScheduleRow };
 
-const post = <T>(path: string, criteria: TeamCriteria) => call<TeamAnswer<T>>(`/vehicle/team/${path}`, { method: 'POST', data: { criteria }, quiet: true });
+const post = <T>(path: string, criteria: TeamCriteria) =>
+  call<TeamAnswer<T>>(`/vehicle/team/${path}`, { method: 'POST', data: { criteria }, quiet: true });
 
 export const breakRules = (c: TeamCriteria) => post<BreakRuleRow>('breakRules', c);
 export const orderSchedule = (c: TeamCriteria) => post<ScheduleRow>('orderSchedule', c);

@@ -26,7 +26,8 @@ export interface Registration {
   refusals: Refusal[];
 }
 
-export const loadRegistration = (terminalId: number) => call<Registration>(`/vehicle/terminal/${terminalId}/registration`, { method: 'GET', authority: NONE });
+export const loadRegistration = (terminalId: number) =>
+  call<Registration>(`/vehicle/terminal/${terminalId}/registration`, { method: 'GET', authority: NONE });
 
 export const resetRegistration = (terminalId: number) =>
   call<Registration>(`/vehicle/terminal/${terminalId}/resetRegistration`, { method: 'PUT', authority: RESET_REGISTRATION_CODE });

@@ -89,7 +89,8 @@ export interface VehicleReport {
   lastTrip: Trip | null;
 }
 
-export const vehicleReport = (vehicleId: number) => call<VehicleReport>(`/vehicle/vehicleReport/${vehicleId}`, { method: 'GET', skipErrorHandler: true });
+export const vehicleReport = (vehicleId: number) =>
+  call<VehicleReport>(`/vehicle/vehicleReport/${vehicleId}`, { method: 'GET', skipErrorHandler: true });
 
 export const monthLedger = (vehicleId: number) =>
   call<(LedgerFigures & { month: string })[]>(`/vehicle/monthUsageReport/monthMileageAndFuel/${vehicleId}`, { method: 'GET' });
@@ -97,8 +98,10 @@ export const monthLedger = (vehicleId: number) =>
 /** An alarm as the alarm query lists it: the live alarm's fields with its state. */
 export type AlarmRow = Omit<LiveRaisedAlarm, 'fenceId'> & { status: 'open' | 'closed'; handled: boolean };
 
-export const queryAlarms = (criteria: { vehicleId: number; category?: string; status?: 'open' | 'closed'; begin?: string; end?: string }, pageSize = 50) =>
-  call<Page<AlarmRow>>('/vehicle/alarm/query', { method: 'POST', data: { criteria, pageIndex: 1, pageSize } });
+export const queryAlarms = (
+  criteria: { vehicleId: number; category?: string; status?: 'open' | 'closed'; begin?: string; end?: string },
+  pageSize = 50,
+) => call<Page<AlarmRow>>('/vehicle/alarm/query', { method: 'POST', data: { criteria, pageIndex: 1, pageSize } });
 
 /** Policies of the caller's scope (the page keeps those of the vehicle's organisation line). */
 export const queryPolicies = () => call<Page<Row>>('/vehicle/policy/query', { method: 'POST', data: { pageIndex: 1, pageSize: 500 } });
@@ -108,4 +111,7 @@ export type MessageKind = 'position' | 'obd';
 export type { ObdMessage, PositionMessage };
 
 export const queryMessages = (vehicleId: number, kind: MessageKind, range: Range, pageIndex: number, pageSize: number) =>
-  call<Page<PositionMessage | ObdMessage>>(`/vehicle/message/vehicle-${vehicleId}`, { method: 'POST', data: { criteria: { kind, ...range }, pageIndex, pageSize } });
+  call<Page<PositionMessage | ObdMessage>>(`/vehicle/message/vehicle-${vehicleId}`, {
+    method: 'POST',
+    data: { criteria: { kind, ...range }, pageIndex, pageSize },
+  });

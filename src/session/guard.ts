@@ -1,7 +1,8 @@
 /** The route guard of SPEC.md §2 as a decision, so the rules are testable without a browser. */
 export const PUBLIC_ROUTES: readonly string[] = ['/login', '/404', '/password/weak'];
 
-export const isPublicPath = (path: string): boolean => PUBLIC_ROUTES.includes(path) || path.startsWith('/login/') || path.startsWith('/location/');
+export const isPublicPath = (path: string): boolean =>
+  PUBLIC_ROUTES.includes(path) || path.startsWith('/login/') || path.startsWith('/location/');
 
 export type GuardDecision = { kind: 'allow' } | { kind: 'toLogin'; redirect: string | null } | { kind: 'toHome' } | { kind: 'loadMenus' };
 
@@ -21,4 +22,5 @@ export function decide({ path, hasToken, menusReady, autoLoginPending }: GuardIn
 }
 
 /** Only same-site paths are followed after login (never `//host` or a full URL). */
-export const safeRedirect = (r: string | null | undefined): string => (r && r.startsWith('/') && !r.startsWith('//') && !r.startsWith('/login') ? r : '/');
+export const safeRedirect = (r: string | null | undefined): string =>
+  r && r.startsWith('/') && !r.startsWith('//') && !r.startsWith('/login') ? r : '/';

@@ -1,6 +1,17 @@
 import { history } from '@umijs/max';
 import { currentMember, logout, simulateLogin, simulateLogout } from '../services/passport';
-import { clearSession, isImpersonating, loadOrigin, loadReturnTo, loadSession, restoreOrigin, saveNotice, saveOrigin, saveReturnTo, saveSession } from './session';
+import {
+  clearSession,
+  isImpersonating,
+  loadOrigin,
+  loadReturnTo,
+  loadSession,
+  restoreOrigin,
+  saveNotice,
+  saveOrigin,
+  saveReturnTo,
+  saveSession,
+} from './session';
 import { resetSessionState } from './sessionReset';
 import { sessionFromLogin } from './signIn';
 import { IMPERSONATION_THEME_COLOR } from './theme';

@@ -25,4 +25,4 @@ export function createStore<T>(initial: T): Store<T> {
   };
 }
 
-export const useStore = <T,>(store: Store<T>): T => useSyncExternalStore(store.subscribe, store.get, store.get);
+export const useStore = <T>(store: Store<T>): T => useSyncExternalStore(store.subscribe, store.get, store.get);

@@ -26,7 +26,16 @@ export const isDark = (hex: string): boolean => luminance(hex) < 0.4;
 
 /** A colour moved towards black by `amount` (0–1), for sub-menus on the frame colour. */
 export function darken(hex: string, amount: number): string {
-  return '#' + rgb(hex).map((c) => Math.round(c * (1 - amount)).toString(16).padStart(2, '0')).join('');
+  return (
+    '#' +
+    rgb(hex)
+      .map((c) =>
+        Math.round(c * (1 - amount))
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  );
 }
 
 /** WCAG contrast ratio of two colours, 1 (same) … 21 (black on white). */
@@ -38,7 +47,16 @@ export function contrast(a: string, b: string): number {
 /** A colour moved towards `to` by `amount` (0–1). */
 function mix(hex: string, to: string, amount: number): string {
   const target = rgb(to);
-  return '#' + rgb(hex).map((c, i) => Math.round(c + (target[i] - c) * amount).toString(16).padStart(2, '0')).join('');
+  return (
+    '#' +
+    rgb(hex)
+      .map((c, i) =>
+        Math.round(c + (target[i] - c) * amount)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  );
 }
 
 /** Below this the selected menu item melts into the sidebar (navy on navy). */

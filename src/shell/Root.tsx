@@ -32,7 +32,12 @@ export default function Root() {
   useEffect(() => {
     void loadCatalogue(lang);
   }, [lang]);
-  const decision = decide({ path: pathname, hasToken: Boolean(session?.token), menusReady: navState.status === 'ready', autoLoginPending: hasPendingLogin() });
+  const decision = decide({
+    path: pathname,
+    hasToken: Boolean(session?.token),
+    menusReady: navState.status === 'ready',
+    autoLoginPending: hasPendingLogin(),
+  });
 
   useEffect(() => {
     if (decision.kind !== 'loadMenus' || navState.status === 'loading') return;
@@ -52,13 +57,17 @@ export default function Root() {
   }, [signedIn, session?.title, t]);
 
   let content;
-  if (decision.kind === 'toLogin') content = <Navigate to={decision.redirect ? `/login?redirect=${encodeURIComponent(decision.redirect + search)}` : '/login'} replace />;
+  if (decision.kind === 'toLogin')
+    content = <Navigate to={decision.redirect ? `/login?redirect=${encodeURIComponent(decision.redirect + search)}` : '/login'} replace />;
   else if (decision.kind === 'toHome') content = <Navigate to="/" replace />;
   else if (decision.kind === 'loadMenus') content = <Spin fullscreen />;
   else content = <Outlet />;
 
   return (
-    <ConfigProvider theme={themeFor(settings.themeColor ?? PICKER_DEFAULT_COLOR, session?.themeColor || LOGIN_THEME_COLOR)} componentSize={antdSize(settings.size)}>
+    <ConfigProvider
+      theme={themeFor(settings.themeColor ?? PICKER_DEFAULT_COLOR, session?.themeColor || LOGIN_THEME_COLOR)}
+      componentSize={antdSize(settings.size)}
+    >
       <App>
         <FeedbackBridge />
         {content}

@@ -9,7 +9,15 @@ import { UI_SIZES, updateSettings, useSettings } from './settings';
 import { useT } from '../session/useT';
 
 /** A navbar button opening a one-choice menu, the current choice selected. */
-function ChoiceMenu({ choices, selected, labelOf, onChoose, title, icon, testId }: {
+function ChoiceMenu({
+  choices,
+  selected,
+  labelOf,
+  onChoose,
+  title,
+  icon,
+  testId,
+}: {
   choices: readonly string[];
   selected: string;
   labelOf: (choice: string) => string;
@@ -21,7 +29,12 @@ function ChoiceMenu({ choices, selected, labelOf, onChoose, title, icon, testId 
   return (
     <Dropdown
       trigger={['click']}
-      menu={{ selectable: true, selectedKeys: [selected], items: choices.map((c) => ({ key: c, label: labelOf(c) })), onClick: ({ key }) => onChoose(key) }}
+      menu={{
+        selectable: true,
+        selectedKeys: [selected],
+        items: choices.map((c) => ({ key: c, label: labelOf(c) })),
+        onClick: ({ key }) => onChoose(key),
+      }}
     >
       <Tooltip title={title} placement="left">
         <Button type="text" icon={icon} aria-label={title} data-testid={testId} />

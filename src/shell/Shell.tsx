@@ -104,7 +104,14 @@ export default function Shell() {
   return (
     <Layout className="fs-shell" style={{ minHeight: '100vh' }}>
       {mobile ? (
-        <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} width={SIDEBAR_WIDTH} closable={false} styles={{ body: { padding: 0, background: frame } }}>
+        <Drawer
+          placement="left"
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          width={SIDEBAR_WIDTH}
+          closable={false}
+          styles={{ body: { padding: 0, background: frame } }}
+        >
           {sidebar(false)}
         </Drawer>
       ) : (
@@ -123,7 +130,11 @@ export default function Shell() {
             onToggleSidebar={() => (mobile ? setDrawerOpen(!drawerOpen) : updateSettings({ sidebarOpened: !sidebarOpened }))}
           />
         </Layout.Header>
-        <TagsView activePath={current?.path ?? null} defaultPath={nav.defaultPath ?? '/'} titleOf={(path) => viewRoutes.find((r) => r.path === path)?.title} />
+        <TagsView
+          activePath={current?.path ?? null}
+          defaultPath={nav.defaultPath ?? '/'}
+          titleOf={(path) => viewRoutes.find((r) => r.path === path)?.title}
+        />
         <Layout.Content className="fs-content">
           {target.kind === 'forbidden' && <Result status="403" title="403" subTitle={t('console.forbidden')} />}
           <ViewHost active={current} routes={viewRoutes} />

@@ -13,7 +13,12 @@ export default function ThemePicker() {
           size="small"
           disabledAlpha
           value={themeColor ?? PICKER_DEFAULT_COLOR}
-          presets={[{ label: t('console.navbar.theme'), colors: [PICKER_DEFAULT_COLOR, '#0c3467', '#1890ff', '#13c2c2', '#52c41a', '#fa541c', '#eb2f96', '#722ed1'] }]}
+          presets={[
+            {
+              label: t('console.navbar.theme'),
+              colors: [PICKER_DEFAULT_COLOR, '#0c3467', '#1890ff', '#13c2c2', '#52c41a', '#fa541c', '#eb2f96', '#722ed1'],
+            },
+          ]}
           onChangeComplete={(c) => updateSettings({ themeColor: c.toHexString() })}
           data-testid="theme-picker"
         />

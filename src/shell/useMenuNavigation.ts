@@ -9,5 +9,8 @@ import { useNavigationState } from '../session/navigationStore';
 export function useMenuNavigation(): Navigation | null {
   const state = useNavigationState();
   const { messages } = useIntl();
-  return useMemo(() => (state.status === 'ready' ? buildNavigation(state.tree, menuTitles(messages as Catalogue)) : null), [state, messages]);
+  return useMemo(
+    () => (state.status === 'ready' ? buildNavigation(state.tree, menuTitles(messages as Catalogue)) : null),
+    [state, messages],
+  );
 }

@@ -22,7 +22,10 @@ export const EMPTY_VIEWS: ViewsState = { views: [], generation: {} };
 const toView = (r: MenuRoute): VisitedView => ({ path: r.path, title: r.title, affix: r.affix, cached: !r.noCache });
 
 /** Affix routes open first, in menu order. */
-export const initViews = (routes: readonly MenuRoute[]): ViewsState => ({ views: routes.filter((r) => r.affix).map(toView), generation: {} });
+export const initViews = (routes: readonly MenuRoute[]): ViewsState => ({
+  views: routes.filter((r) => r.affix).map(toView),
+  generation: {},
+});
 
 export function addView(s: ViewsState, r: MenuRoute): ViewsState {
   if (s.views.some((v) => v.path === r.path)) return s;
@@ -34,11 +37,17 @@ export function closeView(s: ViewsState, path: string): ViewsState {
   return views.length === s.views.length ? s : { ...s, views };
 }
 
-export const closeOthers = (s: ViewsState, path: string): ViewsState => ({ ...s, views: s.views.filter((v) => v.affix || v.path === path) });
+export const closeOthers = (s: ViewsState, path: string): ViewsState => ({
+  ...s,
+  views: s.views.filter((v) => v.affix || v.path === path),
+});
 
 export const closeAll = (s: ViewsState): ViewsState => ({ ...s, views: s.views.filter((v) => v.affix) });
 
-export const refreshView = (s: ViewsState, path: string): ViewsState => ({ ...s, generation: { ...s.generation, [path]: (s.generation[path] ?? 0) + 1 } });
+export const refreshView = (s: ViewsState, path: string): ViewsState => ({
+  ...s,
+  generation: { ...s.generation, [path]: (s.generation[path] ?? 0) + 1 },
+});
 
 /** Where to go after closing the active tab: the last remaining one, else the default page. */
 export const nextPathAfterClose = (s: ViewsState, fallback: string): string => s.views[s.views.length - 1]?.path ?? fallback;

@@ -13,8 +13,7 @@ export const WEEKDAY_CHARS = ['日', '一', '二', '三', '四', '五', '六'] a
 
 // 'YYYY-MM-DD', 'YYYY/MM/DD', optionally followed by ' HH:mm[:ss[.SSS]]' (or 'T').
 // Parsed by hand because `new Date('2024-01-02')` is UTC while the API means local time.
-const LOCAL_DATE_RE =
-  /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,3}))?)?)?$/;
+const LOCAL_DATE_RE = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,3}))?)?)?$/;
 
 const DIGITS_RE = /^\d+$/;
 

@@ -8,12 +8,7 @@ export const TIME_LOCALES = ['zh-CN', 'en-US', 'es-ES', 'ja-JP'] as const;
 export type TimeLocale = (typeof TIME_LOCALES)[number];
 
 export type TimeAgoKey = 'time.justNow' | 'time.minutesAgo' | 'time.hoursAgo' | 'time.oneDayAgo';
-export type TimeMessageKey =
-  | TimeAgoKey
-  | 'time.monthDayTime'
-  | 'time.unit.minutes'
-  | 'time.unit.hours'
-  | 'time.unit.days';
+export type TimeMessageKey = TimeAgoKey | 'time.monthDayTime' | 'time.unit.minutes' | 'time.unit.hours' | 'time.unit.days';
 export type RangeMessageKey = 'range.lastWeek' | 'range.lastMonth' | 'range.lastThreeMonths';
 export type UtilMessageKey = TimeMessageKey | RangeMessageKey;
 

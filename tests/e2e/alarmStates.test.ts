@@ -43,7 +43,8 @@ describe('alarm centre history', () => {
     await terminal.connect();
     for (const r of day.reports.filter((x) => !late.includes(x))) terminal.report(r);
     await terminal.drain(60_000);
-    const idles = () => api('POST', '/vehicle/alarm/query', { criteria: { type: 'Idle', begin: new Date(START).toISOString() }, pageIndex: 1, pageSize: 10 });
+    const idles = () =>
+      api('POST', '/vehicle/alarm/query', { criteria: { type: 'Idle', begin: new Date(START).toISOString() }, pageIndex: 1, pageSize: 10 });
     const first = (await until(idles, (p) => p.data.length === 1)).data[0];
     await api('PUT', `/vehicle/alarm/${first.id}/handle`, { note: '司机在等货' });
     terminal.reportBatch(late, true);
@@ -55,7 +56,10 @@ describe('alarm centre history', () => {
 
     const { page, context } = await suite.adminPage('zh-CN');
     await openPage(page, '/alarm/ai', 'alarm/query');
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/alarm/query')), page.getByRole('tab', { name: '全部告警' }).click()]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/alarm/query')),
+      page.getByRole('tab', { name: '全部告警' }).click(),
+    ]);
     const table = page.getByTestId('alarm-all');
     const old = table.locator('tr.ant-table-row', { has: page.getByTestId('alarm-state').filter({ hasText: '已被取代' }) });
     await old.first().waitFor();
@@ -64,7 +68,10 @@ describe('alarm centre history', () => {
     expect(await link.innerText()).toBe(`由告警 #${successor.id} 取代`);
     // The link shows the successor alone, current, with the note carried over.
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/alarm/query')), link.click()]);
-    await page.getByTestId('alarm-shown').filter({ hasText: `告警 #${successor.id}` }).waitFor();
+    await page
+      .getByTestId('alarm-shown')
+      .filter({ hasText: `告警 #${successor.id}` })
+      .waitFor();
     await table.locator('tr.ant-table-row').filter({ hasText: '司机在等货' }).waitFor();
     expect(await table.locator('tr.ant-table-row').count()).toBe(1);
     expect(await table.getByTestId('alarm-state').count()).toBe(0);

@@ -17,7 +17,10 @@ const { api } = suite;
 const rows = (page: Page) => entityRows(page, 'vehicle');
 
 async function vehicleList(page: Page) {
-  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle/query') && r.request().method() === 'POST'), page.goto('/fleet/vehicleList')]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle/query') && r.request().method() === 'POST'),
+    page.goto('/fleet/vehicleList'),
+  ]);
   expect(response.status()).toBe(200);
   await rows(page).first().waitFor();
 }
@@ -80,7 +83,9 @@ describe('data entry an admin can trust', () => {
   });
 
   it('keeps the selected menu item visible on the navy theme', async () => {
-    const { page, context } = await suite.adminPage('zh-CN', (p) => p.addInitScript(() => localStorage.setItem('fleet-star.theme', '#0c3467')));
+    const { page, context } = await suite.adminPage('zh-CN', (p) =>
+      p.addInitScript(() => localStorage.setItem('fleet-star.theme', '#0c3467')),
+    );
     await vehicleList(page);
     const selected = page.locator('[data-testid=sidebar-menu] .ant-menu-item-selected');
     await selected.getByText('车辆管理').waitFor();
@@ -168,7 +173,14 @@ describe('data entry an admin can trust', () => {
   });
 
   it('says a wrong old password once, on its field, and the log shows it failed, naming objects and details', async () => {
-    await api('POST', '/passport/passport/register', { loginName: 'entry.clerk', name: '录入员', memberType: 'orgUser', expireDate: '2099-01-01', password: 'Start2026x', orgId: (await api('GET', '/passport/member/current')).orgId });
+    await api('POST', '/passport/passport/register', {
+      loginName: 'entry.clerk',
+      name: '录入员',
+      memberType: 'orgUser',
+      expireDate: '2099-01-01',
+      password: 'Start2026x',
+      orgId: (await api('GET', '/passport/member/current')).orgId,
+    });
     const { page, context } = await suite.adminPage();
     await page.getByTestId('user-menu').click();
     await settled(page); // the menu, once it stands still
@@ -178,7 +190,10 @@ describe('data entry an admin can trust', () => {
     await inputs.nth(0).fill('Wrong2026x');
     await inputs.nth(1).fill('Fleet#97531x');
     await inputs.nth(2).fill('Fleet#97531x');
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/passport/member/change-password')), dialog.getByRole('button', { name: /确\s*定/ }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/passport/member/change-password')),
+      dialog.getByRole('button', { name: /确\s*定/ }).click(),
+    ]);
     expect(refused.status()).toBe(400);
     await dialog.locator('.ant-form-item-explain-error').getByText('原密码不正确').waitFor();
     // Said once: on the field, not again in a toast.
@@ -209,7 +224,10 @@ describe('data entry an admin can trust', () => {
     await vehicleList(page);
     await rows(page).first().getByTestId('share-location').click();
     const dialog = page.locator('.ant-modal-content').filter({ hasText: '分享车辆位置' });
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/share') && r.request().method() === 'POST'), dialog.getByTestId('share-create').click()]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/share') && r.request().method() === 'POST'),
+      dialog.getByTestId('share-create').click(),
+    ]);
     await page.locator('.ant-message-notice').getByText('分享链接已生成').waitFor();
     expect(await page.locator('.ant-message-notice').getByText('添加成功！').count()).toBe(0);
     await context.close();

@@ -46,7 +46,10 @@ async function column(page: Page, entity: string, title: string): Promise<string
 
 /** Runs an action, waits for the list query it causes and for the table to show its answer. */
 async function reloading(page: Page, entity: string, action: () => Promise<unknown>) {
-  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'), action()]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'),
+    action(),
+  ]);
   expect(response.status()).toBe(200);
   // While loading, the table is masked and takes no clicks.
   await table(page, entity).locator('.ant-table-wrapper .ant-spin-spinning').waitFor({ state: 'detached' });
@@ -54,7 +57,8 @@ async function reloading(page: Page, entity: string, action: () => Promise<unkno
 }
 
 const errorToasts = (page: Page) => page.locator('.ant-message-notice .ant-message-error').allInnerTexts();
-const formItem = (form: Locator, label: string) => form.locator('.ant-form-item').filter({ has: form.page().locator(`label[title="${label}"]`) });
+const formItem = (form: Locator, label: string) =>
+  form.locator('.ant-form-item').filter({ has: form.page().locator(`label[title="${label}"]`) });
 
 describe('the vehicle list', () => {
   it('lists, searches, sorts, refuses bad input on the field and from the server, creates, edits and deletes', async () => {
@@ -95,10 +99,20 @@ describe('the vehicle list', () => {
     // The search form: licence contains.
     await reloading(page, 'vehicle', async () => {
       await page.getByTestId('entity-page-vehicle').locator('.ant-pro-table-search').getByLabel('车牌号', { exact: true }).fill('浙A');
-      await page.getByTestId('entity-page-vehicle').locator('.ant-pro-table-search').getByRole('button', { name: /查\s*询/ }).click();
+      await page
+        .getByTestId('entity-page-vehicle')
+        .locator('.ant-pro-table-search')
+        .getByRole('button', { name: /查\s*询/ })
+        .click();
     });
     expect((await column(page, 'vehicle', '车牌号')).every((l) => l.includes('浙A'))).toBe(true);
-    await reloading(page, 'vehicle', () => page.getByTestId('entity-page-vehicle').locator('.ant-pro-table-search').getByRole('button', { name: /重\s*置/ }).click());
+    await reloading(page, 'vehicle', () =>
+      page
+        .getByTestId('entity-page-vehicle')
+        .locator('.ant-pro-table-search')
+        .getByRole('button', { name: /重\s*置/ })
+        .click(),
+    );
 
     // Create: a bad VIN is refused on its field, in the server's words, before any call.
     await page.getByTestId('entity-add').click();
@@ -107,7 +121,12 @@ describe('the vehicle list', () => {
     await form.getByLabel('车架号（VIN）', { exact: true }).fill('LSVAM4187C218484I');
     const before = requests.length;
     await form.getByRole('button', { name: /确\s*定/ }).click();
-    const serverSays = await http(suite.server.url + '/api/vehicle/vehicle', 'POST', { licence: '沪E2E001', vin: 'LSVAM4187C218484I' }, suite.adminToken);
+    const serverSays = await http(
+      suite.server.url + '/api/vehicle/vehicle',
+      'POST',
+      { licence: '沪E2E001', vin: 'LSVAM4187C218484I' },
+      suite.adminToken,
+    );
     expect(serverSays.status).toBe(400);
     await formItem(form, '车架号（VIN）').locator('.ant-form-item-explain-error').getByText(serverSays.json.errors[0].message).waitFor();
     expect(serverSays.json.errors[0].message).toBe('车架号（VIN）应为17位字母或数字，且不含 I、O、Q');
@@ -118,7 +137,10 @@ describe('the vehicle list', () => {
     const taken = await api('POST', '/vehicle/vehicle', { licence: '沪E2E000' });
     await form.getByLabel('车架号（VIN）', { exact: true }).fill('LSVAM4187C2184847');
     await form.getByLabel('车牌号', { exact: true }).fill('沪E2E000');
-    const [dup] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle') && r.request().method() === 'POST'), form.getByRole('button', { name: /确\s*定/ }).click()]);
+    const [dup] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle') && r.request().method() === 'POST'),
+      form.getByRole('button', { name: /确\s*定/ }).click(),
+    ]);
     expect(dup.status()).toBe(406);
     await page.locator('.ant-message-notice').getByText('车牌号已被本单位的其他车辆使用').waitFor();
     expect((await errorToasts(page)).filter((t) => t === '车牌号已被本单位的其他车辆使用')).toHaveLength(1);
@@ -162,7 +184,12 @@ describe('the vehicle list', () => {
     // Delete, after confirming.
     await rows(page, 'vehicle').filter({ hasText: '沪E2E001' }).getByTestId('row-remove').click();
     await settled(page);
-    await reloading(page, 'vehicle', () => page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定/ }).click());
+    await reloading(page, 'vehicle', () =>
+      page
+        .locator('.ant-popconfirm')
+        .getByRole('button', { name: /确\s*定/ })
+        .click(),
+    );
     await page.locator('.ant-message-notice').getByText('删除成功！').waitFor();
     await rows(page, 'vehicle').filter({ hasText: '沪E2E001' }).waitFor({ state: 'detached' });
     expect((await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪E2E001' } })).total).toBe(0);
@@ -197,13 +224,21 @@ describe('every schema page', () => {
       const view = table(page, entity);
       await view.locator('.ant-table-tbody tr.ant-table-row, .ant-table-tbody .ant-empty').first().waitFor();
       await view.locator('.ant-table-wrapper .ant-spin-spinning').waitFor({ state: 'detached' });
-      expect({ key, errors: await errorToasts(page), notices: await page.locator('.ant-notification-notice').count() }).toEqual({ key, errors: [], notices: 0 });
+      expect({ key, errors: await errorToasts(page), notices: await page.locator('.ant-notification-notice').count() }).toEqual({
+        key,
+        errors: [],
+        notices: 0,
+      });
       const text = await page.locator('body').innerText();
       expect({ key, raw: text.match(/\b(entity|console|validation|http)\.[a-zA-Z]+/g) }).toEqual({ key, raw: null });
       // At a laptop's 1280 px and a desktop's 1440 px every column can be scrolled to, clear of the actions.
       for (const width of [1440, 1280]) {
         await page.setViewportSize({ width, height: 760 });
-        expect({ key, width, faults: await tableFits(page, `[data-testid=entity-page-${entity}]`, 3000) }).toEqual({ key, width, faults: [] });
+        expect({ key, width, faults: await tableFits(page, `[data-testid=entity-page-${entity}]`, 3000) }).toEqual({
+          key,
+          width,
+          faults: [],
+        });
       }
     }
     expect(external).toEqual([]);

@@ -19,7 +19,10 @@ const table = (page: Page) => entityTable(page, 'vehicle');
 const rows = (page: Page) => entityRows(page, 'vehicle');
 
 async function reloading(page: Page, action: () => Promise<unknown>) {
-  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle/query') && r.request().method() === 'POST'), action()]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle/query') && r.request().method() === 'POST'),
+    action(),
+  ]);
   expect(response.status()).toBe(200);
   await table(page).locator('.ant-table-wrapper .ant-spin-spinning').waitFor({ state: 'detached' });
 }
@@ -44,7 +47,10 @@ describe("the first-time administrator's path", () => {
     await form.getByLabel('油箱容量（升）', { exact: true }).fill('');
     await form.getByLabel('初始里程（公里）', { exact: true }).fill('');
     await form.getByLabel('车牌号', { exact: true }).fill(' 沪a10137 ');
-    const [dup] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle') && r.request().method() === 'POST'), form.getByRole('button', { name: /确\s*定/ }).click()]);
+    const [dup] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle') && r.request().method() === 'POST'),
+      form.getByRole('button', { name: /确\s*定/ }).click(),
+    ]);
     expect(dup.status()).toBe(406);
     await form.locator('.ant-form-item-explain-error').getByText('车牌号已被本单位的其他车辆使用').waitFor();
     // Esc after typing asks first; keeping on edits keeps what was typed.
@@ -59,7 +65,10 @@ describe("the first-time administrator's path", () => {
     // Edit: a service end before its start is refused on the field; a good edit toasts.
     await reloading(page, async () => {
       await table(page).locator('.ant-pro-table-search').getByLabel('车牌号', { exact: true }).fill('沪AD12345');
-      await table(page).locator('.ant-pro-table-search').getByRole('button', { name: /查\s*询/ }).click();
+      await table(page)
+        .locator('.ant-pro-table-search')
+        .getByRole('button', { name: /查\s*询/ })
+        .click();
     });
     await rows(page).filter({ hasText: '沪AD12345' }).getByTestId('row-edit').click();
     const edit = page.locator('.ant-drawer-content').filter({ hasText: '编辑车辆' });
@@ -88,7 +97,9 @@ describe("the first-time administrator's path", () => {
     const header = (ws.getRow(1).values as string[]).slice(1);
     const lists = wb.getWorksheet('lists')!;
     const offered = (label: string) => {
-      const v = (ws as unknown as { dataValidations: { model: Record<string, { formulae: string[] }> } }).dataValidations.model[`${ws.getColumn(header.indexOf(label) + 1).letter}3`];
+      const v = (ws as unknown as { dataValidations: { model: Record<string, { formulae: string[] }> } }).dataValidations.model[
+        `${ws.getColumn(header.indexOf(label) + 1).letter}3`
+      ];
       const [, col, last] = /^lists!\$([A-Z]+)\$1:\$[A-Z]+\$(\d+)$/.exec(v.formulae[0])!;
       return Array.from({ length: Number(last) }, (_, i) => String(lists.getCell(`${col}${i + 1}`).value));
     };
@@ -96,9 +107,18 @@ describe("the first-time administrator's path", () => {
       expect(offered(label)).toContain(value);
       return value;
     };
-    const values: Record<string, ExcelJS.CellValue> = { 车牌号: '浙E00077', 所属组织: pick('所属组织', '杭州车队'), 品牌: pick('品牌', '东风'), 燃油类型: pick('燃油类型', '0号柴油'), 司机: pick('司机', '吴杰'), 车辆状态: pick('车辆状态', '维修中') };
+    const values: Record<string, ExcelJS.CellValue> = {
+      车牌号: '浙E00077',
+      所属组织: pick('所属组织', '杭州车队'),
+      品牌: pick('品牌', '东风'),
+      燃油类型: pick('燃油类型', '0号柴油'),
+      司机: pick('司机', '吴杰'),
+      车辆状态: pick('车辆状态', '维修中'),
+    };
     ws.getRow(3).values = header.map((h) => values[h] ?? null);
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'vehicles.xlsx', mimeType: XLSX_TYPE, buffer: Buffer.from(await wb.xlsx.writeBuffer()) });
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'vehicles.xlsx', mimeType: XLSX_TYPE, buffer: Buffer.from(await wb.xlsx.writeBuffer()) });
     await dialog.getByTestId('sheet-valid').getByText('全部1行数据有效').waitFor();
     await reloading(page, () => dialog.getByTestId('sheet-apply').click());
     await page.locator('.ant-message-notice').getByText('成功导入1条数据').waitFor();
@@ -108,22 +128,33 @@ describe("the first-time administrator's path", () => {
     // Export, edit the file, import it again: read-only columns are ignored, times read as on screen.
     await reloading(page, async () => {
       await table(page).locator('.ant-pro-table-search').getByLabel('车牌号', { exact: true }).fill('浙E00077');
-      await table(page).locator('.ant-pro-table-search').getByRole('button', { name: /查\s*询/ }).click();
+      await table(page)
+        .locator('.ant-pro-table-search')
+        .getByRole('button', { name: /查\s*询/ })
+        .click();
     });
     await page.getByTestId('sheet-export').click();
     await settled(page); // the menu, once it stands still
-    const [exported] = await Promise.all([page.waitForEvent('download'), page.locator('.ant-dropdown:visible').getByText('导出全部', { exact: true }).click()]);
+    const [exported] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('.ant-dropdown:visible').getByText('导出全部', { exact: true }).click(),
+    ]);
     const sheet = await readXlsx(fs.readFileSync((await exported.path())!));
     const head = sheet[0] as string[];
     expect(head).toEqual(expect.arrayContaining(['所属组织', '创建时间', '更新时间']));
     expect(String(sheet[1][head.indexOf('创建时间')])).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    const again = [head, head.map((h, i) => (h === '车牌号' ? '浙E00078' : sheet[1][i] ?? null))];
+    const again = [head, head.map((h, i) => (h === '车牌号' ? '浙E00078' : (sheet[1][i] ?? null)))];
     await page.getByTestId('sheet-import').click();
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'exported.xlsx', mimeType: XLSX_TYPE, buffer: await xlsxOf(again, '数据') });
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'exported.xlsx', mimeType: XLSX_TYPE, buffer: await xlsxOf(again, '数据') });
     await dialog.getByTestId('sheet-valid').getByText('全部1行数据有效').waitFor();
     await reloading(page, () => dialog.getByTestId('sheet-apply').click());
     await page.locator('.ant-message-notice').getByText('成功导入1条数据').last().waitFor();
-    expect((await api('POST', '/vehicle/vehicle/query', { criteria: { licence: '浙E00078' } })).data[0]).toMatchObject({ orgId: imported.orgId, brandName: '东风' });
+    expect((await api('POST', '/vehicle/vehicle/query', { criteria: { licence: '浙E00078' } })).data[0]).toMatchObject({
+      orgId: imported.orgId,
+      brandName: '东风',
+    });
     await context.close();
   });
 
@@ -157,7 +188,10 @@ describe("the first-time administrator's path", () => {
     expect(box!.x + box!.width).toBeLessThanOrEqual(width);
     expect(await plate.innerText()).toMatch(/^[沪浙粤]/);
     // The plate cell is not covered by the actions column.
-    const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('td')?.cellIndex ?? -1, { x: box!.x + 5, y: box!.y + box!.height / 2 });
+    const hit = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('td')?.cellIndex ?? -1, {
+      x: box!.x + 5,
+      y: box!.y + box!.height / 2,
+    });
     expect(hit).toBe(0);
     await screenshot(page, `first-admin-vehicles-${width}`);
     await context.close();

@@ -21,7 +21,10 @@ const rows = (page: Page, entity: string) => table(page, entity).locator('.ant-t
 
 /** Runs an action and waits for the list query it causes. */
 async function reloading(page: Page, entity: string, action: () => Promise<unknown>) {
-  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'), action()]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'),
+    action(),
+  ]);
   expect(response.status()).toBe(200);
   return response.json() as Promise<{ total: number; data: Array<Record<string, unknown>> }>;
 }
@@ -33,7 +36,6 @@ async function search(page: Page, entity: string, keyword: string) {
     await box.press('Enter');
   });
 }
-
 
 const xlsx = (rowsOf: unknown[][]) => xlsxOf(rowsOf, '数据');
 
@@ -49,7 +51,12 @@ describe('terminals', () => {
     await page.getByTestId('sheet-import').click();
     const dialog = page.locator('.ant-modal-content').filter({ hasText: '导入终端' });
     const header = ['终端编号', 'SIM 卡号', '终端类型', '备注'];
-    const bad = await xlsx([header, ['E2E0001', '14400990001', 'OBD 终端', 'ok'], ['E2E0002', 'not-a-sim', '飞碟', 'bad'], ['', '14400990003', 'obd', 'no number']]);
+    const bad = await xlsx([
+      header,
+      ['E2E0001', '14400990001', 'OBD 终端', 'ok'],
+      ['E2E0002', 'not-a-sim', '飞碟', 'bad'],
+      ['', '14400990003', 'obd', 'no number'],
+    ]);
 
     // Only xlsx files are sent.
     await dialog.locator('input[type=file]').setInputFiles({ name: 'rows.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b') });
@@ -59,7 +66,9 @@ describe('terminals', () => {
     const errors = dialog.getByTestId('sheet-errors');
     await errors.waitFor();
     await dialog.getByText('2行数据有误，未导入任何数据').waitFor();
-    const lines = await errors.locator('.ant-table-tbody tr.ant-table-row').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => (td as HTMLElement).innerText.trim())));
+    const lines = await errors
+      .locator('.ant-table-tbody tr.ant-table-row')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => (td as HTMLElement).innerText.trim())));
     // Rows in file order; a row's fields in the server's order.
     expect(lines.map((l) => l[0])).toEqual(['3', '3', '4']);
     expect([...lines].sort()).toEqual([
@@ -95,7 +104,10 @@ describe('terminals', () => {
     const exporting = async (item: string) => {
       await page.getByTestId('sheet-export').click();
       await settled(page); // the menu, once it stands still
-      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.ant-dropdown:visible').getByText(item, { exact: true }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.locator('.ant-dropdown:visible').getByText(item, { exact: true }).click(),
+      ]);
       const path = await download.path();
       return { name: download.suggestedFilename(), rows: await downloadedRows(path!) };
     };
@@ -129,11 +141,17 @@ describe('terminals', () => {
     expect((await downloadedRows((await template.path())!))[0]).toEqual(['终端编号', '服务结束']);
 
     const header = ['终端编号', '服务结束'];
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'renew-bad.xlsx', mimeType: XLSX_TYPE, buffer: await xlsx([header, [a, '2031-03-31'], ['NOSUCH01', '2031-03-31']]) });
+    await dialog.locator('input[type=file]').setInputFiles({
+      name: 'renew-bad.xlsx',
+      mimeType: XLSX_TYPE,
+      buffer: await xlsx([header, [a, '2031-03-31'], ['NOSUCH01', '2031-03-31']]),
+    });
     await dialog.getByTestId('sheet-errors').getByText('终端编号“NOSUCH01”不存在或无权使用').waitFor();
     expect((await api('GET', `/vehicle/terminal/${first.data[0].id}`)).serviceEnd).not.toBe('2031-03-31');
 
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'renew.xlsx', mimeType: XLSX_TYPE, buffer: await xlsx([header, [a, '2031-03-31'], [b, '2031-04-30']]) });
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'renew.xlsx', mimeType: XLSX_TYPE, buffer: await xlsx([header, [a, '2031-03-31'], [b, '2031-04-30']]) });
     await dialog.getByTestId('sheet-valid').getByText('全部2行数据有效').waitFor();
     await reloading(page, 'terminal', () => dialog.getByRole('button', { name: /确认续期/ }).click());
     await page.locator('.ant-message-notice').getByText('成功续期2条数据').waitFor();
@@ -157,7 +175,10 @@ describe('vehicles', () => {
     expect(await red.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 77, 79)');
     await red.click();
     const dialog = page.locator('.ant-modal-content').filter({ hasText: '车辆服务已到期' });
-    await dialog.getByTestId('expired-message').getByText(`车辆 ${expired.licence} 的服务已于 ${expired.serviceEnd} 到期`, { exact: false }).waitFor();
+    await dialog
+      .getByTestId('expired-message')
+      .getByText(`车辆 ${expired.licence} 的服务已于 ${expired.serviceEnd} 到期`, { exact: false })
+      .waitFor();
     await dialog.getByText(expired.terminalNo).waitFor();
     await settled(page);
     await screenshot(page, 'fleet-vehicle-service-expired');
@@ -197,7 +218,12 @@ describe('vehicles', () => {
   });
 
   it('binds a free terminal found by number, then unbinds it after confirming', async () => {
-    const created = await http(suite.server.url + '/api/vehicle/terminal', 'PUT', { terminalNo: 'BIND0001', sim: '14400880001' }, suite.adminToken);
+    const created = await http(
+      suite.server.url + '/api/vehicle/terminal',
+      'PUT',
+      { terminalNo: 'BIND0001', sim: '14400880001' },
+      suite.adminToken,
+    );
     expect(created.status).toBe(201);
     const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '浙A' }, pageSize: 1 })).data[0];
     await api('PUT', `/vehicle/vehicle/unbind/${vehicle.id}`);
@@ -210,7 +236,10 @@ describe('vehicles', () => {
     const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 绑定终端` });
     await settled(page); // as a person would: the dropdown takes the select's width once the dialog has opened
     await dialog.locator('.ant-select').click();
-    const [suggested] = await Promise.all([page.waitForResponse((r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/BIND')), page.keyboard.type('BIND')]);
+    const [suggested] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/BIND')),
+      page.keyboard.type('BIND'),
+    ]);
     expect(suggested.status()).toBe(200);
     const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'BIND0001（SIM 14400880001）' });
     await option.waitFor();
@@ -224,7 +253,12 @@ describe('vehicles', () => {
 
     await row.getByTestId('row-unbind').click();
     await page.locator('.ant-popconfirm').getByText(`确定解除车辆 ${vehicle.licence} 与终端 BIND0001 的绑定？`).waitFor();
-    await reloading(page, 'vehicle', () => page.locator('.ant-popconfirm').getByRole('button', { name: /解绑终端/ }).click());
+    await reloading(page, 'vehicle', () =>
+      page
+        .locator('.ant-popconfirm')
+        .getByRole('button', { name: /解绑终端/ })
+        .click(),
+    );
     await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 已解绑终端 BIND0001`).waitFor();
     await row.getByTestId('row-bind').waitFor();
     expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).terminalNo).toBeUndefined();

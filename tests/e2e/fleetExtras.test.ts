@@ -27,7 +27,8 @@ beforeAll(async () => {
   const consoleDir = await buildConsole();
   server = await startConsoleServer(consoleDir);
   browser = await launchChromium();
-  adminToken = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD, application: 'obd-web' })).json.object.token;
+  adminToken = (await http(server.url + '/api/login', 'POST', { loginName: 'admin', password: ADMIN_PASSWORD, application: 'obd-web' }))
+    .json.object.token;
 }, 600_000);
 
 afterAll(async () => {
@@ -46,15 +47,20 @@ const rows = (page: Page, entity: string) => page.getByTestId(`entity-page-${ent
 
 /** Opens a schema page and waits for its first list query. */
 async function openList(page: Page, path: string, entity: string) {
-  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'), page.goto(path)]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'),
+    page.goto(path),
+  ]);
   expect(response.status()).toBe(200);
 }
 
 async function search(page: Page, entity: string, keyword: string) {
   const box = page.getByTestId(`entity-page-${entity}`).getByPlaceholder('搜索关键字');
-  await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'), box.fill(keyword).then(() => box.press('Enter'))]);
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'),
+    box.fill(keyword).then(() => box.press('Enter')),
+  ]);
 }
-
 
 /** Today plus `days` on this machine (the server's database runs on the same clock), 'YYYY-MM-DD'. */
 function dayFrom(days: number): string {
@@ -75,7 +81,10 @@ describe('international members', () => {
     await settled(page);
     const confirm = page.locator('.ant-popconfirm:visible');
     await confirm.getByText('确定为 Lucía Fernández 重置密码？原密码将立即失效。').waitFor();
-    const [reset] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/interMember/reset/${member.id}`)), confirm.getByRole('button', { name: /重置密码/ }).click()]);
+    const [reset] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/interMember/reset/${member.id}`)),
+      confirm.getByRole('button', { name: /重置密码/ }).click(),
+    ]);
     expect(reset.status()).toBe(200);
     const { password } = (await reset.json()) as { password: string };
     expect(password).toMatch(/^[A-Za-z0-9]{12}$/);
@@ -110,14 +119,31 @@ describe('international members', () => {
 describe('drivers', () => {
   it('lists an expired licence in red and an expiring one plainly, with the vehicles they drive', async () => {
     const team = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '上海车队' } })).data[0].id as number;
-    const expired = await api('PUT', '/vehicle/driver', { name: '证过期', mobile: '13600000001', orgId: team, licenseNo: 'E2E-LIC-1', licenseClass: 'A2', licenseExpire: dayFrom(-5) });
-    const expiring = await api('PUT', '/vehicle/driver', { name: '证将到', mobile: '13600000002', orgId: team, licenseNo: 'E2E-LIC-2', licenseClass: 'B2', licenseExpire: dayFrom(10) });
+    const expired = await api('PUT', '/vehicle/driver', {
+      name: '证过期',
+      mobile: '13600000001',
+      orgId: team,
+      licenseNo: 'E2E-LIC-1',
+      licenseClass: 'A2',
+      licenseExpire: dayFrom(-5),
+    });
+    const expiring = await api('PUT', '/vehicle/driver', {
+      name: '证将到',
+      mobile: '13600000002',
+      orgId: team,
+      licenseNo: 'E2E-LIC-2',
+      licenseClass: 'B2',
+      licenseExpire: dayFrom(10),
+    });
     const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { orgId: team }, pageSize: 1 })).data[0];
     await api('PUT', `/vehicle/vehicle/${vehicle.id}`, { driverId: expired.id });
 
     const { page, context, external } = await adminPage();
     await openList(page, '/fleet/driver', 'driver');
-    const [listed] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/driver/licenses') && r.request().method() === 'POST'), page.getByTestId('driver-licences').click()]);
+    const [listed] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/driver/licenses') && r.request().method() === 'POST'),
+      page.getByTestId('driver-licences').click(),
+    ]);
     expect(listed.status()).toBe(200);
     const dialog = page.locator('.ant-modal-content').filter({ hasText: '驾驶证到期提醒' });
     const table = dialog.getByTestId('licence-expiry-table');
@@ -149,7 +175,10 @@ describe('drivers', () => {
 
     // A shorter look-ahead leaves the expiring one out; the expired one stays.
     await dialog.getByTestId('licence-within-days').fill('7');
-    const [narrowed] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/driver/licenses')), dialog.getByTestId('licence-search').click()]);
+    const [narrowed] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/driver/licenses')),
+      dialog.getByTestId('licence-search').click(),
+    ]);
     const ids = ((await narrowed.json()) as { data: Array<{ id: number }> }).data.map((d) => d.id);
     expect(ids).toContain(expired.id);
     expect(ids).not.toContain(expiring.id);
@@ -173,7 +202,10 @@ describe('vehicles', () => {
     const dialog = page.locator('.ant-modal-content').filter({ hasText: '分享车辆位置' });
     await dialog.getByTestId('share-create').waitFor();
     await settled(page);
-    const [created] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/share') && r.request().method() === 'POST'), dialog.getByTestId('share-create').click()]);
+    const [created] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/share') && r.request().method() === 'POST'),
+      dialog.getByTestId('share-create').click(),
+    ]);
     expect(created.status()).toBe(201);
     const link = await dialog.getByTestId('share-link').locator('input').inputValue();
     expect(link).toMatch(new RegExp(`^${server.url}/location/[A-Za-z0-9_-]{43}$`));
@@ -191,7 +223,13 @@ describe('vehicles', () => {
 });
 
 /** Picks the option reading `text` from the open dialog's select after typing `typed`, once `answered` saw the search's answer. */
-async function pick(page: Page, dialog: ReturnType<Page['locator']>, typed: string, text: string, answered: (r: import('playwright-core').Response) => boolean) {
+async function pick(
+  page: Page,
+  dialog: ReturnType<Page['locator']>,
+  typed: string,
+  text: string,
+  answered: (r: import('playwright-core').Response) => boolean,
+) {
   await settled(page); // the dropdown takes the select's width once the dialog has opened
   await dialog.locator('.ant-select').click();
   const [found] = await Promise.all([page.waitForResponse(answered), page.keyboard.type(typed)]);
@@ -203,11 +241,15 @@ async function pick(page: Page, dialog: ReturnType<Page['locator']>, typed: stri
 }
 
 const searched = (path: string, keyword: string) => (r: import('playwright-core').Response) =>
-  r.url().endsWith(path) && r.request().method() === 'POST' && (r.request().postDataJSON() as { criteria?: { keyword?: string } }).criteria?.keyword === keyword;
+  r.url().endsWith(path) &&
+  r.request().method() === 'POST' &&
+  (r.request().postDataJSON() as { criteria?: { keyword?: string } }).criteria?.keyword === keyword;
 
 describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback state', () => {
   it('replaces a vehicle’s terminal by a free one, showing the server’s refusal when the chosen one was bound meanwhile', async () => {
-    const [vehicle, other] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪A' }, pageSize: 50 })).data.filter((v: { terminalId?: number }) => v.terminalId);
+    const [vehicle, other] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪A' }, pageSize: 50 })).data.filter(
+      (v: { terminalId?: number }) => v.terminalId,
+    );
     const taken = await api('PUT', '/vehicle/terminal', { terminalNo: 'RPLC0001', sim: '14400990001' });
     const free = await api('PUT', '/vehicle/terminal', { terminalNo: 'RPLC0002', sim: '14400990002' });
     const { page, context, external } = await adminPage();
@@ -218,24 +260,42 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await settled(page);
     const dialog = page.locator('.ant-modal-content').filter({ hasText: `为车辆 ${vehicle.licence} 更换终端` });
     await dialog.getByText(`选中的空闲终端将替换当前终端 ${vehicle.terminalNo}`, { exact: false }).waitFor();
-    await pick(page, dialog, 'RPLC', 'RPLC0001（SIM 14400990001）', (r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC'));
+    await pick(page, dialog, 'RPLC', 'RPLC0001（SIM 14400990001）', (r) =>
+      r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC'),
+    );
     // Someone binds it to another vehicle before this dialog saves: the server refuses, in the member's language.
     await api('PUT', `/vehicle/vehicle/reset/${other.id}/${taken.id}`);
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/reset/${vehicle.id}/${taken.id}`)), dialog.getByRole('button', { name: /更换终端/ }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/reset/${vehicle.id}/${taken.id}`)),
+      dialog.getByRole('button', { name: /更换终端/ }).click(),
+    ]);
     expect(refused.status()).toBe(406);
     await page.getByText('该终端已绑定其他车辆').first().waitFor();
     expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).terminalId).toBe(vehicle.terminalId);
 
-    await pick(page, dialog, 'RPLC0002', 'RPLC0002（SIM 14400990002）', (r) => r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC0002'));
+    await pick(page, dialog, 'RPLC0002', 'RPLC0002（SIM 14400990002）', (r) =>
+      r.url().includes('/api/vehicle/device/terminal/suggest/vendee-0/RPLC0002'),
+    );
     await settled(page);
     await screenshot(page, 'fleet-vehicle-replace-terminal');
-    const [replaced] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/reset/${vehicle.id}/${free.id}`)), dialog.getByRole('button', { name: /更换终端/ }).click()]);
+    const [replaced] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/reset/${vehicle.id}/${free.id}`)),
+      dialog.getByRole('button', { name: /更换终端/ }).click(),
+    ]);
     expect(replaced.status()).toBe(200);
-    await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的终端已由 ${vehicle.terminalNo} 更换为 RPLC0002`).waitFor();
+    await page
+      .locator('.ant-message-notice')
+      .getByText(`车辆 ${vehicle.licence} 的终端已由 ${vehicle.terminalNo} 更换为 RPLC0002`)
+      .waitFor();
     await row.filter({ hasText: 'RPLC0002' }).waitFor();
     expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).terminalNo).toBe('RPLC0002');
     // The old terminal is free again: the bind dialog's suggest offers it.
-    const old = await http(`${server.url}/api/vehicle/device/terminal/suggest/vendee-0/${vehicle.terminalNo}`, 'GET', undefined, adminToken);
+    const old = await http(
+      `${server.url}/api/vehicle/device/terminal/suggest/vendee-0/${vehicle.terminalNo}`,
+      'GET',
+      undefined,
+      adminToken,
+    );
     expect(old.json.map((t: { value: number }) => t.value)).toContain(vehicle.terminalId);
     expect(external).toEqual([]);
     await context.close();
@@ -257,14 +317,20 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     // Another team's driver of the same name is not offered.
     await settled(page);
     await dialog.locator('.ant-select').click();
-    const [listed] = await Promise.all([page.waitForResponse(searched('/api/vehicle/driver/query', '指派司机')), page.keyboard.type('指派司机')]);
+    const [listed] = await Promise.all([
+      page.waitForResponse(searched('/api/vehicle/driver/query', '指派司机')),
+      page.keyboard.type('指派司机'),
+    ]);
     const names = ((await listed.json()) as { data: Array<{ name: string }> }).data.map((d) => d.name);
     expect(names).toEqual(['指派司机甲']);
     expect((listed.request().postDataJSON() as { criteria: { orgId: number } }).criteria.orgId).toBe(team);
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '指派司机甲（13600000011）' }).click();
     await settled(page);
     await screenshot(page, 'fleet-vehicle-driver');
-    const [assigned] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/${driver.id}`)), dialog.getByTestId('pick-driver-save').click()]);
+    const [assigned] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/${driver.id}`)),
+      dialog.getByTestId('pick-driver-save').click(),
+    ]);
     expect(assigned.status()).toBe(200);
     await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 已指派司机`).waitFor();
     await row.filter({ hasText: '指派司机甲' }).waitFor();
@@ -276,7 +342,13 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await settled(page);
     await page.locator('.ant-popconfirm').getByText(`确定取消车辆 ${vehicle.licence} 的司机 指派司机甲？`).waitFor();
     await settled(page);
-    const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /取消指派/ }).click()]);
+    const [cleared] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/driver/${vehicle.id}/0`)),
+      page
+        .locator('.ant-popconfirm')
+        .getByRole('button', { name: /取消指派/ })
+        .click(),
+    ]);
     expect(cleared.status()).toBe(200);
     await dialog.waitFor({ state: 'hidden' });
     expect((await api('GET', `/vehicle/vehicle/queryById/${vehicle.id}`)).driverId ?? null).toBeNull();
@@ -287,7 +359,12 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
   it('sets a vehicle’s app-account owner from the App accounts only, and clears it', async () => {
     const hd = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '上海车队' } })).data[0].id as number;
     const base = { memberType: 'orgUser', orgId: hd, expireDate: '2099-12-31', password: 'Fleet2468x', roleIds: [] };
-    await api('POST', '/passport/passport/register', { ...base, loginName: 'owner.app.e2e', name: '车主App', applications: ['vehicle-app'] });
+    await api('POST', '/passport/passport/register', {
+      ...base,
+      loginName: 'owner.app.e2e',
+      name: '车主App',
+      applications: ['vehicle-app'],
+    });
     await api('POST', '/passport/passport/register', { ...base, loginName: 'owner.web.e2e', name: '车主Web', applications: ['obd-web'] });
     const owner = (await api('POST', '/passport/member/query', { criteria: { keyword: 'owner.app.e2e' } })).data[0];
     const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { orgId: hd }, pageSize: 1 })).data[0];
@@ -304,12 +381,18 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     expect(await dialog.getByTestId('pick-owner-clear').count()).toBe(0);
     await dialog.locator('.ant-select').click();
     // The web-only account matches the text too, but is no App account.
-    const [listed] = await Promise.all([page.waitForResponse(searched('/api/passport/member/query', 'owner.')), page.keyboard.type('owner.')]);
+    const [listed] = await Promise.all([
+      page.waitForResponse(searched('/api/passport/member/query', 'owner.')),
+      page.keyboard.type('owner.'),
+    ]);
     expect(((await listed.json()) as { data: Array<{ loginName: string }> }).data.map((m) => m.loginName)).toEqual(['owner.app.e2e']);
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '车主App（owner.app.e2e）' }).click();
     await settled(page);
     await screenshot(page, 'fleet-vehicle-owner');
-    const [set] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/${owner.id}`)), dialog.getByTestId('pick-owner-save').click()]);
+    const [set] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/${owner.id}`)),
+      dialog.getByTestId('pick-owner-save').click(),
+    ]);
     expect(set.status()).toBe(200);
     expect(((await set.json()) as { ownerMemberId: number }).ownerMemberId).toBe(owner.id);
     await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的车主已设置`).waitFor();
@@ -323,7 +406,13 @@ describe('vehicle assignments (SPEC §7 owner, driver, reset) and the feedback s
     await settled(page);
     await page.locator('.ant-popconfirm').getByText(`确定清除车辆 ${vehicle.licence} 的 App 车主？`).waitFor();
     await settled(page);
-    const [cleared] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/0`)), page.locator('.ant-popconfirm').getByRole('button', { name: /清除车主/ }).click()]);
+    const [cleared] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/vehicle/${vehicle.id}/0`)),
+      page
+        .locator('.ant-popconfirm')
+        .getByRole('button', { name: /清除车主/ })
+        .click(),
+    ]);
     expect(cleared.status()).toBe(200);
     expect(((await cleared.json()) as { ownerMemberId: number | null }).ownerMemberId).toBeNull();
     await page.locator('.ant-message-notice').getByText(`车辆 ${vehicle.licence} 的车主已清除`).waitFor();
@@ -361,12 +450,37 @@ describe('the assignment actions’ codes', () => {
     const codes = ['fleet', 'fleet-vehicleList', 'vehicle-unbind', 'operation', 'operation-feedback'];
     const all = flat(await api('GET', '/passport/resource/all'));
     const hd = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '华东物流' } })).data[0].id;
-    const role = await api('POST', '/passport/role', { name: '只能解绑', orgId: hd, resourceIds: all.filter((r) => codes.includes(r.code)).map((r) => r.id) });
-    await api('POST', '/passport/passport/register', { loginName: 'unbind.only', name: '只能解绑', memberType: 'orgUser', orgId: hd, expireDate: '2099-12-31', password: 'Fleet2468x', roleIds: [role.id] });
-    const first = (await http(server.url + '/api/login', 'POST', { loginName: 'unbind.only', password: 'Fleet2468x', application: 'obd-web' })).json.object.token as string;
-    expect((await http(server.url + '/api/passport/member/change-password', 'POST', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, first)).status).toBe(200);
+    const role = await api('POST', '/passport/role', {
+      name: '只能解绑',
+      orgId: hd,
+      resourceIds: all.filter((r) => codes.includes(r.code)).map((r) => r.id),
+    });
+    await api('POST', '/passport/passport/register', {
+      loginName: 'unbind.only',
+      name: '只能解绑',
+      memberType: 'orgUser',
+      orgId: hd,
+      expireDate: '2099-12-31',
+      password: 'Fleet2468x',
+      roleIds: [role.id],
+    });
+    const first = (
+      await http(server.url + '/api/login', 'POST', { loginName: 'unbind.only', password: 'Fleet2468x', application: 'obd-web' })
+    ).json.object.token as string;
+    expect(
+      (
+        await http(
+          server.url + '/api/passport/member/change-password',
+          'POST',
+          { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' },
+          first,
+        )
+      ).status,
+    ).toBe(200);
     await api('POST', '/vehicle/feedback', { title: '无权处理E2E', content: '只能看', orgId: hd });
-    const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪A' }, pageSize: 50 })).data.find((v: { terminalId?: number }) => v.terminalId);
+    const vehicle = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '沪A' }, pageSize: 50 })).data.find(
+      (v: { terminalId?: number }) => v.terminalId,
+    );
 
     const { page, context } = await openPage(browser, server.url, 'zh-CN');
     await login(page, 'unbind.only', 'Fleet#13579z');
@@ -390,7 +504,9 @@ describe('district fences', () => {
     await openList(page, '/fleet/fence', 'fence');
     await page.getByTestId('entity-add').click();
     // The dialog holds the map editor until the type is a district, then the district picker.
-    const form = page.locator('.ant-drawer-content, .ant-modal-content').filter({ has: page.locator('[data-testid=fence-editor], [data-testid=fence-district]') });
+    const form = page
+      .locator('.ant-drawer-content, .ant-modal-content')
+      .filter({ has: page.locator('[data-testid=fence-editor], [data-testid=fence-district]') });
     await form.waitFor();
     const item = (label: string) => form.locator('.ant-form-item').filter({ has: page.locator(`label[title="${label}"]`) });
     await item('围栏名称').locator('input').fill('浦东新区围栏');
@@ -441,7 +557,11 @@ describe('district fences', () => {
 
 describe('vehicle search (SPEC §7 vehicle/query/{x})', () => {
   it('finds another vehicle by part of its VIN from a vehicle’s detail and opens its detail in a tab named by its licence; an over-long text asks nothing', async () => {
-    const [from, to] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '浙A' }, pageSize: 2 })).data as Array<{ id: number; licence: string; vin: string }>;
+    const [from, to] = (await api('POST', '/vehicle/vehicle/query', { criteria: { keyword: '浙A' }, pageSize: 2 })).data as Array<{
+      id: number;
+      licence: string;
+      vin: string;
+    }>;
     const part = to.vin.slice(3, 11);
     const { page, context, external } = await adminPage();
     await page.goto(`/vehicleDetail/vehicleDetail/${from.id}`);
@@ -455,10 +575,15 @@ describe('vehicle search (SPEC §7 vehicle/query/{x})', () => {
     await page.locator('.ant-select-dropdown:visible').getByText('最多 20 个字符').waitFor();
     expect(asked).toBe(0);
     for (let i = 0; i < 21; i++) await page.keyboard.press('Backspace');
-    const [found] = await Promise.all([page.waitForResponse((r) => r.url().includes(`/api/vehicle/vehicle/query/${part}`)), page.keyboard.type(part)]);
+    const [found] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes(`/api/vehicle/vehicle/query/${part}`)),
+      page.keyboard.type(part),
+    ]);
     expect(found.status()).toBe(200);
     expect(((await found.json()) as Array<{ value: number }>).map((v) => v.value)).toContain(to.id);
-    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: `${to.licence}（VIN ${to.vin}）` });
+    const option = page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: `${to.licence}（VIN ${to.vin}）` });
     await option.waitFor();
     await screenshot(page, 'vehicle-detail-find');
     await option.click();

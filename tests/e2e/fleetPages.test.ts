@@ -14,7 +14,6 @@ jest.setTimeout(300_000);
 const suite = useConsoleSuite({ demoFleet: { terminals: 4, historyDays: 2 } });
 const { api } = suite;
 
-
 const textOf = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).trim();
 /** A number as zh-CN shows it ('1,234.5'). */
 const numberIn = (s: string) => Number(s.replace(/[^\d.-]/g, ''));
@@ -40,7 +39,9 @@ describe('dashboard', () => {
     expect(home.month.mileageKm).toBeGreaterThan(0);
 
     await page.getByTestId('dashboard-page').waitFor();
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=dashboard-count-total-value]')?.textContent?.replace(/\D/g, '') ?? 0) > 0);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid=dashboard-count-total-value]')?.textContent?.replace(/\D/g, '') ?? 0) > 0,
+    );
     expect(numberIn(await textOf(page, 'dashboard-count-total-value'))).toBe(counts.total);
     await page.getByTestId('dashboard-distribution').locator('canvas').waitFor();
     await page.getByTestId('dashboard-top7').locator('canvas').waitFor();
@@ -56,7 +57,9 @@ describe('dashboard', () => {
     await page.getByTestId('dashboard-live').waitFor();
     const reread = await page.waitForResponse((r) => r.url().endsWith('/api/vehicle/index/vehicleCount'), { timeout: 60_000 });
     expect(reread.status()).toBe(200);
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid=dashboard-count-online-value]')?.textContent?.replace(/\D/g, '') ?? 0) > 0);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid=dashboard-count-online-value]')?.textContent?.replace(/\D/g, '') ?? 0) > 0,
+    );
     await screenshot(page, 'dashboard');
 
     await page.getByTestId('dashboard-count-total').click();
@@ -116,13 +119,19 @@ describe('statistics', () => {
     const { page, context } = await suite.adminPage('zh-CN', (p) => {
       problems = watch(p);
     });
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/dailyDrivingBehavior/fuelEvents')), openPage(page, '/statistics/fuel', 'dailyDrivingBehavior/mileageAndFuelByDay')]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/dailyDrivingBehavior/fuelEvents')),
+      openPage(page, '/statistics/fuel', 'dailyDrivingBehavior/mileageAndFuelByDay'),
+    ]);
     await page.getByTestId('fuel-chart').locator('canvas').waitFor();
     await page.getByTestId('fuel-vehicles').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await page.getByTestId('fuel-events').locator('.ant-table-tbody tr.ant-table-row, .ant-table-placeholder').first().waitFor();
     await screenshot(page, 'statistics-fuel');
     // By month: the same page asks the monthly roll-up.
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/mileageAndFuelByMonth')), page.getByText('按月', { exact: true }).click()]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/mileageAndFuelByMonth')),
+      page.getByText('按月', { exact: true }).click(),
+    ]);
     await page.getByTestId('fuel-chart').locator('canvas').waitFor();
 
     await openPage(page, '/statistics/cost', 'dailyDrivingBehavior/mileageAndFuelByDay');
@@ -151,7 +160,10 @@ describe('alarm centre', () => {
     await page.getByTestId('alarm-sound').click();
     expect(await page.evaluate(() => localStorage.getItem('fleetstar.alarmMuted'))).toBe('1');
     await page.getByTestId('alarm-ai-current').locator('.ant-table-tbody tr.ant-table-row, .ant-table-placeholder').first().waitFor();
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/alarm/query')), page.getByRole('tab', { name: '全部告警' }).click()]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/alarm/query')),
+      page.getByRole('tab', { name: '全部告警' }).click(),
+    ]);
     const table = page.getByTestId('alarm-all');
     await table.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await screenshot(page, 'alarm-all');

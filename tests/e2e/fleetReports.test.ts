@@ -25,7 +25,9 @@ const week = { begin: weekAgo, end: today };
 const scheduled: Array<{ driverId: number; vehicleId: number; workDate: string }> = [];
 
 beforeAll(async () => {
-  const page = (await api('POST', '/vehicle/schedule/query', { criteria: { workDate: [weekAgo, today] }, pageSize: 1000 })) as { data: Array<{ driverId: number; vehicleId: number; workDate: string }> };
+  const page = (await api('POST', '/vehicle/schedule/query', { criteria: { workDate: [weekAgo, today] }, pageSize: 1000 })) as {
+    data: Array<{ driverId: number; vehicleId: number; workDate: string }>;
+  };
   for (const { driverId, vehicleId, workDate } of page.data) scheduled.push({ driverId, vehicleId, workDate });
   if (!scheduled.length) throw new Error('the demo seeded no schedule this week');
   // A policy every moving demo vehicle breaks: the live fleet's next reports raise OverSpeed alarms (violations of today).
@@ -51,8 +53,13 @@ describe('statistics', () => {
     type Total = { vehicles: number; healthy: number };
     // The live fleet keeps deriving today's health: the page is held to what it was answered, and
     // each file to the total read just before and after it.
-    const readTotal = async () => (await api('POST', '/vehicle/vehicleDailyHealth/total', { criteria: { begin: dayOf(new Date(Date.now() - 29 * 86_400_000)), end: today } })) as Total;
-    const pageTotal = page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicleDailyHealth/total')).then(async (r) => (await r.json()) as Total);
+    const readTotal = async () =>
+      (await api('POST', '/vehicle/vehicleDailyHealth/total', {
+        criteria: { begin: dayOf(new Date(Date.now() - 29 * 86_400_000)), end: today },
+      })) as Total;
+    const pageTotal = page
+      .waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicleDailyHealth/total'))
+      .then(async (r) => (await r.json()) as Total);
     await openPage(page, '/statistics/health', 'vehicleDailyHealth/vehicleDailyHealthFleet');
     const shownTotal = await pageTotal;
     expect(shownTotal.vehicles).toBeGreaterThan(0);
@@ -74,7 +81,12 @@ describe('statistics', () => {
 
     // One band: the table and the file hold that band only.
     await page.getByTestId('health-band').locator('.ant-segmented-item').filter({ hasText: '健康' }).first().click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=health-vehicles] .ant-table-tbody tr.ant-table-row, [data-testid=health-vehicles] .ant-table-placeholder').length > 0);
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll(
+          '[data-testid=health-vehicles] .ant-table-tbody tr.ant-table-row, [data-testid=health-vehicles] .ant-table-placeholder',
+        ).length > 0,
+    );
     const [healthyTotal, healthyRows] = await steadily(readTotal, exported);
     expect(healthyRows).toHaveLength(healthyTotal.healthy + 1);
     expect(healthyRows.slice(1).every((r) => r[1] === '健康')).toBe(true);
@@ -131,7 +143,10 @@ describe('statistics', () => {
     await page.getByTestId('dashboard-health-healthy').click();
     await page.waitForURL('**/statistics/health');
     await bandAsked;
-    await page.locator('[data-testid=health-vehicles] .ant-table-tbody tr.ant-table-row, [data-testid=health-vehicles] .ant-table-placeholder').first().waitFor();
+    await page
+      .locator('[data-testid=health-vehicles] .ant-table-tbody tr.ant-table-row, [data-testid=health-vehicles] .ant-table-placeholder')
+      .first()
+      .waitFor();
     await page.locator('[data-testid=health-chart] canvas, [data-testid=health-chart-empty]').first().waitFor();
     await page.getByTestId('health-total-healthy').locator('.ant-statistic-content-value').waitFor();
 
@@ -160,7 +175,9 @@ describe('team monitoring', () => {
     await page.getByTestId('schedule-calendar').getByTestId('schedule-shift').first().waitFor();
     expect(await page.getByTestId('schedule-shift').count()).toBe(scheduled.length);
     // Every scheduled vehicle drove that day (the schedule was made from the ledger).
-    expect(await page.getByTestId('schedule-calendar').locator('[data-testid=schedule-shift][data-state=driven]').count()).toBe(scheduled.length);
+    expect(await page.getByTestId('schedule-calendar').locator('[data-testid=schedule-shift][data-state=driven]').count()).toBe(
+      scheduled.length,
+    );
     await page.getByTestId('schedule-calendar').getByText('次行程').first().waitFor();
     await screenshot(page, 'team-orderSchedule');
 
@@ -189,7 +206,7 @@ describe('team monitoring', () => {
       problems = watch(p, cancelledExport);
     });
     // Wait, as a dispatcher would, for the live fleet's first overspeed.
-    for (const deadline = Date.now() + 180_000; !(await api('POST', '/vehicle/team/breakRules', { criteria: week })).rows.length; ) {
+    for (const deadline = Date.now() + 180_000; !(await api('POST', '/vehicle/team/breakRules', { criteria: week })).rows.length;) {
       if (Date.now() > deadline) throw new Error('no violation arrived from the live fleet');
       await new Promise((r) => setTimeout(r, 2000));
     }
@@ -242,7 +259,10 @@ describe('tables at 1280 and 1440 px', () => {
     ];
     const faults: string[] = [];
     for (const [path, call, scope] of pages) {
-      const [response] = await Promise.all([page.waitForResponse((r) => r.url().includes('/api/') && r.url().endsWith(call)), page.goto(path)]);
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url().includes('/api/') && r.url().endsWith(call)),
+        page.goto(path),
+      ]);
       expect(response.status()).toBe(200);
       await page.locator(`${scope} .ant-table-tbody tr.ant-table-row`).first().waitFor();
       faults.push(...(await tableFits(page, scope)).map((f) => `${path} @${width}: ${f}`));
@@ -251,4 +271,3 @@ describe('tables at 1280 and 1440 px', () => {
     await context.close();
   });
 });
-

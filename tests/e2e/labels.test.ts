@@ -59,8 +59,13 @@ describe('label studio', () => {
     await dialog.getByText('Text uses the placeholder {limit}, which the original does not have (allowed: —)').waitFor();
     await dialog.getByTestId('labels-input-ja-JP').fill('');
     // As the analyst does: wait until the message has gone (its motion moves the footer) and then save.
-    await dialog.getByText('Text uses the placeholder {limit}, which the original does not have (allowed: —)').waitFor({ state: 'detached' });
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/labels') && r.request().method() === 'PUT' && r.status() === 200), dialog.getByTestId('labels-save-draft').click()]);
+    await dialog
+      .getByText('Text uses the placeholder {limit}, which the original does not have (allowed: —)')
+      .waitFor({ state: 'detached' });
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/labels') && r.request().method() === 'PUT' && r.status() === 200),
+      dialog.getByTestId('labels-save-draft').click(),
+    ]);
     await dialog.waitFor({ state: 'hidden' });
     row = await nameRow(page);
     await row.getByTestId('labels-missing').getByText('Missing: Chinese、Spanish、Japanese').waitFor();
@@ -75,7 +80,10 @@ describe('label studio', () => {
     await dialog.getByTestId('labels-input-zh-CN').fill('品牌');
     await dialog.getByTestId('labels-input-es-ES').fill('Marca');
     await dialog.getByTestId('labels-input-ja-JP').fill('ブランド');
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/labels/publish') && r.status() === 200), dialog.getByTestId('labels-save-publish').click()]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/labels/publish') && r.status() === 200),
+      dialog.getByTestId('labels-save-publish').click(),
+    ]);
     await dialog.waitFor({ state: 'hidden' });
     await screenshot(page, 'labels-studio');
 

@@ -23,7 +23,12 @@ const drawerOpen = (page: Page) => page.locator('.ant-drawer-open [data-testid=s
 /** Two frames, then until the drawer's slide and its menu's unfolding have ended (rc-motion tags them only while they move). */
 async function stillDrawer(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.waitForFunction(() => !document.querySelector('.ant-drawer [class*="-motion-"][class*="-enter"], .ant-drawer [class*="-motion-"][class*="-appear"], .ant-drawer-open .ant-motion-collapse'));
+  await page.waitForFunction(
+    () =>
+      !document.querySelector(
+        '.ant-drawer [class*="-motion-"][class*="-enter"], .ant-drawer [class*="-motion-"][class*="-appear"], .ant-drawer-open .ant-motion-collapse',
+      ),
+  );
 }
 
 describe('layout', () => {
@@ -108,13 +113,33 @@ describe('JT/T 808 decode page', () => {
     await page.getByTestId('jt808-summary').getByText('共 3 条：成功 1 条，失败 2 条').waitFor();
     const card = page.getByTestId('jt808-frame');
     await card.getByText('0x0200 位置信息汇报').waitFor();
-    for (const text of ['808000000001', '超速报警', 'ACC 开', '已定位', '使用 GPS', '31.2304°', '121.4737°', '42.5 km/h', '270°', '2026-11-20 16:00:00 (UTC+08:00)', '里程（km）', '1234.5', '定位卫星数']) {
+    for (const text of [
+      '808000000001',
+      '超速报警',
+      'ACC 开',
+      '已定位',
+      '使用 GPS',
+      '31.2304°',
+      '121.4737°',
+      '42.5 km/h',
+      '270°',
+      '2026-11-20 16:00:00 (UTC+08:00)',
+      '里程（km）',
+      '1234.5',
+      '定位卫星数',
+    ]) {
       await card.getByText(text, { exact: true }).first().waitFor();
     }
     const errors = page.getByTestId('jt808-error');
     expect(await errors.count()).toBe(2);
-    await errors.nth(0).getByText(/第 2 行 · 解码失败: 校验码错误/).waitFor();
-    await errors.nth(1).getByText(/第 3 行 · 解码失败: 不是十六进制报文/).waitFor();
+    await errors
+      .nth(0)
+      .getByText(/第 2 行 · 解码失败: 校验码错误/)
+      .waitFor();
+    await errors
+      .nth(1)
+      .getByText(/第 3 行 · 解码失败: 不是十六进制报文/)
+      .waitFor();
     // The decoder's own (English) text is marked as such, after the cause in Chinese.
     await errors.nth(0).getByText('解码器原文（供技术支持）：').waitFor();
     await screenshot(page, 'jt808-decode');

@@ -21,7 +21,8 @@ const LABEL = `标签${MARKUP}`;
 const LABEL_KEYS = ['entity.vehicle.enums.status.normal', 'console.dashboard.top7.mileageSeries', 'console.statistics.fuel.fuelL'];
 
 /** What markup would have made of the page: the element it names, or the image it carries. */
-const injected = (page: Page) => page.evaluate(() => ({ pwn: document.querySelector('#pwn') !== null, img: document.querySelector('img[src="x"]') !== null }));
+const injected = (page: Page) =>
+  page.evaluate(() => ({ pwn: document.querySelector('#pwn') !== null, img: document.querySelector('img[src="x"]') !== null }));
 const NOTHING = { pwn: false, img: false };
 
 interface Item {
@@ -39,13 +40,17 @@ async function hoverUntil(page: Page, box: Locator, points: ReadonlyArray<[numbe
   const b = (await box.boundingBox())!;
   for (const [fx, fy] of points) {
     await page.mouse.move(b.x + b.width * fx, b.y + b.height * fy, { steps: 3 });
-    const shown = await box
-      .evaluate((el, w) => new Promise<boolean>((done) => {
-        // The tooltip's content follows the pointer within a frame or two: wait for it, or give up on this point.
-        const end = performance.now() + 400;
-        const look = () => ((el as HTMLElement).innerText.includes(w) ? done(true) : performance.now() > end ? done(false) : requestAnimationFrame(look));
-        look();
-      }), want);
+    const shown = await box.evaluate(
+      (el, w) =>
+        new Promise<boolean>((done) => {
+          // The tooltip's content follows the pointer within a frame or two: wait for it, or give up on this point.
+          const end = performance.now() + 400;
+          const look = () =>
+            (el as HTMLElement).innerText.includes(w) ? done(true) : performance.now() > end ? done(false) : requestAnimationFrame(look);
+          look();
+        }),
+      want,
+    );
     if (shown) return box.innerText();
   }
   throw new Error(`no tooltip showed ${JSON.stringify(want)}; last: ${await box.innerText()}`);
@@ -62,7 +67,10 @@ describe('markup in stored names and labels', () => {
   let positioned: Item;
 
   beforeAll(async () => {
-    const dis = (await api('POST', '/vehicle/index/vehicleDis', { criteria: {} })) as Record<'byOrg' | 'byBrand', Array<{ key: number | null; count: number }>>;
+    const dis = (await api('POST', '/vehicle/index/vehicleDis', { criteria: {} })) as Record<
+      'byOrg' | 'byBrand',
+      Array<{ key: number | null; count: number }>
+    >;
     // The largest slices: their sectors begin at 12 o'clock.
     await api('PUT', `/vehicle/org/${dis.byOrg[0].key}`, { name: ORG });
     await api('PUT', `/vehicle/vehicleBrand/${dis.byBrand.find((b) => b.key !== null)!.key}`, { name: BRAND });
@@ -73,7 +81,11 @@ describe('markup in stored names and labels', () => {
     const items = (await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Item[];
     positioned = items.find((v) => v.latitude !== null)!;
     // A fence wide enough to lie under the vehicle wherever the map shows it.
-    const fence = await api('PUT', '/vehicle/fence', { name: FENCE, fenceType: 'circle', geometry: { center: [positioned.longitude, positioned.latitude], radius: 50_000 } });
+    const fence = await api('PUT', '/vehicle/fence', {
+      name: FENCE,
+      fenceType: 'circle',
+      geometry: { center: [positioned.longitude, positioned.latitude], radius: 50_000 },
+    });
     await api('POST', `/vehicle/fence/open/${fence.id}`);
   });
 
@@ -87,14 +99,31 @@ describe('markup in stored names and labels', () => {
         await tabs.nth(i).click();
         await chart.locator('canvas').waitFor();
         const box = (await chart.boundingBox())!;
-        const text = await hoverUntil(page, chart, ring(0.35, 0.5, 0.55 * 0.5 * Math.min(1, box.width / box.height), box.width / box.height), `${want}:`);
+        const text = await hoverUntil(
+          page,
+          chart,
+          ring(0.35, 0.5, 0.55 * 0.5 * Math.min(1, box.width / box.height), box.width / box.height),
+          `${want}:`,
+        );
         expect(text).toContain(`${want}: `);
         expect(await injected(page)).toEqual(NOTHING);
       }
       // The top 7's default tooltip: the series' published name, as text.
       const top7 = page.getByTestId('dashboard-top7');
       await top7.locator('canvas').waitFor();
-      expect(await hoverUntil(page, top7, [[0.6, 0.5], [0.6, 0.3], [0.6, 0.7], [0.4, 0.85]], LABEL)).toContain(LABEL);
+      expect(
+        await hoverUntil(
+          page,
+          top7,
+          [
+            [0.6, 0.5],
+            [0.6, 0.3],
+            [0.6, 0.7],
+            [0.4, 0.85],
+          ],
+          LABEL,
+        ),
+      ).toContain(LABEL);
       expect(await injected(page)).toEqual(NOTHING);
     } finally {
       await context.close();
@@ -107,7 +136,20 @@ describe('markup in stored names and labels', () => {
       await page.goto('/statistics/fuel');
       const chart = page.getByTestId('fuel-chart');
       await chart.locator('canvas').waitFor();
-      expect(await hoverUntil(page, chart, [[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.9, 0.6], [0.1, 0.6]], LABEL)).toContain(LABEL);
+      expect(
+        await hoverUntil(
+          page,
+          chart,
+          [
+            [0.5, 0.5],
+            [0.3, 0.5],
+            [0.7, 0.5],
+            [0.9, 0.6],
+            [0.1, 0.6],
+          ],
+          LABEL,
+        ),
+      ).toContain(LABEL);
       expect(await injected(page)).toEqual(NOTHING);
     } finally {
       await context.close();

@@ -32,14 +32,20 @@ async function until<T>(check: () => Promise<T | null | undefined>, what: string
 
 /** Every row's position, by vehicle id. */
 const rowPositions = (page: Page) =>
-  page.$$eval('[data-testid=monitor-row]', (rows) => Object.fromEntries(rows.map((r) => [r.getAttribute('data-vehicle-id'), `${r.getAttribute('data-lat')},${r.getAttribute('data-lng')}`])));
+  page.$$eval('[data-testid=monitor-row]', (rows) =>
+    Object.fromEntries(rows.map((r) => [r.getAttribute('data-vehicle-id'), `${r.getAttribute('data-lat')},${r.getAttribute('data-lng')}`])),
+  );
 
 describe('live monitor', () => {
   it('shows every demo vehicle on the map, and a marker moves when a terminal reports, over the WebSocket', async () => {
     const all = (await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Item[];
     expect(all.length).toBeGreaterThan(0);
     // The simulated terminals have reported at least once.
-    await until(async () => ((await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Item[]).filter((v) => v.latitude !== null).length >= 2, 'first positions');
+    await until(
+      async () =>
+        ((await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Item[]).filter((v) => v.latitude !== null).length >= 2,
+      'first positions',
+    );
 
     const { page, context, external } = await suite.adminPage();
     const sockets: string[] = [];
@@ -59,7 +65,12 @@ describe('live monitor', () => {
     const positioned = Number(await page.getByTestId('monitor-map-box').getAttribute('data-markers'));
     expect(positioned).toBeGreaterThanOrEqual(2);
     // Markers stand alone on the canvas or crowd into clusters, each cluster showing its count.
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid=monitor-map] canvas').length + document.querySelectorAll('[data-testid=monitor-cluster]').length > 0);
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid=monitor-map] canvas').length +
+          document.querySelectorAll('[data-testid=monitor-cluster]').length >
+        0,
+    );
     expect(await page.locator('.leaflet-control-scale').count()).toBe(1);
     expect(await page.getByTestId('monitor-row').count()).toBe(Math.min(all.length, 200));
     // The tree counts the whole fleet at its root.
@@ -71,10 +82,16 @@ describe('live monitor', () => {
     const clusterTotal = () =>
       page.$$eval('[data-testid=monitor-cluster]', (cs) => cs.reduce((s, c) => s + Number(c.getAttribute('data-count')), 0));
     for (let i = 0; i < 12; i++) {
-      const one = await page.$$eval('[data-testid=monitor-cluster]', (cs) => cs.length === 1 && Number(cs[0].getAttribute('data-count')) === Number(document.querySelector('[data-testid=monitor-map-box]')?.getAttribute('data-markers')));
+      const one = await page.$$eval(
+        '[data-testid=monitor-cluster]',
+        (cs) =>
+          cs.length === 1 &&
+          Number(cs[0].getAttribute('data-count')) ===
+            Number(document.querySelector('[data-testid=monitor-map-box]')?.getAttribute('data-markers')),
+      );
       if (one) break;
       const zoom = await page.locator('.leaflet-control-zoom-out');
-      if (await zoom.getAttribute('aria-disabled') === 'true') break;
+      if ((await zoom.getAttribute('aria-disabled')) === 'true') break;
       await zoom.click();
       // Each step ends when the map's zoom animation has: no element is still animating.
       await page.waitForFunction(() => !document.querySelector('.leaflet-zoom-anim, .leaflet-cluster-anim'));
@@ -89,20 +106,33 @@ describe('live monitor', () => {
     // Zoomed in: more than one cluster or lone marker now, still every vehicle.
     await page.waitForFunction(() => {
       const cs = [...document.querySelectorAll('[data-testid=monitor-cluster]')];
-      return cs.length !== 1 || Number(cs[0].getAttribute('data-count')) < Number(document.querySelector('[data-testid=monitor-map-box]')?.getAttribute('data-markers'));
+      return (
+        cs.length !== 1 ||
+        Number(cs[0].getAttribute('data-count')) <
+          Number(document.querySelector('[data-testid=monitor-map-box]')?.getAttribute('data-markers'))
+      );
     });
 
     // A report moves a marker: some row's position changes without reloading the page.
     const before = await rowPositions(page);
     await page.waitForFunction(
-      (b) => [...document.querySelectorAll('[data-testid=monitor-row]')].some((r) => b[r.getAttribute('data-vehicle-id') ?? ''] !== `${r.getAttribute('data-lat')},${r.getAttribute('data-lng')}` && r.getAttribute('data-lat') !== ''),
+      (b) =>
+        [...document.querySelectorAll('[data-testid=monitor-row]')].some(
+          (r) =>
+            b[r.getAttribute('data-vehicle-id') ?? ''] !== `${r.getAttribute('data-lat')},${r.getAttribute('data-lng')}` &&
+            r.getAttribute('data-lat') !== '',
+        ),
       before,
       { timeout: 90_000 },
     );
     expect(sockets.some((u) => u.endsWith('/api/vehicle/live'))).toBe(true);
 
     // The socket drops: the page reconnects and asks only what changed since its last answer, keeping every vehicle.
-    const sinceAsked = page.waitForResponse((r) => r.url().endsWith('/vehicle/monitor/query') && !!(JSON.parse(r.request().postData() ?? '{}') as { criteria?: { since?: string } }).criteria?.since);
+    const sinceAsked = page.waitForResponse(
+      (r) =>
+        r.url().endsWith('/vehicle/monitor/query') &&
+        !!(JSON.parse(r.request().postData() ?? '{}') as { criteria?: { since?: string } }).criteria?.since,
+    );
     await liveRoute!.close();
     await page.waitForSelector('[data-testid=monitor-page][data-live=reconnecting]');
     const changes = (await (await sinceAsked).json()) as { full: boolean; total: number; columns: { vehicleId: number[] } };
@@ -114,7 +144,10 @@ describe('live monitor', () => {
     // Search narrows the list; choosing a vehicle opens its card.
     const target = all.find((v) => v.latitude !== null) ?? all[0];
     await page.locator('input[data-testid=monitor-search], [data-testid=monitor-search] input').first().fill(target.licence);
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=monitor-row]').length === n, all.filter((v) => v.licence.toLowerCase().includes(target.licence.toLowerCase())).length);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid=monitor-row]').length === n,
+      all.filter((v) => v.licence.toLowerCase().includes(target.licence.toLowerCase())).length,
+    );
     await page.locator(`[data-testid=monitor-row][data-vehicle-id="${target.vehicleId}"]`).click();
     await page.getByTestId('vehicle-card').waitFor();
     expect(await page.getByTestId('vehicle-card-licence').innerText()).toBe(target.licence);
@@ -148,7 +181,11 @@ describe('vehicle detail and track playback', () => {
       const end = new Date();
       const begin = new Date(end.getTime() - 24 * 3600_000);
       for (const v of all) {
-        const r = await api('POST', '/vehicle/track/replay', { vehicleId: v.vehicleId, begin: begin.toISOString(), end: end.toISOString() });
+        const r = await api('POST', '/vehicle/track/replay', {
+          vehicleId: v.vehicleId,
+          begin: begin.toISOString(),
+          end: end.toISOString(),
+        });
         if (r.points.length >= 5) return v;
       }
       return null;
@@ -191,10 +228,20 @@ describe('vehicle detail and track playback', () => {
     const cursorStart = Number(await page.getByTestId('speed-chart').getAttribute('data-cursor-x'));
     expect(Number(await page.getByTestId('speed-chart').getAttribute('data-at'))).toBe(start);
     await page.getByTestId('track-play').click();
-    await page.waitForFunction((s) => Number(document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock')) > s, start);
+    await page.waitForFunction(
+      (s) => Number(document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock')) > s,
+      start,
+    );
     // ...and moves right with the marker while it plays, at the clock's time.
-    await page.waitForFunction((x) => Number(document.querySelector('[data-testid=speed-chart]')?.getAttribute('data-cursor-x')) > x, cursorStart);
-    const same = await page.evaluate(() => document.querySelector('[data-testid=speed-chart]')?.getAttribute('data-at') === document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock'));
+    await page.waitForFunction(
+      (x) => Number(document.querySelector('[data-testid=speed-chart]')?.getAttribute('data-cursor-x')) > x,
+      cursorStart,
+    );
+    const same = await page.evaluate(
+      () =>
+        document.querySelector('[data-testid=speed-chart]')?.getAttribute('data-at') ===
+        document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock'),
+    );
     expect(same).toBe(true);
     await screenshot(page, 'detail-playback');
     // It plays to the end and stops there.
@@ -205,8 +252,15 @@ describe('vehicle detail and track playback', () => {
     await page.getByTestId('speed-chart').scrollIntoViewIfNeeded();
     const chartBox = (await page.getByTestId('speed-chart').boundingBox())!;
     await page.mouse.click(chartBox.x + 44 + (chartBox.width - 60) * 0.25, chartBox.y + chartBox.height / 2);
-    await page.waitForFunction((e) => Number(document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock')) < e, endClock);
-    await page.waitForFunction(() => document.querySelector('[data-testid=speed-chart]')?.getAttribute('data-at') === document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock'));
+    await page.waitForFunction(
+      (e) => Number(document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock')) < e,
+      endClock,
+    );
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid=speed-chart]')?.getAttribute('data-at') ===
+        document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock'),
+    );
     // A trip or a stop picked in the side list moves the clock to its start (the map zooms to it).
     await page.getByRole('tab', { name: '停车', exact: true }).click();
     for (const id of ['track-stop', 'track-trip']) {
@@ -214,10 +268,16 @@ describe('vehicle detail and track playback', () => {
       const first = page.getByTestId(id).first();
       if (!(await first.count())) continue;
       // A trip that began before the range starts at the range's first report.
-      const bounds = [Number(await page.getByTestId('track-playback').getAttribute('data-track-begin')), Number(await page.getByTestId('track-playback').getAttribute('data-track-end'))];
+      const bounds = [
+        Number(await page.getByTestId('track-playback').getAttribute('data-track-begin')),
+        Number(await page.getByTestId('track-playback').getAttribute('data-track-end')),
+      ];
       const begin = Math.min(bounds[1], Math.max(bounds[0], Number(await first.getAttribute('data-begin'))));
       await first.click();
-      await page.waitForFunction((b) => Number(document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock')) === b, begin);
+      await page.waitForFunction(
+        (b) => Number(document.querySelector('[data-testid=track-playback]')?.getAttribute('data-clock')) === b,
+        begin,
+      );
     }
     expect(external).toEqual([]);
 
@@ -231,15 +291,24 @@ describe('vehicle detail and track playback', () => {
 describe('commands from the terminal row', () => {
   it('sends the parameters form (0x8103) to a live terminal and shows its status, then reads them back into the form (0x8104); a value out of bounds is refused on its field', async () => {
     // A terminal that reports (so has a live session).
-    const reporting = await until(async () => ((await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Item[]).find((v) => v.latitude !== null), 'a reporting vehicle');
+    const reporting = await until(
+      async () => ((await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Item[]).find((v) => v.latitude !== null),
+      'a reporting vehicle',
+    );
     // Its terminal, through the vehicle search (SPEC §7 vehicle/query/{x}).
-    const found = (await api('GET', `/vehicle/vehicle/query/${encodeURIComponent(reporting.licence)}`)) as { value: number; terminalId: number }[];
+    const found = (await api('GET', `/vehicle/vehicle/query/${encodeURIComponent(reporting.licence)}`)) as {
+      value: number;
+      terminalId: number;
+    }[];
     const { terminalId } = found.find((v) => v.value === reporting.vehicleId)!;
     const item = { terminalId };
     const terminal = (await api('GET', `/vehicle/terminal/${terminalId}`)) as { terminalNo: string };
     const { page, context } = await suite.adminPage();
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/terminal/query')), page.goto('/fleet/terminal')]);
-    const row = page.getByTestId('entity-page-terminal').locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: terminal.terminalNo });
+    const row = page
+      .getByTestId('entity-page-terminal')
+      .locator('.ant-table-tbody tr.ant-table-row')
+      .filter({ hasText: terminal.terminalNo });
     await row.getByTestId('row-command').click();
     await page.getByTestId('command-send').waitFor();
     await settled(page);
@@ -253,7 +322,10 @@ describe('commands from the terminal row', () => {
     expect(await page.getByTestId('command-status').count()).toBe(0);
     await page.getByTestId('param-maxSpeed').fill('');
     await page.getByTestId('param-heartbeatInterval').fill('30');
-    const [sent] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/terminal/${item.terminalId}/command/params`)), page.getByTestId('command-send').click()]);
+    const [sent] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/terminal/${item.terminalId}/command/params`)),
+      page.getByTestId('command-send').click(),
+    ]);
     expect(sent.request().postDataJSON()).toMatchObject({ params: [{ id: 1, type: 'u32', value: 30 }] });
     await page.waitForSelector('[data-testid=command-status][data-status=acked]', { timeout: 30_000 });
     await screenshot(page, 'terminal-row-params');
@@ -269,11 +341,17 @@ describe('commands from the terminal row', () => {
     ]);
     expect(read.status()).toBe(200);
     await page.waitForSelector('[data-testid=command-status][data-status=acked]', { timeout: 30_000 });
-    await page.waitForFunction(() => (document.querySelector('[data-testid=param-heartbeatInterval]') as HTMLInputElement | null)?.value === '30');
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid=param-heartbeatInterval]') as HTMLInputElement | null)?.value === '30',
+    );
     // Fields the terminal reported and the form names are filled too (the simulator's APN).
     expect(await page.getByTestId('param-apn').inputValue()).toBe('cmnet');
     await screenshot(page, 'terminal-row-params-read');
-    const after = (await api('GET', `/vehicle/terminal/${item.terminalId}/command`)) as { kind: string; status: string; response?: { params?: { id: number; value: unknown }[] } }[];
+    const after = (await api('GET', `/vehicle/terminal/${item.terminalId}/command`)) as {
+      kind: string;
+      status: string;
+      response?: { params?: { id: number; value: unknown }[] };
+    }[];
     const readBack = after.find((c) => c.kind === 'readParams');
     expect(readBack?.status).toBe('acked');
     expect(readBack?.response?.params).toContainEqual({ id: 1, type: 'u32', value: 30 });
@@ -303,7 +381,13 @@ describe('the geofence map editor', () => {
     await page.getByTestId('fence-map').scrollIntoViewIfNeeded();
     const map = (await page.getByTestId('fence-map').boundingBox())!;
     const at = (fx: number, fy: number) => ({ x: map.x + map.width * fx, y: map.y + map.height * fy });
-    for (const [fx, fy] of [[0.3, 0.3], [0.7, 0.3], [0.7, 0.7], [0.3, 0.7], [0.3, 0.3]]) {
+    for (const [fx, fy] of [
+      [0.3, 0.3],
+      [0.7, 0.3],
+      [0.7, 0.7],
+      [0.3, 0.7],
+      [0.3, 0.3],
+    ]) {
       const p = at(fx, fy);
       await page.mouse.click(p.x, p.y);
     }

@@ -50,10 +50,16 @@ describe('policy parameters in the strategy dialog', () => {
     await day.press('Enter');
     const [started] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/policy/${found.data[0].id}/rederive`)),
-      page.locator('.ant-modal-footer .ant-btn-primary').filter({ hasText: /应\s?用/ }).click(),
+      page
+        .locator('.ant-modal-footer .ant-btn-primary')
+        .filter({ hasText: /应\s?用/ })
+        .click(),
     ]);
     expect(started.status()).toBe(202);
-    await page.getByTestId('policy-rederive-progress').getByText(/已重新推导 \d+ 辆车/).waitFor({ timeout: 120_000 });
+    await page
+      .getByTestId('policy-rederive-progress')
+      .getByText(/已重新推导 \d+ 辆车/)
+      .waitFor({ timeout: 120_000 });
     expect(pageErrors).toEqual([]);
   });
 });

@@ -11,7 +11,8 @@ jest.setTimeout(180_000);
 
 /** This machine's first non-loopback IPv4 address; 127.0.0.2 (not "localhost" either) when it has none. */
 function lanAddress(): string {
-  for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   return '127.0.0.2';
 }
 

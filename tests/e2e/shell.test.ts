@@ -22,7 +22,14 @@ interface Resource {
 const flat = (tree: Resource[]) => flatTree(tree);
 
 async function register(loginName: string, password: string, roleIds: number[] = []) {
-  await api('POST', '/passport/passport/register', { loginName, name: loginName, memberType: 'orgUser', expireDate: '2099-12-31', password, roleIds });
+  await api('POST', '/passport/passport/register', {
+    loginName,
+    name: loginName,
+    memberType: 'orgUser',
+    expireDate: '2099-12-31',
+    password,
+    roleIds,
+  });
 }
 
 const sidebarTitles = (page: Page) => page.locator('[data-testid=sidebar-menu] > li').allInnerTexts();
@@ -133,7 +140,12 @@ describe('menus from the server', () => {
     const ids = all.filter((r) => ['dashboard', 'fleet', 'fleet-brand', 'vehicleBrand-add'].includes(r.code)).map((r) => r.id);
     const role = await api('POST', '/passport/role', { name: '品牌维护', resourceIds: ids });
     await register('brand.keeper', 'Fleet2468x', [role.id]);
-    await api('POST', '/passport/member/change-password', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, await suite.tokenOf('brand.keeper', 'Fleet2468x'));
+    await api(
+      'POST',
+      '/passport/member/change-password',
+      { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' },
+      await suite.tokenOf('brand.keeper', 'Fleet2468x'),
+    );
 
     const admin = await adminPage();
     const adminMenus = await sidebarTitles(admin.page);
@@ -191,7 +203,8 @@ async function tabCommand(page: Page, path: string, label: string, effect?: () =
 }
 
 /** Waits until the tag bar holds `count` tabs. */
-const tabsLeft = (page: Page, count: number) => () => page.waitForFunction((n) => document.querySelectorAll('.fs-tags [data-path]').length === n, count, { timeout: 10_000 });
+const tabsLeft = (page: Page, count: number) => () =>
+  page.waitForFunction((n) => document.querySelectorAll('.fs-tags [data-path]').length === n, count, { timeout: 10_000 });
 
 describe('tag tabs', () => {
   it('closes others and all from the context menu, never the affix tab', async () => {
@@ -237,7 +250,9 @@ describe('theme and language', () => {
     await page.reload();
     await page.getByText('Search menus').waitFor();
     expect(await sidebarTitles(page)).toContain('System');
-    const selected = await page.locator('[data-testid=sidebar-menu] .ant-menu-item-selected').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const selected = await page
+      .locator('[data-testid=sidebar-menu] .ant-menu-item-selected')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(selected).toBe('rgb(19, 194, 194)');
     await screenshot(page, 'shell-en-US');
     await context.close();

@@ -25,9 +25,26 @@ const flat = (tree: Resource[]) => flatTree(tree);
 async function memberWith(loginName: string, codes: string[]) {
   const all = flat(await api('GET', '/passport/resource/all'));
   const hd = (await api('POST', '/vehicle/org/query', { criteria: { keyword: '华东物流' } })).data[0].id;
-  const role = await api('POST', '/passport/role', { name: `${loginName} 的角色`, orgId: hd, resourceIds: all.filter((r) => codes.includes(r.code)).map((r) => r.id) });
-  await api('POST', '/passport/passport/register', { loginName, name: loginName, memberType: 'orgUser', orgId: hd, expireDate: '2099-12-31', password: 'Fleet2468x', roleIds: [role.id] });
-  await api('POST', '/passport/member/change-password', { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' }, await tokenOf(loginName, 'Fleet2468x'));
+  const role = await api('POST', '/passport/role', {
+    name: `${loginName} 的角色`,
+    orgId: hd,
+    resourceIds: all.filter((r) => codes.includes(r.code)).map((r) => r.id),
+  });
+  await api('POST', '/passport/passport/register', {
+    loginName,
+    name: loginName,
+    memberType: 'orgUser',
+    orgId: hd,
+    expireDate: '2099-12-31',
+    password: 'Fleet2468x',
+    roleIds: [role.id],
+  });
+  await api(
+    'POST',
+    '/passport/member/change-password',
+    { oldPassword: 'Fleet2468x', newPassword: 'Fleet#13579z' },
+    await tokenOf(loginName, 'Fleet2468x'),
+  );
   return { role, password: 'Fleet#13579z', ids: (wanted: string[]) => all.filter((r) => wanted.includes(r.code)).map((r) => r.id) };
 }
 
@@ -50,7 +67,8 @@ async function opened(page: Page, title: string): Promise<Locator> {
   return found;
 }
 /** A form item of a dialog by its exact label. */
-const field = (scope: Locator, label: string) => scope.locator('.ant-form-item').filter({ has: scope.page().locator('label', { hasText: new RegExp(`^${label}$`) }) });
+const field = (scope: Locator, label: string) =>
+  scope.locator('.ant-form-item').filter({ has: scope.page().locator('label', { hasText: new RegExp(`^${label}$`) }) });
 const input = (scope: Locator, label: string) => field(scope, label).locator('input').first();
 /** A dialog's submit button (whatever its loading state makes of its accessible name). */
 const ok = (scope: Locator) => scope.locator('.ant-modal-footer .ant-btn-primary');
@@ -58,7 +76,10 @@ const toast = (page: Page, text: string) => page.locator('.ant-message').getByTe
 /** Confirms the open Popconfirm and waits until it has gone (its fade would overlap the next one). */
 async function confirmPopover(page: Page) {
   await settled(page);
-  await page.locator('.ant-popconfirm:visible').getByRole('button', { name: /确\s*定/ }).click();
+  await page
+    .locator('.ant-popconfirm:visible')
+    .getByRole('button', { name: /确\s*定/ })
+    .click();
   await page.waitForFunction(() => !document.querySelector('.ant-popconfirm:not(.ant-popover-hidden)'));
 }
 
@@ -184,7 +205,9 @@ describe('accounts', () => {
     await context.close();
 
     // The old password no longer opens the account; the new one does (and asks for a change).
-    expect((await http(suite.server.url + '/api/login', 'POST', { loginName: 'zhao.liu', password: 'Start2026x' })).json.success).toBe(false);
+    expect((await http(suite.server.url + '/api/login', 'POST', { loginName: 'zhao.liu', password: 'Start2026x' })).json.success).toBe(
+      false,
+    );
     const member = await suite.freshPage();
     await login(member.page, 'zhao.liu', 'Reset#2468x');
     await member.page.getByTestId('user-menu').getByText('赵六').waitFor();
@@ -232,7 +255,10 @@ describe('accounts', () => {
     await confirmPopover(page);
     await page.getByTestId('user-menu').getByText('张伟').waitFor();
     // A banner, not a small tag: whose account this is, and who is really acting.
-    await page.getByTestId('impersonation-banner').getByText('正在模拟登录：您现在看到的是 张伟（hn-manager）的菜单和数据，所做操作都记在您（系统管理员）名下。').waitFor();
+    await page
+      .getByTestId('impersonation-banner')
+      .getByText('正在模拟登录：您现在看到的是 张伟（hn-manager）的菜单和数据，所做操作都记在您（系统管理员）名下。')
+      .waitFor();
     const simulated = await topMenus();
     expect(simulated).not.toContain('运营管理');
     expect(simulated).toContain('系统管理');
@@ -277,11 +303,18 @@ describe('menus', () => {
     await field(add, '资源编码').locator('.ant-form-item-explain-error').waitFor();
     await input(add, '资源编码').fill('e2e-menu');
     await input(add, '图标').fill('SettingOutlined');
-    const [created] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/passport/resource') && r.request().method() === 'POST'), ok(add).click()]);
+    const [created] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/passport/resource') && r.request().method() === 'POST'),
+      ok(add).click(),
+    ]);
     expect(created.status()).toBe(201);
     expect(created.request().headers()['x-authority']).toBe('resource-add');
     const child = (await created.json()) as Resource & { parentId: number; icon: string; kind: string };
-    expect({ parentId: child.parentId, icon: child.icon, kind: child.kind }).toEqual({ parentId: system.id, icon: 'SettingOutlined', kind: 'Menu' });
+    expect({ parentId: child.parentId, icon: child.icon, kind: child.kind }).toEqual({
+      parentId: system.id,
+      icon: 'SettingOutlined',
+      kind: 'Menu',
+    });
     await add.waitFor({ state: 'hidden' });
     const childRow = web.locator(`tr.ant-table-row[data-row-key="${child.id}"]`);
     await childRow.getByText('测试菜单').waitFor();
@@ -302,7 +335,10 @@ describe('menus', () => {
     await edit.locator('.ant-modal-title').click();
     await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'hidden' });
     await input(edit, '资源名称').fill('测试菜单改');
-    const [updated] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/passport/resource/${child.id}`) && r.request().method() === 'PUT'), ok(edit).click()]);
+    const [updated] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/passport/resource/${child.id}`) && r.request().method() === 'PUT'),
+      ok(edit).click(),
+    ]);
     expect(updated.status()).toBe(200);
     expect(updated.request().postDataJSON()).toEqual({ name: '测试菜单改' });
     await childRow.getByText('测试菜单改').waitFor();
@@ -318,12 +354,18 @@ describe('menus', () => {
 
     // The App's tree is its own: loaded with its application header, its rows in its own tab.
     const [appTree] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/api/passport/resource/all') && r.request().headers()['x-application-code'] === 'vehicle-app'),
+      page.waitForResponse(
+        (r) => r.url().endsWith('/api/passport/resource/all') && r.request().headers()['x-application-code'] === 'vehicle-app',
+      ),
       page.getByRole('tab', { name: '车管星 App' }).click(),
     ]);
     const appRoots = (await appTree.json()) as Resource[];
     expect(appRoots.length).toBeGreaterThan(0);
-    await page.getByTestId('menu-page-vehicle-app').locator(`tr.ant-table-row[data-row-key="${appRoots[0].id}"]`).getByTestId('row-edit').waitFor();
+    await page
+      .getByTestId('menu-page-vehicle-app')
+      .locator(`tr.ant-table-row[data-row-key="${appRoots[0].id}"]`)
+      .getByTestId('row-edit')
+      .waitFor();
     await context.close();
   });
 });
@@ -337,7 +379,10 @@ describe('every system page in every language', () => {
       await page.goto(`/system/${p}`);
       await page.locator('.ant-table-row, .ant-table-placeholder').first().waitFor();
       const text = await page.locator('.fs-content').innerText();
-      expect({ page: p, keys: text.match(/\b(console|passport|org|common|validation)\.[a-zA-Z][\w.-]*/g) }).toEqual({ page: p, keys: null });
+      expect({ page: p, keys: text.match(/\b(console|passport|org|common|validation)\.[a-zA-Z][\w.-]*/g) }).toEqual({
+        page: p,
+        keys: null,
+      });
     }
     expect(errors).toEqual([]);
     await context.close();

@@ -29,7 +29,15 @@ async function strangerRegisters(): Promise<void> {
   socket.on('error', () => undefined);
   socket.resume(); // read (and drop) the refusal, so the gateway's close is seen
   await new Promise((r) => socket.once('connect', r));
-  socket.write(encodeMessage({ phone: PHONE, serial: 1 }, { msgId: MsgId.Register, body: { province: 31, city: 100, makerId: 'EVIL', model: 'CLONE', terminalId: 'X000001', plateColor: 1, plate: '' } }));
+  socket.write(
+    encodeMessage(
+      { phone: PHONE, serial: 1 },
+      {
+        msgId: MsgId.Register,
+        body: { province: 31, city: 100, makerId: 'EVIL', model: 'CLONE', terminalId: 'X000001', plateColor: 1, plate: '' },
+      },
+    ),
+  );
   await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the gateway kept the stranger connected')), 10_000);
     socket.once('close', () => resolve(clearTimeout(timer)));
@@ -56,7 +64,10 @@ describe('terminal registration on the terminal page', () => {
     page.setDefaultTimeout(30_000);
     await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/terminal/query')), page.goto('/fleet/terminal')]);
     const box = page.getByTestId('entity-page-terminal').getByPlaceholder('搜索关键字');
-    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/vehicle/terminal/query')), box.fill(PHONE).then(() => box.press('Enter'))]);
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/terminal/query')),
+      box.fill(PHONE).then(() => box.press('Enter')),
+    ]);
     const row = page.getByTestId('entity-page-terminal').locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: PHONE });
     await row.getByTestId('row-registration').click();
     const dialog = page.getByTestId('registration-dialog');
@@ -76,7 +87,10 @@ describe('terminal registration on the terminal page', () => {
     await settled(page);
     const confirm = page.locator('.ant-popconfirm:visible');
     await confirm.getByText(`确定重置终端 ${PHONE} 的注册？`, { exact: false }).waitFor();
-    const [reset] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/terminal/${id}/resetRegistration`)), confirm.getByRole('button', { name: /重置注册/ }).click()]);
+    const [reset] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/terminal/${id}/resetRegistration`)),
+      confirm.getByRole('button', { name: /重置注册/ }).click(),
+    ]);
     expect(reset.status()).toBe(200);
     await dialog.getByTestId('registration-state').getByText('未注册').waitFor();
     await page.getByText(`终端 ${PHONE} 的注册已重置`).waitFor();

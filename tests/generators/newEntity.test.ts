@@ -41,7 +41,8 @@ function tempCopy(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-star-'));
   // Umi's own generated folders (src/.umi*) are rebuilt by the copy's build.
   const filter = (src: string) => !path.basename(src).startsWith('.umi');
-  for (const d of ['schemas', 'server', 'generators', 'src', 'public', 'mock']) fs.cpSync(path.join(repo, d), path.join(dir, d), { recursive: true, filter });
+  for (const d of ['schemas', 'server', 'generators', 'src', 'public', 'mock'])
+    fs.cpSync(path.join(repo, d), path.join(dir, d), { recursive: true, filter });
   for (const f of ['package.json', '.umirc.ts', 'tsconfig.json']) fs.copyFileSync(path.join(repo, f), path.join(dir, f));
   fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
@@ -50,7 +51,12 @@ function tempCopy(): string {
 describe('dropping in a new schema', () => {
   let dir: string;
   let server: ServerProcess | undefined;
-  const env = () => ({ DATA_DIR: path.join(dir, 'data'), ADMIN_PASSWORD: 'Admin2026x', SEED: 'none', CONSOLE_DIR: path.join(dir, 'console') });
+  const env = () => ({
+    DATA_DIR: path.join(dir, 'data'),
+    ADMIN_PASSWORD: 'Admin2026x',
+    SEED: 'none',
+    CONSOLE_DIR: path.join(dir, 'console'),
+  });
 
   beforeAll(() => {
     dir = tempCopy();
@@ -62,7 +68,10 @@ describe('dropping in a new schema', () => {
   });
 
   it('and running the generator yields types, labels, a migration and a working CRUD API, kept across a restart', async () => {
-    const out = execFileSync(path.join(dir, 'node_modules/.bin/tsx'), [path.join(dir, 'generators/gen.ts')], { cwd: dir, encoding: 'utf8' });
+    const out = execFileSync(path.join(dir, 'node_modules/.bin/tsx'), [path.join(dir, 'generators/gen.ts')], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     expect(out).toMatch(/wrote server\/platform\/db\/migrations\/\d{16}_create_parking_lot\.sql/);
     expect(out).toContain('wrote schemas/locales/ja-JP/entities/parkingLot.json');
     expect(fs.readFileSync(path.join(dir, 'schemas/generated/types.ts'), 'utf8')).toContain('export interface ParkingLot');
@@ -73,7 +82,9 @@ describe('dropping in a new schema', () => {
     const created = await http(server.url + '/api/vehicle/parkingLot', 'PUT', { name: '北区停车场', capacity: 120 }, token);
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ name: '北区停车场', capacity: 120, indoor: false });
-    const bad = await http(server.url + '/api/vehicle/parkingLot', 'PUT', { name: 'x', capacity: 0 }, token, { 'accept-language': 'en-US' });
+    const bad = await http(server.url + '/api/vehicle/parkingLot', 'PUT', { name: 'x', capacity: 0 }, token, {
+      'accept-language': 'en-US',
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.message).toBe('capacity must not be less than 1'); // stub label until an analyst writes one
     const dup = await http(server.url + '/api/vehicle/parkingLot', 'PUT', { name: '北区停车场', capacity: 5 }, token);
@@ -91,7 +102,8 @@ describe('dropping in a new schema', () => {
 
   it('and gets a console page and a menu entry with its action codes', async () => {
     expect(fs.readFileSync(path.join(dir, 'src/pages/schemaPages.generated.ts'), 'utf8')).toContain(`'fleet/parkingLot': 'parkingLot',`);
-    const token = (await http(server!.url + '/api/login', 'POST', { loginName: 'admin', password: 'Admin2026x' })).json.object.token as string;
+    const token = (await http(server!.url + '/api/login', 'POST', { loginName: 'admin', password: 'Admin2026x' })).json.object
+      .token as string;
     type Item = { name: string; code: string; kind: string; url: string | null; children?: Item[] };
     const tree = (await http(server!.url + '/api/passport/resource/all', 'GET', undefined, token)).json as Item[];
     const fleet = tree.find((r) => r.code === 'fleet')!;
@@ -106,7 +118,11 @@ describe('dropping in a new schema', () => {
 
   it('whose page, in the built console of the copy, lists, creates and shows a row', async () => {
     // Build the copy's console (what `npm run build` does there) and serve it.
-    const build = spawnSync(path.join(dir, 'node_modules/.bin/max'), ['build'], { cwd: dir, env: { ...process.env, CONSOLE_OUTPUT: path.join(dir, 'console') }, encoding: 'utf8' });
+    const build = spawnSync(path.join(dir, 'node_modules/.bin/max'), ['build'], {
+      cwd: dir,
+      env: { ...process.env, CONSOLE_OUTPUT: path.join(dir, 'console') },
+      encoding: 'utf8',
+    });
     expect({ status: build.status, out: build.status ? build.stdout + build.stderr : '' }).toEqual({ status: 0, out: '' });
     await server?.stop();
     server = await startServerProcess(dir, env(), []);

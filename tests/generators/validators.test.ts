@@ -14,7 +14,10 @@ type Body = Record<string, unknown>;
 const CASES: Array<{ entity: EntityName; good: Body[]; bad: Body[] }> = [
   {
     entity: 'vehicle',
-    good: [{ licence: '沪A12345', vin: 'LSVAM4187C2184847', status: 'repair', serviceEnd: '2026-12-31' }, { licence: '#X1', driverId: null, remark: '' }],
+    good: [
+      { licence: '沪A12345', vin: 'LSVAM4187C2184847', status: 'repair', serviceEnd: '2026-12-31' },
+      { licence: '#X1', driverId: null, remark: '' },
+    ],
     bad: [
       { licence: '', vin: 'LSVAM4187C218484I', status: 'lost', serviceEnd: '2026-02-30', tankCapacity: 2001, colour: 'red' },
       { vin: 'short', initialMileage: -1, plateColor: 'pink', brandId: 'one' },
@@ -24,33 +27,51 @@ const CASES: Array<{ entity: EntityName; good: Body[]; bad: Body[] }> = [
   {
     entity: 'driver',
     good: [{ name: '张三', mobile: '13800138000', licenseClass: 'A1', licenseExpire: '2030-01-01' }],
-    bad: [{ name: '张三', mobile: '12345' }, { mobile: '', licenseClass: 'Z9', gender: 'x' }],
+    bad: [
+      { name: '张三', mobile: '12345' },
+      { mobile: '', licenseClass: 'Z9', gender: 'x' },
+    ],
   },
   {
     entity: 'vehicleBrand',
     good: [{ name: '解放', logo: 'https://example.com/logo.png', enabled: false }],
-    bad: [{ name: '解放', logo: 'ftp://example.com/x.png' }, { name: 1, enabled: 'yes' }],
+    bad: [
+      { name: '解放', logo: 'ftp://example.com/x.png' },
+      { name: 1, enabled: 'yes' },
+    ],
   },
   {
     entity: 'interMember',
     good: [{ name: 'John', email: 'john@example.com', language: 'en-US', expireDate: '2027-01-31' }],
-    bad: [{ name: 'John', email: 'not-an-email', language: 'fr-FR' }, { name: 'x', email: 'a@b.co', mobile: 'abc' }],
+    bad: [
+      { name: 'John', email: 'not-an-email', language: 'fr-FR' },
+      { name: 'x', email: 'a@b.co', mobile: 'abc' },
+    ],
   },
   {
     entity: 'notice',
     good: [{ title: '维护', content: '周六', publishAt: '2026-11-24T08:30:00.000Z' }],
-    bad: [{ title: '维护', content: '周六', publishAt: '2026-11-24 08:30' }, { title: '', content: '' }],
+    bad: [
+      { title: '维护', content: '周六', publishAt: '2026-11-24 08:30' },
+      { title: '', content: '' },
+    ],
   },
   {
     entity: 'fence',
     good: [{ name: '园区', fenceType: 'circle', geometry: { center: [121.6, 31.2], radius: 500 } }],
-    bad: [{ name: '园区', fenceType: 'polygon', geometry: { points: [[1, 2]] } }, { name: '园区', geometry: '{oops' }],
+    bad: [
+      { name: '园区', fenceType: 'polygon', geometry: { points: [[1, 2]] } },
+      { name: '园区', geometry: '{oops' },
+    ],
   },
   {
     entity: 'member',
     // (A good create body carries the write-only password, which an update refuses: tested below.)
     good: [],
-    bad: [{ loginName: 'li ming', name: '', memberType: 'boss', expireDate: '2026-13-01', password: '1', mobile: '123' }, { roleIds: [0], applications: ['web'] }],
+    bad: [
+      { loginName: 'li ming', name: '', memberType: 'boss', expireDate: '2026-13-01', password: '1', mobile: '123' },
+      { roleIds: [0], applications: ['web'] },
+    ],
   },
   {
     entity: 'organisation',
@@ -81,8 +102,17 @@ describe('precompiled body validators (schemas/generated/validators.ts)', () => 
   });
 
   it('take a write-only property (the password) in the create body and refuse it in the update body', () => {
-    const body = { loginName: 'li.ming', name: '李明', memberType: 'orgUser', expireDate: null, password: 'Fleet2026x', roleIds: [3], applications: ['obd-web'] };
-    const errs = (kind: 'create' | 'update') => fieldErrors(bodyValidators.member[kind] as ReturnType<typeof serverValidator>, 'member', body);
+    const body = {
+      loginName: 'li.ming',
+      name: '李明',
+      memberType: 'orgUser',
+      expireDate: null,
+      password: 'Fleet2026x',
+      roleIds: [3],
+      applications: ['obd-web'],
+    };
+    const errs = (kind: 'create' | 'update') =>
+      fieldErrors(bodyValidators.member[kind] as ReturnType<typeof serverValidator>, 'member', body);
     expect(errs('create')).toEqual([]);
     expect(errs('update')).toEqual([{ field: 'password', key: 'validation.unknownField', params: { field: 'password' } }]);
   });
@@ -94,8 +124,11 @@ describe('precompiled body validators (schemas/generated/validators.ts)', () => 
         const server = fieldErrors(serverValidator(entity, kind), entity, body);
         expect({ body, ours }).toEqual({ body, ours: server });
       }
-      for (const body of good) expect(fieldErrors(bodyValidators[entity][kind] as ReturnType<typeof serverValidator>, entity, body)).toEqual([]);
-      if (kind === 'create') for (const body of bad) expect(fieldErrors(bodyValidators[entity].create as ReturnType<typeof serverValidator>, entity, body).length).toBeGreaterThan(0);
+      for (const body of good)
+        expect(fieldErrors(bodyValidators[entity][kind] as ReturnType<typeof serverValidator>, entity, body)).toEqual([]);
+      if (kind === 'create')
+        for (const body of bad)
+          expect(fieldErrors(bodyValidators[entity].create as ReturnType<typeof serverValidator>, entity, body).length).toBeGreaterThan(0);
     });
   });
 
@@ -128,7 +161,11 @@ describe.each(BACKENDS)('the same words as the server on %s', (backend) => {
       for (const body of bad) {
         const r = await s.call(admin, method as 'POST', '/api' + route, body, lang);
         expect({ entity, body, status: r.status }).toEqual({ entity, body, status: 400 });
-        const ours = fieldErrors(bodyValidators[entity].create as ReturnType<typeof serverValidator>, entity, body).map((fe) => ({ field: fe.field, key: fe.key, message: renderFieldError(fe, t) }));
+        const ours = fieldErrors(bodyValidators[entity].create as ReturnType<typeof serverValidator>, entity, body).map((fe) => ({
+          field: fe.field,
+          key: fe.key,
+          message: renderFieldError(fe, t),
+        }));
         expect({ entity, body, errors: r.body.errors }).toEqual({ entity, body, errors: ours });
       }
     }
@@ -139,8 +176,12 @@ describe.each(BACKENDS)('the same words as the server on %s', (backend) => {
       const [method, route] = entities[entity]['x-entity'].routes.create![0].split(' ');
       for (const body of good) {
         // Unique names per run: the bodies are also created by other cases of this file.
-        const unique = { ...body, ...('name' in body ? { name: `${body.name}-${backend}-${Math.random().toString(36).slice(2, 8)}` } : {}) };
-        if (entity === 'vehicle') Object.assign(unique, { licence: `#V${Math.random().toString(36).slice(2, 9).toUpperCase()}`, vin: undefined });
+        const unique = {
+          ...body,
+          ...('name' in body ? { name: `${body.name}-${backend}-${Math.random().toString(36).slice(2, 8)}` } : {}),
+        };
+        if (entity === 'vehicle')
+          Object.assign(unique, { licence: `#V${Math.random().toString(36).slice(2, 9).toUpperCase()}`, vin: undefined });
         if (entity === 'expertFault') Object.assign(unique, { spn: 100000 + Math.floor(Math.random() * 400000) });
         expect(bodyValidators[entity].create(structuredClone(unique))).toBe(true);
         const r = await s.call(admin, method as 'POST', '/api' + route, unique);

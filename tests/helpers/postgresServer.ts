@@ -59,7 +59,9 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   // As root, every PostgreSQL program runs as postgres (initdb and postgres refuse root).
   // Not blocking: the test's own terminals keep reporting while the cluster stops and starts.
   const run = async (program: string, args: string[]) => {
-    const [cmd, argv] = isRoot() ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]] : [path.join(bin, program), args];
+    const [cmd, argv] = isRoot()
+      ? ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]]
+      : [path.join(bin, program), args];
     await promisify(execFile)(cmd, argv, { timeout: 60_000 });
   };
   await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);

@@ -34,13 +34,24 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const main = path.join(root, 'server/main.ts');
-  let [cmd, argv] = opts.direct ? [process.execPath, ['--import', 'tsx', main, ...args]] : [path.join(root, 'node_modules/.bin/tsx'), [main, ...args]];
+  let [cmd, argv] = opts.direct
+    ? [process.execPath, ['--import', 'tsx', main, ...args]]
+    : [path.join(root, 'node_modules/.bin/tsx'), [main, ...args]];
   if (opts.fileLimit) [cmd, argv] = ['/bin/sh', ['-c', `ulimit -n ${opts.fileLimit} && exec "$@"`, 'sh', cmd, ...argv]];
   const child = spawn(cmd, argv, {
     cwd: root,
     // No gateway, demo fleet or demo history unless a test asks: parallel servers would fight over
     // port 6808, and a month of history costs minutes.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', JT808_PORT: '0', SIMULATE: '0', DEMO_HISTORY_DAYS: '0', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      JT808_PORT: '0',
+      SIMULATE: '0',
+      DEMO_HISTORY_DAYS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -78,7 +89,11 @@ export async function startServerProcess(
 export async function http(url: string, method: string, body?: unknown, token?: string, headers: Record<string, string> = {}) {
   const r = await fetch(url, {
     method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await r.text();

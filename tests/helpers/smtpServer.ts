@@ -52,7 +52,9 @@ export async function startSmtpServer(opts: { refuse?: string[]; user?: string; 
       const verb = line.split(' ')[0].toUpperCase();
       if (verb === 'EHLO') return socket.write('250-test.local\r\n250-AUTH PLAIN\r\n250 8BITMIME\r\n');
       if (verb === 'AUTH') {
-        const [, user, password] = Buffer.from(line.split(' ')[2] ?? '', 'base64').toString('utf8').split('\0');
+        const [, user, password] = Buffer.from(line.split(' ')[2] ?? '', 'base64')
+          .toString('utf8')
+          .split('\0');
         if (opts.user !== undefined && (user !== opts.user || password !== opts.password)) return say('535 5.7.8 authentication failed');
         mail.auth = `${user}:${password}`;
         return say('235 2.7.0 authenticated');
@@ -106,7 +108,13 @@ export async function startSmtpServer(opts: { refuse?: string[]; user?: string; 
 /** The decoded subject and body of a received message (as `formatMessage` writes them). */
 export function readMail(data: string): { headers: Record<string, string>; subject: string; body: string } {
   const [head, ...rest] = data.split('\r\n\r\n');
-  const headers = Object.fromEntries(head.split('\r\n').map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    head.split('\r\n').map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   const word = /^=\?UTF-8\?B\?(.*)\?=$/.exec(headers.subject ?? '');
-  return { headers, subject: word ? Buffer.from(word[1], 'base64').toString('utf8') : (headers.subject ?? ''), body: Buffer.from(rest.join('\r\n\r\n').replace(/\r\n/g, ''), 'base64').toString('utf8') };
+  return {
+    headers,
+    subject: word ? Buffer.from(word[1], 'base64').toString('utf8') : (headers.subject ?? ''),
+    body: Buffer.from(rest.join('\r\n\r\n').replace(/\r\n/g, ''), 'base64').toString('utf8'),
+  };
 }

@@ -51,7 +51,14 @@ export interface TestServer {
   /** Like memberToken, also returning the member's id and login name. */
   addMember(orgCode: string, memberType: MemberType, codes?: string[]): Promise<{ id: number; loginName: string; token: string }>;
   orgId(code: string): Promise<number>;
-  call(token: string | null, method: InjectOptions['method'], url: string, body?: unknown, lang?: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers of any shape
+  call(
+    token: string | null,
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+    lang?: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers of any shape
 }
 
 /**
@@ -78,7 +85,8 @@ export async function startTestServer(backend: Backend, opts: { telematics?: boo
     });
     return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
   };
-  const orgId = async (code: string) => (await database.db.selectFrom('organisation').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
+  const orgId = async (code: string) =>
+    (await database.db.selectFrom('organisation').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
   const login = async (loginName: string, password: string) => {
     const r = await call(null, 'POST', '/api/login', { loginName, password });
     if (r.status !== 200) throw new Error(`login failed: ${JSON.stringify(r.body)}`);
@@ -87,26 +95,41 @@ export async function startTestServer(backend: Backend, opts: { telematics?: boo
   const hash = await hashPassword(MEMBER_PASSWORD);
   let n = 0;
   const addMember: TestServer['addMember'] = async (orgCode, memberType, codes) => {
-      const db = database.db;
-      const loginName = `${orgCode.toLowerCase()}-${memberType}-${++n}`;
-      const org = await orgId(orgCode);
-      const { id } = await db
-        .insertInto('member')
-        .values({ uid: crypto.randomUUID(), login_name: loginName, name: loginName, member_type: memberType, org_id: org, password_hash: hash, first_sign: false })
+    const db = database.db;
+    const loginName = `${orgCode.toLowerCase()}-${memberType}-${++n}`;
+    const org = await orgId(orgCode);
+    const { id } = await db
+      .insertInto('member')
+      .values({
+        uid: crypto.randomUUID(),
+        login_name: loginName,
+        name: loginName,
+        member_type: memberType,
+        org_id: org,
+        password_hash: hash,
+        first_sign: false,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('member_application').values({ member_id: id, application: 'obd-web' }).execute();
+    const wanted = codes ?? (memberType === 'administrator' ? null : []);
+    let q = db.selectFrom('resource').select('id').where('application', '=', 'obd-web');
+    if (wanted) q = q.where('code', 'in', wanted.length ? wanted : ['-']);
+    const resources = await q.execute();
+    if (resources.length) {
+      const role = await db
+        .insertInto('role')
+        .values({ org_id: org, application: 'obd-web', name: `role-${loginName}` })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await db.insertInto('member_application').values({ member_id: id, application: 'obd-web' }).execute();
-      const wanted = codes ?? (memberType === 'administrator' ? null : []);
-      let q = db.selectFrom('resource').select('id').where('application', '=', 'obd-web');
-      if (wanted) q = q.where('code', 'in', wanted.length ? wanted : ['-']);
-      const resources = await q.execute();
-      if (resources.length) {
-        const role = await db.insertInto('role').values({ org_id: org, application: 'obd-web', name: `role-${loginName}` }).returning('id').executeTakeFirstOrThrow();
-        await db.insertInto('role_resource').values(resources.map((r) => ({ role_id: role.id, resource_id: r.id }))).execute();
-        await db.insertInto('member_role').values({ member_id: id, role_id: role.id }).execute();
-      }
-      return { id, loginName, token: await login(loginName, MEMBER_PASSWORD) };
-    };
+      await db
+        .insertInto('role_resource')
+        .values(resources.map((r) => ({ role_id: role.id, resource_id: r.id })))
+        .execute();
+      await db.insertInto('member_role').values({ member_id: id, role_id: role.id }).execute();
+    }
+    return { id, loginName, token: await login(loginName, MEMBER_PASSWORD) };
+  };
   return {
     app,
     database,

@@ -32,7 +32,9 @@ export function openSocket(url: string, protocols?: string[]): Promise<TestSocke
   return new Promise((resolve, reject) => {
     const ws = new WebSocketImpl(url, protocols);
     const messages: TestSocket['messages'] = [];
-    const closed = new Promise<{ code: number; reason: string }>((done) => ws.on('close', (code, reason) => done({ code, reason: reason.toString('utf8') })));
+    const closed = new Promise<{ code: number; reason: string }>((done) =>
+      ws.on('close', (code, reason) => done({ code, reason: reason.toString('utf8') })),
+    );
     ws.on('message', (d) => messages.push(JSON.parse(d.toString('utf8'))));
     ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.on('error', reject);

@@ -23,7 +23,19 @@ export async function xlsxOf(rows: unknown[][], sheetName = 'Sheet1'): Promise<B
 }
 
 /** A file the app answers (an export, a template): status, headers and the raw bytes; `json()` reads a refusal. */
-export async function downloadFrom(s: TestServer, token: string, method: InjectOptions['method'], url: string, body?: object, lang?: string) {
-  const res = await s.app.inject({ method, url, ...(body ? { payload: body } : {}), headers: { authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) } });
+export async function downloadFrom(
+  s: TestServer,
+  token: string,
+  method: InjectOptions['method'],
+  url: string,
+  body?: object,
+  lang?: string,
+) {
+  const res = await s.app.inject({
+    method,
+    url,
+    ...(body ? { payload: body } : {}),
+    headers: { authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
+  });
   return { status: res.statusCode, headers: res.headers, data: res.rawPayload, json: () => JSON.parse(res.body) };
 }

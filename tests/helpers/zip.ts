@@ -11,7 +11,13 @@ export interface ZipPart {
 }
 
 /** A deflated entry of `data`. */
-export const deflated = (name: string, data: Buffer): ZipPart => ({ name, stored: deflateRawSync(data), method: 8, size: data.length, crc: crc32(data) });
+export const deflated = (name: string, data: Buffer): ZipPart => ({
+  name,
+  stored: deflateRawSync(data),
+  method: 8,
+  size: data.length,
+  crc: crc32(data),
+});
 
 /**
  * A deflated entry of `size` spaces, built from one deflated block repeated: a few hundred KB that

@@ -25,9 +25,16 @@ describe('the Umi mock', () => {
   it('logs the demo admin in with the server’s answer shape, and refuses a wrong or missing password in words', async () => {
     const ok = await mock.call(null, 'POST', '/api/login', { loginName: 'ADMIN', password: DEMO_PASSWORD, application: 'obd-web' });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ success: true, message: '登录成功', object: { name: '系统管理员', memberType: 'administrator', branch: 'FS', firstSign: false, orgType: 'service' } });
+    expect(ok.body).toMatchObject({
+      success: true,
+      message: '登录成功',
+      object: { name: '系统管理员', memberType: 'administrator', branch: 'FS', firstSign: false, orgType: 'service' },
+    });
     expect(typeof ok.body.object.token).toBe('string');
-    expect(await mock.call(null, 'POST', '/api/login', { loginName: 'admin', password: 'Wrong2026x' })).toMatchObject({ status: 400, body: { message: '用户名或密码错误' } });
+    expect(await mock.call(null, 'POST', '/api/login', { loginName: 'admin', password: 'Wrong2026x' })).toMatchObject({
+      status: 400,
+      body: { message: '用户名或密码错误' },
+    });
     expect(await mock.call(null, 'POST', '/api/login', { loginName: 'admin' }, 'en-US')).toMatchObject({
       status: 400,
       body: { errors: [{ field: 'password', key: 'validation.loginPassword.required' }] },
@@ -39,20 +46,31 @@ describe('the Umi mock', () => {
   it('has the demo accounts, with the same password and only their own permissions', async () => {
     const manager = await mock.login('hd-manager');
     const me = await mock.call(manager, 'GET', '/api/passport/member/current');
-    expect(me.body).toMatchObject({ loginName: 'hd-manager', memberName: '王建国', orgName: '华东物流有限公司', memberType: 'orgUser', simulated: false });
+    expect(me.body).toMatchObject({
+      loginName: 'hd-manager',
+      memberName: '王建国',
+      orgName: '华东物流有限公司',
+      memberType: 'orgUser',
+      simulated: false,
+    });
     const codes: string[] = [];
     const walk = (items: Array<{ code: string; children: never[] }>) => items.forEach((r) => (codes.push(r.code), walk(r.children)));
     walk((await mock.call(manager, 'GET', '/api/passport/resource/authorized/obd-web')).body);
     expect(codes).toEqual(expect.arrayContaining(['system-org', 'org-add', 'vehicle-add']));
     expect(codes).not.toContain('apiUser-add');
-    expect(await mock.call(manager, 'POST', '/api/vehicle/apiUser', { name: 'x' }, 'en-US', { 'x-authority': 'apiUser-add' })).toMatchObject({ status: 403, body: { message: 'No permission!' } });
+    expect(
+      await mock.call(manager, 'POST', '/api/vehicle/apiUser', { name: 'x' }, 'en-US', { 'x-authority': 'apiUser-add' }),
+    ).toMatchObject({ status: 403, body: { message: 'No permission!' } });
     // A manager sees their organisation's subtree only.
     const orgs = await mock.call(manager, 'POST', '/api/vehicle/org/query', { pageIndex: 1, pageSize: 50 });
     expect(orgs.body.data.map((o: { code: string }) => o.code).sort()).toEqual(['HD', 'HD-HZ', 'HD-SH']);
   });
 
   it('answers 401 without a valid token, and after logout', async () => {
-    expect(await mock.call(null, 'POST', '/api/vehicle/vehicle/query', {})).toMatchObject({ status: 401, body: { message: '未登录或登录已过期' } });
+    expect(await mock.call(null, 'POST', '/api/vehicle/vehicle/query', {})).toMatchObject({
+      status: 401,
+      body: { message: '未登录或登录已过期' },
+    });
     expect((await mock.call('forged', 'GET', '/api/passport/member/current')).status).toBe(401);
     const token = await mock.login();
     expect((await mock.call(token, 'POST', '/api/vehicle/vehicle/query', {})).status).toBe(200);
@@ -77,7 +95,10 @@ describe('the Umi mock', () => {
     const tree = (await mock.call(token, 'GET', '/api/passport/resource/authorized/obd-web')).body;
     expect(tree[0]).toMatchObject({ code: 'dashboard', kind: 'Menu', path: '/dashboard', affix: true, parentId: null, sort: 10 });
     const codes: string[] = [];
-    const walk = (items: Array<{ id: number; kind: string; code: string; parentId: number | null; children: never[] }>, parent: number | null) =>
+    const walk = (
+      items: Array<{ id: number; kind: string; code: string; parentId: number | null; children: never[] }>,
+      parent: number | null,
+    ) =>
       items.forEach((r) => {
         expect(r.parentId).toBe(parent);
         if (r.kind === 'Action') codes.push(r.code);
@@ -85,28 +106,41 @@ describe('the Umi mock', () => {
       });
     walk(tree, null);
     expect(codes.sort()).toEqual(actionCodes(OBD_WEB_MENU).sort());
-    expect((await mock.call(token, 'GET', '/api/passport/resource/authorized/vehicle-app')).body.map((r: { code: string }) => r.code)).toEqual(MENUS['vehicle-app'].map((r) => r.code));
+    expect(
+      (await mock.call(token, 'GET', '/api/passport/resource/authorized/vehicle-app')).body.map((r: { code: string }) => r.code),
+    ).toEqual(MENUS['vehicle-app'].map((r) => r.code));
     expect((await mock.call(token, 'GET', '/api/passport/resource/authorized/nope')).status).toBe(400);
   });
 
   it('takes every path the schemas declare, and answers 404 in words for a path the server does not have', async () => {
     for (const f of Object.values(entityFiles)) {
-      for (const op of CRUD_OPERATIONS) for (const r of f['x-entity'].routes[op] ?? []) expect(mock.routes).toContain(parseRoute(r).join(' '));
+      for (const op of CRUD_OPERATIONS)
+        for (const r of f['x-entity'].routes[op] ?? []) expect(mock.routes).toContain(parseRoute(r).join(' '));
     }
     const token = await mock.login();
     expect((await mock.call(token, 'GET', '/api/vehicle/fuelType/options')).status).toBe(200);
-    expect(await mock.call(token, 'GET', '/api/vehicle/nothing', undefined, 'en-US')).toMatchObject({ status: 404, body: { code: 'error.routeNotFound', message: expect.any(String) } });
-    expect(await mock.call(token, 'DELETE', '/api/passport/nothing/1')).toMatchObject({ status: 404, body: { code: 'error.routeNotFound' } });
+    expect(await mock.call(token, 'GET', '/api/vehicle/nothing', undefined, 'en-US')).toMatchObject({
+      status: 404,
+      body: { code: 'error.routeNotFound', message: expect.any(String) },
+    });
+    expect(await mock.call(token, 'DELETE', '/api/passport/nothing/1')).toMatchObject({
+      status: 404,
+      body: { code: 'error.routeNotFound' },
+    });
   });
 
   it('keeps each instance’s data to itself, starting from the demo fixtures, with MOCK_ADMIN_PASSWORD as the demo password', async () => {
     const other = createMockServer({ entities, fixtures: demoFixtures, adminPassword: 'Other2026x', logLevel: 'silent' });
     const { app, close } = await other.start();
     try {
-      const login = async (password: string) => app.inject({ method: 'POST', url: '/api/login', payload: { loginName: 'hd-manager', password } });
+      const login = async (password: string) =>
+        app.inject({ method: 'POST', url: '/api/login', payload: { loginName: 'hd-manager', password } });
       expect((await login(DEMO_PASSWORD)).statusCode).toBe(400);
       const b = (await login('Other2026x')).json().object.token as string;
-      const count = async () => (await app.inject({ method: 'POST', url: '/api/vehicle/vehicle/query', payload: {}, headers: { authorization: `Bearer ${b}` } })).json().total as number;
+      const count = async () =>
+        (
+          await app.inject({ method: 'POST', url: '/api/vehicle/vehicle/query', payload: {}, headers: { authorization: `Bearer ${b}` } })
+        ).json().total as number;
       const before = await count();
       expect(before).toBe(demoFixtures.vehicles.filter((v) => v.org.startsWith('HD')).length);
       const a = await mock.login();

@@ -34,18 +34,36 @@ export interface MockClient {
 export async function readAnswer(r: Response): Promise<Answer> {
   const type = r.headers.get('content-type') ?? '';
   const raw = Buffer.from(await r.arrayBuffer());
-  const body = !raw.length ? undefined : type.includes('json') ? JSON.parse(raw.toString('utf8')) : type.startsWith('text/') ? raw.toString('utf8') : raw;
+  const body = !raw.length
+    ? undefined
+    : type.includes('json')
+      ? JSON.parse(raw.toString('utf8'))
+      : type.startsWith('text/')
+        ? raw.toString('utf8')
+        : raw;
   return { status: r.status, body, headers: r.headers };
 }
 
-export type Call = (token: string | null, method: string, url: string, body?: unknown, lang?: string, headers?: Record<string, string>) => Promise<Answer>;
+export type Call = (
+  token: string | null,
+  method: string,
+  url: string,
+  body?: unknown,
+  lang?: string,
+  headers?: Record<string, string>,
+) => Promise<Answer>;
 
 /** Calls over HTTP as the console's request layer makes them: JSON bodies, FormData uploads as multipart, a Blob as it is. */
 export function httpCall(base: string): Call {
   return async (token, method, url, body, lang, extra) => {
-    const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(lang ? { 'accept-language': lang } : {}), ...extra };
+    const headers: Record<string, string> = {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(lang ? { 'accept-language': lang } : {}),
+      ...extra,
+    };
     let payload: BodyInit | undefined;
-    if (body instanceof FormData || body instanceof Blob) payload = body; // fetch sets their content type
+    if (body instanceof FormData || body instanceof Blob)
+      payload = body; // fetch sets their content type
     else if (body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';

@@ -27,7 +27,12 @@ export function stripVolatile(v: unknown): unknown {
   if (v instanceof Date) return '<time>';
   if (typeof v === 'string' && INSTANT.test(v)) return '<time>';
   if (typeof v === 'string') return v.replace(/^\/location\/[\w-]+$/, '/location/<ticket>');
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([k]) => !VOLATILE.has(k)).map(([k, x]) => [k, stripVolatile(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !VOLATILE.has(k))
+        .map(([k, x]) => [k, stripVolatile(x)]),
+    );
   return v;
 }
 
@@ -98,7 +103,14 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
       token = before;
     }
   };
-  const step = async (name: string, method: string, url: string, body?: unknown, lang?: string, headers?: Record<string, string>): Promise<Body> => {
+  const step = async (
+    name: string,
+    method: string,
+    url: string,
+    body?: unknown,
+    lang?: string,
+    headers?: Record<string, string>,
+  ): Promise<Body> => {
     const a = await side.call(token, method, url, body, lang, headers);
     out.push(await comparable(name, a));
     return (a.body ?? {}) as Body;
@@ -111,7 +123,13 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   await step('org query, bad paging', 'POST', '/api/vehicle/org/query', { pageIndex: 0, pageSize: 5 }, 'es-ES');
   await step('org tree options', 'GET', '/api/vehicle/org/tree/options/');
   await step('org tree options, no slash', 'GET', '/api/vehicle/org/tree/options');
-  const org = await step('org create', 'POST', '/api/vehicle/org', { code: 'MK', name: '模拟车队', parentId: 1, type: 'serviceTeam', phone: '02588880001' });
+  const org = await step('org create', 'POST', '/api/vehicle/org', {
+    code: 'MK',
+    name: '模拟车队',
+    parentId: 1,
+    type: 'serviceTeam',
+    phone: '02588880001',
+  });
   await step('org create, bad', 'POST', '/api/vehicle/org', { code: '', name: '', parentId: 1, phone: '123' }, 'en-US');
   await step('org create, duplicate code', 'POST', '/api/vehicle/org', { code: 'MK', name: '重复', parentId: 1 });
   await step('org update', 'PUT', `/api/vehicle/org/${org.id}`, { name: '模拟车队二', contact: '赵六' });
@@ -150,7 +168,13 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   // Resources (system/menu): the tree per application, create, edit, delete.
   await step('resource all', 'GET', '/api/passport/resource/all');
   await step('resource all, App', 'GET', '/api/passport/resource/all', undefined, undefined, APP);
-  const top = await step('resource create', 'POST', '/api/passport/resource', { name: '报表中心', code: 'reports', kind: 'Menu', path: '/reports', sort: 99 });
+  const top = await step('resource create', 'POST', '/api/passport/resource', {
+    name: '报表中心',
+    code: 'reports',
+    kind: 'Menu',
+    path: '/reports',
+    sort: 99,
+  });
   await step('resource create, bad', 'POST', '/api/passport/resource', { name: '' }, 'ja-JP');
   await step('resource create, duplicate code', 'POST', '/api/passport/resource', { name: '重复', code: 'reports', kind: 'Menu', sort: 1 });
   await step('resource update', 'PUT', `/api/passport/resource/${top.id}`, { name: '报表' });
@@ -159,13 +183,42 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
 
   // Accounts (system/account, system/appAccount): list, register, edit, reset, simulate.
   const reg = { memberType: 'orgUser', expireDate: '2099-01-01', password: 'Start2026x' };
-  await step('member query', 'POST', '/api/passport/member/query', { criteria: { keyword: 'manager' }, order: { property: 'loginName', direction: 'ASC' }, pageIndex: 1, pageSize: 20 });
-  await step('member query, bad order', 'POST', '/api/passport/member/query', { order: { property: 'password', direction: 'ASC' } }, 'en-US');
+  await step('member query', 'POST', '/api/passport/member/query', {
+    criteria: { keyword: 'manager' },
+    order: { property: 'loginName', direction: 'ASC' },
+    pageIndex: 1,
+    pageSize: 20,
+  });
+  await step(
+    'member query, bad order',
+    'POST',
+    '/api/passport/member/query',
+    { order: { property: 'password', direction: 'ASC' } },
+    'en-US',
+  );
   await step('member applications', 'GET', '/api/passport/member/applications');
-  const member = await step('member register', 'POST', '/api/passport/passport/register', { ...reg, loginName: 'mock-1', name: '模拟甲', mobile: '13700000031', orgId: org.id, roleIds: [role.id] });
-  await step('member register, weak password', 'POST', '/api/passport/passport/register', { ...reg, loginName: 'mock-2', name: '模拟乙', password: '123' }, 'en-US');
+  const member = await step('member register', 'POST', '/api/passport/passport/register', {
+    ...reg,
+    loginName: 'mock-1',
+    name: '模拟甲',
+    mobile: '13700000031',
+    orgId: org.id,
+    roleIds: [role.id],
+  });
+  await step(
+    'member register, weak password',
+    'POST',
+    '/api/passport/passport/register',
+    { ...reg, loginName: 'mock-2', name: '模拟乙', password: '123' },
+    'en-US',
+  );
   await step('member register, login name taken', 'POST', '/api/passport/passport/register', { ...reg, loginName: 'MOCK-1', name: '重复' });
-  await step('member register, phone taken', 'POST', '/api/passport/passport/register', { ...reg, loginName: 'mock-3', name: '模拟丙', mobile: '13700000031' });
+  await step('member register, phone taken', 'POST', '/api/passport/passport/register', {
+    ...reg,
+    loginName: 'mock-3',
+    name: '模拟丙',
+    mobile: '13700000031',
+  });
   await step('member get', 'GET', `/api/passport/member/${member.id}`);
   await step('member update', 'PUT', `/api/passport/member/${member.id}`, { name: '模拟甲二', applications: ['obd-web', 'vehicle-app'] });
   await step('member update, bad', 'PUT', `/api/passport/member/${member.id}`, { mobile: '12', status: 'gone' }, 'ja-JP');
@@ -175,9 +228,19 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   await step('member reset password, weak', 'PUT', '/api/passport/member/reset-password', { id: member.id, password: 'abc' });
   await step('member sign-in state', 'GET', `/api/passport/member/${member.id}/signin/obd-web`);
   const me = await step('current member', 'GET', '/api/passport/member/current');
-  await step('change password, wrong old one', 'POST', '/api/passport/member/change-password', { oldPassword: 'Wrong2026x', newPassword: 'Next2026x', uid: me.uid });
-  await step('change password, someone else', 'POST', '/api/passport/member/change-password', { oldPassword: 'Wrong2026x', newPassword: 'Next2026x', uid: 'nobody' });
-  await as(sh, () => step('member query as a dispatcher: their subtree', 'POST', '/api/passport/member/query', { pageIndex: 1, pageSize: 20 }));
+  await step('change password, wrong old one', 'POST', '/api/passport/member/change-password', {
+    oldPassword: 'Wrong2026x',
+    newPassword: 'Next2026x',
+    uid: me.uid,
+  });
+  await step('change password, someone else', 'POST', '/api/passport/member/change-password', {
+    oldPassword: 'Wrong2026x',
+    newPassword: 'Next2026x',
+    uid: 'nobody',
+  });
+  await as(sh, () =>
+    step('member query as a dispatcher: their subtree', 'POST', '/api/passport/member/query', { pageIndex: 1, pageSize: 20 }),
+  );
   const simulated = await step('simulate login', 'POST', `/api/passport/member/${member.id}/simulate-login`);
   await as(simulated.object?.token ?? 'none', async () => {
     await step('current member while simulated', 'GET', '/api/passport/member/current');
@@ -196,11 +259,17 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   const template = await side.call(admin, 'GET', '/api/vehicle/vehicle/template');
   out.push(await comparable('vehicle template', template));
   await step('vehicle template, en-US', 'GET', '/api/vehicle/vehicle/template', undefined, 'en-US');
-  await step('vehicle export', 'POST', '/api/vehicle/vehicle/export', { criteria: { keyword: '沪A' }, order: { property: 'licence', direction: 'DESC' } });
+  await step('vehicle export', 'POST', '/api/vehicle/vehicle/export', {
+    criteria: { keyword: '沪A' },
+    order: { property: 'licence', direction: 'DESC' },
+  });
   await step('vehicle export, ids', 'POST', '/api/vehicle/vehicle/export', { ids: [1, 2, 3] });
   await step('vehicle export, bad ids', 'POST', '/api/vehicle/vehicle/export', { ids: ['x'] }, 'en-US');
   await as(sh, () => step('vehicle export, a dispatcher’s subtree', 'POST', '/api/vehicle/vehicle/export', {}));
-  const good = await xlsxFrom(template.body as Buffer, [{ 车牌号: '沪M12345' }, { 车牌号: '沪M12346', '车架号（VIN）': 'LFW00000000000009' }]);
+  const good = await xlsxFrom(template.body as Buffer, [
+    { 车牌号: '沪M12345' },
+    { 车牌号: '沪M12346', '车架号（VIN）': 'LFW00000000000009' },
+  ]);
   const bad = await xlsxFrom(template.body as Buffer, [{ 车牌号: '' }, { 车牌号: '沪M12347', '车架号（VIN）': 'not-a-vin' }]);
   await step('vehicle import validate', 'POST', '/api/vehicle/vehicle/importValidate', fileForm(good, '车辆导入.xlsx', XLSX));
   await step('vehicle import validate, bad rows', 'POST', '/api/vehicle/vehicle/importValidate', fileForm(bad, 'rows.xlsx', XLSX), 'en-US');
@@ -211,7 +280,11 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   await step('vehicle after the import', 'POST', '/api/vehicle/vehicle/query', { criteria: { licence: '沪M1234' } });
   const renewTemplate = await side.call(admin, 'GET', '/api/vehicle/terminal/template');
   out.push(await comparable('terminal template', renewTemplate));
-  const terminals = await step('terminal query', 'POST', '/api/vehicle/terminal/query', { order: { property: 'terminalNo', direction: 'ASC' }, pageIndex: 1, pageSize: 3 });
+  const terminals = await step('terminal query', 'POST', '/api/vehicle/terminal/query', {
+    order: { property: 'terminalNo', direction: 'ASC' },
+    pageIndex: 1,
+    pageSize: 3,
+  });
   const renewal = async (rows: Array<Record<string, unknown>>) => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Sheet1');
@@ -219,16 +292,30 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
     for (const r of rows) ws.addRow([r.terminalNo, r.serviceEnd]);
     return Buffer.from(await wb.xlsx.writeBuffer());
   };
-  const renewRows = await renewal([{ terminalNo: terminals.data[0].terminalNo, serviceEnd: '2030-12-31' }, { terminalNo: 'NOPE', serviceEnd: '2030-12-31' }]);
+  const renewRows = await renewal([
+    { terminalNo: terminals.data[0].terminalNo, serviceEnd: '2030-12-31' },
+    { terminalNo: 'NOPE', serviceEnd: '2030-12-31' },
+  ]);
   await step('terminal renew validate', 'POST', '/api/vehicle/terminal/renewValidate', fileForm(renewRows, 'renew.xlsx', XLSX));
-  await step('terminal renew', 'POST', '/api/vehicle/terminal/renew', fileForm(await renewal([{ terminalNo: terminals.data[0].terminalNo, serviceEnd: '2030-12-31' }]), 'renew.xlsx', XLSX));
+  await step(
+    'terminal renew',
+    'POST',
+    '/api/vehicle/terminal/renew',
+    fileForm(await renewal([{ terminalNo: terminals.data[0].terminalNo, serviceEnd: '2030-12-31' }]), 'renew.xlsx', XLSX),
+  );
 
   // Terminal suggest, bind, unbind and service periods (fleet/vehicleList, fleet/terminalList).
   await step('terminal create for binding', 'PUT', '/api/vehicle/terminal', { terminalNo: '808099990001', sim: '1449999000001' });
   const free = await step('terminal suggest', 'GET', '/api/vehicle/device/terminal/suggest/vendee-0/80809999?limit=20');
   await step('terminal suggest, none free', 'GET', '/api/vehicle/device/terminal/suggest/vendee-0/808000?limit=20');
   await step('terminal suggest, another organisation', 'GET', '/api/vehicle/device/terminal/suggest/vendee-2/80?limit=5');
-  await step('terminal suggest, bad query', 'GET', `/api/vehicle/device/terminal/suggest/vendee-0/${encodeURIComponent('8%0')}`, undefined, 'en-US');
+  await step(
+    'terminal suggest, bad query',
+    'GET',
+    `/api/vehicle/device/terminal/suggest/vendee-0/${encodeURIComponent('8%0')}`,
+    undefined,
+    'en-US',
+  );
   await step('terminal suggest, unknown organisation', 'GET', '/api/vehicle/device/terminal/suggest/vendee-987654/80');
   const vehicle = await step('vehicle create for binding', 'POST', '/api/vehicle/vehicle', { licence: '沪M00009' });
   const terminal = (free as unknown as Body[])[0];
@@ -237,8 +324,17 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   await step('bind, unknown vehicle', 'PUT', `/api/vehicle/vehicle/bind/987654/${terminal?.value ?? 987654}`);
   await step('unbind', 'PUT', `/api/vehicle/vehicle/unbind/${vehicle.id}`);
   await step('unbind, nothing bound', 'PUT', `/api/vehicle/vehicle/unbind/${vehicle.id}`);
-  await step('vehicle service', 'PUT', `/api/vehicle/vehicle/editService/${vehicle.id}`, { serviceStart: '2026-01-01', serviceEnd: '2027-12-31' });
-  await step('vehicle service, end before start', 'PUT', `/api/vehicle/vehicle/editService/${vehicle.id}`, { serviceStart: '2027-01-01', serviceEnd: '2026-12-31' }, 'en-US');
+  await step('vehicle service', 'PUT', `/api/vehicle/vehicle/editService/${vehicle.id}`, {
+    serviceStart: '2026-01-01',
+    serviceEnd: '2027-12-31',
+  });
+  await step(
+    'vehicle service, end before start',
+    'PUT',
+    `/api/vehicle/vehicle/editService/${vehicle.id}`,
+    { serviceStart: '2027-01-01', serviceEnd: '2026-12-31' },
+    'en-US',
+  );
   await step('terminal service', 'PUT', `/api/vehicle/terminal/editService/${terminals.data[0].id}`, { serviceEnd: '2031-06-30' });
   await step('terminal service, bad date', 'PUT', `/api/vehicle/terminal/editService/${terminals.data[0].id}`, { serviceEnd: 'soon' });
   await as(sh, () => step('bind outside the subtree', 'PUT', `/api/vehicle/vehicle/bind/${vehicle.id}/${terminal?.value ?? 987654}`));
@@ -257,7 +353,11 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   await as('', () => step('shared location, revoked', 'GET', `/api/location/${share.ticket}`));
 
   // Geofences and inter-platform members (the schema pages' extra row actions).
-  await step('fence create', 'PUT', '/api/vehicle/fence', { name: '模拟围栏', fenceType: 'circle', geometry: { center: [121.47, 31.23], radius: 500 } });
+  await step('fence create', 'PUT', '/api/vehicle/fence', {
+    name: '模拟围栏',
+    fenceType: 'circle',
+    geometry: { center: [121.47, 31.23], radius: 500 },
+  });
   const fences = await step('fence query', 'POST', '/api/vehicle/fence/query', { pageIndex: 1, pageSize: 5 });
   await step('fence stop', 'POST', `/api/vehicle/fence/stop/${fences.data[0]?.id ?? 987654}`);
   await step('fence open', 'POST', `/api/vehicle/fence/open/${fences.data[0]?.id ?? 987654}`);
@@ -270,14 +370,33 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   await step('config parse file create', 'POST', '/api/vehicle/configParseFile', { name: '油耗配置' });
   const parse = await step('config parse file query', 'POST', '/api/vehicle/configParseFile/query', { pageIndex: 1, pageSize: 1 });
   const parseId = parse.data[0]?.id ?? 987654;
-  await step('xml upload', 'POST', `/api/vehicle/configParseFile/${parseId}/file`, fileForm('<config><item id="1">油耗</item></config>', '配置.xml', 'text/xml'));
-  await step('xml upload, not xml', 'POST', `/api/vehicle/configParseFile/${parseId}/file`, fileForm('{}', 'config.json', 'application/json'), 'en-US');
-  await step('xml upload, not well-formed', 'POST', `/api/vehicle/configParseFile/${parseId}/file`, fileForm('<config>', 'broken.xml', 'text/xml'));
+  await step(
+    'xml upload',
+    'POST',
+    `/api/vehicle/configParseFile/${parseId}/file`,
+    fileForm('<config><item id="1">油耗</item></config>', '配置.xml', 'text/xml'),
+  );
+  await step(
+    'xml upload, not xml',
+    'POST',
+    `/api/vehicle/configParseFile/${parseId}/file`,
+    fileForm('{}', 'config.json', 'application/json'),
+    'en-US',
+  );
+  await step(
+    'xml upload, not well-formed',
+    'POST',
+    `/api/vehicle/configParseFile/${parseId}/file`,
+    fileForm('<config>', 'broken.xml', 'text/xml'),
+  );
   await step('xml download', 'GET', `/api/vehicle/configParseFile/${parseId}/file`);
   await step('xml download, unknown', 'GET', '/api/vehicle/configParseFile/987654/file');
 
   // Tools and terminals: the JT/T 808 decoder, downlink commands (no terminal is ever online here).
-  await step('decode', 'POST', '/api/vehicle/tools/jt808/decode', { frames: '7E00020000012345678900000A817E\nnot hex', tzOffsetMinutes: 480 });
+  await step('decode', 'POST', '/api/vehicle/tools/jt808/decode', {
+    frames: '7E00020000012345678900000A817E\nnot hex',
+    tzOffsetMinutes: 480,
+  });
   await step('decode, bad body', 'POST', '/api/vehicle/tools/jt808/decode', { frames: 1 }, 'en-US');
   await step('command, terminal offline', 'POST', `/api/vehicle/terminal/${terminals.data[0].id}/command/location`, {});
   await step('command, bad body', 'POST', `/api/vehicle/terminal/${terminals.data[0].id}/command/text`, { text: '' }, 'en-US');

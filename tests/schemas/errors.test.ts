@@ -17,7 +17,9 @@ describe('validation errors → localised field messages', () => {
   it('uses the per-field message keys of SPEC.md for the login password', () => {
     expect(messages(loginBodySchema, { loginName: 'a' }, 'login.fields')).toEqual([['password', '登录密码不能为空']]);
     expect(messages(loginBodySchema, { loginName: 'a', password: '' }, 'login.fields')).toEqual([['password', '登录密码不能为空']]);
-    expect(messages(loginBodySchema, { loginName: 'a', password: 'a b' }, 'login.fields')).toEqual([['password', '密码为6-20位字母、数字、下划线或符号']]);
+    expect(messages(loginBodySchema, { loginName: 'a', password: 'a b' }, 'login.fields')).toEqual([
+      ['password', '密码为6-20位字母、数字、下划线或符号'],
+    ]);
   });
 
   it('names the phone format error as SPEC.md says', () => {

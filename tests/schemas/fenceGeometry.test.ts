@@ -3,17 +3,31 @@ import { paramList, paramProblem, paramValues, TERMINAL_PARAMS } from '../../sch
 
 /** The fence rule the server and the map editor share, and the parameters form's checks. */
 describe('fence geometry rule', () => {
-  const square = [[121.4, 31.1], [121.5, 31.1], [121.5, 31.2], [121.4, 31.2]];
+  const square = [
+    [121.4, 31.1],
+    [121.5, 31.1],
+    [121.5, 31.2],
+    [121.4, 31.2],
+  ];
   it('accepts each type in its own shape', () => {
     expect(fenceGeometryProblem('circle', { center: [121.4, 31.1], radius: 50 })).toBeNull();
     expect(fenceGeometryProblem('polygon', { points: square })).toBeNull();
     expect(fenceGeometryProblem('polygon', { points: [...square, square[0]] })).toBeNull();
     expect(fenceGeometryProblem('rectangle', { points: square })).toBeNull();
-    expect(fenceGeometryProblem('route', { path: [[121.4, 31.1], [121.5, 31.1]], width: 30 })).toBeNull();
+    expect(
+      fenceGeometryProblem('route', {
+        path: [
+          [121.4, 31.1],
+          [121.5, 31.1],
+        ],
+        width: 30,
+      }),
+    ).toBeNull();
     expect(fenceGeometryProblem('district', { districtCode: '310115' })).toBeNull();
   });
   it('names what is wrong', () => {
-    const key = (t: Parameters<typeof fenceGeometryProblem>[0], g: Parameters<typeof fenceGeometryProblem>[1]) => fenceGeometryProblem(t, g)?.key;
+    const key = (t: Parameters<typeof fenceGeometryProblem>[0], g: Parameters<typeof fenceGeometryProblem>[1]) =>
+      fenceGeometryProblem(t, g)?.key;
     expect(key('polygon', null)).toBe('validation.fence.missing');
     expect(key('polygon', { points: [square[0], square[2], square[1], square[3]] })).toBe('validation.fence.selfIntersecting');
     expect(key('polygon', { points: [square[0], square[1]] })).toBe('validation.fence.tooFewPoints');
@@ -25,7 +39,14 @@ describe('fence geometry rule', () => {
   });
   it('finds crossing edges but not neighbours meeting at a corner', () => {
     expect(selfIntersects(openRing([...square, square[0]]))).toBe(false);
-    expect(selfIntersects([[0, 0], [2, 2], [2, 0], [0, 2]])).toBe(true);
+    expect(
+      selfIntersects([
+        [0, 0],
+        [2, 2],
+        [2, 0],
+        [0, 2],
+      ]),
+    ).toBe(true);
   });
 });
 

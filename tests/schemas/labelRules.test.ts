@@ -13,13 +13,32 @@ describe('label rules', () => {
   it('keeps every placeholder of the default and adds none', () => {
     expect(placeholders('{field} at most {limit}, {field}')).toEqual(['field', 'limit']);
     expect(placeholderProblem('{field} at most {limit}', '{limit} max for {field}')).toBeNull();
-    expect(placeholderProblem('{field} at most {limit}', '{field} too long')).toEqual({ key: 'labels.placeholderMissing', params: { placeholder: '{limit}' } });
-    expect(placeholderProblem('Brand name', 'Make {x}')).toEqual({ key: 'labels.placeholderUnknown', params: { placeholder: '{x}', allowed: '—' } });
+    expect(placeholderProblem('{field} at most {limit}', '{field} too long')).toEqual({
+      key: 'labels.placeholderMissing',
+      params: { placeholder: '{limit}' },
+    });
+    expect(placeholderProblem('Brand name', 'Make {x}')).toEqual({
+      key: 'labels.placeholderUnknown',
+      params: { placeholder: '{x}', allowed: '—' },
+    });
     expect(missingLanguages(new Set(['zh-CN', 'ja-JP']))).toEqual(['en-US', 'es-ES']);
   });
 
   it('writes a patch whose hunks name the right lines, and nothing for an unchanged text', () => {
-    const before = ['{', '  "a": "1",', '  "b": "2",', '  "c": "3",', '  "d": "4",', '  "e": "5",', '  "f": "6",', '  "g": "7",', '  "h": "8",', '  "i": "9"', '}', ''].join('\n');
+    const before = [
+      '{',
+      '  "a": "1",',
+      '  "b": "2",',
+      '  "c": "3",',
+      '  "d": "4",',
+      '  "e": "5",',
+      '  "f": "6",',
+      '  "g": "7",',
+      '  "h": "8",',
+      '  "i": "9"',
+      '}',
+      '',
+    ].join('\n');
     const after = before.replace('"b": "2"', '"b": "two"').replace('"i": "9"', '"i": "9",\n  "j": "10"');
     expect(unifiedDiff('x.json', before, after).split('\n')).toEqual([
       '--- a/x.json',
@@ -61,7 +80,11 @@ describe('label preview validators (precompiled at npm run gen)', () => {
       const validator = createPrecompiledValidator(LABEL_PREVIEW_VALIDATORS[entity], form, localize);
       return validator.validateFormData(errorSample(form as Record<string, unknown>), form).errors.map((e) => e.message);
     };
-    expect(messagesOf('vehicleBrand')).toEqual(['Brand name is required', 'Country/region must have at most 64 characters', 'Logo link must start with http(s), mailto or tel']);
+    expect(messagesOf('vehicleBrand')).toEqual([
+      'Brand name is required',
+      'Country/region must have at most 64 characters',
+      'Logo link must start with http(s), mailto or tel',
+    ]);
     const vehicle = messagesOf('vehicle');
     expect(vehicle.some((m) => /licence plate/i.test(m ?? ''))).toBe(true);
   });

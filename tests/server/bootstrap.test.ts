@@ -36,14 +36,30 @@ describe.each(BACKENDS)('bootstrap on %s', (backend) => {
       const batches: StoredPositions[] = [];
       const off = server.bus.subscribe('positions.stored', (b) => void batches.push(b));
       // The secret kept in the database signs the tokens the app issues.
-      const kept = await server.database.db.selectFrom('app_setting').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
+      const kept = await server.database.db
+        .selectFrom('app_setting')
+        .select('value')
+        .where('key', '=', 'jwt_secret')
+        .executeTakeFirstOrThrow();
       expect(kept.value).toBe(server.secret);
-      const login = await server.app.inject({ method: 'POST', url: '/api/login', payload: { loginName: 'admin', password: ADMIN_PASSWORD } });
+      const login = await server.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { loginName: 'admin', password: ADMIN_PASSWORD },
+      });
       expect(login.statusCode).toBe(200);
 
       const t = new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone: PHONE });
       await t.connect();
-      t.report({ latitude: 31.23, longitude: 121.47, speed: 40, direction: 90, status: { accOn: true, fixed: true }, time: T0, extras: {} });
+      t.report({
+        latitude: 31.23,
+        longitude: 121.47,
+        speed: 40,
+        direction: 90,
+        status: { accOn: true, fixed: true },
+        time: T0,
+        extras: {},
+      });
       await t.drain();
       await t.end();
       off();

@@ -22,7 +22,10 @@ export interface Predecessor {
 }
 
 /** Per report, in order, the stored position of its vehicle just before it; null when there is none. */
-export async function storedPredecessors(db: Kysely<DB>, reports: ReadonlyArray<{ vehicleId: number; time: number }>): Promise<Array<Predecessor | null>> {
+export async function storedPredecessors(
+  db: Kysely<DB>,
+  reports: ReadonlyArray<{ vehicleId: number; time: number }>,
+): Promise<Array<Predecessor | null>> {
   const r = await sql<{ ord: number; alarm: number | null; acc: boolean | null; found: boolean }>`
     SELECT c.ord, p.alarm, p.acc, p.vehicle_id IS NOT NULL AS found
     FROM unnest(${reports.map((c) => c.vehicleId)}::int[], ${reports.map((c) => new Date(c.time).toISOString())}::timestamptz[]) WITH ORDINALITY AS c(vehicle_id, t, ord)
@@ -30,7 +33,8 @@ export async function storedPredecessors(db: Kysely<DB>, reports: ReadonlyArray<
       SELECT vehicle_id, alarm, acc FROM position WHERE vehicle_id = c.vehicle_id AND device_time < c.t ORDER BY device_time DESC, terminal_id DESC LIMIT 1
     ) p ON true`.execute(db);
   const out: Array<Predecessor | null> = reports.map(() => null);
-  for (const row of r.rows) if (row.found) out[Number(row.ord) - 1] = { alarm: row.alarm === null ? 0 : Number(row.alarm) >>> 0, acc: row.acc === true };
+  for (const row of r.rows)
+    if (row.found) out[Number(row.ord) - 1] = { alarm: row.alarm === null ? 0 : Number(row.alarm) >>> 0, acc: row.acc === true };
   return out;
 }
 
@@ -88,7 +92,12 @@ export async function liveVehicles<R extends { vehicleId: number; time: number; 
   }
   const vehicles = [...byVehicle];
   const policiesOf = await Promise.all(vehicles.map(([vehicleId]) => lookups.policies(pathOf.get(vehicleId)!)));
-  return vehicles.map(([vehicleId, list], i) => ({ vehicleId, orgPath: pathOf.get(vehicleId)!, policies: policiesOf[i], reports: list.sort((a, b) => a.time - b.time) }));
+  return vehicles.map(([vehicleId, list], i) => ({
+    vehicleId,
+    orgPath: pathOf.get(vehicleId)!,
+    policies: policiesOf[i],
+    reports: list.sort((a, b) => a.time - b.time),
+  }));
 }
 
 /** What a report-time path found again for one vehicle, by the deriver's own rules. */
@@ -126,7 +135,12 @@ export async function storeFoundAheadOfPass(db: Kysely<DB>, items: readonly Foun
       UPDATE alarm a SET end_time = f.end_time
       FROM unnest(${ended.map((e) => e.vehicleId)}::int[], ${ended.map((e) => e.a.type)}::text[], ${ended.map((e) => e.a.subject)}::text[],
                   ${ended.map((e) => new Date(e.a.begin).toISOString())}::timestamptz[], ${ended.map((e) => new Date(e.a.end!).toISOString())}::timestamptz[]) AS f(vehicle_id, type, subject, begin_time, end_time)
-      WHERE a.vehicle_id = f.vehicle_id AND a.type = f.type AND a.subject = f.subject AND a.begin_time = f.begin_time AND a.end_time IS NULL AND a.state = 'current'`.execute(db);
-  const stored = await storeAheadOfPass(db, fresh.map(({ it, a }) => ({ ...rowOf(it.vehicleId, a), firedAt: a.firedAt })));
+      WHERE a.vehicle_id = f.vehicle_id AND a.type = f.type AND a.subject = f.subject AND a.begin_time = f.begin_time AND a.end_time IS NULL AND a.state = 'current'`.execute(
+      db,
+    );
+  const stored = await storeAheadOfPass(
+    db,
+    fresh.map(({ it, a }) => ({ ...rowOf(it.vehicleId, a), firedAt: a.firedAt })),
+  );
   return stored.flatMap((a, i) => (a ? [{ ...a, orgPath: fresh[i].it.orgPath }] : []));
 }

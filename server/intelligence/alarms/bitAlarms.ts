@@ -24,7 +24,19 @@ import type { DeriveLookups } from '../settingsCache';
 import { storedPredecessors, storeAheadOfPass } from './aheadOfPass';
 
 /** Types some detector other than the alarm word also raises with subject '': never raised here. */
-const ALSO_DERIVED: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Fatigue', 'StopLongTime', 'FuelDrain', 'FireOn', 'Trail', 'Low', 'PullOut', 'Idle', 'RepeatArrival', 'Insert']);
+const ALSO_DERIVED: ReadonlySet<AlarmType> = new Set<AlarmType>([
+  'OverSpeed',
+  'Fatigue',
+  'StopLongTime',
+  'FuelDrain',
+  'FireOn',
+  'Trail',
+  'Low',
+  'PullOut',
+  'Idle',
+  'RepeatArrival',
+  'Insert',
+]);
 
 /** Types raised from some reports' bits: per type the mask of its bits in the alarm word, and all of them. */
 interface BitMasks {
@@ -72,13 +84,21 @@ export function raiseBitAlarms(db: Kysely<DB>, reports: readonly BitReport[]): P
  * begin, of the types with no policy in force for their vehicle (a vehicle without an organisation
  * is left to the pass); answers those it created, with the organisation path.
  */
-export async function raisePolicyFreeBitAlarms(db: Kysely<DB>, reports: readonly BitReport[], lookups: DeriveLookups, pathOf: ReadonlyMap<number, string>): Promise<RaisedAlarm[]> {
+export async function raisePolicyFreeBitAlarms(
+  db: Kysely<DB>,
+  reports: readonly BitReport[],
+  lookups: DeriveLookups,
+  pathOf: ReadonlyMap<number, string>,
+): Promise<RaisedAlarm[]> {
   const masksOf = new Map<number, BitMasks>();
   for (const r of reports) {
     const path = pathOf.get(r.vehicleId);
     if ((r.alarm & POLICY_BITS.all) === 0 || path === undefined || masksOf.has(r.vehicleId)) continue;
     const policies = await lookups.policies(path);
-    masksOf.set(r.vehicleId, bitMasks((type) => POLICY_BIT_TYPES.has(type) && !policies.has(type)));
+    masksOf.set(
+      r.vehicleId,
+      bitMasks((type) => POLICY_BIT_TYPES.has(type) && !policies.has(type)),
+    );
   }
   if (!masksOf.size) return [];
   const created = await raiseOnsets(db, reports, (r) => masksOf.get(r.vehicleId));
@@ -86,16 +106,25 @@ export async function raisePolicyFreeBitAlarms(db: Kysely<DB>, reports: readonly
 }
 
 /** Stores the alarms of the types `masksOf` gives each report that the reports begin; answers those it created. */
-async function raiseOnsets(db: Kysely<DB>, reports: readonly BitReport[], masksOf: (r: BitReport) => BitMasks | undefined): Promise<StoredAlarm[]> {
+async function raiseOnsets(
+  db: Kysely<DB>,
+  reports: readonly BitReport[],
+  masksOf: (r: BitReport) => BitMasks | undefined,
+): Promise<StoredAlarm[]> {
   const candidates = reports.flatMap((r) => {
     const masks = masksOf(r);
     return masks && (r.alarm & masks.all) !== 0 ? [{ r, masks: masks.byType }] : [];
   });
   if (!candidates.length) return [];
   // Each candidate's stored predecessor (the batch is committed: its own reports count).
-  const before = await storedPredecessors(db, candidates.map((c) => c.r));
+  const before = await storedPredecessors(
+    db,
+    candidates.map((c) => c.r),
+  );
   const onsets = candidates.flatMap(({ r, masks }, i) =>
-    [...masks].filter(([, mask]) => (r.alarm & mask) !== 0 && ((before[i]?.alarm ?? 0) & mask) === 0).map(([type, mask]) => ({ r, type, mask })),
+    [...masks]
+      .filter(([, mask]) => (r.alarm & mask) !== 0 && ((before[i]?.alarm ?? 0) & mask) === 0)
+      .map(([type, mask]) => ({ r, type, mask })),
   );
   if (!onsets.length) return [];
   // Rounds: a key's second onset in the batch must find its first stored, to close it.
@@ -122,7 +151,20 @@ async function raiseOnsets(db: Kysely<DB>, reports: readonly BitReport[], masksO
       db,
       round.map(({ r, type, mask }) => {
         const meta = ALARM_META[type];
-        return { vehicleId: r.vehicleId, type, subject: '', begin: r.time, end: null, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail: { sources: sourcesOf(r.alarm >>> 0, mask) } };
+        return {
+          vehicleId: r.vehicleId,
+          type,
+          subject: '',
+          begin: r.time,
+          end: null,
+          level: meta.level,
+          category: meta.category,
+          latitude: r.latitude,
+          longitude: r.longitude,
+          value: null,
+          fenceId: null,
+          detail: { sources: sourcesOf(r.alarm >>> 0, mask) },
+        };
       }),
     );
     for (const a of stored) if (a) created.push(a);

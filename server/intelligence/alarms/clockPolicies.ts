@@ -16,7 +16,16 @@ export interface ClockPolicies {
 
 export async function clockPolicies(db: Kysely<DB>, type: AlarmType): Promise<ClockPolicies> {
   const rows = (
-    await sql<{ id: number; org_id: number; alarm_type: string; threshold: number | null; duration_minutes: number | null; params: unknown; path: string; depth: number }>`
+    await sql<{
+      id: number;
+      org_id: number;
+      alarm_type: string;
+      threshold: number | null;
+      duration_minutes: number | null;
+      params: unknown;
+      path: string;
+      depth: number;
+    }>`
       SELECT p.id, p.org_id, p.alarm_type, p.threshold, p.duration_minutes, p.params, o.path, length(o.path) AS depth
       FROM policy p JOIN organisation o ON o.id = p.org_id
       WHERE p.enabled AND p.alarm_type = ${type}`.execute(db)

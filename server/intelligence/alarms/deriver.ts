@@ -43,10 +43,16 @@ export function lookbackMs(policies: PolicySet): number {
   const overSpeed = policies.get('OverSpeed');
   if (overSpeed) longest = Math.max(longest, overSpeedRule(overSpeed).minMs);
   if (policies.has('Idle') && !policies.get('Idle')!.durationMinutes) longest = Math.max(longest, RULE_DEFAULTS.idleMinutes * MINUTE);
-  if (policies.has('StopLongTime') && !policies.get('StopLongTime')!.durationMinutes) longest = Math.max(longest, RULE_DEFAULTS.stopMinutes * MINUTE);
+  if (policies.has('StopLongTime') && !policies.get('StopLongTime')!.durationMinutes)
+    longest = Math.max(longest, RULE_DEFAULTS.stopMinutes * MINUTE);
   if (policies.has('Skewing') && !policies.get('Skewing')!.durationMinutes) longest = Math.max(longest, AI_DEFAULTS.skewMinutes * MINUTE);
   const fatigue = policies.get('Fatigue');
-  if (fatigue) longest = Math.max(longest, (fatigue.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR + (fatigue.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE);
+  if (fatigue)
+    longest = Math.max(
+      longest,
+      (fatigue.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR +
+        (fatigue.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE,
+    );
   // The visits its window holds, as the rule itself reads it (`durationMinutes` may be the window).
   const repeat = policies.get('RepeatArrival');
   if (repeat) longest = Math.max(longest, repeatParams(repeat).windowMs);
@@ -62,7 +68,16 @@ export { fencesFor } from './fenceRules';
 async function fuelDrainsMany(db: Kysely<DB>, ranges: ReadonlyArray<TimeRange & { vehicleId: number }>): Promise<AlarmInterval[][]> {
   const out: AlarmInterval[][] = ranges.map(() => []);
   if (!ranges.length) return out;
-  const r = await sql<{ ord: number; ms: number; seen: number | null; amount_l: number; latitude: number; longitude: number; before: number; after: number }>`
+  const r = await sql<{
+    ord: number;
+    ms: number;
+    seen: number | null;
+    amount_l: number;
+    latitude: number;
+    longitude: number;
+    before: number;
+    after: number;
+  }>`
     SELECT w.ord, (extract(epoch FROM f.time) * 1000)::float8 AS ms, (extract(epoch FROM f.detected_at) * 1000)::float8 AS seen, f.amount_l, f.latitude, f.longitude,
       f.level_before_l AS before, f.level_after_l AS after
     FROM ${rangesTable(ranges)}
@@ -70,7 +85,15 @@ async function fuelDrainsMany(db: Kysely<DB>, ranges: ReadonlyArray<TimeRange & 
     ORDER BY w.ord, f.time`.execute(db);
   for (const x of r.rows)
     out[Number(x.ord) - 1].push(
-      drainAlarm({ time: Math.round(Number(x.ms)), detectedAt: x.seen === null ? null : Math.round(Number(x.seen)), amountL: x.amount_l, levelBeforeL: x.before, levelAfterL: x.after, latitude: x.latitude, longitude: x.longitude }),
+      drainAlarm({
+        time: Math.round(Number(x.ms)),
+        detectedAt: x.seen === null ? null : Math.round(Number(x.seen)),
+        amountL: x.amount_l,
+        levelBeforeL: x.before,
+        levelAfterL: x.after,
+        latitude: x.latitude,
+        longitude: x.longitude,
+      }),
     );
   return out;
 }
@@ -87,7 +110,13 @@ export interface AlarmRead {
 }
 
 /** Everything the detectors find in these reports (merged, not yet cut to a window). */
-export async function detectAlarms(vehicleId: number, orgPath: string, read: AlarmRead, lookups: DeriveLookups, obdAlarmTypes?: ReadonlyMap<number, AlarmType>): Promise<AlarmInterval[]> {
+export async function detectAlarms(
+  vehicleId: number,
+  orgPath: string,
+  read: AlarmRead,
+  lookups: DeriveLookups,
+  obdAlarmTypes?: ReadonlyMap<number, AlarmType>,
+): Promise<AlarmInterval[]> {
   const { positions } = read;
   const policies = await lookups.policies(orgPath);
   const found: AlarmInterval[] = [...alarmWordIntervals(positions), ...policyIntervals(positions, policies)];
@@ -125,7 +154,12 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
     async extendMany(trx, ranges, pass) {
       const lookups = lookupsOf(trx, pass);
       const known = pass?.vehicles;
-      const paths = known ? null : await orgPathsOf(trx, ranges.map((r) => r.vehicleId));
+      const paths = known
+        ? null
+        : await orgPathsOf(
+            trx,
+            ranges.map((r) => r.vehicleId),
+          );
       const lookback: number[] = [];
       const anchored: boolean[] = [];
       for (const r of ranges) {
@@ -136,7 +170,11 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       }
       return alarmWindowBounds(
         trx,
-        ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: r.from - lookback[i], to: Number.isFinite(r.to) ? r.to + lookback[i] : Infinity })),
+        ranges.map((r, i) => ({
+          vehicleId: r.vehicleId,
+          from: r.from - lookback[i],
+          to: Number.isFinite(r.to) ? r.to + lookback[i] : Infinity,
+        })),
         anchored,
       );
     },
@@ -150,8 +188,12 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       // A window that stops short of the newest report (a late or blind-area upload) reads on a
       // little, so a condition that holds at its edge gets its true end: the positions and OBD
       // records of every such window's tail in two statements for the pass, not two per window.
-      const tailed = windows.flatMap((w, i) => (Number.isFinite(w.to) ? [{ i, vehicleId: w.vehicle.vehicleId, from: w.to, to: w.to + lookbackMs(policiesOf[i]) }] : []));
-      const [tailPositions, tailObd] = tailed.length ? await Promise.all([loadPositionsMany(trx, tailed), loadObdRecordsMany(trx, tailed)]) : [[], []];
+      const tailed = windows.flatMap((w, i) =>
+        Number.isFinite(w.to) ? [{ i, vehicleId: w.vehicle.vehicleId, from: w.to, to: w.to + lookbackMs(policiesOf[i]) }] : [],
+      );
+      const [tailPositions, tailObd] = tailed.length
+        ? await Promise.all([loadPositionsMany(trx, tailed), loadObdRecordsMany(trx, tailed)])
+        : [[], []];
       const tails = new Map(tailed.map((t, k) => [t.i, { positions: tailPositions[k], obdRecords: tailObd[k] }]));
       const reads = windows.map((window, i) => {
         const tail = tails.get(i);
@@ -162,7 +204,8 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
         return { vehicleId: window.vehicle.vehicleId, positions, obdRecords, range };
       });
       // The route tasks and drains of the windows under such a policy: one statement each for the pass.
-      const under = (type: AlarmType) => reads.flatMap((r, i) => (policiesOf[i].has(type) ? [{ i, vehicleId: r.vehicleId, ...r.range }] : []));
+      const under = (type: AlarmType) =>
+        reads.flatMap((r, i) => (policiesOf[i].has(type) ? [{ i, vehicleId: r.vehicleId, ...r.range }] : []));
       const skewed = under('Skewing');
       const drained = under('FuelDrain');
       const [tasksOf, drainsOf] = await Promise.all([routeTasksMany(trx, skewed), fuelDrainsMany(trx, drained)]);
@@ -171,7 +214,13 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       for (const [i, window] of windows.entries()) {
         const { vehicleId, orgPath } = window.vehicle;
         const { positions, obdRecords, range } = reads[i];
-        const found = await detectAlarms(vehicleId, orgPath, { positions, obdRecords, range, tasks: tasks.get(i) ?? [], drains: drains.get(i) ?? [] }, lookups, opts.obdAlarmTypes);
+        const found = await detectAlarms(
+          vehicleId,
+          orgPath,
+          { positions, obdRecords, range, tasks: tasks.get(i) ?? [], drains: drains.get(i) ?? [] },
+          lookups,
+          opts.obdAlarmTypes,
+        );
         if (policiesOf[i].has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
         // Up to the newest report read: an alarm beginning after it was not this window's to find
         // (the alarm word's own, raised from a batch committed meanwhile: bitAlarms.ts).
@@ -182,7 +231,9 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       // Only clock-driven alarms are closed alongside, which the replacing never touches: once for the batch.
       const raised = await replaceAlarmsMany(trx, replacements, [closeClockAlarms(windows.map((w) => w.vehicle.vehicleId))]);
       const onRaised = opts.onRaised;
-      const created = windows.flatMap((w, i) => newlyDecided(raised[i], replacements[i].found, reads[i], w.dirty).map((a) => ({ ...a, orgPath: w.vehicle.orgPath })));
+      const created = windows.flatMap((w, i) =>
+        newlyDecided(raised[i], replacements[i].found, reads[i], w.dirty).map((a) => ({ ...a, orgPath: w.vehicle.orgPath })),
+      );
       // Announced once committed, so whoever hears of an alarm can read it (outside a pipeline
       // pass, a direct rebuild in tests, at once).
       if (onRaised && created.length) (pass ? pass.afterCommit : (f: () => void) => f())(() => onRaised(created));

@@ -18,12 +18,27 @@ import { boundaryOf, districtByCode, districtTree } from './districts';
 const BOUNDARY_BODY_LIMIT = 8 * 1024 * 1024;
 
 export function registerDistrictRoutes(app: FastifyInstance, db: Kysely<DB>, fences: EntityModel): void {
-  app.get('/api/vehicle/district/tree/options', { config: { permission: NONE }, schema: { tags: ['fence'], summary: 'provinces, cities and counties as {value: code, label, children}' } }, async () => districtTree());
+  app.get(
+    '/api/vehicle/district/tree/options',
+    {
+      config: { permission: NONE },
+      schema: { tags: ['fence'], summary: 'provinces, cities and counties as {value: code, label, children}' },
+    },
+    async () => districtTree(),
+  );
   app.get(
     '/api/vehicle/district/name/:code',
     {
       config: { permission: NONE, labels: 'alarm.district' },
-      schema: { tags: ['fence'], summary: 'a district’s name and full name by code', params: { type: 'object', required: ['code'], properties: { code: { type: 'string', pattern: '^[0-9]{2}([0-9]{2}){0,2}$', 'x-messages': { pattern: 'alarm.districtCode' } } } } },
+      schema: {
+        tags: ['fence'],
+        summary: 'a district’s name and full name by code',
+        params: {
+          type: 'object',
+          required: ['code'],
+          properties: { code: { type: 'string', pattern: '^[0-9]{2}([0-9]{2}){0,2}$', 'x-messages': { pattern: 'alarm.districtCode' } } },
+        },
+      },
     },
     async (req) => {
       const d = districtByCode((req.params as { code: string }).code);
@@ -36,17 +51,28 @@ export function registerDistrictRoutes(app: FastifyInstance, db: Kysely<DB>, fen
     {
       bodyLimit: BOUNDARY_BODY_LIMIT,
       config: { permission: 'fence-edit', labels: 'alarm.district' },
-      schema: { tags: ['fence'], summary: 'a district fence’s boundary: a GeoJSON Polygon or MultiPolygon (geometry, Feature or FeatureCollection)', params: idParams, body: { type: 'object' } },
+      schema: {
+        tags: ['fence'],
+        summary: 'a district fence’s boundary: a GeoJSON Polygon or MultiPolygon (geometry, Feature or FeatureCollection)',
+        params: idParams,
+        body: { type: 'object' },
+      },
     },
     async (req) => {
       const caller = callerOf(req);
       const { id } = req.params as { id: number };
-      const row = (await sql<{ fence_type: string }>`SELECT t.fence_type FROM fence t WHERE t.id = ${id} AND ${scopeCondition(fences, caller)}`.execute(db)).rows[0];
+      const row = (
+        await sql<{
+          fence_type: string;
+        }>`SELECT t.fence_type FROM fence t WHERE t.id = ${id} AND ${scopeCondition(fences, caller)}`.execute(db)
+      ).rows[0];
       if (!row) throw notFound();
       if (row.fence_type !== 'district') throw new AppError(406, 'alarm.notDistrict');
       const boundary = boundaryOf(req.body);
       if (!boundary) throw new AppError(400, 'alarm.badBoundary', {}, [{ field: 'boundary', key: 'alarm.badBoundary', params: {} }]);
-      await sql`UPDATE fence SET geometry = jsonb_set(geometry, '{boundary}', ${JSON.stringify(boundary)}::jsonb), updated_at = now() WHERE id = ${id}`.execute(db);
+      await sql`UPDATE fence SET geometry = jsonb_set(geometry, '{boundary}', ${JSON.stringify(boundary)}::jsonb), updated_at = now() WHERE id = ${id}`.execute(
+        db,
+      );
       return { id, polygons: boundary.coordinates.length };
     },
   );
@@ -57,7 +83,11 @@ export function registerDistrictRoutes(app: FastifyInstance, db: Kysely<DB>, fen
       schema: {
         tags: ['fence'],
         summary: 'fences as {value, label} options (as the GET, criteria in the body)',
-        body: { type: ['object', 'null'], additionalProperties: false, properties: { q: { type: 'string', maxLength: 100 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 } } },
+        body: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: { q: { type: 'string', maxLength: 100 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 } },
+        },
       },
     },
     async (req) => {

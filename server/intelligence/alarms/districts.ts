@@ -50,7 +50,12 @@ export interface MultiPolygonGeometry {
 }
 
 const validPosition = (p: unknown): p is Position =>
-  Array.isArray(p) && p.length >= 2 && typeof p[0] === 'number' && typeof p[1] === 'number' && Math.abs(p[0]) <= 180 && Math.abs(p[1]) <= 90;
+  Array.isArray(p) &&
+  p.length >= 2 &&
+  typeof p[0] === 'number' &&
+  typeof p[1] === 'number' &&
+  Math.abs(p[0]) <= 180 &&
+  Math.abs(p[1]) <= 90;
 const validRing = (r: unknown): r is Ring => Array.isArray(r) && r.length >= 4 && r.every(validPosition);
 const validPolygon = (p: unknown): p is Ring[] => Array.isArray(p) && p.length >= 1 && p.every(validRing);
 

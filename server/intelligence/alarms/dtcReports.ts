@@ -25,19 +25,29 @@ export function dtcReports(positions: readonly DtcPosition[], obdRecords: readon
     const codes = positionDtcs(p);
     if (codes) out.push({ time: p.time, codes, latitude: p.latitude, longitude: p.longitude });
   }
-  for (const o of obdRecords) if (o.subtype === OBD_DTC_SUBTYPE) out.push({ time: o.time, codes: o.codes ?? [], latitude: o.latitude, longitude: o.longitude });
+  for (const o of obdRecords)
+    if (o.subtype === OBD_DTC_SUBTYPE) out.push({ time: o.time, codes: o.codes ?? [], latitude: o.latitude, longitude: o.longitude });
   return out;
 }
 
 /** The expert fault library's entry for one code (by SPN/FMI, or by P-code), the first by id; null when none. */
 export async function expertFaultFor(db: Kysely<DB>, d: ParsedDtc): Promise<ExpertFaultMatch | null> {
   if (d.kind === 'other') return null;
-  const r = await sql<{ id: number; name: string; level: AlarmLevel; cause: string | null; resolvent: string; maintenance_measures: string | null }>`
+  const r = await sql<{
+    id: number;
+    name: string;
+    level: AlarmLevel;
+    cause: string | null;
+    resolvent: string;
+    maintenance_measures: string | null;
+  }>`
     SELECT id, name, level, cause, resolvent, maintenance_measures FROM expert_fault
     WHERE ${d.kind === 'j1939' ? sql`spn = ${d.spn} AND fmi = ${d.fmi}` : sql`upper(dtc_code) = ${d.code}`}
     ORDER BY id LIMIT 1`.execute(db);
   const f = r.rows[0];
-  return f ? { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures } : null;
+  return f
+    ? { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures }
+    : null;
 }
 
 /** Where the library's entry for a code is read (the pass's lookups: settingsCache.ts). */
@@ -49,7 +59,10 @@ export interface ExpertFaultSource {
  * The expert fault library entries for these reports' codes, through the lookups (held between
  * passes: the library is rarely edited, and a pass would otherwise read it for every window).
  */
-export async function expertLookup(lookups: ExpertFaultSource, reports: readonly DtcReport[]): Promise<(code: ParsedDtc) => ExpertFaultMatch | null> {
+export async function expertLookup(
+  lookups: ExpertFaultSource,
+  reports: readonly DtcReport[],
+): Promise<(code: ParsedDtc) => ExpertFaultMatch | null> {
   const byKey = new Map<string, ExpertFaultMatch | null>();
   for (const code of new Set(reports.flatMap((r) => r.codes))) {
     const d = parseDtc(code);
@@ -105,7 +118,8 @@ export async function recentDtcReports(db: Kysely<DB>, spans: readonly DtcSpan[]
       ) x ORDER BY w.ord, x.ms, x.terminal_id`.execute(db),
   ]);
   const positionsOf = spans.map((): DtcPosition[] => []);
-  for (const p of positions.rows) positionsOf[Number(p.ord) - 1].push({ time: Math.round(Number(p.ms)), latitude: p.latitude, longitude: p.longitude, extras: p.extras });
+  for (const p of positions.rows)
+    positionsOf[Number(p.ord) - 1].push({ time: Math.round(Number(p.ms)), latitude: p.latitude, longitude: p.longitude, extras: p.extras });
   const recordsOf = spans.map((): DeriveObdRecord[] => []);
   for (const o of records.rows) recordsOf[Number(o.ord) - 1].push(toObdRecord(o));
   return spans.map((_, i) => dtcReports(positionsOf[i], recordsOf[i]));

@@ -30,9 +30,33 @@ import { lookbackMs } from './deriver';
 import { alarmWordIntervals, bitsOf } from './detectors/alarmWord';
 import { fenceIntervals, inside, limitsSpeed, type FenceRule } from './detectors/fences';
 import * as motionRules from './detectors/motionRules';
-import { fatigue, fatigueRule, fatigueSettled, FatigueRun, idle, idleRule, overSpeed, overSpeedRule, standing, stopLongTime, stopMs, trail, trailMetres, type MotionFix } from './detectors/policyRules';
+import {
+  fatigue,
+  fatigueRule,
+  fatigueSettled,
+  FatigueRun,
+  idle,
+  idleRule,
+  overSpeed,
+  overSpeedRule,
+  standing,
+  stopLongTime,
+  stopMs,
+  trail,
+  trailMetres,
+  type MotionFix,
+} from './detectors/policyRules';
 import { mergeIntervals } from './merge';
-import { hasRoute, repeatArrival, repeatParams, REPEAT_MIN_STOP_MS, routeDistance, skewing, skewRule, type RouteTask } from './detectors/aiRules';
+import {
+  hasRoute,
+  repeatArrival,
+  repeatParams,
+  REPEAT_MIN_STOP_MS,
+  routeDistance,
+  skewing,
+  skewRule,
+  type RouteTask,
+} from './detectors/aiRules';
 import { routeTasksMany } from './routeTasks';
 import type { AlarmPolicy, PolicySet } from './policies';
 import type { RaisedAlarm } from './store';
@@ -146,7 +170,11 @@ function skewRuleOf(policy: AlarmPolicy, tasks: readonly RouteTask[]): DurationR
   const measured = routed.map((task) => ({ task, off: routeDistance(task) }));
   const outside = (p: Fix) => measured.some(({ task, off }) => p.time >= task.begin && p.time <= task.end && off(p) > rule.corridorM);
   return {
-    ...conditionRule(outside, (first, p) => p.time - first.time >= rule.minMs, (positions) => skewing(positions, routed, rule)),
+    ...conditionRule(
+      outside,
+      (first, p) => p.time - first.time >= rule.minMs,
+      (positions) => skewing(positions, routed, rule),
+    ),
     key: routed.map((t) => `${t.id}:${t.begin}:${t.end}:${t.line.length}`).join(','),
   };
 }
@@ -161,14 +189,26 @@ function repeatRule(policy: AlarmPolicy): DurationRule {
   const params = repeatParams(policy);
   return {
     // Its own stretch and test of it (below): the visits before this one count, not just the run.
-    follow: conditionRule(standing, (first, p) => p.time - first.time >= REPEAT_MIN_STOP_MS, () => []).follow,
+    follow: conditionRule(
+      standing,
+      (first, p) => p.time - first.time >= REPEAT_MIN_STOP_MS,
+      () => [],
+    ).follow,
     readFrom: (since) => since - params.windowMs - MINUTE,
-    detect: (positions, since) => (!positions.length || (standing(positions[0], null) && positions[0].time >= since - params.windowMs) ? null : repeatArrival(positions, params)),
+    detect: (positions, since) =>
+      !positions.length || (standing(positions[0], null) && positions[0].time >= since - params.windowMs)
+        ? null
+        : repeatArrival(positions, params),
   };
 }
 
 /** The rule this path follows for a vehicle; null when it cannot raise the type ahead of the pass. */
-export function durationRule(type: DurationType, policies: PolicySet, fences: readonly FenceRule[], tasks: readonly RouteTask[] = []): DurationRule | null {
+export function durationRule(
+  type: DurationType,
+  policies: PolicySet,
+  fences: readonly FenceRule[],
+  tasks: readonly RouteTask[] = [],
+): DurationRule | null {
   if (type === 'Skewing') {
     const policy = policies.get('Skewing');
     return policy ? skewRuleOf(policy, tasks) : null;
@@ -231,7 +271,11 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
     const policy = policies.get('Idle');
     if (!policy) return null;
     const { holds, minMs } = idleRule(policy);
-    return conditionRule(holds, (first, p) => p.time - first.time >= minMs, (positions) => idle(positions, policy));
+    return conditionRule(
+      holds,
+      (first, p) => p.time - first.time >= minMs,
+      (positions) => idle(positions, policy),
+    );
   }
   const policy = policies.get('OverSpeed');
   const rule = policy ? overSpeedRule(policy) : null;
@@ -244,7 +288,10 @@ export function durationRule(type: DurationType, policies: PolicySet, fences: re
     (p) => speedingBit(p) || fast(p) || fastInFence(p),
     (first, p) => speedingBit(p) || fastInFence(p) || (rule !== null && fast(p) && p.time - first.time >= rule.minMs),
     (positions) =>
-      withBits('OverSpeed', positions, [...(policy ? overSpeed(positions, policy) : []), ...limiting.flatMap((f) => fenceIntervals(positions, f).filter((a) => a.type === 'OverSpeed'))]),
+      withBits('OverSpeed', positions, [
+        ...(policy ? overSpeed(positions, policy) : []),
+        ...limiting.flatMap((f) => fenceIntervals(positions, f).filter((a) => a.type === 'OverSpeed')),
+      ]),
   );
   if (!limiting.length) return speeding;
   // A fence's limit holds once the vehicle has settled inside it (its dwell): the stretch reaches
@@ -313,8 +360,25 @@ export class DurationAlarms {
     const fencesOf = this.type === 'OverSpeed' ? await Promise.all(candidates.map((c) => lookups.fences(c.vehicleId, c.orgPath))) : null;
     // Skewing's tasks with a route under way in the batch or its look-back: one statement for the vehicles.
     const tasksOf =
-      this.type === 'Skewing' ? await routeTasksMany(this.db, candidates.map((c) => ({ vehicleId: c.vehicleId, from: c.reports[0].time - lookbackMs(c.policies), to: c.reports[c.reports.length - 1].time + 1 }))) : null;
-    const fired: Array<{ vehicleId: number; orgPath: string; rule: DurationRule; since: number; from: number; to: number; batchFrom: number }> = [];
+      this.type === 'Skewing'
+        ? await routeTasksMany(
+            this.db,
+            candidates.map((c) => ({
+              vehicleId: c.vehicleId,
+              from: c.reports[0].time - lookbackMs(c.policies),
+              to: c.reports[c.reports.length - 1].time + 1,
+            })),
+          )
+        : null;
+    const fired: Array<{
+      vehicleId: number;
+      orgPath: string;
+      rule: DurationRule;
+      since: number;
+      from: number;
+      to: number;
+      batchFrom: number;
+    }> = [];
     for (const [i, { vehicleId, orgPath, reports: list, policies }] of candidates.entries()) {
       const rule = durationRule(this.type, policies, fencesOf?.[i] ?? [], tasksOf?.[i]);
       if (!rule) {
@@ -324,7 +388,15 @@ export class DurationAlarms {
       const since = this.follow(vehicleId, list, rule);
       if (since === null) continue;
       // From before the run began, but no further back than the pass reads at least.
-      fired.push({ vehicleId, orgPath, rule, since, from: rule.readFrom(since, list[0].time - lookbackMs(policies)), to: list[list.length - 1].time + 1, batchFrom: list[0].time });
+      fired.push({
+        vehicleId,
+        orgPath,
+        rule,
+        since,
+        from: rule.readFrom(since, list[0].time - lookbackMs(policies)),
+        to: list[list.length - 1].time + 1,
+        batchFrom: list[0].time,
+      });
     }
     if (!fired.length) return [];
     const stretches = await loadPositionsMany(this.db, fired);
@@ -345,7 +417,8 @@ export class DurationAlarms {
    */
   private follow(vehicleId: number, reports: readonly DurationReport[], rule: DurationRule): number | null {
     let m = this.runs.get(vehicleId);
-    if (!m || reports[0].time <= m.time || m.key !== rule.key) this.runs.set(vehicleId, (m = { time: -Infinity, follow: rule.follow(), key: rule.key }));
+    if (!m || reports[0].time <= m.time || m.key !== rule.key)
+      this.runs.set(vehicleId, (m = { time: -Infinity, follow: rule.follow(), key: rule.key }));
     let since: number | null = null;
     for (const r of reports) {
       const fired = m.follow(r);

@@ -63,7 +63,8 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   let listener = opts.onRaised;
   const onRaised = (alarms: RaisedAlarm[]) => {
     listener?.(alarms);
-    for (const a of alarms) opts.bus?.publish('alarm.raised', { alarmId: a.id, vehicleId: a.vehicleId, orgPath: a.orgPath, type: a.type, at: a.begin });
+    for (const a of alarms)
+      opts.bus?.publish('alarm.raised', { alarmId: a.id, vehicleId: a.vehicleId, orgPath: a.orgPath, type: a.type, at: a.begin });
   };
   const inFlight = new Set<Promise<void>>();
   const announce = (alarms: RaisedAlarm[]) => {
@@ -73,7 +74,9 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
   const faults = new FaultAlarms(opts.db);
   const crossings = new FenceAlarms(opts.db);
   const lows = new LowAlarms(opts.db);
-  const durations = (['OverSpeed', 'Idle', 'Fatigue', 'Trail', 'StopLongTime', 'Skewing', 'RepeatArrival'] as const).map((type) => new DurationAlarms(opts.db, type));
+  const durations = (['OverSpeed', 'Idle', 'Fatigue', 'Trail', 'StopLongTime', 'Skewing', 'RepeatArrival'] as const).map(
+    (type) => new DurationAlarms(opts.db, type),
+  );
   const draining = new FuelDrainAlarms(opts.db);
   // The policies and fences in force, read again when one changes (the derivation's cache).
   const settings = new SettingsCache();
@@ -88,15 +91,35 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       // Both writers' batches come through the same sources: OBD records carry a subtype.
       if ('subtype' in record) {
         const o = record as ObdRecordRow;
-        if (o.subtype === OBD_DTC_SUBTYPE && !o.archive) dtcs.push({ vehicleId: record.vehicleId, time: o.deviceTime, codes: o.dtcs.map((d) => d.text) });
+        if (o.subtype === OBD_DTC_SUBTYPE && !o.archive)
+          dtcs.push({ vehicleId: record.vehicleId, time: o.deviceTime, codes: o.dtcs.map((d) => d.text) });
         if (o.subtype === OBD_ALARM_SUBTYPE && !o.archive)
-          obdAlarms.push({ vehicleId: record.vehicleId, record: { time: o.deviceTime, subtype: o.subtype, latitude: o.latitude, longitude: o.longitude, readings: null, detail: o.detail, dtcCount: 0 } });
+          obdAlarms.push({
+            vehicleId: record.vehicleId,
+            record: {
+              time: o.deviceTime,
+              subtype: o.subtype,
+              latitude: o.latitude,
+              longitude: o.longitude,
+              readings: null,
+              detail: o.detail,
+              dtcCount: 0,
+            },
+          });
         continue;
       }
       const r = record as PositionRecord & { vehicleId: number };
       if (typeof r.acc !== 'boolean') continue;
       const at = { vehicleId: r.vehicleId, time: r.deviceTime, latitude: r.latitude ?? 0, longitude: r.longitude ?? 0 };
-      positions.push({ ...at, acc: r.acc, speed: r.speed ?? 0, blind: r.blind === true, alarm: typeof r.alarm === 'number' ? r.alarm >>> 0 : 0, volts: voltageOf(r), fuelL: typeof r.fuelL === 'number' ? r.fuelL : null });
+      positions.push({
+        ...at,
+        acc: r.acc,
+        speed: r.speed ?? 0,
+        blind: r.blind === true,
+        alarm: typeof r.alarm === 'number' ? r.alarm >>> 0 : 0,
+        volts: voltageOf(r),
+        fuelL: typeof r.fuelL === 'number' ? r.fuelL : null,
+      });
       if (typeof r.alarm === 'number' && r.alarm !== 0 && !r.blind) reports.push({ ...at, alarm: r.alarm });
       const codes = r.blind ? null : positionDtcs(r);
       if (codes) dtcs.push({ vehicleId: r.vehicleId, time: r.deviceTime, codes });
@@ -105,7 +128,10 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
     const p = (async () => {
       // Each vehicle's organisation and the settings in force, once for every path of the batch,
       // read while the alarm word's alarms (which need neither to be stored) are stored.
-      const context = Promise.all([orgPathsOf(opts.db, [...new Set([...positions, ...dtcs, ...obdAlarms].map((r) => r.vehicleId))]), settings.forPass(opts.db)]);
+      const context = Promise.all([
+        orgPathsOf(opts.db, [...new Set([...positions, ...dtcs, ...obdAlarms].map((r) => r.vehicleId))]),
+        settings.forPass(opts.db),
+      ]);
       // Awaited below; until then a failure must not count as unhandled (it is logged from there).
       context.catch(() => {});
       const created = reports.length ? await raiseBitAlarms(opts.db, reports) : [];
@@ -113,7 +139,16 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
       if (created.length) onRaised(created.map((a) => ({ ...a, orgPath: pathOf.get(a.vehicleId) ?? '/' })));
       // Each vehicle's live reports in order and its policies, once for every path that follows vehicles.
       const live = liveVehicles(positions, lookups, pathOf).then((vehicles) =>
-        vehicles.length ? Promise.all([crossings.raise(vehicles, lookups), lows.raise(vehicles), draining.raise(vehicles), ...durations.map((d) => d.raise(vehicles, lookups))].map((r) => r.then(announce))) : null,
+        vehicles.length
+          ? Promise.all(
+              [
+                crossings.raise(vehicles, lookups),
+                lows.raise(vehicles),
+                draining.raise(vehicles),
+                ...durations.map((d) => d.raise(vehicles, lookups)),
+              ].map((r) => r.then(announce)),
+            )
+          : null,
       );
       // Independent of each other (each stores its own types), so side by side.
       await Promise.all([

@@ -51,7 +51,8 @@ export class FaultAlarms {
     const faulty: Array<DtcSpan & { orgPath: string }> = [];
     for (const [vehicleId, span] of spans) {
       const orgPath = pathOf.get(vehicleId);
-      if (orgPath !== undefined && (await lookups.policies(orgPath)).has('Fault')) faulty.push({ vehicleId, orgPath, ...span, back: span.from - RECENT_MS });
+      if (orgPath !== undefined && (await lookups.policies(orgPath)).has('Fault'))
+        faulty.push({ vehicleId, orgPath, ...span, back: span.from - RECENT_MS });
     }
     // The vehicles side by side: each span's reports and the one before it, in one read.
     const recent = await recentDtcReports(this.db, faulty);

@@ -30,10 +30,23 @@ interface LinkRow {
 
 const linkRow = {
   type: 'object',
-  properties: { id: { type: 'integer' }, fenceId: { type: 'integer' }, fenceName: { type: 'string' }, vehicleId: { type: 'integer' }, licence: { type: 'string' }, createdAt: { type: 'string' } },
+  properties: {
+    id: { type: 'integer' },
+    fenceId: { type: 'integer' },
+    fenceName: { type: 'string' },
+    vehicleId: { type: 'integer' },
+    licence: { type: 'string' },
+    createdAt: { type: 'string' },
+  },
 };
 
-async function links(db: Kysely<DB>, caller: Caller, c: { fenceId?: number | null; vehicleId?: number | null }, pageIndex: number, pageSize: number) {
+async function links(
+  db: Kysely<DB>,
+  caller: Caller,
+  c: { fenceId?: number | null; vehicleId?: number | null },
+  pageIndex: number,
+  pageSize: number,
+) {
   const where = sql.join(
     [
       sql`f.org_id = ANY (${subtree(caller)})`,
@@ -48,7 +61,13 @@ async function links(db: Kysely<DB>, caller: Caller, c: { fenceId?: number | nul
     SELECT l.id, l.fence_id AS "fenceId", f.name AS "fenceName", l.vehicle_id AS "vehicleId", v.licence, l.created_at AS "createdAt"
     ${from} ORDER BY f.name, v.licence, l.id LIMIT ${pageSize} OFFSET ${(pageIndex - 1) * pageSize}`.execute(db);
   const total = (await sql<{ n: number }>`SELECT count(*)::int AS n ${from}`.execute(db)).rows[0].n;
-  return { data: rows.rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })), total, totalExact: true, pageIndex, pageSize };
+  return {
+    data: rows.rows.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })),
+    total,
+    totalExact: true,
+    pageIndex,
+    pageSize,
+  };
 }
 
 export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): void {
@@ -74,11 +93,15 @@ export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): v
       const { fenceId, vehicleIds } = req.body as { fenceId: number; vehicleIds: number[] };
       const fence = await sql`SELECT id FROM fence WHERE id = ${fenceId} AND org_id = ANY (${subtree(caller)})`.execute(db);
       if (!fence.rows.length) throw notFound();
-      const seen = await sql<{ id: number }>`SELECT id FROM vehicle WHERE id = ANY (${vehicleIds}::int[]) AND org_id = ANY (${subtree(caller)})`.execute(db);
+      const seen = await sql<{
+        id: number;
+      }>`SELECT id FROM vehicle WHERE id = ANY (${vehicleIds}::int[]) AND org_id = ANY (${subtree(caller)})`.execute(db);
       if (seen.rows.length !== vehicleIds.length) {
         const known = new Set(seen.rows.map((r) => r.id));
         const i = vehicleIds.findIndex((v) => !known.has(v));
-        throw new AppError(400, 'validation.refNotFound', {}, [{ field: `vehicleIds.${i}`, key: 'validation.refNotFound', params: {}, labelKey: `${labels}.vehicleIds` }]);
+        throw new AppError(400, 'validation.refNotFound', {}, [
+          { field: `vehicleIds.${i}`, key: 'validation.refNotFound', params: {}, labelKey: `${labels}.vehicleIds` },
+        ]);
       }
       await sql`
         INSERT INTO vehicle_fence (fence_id, vehicle_id) SELECT ${fenceId}, v FROM unnest(${vehicleIds}::int[]) AS v
@@ -88,7 +111,10 @@ export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): v
   );
   app.delete(
     '/api/vehicle/vehicleFence/deleteRel/:id',
-    { config: { permission: FENCE_LINK_PERMISSION, labels }, schema: { tags: ['fence'], summary: 'remove a vehicle’s link to a fence', params: idParams } },
+    {
+      config: { permission: FENCE_LINK_PERMISSION, labels },
+      schema: { tags: ['fence'], summary: 'remove a vehicle’s link to a fence', params: idParams },
+    },
     async (req, reply) => {
       const caller = callerOf(req);
       const { id } = req.params as { id: number };
@@ -111,7 +137,11 @@ export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): v
           type: ['object', 'null'],
           additionalProperties: false,
           properties: {
-            criteria: { type: ['object', 'null'], additionalProperties: false, properties: { fenceId: { type: ['integer', 'null'], minimum: 1 }, vehicleId: { type: ['integer', 'null'], minimum: 1 } } },
+            criteria: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              properties: { fenceId: { type: ['integer', 'null'], minimum: 1 }, vehicleId: { type: ['integer', 'null'], minimum: 1 } },
+            },
             order: { type: ['object', 'null'] },
             pageIndex: { type: 'integer', minimum: 1, default: 1 },
             pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
@@ -121,7 +151,11 @@ export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): v
       },
     },
     async (req) => {
-      const b = (req.body ?? {}) as { criteria?: { fenceId?: number | null; vehicleId?: number | null } | null; pageIndex?: number; pageSize?: number };
+      const b = (req.body ?? {}) as {
+        criteria?: { fenceId?: number | null; vehicleId?: number | null } | null;
+        pageIndex?: number;
+        pageSize?: number;
+      };
       return links(db, callerOf(req), b.criteria ?? {}, b.pageIndex ?? 1, b.pageSize ?? 20);
     },
   );

@@ -90,8 +90,15 @@ export class FuelDrainAlarms {
     // From the first report of each vehicle's last stored trip before the batch (the trips deriver's
     // own window start), and each vehicle's tank and stop minutes, side by side.
     const [stretches, contexts] = await Promise.all([
-      loadFromLastTrip(this.db, looking.map((c) => ({ vehicleId: c.vehicleId, at: c.list[0].time, to: c.list[c.list.length - 1].time + 1 }))),
-      loadVehicleContexts(this.db, looking.map((c) => c.vehicleId), 'UTC'),
+      loadFromLastTrip(
+        this.db,
+        looking.map((c) => ({ vehicleId: c.vehicleId, at: c.list[0].time, to: c.list[c.list.length - 1].time + 1 })),
+      ),
+      loadVehicleContexts(
+        this.db,
+        looking.map((c) => c.vehicleId),
+        'UTC',
+      ),
     ]);
     const found: FoundAhead[] = [];
     for (const [i, { vehicleId, orgPath, list, fall }] of looking.entries()) {
@@ -107,7 +114,8 @@ export class FuelDrainAlarms {
       const drains = walk.fuelEvents().filter((e) => e.kind === 'drain' && e.detectedAt !== null);
       if (watch) watch.looked = drains.some((e) => e.detectedAt! >= (watch.since ?? Infinity)) ? Infinity : fall;
       // What first read as a drain after the report before the batch is what the batch showed.
-      if (drains.length) found.push({ vehicleId, orgPath, found: drains.map(drainAlarm), firedFrom: firedFromBatch(positions, list[0].time) });
+      if (drains.length)
+        found.push({ vehicleId, orgPath, found: drains.map(drainAlarm), firedFrom: firedFromBatch(positions, list[0].time) });
     }
     return storeFoundAheadOfPass(this.db, found);
   }

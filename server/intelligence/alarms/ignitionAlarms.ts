@@ -54,7 +54,20 @@ export class IgnitionAlarms {
     const ignitions = policed.filter((_, i) => before[i]?.acc === false);
     const stored = await storeAheadOfPass(
       this.db,
-      ignitions.map((r) => ({ vehicleId: r.vehicleId, type: 'FireOn' as const, subject: '', begin: r.time, end: r.time, level: meta.level, category: meta.category, latitude: r.latitude, longitude: r.longitude, value: null, fenceId: null, detail: { sources: ['policy'] } })),
+      ignitions.map((r) => ({
+        vehicleId: r.vehicleId,
+        type: 'FireOn' as const,
+        subject: '',
+        begin: r.time,
+        end: r.time,
+        level: meta.level,
+        category: meta.category,
+        latitude: r.latitude,
+        longitude: r.longitude,
+        value: null,
+        fenceId: null,
+        detail: { sources: ['policy'] },
+      })),
     );
     return stored.flatMap((a) => (a ? [{ ...a, orgPath: pathOf.get(a.vehicleId)! }] : []));
   }

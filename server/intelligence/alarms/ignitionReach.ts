@@ -37,17 +37,27 @@ const MAX_ROUNDS = 4;
  * for the ranges `anchored` marks, back also to the last report with the ignition on: again after
  * each move, since an alarm open there may begin inside an earlier run with it off.
  */
-export async function alarmWindowBounds(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId: number; from: number; to: number }>, anchored: readonly boolean[]): Promise<TimeRange[]> {
+export async function alarmWindowBounds(
+  db: Kysely<DB>,
+  items: ReadonlyArray<{ vehicleId: number; from: number; to: number }>,
+  anchored: readonly boolean[],
+): Promise<TimeRange[]> {
   if (!anchored.some(Boolean)) return windowBounds(db, items);
   const marked = items.flatMap((_, i) => (anchored[i] ? [i] : []));
   let bounds: TimeRange[] = items.map((x) => ({ from: x.from, to: x.to }));
   for (let round = 0; ; round++) {
-    const on = await ignitionOnBefore(db, marked.map((i) => ({ vehicleId: items[i].vehicleId, from: bounds[i].from })));
+    const on = await ignitionOnBefore(
+      db,
+      marked.map((i) => ({ vehicleId: items[i].vehicleId, from: bounds[i].from })),
+    );
     const reached = bounds.map((b) => ({ ...b }));
     marked.forEach((i, k) => {
       if (on[k] !== null) reached[i].from = Math.min(reached[i].from, on[k]!);
     });
-    const next = await windowBounds(db, items.map((x, i) => ({ vehicleId: x.vehicleId, ...reached[i] })));
+    const next = await windowBounds(
+      db,
+      items.map((x, i) => ({ vehicleId: x.vehicleId, ...reached[i] })),
+    );
     const settled = next.every((b, i) => !anchored[i] || b.from === reached[i].from);
     bounds = next;
     if (settled || round + 1 >= MAX_ROUNDS) return bounds;

@@ -84,8 +84,11 @@ export class LowAlarms {
       // (With no reading in the stretch, a dip long enough before it is already an open alarm,
       // which this one cannot be stored beside: one open alarm per key.)
       const firstReading = positions.find((p) => voltageOf(p) !== null);
-      if (!positions.length || (positions[0].alarm & LOW_MASK) !== 0 || (policy && firstReading && voltageOf(firstReading)! < volts)) continue;
-      const found = mergeIntervals([...alarmWordIntervals(positions), ...(policy ? lowVoltage(positions, policy) : [])]).filter((a) => a.type === 'Low');
+      if (!positions.length || (positions[0].alarm & LOW_MASK) !== 0 || (policy && firstReading && voltageOf(firstReading)! < volts))
+        continue;
+      const found = mergeIntervals([...alarmWordIntervals(positions), ...(policy ? lowVoltage(positions, policy) : [])]).filter(
+        (a) => a.type === 'Low',
+      );
       if (found.length) stored.push({ vehicleId, orgPath: path, found });
     }
     return storeFoundAheadOfPass(this.db, stored);

@@ -22,7 +22,12 @@ export interface ObdAlarmReport {
 }
 
 /** Stores the alarms these committed records carry; answers those it created, with the organisation path. */
-export async function raiseObdRecordAlarms(db: Kysely<DB>, reports: readonly ObdAlarmReport[], pathOf: ReadonlyMap<number, string>, types?: ReadonlyMap<number, AlarmType>): Promise<RaisedAlarm[]> {
+export async function raiseObdRecordAlarms(
+  db: Kysely<DB>,
+  reports: readonly ObdAlarmReport[],
+  pathOf: ReadonlyMap<number, string>,
+  types?: ReadonlyMap<number, AlarmType>,
+): Promise<RaisedAlarm[]> {
   const byVehicle = new Map<number, DeriveObdRecord[]>();
   for (const { vehicleId, record } of reports) {
     const list = byVehicle.get(vehicleId);

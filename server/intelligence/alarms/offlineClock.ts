@@ -40,7 +40,22 @@ export async function offlineAlarms(db: Kysely<DB>, now: number): Promise<Raised
       RETURNING id, (xmax = 0) AS inserted`.execute(db);
     const row = r.rows[0];
     if (row?.inserted)
-      raised.push({ id: row.id, vehicleId: v.vehicle_id, orgPath: v.path, type: 'OfflineLongTime', subject: '', begin: last, end: null, level: meta.level, category: meta.category, latitude: v.latitude, longitude: v.longitude, value: hours, fenceId: null, detail: { limitMinutes: limitMs / MINUTE } });
+      raised.push({
+        id: row.id,
+        vehicleId: v.vehicle_id,
+        orgPath: v.path,
+        type: 'OfflineLongTime',
+        subject: '',
+        begin: last,
+        end: null,
+        level: meta.level,
+        category: meta.category,
+        latitude: v.latitude,
+        longitude: v.longitude,
+        value: hours,
+        fenceId: null,
+        detail: { limitMinutes: limitMs / MINUTE },
+      });
   }
   return raised;
 }

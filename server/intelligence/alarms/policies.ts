@@ -35,7 +35,9 @@ interface PolicyRow {
 function paramsOf(raw: unknown): Record<string, number> {
   const o = typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
   if (!o || typeof o !== 'object') return {};
-  return Object.fromEntries(Object.entries(o as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
+  return Object.fromEntries(
+    Object.entries(o as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])),
+  );
 }
 
 /** Picks, per type, the policy of the deepest organisation (rows of the path's organisations). */
@@ -67,6 +69,11 @@ export async function policiesFor(db: Kysely<DB>, orgPath: string): Promise<Map<
 
 /** The organisation path of each vehicle (deleted ones are absent), for its policies. */
 export async function orgPathsOf(db: Kysely<DB>, vehicleIds: readonly number[]): Promise<Map<number, string>> {
-  const r = await sql<{ id: number; path: string }>`SELECT v.id, o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ANY(${[...new Set(vehicleIds)]}::int[])`.execute(db);
+  const r = await sql<{
+    id: number;
+    path: string;
+  }>`SELECT v.id, o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ANY(${[...new Set(vehicleIds)]}::int[])`.execute(
+    db,
+  );
   return new Map(r.rows.map((x) => [x.id, x.path]));
 }

@@ -16,8 +16,13 @@ import { invalid } from '../../platform/http/errors';
 const ajv = createAjv({ useDefaults: false });
 // Compiled as a plain schema: its literal type would make the guard narrow bodies to never.
 const whole = ajv.compile(POLICY_PARAMS_SCHEMA as object);
-const branch = new Map(Object.entries(POLICY_PARAMS).map(([type, schema]) => [type, ajv.compile({ type: 'object', properties: { params: schema } })]));
-const none = ajv.compile({ type: 'object', properties: { params: { type: 'object', maxProperties: 0, 'x-messages': { maxProperties: 'alarm.paramsNone' } } } });
+const branch = new Map(
+  Object.entries(POLICY_PARAMS).map(([type, schema]) => [type, ajv.compile({ type: 'object', properties: { params: schema } })]),
+);
+const none = ajv.compile({
+  type: 'object',
+  properties: { params: { type: 'object', maxProperties: 0, 'x-messages': { maxProperties: 'alarm.paramsNone' } } },
+});
 
 /** Field errors of `{alarmType, params}`; empty when they fit. */
 export function policyParamsErrors(body: { alarmType: string; params?: unknown }) {
@@ -42,7 +47,9 @@ export function installPolicyParamsCheck(app: FastifyInstance, db: Kysely<DB>): 
     let params = body.params;
     const id = (req.params as { id?: number }).id;
     if (id !== undefined && (alarmType === undefined || params === undefined)) {
-      const stored = (await sql<{ alarm_type: string; params: unknown }>`SELECT alarm_type, params FROM policy WHERE id = ${id}`.execute(db)).rows[0];
+      const stored = (
+        await sql<{ alarm_type: string; params: unknown }>`SELECT alarm_type, params FROM policy WHERE id = ${id}`.execute(db)
+      ).rows[0];
       if (!stored) return; // the route answers 404
       alarmType ??= stored.alarm_type;
       if (params === undefined) params = stored.params;

@@ -113,9 +113,18 @@ export async function queryAlarms(db: Kysely<DB>, caller: Caller, q: AlarmQuery)
     WHERE ${where}
     ORDER BY ${sql.raw(ALARM_ORDER[q.property])} ${dir} NULLS LAST, a.id ${dir}
     LIMIT ${q.pageSize} OFFSET ${offset}`.execute(db);
-  const data = r.rows.map((x) => ({ ...x, begin: iso(x.begin)!, end: iso(x.end), handledAt: iso(x.handledAt), detail: typeof x.detail === 'string' ? (JSON.parse(x.detail) as Record<string, unknown>) : x.detail }));
-  if (data.length < q.pageSize && (data.length > 0 || offset === 0)) return { data, total: offset + data.length, totalExact: true, pageIndex: q.pageIndex, pageSize: q.pageSize };
-  const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alarm a JOIN vehicle v ON v.id = a.vehicle_id WHERE ${where}`.execute(db);
+  const data = r.rows.map((x) => ({
+    ...x,
+    begin: iso(x.begin)!,
+    end: iso(x.end),
+    handledAt: iso(x.handledAt),
+    detail: typeof x.detail === 'string' ? (JSON.parse(x.detail) as Record<string, unknown>) : x.detail,
+  }));
+  if (data.length < q.pageSize && (data.length > 0 || offset === 0))
+    return { data, total: offset + data.length, totalExact: true, pageIndex: q.pageIndex, pageSize: q.pageSize };
+  const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alarm a JOIN vehicle v ON v.id = a.vehicle_id WHERE ${where}`.execute(
+    db,
+  );
   return { data, total: n.rows[0]?.n ?? 0, totalExact: true, pageIndex: q.pageIndex, pageSize: q.pageSize };
 }
 
@@ -127,5 +136,7 @@ export async function handleAlarm(db: Kysely<DB>, caller: Caller, id: number, no
   const row = r.rows[0];
   if (!row) throw notFound();
   if (row.handled) throw new AppError(406, 'alarm.alreadyHandled');
-  await sql`UPDATE alarm SET handled = true, handled_by = ${caller.memberId}, handled_at = now(), note = ${note} WHERE id = ${id} AND NOT handled`.execute(db);
+  await sql`UPDATE alarm SET handled = true, handled_by = ${caller.memberId}, handled_at = now(), note = ${note} WHERE id = ${id} AND NOT handled`.execute(
+    db,
+  );
 }

@@ -56,23 +56,33 @@ export function registerRederiveRoute(app: FastifyInstance, deps: RederiveDeps):
       const caller = callerOf(req);
       const { id } = req.params as { id: number };
       const day = (req.body as { from: string }).from;
-      const policy = await sql<{ org_id: number }>`SELECT p.org_id FROM policy p WHERE p.id = ${id} AND ${orgUnder('p.org_id', caller.orgPath)}`.execute(db);
+      const policy = await sql<{
+        org_id: number;
+      }>`SELECT p.org_id FROM policy p WHERE p.id = ${id} AND ${orgUnder('p.org_id', caller.orgPath)}`.execute(db);
       const orgId = policy.rows[0]?.org_id;
       if (orgId === undefined) throw notFound();
-      if (day > localDay(Date.now(), timeZone)) throw invalid([{ field: 'from', key: 'alarm.rederiveFuture', params: {}, labelKey: 'alarm.fields.from' }]);
-      const vehicles = (await sql<{ id: number }>`SELECT v.id FROM vehicle v WHERE ${orgUnder('v.org_id', pathOfOrg(orgId))} ORDER BY v.id`.execute(db)).rows.map((r) => r.id);
+      if (day > localDay(Date.now(), timeZone))
+        throw invalid([{ field: 'from', key: 'alarm.rederiveFuture', params: {}, labelKey: 'alarm.fields.from' }]);
+      const vehicles = (
+        await sql<{ id: number }>`SELECT v.id FROM vehicle v WHERE ${orgUnder('v.org_id', pathOfOrg(orgId))} ORDER BY v.id`.execute(db)
+      ).rows.map((r) => r.id);
       await auditRequest(db, req, caller, 'policyRederive', `policy:${id}`, { from: day, vehicles: vehicles.length });
       const header = req.headers[PROGRESS_HEADER];
       const progress = app.progressBoard.begin(caller.memberId, typeof header === 'string' ? header : undefined, 'store');
       progress.phase('store', vehicles.length);
       // Not awaited: the answer says it has begun; the progress id follows it to the end.
-      void rebuildDerived(db, timeZone, { vehicle: vehicles, from: dayStart(day, timeZone), to: Infinity }, {
-        obdAlarmTypes: deps.obdAlarmTypes,
-        each: (done) => {
-          progress.done(done);
-          progress.check();
+      void rebuildDerived(
+        db,
+        timeZone,
+        { vehicle: vehicles, from: dayStart(day, timeZone), to: Infinity },
+        {
+          obdAlarmTypes: deps.obdAlarmTypes,
+          each: (done) => {
+            progress.done(done);
+            progress.check();
+          },
         },
-      }).then(
+      ).then(
         () => progress.finish(),
         (err: unknown) => {
           // A cancel stops it between vehicles: what was rebuilt stays so, as a rebuild of fewer would.

@@ -88,7 +88,15 @@ export function registerAlarmRoutes(app: FastifyInstance, db: Kysely<DB>): void 
   const config = { permission: NONE, labels: 'alarm.fields' };
   app.post(
     '/api/vehicle/alarm/query',
-    { config, schema: { tags: ['alarm'], summary: 'alarms of the caller’s vehicles (criteria.current: open or unhandled)', body, response: { 200: pageResponseSchema(row) } } },
+    {
+      config,
+      schema: {
+        tags: ['alarm'],
+        summary: 'alarms of the caller’s vehicles (criteria.current: open or unhandled)',
+        body,
+        response: { 200: pageResponseSchema(row) },
+      },
+    },
     async (req) => queryAlarms(db, callerOf(req), toQuery(req.body as Body | null)),
   );
   registerAlarmExport(app, db, body, (b) => toQuery(b));
@@ -106,14 +114,33 @@ export function registerAlarmRoutes(app: FastifyInstance, db: Kysely<DB>): void 
         summary: 'handle an alarm with a note; answers the alarm',
         response: { 200: fenceRow },
         params: idParams,
-        body: { type: 'object', required: ['note'], additionalProperties: false, properties: { note: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S', 'x-messages': { required: 'alarm.noteRequired', minLength: 'alarm.noteRequired', pattern: 'alarm.noteRequired', maxLength: 'alarm.noteTooLong' } } } },
+        body: {
+          type: 'object',
+          required: ['note'],
+          additionalProperties: false,
+          properties: {
+            note: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 500,
+              pattern: '\\S',
+              'x-messages': {
+                required: 'alarm.noteRequired',
+                minLength: 'alarm.noteRequired',
+                pattern: 'alarm.noteRequired',
+                maxLength: 'alarm.noteTooLong',
+              },
+            },
+          },
+        },
       },
     },
     async (req) => {
       const { id: alarmId } = req.params as { id: number };
       const caller = callerOf(req);
       await handleAlarm(db, caller, alarmId, (req.body as { note: string }).note.trim());
-      return (await queryAlarms(db, caller, { criteria: { id: alarmId }, property: 'begin', direction: 'DESC', pageIndex: 1, pageSize: 1 })).data[0];
+      return (await queryAlarms(db, caller, { criteria: { id: alarmId }, property: 'begin', direction: 'DESC', pageIndex: 1, pageSize: 1 }))
+        .data[0];
     },
   );
 }

@@ -25,7 +25,6 @@ import { ALARM_META, CLOCK_SOURCE, type AlarmInterval } from './types';
  */
 const LIVE_LAG_MS = 15 * MINUTE;
 
-
 /** The first report of the stop the reports end in, or null when they end moving. */
 export function currentStopStart(positions: readonly DerivePosition[]): DerivePosition | null {
   const runs = conditionRuns(positions, standing);
@@ -41,7 +40,9 @@ export async function stopAlarms(db: Kysely<DB>, now: number): Promise<RaisedAla
     SELECT s.vehicle_id, s.device_time, o.path
     FROM vehicle_state s JOIN vehicle v ON v.id = s.vehicle_id JOIN organisation o ON o.id = v.org_id
     WHERE s.speed < ${MOVING_KMH} AND s.device_time <= ${new Date(now)} AND s.received_at - s.device_time < ${`${LIVE_LAG_MS / 1000} seconds`}::interval
-      AND NOT EXISTS (SELECT 1 FROM alarm a WHERE a.vehicle_id = s.vehicle_id AND a.type = 'StopLongTime' AND a.end_time IS NULL AND a.state = 'current')`.execute(db);
+      AND NOT EXISTS (SELECT 1 FROM alarm a WHERE a.vehicle_id = s.vehicle_id AND a.type = 'StopLongTime' AND a.end_time IS NULL AND a.state = 'current')`.execute(
+    db,
+  );
   const meta = ALARM_META.StopLongTime;
   const raised: RaisedAlarm[] = [];
   for (const v of vehicles.rows) {
@@ -66,7 +67,22 @@ export async function stopAlarms(db: Kysely<DB>, now: number): Promise<RaisedAla
               ${start.latitude}, ${start.longitude}, ${minutes}, ${JSON.stringify(detail)}::jsonb)
       ON CONFLICT DO NOTHING RETURNING id`.execute(db);
     if (r.rows[0])
-      raised.push({ id: r.rows[0].id, vehicleId: v.vehicle_id, orgPath: v.path, type: 'StopLongTime', subject: '', begin: start.time, end: null, level: meta.level, category: meta.category, latitude: start.latitude, longitude: start.longitude, value: minutes, fenceId: null, detail });
+      raised.push({
+        id: r.rows[0].id,
+        vehicleId: v.vehicle_id,
+        orgPath: v.path,
+        type: 'StopLongTime',
+        subject: '',
+        begin: start.time,
+        end: null,
+        level: meta.level,
+        category: meta.category,
+        latitude: start.latitude,
+        longitude: start.longitude,
+        value: minutes,
+        fenceId: null,
+        detail,
+      });
   }
   return raised;
 }
@@ -76,17 +92,41 @@ export async function stopAlarms(db: Kysely<DB>, now: number): Promise<RaisedAla
  * reports still end in the stop it began with (they are too short to raise it themselves). One
  * the reports no longer support (a late upload shows movement) is not returned, so it is removed.
  */
-export async function clockStopsKept(db: Kysely<DB>, vehicleId: number, positions: readonly DerivePosition[], found: readonly AlarmInterval[]): Promise<AlarmInterval[]> {
-  const open = await sql<{ begin: Date; fired_at: Date; latitude: number | null; longitude: number | null; value: number | null; detail: unknown }>`
+export async function clockStopsKept(
+  db: Kysely<DB>,
+  vehicleId: number,
+  positions: readonly DerivePosition[],
+  found: readonly AlarmInterval[],
+): Promise<AlarmInterval[]> {
+  const open = await sql<{
+    begin: Date;
+    fired_at: Date;
+    latitude: number | null;
+    longitude: number | null;
+    value: number | null;
+    detail: unknown;
+  }>`
     SELECT begin_time AS begin, fired_at, latitude, longitude, value, detail FROM alarm
-    WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime' AND end_time IS NULL AND state = 'current' AND detail -> 'sources' @> ${JSON.stringify([CLOCK_SOURCE])}::jsonb`.execute(db);
+    WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime' AND end_time IS NULL AND state = 'current' AND detail -> 'sources' @> ${JSON.stringify([CLOCK_SOURCE])}::jsonb`.execute(
+    db,
+  );
   const start = currentStopStart(positions);
   const out: AlarmInterval[] = [];
   for (const a of open.rows) {
     const begin = new Date(a.begin).getTime();
     if (found.some((f) => f.type === 'StopLongTime' && f.begin === begin) || start?.time !== begin) continue;
     const detail = (typeof a.detail === 'string' ? JSON.parse(a.detail) : a.detail) as Record<string, unknown>;
-    out.push({ type: 'StopLongTime', subject: '', begin, end: null, firedAt: new Date(a.fired_at).getTime(), latitude: a.latitude, longitude: a.longitude, value: a.value, detail });
+    out.push({
+      type: 'StopLongTime',
+      subject: '',
+      begin,
+      end: null,
+      firedAt: new Date(a.fired_at).getTime(),
+      latitude: a.latitude,
+      longitude: a.longitude,
+      value: a.value,
+      detail,
+    });
   }
   return out;
 }

@@ -42,11 +42,25 @@ export interface RaisedAlarm extends StoredAlarm {
 const iso = (ms: number | null) => (ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString());
 
 /** An alarm's key: at most one row per vehicle, type, subject and begin. */
-export const alarmKey = (vehicleId: number, type: string, subject: string, begin: number) => `${vehicleId}\u0000${type}\u0000${subject}\u0000${begin}`;
+export const alarmKey = (vehicleId: number, type: string, subject: string, begin: number) =>
+  `${vehicleId}\u0000${type}\u0000${subject}\u0000${begin}`;
 
 /** A found interval as the vehicle's alarm row: the type's level unless the interval has its own, the type's category. */
 export function rowOf(vehicleId: number, a: AlarmInterval): Omit<StoredAlarm, 'id'> {
-  return { vehicleId, type: a.type, subject: a.subject, begin: a.begin, end: a.end, level: a.level ?? ALARM_META[a.type].level, category: ALARM_META[a.type].category, latitude: a.latitude, longitude: a.longitude, value: a.value, fenceId: a.fenceId ?? null, detail: a.detail ?? null };
+  return {
+    vehicleId,
+    type: a.type,
+    subject: a.subject,
+    begin: a.begin,
+    end: a.end,
+    level: a.level ?? ALARM_META[a.type].level,
+    category: ALARM_META[a.type].category,
+    latitude: a.latitude,
+    longitude: a.longitude,
+    value: a.value,
+    fenceId: a.fenceId ?? null,
+    detail: a.detail ?? null,
+  };
 }
 
 /** The columns `rowsToInsert` selects, in its order. */
@@ -82,7 +96,10 @@ export async function windowStart(db: Kysely<DB>, vehicleId: number, at: number)
  * on to the latest end of the alarms that began before `to` and last beyond it (Infinity when one
  * is still open). An unbounded side stays so.
  */
-export async function windowBounds(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId: number; from: number; to: number }>): Promise<Array<{ from: number; to: number }>> {
+export async function windowBounds(
+  db: Kysely<DB>,
+  items: ReadonlyArray<{ vehicleId: number; from: number; to: number }>,
+): Promise<Array<{ from: number; to: number }>> {
   const out = items.map((x) => ({ from: x.from, to: x.to }));
   if (!items.some((x) => Number.isFinite(x.from) || Number.isFinite(x.to))) return out;
   const r = await sql<{ ord: number; begin: Date | null; open: boolean | null; end: Date | null }>`
@@ -111,7 +128,13 @@ export async function windowBounds(db: Kysely<DB>, items: ReadonlyArray<{ vehicl
  * beginning outside are ignored). Returns the alarms that did not exist before. Runs in the
  * caller's transaction when given one.
  */
-export async function replaceAlarms(db: Kysely<DB>, vehicleId: number, from: number, found: readonly AlarmInterval[], to = Infinity): Promise<StoredAlarm[]> {
+export async function replaceAlarms(
+  db: Kysely<DB>,
+  vehicleId: number,
+  from: number,
+  found: readonly AlarmInterval[],
+  to = Infinity,
+): Promise<StoredAlarm[]> {
   return (await replaceAlarmsMany(db, [{ vehicleId, from, to, found }]))[0];
 }
 
@@ -135,7 +158,11 @@ export interface AlarmReplacement {
  * replaceAlarms for several vehicles in two statements (one delete, one insert-or-update), answered
  * per item in the order given.
  */
-export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmReplacement[], also: ReadonlyArray<RawBuilder<unknown>> = []): Promise<StoredAlarm[][]> {
+export async function replaceAlarmsMany(
+  db: Kysely<DB>,
+  items: readonly AlarmReplacement[],
+  also: ReadonlyArray<RawBuilder<unknown>> = [],
+): Promise<StoredAlarm[][]> {
   const rowsOf = items.map(({ from, to, found }) => {
     const rows = found.filter((a) => a.begin >= from && a.begin < to && !CLOCK_TYPES.has(a.type));
     // Closing an open alarm must come before opening the next of its key (one open per key): the
@@ -162,7 +189,9 @@ export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmRep
         sql`dropped AS (DELETE FROM alarm a USING gone g WHERE a.id = g.id AND NOT g.handled)`,
       ])}
       SELECT EXISTS (SELECT 1 FROM kept)
-          OR EXISTS (SELECT 1 FROM alarm o, ${windows} WHERE o.vehicle_id = w.vehicle_id AND o.state = 'withdrawn' AND o.begin_time >= w.lo AND o.begin_time < w.hi) AS relink`.execute(trx);
+          OR EXISTS (SELECT 1 FROM alarm o, ${windows} WHERE o.vehicle_id = w.vehicle_id AND o.state = 'withdrawn' AND o.begin_time >= w.lo AND o.begin_time < w.hi) AS relink`.execute(
+      trx,
+    );
     if (!all.length && !gone.rows[0].relink) return items.map((): StoredAlarm[] => []);
     const r = all.length
       ? await sql<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date; inserted: boolean }>`
@@ -181,7 +210,11 @@ export async function replaceAlarmsMany(db: Kysely<DB>, items: readonly AlarmRep
     // Successors of handled alarms carry the handling on: not fresh alarms to announce.
     const heirs = gone.rows[0].relink ? await supersede(trx, windows) : new Set<number>();
     const stored = new Map<string, { id: number; inserted: boolean }>();
-    for (const row of r.rows) stored.set(alarmKey(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), { id: row.id, inserted: row.inserted });
+    for (const row of r.rows)
+      stored.set(alarmKey(row.vehicle_id, row.type, row.subject, new Date(row.begin_time).getTime()), {
+        id: row.id,
+        inserted: row.inserted,
+      });
     return items.map((it, i) =>
       rowsOf[i].flatMap((a): StoredAlarm[] => {
         const row = stored.get(alarmKey(it.vehicleId, a.type, a.subject, a.begin));

@@ -4,7 +4,19 @@
  */
 
 /** SPEC's eleven types first, then the ones the alarm word, fences, AI and OBD add. */
-export const SPEC_ALARM_TYPES = ['FireOn', 'Low', 'Fault', 'Crash', 'Trail', 'PullOut', 'Insert', 'Idle', 'OfflineLongTime', 'StopLongTime', 'OverSpeed'] as const;
+export const SPEC_ALARM_TYPES = [
+  'FireOn',
+  'Low',
+  'Fault',
+  'Crash',
+  'Trail',
+  'PullOut',
+  'Insert',
+  'Idle',
+  'OfflineLongTime',
+  'StopLongTime',
+  'OverSpeed',
+] as const;
 
 export const EXTRA_ALARM_TYPES = [
   'Fatigue',

@@ -48,7 +48,11 @@ export interface DayCarry {
 export type DayBasis = Omit<DayCarry, 'trips' | 'health' | 'limits'>;
 
 function coolantOf(p: DerivePosition): number | null {
-  const x = p.extras as { obd?: { coolantTempC?: number }; obdF3?: { coolantTempC?: number }; obdRt?: { coolant?: number; coolantTempC?: number } } | null;
+  const x = p.extras as {
+    obd?: { coolantTempC?: number };
+    obdF3?: { coolantTempC?: number };
+    obdRt?: { coolant?: number; coolantTempC?: number };
+  } | null;
   const v = x?.obd?.coolantTempC ?? x?.obdF3?.coolantTempC ?? x?.obdRt?.coolantTempC ?? x?.obdRt?.coolant;
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
@@ -65,8 +69,15 @@ const higher = (a: number | null, b: number | null) => (a === null ? b : b === n
  * The day's lowest battery voltage with the ignition off and its highest coolant temperature, over
  * the day's own reports and records (`today`: none after the day) up to `until`, carried on from `from`.
  */
-export function tallyHealth(today: readonly DerivePosition[], records: readonly DeriveObdRecord[], from?: HealthTally, until = Infinity): HealthTally {
-  const out: HealthTally = from ? { ...from } : { through: -Infinity, minBatteryV: null, maxCoolantC: null, recordsThrough: -Infinity, recordsMaxCoolantC: null };
+export function tallyHealth(
+  today: readonly DerivePosition[],
+  records: readonly DeriveObdRecord[],
+  from?: HealthTally,
+  until = Infinity,
+): HealthTally {
+  const out: HealthTally = from
+    ? { ...from }
+    : { through: -Infinity, minBatteryV: null, maxCoolantC: null, recordsThrough: -Infinity, recordsMaxCoolantC: null };
   const end = firstAfter(today, until);
   for (let i = firstAfter(today, out.through); i < end; i++) {
     const p = today[i];
@@ -92,7 +103,12 @@ const MAX_VEHICLES = 200_000;
 const unchanged = (through: number, w: DeriveWindow) => through < w.dirty!.from;
 
 const sameBasis = (a: DayBasis, b: DayBasis) =>
-  a.lo === b.lo && a.hi === b.hi && a.timeZone === b.timeZone && a.speedLimit === b.speedLimit && a.thresholds === b.thresholds && a.fences === b.fences;
+  a.lo === b.lo &&
+  a.hi === b.hi &&
+  a.timeZone === b.timeZone &&
+  a.speedLimit === b.speedLimit &&
+  a.thresholds === b.thresholds &&
+  a.fences === b.fences;
 
 /** One pipeline's carries (each server builds its own deriver, so two databases in one process never share). */
 export class DayCarries {

@@ -11,7 +11,15 @@
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/tables';
-import { firstAfter, firstAtOrAfter, timeSlice, type DeriveObdRecord, type DerivePosition, type Deriver, type DeriveWindow } from '../deriver';
+import {
+  firstAfter,
+  firstAtOrAfter,
+  timeSlice,
+  type DeriveObdRecord,
+  type DerivePosition,
+  type Deriver,
+  type DeriveWindow,
+} from '../deriver';
 import { dayStart, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
@@ -50,7 +58,14 @@ interface AlarmRow {
 }
 
 /** The settings a vehicle-day's rows are computed with, which a carry must match. */
-const basisOf = (x: DayItem): DayBasis => ({ lo: x.lo, hi: x.hi, timeZone: x.w.vehicle.timeZone, speedLimit: x.speedLimit, thresholds: x.thresholds, fences: x.fences });
+const basisOf = (x: DayItem): DayBasis => ({
+  lo: x.lo,
+  hi: x.hi,
+  timeZone: x.w.vehicle.timeZone,
+  speedLimit: x.speedLimit,
+  thresholds: x.thresholds,
+  fences: x.fences,
+});
 
 /** The two rows of one vehicle-day, from what is stored of it (pure once read), and what the next pass may carry on from. */
 function dayRows(
@@ -77,7 +92,12 @@ function dayRows(
   const scope = { lo, hi, speedLimit: limits, timeZone: w.vehicle.timeZone, thresholds: x.thresholds };
   const carried = new Map<number, TripTally>();
   const tallies = trips.map((trip) => {
-    const settled = tallyTrip(positions, { begin: trip.begin, end: Math.min(trip.end, marked) }, scope, DayCarries.tripFrom(carry, trip, w));
+    const settled = tallyTrip(
+      positions,
+      { begin: trip.begin, end: Math.min(trip.end, marked) },
+      scope,
+      DayCarries.tripFrom(carry, trip, w),
+    );
     carried.set(trip.begin, settled);
     return tallyTrip(positions, trip, scope, settled);
   });
@@ -86,7 +106,11 @@ function dayRows(
   const faults: HealthFault[] = alarms
     .filter((a) => a.type === 'Fault')
     .map((a) => {
-      const d = (typeof a.detail === 'string' ? JSON.parse(a.detail) : a.detail) as { code?: string; name?: string; resolvent?: string } | null;
+      const d = (typeof a.detail === 'string' ? JSON.parse(a.detail) : a.detail) as {
+        code?: string;
+        name?: string;
+        resolvent?: string;
+      } | null;
       return { code: d?.code ?? a.subject.replace(/^dtc:/, ''), level: a.level, name: d?.name ?? null, resolvent: d?.resolvent ?? null };
     });
   const alarmCount = alarms.filter((a) => a.begins_today && !NOT_HEALTH.includes(a.type)).length;
@@ -158,7 +182,12 @@ export const HEALTH_COLUMNS: ReadonlyArray<Column<Insertable<HealthDayTable>>> =
  * alarms and (for a day the pass did not read from its midnight) reports are one statement each
  * for the batch, then one statement replaces the rows of both tables.
  */
-async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass: DerivePass | undefined, carries: DayCarries): Promise<void> {
+async function rebuildDays(
+  trx: Kysely<DB>,
+  windows: readonly DeriveWindow[],
+  pass: DerivePass | undefined,
+  carries: DayCarries,
+): Promise<void> {
   const lookups = lookupsOf(trx, pass);
   const items: DayItem[] = [];
   for (const w of windows) {
@@ -168,15 +197,24 @@ async function rebuildDays(trx: Kysely<DB>, windows: readonly DeriveWindow[], pa
     const { thresholds } = await lookups.safety(w.vehicle.orgPath);
     const speedLimit = (await lookups.policies(w.vehicle.orgPath)).get('OverSpeed')?.threshold ?? RULE_DEFAULTS.overSpeedKmh;
     const fences = await lookups.fences(w.vehicle.vehicleId, w.vehicle.orgPath);
-    for (const day of [...days].sort()) items.push({ w, day, lo: dayStart(day, tz), hi: dayStart(nextDay(day), tz), speedLimit, thresholds, fences });
+    for (const day of [...days].sort())
+      items.push({ w, day, lo: dayStart(day, tz), hi: dayStart(nextDay(day), tz), speedLimit, thresholds, fences });
   }
   if (!items.length) return;
   // The day as the pass read it: from its midnight (a live window), or inside the window itself (a
   // window from the vehicle's first report, or one reaching past the day's tail); else from the table.
-  const heldOf = items.map((x) => (x.w.days && x.w.days.from <= x.lo ? x.w.days : x.w.from <= x.lo && x.w.to >= x.hi + TAIL_MS ? x.w : null));
+  const heldOf = items.map((x) =>
+    x.w.days && x.w.days.from <= x.lo ? x.w.days : x.w.from <= x.lo && x.w.to >= x.hi + TAIL_MS ? x.w : null,
+  );
   const unheld = items.flatMap((x, i) => (heldOf[i] ? [] : [i]));
-  const readPositions = await loadPositionsMany(trx, unheld.map((i) => ({ vehicleId: items[i].w.vehicle.vehicleId, from: items[i].lo, to: items[i].hi + TAIL_MS })));
-  const readRecords = await loadObdRecordsMany(trx, unheld.map((i) => ({ vehicleId: items[i].w.vehicle.vehicleId, from: items[i].lo, to: items[i].hi })));
+  const readPositions = await loadPositionsMany(
+    trx,
+    unheld.map((i) => ({ vehicleId: items[i].w.vehicle.vehicleId, from: items[i].lo, to: items[i].hi + TAIL_MS })),
+  );
+  const readRecords = await loadObdRecordsMany(
+    trx,
+    unheld.map((i) => ({ vehicleId: items[i].w.vehicle.vehicleId, from: items[i].lo, to: items[i].hi })),
+  );
   const positionsOf: DerivePosition[][] = [];
   const recordsOf: DeriveObdRecord[][] = [];
   unheld.forEach((i, k) => {

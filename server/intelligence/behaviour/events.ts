@@ -28,7 +28,11 @@ const MAX_GAP_S = 60;
 const MOVING_KMH = 5;
 
 type Kind = 'harshAcceleration' | 'harshBraking' | 'sharpTurn';
-const COUNTER: Record<Kind, string> = { harshAcceleration: 'harshAccelerationCount', harshBraking: 'harshBrakingCount', sharpTurn: 'harshCorneringCount' };
+const COUNTER: Record<Kind, string> = {
+  harshAcceleration: 'harshAccelerationCount',
+  harshBraking: 'harshBrakingCount',
+  sharpTurn: 'harshCorneringCount',
+};
 const KINDS: Kind[] = ['harshAcceleration', 'harshBraking', 'sharpTurn'];
 /** Each kind's bit in computedKinds' answer. */
 const BIT: Record<Kind, number> = { harshAcceleration: 1, harshBraking: 2, sharpTurn: 4 };
@@ -61,8 +65,10 @@ function computedKinds(a: DerivePosition, b: DerivePosition, t: BehaviourThresho
 }
 
 const inNight = (ms: number, timeZone: string, t: BehaviourThresholds) => {
-  const hour = Math.floor((((ms / 60_000 + zoneOffsetMinutes(ms, timeZone)) % 1440) + 1440) % 1440 / 60);
-  return t.nightFromHour <= t.nightToHour ? hour >= t.nightFromHour && hour < t.nightToHour : hour >= t.nightFromHour || hour < t.nightToHour;
+  const hour = Math.floor(((((ms / 60_000 + zoneOffsetMinutes(ms, timeZone)) % 1440) + 1440) % 1440) / 60);
+  return t.nightFromHour <= t.nightToHour
+    ? hour >= t.nightFromHour && hour < t.nightToHour
+    : hour >= t.nightFromHour || hour < t.nightToHour;
 };
 
 /** One kind's count in a trip, both ways: the terminal's counter (used when it reports one) and speed and heading. */
@@ -104,7 +110,12 @@ export function tallyTrip(positions: readonly DerivePosition[], trip: TripSpan, 
   const { lo, hi, speedLimit, timeZone, thresholds: t } = scope;
   const tally: TripTally = from
     ? { through: from.through, kinds: from.kinds.map((k) => ({ ...k })), speedingS: from.speedingS, nightS: from.nightS }
-    : { through: -Infinity, kinds: KINDS.map((): KindTally => ({ counted: false, counterSum: 0, lastTime: NaN, lastValue: 0, computed: 0, inRun: false })), speedingS: 0, nightS: 0 };
+    : {
+        through: -Infinity,
+        kinds: KINDS.map((): KindTally => ({ counted: false, counterSum: 0, lastTime: NaN, lastValue: 0, computed: 0, inRun: false })),
+        speedingS: 0,
+        nightS: 0,
+      };
   const inDay = (time: number) => time >= lo && time < hi;
   const first = Math.max(firstAtOrAfter(positions, trip.begin), from ? firstAfter(positions, from.through) : 0);
   const end = firstAfter(positions, trip.end);
@@ -167,7 +178,15 @@ export function eventsOfTallies(tallies: readonly TripTally[]): DayEvents {
  * report before the day pairs with its first); `speedLimit` is km/h, one for the day or the limit
  * in force at each report (by its index in `positions`: a fence's limit inside it).
  */
-export function dayEvents(positions: readonly DerivePosition[], trips: readonly TripSpan[], lo: number, hi: number, speedLimit: number | readonly number[], timeZone: string, thresholds: BehaviourThresholds): DayEvents {
+export function dayEvents(
+  positions: readonly DerivePosition[],
+  trips: readonly TripSpan[],
+  lo: number,
+  hi: number,
+  speedLimit: number | readonly number[],
+  timeZone: string,
+  thresholds: BehaviourThresholds,
+): DayEvents {
   const scope: DayScope = { lo, hi, speedLimit, timeZone, thresholds };
   return eventsOfTallies(trips.map((trip) => tallyTrip(positions, trip, scope)));
 }

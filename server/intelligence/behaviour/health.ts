@@ -48,4 +48,5 @@ export function healthIndex(x: HealthInput): { index: number; band: HealthBand }
   return { index, band: bandOf(index) };
 }
 
-export const bandOf = (index: number): HealthBand => (index >= HEALTH_RULES.healthyFrom ? 'healthy' : index >= HEALTH_RULES.attentionFrom ? 'attention' : 'fault');
+export const bandOf = (index: number): HealthBand =>
+  index >= HEALTH_RULES.healthyFrom ? 'healthy' : index >= HEALTH_RULES.attentionFrom ? 'attention' : 'fault';

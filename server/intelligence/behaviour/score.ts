@@ -15,7 +15,9 @@ export type ScoreInput = BehaviourFigures;
 export function safetyScore(x: ScoreInput, w: SafetyWeights): number | null {
   if (!(x.distanceKm > 0)) return null;
   const per100 = x.distanceKm / 100;
-  const events = (w.harshAcceleration * x.harshAcceleration + w.harshBraking * x.harshBraking + w.sharpTurn * x.sharpTurn + w.fatigue * x.fatigue) / per100;
+  const events =
+    (w.harshAcceleration * x.harshAcceleration + w.harshBraking * x.harshBraking + w.sharpTurn * x.sharpTurn + w.fatigue * x.fatigue) /
+    per100;
   const share = (s: number) => (x.drivingS > 0 ? Math.min(1, s / x.drivingS) * 100 : 0);
   const impact = events + share(x.speedingS) * w.speeding + share(x.nightS) * w.night;
   return Math.round(Math.max(0, Math.min(100, 100 - impact)) * 10) / 10;

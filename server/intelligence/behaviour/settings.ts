@@ -78,5 +78,7 @@ export async function safetySettingsFor(db: Kysely<DB>, orgPath: string): Promis
     SELECT s.org_id, s.weights, s.thresholds FROM safety_setting s JOIN organisation a ON a.id = s.org_id
     WHERE ${pathAbove('a.path', orgPath)} ORDER BY length(a.path) DESC LIMIT 1`.execute(db);
   const row = r.rows[0];
-  return row ? { ...settingsOf(row.weights, row.thresholds), from: row.org_id } : { weights: { ...DEFAULT_WEIGHTS }, thresholds: { ...DEFAULT_THRESHOLDS }, from: null };
+  return row
+    ? { ...settingsOf(row.weights, row.thresholds), from: row.org_id }
+    : { weights: { ...DEFAULT_WEIGHTS }, thresholds: { ...DEFAULT_THRESHOLDS }, from: null };
 }

@@ -113,10 +113,29 @@ export const ledgerDeriver: Deriver = {
       const days = localDaysOf(w.positions, tz);
       if (!days.size) return [];
       const sorted = [...days].sort();
-      return [{ w, days, first: sorted[0], last: sorted[sorted.length - 1], vehicleId: w.vehicle.vehicleId, from: dayStart(sorted[0], tz), to: dayStart(nextDay(sorted[sorted.length - 1]), tz) }];
+      return [
+        {
+          w,
+          days,
+          first: sorted[0],
+          last: sorted[sorted.length - 1],
+          vehicleId: w.vehicle.vehicleId,
+          from: dayStart(sorted[0], tz),
+          to: dayStart(nextDay(sorted[sorted.length - 1]), tz),
+        },
+      ];
     });
     if (!spans.length) return;
-    const trips = await sql<{ vehicle_id: number; ord: number; b: number; e: number; distance_km: number; fuel_l: number | null; idle_s: number; max_speed: number }>`
+    const trips = await sql<{
+      vehicle_id: number;
+      ord: number;
+      b: number;
+      e: number;
+      distance_km: number;
+      fuel_l: number | null;
+      idle_s: number;
+      max_speed: number;
+    }>`
       SELECT w.ord, t.vehicle_id, (extract(epoch FROM t.begin_time) * 1000)::float8 AS b, (extract(epoch FROM t.end_time) * 1000)::float8 AS e,
              t.distance_km, t.fuel_l, t.idle_s, t.max_speed
       FROM ${rangesTable(spans)} JOIN trip t ON t.vehicle_id = w.vehicle_id AND t.begin_time < w.hi AND t.end_time >= w.lo`.execute(trx);
@@ -124,7 +143,15 @@ export const ledgerDeriver: Deriver = {
       SELECT w.ord, e.kind, (extract(epoch FROM e.time) * 1000)::float8 AS t, e.amount_l
       FROM ${rangesTable(spans)} JOIN fuel_event e ON e.vehicle_id = w.vehicle_id AND e.time >= w.lo AND e.time < w.hi`.execute(trx);
     const tripsOf = spans.map((): LedgerTrip[] => []);
-    for (const t of trips.rows) tripsOf[Number(t.ord) - 1].push({ begin: Number(t.b), end: Number(t.e), distanceKm: t.distance_km, fuelL: t.fuel_l, idleS: t.idle_s, maxSpeed: Number(t.max_speed) });
+    for (const t of trips.rows)
+      tripsOf[Number(t.ord) - 1].push({
+        begin: Number(t.b),
+        end: Number(t.e),
+        distanceKm: t.distance_km,
+        fuelL: t.fuel_l,
+        idleS: t.idle_s,
+        maxSpeed: Number(t.max_speed),
+      });
     const eventsOf = spans.map((): LedgerFuelEvent[] => []);
     for (const e of events.rows) eventsOf[Number(e.ord) - 1].push({ kind: e.kind, time: Number(e.t), amountL: e.amount_l });
     const lookups = lookupsOf(trx, pass);

@@ -133,7 +133,8 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
    * Whether the rule names this member among its receivers: by login name, and only a member of the
    * rule's own subtree, so a rule cannot reach (nor send the number of) anyone above it.
    */
-  const named = (rule: Rule, names: readonly string[], m: Member): boolean => names.includes(m.loginName.toLowerCase()) && pathInSubtree(rule.orgPath, m.orgPath);
+  const named = (rule: Rule, names: readonly string[], m: Member): boolean =>
+    names.includes(m.loginName.toLowerCase()) && pathInSubtree(rule.orgPath, m.orgPath);
 
   /** Per organisation path, the enabled members whose scope holds it (their organisation is that one or above it). */
   const membersOverMany = async (orgPaths: readonly string[]): Promise<Map<string, Member[]>> => {
@@ -152,7 +153,9 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
    * one statement for all the pairs (one query per alarm, in turn, made a batch of alarms wait for
    * the slowest), and who is to be pushed each alarm.
    */
-  const toConsole = async (pairs: ReadonlyArray<{ rule: Rule; alarm: AlarmRow }>): Promise<Map<number, { alarm: AlarmRow; members: Set<number> }>> => {
+  const toConsole = async (
+    pairs: ReadonlyArray<{ rule: Rule; alarm: AlarmRow }>,
+  ): Promise<Map<number, { alarm: AlarmRow; members: Set<number> }>> => {
     const pushed = new Map<number, { alarm: AlarmRow; members: Set<number> }>();
     if (!pairs.length) return pushed;
     const membersOf = await membersOverMany([...new Set(pairs.map((p) => p.alarm.orgPath))]);
@@ -196,7 +199,11 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
       await sendMail({ timeoutMs, ...opts.smtp }, alarmMail(payload, to));
       return { ok: true, status: 250, error: null };
     } catch (e) {
-      return { ok: false, status: e instanceof SmtpError ? e.code : null, error: (e instanceof Error ? e.message : String(e)).slice(0, 300) };
+      return {
+        ok: false,
+        status: e instanceof SmtpError ? e.code : null,
+        error: (e instanceof Error ? e.message : String(e)).slice(0, 300),
+      };
     }
   };
 
@@ -218,7 +225,12 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
       alarm: payload,
       // An SMS gateway needs numbers: the receivers' mobiles (or the receivers as written when they are numbers).
       ...(rule.channel === 'sms'
-        ? { to: (await membersOver(alarm.orgPath)).filter((m) => named(rule, names, m) && m.mobile).map((m) => m.mobile).concat(names.filter(isPhoneNumber)) }
+        ? {
+            to: (await membersOver(alarm.orgPath))
+              .filter((m) => named(rule, names, m) && m.mobile)
+              .map((m) => m.mobile)
+              .concat(names.filter(isPhoneNumber)),
+          }
         : {}),
     });
     return () => postSigned(agents, url, body, rule.secret, now(), timeoutMs);
@@ -253,7 +265,9 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
     }
     const pushed = await toConsole(consolePairs);
     if (pushed.size && opts.sink) {
-      opts.sink.publishRaised([...pushed.values()].map(({ alarm: { orgPath, ...alarm }, members }) => ({ orgPath, alarm, memberIds: members })));
+      opts.sink.publishRaised(
+        [...pushed.values()].map(({ alarm: { orgPath, ...alarm }, members }) => ({ orgPath, alarm, memberIds: members })),
+      );
     }
   };
 
@@ -268,13 +282,17 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
     ).rows;
     if (!pending.length) return 0;
     const alarms = new Map((await readAlarms([...new Set(pending.map((p) => p.alarmId))])).map((a) => [a.id, a]));
-    const rules = new Map((await rulesWhere(sql`n.id = ANY (${[...new Set(pending.map((p) => p.notifyId))]}::int[])`)).map((r) => [r.id, r]));
+    const rules = new Map(
+      (await rulesWhere(sql`n.id = ANY (${[...new Set(pending.map((p) => p.notifyId))]}::int[])`)).map((r) => [r.id, r]),
+    );
     for (const p of pending) {
       const rule = rules.get(p.notifyId);
       const alarm = alarms.get(p.alarmId);
       const send = rule && alarm ? await sender(rule, alarm) : null;
       if (!send) {
-        await sql`UPDATE notify_delivery SET status = 'failed', error = 'the rule was removed or lost its address', updated_at = now() WHERE id = ${p.id}`.execute(db);
+        await sql`UPDATE notify_delivery SET status = 'failed', error = 'the rule was removed or lost its address', updated_at = now() WHERE id = ${p.id}`.execute(
+          db,
+        );
         continue;
       }
       track(attempt(p.id, send, p.attempts + 1));

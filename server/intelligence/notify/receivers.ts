@@ -15,7 +15,8 @@ import { isMailbox } from './smtp';
 import { literalTargetProblem, type TargetAllow } from './target';
 
 /** The receivers as written, one each. */
-const receiverEntries = (receivers: unknown): string[] => (typeof receivers === 'string' ? receivers : '').split(/[\s,;，；、]+/).filter(Boolean);
+const receiverEntries = (receivers: unknown): string[] =>
+  (typeof receivers === 'string' ? receivers : '').split(/[\s,;，；、]+/).filter(Boolean);
 
 /** The receivers as a list, lower-cased (login names compare without case). */
 export const receiverNames = (receivers: unknown): string[] => receiverEntries(receivers).map((x) => x.toLowerCase());
@@ -30,7 +31,13 @@ export function notifyRuleCheck(allow: TargetAllow): BodyCheck {
     const errors: FieldError[] = [];
     if (typeof body.url === 'string' && body.url) {
       const problem = literalTargetProblem(body.url, allow);
-      if (problem) errors.push({ field: 'url', key: problem === 'scheme' ? 'notify.urlNotHttp' : 'notify.targetForbidden', params: {}, labelKey: `${LABEL}.url` });
+      if (problem)
+        errors.push({
+          field: 'url',
+          key: problem === 'scheme' ? 'notify.urlNotHttp' : 'notify.targetForbidden',
+          params: {},
+          labelKey: `${LABEL}.url`,
+        });
     }
     const logins = [...new Set(receiverEntries(body.receivers).filter((x) => !isPhoneNumber(x) && !isMailbox(x.toLowerCase())))];
     if (logins.length) {
@@ -39,10 +46,18 @@ export function notifyRuleCheck(allow: TargetAllow): BodyCheck {
       // later for that) must not tell which login names exist there.
       const found = await sql<{ name: string }>`
         SELECT lower(m.login_name) AS name FROM member m JOIN organisation o ON o.id = m.org_id
-        WHERE lower(m.login_name) = ANY (${logins.map((x) => x.toLowerCase())}::text[]) AND ${pathUnder('o.path', pathOfOrg(ruleOrg))} AND ${pathUnder('o.path', caller.orgPath)}`.execute(db);
+        WHERE lower(m.login_name) = ANY (${logins.map((x) => x.toLowerCase())}::text[]) AND ${pathUnder('o.path', pathOfOrg(ruleOrg))} AND ${pathUnder('o.path', caller.orgPath)}`.execute(
+        db,
+      );
       const inside = new Set(found.rows.map((r) => r.name));
       const outside = logins.filter((x) => !inside.has(x.toLowerCase()));
-      if (outside.length) errors.push({ field: 'receivers', key: 'notify.receiverOutside', params: { names: outside.join(', ') }, labelKey: `${LABEL}.receivers` });
+      if (outside.length)
+        errors.push({
+          field: 'receivers',
+          key: 'notify.receiverOutside',
+          params: { names: outside.join(', ') },
+          labelKey: `${LABEL}.receivers`,
+        });
     }
     return errors;
   };

@@ -48,7 +48,9 @@ const iso = (d: Date | string): string => new Date(d).toISOString();
 
 /** The rule, when it lies in the caller's subtree; 404 otherwise (another subtree's rule is not there). */
 async function ruleInScope(db: Kysely<DB>, orgPath: string, id: number): Promise<void> {
-  const r = await sql<{ id: number }>`SELECT n.id FROM notify n JOIN organisation o ON o.id = n.org_id WHERE n.id = ${id} AND ${pathUnder('o.path', orgPath)}`.execute(db);
+  const r = await sql<{
+    id: number;
+  }>`SELECT n.id FROM notify n JOIN organisation o ON o.id = n.org_id WHERE n.id = ${id} AND ${pathUnder('o.path', orgPath)}`.execute(db);
   if (!r.rows.length) throw notFound();
 }
 
@@ -61,7 +63,19 @@ export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void
         tags: ['notify'],
         summary: 'set (or clear, with null) the HMAC-SHA256 secret webhook deliveries of the rule are signed with; never read back',
         params: { type: 'object', required: ['id'], properties: { id: idParam } },
-        body: { type: 'object', required: ['secret'], additionalProperties: false, properties: { secret: { type: ['string', 'null'], minLength: 16, maxLength: 200, 'x-messages': { minLength: 'notify.secretTooShort', maxLength: 'notify.secretTooLong' } } } },
+        body: {
+          type: 'object',
+          required: ['secret'],
+          additionalProperties: false,
+          properties: {
+            secret: {
+              type: ['string', 'null'],
+              minLength: 16,
+              maxLength: 200,
+              'x-messages': { minLength: 'notify.secretTooShort', maxLength: 'notify.secretTooLong' },
+            },
+          },
+        },
         response: { 200: { type: 'object', properties: { id: int, hasSecret: bool } } },
       },
     },
@@ -96,18 +110,44 @@ export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void
     '/api/vehicle/notify/unread/query',
     {
       config: { permission: NONE },
-      schema: { tags: ['notify'], summary: 'the caller’s unread alarms, newest first', body: pagingBodySchema({}, [], { nullable: true }), response: { 200: pageResponseSchema(unreadRow) } },
+      schema: {
+        tags: ['notify'],
+        summary: 'the caller’s unread alarms, newest first',
+        body: pagingBodySchema({}, [], { nullable: true }),
+        response: { 200: pageResponseSchema(unreadRow) },
+      },
     },
     async (req) => {
       const caller = callerOf(req);
       const p = pagingOf(req);
       const from = sql`FROM notify_unread u JOIN alarm a ON a.id = u.alarm_id JOIN vehicle v ON v.id = a.vehicle_id JOIN organisation o ON o.id = v.org_id
                        WHERE u.member_id = ${caller.memberId} AND ${pathUnder('o.path', caller.orgPath)}`;
-      const rows = await sql<{ id: number; vehicleId: number; licence: string; type: string; category: string; level: string; begin: Date; end: Date | null; value: number | null; notifiedAt: Date }>`
+      const rows = await sql<{
+        id: number;
+        vehicleId: number;
+        licence: string;
+        type: string;
+        category: string;
+        level: string;
+        begin: Date;
+        end: Date | null;
+        value: number | null;
+        notifiedAt: Date;
+      }>`
         SELECT a.id, a.vehicle_id AS "vehicleId", v.licence, a.type, a.category, a.level, a.begin_time AS begin, a.end_time AS "end", a.value, u.created_at AS "notifiedAt"
         ${from} ORDER BY u.created_at DESC, a.id DESC LIMIT ${p.pageSize} OFFSET ${offsetOf(p)}`.execute(db);
-      const data = rows.rows.map((r) => ({ ...r, begin: iso(r.begin), end: r.end === null ? null : iso(r.end), notifiedAt: iso(r.notifiedAt) }));
-      return pageOf(p, data, async (limit) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit}) c`.execute(db)).rows[0].n);
+      const data = rows.rows.map((r) => ({
+        ...r,
+        begin: iso(r.begin),
+        end: r.end === null ? null : iso(r.end),
+        notifiedAt: iso(r.notifiedAt),
+      }));
+      return pageOf(
+        p,
+        data,
+        async (limit) =>
+          (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit}) c`.execute(db)).rows[0].n,
+      );
     },
   );
   app.put(
@@ -117,14 +157,21 @@ export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void
       schema: {
         tags: ['notify'],
         summary: 'mark the caller’s unread alarms read: those listed, or all when alarmIds is absent or null',
-        body: { type: ['object', 'null'], additionalProperties: false, properties: { alarmIds: { type: ['array', 'null'], maxItems: 1000, items: idParam } } },
+        body: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: { alarmIds: { type: ['array', 'null'], maxItems: 1000, items: idParam } },
+        },
         response: { 200: { type: 'object', properties: { read: int } } },
       },
     },
     async (req) => {
       const caller = callerOf(req);
       const ids = (req.body as { alarmIds?: number[] | null } | null)?.alarmIds ?? null;
-      const r = await sql`DELETE FROM notify_unread WHERE member_id = ${caller.memberId} ${ids ? sql`AND alarm_id = ANY (${ids}::int[])` : sql``}`.execute(db);
+      const r =
+        await sql`DELETE FROM notify_unread WHERE member_id = ${caller.memberId} ${ids ? sql`AND alarm_id = ANY (${ids}::int[])` : sql``}`.execute(
+          db,
+        );
       return { read: Number(r.numAffectedRows ?? 0) };
     },
   );
@@ -135,7 +182,15 @@ export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void
       schema: {
         tags: ['notify'],
         summary: 'the webhook and SMS-gateway delivery log of the rules in the caller’s scope, newest first',
-        body: pagingBodySchema({ notifyId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 }, alarmId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 }, status: { enum: ['pending', 'delivered', 'failed', null] } }, [], { nullable: true }),
+        body: pagingBodySchema(
+          {
+            notifyId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+            alarmId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+            status: { enum: ['pending', 'delivered', 'failed', null] },
+          },
+          [],
+          { nullable: true },
+        ),
         response: { 200: pageResponseSchema(deliveryRow) },
       },
     },
@@ -153,7 +208,12 @@ export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void
                d.attempts, d.http_status AS "httpStatus", d.error, d.created_at AS "createdAt", d.updated_at AS "updatedAt"
         ${from} ORDER BY d.created_at DESC, d.id DESC LIMIT ${p.pageSize} OFFSET ${offsetOf(p)}`.execute(db);
       const data = rows.rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) }));
-      return pageOf(p, data, async (limit) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit}) c`.execute(db)).rows[0].n);
+      return pageOf(
+        p,
+        data,
+        async (limit) =>
+          (await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${from} LIMIT ${limit}) c`.execute(db)).rows[0].n,
+      );
     },
   );
 }

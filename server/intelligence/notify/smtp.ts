@@ -45,7 +45,9 @@ const encodeWord = (s: string) => (/^[\x20-\x7e]*$/.test(s) ? s : `=?UTF-8?B?${B
 
 /** The message as sent after DATA (headers, blank line, base64 body), CRLF line ends. */
 export function formatMessage(from: string, msg: MailMessage, now = new Date()): string {
-  const body = Buffer.from(msg.text, 'utf8').toString('base64').replace(/.{1,76}/g, '$&\r\n');
+  const body = Buffer.from(msg.text, 'utf8')
+    .toString('base64')
+    .replace(/.{1,76}/g, '$&\r\n');
   return [
     `From: ${from}`,
     `To: ${msg.to.join(', ')}`,
@@ -113,7 +115,9 @@ export async function sendMail(cfg: SmtpConfig, msg: MailMessage): Promise<void>
   const bad = [cfg.from, ...msg.to].find((a) => !isMailbox(a));
   if (bad !== undefined) throw new SmtpError(`not an e-mail address: ${JSON.stringify(bad)}`, null);
   if (!msg.to.length) throw new SmtpError('no recipients', null);
-  const socket: net.Socket = cfg.secure ? tls.connect({ host: cfg.host, port: cfg.port, servername: cfg.host }) : net.connect({ host: cfg.host, port: cfg.port });
+  const socket: net.Socket = cfg.secure
+    ? tls.connect({ host: cfg.host, port: cfg.port, servername: cfg.host })
+    : net.connect({ host: cfg.host, port: cfg.port });
   const timeoutMs = cfg.timeoutMs ?? 10_000;
   socket.setTimeout(timeoutMs, () => socket.destroy(new SmtpError(`no answer from the SMTP server within ${timeoutMs} ms`, null)));
   const reader = new ReplyReader(socket);
@@ -128,7 +132,8 @@ export async function sendMail(cfg: SmtpConfig, msg: MailMessage): Promise<void>
   try {
     await expect('greeting', [220]);
     await command(`EHLO ${hostname().replace(/[^A-Za-z0-9.-]/g, '') || 'localhost'}`, 'EHLO', [250]);
-    if (cfg.user) await command(`AUTH PLAIN ${Buffer.from(`\0${cfg.user}\0${cfg.password ?? ''}`, 'utf8').toString('base64')}`, 'AUTH', [235]);
+    if (cfg.user)
+      await command(`AUTH PLAIN ${Buffer.from(`\0${cfg.user}\0${cfg.password ?? ''}`, 'utf8').toString('base64')}`, 'AUTH', [235]);
     await command(`MAIL FROM:<${cfg.from}>`, 'MAIL FROM', [250]);
     for (const to of msg.to) await command(`RCPT TO:<${to}>`, `RCPT TO ${to}`, [250, 251]);
     await command('DATA', 'DATA', [354]);

@@ -52,7 +52,10 @@ export function ipv6Bytes(text: string): number[] | null {
   const address = text.replace(/%.*$/, '');
   if (!net.isIPv6(address)) return null;
   // A trailing dotted quad is the last two groups.
-  const written = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_all, a: string, b: string, c: string, d: string) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const written = address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_all, a: string, b: string, c: string, d: string) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  );
   const [left, right] = written.includes('::') ? written.split('::') : [written, null];
   const groups = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
   const l = groups(left);
@@ -136,7 +139,12 @@ export function guardedLookup(allow: TargetAllow): net.LookupFunction {
       if (err) return callback(err, '', 4);
       const trusted = nameAllowed(hostname, allow);
       const refused = addresses.find((a) => !trusted && !addressAllowed(a.address, allow));
-      if (refused) return callback(new TargetRefused(`${hostname} resolves to ${refused.address}, which webhooks may not reach (WEBHOOK_ALLOW)`), '', 4);
+      if (refused)
+        return callback(
+          new TargetRefused(`${hostname} resolves to ${refused.address}, which webhooks may not reach (WEBHOOK_ALLOW)`),
+          '',
+          4,
+        );
       if (!addresses.length) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 4);
       // Callers asking for every address (autoSelectFamily) get the list, others the first.
       if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);

@@ -53,27 +53,51 @@ export function webhookAgents(allow: TargetAllow): WebhookAgents {
 const refused = (detail: string): PostResult => ({ ok: false, status: null, error: TARGET_REFUSED, detail, final: true });
 
 /** One attempt: a 2xx is success; anything else (status, refusal, timeout) is a failure. */
-export async function postSigned(agents: WebhookAgents, url: string, body: string, secret: string | null, nowMs: number, timeoutMs: number): Promise<PostResult> {
+export async function postSigned(
+  agents: WebhookAgents,
+  url: string,
+  body: string,
+  secret: string | null,
+  nowMs: number,
+  timeoutMs: number,
+): Promise<PostResult> {
   // A literal address is connected to without a lookup: it is checked here; names (localhost too)
   // are checked by the agents' lookup on the addresses actually connected to.
   const problem = literalTargetProblem(url, agents.allow, { localNames: false });
-  if (problem) return refused(problem === 'scheme' ? `${url} is not an http(s) URL` : `${url} names an address webhooks may not reach (WEBHOOK_ALLOW)`);
+  if (problem)
+    return refused(
+      problem === 'scheme' ? `${url} is not an http(s) URL` : `${url} names an address webhooks may not reach (WEBHOOK_ALLOW)`,
+    );
   const target = new URL(url);
   const timestamp = String(Math.floor(nowMs / 1000));
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), [TIMESTAMP_HEADER]: timestamp };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    [TIMESTAMP_HEADER]: timestamp,
+  };
   if (secret) headers[SIGNATURE_HEADER] = signBody(secret, timestamp, body);
   const secure = target.protocol === 'https:';
   return new Promise<PostResult>((resolve) => {
     // Redirects are not followed: a 3xx is a failure like any other non-2xx.
-    const req = (secure ? https : http).request(target, { method: 'POST', headers, agent: secure ? agents.https : agents.http, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
-      const status = res.statusCode ?? 0;
-      res.resume();
-      const ok = status >= 200 && status < 300;
-      // The status decides; a body cut short (or its error) changes nothing. First settle wins.
-      res.on('close', () => resolve({ ok, status, error: ok ? null : `HTTP ${status}` }));
-      res.on('error', () => undefined);
-    });
-    req.on('error', (e) => resolve(e instanceof TargetRefused ? refused(e.message) : { ok: false, status: null, error: DELIVERY_FAILED, detail: `${url}: ${e.message}` }));
+    const req = (secure ? https : http).request(
+      target,
+      { method: 'POST', headers, agent: secure ? agents.https : agents.http, signal: AbortSignal.timeout(timeoutMs) },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        res.resume();
+        const ok = status >= 200 && status < 300;
+        // The status decides; a body cut short (or its error) changes nothing. First settle wins.
+        res.on('close', () => resolve({ ok, status, error: ok ? null : `HTTP ${status}` }));
+        res.on('error', () => undefined);
+      },
+    );
+    req.on('error', (e) =>
+      resolve(
+        e instanceof TargetRefused
+          ? refused(e.message)
+          : { ok: false, status: null, error: DELIVERY_FAILED, detail: `${url}: ${e.message}` },
+      ),
+    );
     req.end(body);
   });
 }

@@ -24,10 +24,7 @@ export interface ThreadConfig {
 
 export type ToThread =
   /** What commits stored; `seq` is acknowledged once the marks are persisted. */
-  | { type: 'mark'; seq: number; spans: StoredSpan[] }
-  | { type: 'idle'; id: number }
-  | { type: 'stats'; id: number }
-  | { type: 'stop' };
+  { type: 'mark'; seq: number; spans: StoredSpan[] } | { type: 'idle'; id: number } | { type: 'stats'; id: number } | { type: 'stop' };
 
 export type FromThread =
   | { type: 'ready' }

@@ -17,7 +17,15 @@ const post = (m: FromThread) => port.postMessage(m);
 
 /** A log object as plain data (what crosses to the server's log): errors keep type, message, stack and code. */
 function cloneable(obj: object): object {
-  return JSON.parse(JSON.stringify(obj, (_key, v: unknown) => (v instanceof Error ? { type: v.name, message: v.message, stack: v.stack, ...(v as { code?: unknown }) } : typeof v === 'bigint' ? String(v) : v))) as object;
+  return JSON.parse(
+    JSON.stringify(obj, (_key, v: unknown) =>
+      v instanceof Error
+        ? { type: v.name, message: v.message, stack: v.stack, ...(v as { code?: unknown }) }
+        : typeof v === 'bigint'
+          ? String(v)
+          : v,
+    ),
+  ) as object;
 }
 
 const log: PipelineLog = {
@@ -36,7 +44,10 @@ async function main(): Promise<void> {
     lingerMs: config.lingerMs,
     batchSize: config.batchSize,
     workers: config.workers,
-    derivers: engineDerivers({ alarms: { onRaised: (raised) => post({ type: 'raised', alarms: raised }), obdAlarmTypes: config.obdAlarmTypes }, behaviour: config.behaviour }),
+    derivers: engineDerivers({
+      alarms: { onRaised: (raised) => post({ type: 'raised', alarms: raised }), obdAlarmTypes: config.obdAlarmTypes },
+      behaviour: config.behaviour,
+    }),
   });
   port.on('message', (m: ToThread) => {
     switch (m.type) {

@@ -55,7 +55,20 @@ export function stepKm(a: StepPoint, b: StepPoint): number {
 const pointText = (p: MinutePoint) => `${p.time},${p.latitude},${p.longitude},${p.speed},${p.direction},${p.acc ? 1 : 0}`;
 
 function openBucket(minute: number, p: MinutePoint): BucketTally {
-  const t: BucketTally = { minute, n: 1, gnss: 0, first: p, top: p, topAt: 0, slow: p, slowAt: 0, last: p, odoFirst: null, odoLast: null, odoSane: true };
+  const t: BucketTally = {
+    minute,
+    n: 1,
+    gnss: 0,
+    first: p,
+    top: p,
+    topAt: 0,
+    slow: p,
+    slowAt: 0,
+    last: p,
+    odoFirst: null,
+    odoLast: null,
+    odoSane: true,
+  };
   takeOdometer(t, p);
   return t;
 }
@@ -115,7 +128,13 @@ export interface LevelWalk {
  * The rows of one level of reports in device-time order (pure); every bucket they touch must be
  * whole in `points`, except the first when `from` tallies its reports before them.
  */
-export function minuteLevel(vehicleId: number, points: readonly MinutePoint[], spanMinutes = 1, from: BucketTally | null = null, settleBefore = Infinity): LevelWalk {
+export function minuteLevel(
+  vehicleId: number,
+  points: readonly MinutePoint[],
+  spanMinutes = 1,
+  from: BucketTally | null = null,
+  settleBefore = Infinity,
+): LevelWalk {
   const rows: Array<Insertable<TrackMinuteTable>> = [];
   const step = spanMinutes * MINUTE_MS;
   let t: BucketTally | null = from && { ...from };
@@ -140,7 +159,8 @@ export function minuteLevel(vehicleId: number, points: readonly MinutePoint[], s
 }
 
 /** The rows of one level of reports in device-time order (pure); every bucket they touch must be whole in `points`. */
-export const minuteRows = (vehicleId: number, points: readonly MinutePoint[], spanMinutes = 1) => minuteLevel(vehicleId, points, spanMinutes).rows;
+export const minuteRows = (vehicleId: number, points: readonly MinutePoint[], spanMinutes = 1) =>
+  minuteLevel(vehicleId, points, spanMinutes).rows;
 
 /**
  * What a window's level of `step` ms rebuilds: the whole buckets around its dirty range, within the
@@ -157,7 +177,11 @@ function rebuildRange(w: DeriveWindow, step: number): { vehicleId: number; from:
 }
 
 /** The reports of each rebuilt range: the window's inside it, and those outside the window read back (one statement for all). */
-async function pointsOf(trx: Kysely<DB>, windows: readonly DeriveWindow[], bounds: ReadonlyArray<{ from: number; to: number }>): Promise<MinutePoint[][]> {
+async function pointsOf(
+  trx: Kysely<DB>,
+  windows: readonly DeriveWindow[],
+  bounds: ReadonlyArray<{ from: number; to: number }>,
+): Promise<MinutePoint[][]> {
   const heads = windows.map((): MinutePoint[] => []);
   const tails = windows.map((): MinutePoint[] => []);
   const parts: Array<{ ord: number; side: 'head' | 'tail'; vehicleId: number; lo: number; hi: number }> = [];
@@ -167,7 +191,16 @@ async function pointsOf(trx: Kysely<DB>, windows: readonly DeriveWindow[], bound
     if (b.to > w.to) parts.push({ ord: i, side: 'tail', vehicleId: w.vehicle.vehicleId, lo: w.to, hi: b.to });
   });
   if (parts.length) {
-    const r = await sql<{ part: number; ms: number; latitude: number; longitude: number; speed: number; direction: number; acc: boolean; mileage_km: number | null }>`
+    const r = await sql<{
+      part: number;
+      ms: number;
+      latitude: number;
+      longitude: number;
+      speed: number;
+      direction: number;
+      acc: boolean;
+      mileage_km: number | null;
+    }>`
       SELECT s.part, p.ms, p.latitude, p.longitude, p.speed, p.direction, p.acc, p.mileage_km
       FROM unnest(${parts.map((p) => p.vehicleId)}::int[], ${parts.map((p) => boundText(p.lo))}::timestamptz[], ${parts.map((p) => boundText(p.hi))}::timestamptz[])
         WITH ORDINALITY AS s(vehicle_id, lo, hi, part)
@@ -217,9 +250,21 @@ const LEVEL_COLUMNS: ReadonlyArray<Column<Insertable<TrackMinuteTable>>> = [
  * `inside`), going on from the tally the last pass left of the first bucket when it may, and what
  * the next pass may go on from.
  */
-export function levelRows(w: DeriveWindow, spanMinutes: number, from: number, inside: readonly MinutePoint[], carries: BucketCarries): Array<Insertable<TrackMinuteTable>> {
+export function levelRows(
+  w: DeriveWindow,
+  spanMinutes: number,
+  from: number,
+  inside: readonly MinutePoint[],
+  carries: BucketCarries,
+): Array<Insertable<TrackMinuteTable>> {
   const carry = carries.usable(w, spanMinutes, from);
-  const walk = minuteLevel(w.vehicle.vehicleId, carry ? inside.slice(firstAfter(inside, carry.last.time)) : inside, spanMinutes, carry, w.marked ?? Infinity);
+  const walk = minuteLevel(
+    w.vehicle.vehicleId,
+    carry ? inside.slice(firstAfter(inside, carry.last.time)) : inside,
+    spanMinutes,
+    carry,
+    w.marked ?? Infinity,
+  );
   carries.keep(w, spanMinutes, walk.settled);
   return walk.rows;
 }
@@ -265,7 +310,15 @@ async function rebuildLevels(trx: Kysely<DB>, windows: readonly DeriveWindow[], 
   await replaceRows(
     trx,
     levelRanges,
-    [rowSet({ table: 'track_minute', columns: LEVEL_COLUMNS, key: ['vehicle_id', 'span_minutes', 'minute'], rows, owned: sql`t.vehicle_id = w.vehicle_id AND t.span_minutes = w.span AND t.minute >= w.lo AND t.minute < w.hi` })],
+    [
+      rowSet({
+        table: 'track_minute',
+        columns: LEVEL_COLUMNS,
+        key: ['vehicle_id', 'span_minutes', 'minute'],
+        rows,
+        owned: sql`t.vehicle_id = w.vehicle_id AND t.span_minutes = w.span AND t.minute >= w.lo AND t.minute < w.hi`,
+      }),
+    ],
     [cover],
   );
 }

@@ -55,7 +55,8 @@ export function obdFuelSamples(obd: readonly DeriveObdRecord[], tankCapacityL: n
 }
 
 /** A position's own level sample (0x02), when it has a sane one. */
-export const ownFuelSample = (p: DerivePosition): FuelSample | null => (p.fuelL !== null && p.fuelL >= 0 ? { time: p.time, level: p.fuelL } : null);
+export const ownFuelSample = (p: DerivePosition): FuelSample | null =>
+  p.fuelL !== null && p.fuelL >= 0 ? { time: p.time, level: p.fuelL } : null;
 
 /**
  * The smoothed level at the start (first samples at or after `from`) or the end (last at or before
@@ -87,7 +88,13 @@ export interface StandingRun {
 }
 
 /** A run opened at the standing position `i`. */
-export const openRun = (positions: readonly DerivePosition[], i: number): StandingRun => ({ first: i, last: i, fuel: positions[i].fuelL !== null ? [i] : [], accOnMs: 0, drainSeen: null });
+export const openRun = (positions: readonly DerivePosition[], i: number): StandingRun => ({
+  first: i,
+  last: i,
+  fuel: positions[i].fuelL !== null ? [i] : [],
+  accOnMs: 0,
+  drainSeen: null,
+});
 
 /** Grows a run to the standing position `i` (the positions in between were jumps), noting when it first reads as a drain. */
 export function growRun(run: StandingRun, positions: readonly DerivePosition[], i: number, tankCapacityL: number | null): void {
@@ -104,7 +111,11 @@ export function growRun(run: StandingRun, positions: readonly DerivePosition[], 
  * whether it is a refuel or a drain (beyond the threshold; for a drain, beyond what idling burned).
  * Reads only those samples, so it is cheap enough for every standing report (growRun).
  */
-function runStep(positions: readonly DerivePosition[], run: StandingRun, tankCapacityL: number | null): { kind: FuelEvent['kind']; before: number; delta: number } | null {
+function runStep(
+  positions: readonly DerivePosition[],
+  run: StandingRun,
+  tankCapacityL: number | null,
+): { kind: FuelEvent['kind']; before: number; delta: number } | null {
   const n = run.fuel.length;
   if (run.last <= run.first || n < 2) return null;
   const k = Math.min(SMOOTH, n >> 1);
@@ -129,5 +140,14 @@ export function runEvent(positions: readonly DerivePosition[], run: StandingRun,
   const at = positions[j];
   // A drain read as one at the run's last report at the latest (growRun asks at every standing report).
   const detectedAt = kind === 'drain' ? (run.drainSeen ?? positions[run.last].time) : null;
-  return { kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude, detectedAt };
+  return {
+    kind,
+    time: at.time,
+    amountL: round1(Math.abs(delta)),
+    levelBeforeL: round1(before),
+    levelAfterL: round1(after),
+    latitude: at.latitude,
+    longitude: at.longitude,
+    detectedAt,
+  };
 }

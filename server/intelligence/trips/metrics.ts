@@ -64,7 +64,18 @@ function takeOdometer(s: TripSums, p: DerivePosition): void {
 
 /** The sums of a trip before its first position: its start alone. */
 export function startSums(start: DerivePosition | null): TripSums {
-  const s: TripSums = { start, last: -1, prev: start, maxSpeed: 0, gnssKm: 0, idleMs: 0, odoFirst: null, odoLast: null, odoCount: 0, odoBackwards: false };
+  const s: TripSums = {
+    start,
+    last: -1,
+    prev: start,
+    maxSpeed: 0,
+    gnssKm: 0,
+    idleMs: 0,
+    odoFirst: null,
+    odoLast: null,
+    odoCount: 0,
+    odoBackwards: false,
+  };
   if (start) takeOdometer(s, start);
   return s;
 }
@@ -99,7 +110,15 @@ function odometerKm(s: TripSums): number | null {
  * The metrics of a trip [begin, end] from its sums. `first`: where it started from (its start, or
  * its own first position when nothing good lies before); `fuel`: level samples in time order.
  */
-export function tripMetrics(s: TripSums, first: DerivePosition, stop: DerivePosition, begin: number, end: number, fuel: readonly FuelSample[], events: readonly FuelEvent[]): TripMetrics {
+export function tripMetrics(
+  s: TripSums,
+  first: DerivePosition,
+  stop: DerivePosition,
+  begin: number,
+  end: number,
+  fuel: readonly FuelSample[],
+  events: readonly FuelEvent[],
+): TripMetrics {
   const odo = odometerKm(s);
   const distance = odo ?? s.gnssKm;
   const durationH = (end - begin) / 3_600_000;

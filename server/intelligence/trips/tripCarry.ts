@@ -38,12 +38,23 @@ export class TripCarries {
     const { positions, vehicle } = w;
     const stopMinutes = vehicle.settings.stopMinutes;
     const carry = this.usable(w);
-    const walk = carry ? TripWalk.resume(carry.walk, carry.point, positions) : TripWalk.start(positions, w.before, stopMinutes, vehicle.tankCapacityL);
+    const walk = carry
+      ? TripWalk.resume(carry.walk, carry.point, positions)
+      : TripWalk.start(positions, w.before, stopMinutes, vehicle.tankCapacityL);
     if (w.marked === undefined) this.byVehicle.delete(vehicle.vehicleId);
     else {
       walk.walkTo(firstAtOrAfter(positions, w.marked));
       const n = walk.walked;
-      if (n > 0) this.keep(vehicle.vehicleId, { from: w.from, beforeTime: w.before?.time ?? null, stopMinutes, tankCapacityL: vehicle.tankCapacityL, through: positions[n - 1].time, walk, point: walk.point() });
+      if (n > 0)
+        this.keep(vehicle.vehicleId, {
+          from: w.from,
+          beforeTime: w.before?.time ?? null,
+          stopMinutes,
+          tankCapacityL: vehicle.tankCapacityL,
+          through: positions[n - 1].time,
+          walk,
+          point: walk.point(),
+        });
       else this.byVehicle.delete(vehicle.vehicleId);
     }
     walk.walkTo(positions.length);

@@ -53,7 +53,15 @@ export function tripRows(w: DeriveWindow, found: TripsFound): WindowRows {
   for (const s of found.segments) {
     if (s.kind !== 'stop') continue;
     const at = positions[s.first];
-    rows.stops.push({ vehicle_id: vehicleId, begin_time: new Date(s.begin), end_time: new Date(s.end), duration_s: Math.round((s.end - s.begin) / 1000), latitude: at.latitude, longitude: at.longitude, open: s.open });
+    rows.stops.push({
+      vehicle_id: vehicleId,
+      begin_time: new Date(s.begin),
+      end_time: new Date(s.end),
+      duration_s: Math.round((s.end - s.begin) / 1000),
+      latitude: at.latitude,
+      longitude: at.longitude,
+      open: s.open,
+    });
   }
   rows.fuelEvents = found.fuelEvents.map((e) => ({
     vehicle_id: vehicleId,
@@ -139,15 +147,36 @@ async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>)
       CASE WHEN w.hi = 'infinity' THEN NULL ELSE (SELECT min(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time > (
         SELECT min(begin_time) FROM trip_stop WHERE vehicle_id = w.vehicle_id AND begin_time >= w.hi)) END AS to_time
     FROM ${rangesTable(ranges)} ORDER BY w.ord`.execute(trx);
-  return r.rows.map((row, i) => ({ from: ms(row.from_time) ?? -Infinity, to: Number.isFinite(ranges[i].to) ? (ms(row.to_time) ?? Infinity) : Infinity }));
+  return r.rows.map((row, i) => ({
+    from: ms(row.from_time) ?? -Infinity,
+    to: Number.isFinite(ranges[i].to) ? (ms(row.to_time) ?? Infinity) : Infinity,
+  }));
 }
 
 async function rebuildTrips(trx: Kysely<DB>, windows: readonly DeriveWindow[], carries: TripCarries): Promise<void> {
   const all = windows.map((w) => tripRows(w, carries.walk(w)));
   const inWindow = (column: string) => sql`t.vehicle_id = w.vehicle_id AND t.${sql.id(column)} >= w.lo AND t.${sql.id(column)} < w.hi`;
   await replaceRows(trx, rangesTable(windowRanges(windows)), [
-    rowSet({ table: 'trip', columns: TRIP_COLUMNS, key: ['vehicle_id', 'begin_time'], rows: all.flatMap((r) => r.trips), owned: inWindow('begin_time') }),
-    rowSet({ table: 'trip_stop', columns: STOP_COLUMNS, key: ['vehicle_id', 'begin_time'], rows: all.flatMap((r) => r.stops), owned: inWindow('begin_time') }),
-    rowSet({ table: 'fuel_event', columns: FUEL_EVENT_COLUMNS, key: ['vehicle_id', 'time', 'kind'], rows: all.flatMap((r) => r.fuelEvents), owned: inWindow('time') }),
+    rowSet({
+      table: 'trip',
+      columns: TRIP_COLUMNS,
+      key: ['vehicle_id', 'begin_time'],
+      rows: all.flatMap((r) => r.trips),
+      owned: inWindow('begin_time'),
+    }),
+    rowSet({
+      table: 'trip_stop',
+      columns: STOP_COLUMNS,
+      key: ['vehicle_id', 'begin_time'],
+      rows: all.flatMap((r) => r.stops),
+      owned: inWindow('begin_time'),
+    }),
+    rowSet({
+      table: 'fuel_event',
+      columns: FUEL_EVENT_COLUMNS,
+      key: ['vehicle_id', 'time', 'kind'],
+      rows: all.flatMap((r) => r.fuelEvents),
+      owned: inWindow('time'),
+    }),
   ]);
 }

@@ -91,7 +91,12 @@ export class TripWalk {
   }
 
   /** A walk from the window's first position. */
-  static start(positions: readonly DerivePosition[], before: DerivePosition | null, stopMinutes: number, tankCapacityL: number | null): TripWalk {
+  static start(
+    positions: readonly DerivePosition[],
+    before: DerivePosition | null,
+    stopMinutes: number,
+    tankCapacityL: number | null,
+  ): TripWalk {
     const samples: FuelSample[] = [];
     const own = before ? ownFuelSample(before) : null;
     if (own) samples.push(own);
@@ -103,7 +108,11 @@ export class TripWalk {
    * `from` walked. It takes over `from`'s lists (cut back to the point), so `from` is done with.
    */
   static resume(from: TripWalk, point: WalkPoint, positions: readonly DerivePosition[]): TripWalk {
-    const w = new TripWalk(positions, null, from.stopMs / 60_000, from.tankCapacityL, { closed: from.closed, events: from.events, samples: from.samples });
+    const w = new TripWalk(positions, null, from.stopMs / 60_000, from.tankCapacityL, {
+      closed: from.closed,
+      events: from.events,
+      samples: from.samples,
+    });
     w.closed.length = point.closedLength;
     w.events.length = point.eventsLength;
     w.samples.length = point.samplesLength;

@@ -9,7 +9,11 @@ import type { DB } from '../db/tables';
 export async function tokenSecret(db: Kysely<DB>, configured?: string): Promise<string> {
   if (configured) return configured;
   const fresh = crypto.randomBytes(32).toString('base64url');
-  await db.insertInto('app_setting').values({ key: 'jwt_secret', value: fresh }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('app_setting')
+    .values({ key: 'jwt_secret', value: fresh })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await db.selectFrom('app_setting').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
   return row.value;
 }

@@ -128,7 +128,8 @@ export async function liveSessions(db: Kysely<DB>, sids: readonly string[]): Pro
   const rows = (await sessionRows(db, sids).execute()).filter(valid);
   const origins = [...new Set(rows.map((r) => r.origin_session_id).filter((o): o is string => o !== null))];
   const liveOrigins = origins.length ? await liveSessions(db, origins) : new Map<string, SessionHolder>();
-  for (const r of rows) if (!r.origin_session_id || liveOrigins.has(r.origin_session_id)) live.set(r.sid, { memberId: r.id, orgPath: r.path });
+  for (const r of rows)
+    if (!r.origin_session_id || liveOrigins.has(r.origin_session_id)) live.set(r.sid, { memberId: r.id, orgPath: r.path });
   return live;
 }
 
@@ -149,7 +150,15 @@ export async function revokeSubtreeSessions(db: Kysely<DB>, orgId: number): Prom
     .updateTable('session')
     .set({ revoked_at: new Date() })
     .where('revoked_at', 'is', null)
-    .where('member_id', 'in', db.selectFrom('member as m').innerJoin('organisation as o', 'o.id', 'm.org_id').select('m.id').where(pathUnder('o.path', pathOfOrg(orgId))))
+    .where(
+      'member_id',
+      'in',
+      db
+        .selectFrom('member as m')
+        .innerJoin('organisation as o', 'o.id', 'm.org_id')
+        .select('m.id')
+        .where(pathUnder('o.path', pathOfOrg(orgId))),
+    )
     .execute();
 }
 

@@ -37,7 +37,13 @@ export async function exportCount(db: Kysely<DB>, m: EntityModel, caller: Caller
  * OFFSET, never all at once): each batch is its own short query, so other requests interleave and
  * memory holds one batch.
  */
-export async function* keysetBatches(db: Kysely<DB>, m: EntityModel, caller: Caller, body: ExportBody, batchSize: number): AsyncGenerator<Row[]> {
+export async function* keysetBatches(
+  db: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  body: ExportBody,
+  batchSize: number,
+): AsyncGenerator<Row[]> {
   const { expr, dir } = sortKey(m, body.order);
   const listed = whereClause(m, caller, body.criteria);
   const where = body.ids ? sql`${listed} AND t.id = ANY (${[...body.ids]}::int[])` : listed;
@@ -45,7 +51,10 @@ export async function* keysetBatches(db: Kysely<DB>, m: EntityModel, caller: Cal
   let last: { key: unknown; id: number } | null = null;
   for (;;) {
     const cond: RawBuilder<unknown> = last ? after(expr, dir, last) : sql`TRUE`;
-    const r: { rows: Row[] } = await sql<Row>`SELECT ${selectList(m)}, ${sql.raw(expr)} AS "${sql.raw(KEY)}" FROM ${fromClause(m)} WHERE ${where} AND ${cond} ORDER BY ${order} LIMIT ${batchSize}`.execute(db);
+    const r: { rows: Row[] } =
+      await sql<Row>`SELECT ${selectList(m)}, ${sql.raw(expr)} AS "${sql.raw(KEY)}" FROM ${fromClause(m)} WHERE ${where} AND ${cond} ORDER BY ${order} LIMIT ${batchSize}`.execute(
+        db,
+      );
     if (!r.rows.length) return;
     const tail: Row = r.rows[r.rows.length - 1];
     last = { key: tail[KEY], id: tail.id as number };

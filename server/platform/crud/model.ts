@@ -36,8 +36,7 @@ export interface RefModel {
  * before the scan instead of joining every row first.
  */
 export type FilterTarget =
-  | { kind: 'column'; expr: string; text: boolean }
-  | { kind: 'ref'; fk: string; table: string; labelCol: string; text: boolean };
+  { kind: 'column'; expr: string; text: boolean } | { kind: 'ref'; fk: string; table: string; labelCol: string; text: boolean };
 
 /** Everything the generic CRUD needs about one entity, computed once at start-up. */
 export interface EntityModel {
@@ -107,9 +106,7 @@ export function buildModel(schema: EntitySchema, all: Record<string, EntitySchem
     const labelText = isOrganisation || isTextProperty(target!.properties[ref.label]);
     targetOf.set(ref.as, { kind: 'ref', fk: `t.${columns.get(prop)!}`, table, labelCol, text: labelText });
   });
-  const searchable = new Map(
-    searchableProperties(schema).map(([n, p, mode]) => [n, { target: targetOf.get(n)!, mode, prop: p }] as const),
-  );
+  const searchable = new Map(searchableProperties(schema).map(([n, p, mode]) => [n, { target: targetOf.get(n)!, mode, prop: p }] as const));
   const sortable = new Map(sortableProperties(schema).map((n) => [n, exprOf.get(n)!] as const));
   const order = x.defaultOrder ?? { property: 'id', direction: 'ASC' as const };
   return {
@@ -131,7 +128,10 @@ export function buildModel(schema: EntitySchema, all: Record<string, EntitySchem
     querySchema: queryBodySchema(schema),
     uniqueIndexes: [
       ...(x.unique ?? []).map((set) => ({
-        index: uniqueIndexName(x.table, set.map((p) => columns.get(p)!)),
+        index: uniqueIndexName(
+          x.table,
+          set.map((p) => columns.get(p)!),
+        ),
         fields: set.filter((p) => p !== 'orgId'),
       })),
       ...(x.identity ? [{ index: identityIndexName(x.table), fields: x.identity, key: 'error.identityTaken' }] : []),

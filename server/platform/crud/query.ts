@@ -67,7 +67,12 @@ function criteriaConditions(m: EntityModel, criteria: Record<string, unknown>): 
     if (isEmpty(value)) continue;
     if (key === 'keyword') {
       const v = String(value).split(KEYWORD_SEPARATOR).join('');
-      out.push(sql`(${sql.join(m.keyword.map((k) => onTarget(k, contains(v, k.text))), sql` OR `)})`);
+      out.push(
+        sql`(${sql.join(
+          m.keyword.map((k) => onTarget(k, contains(v, k.text))),
+          sql` OR `,
+        )})`,
+      );
       continue;
     }
     if (key === 'orgId') {
@@ -90,7 +95,10 @@ function criteriaConditions(m: EntityModel, criteria: Record<string, unknown>): 
 
 /** The sort expression and direction of a body's order (the entity's default when absent or unknown). */
 export function sortKey(m: EntityModel, order: QueryBody['order']): { expr: string; dir: Direction } {
-  const { column, direction } = sortOf(order, Object.fromEntries(m.sortable), { column: m.defaultOrder.expr, direction: m.defaultOrder.direction });
+  const { column, direction } = sortOf(order, Object.fromEntries(m.sortable), {
+    column: m.defaultOrder.expr,
+    direction: m.defaultOrder.direction,
+  });
   return { expr: column, dir: direction };
 }
 
@@ -123,7 +131,9 @@ export async function queryPage(db: Kysely<DB>, m: EntityModel, caller: Caller, 
     : raw(m.table);
   const rows = own
     ? await sql<Row>`SELECT ${selectList(m)} FROM ${fromClause(m, page)} ORDER BY ${orderClause(order)}`.execute(db)
-    : await sql<Row>`SELECT ${selectList(m)} FROM ${fromClause(m)} WHERE ${where} ORDER BY ${orderClause(order)} LIMIT ${pageSize} OFFSET ${offset}`.execute(db);
+    : await sql<Row>`SELECT ${selectList(m)} FROM ${fromClause(m)} WHERE ${where} ORDER BY ${orderClause(order)} LIMIT ${pageSize} OFFSET ${offset}`.execute(
+        db,
+      );
   return pageOf(paging, rows.rows.map(compact), (limit) => countUpTo(db, sql`SELECT 1 FROM ${raw(m.table)} t WHERE ${where}`, limit));
 }
 
@@ -140,10 +150,20 @@ export interface OptionItem {
 }
 
 /** `{value, label}` pairs for selects; `q` narrows by label, `unused` to rows nothing uses (unusedBy.ts), at most `limit` rows. */
-export async function options(db: Kysely<DB>, m: EntityModel, caller: Caller, q: string | undefined, limit: number, unused: Fragment = sql`TRUE`): Promise<OptionItem[]> {
+export async function options(
+  db: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  q: string | undefined,
+  limit: number,
+  unused: Fragment = sql`TRUE`,
+): Promise<OptionItem[]> {
   const filter = sql`${q ? contains(q, false)(raw(m.optionLabel)) : sql`TRUE`} AND ${unused}`;
   const detailProp = m.schema['x-entity'].optionDetail;
   const detail = detailProp ? sql`, t.${sql.raw(m.columns.get(detailProp)!)}::text AS detail` : sql``;
-  const r = await sql<OptionItem>`SELECT t.id AS value, ${raw(m.optionLabel)} AS label${detail} FROM ${fromClause(m)} WHERE ${scopeCondition(m, caller)} AND ${filter} ORDER BY ${raw(m.optionLabel)}, t.id LIMIT ${limit}`.execute(db);
+  const r =
+    await sql<OptionItem>`SELECT t.id AS value, ${raw(m.optionLabel)} AS label${detail} FROM ${fromClause(m)} WHERE ${scopeCondition(m, caller)} AND ${filter} ORDER BY ${raw(m.optionLabel)}, t.id LIMIT ${limit}`.execute(
+      db,
+    );
   return r.rows;
 }

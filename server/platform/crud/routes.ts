@@ -105,7 +105,14 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
         const name = before?.[x.optionLabel ?? 'name'];
         await deleteRow(db, m, callerOf(req), id);
         await watch?.([{ before }]);
-        await auditRequest(db, req, callerOf(req), 'entityDelete', `${m.name}:${id}`, typeof name === 'string' || typeof name === 'number' ? { name } : undefined);
+        await auditRequest(
+          db,
+          req,
+          callerOf(req),
+          'entityDelete',
+          `${m.name}:${id}`,
+          typeof name === 'string' || typeof name === 'number' ? { name } : undefined,
+        );
         return reply.status(204).send();
       },
     }),

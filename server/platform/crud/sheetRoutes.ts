@@ -37,7 +37,12 @@ export const EXPORT_MAX_IDS = 1000;
  */
 export function exportBodySchema(m: EntityModel): Record<string, unknown> {
   const q = m.querySchema as { properties: Record<string, unknown> };
-  const ids = { type: ['array', 'null'], maxItems: EXPORT_MAX_IDS, items: { type: 'integer', minimum: 1, maximum: 2147483647 }, 'x-messages': { maxItems: 'sheet.tooManyIds' } };
+  const ids = {
+    type: ['array', 'null'],
+    maxItems: EXPORT_MAX_IDS,
+    items: { type: 'integer', minimum: 1, maximum: 2147483647 },
+    'x-messages': { maxItems: 'sheet.tooManyIds' },
+  };
   return { ...q, properties: { ...q.properties, ids } };
 }
 
@@ -64,7 +69,15 @@ export const gatedImport =
  * the rows in all (counted first), then rows written after each batch; a cancel or a client that
  * goes away stops the writing.
  */
-export async function sendExport(db: Kysely<DB>, req: FastifyRequest, reply: FastifyReply, m: EntityModel, caller: Caller, body: ExportBody, title: string): Promise<FastifyReply> {
+export async function sendExport(
+  db: Kysely<DB>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  m: EntityModel,
+  caller: Caller,
+  body: ExportBody,
+  title: string,
+): Promise<FastifyReply> {
   const progress = trackRequest(req, reply, 'write');
   progress.phase('write', await exportCount(db, m, caller, body));
   const out = new PassThrough();
@@ -78,7 +91,11 @@ export async function sendExport(db: Kysely<DB>, req: FastifyRequest, reply: Fas
 }
 
 /** The rows of an uploaded file checked (phase `check`: all of them once done), then a cancel honoured. */
-export async function checkedWithProgress(progress: Progress, read: () => Promise<SheetRows>, check: (sheet: SheetRows) => Promise<CheckedRows>): Promise<CheckedRows> {
+export async function checkedWithProgress(
+  progress: Progress,
+  read: () => Promise<SheetRows>,
+  check: (sheet: SheetRows) => Promise<CheckedRows>,
+): Promise<CheckedRows> {
   const sheet = await read();
   progress.check();
   progress.phase('check', sheet.rows.length);
@@ -88,7 +105,11 @@ export async function checkedWithProgress(progress: Progress, read: () => Promis
   return c;
 }
 
-const templateQuery = { type: 'object', additionalProperties: false, properties: { kind: { enum: ['import', 'renew'], default: 'import' } } };
+const templateQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { kind: { enum: ['import', 'renew'], default: 'import' } },
+};
 
 /**
  * SPEC §9 for any entity whose schema declares the routes: export (all rows matching the list's
@@ -96,22 +117,37 @@ const templateQuery = { type: 'object', additionalProperties: false, properties:
  */
 export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, bodyCheck?: BodyCheck, watch?: WriteWatch): void {
   const x = m.schema['x-entity'];
-  const each = (op: SheetOperation, schema: Record<string, unknown>, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>) => {
+  const each = (
+    op: SheetOperation,
+    schema: Record<string, unknown>,
+    handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  ) => {
     for (const r of x.routes[op] ?? []) {
       const [method, url] = parseRoute(r);
-      app.route({ method: method as HTTPMethods, url, config: { permission: permissionOf(x, op), labels: m.labelPrefix, sharedWrite: !!x.shared && WRITE_OPERATIONS.has(op) }, schema: { tags: [m.name], summary: `${op} ${m.name}`, ...schema }, handler });
+      app.route({
+        method: method as HTTPMethods,
+        url,
+        config: { permission: permissionOf(x, op), labels: m.labelPrefix, sharedWrite: !!x.shared && WRITE_OPERATIONS.has(op) },
+        schema: { tags: [m.name], summary: `${op} ${m.name}`, ...schema },
+        handler,
+      });
     }
   };
   const t = (req: FastifyRequest) => requestTranslator(req);
   const title = (req: FastifyRequest) => t(req)(`entity.${m.name}.title`);
 
   const exportBody = exportBodySchema(m);
-  each('export', { body: exportBody, headers: progressHeaders }, async (req, reply) => sendExport(db, req, reply, m, callerOf(req), (req.body ?? {}) as ExportBody, title(req)));
+  each('export', { body: exportBody, headers: progressHeaders }, async (req, reply) =>
+    sendExport(db, req, reply, m, callerOf(req), (req.body ?? {}) as ExportBody, title(req)),
+  );
 
   each('template', { querystring: templateQuery }, async (req, reply) => {
     const renew = (req.query as { kind: string }).kind === 'renew' && x.renew;
     const cols = await templateColumns(db, m, callerOf(req), renew ? renewColumns(m) : importColumns(m), t(req), !!renew);
-    return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(title(req))).send(await templateBuffer(cols, t(req)));
+    return reply
+      .header('content-type', XLSX_TYPE)
+      .header('content-disposition', attachment(title(req)))
+      .send(await templateBuffer(cols, t(req)));
   });
 
   type Check = typeof checkImportRows;
@@ -119,7 +155,18 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: Ent
     checkedWithProgress(
       progress,
       async () => readSheet((await readUpload(req, XLSX_UPLOAD)).data),
-      (sheet) => check(db, m, callerOf(req), sheet, renew ? renewColumns(m) : importColumns(m), t(req), readOnlyColumns(m), requestTimeZone(req), bodyCheck),
+      (sheet) =>
+        check(
+          db,
+          m,
+          callerOf(req),
+          sheet,
+          renew ? renewColumns(m) : importColumns(m),
+          t(req),
+          readOnlyColumns(m),
+          requestTimeZone(req),
+          bodyCheck,
+        ),
     );
   const report = (req: FastifyRequest, c: CheckedRows) => sheetReport(c, t(req));
   const gated = gatedImport(db);

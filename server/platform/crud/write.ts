@@ -29,23 +29,40 @@ export async function checkRefs(db: Kysely<DB>, m: EntityModel, caller: Caller, 
 
 /** Column/value pairs a create or update writes: the body's writable properties, then the stamp. */
 export function assignments(m: EntityModel, body: Body, caller: Caller): Array<[string, unknown]> {
-  const pairs: Array<[string, unknown]> = [...m.writable.keys()].filter((p) => body[p] !== undefined).map((p) => [m.columns.get(p)!, dbValue(body[p])]);
+  const pairs: Array<[string, unknown]> = [...m.writable.keys()]
+    .filter((p) => body[p] !== undefined)
+    .map((p) => [m.columns.get(p)!, dbValue(body[p])]);
   if (m.stamp) pairs.push([m.stamp.operatorCol, caller.name], [m.stamp.timeCol, new Date().toISOString()]);
   return pairs;
 }
 
 /** `uniqueInTenant` properties: no other row of the tenant's tree holds the same value (406 naming the field). */
-export async function checkTenantUnique(db: Kysely<DB>, m: EntityModel, body: Body, orgId: unknown, exceptId: number | null): Promise<void> {
+export async function checkTenantUnique(
+  db: Kysely<DB>,
+  m: EntityModel,
+  body: Body,
+  orgId: unknown,
+  exceptId: number | null,
+): Promise<void> {
   const props = (m.schema['x-entity'].uniqueInTenant ?? []).filter((p) => body[p] !== undefined && body[p] !== null);
   if (!props.length || !m.orgScoped) return;
   const org = await sql<{ path: string }>`SELECT path FROM organisation WHERE id = ${orgId}`.execute(db);
   if (!org.rows.length) return; // checkRefs answers for an unknown organisation
   const tenant = tenantPath(org.rows[0].path);
   for (const p of props) {
-    const hit = await sql`SELECT 1 FROM ${sql.raw(m.table)} t JOIN organisation o ON o.id = t.org_id WHERE t.${sql.raw(m.columns.get(p)!)} = ${body[p]} AND ${pathUnder('o.path', tenant)} AND t.id <> ${exceptId ?? 0} LIMIT 1`.execute(db);
+    const hit =
+      await sql`SELECT 1 FROM ${sql.raw(m.table)} t JOIN organisation o ON o.id = t.org_id WHERE t.${sql.raw(m.columns.get(p)!)} = ${body[p]} AND ${pathUnder('o.path', tenant)} AND t.id <> ${exceptId ?? 0} LIMIT 1`.execute(
+        db,
+      );
     if (hit.rows.length) {
       const labelKey = `${m.labelPrefix}.${p}`;
-      throw new AppError(406, 'validation.duplicateInTenant', {}, [{ field: p, key: 'validation.duplicateInTenant', params: {}, labelKey }], { field: [labelKey] });
+      throw new AppError(
+        406,
+        'validation.duplicateInTenant',
+        {},
+        [{ field: p, key: 'validation.duplicateInTenant', params: {}, labelKey }],
+        { field: [labelKey] },
+      );
     }
   }
 }
@@ -68,14 +85,18 @@ export async function updateRow(db: Kysely<DB>, m: EntityModel, caller: Caller, 
   if (m.orgScoped && body.orgId === null) delete body.orgId;
   await checkRefs(db, m, caller, body);
   if (m.schema['x-entity'].uniqueInTenant?.some((p) => body[p] !== undefined || body.orgId !== undefined)) {
-    const cur = await sql<Record<string, unknown>>`SELECT * FROM ${sql.raw(m.table)} t WHERE t.id = ${id} AND ${scopeCondition(m, caller)}`.execute(db);
+    const cur = await sql<
+      Record<string, unknown>
+    >`SELECT * FROM ${sql.raw(m.table)} t WHERE t.id = ${id} AND ${scopeCondition(m, caller)}`.execute(db);
     if (!cur.rows.length) throw notFound();
     const stored = Object.fromEntries([...m.columns].map(([p, c]) => [p, cur.rows[0][c]]));
     await checkTenantUnique(db, m, { ...stored, ...body }, body.orgId ?? stored.orgId, id);
   }
   const sets = assignments(m, body, caller).map(([c, v]) => sql`${sql.raw(c)} = ${v}`);
   sets.push(sql`updated_at = now()`);
-  const r = await sql<{ id: number }>`UPDATE ${sql.raw(m.table)} t SET ${sql.join(sets)} WHERE t.id = ${id} AND ${scopeCondition(m, caller)} RETURNING t.id`.execute(db);
+  const r = await sql<{
+    id: number;
+  }>`UPDATE ${sql.raw(m.table)} t SET ${sql.join(sets)} WHERE t.id = ${id} AND ${scopeCondition(m, caller)} RETURNING t.id`.execute(db);
   if (!r.rows.length) throw notFound();
   return (await getOne(db, m, caller, id))!;
 }

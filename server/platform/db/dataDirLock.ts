@@ -33,7 +33,9 @@ export function checkDataDirAccess(dir: string): void {
       fs.accessSync(dir, mode);
     } catch {
       const uid = typeof process.getuid === 'function' ? ` (uid ${process.getuid()})` : '';
-      throw new Error(`DATA_DIR ${dir} lacks ${what} permission for this process${uid}: give it read and write permission (chmod/chown) or set DATA_DIR to another directory`);
+      throw new Error(
+        `DATA_DIR ${dir} lacks ${what} permission for this process${uid}: give it read and write permission (chmod/chown) or set DATA_DIR to another directory`,
+      );
     }
   }
 }
@@ -59,7 +61,9 @@ export function lockDataDir(dir: string): DataDirLock {
     }
     const holder = Number(fs.readFileSync(file, 'utf8').trim());
     if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
-      throw new Error(`DATA_DIR ${dir} is in use by another Fleet Star process (pid ${holder}): stop it first, or set DATA_DIR to another directory (lock file ${file})`);
+      throw new Error(
+        `DATA_DIR ${dir} is in use by another Fleet Star process (pid ${holder}): stop it first, or set DATA_DIR to another directory (lock file ${file})`,
+      );
     }
     // Stale: its process is gone. Remove and try again (another starter may win the race).
     fs.rmSync(file, { force: true });

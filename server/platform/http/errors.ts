@@ -29,12 +29,23 @@ export const invalid = (errors: FieldError[]) => new AppError(400, errors[0]?.ke
  */
 export function duplicate(fields: string[], labelKeys: string[], key = 'error.duplicate'): AppError {
   // Each field's own message names that field: "驾驶证号已存在", never a raw "{fields}".
-  const fes = fields.map((field, i) => ({ field, key, params: {}, labelKey: labelKeys[i], ...(labelKeys[i] ? { labelParams: { fields: labelKeys[i] } } : {}) }));
+  const fes = fields.map((field, i) => ({
+    field,
+    key,
+    params: {},
+    labelKey: labelKeys[i],
+    ...(labelKeys[i] ? { labelParams: { fields: labelKeys[i] } } : {}),
+  }));
   return new AppError(406, key, {}, fes, { fields: labelKeys.length ? labelKeys : ['common.fields.id'] });
 }
 
 /** A relation pointing at a row that does not exist or that the caller cannot see. */
-export const refNotFound = (field: string, labelPrefix: string): FieldError => ({ field, key: 'validation.refNotFound', params: {}, labelKey: `${labelPrefix}.${field}` });
+export const refNotFound = (field: string, labelPrefix: string): FieldError => ({
+  field,
+  key: 'validation.refNotFound',
+  params: {},
+  labelKey: `${labelPrefix}.${field}`,
+});
 
 export interface ErrorBody {
   success: false;
@@ -49,7 +60,11 @@ export function errorBody(e: AppError, t: Translate): ErrorBody {
   for (const [name, keys] of Object.entries(e.labelLists)) lists[name] = keys.map((k) => t(k)).join('、');
   const params = { ...e.params, ...lists };
   // A field's message may name the list too (a unique set: "{fields}已存在").
-  const errors = e.fieldErrors.map((fe) => ({ field: fe.field, key: fe.key, message: renderFieldError({ ...fe, params: { ...lists, ...fe.params } }, t) }));
+  const errors = e.fieldErrors.map((fe) => ({
+    field: fe.field,
+    key: fe.key,
+    message: renderFieldError({ ...fe, params: { ...lists, ...fe.params } }, t),
+  }));
   const message = e.fieldErrors.length && e.status === 400 ? errors[0].message : t(e.key, params);
   return { success: false, code: e.key, message, ...(errors.length ? { errors } : {}) };
 }

@@ -20,13 +20,20 @@ export const logFormatFor = (out: { isTTY?: boolean }): LogFormat => (out.isTTY 
 export function loggerOptions(level: string, format: LogFormat = 'json'): FastifyServerOptions['logger'] {
   return {
     level,
-    ...(format === 'pretty' ? { transport: { target: require.resolve('pino-pretty'), options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+    ...(format === 'pretty'
+      ? { transport: { target: require.resolve('pino-pretty'), options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
+      : {}),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.oldPassword', '*.newPassword', '*.token'],
       censor: '***',
     },
     serializers: {
-      req: (req: { method: string; url: string; ip?: string; id?: string }) => ({ id: req.id, method: req.method, url: safeUrl(req.url), ip: req.ip }),
+      req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: safeUrl(req.url),
+        ip: req.ip,
+      }),
     },
   };
 }

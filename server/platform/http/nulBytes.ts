@@ -25,7 +25,12 @@ export function installNulByteGuard(app: FastifyInstance): void {
       const path = nulPath(part);
       if (!path) continue;
       const leaf = [...path].reverse().find((s) => !/^\d+$/.test(s)) ?? '';
-      const error: FieldError = { field: path.join('.'), key: 'security.nulByte', params: {}, labelKey: `${req.routeOptions.config?.labels ?? 'common.fields'}.${leaf}` };
+      const error: FieldError = {
+        field: path.join('.'),
+        key: 'security.nulByte',
+        params: {},
+        labelKey: `${req.routeOptions.config?.labels ?? 'common.fields'}.${leaf}`,
+      };
       throw invalid([error]);
     }
   });

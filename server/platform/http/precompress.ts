@@ -14,7 +14,10 @@ const brotli = promisify(zlib.brotliCompress);
 const ENCODERS: ReadonlyArray<readonly [string, (data: Buffer) => Promise<Buffer>]> = [
   ['.gz', (data) => gzip(data, { level: 9 })],
   // Brotli at its best for files compressed once and served for a year.
-  ['.br', (data) => brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } })],
+  [
+    '.br',
+    (data) => brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+  ],
 ];
 
 function* assetsUnder(dir: string): Generator<string> {

@@ -88,7 +88,11 @@ export class ProgressBoard {
   /** Starts following one request; `id` undefined (a caller that asked for no progress) follows it unseen. */
   begin(memberId: number, id: string | undefined, phase: ProgressPhase): Progress {
     this.sweep();
-    const entry: Entry = { view: { phase, done: 0, total: null, state: 'running' }, touched: this.now(), controller: new AbortController() };
+    const entry: Entry = {
+      view: { phase, done: 0, total: null, state: 'running' },
+      touched: this.now(),
+      controller: new AbortController(),
+    };
     if (id !== undefined) {
       const key = ProgressBoard.key(memberId, id);
       if (this.entries.get(key)?.view.state === 'running') throw new AppError(409, 'progress.inUse');

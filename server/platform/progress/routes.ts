@@ -31,10 +31,14 @@ export function registerProgressRoutes(app: FastifyInstance): void {
   const board = new ProgressBoard();
   app.decorate('progressBoard', board);
   const schema = { tags: ['progress'], params, response: { 200: view } };
-  app.get('/api/vehicle/progress/:id', { config: { permission: NONE }, schema: { ...schema, summary: 'rows so far of an export or import' } }, async (req) =>
-    board.view(callerOf(req).memberId, (req.params as { id: string }).id),
+  app.get(
+    '/api/vehicle/progress/:id',
+    { config: { permission: NONE }, schema: { ...schema, summary: 'rows so far of an export or import' } },
+    async (req) => board.view(callerOf(req).memberId, (req.params as { id: string }).id),
   );
-  app.delete('/api/vehicle/progress/:id', { config: { permission: NONE }, schema: { ...schema, summary: 'cancel an export or import' } }, async (req) =>
-    known(board.cancel(callerOf(req).memberId, (req.params as { id: string }).id)),
+  app.delete(
+    '/api/vehicle/progress/:id',
+    { config: { permission: NONE }, schema: { ...schema, summary: 'cancel an export or import' } },
+    async (req) => known(board.cancel(callerOf(req).memberId, (req.params as { id: string }).id)),
   );
 }

@@ -25,8 +25,14 @@ import type { Dispatched, SessionEnded, SessionOpened, TerminalResponse } from '
 import type { Jt808Gateway } from '../gateway/server';
 import type { Jt808BodyInput } from '../jt808/codec';
 
-type Request = { op: 'online' } | { op: 'send'; message: Jt808BodyInput } | { op: 'disconnect'; reason: string } | { op: 'rebind' } | { op: 'takeover'; remoteAddress: string | null };
-type Reply = { online: boolean } | { sent: Dispatched | null } | { disconnected: boolean } | { rebound: boolean } | { mayTakeOver: boolean };
+type Request =
+  | { op: 'online' }
+  | { op: 'send'; message: Jt808BodyInput }
+  | { op: 'disconnect'; reason: string }
+  | { op: 'rebind' }
+  | { op: 'takeover'; remoteAddress: string | null };
+type Reply =
+  { online: boolean } | { sent: Dispatched | null } | { disconnected: boolean } | { rebound: boolean } | { mayTakeOver: boolean };
 
 const REQUEST_TIMEOUT_MS = 3000;
 /** Outside the bus stream's subjects (`fleet.>`): JetStream would store the requests and answer them itself. */
@@ -81,9 +87,13 @@ export function serveDownlink(nc: NatsConnection, gateway: Jt808Gateway, prefix 
     async mayTakeOver(terminalId, remoteAddress) {
       try {
         // The holder may probe its session first: wait as long as that probe may take.
-        const m = await nc.request(`${prefix}.downlink.${terminalId}`, JSON.stringify({ op: 'takeover', remoteAddress } satisfies Request), {
-          timeout: gateway.limits.takeoverProbeMs + REQUEST_TIMEOUT_MS,
-        });
+        const m = await nc.request(
+          `${prefix}.downlink.${terminalId}`,
+          JSON.stringify({ op: 'takeover', remoteAddress } satisfies Request),
+          {
+            timeout: gateway.limits.takeoverProbeMs + REQUEST_TIMEOUT_MS,
+          },
+        );
         const r = m.json<Reply>();
         return !('mayTakeOver' in r) || r.mayTakeOver;
       } catch {

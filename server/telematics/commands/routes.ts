@@ -79,7 +79,12 @@ const bodies: Record<CommandKind, Record<string, unknown>> = {
     required: ['command'],
     properties: {
       waitMs,
-      command: { anyOf: [{ type: 'string', enum: ['engineStop', 'engineResume'] }, { type: 'integer', minimum: 0, maximum: 255 }] },
+      command: {
+        anyOf: [
+          { type: 'string', enum: ['engineStop', 'engineResume'] },
+          { type: 'integer', minimum: 0, maximum: 255 },
+        ],
+      },
       params: { type: 'string', maxLength: 200 },
     },
   },
@@ -143,7 +148,10 @@ export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, comm
   for (const kind of Object.keys(bodies) as CommandKind[]) {
     app.post(
       `${base}/${kind}`,
-      { config: { permission: COMMAND_PERMISSION, labels: LABELS }, schema: { tags: ['telematics'], summary: `send a ${kind} command`, params: terminalParams, body: bodies[kind] } },
+      {
+        config: { permission: COMMAND_PERMISSION, labels: LABELS },
+        schema: { tags: ['telematics'], summary: `send a ${kind} command`, params: terminalParams, body: bodies[kind] },
+      },
       async (req) => {
         const terminalId = await scopedTerminal(db, req);
         const body = (req.body ?? {}) as Record<string, unknown>;
@@ -159,17 +167,26 @@ export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, comm
     base,
     {
       config: { permission: NONE },
-      schema: { tags: ['telematics'], summary: 'recent commands of a terminal', params: terminalParams, querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } } } },
+      schema: {
+        tags: ['telematics'],
+        summary: 'recent commands of a terminal',
+        params: terminalParams,
+        querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } } },
+      },
     },
     async (req) => {
       const terminalId = await scopedTerminal(db, req);
       return commands ? commands.list(terminalId, (req.query as { limit: number }).limit) : [];
     },
   );
-  app.get(`${base}/:commandId`, { config: { permission: NONE }, schema: { tags: ['telematics'], summary: 'one command and its answer', params: terminalParams } }, async (req) => {
-    const terminalId = await scopedTerminal(db, req);
-    const found = await commands?.get(terminalId, (req.params as { commandId: number }).commandId);
-    if (!found) throw notFound();
-    return found;
-  });
+  app.get(
+    `${base}/:commandId`,
+    { config: { permission: NONE }, schema: { tags: ['telematics'], summary: 'one command and its answer', params: terminalParams } },
+    async (req) => {
+      const terminalId = await scopedTerminal(db, req);
+      const found = await commands?.get(terminalId, (req.params as { commandId: number }).commandId);
+      if (!found) throw notFound();
+      return found;
+    },
+  );
 }

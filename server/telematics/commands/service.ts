@@ -79,14 +79,25 @@ export class CommandService {
 
   /** Commands left pending by a previous run can no longer be answered. */
   async expireStale(): Promise<void> {
-    await this.db.updateTable('terminal_command').set({ status: 'timeout', answered_at: sql`now()` }).where('status', '=', 'pending').execute();
+    await this.db
+      .updateTable('terminal_command')
+      .set({ status: 'timeout', answered_at: sql`now()` })
+      .where('status', '=', 'pending')
+      .execute();
   }
 
   /**
    * Records and sends a command; null when the terminal has no live session (nothing recorded).
    * With waitMs, resolves once answered or after that long, whichever comes first.
    */
-  async send(terminalId: number, kind: CommandKind, message: Jt808BodyInput, request: unknown, memberId: number | null, waitMs = 0): Promise<CommandView | null> {
+  async send(
+    terminalId: number,
+    kind: CommandKind,
+    message: Jt808BodyInput,
+    request: unknown,
+    memberId: number | null,
+    waitMs = 0,
+  ): Promise<CommandView | null> {
     if (!(await this.gateway.isOnline(terminalId))) return null;
     const row = await this.db
       .insertInto('terminal_command')
@@ -121,12 +132,23 @@ export class CommandService {
   }
 
   async get(terminalId: number, id: number): Promise<CommandView | null> {
-    const r = await this.db.selectFrom('terminal_command').selectAll().where('id', '=', id).where('terminal_id', '=', terminalId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('terminal_command')
+      .selectAll()
+      .where('id', '=', id)
+      .where('terminal_id', '=', terminalId)
+      .executeTakeFirst();
     return r ? view(r) : null;
   }
 
   async list(terminalId: number, limit: number): Promise<CommandView[]> {
-    const rows = await this.db.selectFrom('terminal_command').selectAll().where('terminal_id', '=', terminalId).orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('terminal_command')
+      .selectAll()
+      .where('terminal_id', '=', terminalId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map(view);
   }
 
@@ -162,7 +184,11 @@ export class CommandService {
     }
     this.pending.delete(key);
     clearTimeout(entry.timer);
-    const response = r.location ? { location: locationToJson(r.location) } : r.params ? { params: r.params } : { replyMsgId: r.replyMsgId, result: r.result };
+    const response = r.location
+      ? { location: locationToJson(r.location) }
+      : r.params
+        ? { params: r.params }
+        : { replyMsgId: r.replyMsgId, result: r.result };
     entry.settled = this.finish(entry.commandId, RESULT_STATUS[r.result] ?? 'failed', r.result, response);
     await entry.settled;
     for (const w of entry.waiters) w();
@@ -231,4 +257,3 @@ function view(r: {
   if (r.answered_at) v.answeredAt = iso(r.answered_at);
   return v;
 }
-

@@ -16,7 +16,10 @@ const FALLBACK_MAX_CONNECTIONS = 10_000;
 /** The soft open-file limit of this process (Linux /proc), or null when it cannot be read. */
 export function openFileLimit(limitsFile = '/proc/self/limits'): number | null {
   try {
-    const line = fs.readFileSync(limitsFile, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = fs
+      .readFileSync(limitsFile, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
     if (soft === 'unlimited') return Number.MAX_SAFE_INTEGER;
     const n = Number(soft);
@@ -74,7 +77,11 @@ export class Admission {
     log: GatewayLogger,
     noticeIntervalMs = 60_000,
   ) {
-    this.notices = { maxConnections: new CapNotice(log, noticeIntervalMs), maxPending: new CapNotice(log, noticeIntervalMs), maxPendingPerAddress: new CapNotice(log, noticeIntervalMs) };
+    this.notices = {
+      maxConnections: new CapNotice(log, noticeIntervalMs),
+      maxPending: new CapNotice(log, noticeIntervalMs),
+      maxPendingPerAddress: new CapNotice(log, noticeIntervalMs),
+    };
   }
 
   get connections(): number {
@@ -89,7 +96,13 @@ export class Admission {
   admit(address: string): Cap | null {
     const byAddress = this.pendingBy.get(address) ?? 0;
     const over: Cap | null =
-      this.total >= this.limits.maxConnections ? 'maxConnections' : this.pending >= this.limits.maxPending ? 'maxPending' : byAddress >= this.limits.maxPendingPerAddress ? 'maxPendingPerAddress' : null;
+      this.total >= this.limits.maxConnections
+        ? 'maxConnections'
+        : this.pending >= this.limits.maxPending
+          ? 'maxPending'
+          : byAddress >= this.limits.maxPendingPerAddress
+            ? 'maxPendingPerAddress'
+            : null;
     if (over) {
       this.notices[over].refuse(over, this.limits[over], address);
       return over;

@@ -31,7 +31,10 @@ function action(name: string, value: string): ChecksumAction {
  */
 export function checksumPolicyFromEnv(defaultValue: string | undefined, models: string | undefined): ChecksumPolicy {
   const policy: ChecksumPolicy = { default: defaultValue ? action('JT808_BAD_CHECKSUM', defaultValue) : 'refuse', models: {} };
-  for (const entry of (models ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of (models ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = entry.lastIndexOf('=');
     if (eq <= 0) throw new Error(`JT808_BAD_CHECKSUM_MODELS: "${entry}" must be model=accept or model=refuse`);
     policy.models[entry.slice(0, eq).trim()] = action('JT808_BAD_CHECKSUM_MODELS', entry.slice(eq + 1).trim());

@@ -19,6 +19,13 @@ export interface KeptMessage {
 export function keepMessage(db: Kysely<DB>, m: KeptMessage): Promise<unknown> {
   return db
     .insertInto('terminal_message')
-    .values({ terminal_id: m.terminalId, msg_id: m.msgId, kind: m.kind, text: m.text, body_hex: m.bodyHex, flags: m.flags ? JSON.stringify(m.flags) : null })
+    .values({
+      terminal_id: m.terminalId,
+      msg_id: m.msgId,
+      kind: m.kind,
+      text: m.text,
+      body_hex: m.bodyHex,
+      flags: m.flags ? JSON.stringify(m.flags) : null,
+    })
     .execute();
 }

@@ -56,8 +56,13 @@ export class RefusalLog {
     w.written++;
     const suppressed = w.suppressed;
     w.suppressed = 0;
-    this.log.warn({ terminalNo: r.terminal.terminalNo, remote: r.remoteAddress, message: r.message, reason: r.reason, suppressed }, 'jt808 terminal refused');
-    this.pending = this.pending.then(() => this.write(r, suppressed)).catch((err: unknown) => this.log.warn({ err }, 'jt808 refusal not saved'));
+    this.log.warn(
+      { terminalNo: r.terminal.terminalNo, remote: r.remoteAddress, message: r.message, reason: r.reason, suppressed },
+      'jt808 terminal refused',
+    );
+    this.pending = this.pending
+      .then(() => this.write(r, suppressed))
+      .catch((err: unknown) => this.log.warn({ err }, 'jt808 refusal not saved'));
   }
 
   /** Resolves when every refusal asked for so far is written. */
@@ -69,13 +74,28 @@ export class RefusalLog {
     const id = r.terminal.terminalId;
     await this.db
       .insertInto('terminal_refusal')
-      .values({ terminal_id: id, message: r.message, reason: r.reason, remote_address: r.remoteAddress, suppressed, detail: r.detail ? JSON.stringify(r.detail) : null })
+      .values({
+        terminal_id: id,
+        message: r.message,
+        reason: r.reason,
+        remote_address: r.remoteAddress,
+        suppressed,
+        detail: r.detail ? JSON.stringify(r.detail) : null,
+      })
       .execute();
     // Keep the newest few only.
     await this.db
       .deleteFrom('terminal_refusal')
       .where('terminal_id', '=', id)
-      .where('id', 'not in', (eb) => eb.selectFrom('terminal_refusal').select('id').where('terminal_id', '=', id).orderBy('at', 'desc').orderBy('id', 'desc').limit(REFUSALS_KEPT))
+      .where('id', 'not in', (eb) =>
+        eb
+          .selectFrom('terminal_refusal')
+          .select('id')
+          .where('terminal_id', '=', id)
+          .orderBy('at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(REFUSALS_KEPT),
+      )
       .execute();
     await writeAudit(this.db, {
       action: 'terminalRefused',

@@ -21,7 +21,8 @@ export interface Hardware {
   layout: number;
 }
 
-export type RegisterOutcome = { ok: true; authCode: string } | { ok: false; reason: Extract<RefusalReason, 'alreadyRegistered' | 'hardwareMismatch'> };
+export type RegisterOutcome =
+  { ok: true; authCode: string } | { ok: false; reason: Extract<RefusalReason, 'alreadyRegistered' | 'hardwareMismatch'> };
 export type AuthRefusal = Extract<RefusalReason, 'notRegistered' | 'badCode' | 'imeiMismatch' | 'imeiMissing'>;
 export type AuthOutcome = { ok: true; imeiBound: boolean } | { ok: false; reason: AuthRefusal };
 
@@ -57,7 +58,11 @@ export async function registerTerminal(db: Kysely<DB>, terminalId: number, hw: H
     .returning('auth_code')
     .executeTakeFirst();
   if (won?.auth_code) return { ok: true, authCode: won.auth_code };
-  const bound = await db.selectFrom('terminal_link').select(['maker_id', 'model', 'device_id']).where('terminal_id', '=', terminalId).executeTakeFirstOrThrow();
+  const bound = await db
+    .selectFrom('terminal_link')
+    .select(['maker_id', 'model', 'device_id'])
+    .where('terminal_id', '=', terminalId)
+    .executeTakeFirstOrThrow();
   // Registered before hardware was bound (no maker id kept): nothing to compare with.
   const unknown = bound.maker_id === null && bound.model === null && bound.device_id === null;
   return { ok: false, reason: unknown || sameHardware(hw, bound) ? 'alreadyRegistered' : 'hardwareMismatch' };
@@ -71,19 +76,41 @@ const digest = (s: string) => crypto.createHash('sha256').update(s, 'utf8').dige
  * authenticate with its IMEI (no downgrade to the code alone); the first 2019 authentication
  * after a registration binds the IMEI it carries.
  */
-export async function authenticateTerminal(db: Kysely<DB>, terminalId: number, code: string, imei: string | undefined): Promise<AuthOutcome> {
-  const row = await db.selectFrom('terminal_link').select(['auth_code', 'imei', 'layout']).where('terminal_id', '=', terminalId).executeTakeFirst();
-  return checkAuthentication(db, terminalId, { authCode: row?.auth_code ?? null, imei: row?.imei ?? null, layout: row?.layout ?? null }, code, imei);
+export async function authenticateTerminal(
+  db: Kysely<DB>,
+  terminalId: number,
+  code: string,
+  imei: string | undefined,
+): Promise<AuthOutcome> {
+  const row = await db
+    .selectFrom('terminal_link')
+    .select(['auth_code', 'imei', 'layout'])
+    .where('terminal_id', '=', terminalId)
+    .executeTakeFirst();
+  return checkAuthentication(
+    db,
+    terminalId,
+    { authCode: row?.auth_code ?? null, imei: row?.imei ?? null, layout: row?.layout ?? null },
+    code,
+    imei,
+  );
 }
 
 /**
  * authenticateTerminal on a registration already read (findTerminalForAuth reads it with the
  * terminal): no query at all, except the one write that binds a first IMEI.
  */
-export async function checkAuthentication(db: Kysely<DB>, terminalId: number, row: AuthRecord, code: string, imei: string | undefined): Promise<AuthOutcome> {
+export async function checkAuthentication(
+  db: Kysely<DB>,
+  terminalId: number,
+  row: AuthRecord,
+  code: string,
+  imei: string | undefined,
+): Promise<AuthOutcome> {
   if (!row.authCode) return { ok: false, reason: 'notRegistered' };
   if (!crypto.timingSafeEqual(digest(row.authCode), digest(code))) return { ok: false, reason: 'badCode' };
-  if (row.imei !== null) return imei === row.imei ? { ok: true, imeiBound: false } : { ok: false, reason: imei ? 'imeiMismatch' : 'imeiMissing' };
+  if (row.imei !== null)
+    return imei === row.imei ? { ok: true, imeiBound: false } : { ok: false, reason: imei ? 'imeiMismatch' : 'imeiMissing' };
   if (!imei) return row.layout === 2019 ? { ok: false, reason: 'imeiMissing' } : { ok: true, imeiBound: false };
   // First IMEI for this registration: bind it, unless another authentication bound one meanwhile.
   const bound = await db
@@ -157,7 +184,16 @@ export async function registrationView(db: Kysely<DB>, terminalId: number): Prom
     online: link?.online ?? false,
     remoteAddress: link?.remote_address ?? null,
     protocol: link?.protocol ?? null,
-    hardware: registered ? { makerId: link.maker_id, model: link.model, deviceId: link.device_id, layout: link.layout, imei: link.imei } : null,
-    refusals: refusals.map((r) => ({ id: String(r.id), at: new Date(r.at), message: r.message as RefusalMessage, reason: r.reason as RefusalReason, remoteAddress: r.remote_address, suppressed: r.suppressed })),
+    hardware: registered
+      ? { makerId: link.maker_id, model: link.model, deviceId: link.device_id, layout: link.layout, imei: link.imei }
+      : null,
+    refusals: refusals.map((r) => ({
+      id: String(r.id),
+      at: new Date(r.at),
+      message: r.message as RefusalMessage,
+      reason: r.reason as RefusalReason,
+      remoteAddress: r.remote_address,
+      suppressed: r.suppressed,
+    })),
   };
 }

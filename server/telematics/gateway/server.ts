@@ -130,8 +130,12 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);
     this.writer.on('error', (err: Error) => this.log.warn({ err }, 'jt808 position batch failed'));
     this.obdWriter.on('error', (err: Error) => this.log.warn({ err }, 'jt808 OBD record batch failed'));
-    this.writer.on('recovered', (attempts: number) => this.log.warn({ attempts }, 'jt808 position batch stored after the database came back'));
-    this.obdWriter.on('recovered', (attempts: number) => this.log.warn({ attempts }, 'jt808 OBD record batch stored after the database came back'));
+    this.writer.on('recovered', (attempts: number) =>
+      this.log.warn({ attempts }, 'jt808 position batch stored after the database came back'),
+    );
+    this.obdWriter.on('recovered', (attempts: number) =>
+      this.log.warn({ attempts }, 'jt808 OBD record batch stored after the database came back'),
+    );
     for (const w of [this.writer, this.obdWriter]) {
       // Stop every connection at once: waiting for each one's next packet lets too much in.
       w.on('saturated', () => {
@@ -143,8 +147,15 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     }
     this.server = net.createServer((socket) => this.accept(socket));
     this.refusals = new RefusalLog(opts.db, this.log, this.limits.refusalsPerWindow, this.limits.refusalWindowMs);
-    const maxConnections = connectionCap({ configured: opts.maxConnections, fileLimit: openFileLimit(), reserve: opts.fdReserve ?? DEFAULT_FD_RESERVE });
-    this.admission = new Admission({ maxConnections, maxPending: this.limits.maxPending, maxPendingPerAddress: this.limits.maxPendingPerAddress }, this.log);
+    const maxConnections = connectionCap({
+      configured: opts.maxConnections,
+      fileLimit: openFileLimit(),
+      reserve: opts.fdReserve ?? DEFAULT_FD_RESERVE,
+    });
+    this.admission = new Admission(
+      { maxConnections, maxPending: this.limits.maxPending, maxPendingPerAddress: this.limits.maxPendingPerAddress },
+      this.log,
+    );
     this.server.on('error', (err) => this.log.error({ err }, 'jt808 listener error'));
   }
 
@@ -264,7 +275,12 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     }
     void this.link.online(s.terminalId!, { protocol: s.protocol, remoteAddress: s.remoteAddress });
     this.emit('online', s.terminalId!);
-    this.emit('sessionOpened', { terminalId: s.terminalId!, session: s.key, at: s.authenticatedAt, remoteAddress: s.remoteAddress } satisfies SessionOpened);
+    this.emit('sessionOpened', {
+      terminalId: s.terminalId!,
+      session: s.key,
+      at: s.authenticatedAt,
+      remoteAddress: s.remoteAddress,
+    } satisfies SessionOpened);
   }
 
   onClosed(s: Session): void {
@@ -303,8 +319,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   /** A live session replaced from another address: the old one did not answer its probe. */
   private auditTakeover(to: string | null, t: TerminalIdentity, from: string | null): void {
     this.log.warn({ terminalNo: t.terminalNo, from, to }, 'jt808 session replaced from another address');
-    writeAudit(this.db, { action: 'terminalSessionReplaced', orgId: t.orgId, target: t.terminalNo, ip: to, detail: { from, to } }).catch((err: unknown) =>
-      this.log.warn({ err }, 'jt808 audit not saved'),
+    writeAudit(this.db, { action: 'terminalSessionReplaced', orgId: t.orgId, target: t.terminalNo, ip: to, detail: { from, to } }).catch(
+      (err: unknown) => this.log.warn({ err }, 'jt808 audit not saved'),
     );
   }
 }

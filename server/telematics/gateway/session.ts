@@ -133,7 +133,10 @@ export class Session {
   /** The terminal's binding changed (another vehicle or organisation): what it sends from now on goes there. */
   rebind(identity: TerminalIdentity): void {
     if (!this.identity || identity.terminalId !== this.identity.terminalId) return;
-    this.host.log.debug({ terminalId: identity.terminalId, vehicleId: identity.vehicleId, was: this.identity.vehicleId }, 'jt808 session rebound');
+    this.host.log.debug(
+      { terminalId: identity.terminalId, vehicleId: identity.vehicleId, was: this.identity.vehicleId },
+      'jt808 session rebound',
+    );
     this.identity = identity;
   }
 
@@ -148,7 +151,10 @@ export class Session {
   updateFlow(): void {
     const { limits } = this.host;
     const stop =
-      this.queuedPackets > limits.maxQueuedPackets || this.pendingRecords > limits.maxPendingRecords || this.host.writer.saturated || this.host.obdWriter.saturated;
+      this.queuedPackets > limits.maxQueuedPackets ||
+      this.pendingRecords > limits.maxPendingRecords ||
+      this.host.writer.saturated ||
+      this.host.obdWriter.saturated;
     if (stop && !this.paused) {
       this.paused = true;
       this.socket.pause();
@@ -282,14 +288,31 @@ export class Session {
         return;
       case MsgId.LocationQueryResponse:
         this.store(m, [m.body.location], false, false);
-        this.host.onResponse({ terminalId: this.identity!.terminalId, replySerial: m.body.replySerial, replyMsgId: MsgId.LocationQuery, result: OK, location: m.body.location });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: m.body.replySerial,
+          replyMsgId: MsgId.LocationQuery,
+          result: OK,
+          location: m.body.location,
+        });
         return;
       case MsgId.ParamsResponse:
         // Which of 0x8104 / 0x8106 it answers is the serial's business: the command service knows.
-        this.host.onResponse({ terminalId: this.identity!.terminalId, replySerial: m.body.replySerial, replyMsgId: MsgId.QueryParams, result: OK, params: m.body.params });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: m.body.replySerial,
+          replyMsgId: MsgId.QueryParams,
+          result: OK,
+          params: m.body.params,
+        });
         return;
       case MsgId.TerminalResponse:
-        this.host.onResponse({ terminalId: this.identity!.terminalId, replySerial: m.body.replySerial, replyMsgId: m.body.replyMsgId, result: m.body.result });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: m.body.replySerial,
+          replyMsgId: m.body.replyMsgId,
+          result: m.body.result,
+        });
         return;
       case MsgId.Transparent:
         this.transparent(m);
@@ -318,7 +341,12 @@ export class Session {
       return;
     }
     const b = m.body;
-    const outcome = await registerTerminal(this.host.db, identity.terminalId, { makerId: b.makerId, model: b.model, deviceId: b.terminalId, layout: b.layout });
+    const outcome = await registerTerminal(this.host.db, identity.terminalId, {
+      makerId: b.makerId,
+      model: b.model,
+      deviceId: b.terminalId,
+      layout: b.layout,
+    });
     if (!outcome.ok) {
       this.host.stats.refusedTerminals++;
       this.host.refusals.record({
@@ -355,7 +383,13 @@ export class Session {
     const outcome = await checkAuthentication(this.host.db, identity.terminalId, auth, m.body.code, imei);
     if (!outcome.ok) {
       this.host.stats.authFailures++;
-      this.host.refusals.record({ terminal: identity, message: 'auth', reason: outcome.reason, remoteAddress: this.remoteAddress, detail: imei ? { imei } : undefined });
+      this.host.refusals.record({
+        terminal: identity,
+        message: 'auth',
+        reason: outcome.reason,
+        remoteAddress: this.remoteAddress,
+        detail: imei ? { imei } : undefined,
+      });
       this.reply(m, FAIL);
       if (++this.authFailures >= this.host.limits.maxAuthFailures) this.endSoon();
       return;
@@ -439,7 +473,10 @@ export class Session {
       } else if (fault === 'offGlobe') {
         offGlobe++;
         this.host.stats.offGlobePositions++;
-        this.host.log.debug({ terminalId: identity.terminalId, msgId: m.msgId, latitude: b.latitude, longitude: b.longitude }, 'jt808 position refused: off the globe');
+        this.host.log.debug(
+          { terminalId: identity.terminalId, msgId: m.msgId, latitude: b.latitude, longitude: b.longitude },
+          'jt808 position refused: off the globe',
+        );
       } else this.host.stats.untimedPositions++;
     }
     if (offGlobe && offGlobe === bodies.length) {
@@ -500,12 +537,18 @@ export class Session {
   private reply(m: Answered, result: number): void {
     if (this.closed) return;
     // One per report: built from this terminal's packet made once, not encoded from scratch.
-    if (!this.responses?.fits(m)) this.responses = new ResponseEncoder({ phone: m.phone, version: m.version, protocolVersion: m.protocolVersion });
+    if (!this.responses?.fits(m))
+      this.responses = new ResponseEncoder({ phone: m.phone, version: m.version, protocolVersion: m.protocolVersion });
     this.write(this.responses.frame(this.nextSerial(), m.serial, m.msgId, result));
   }
 
   private send0x8100(m: Header, body: { replySerial: number; result: number; authCode?: string }): void {
-    this.write(encodeMessage({ phone: m.phone, serial: this.nextSerial(), version: m.version, protocolVersion: m.protocolVersion }, { msgId: MsgId.RegisterResponse, body }));
+    this.write(
+      encodeMessage(
+        { phone: m.phone, serial: this.nextSerial(), version: m.version, protocolVersion: m.protocolVersion },
+        { msgId: MsgId.RegisterResponse, body },
+      ),
+    );
   }
 
   private write(frame: Buffer): void {

@@ -87,9 +87,15 @@ const AUTH_SQL = `
  * authentication (0x0102), every time a terminal connects (only the first IMEI binding writes).
  * With `pool` (PostgreSQL), a prepared statement.
  */
-export async function findTerminalForAuth(db: Kysely<DB>, phone: string, pool?: pg.Pool): Promise<{ identity: TerminalIdentity; auth: AuthRecord } | null> {
+export async function findTerminalForAuth(
+  db: Kysely<DB>,
+  phone: string,
+  pool?: pg.Pool,
+): Promise<{ identity: TerminalIdentity; auth: AuthRecord } | null> {
   const identity = deviceIdentity(phone);
-  const rows = pool ? (await pool.query<AuthRow>({ name: AUTH_STATEMENT, text: AUTH_SQL, values: [identity] })).rows : (await db.executeQuery(CompiledQuery.raw(AUTH_SQL, [identity]))).rows as AuthRow[];
+  const rows = pool
+    ? (await pool.query<AuthRow>({ name: AUTH_STATEMENT, text: AUTH_SQL, values: [identity] })).rows
+    : ((await db.executeQuery(CompiledQuery.raw(AUTH_SQL, [identity]))).rows as AuthRow[]);
   const row = rows[0];
   if (!row || row.in_use === false) return null;
   return { identity: identityOf(row), auth: { authCode: row.auth_code, imei: row.imei, layout: row.layout } };

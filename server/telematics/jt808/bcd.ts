@@ -40,5 +40,5 @@ export function writeBcd(buf: Buffer, offset: number, digits: string, length: nu
 
 /** One byte 0..99 as BCD. */
 export function toBcdByte(value: number): number {
-  return (((value / 10) | 0) << 4) | value % 10;
+  return (((value / 10) | 0) << 4) | (value % 10);
 }

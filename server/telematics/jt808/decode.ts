@@ -15,7 +15,8 @@ import type { Jt808Body } from './messages';
 // this hot path binds what it uses once, at load.
 const { readBcdTrimmed } = bcd;
 const { u16 } = bytes;
-const { DEFAULT_TZ_OFFSET_MINUTES, ESCAPE, FLAG, MAX_FRAME_BYTES, MIN_PACKET_BYTES, MsgId, PROP_ENCRYPTION_MASK, PROP_SUBPACKAGE } = constants;
+const { DEFAULT_TZ_OFFSET_MINUTES, ESCAPE, FLAG, MAX_FRAME_BYTES, MIN_PACKET_BYTES, MsgId, PROP_ENCRYPTION_MASK, PROP_SUBPACKAGE } =
+  constants;
 const { unframeRange, xorChecksum } = framing;
 const { exactLayout, parseHeader } = header;
 const { decodeBody } = messages;
@@ -97,7 +98,13 @@ export function buildMessage(
  * encryption, an unknown id, a size out of bounds), which decodeTolerant then decodes or refuses.
  * `knownSum` is the checksum when the caller already computed it (-1 otherwise).
  */
-export function decodeWellFormed(p: Buffer, base: number, end: number, opts: DecodeOptions = {}, knownSum = -1): DecodedMessage | undefined {
+export function decodeWellFormed(
+  p: Buffer,
+  base: number,
+  end: number,
+  opts: DecodeOptions = {},
+  knownSum = -1,
+): DecodedMessage | undefined {
   const size = end - base;
   if (size < MIN_PACKET_BYTES || size > (opts.maxFrameBytes ?? MAX_FRAME_BYTES)) return undefined;
   const last = end - 1;
@@ -112,13 +119,26 @@ export function decodeWellFormed(p: Buffer, base: number, end: number, opts: Dec
   const phoneAt = base + (is2019 ? 5 : 4);
   const phoneBytes = is2019 ? 10 : 6;
   const start = phoneAt + phoneBytes + 2;
-  const known = decodeBody(msgId, p, start, last, { version: headerVersion, tzOffsetMinutes: opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES });
+  const known = decodeBody(msgId, p, start, last, {
+    version: headerVersion,
+    tzOffsetMinutes: opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES,
+  });
   if (known === undefined) return undefined;
   const version = versionOf(known, headerVersion);
   const phone = readBcdTrimmed(p, phoneAt, phoneBytes);
   const serial = u16(p, start - 2);
   // Typed by hand: msgId and body come from one variant of the union, which the literal cannot tell TypeScript.
-  if (is2019) return { version, phone, serial, properties, encryption: 0, protocolVersion: p[base + 4], msgId: known.msgId, body: known.body } as KnownMessage;
+  if (is2019)
+    return {
+      version,
+      phone,
+      serial,
+      properties,
+      encryption: 0,
+      protocolVersion: p[base + 4],
+      msgId: known.msgId,
+      body: known.body,
+    } as KnownMessage;
   return { version, phone, serial, properties, encryption: 0, msgId: known.msgId, body: known.body } as KnownMessage;
 }
 
@@ -138,7 +158,10 @@ export function decodeTolerant(p: Buffer, base: number, end: number, opts: Decod
     const sum = knownSum >= 0 ? knownSum : xorChecksum(p, base, last);
     if (sum !== p[last]) {
       if (opts.onBadChecksum !== 'flag') {
-        throw new Jt808DecodeError('BAD_CHECKSUM', `computed 0x${sum.toString(16).padStart(2, '0')}, frame has 0x${p[last].toString(16).padStart(2, '0')}`);
+        throw new Jt808DecodeError(
+          'BAD_CHECKSUM',
+          `computed 0x${sum.toString(16).padStart(2, '0')}, frame has 0x${p[last].toString(16).padStart(2, '0')}`,
+        );
       }
       checksumMismatch = true;
     }

@@ -64,7 +64,11 @@ export function unescapeBytes(src: Buffer, start: number, end: number): Buffer {
     const next = i + 1 < end ? src[i + 1] : -1;
     if (next === 0x01) out[o++] = ESCAPE;
     else if (next === 0x02) out[o++] = FLAG;
-    else throw new Jt808DecodeError('BAD_ESCAPE', `0x7d followed by ${next < 0 ? 'end of frame' : `0x${next.toString(16).padStart(2, '0')}`} at ${i}`);
+    else
+      throw new Jt808DecodeError(
+        'BAD_ESCAPE',
+        `0x7d followed by ${next < 0 ? 'end of frame' : `0x${next.toString(16).padStart(2, '0')}`} at ${i}`,
+      );
     i++;
   }
   return out.subarray(0, o);

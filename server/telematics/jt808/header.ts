@@ -173,7 +173,8 @@ export function writeHeader(out: Buffer, h: HeaderInput, bodyLength: number): nu
   if (bodyLength > MAX_BODY_LENGTH) throw new Jt808EncodeError('TOO_LONG', `body ${bodyLength} > ${MAX_BODY_LENGTH} bytes in one packet`);
   const version = h.version ?? 2013;
   const encryption = h.encryption ?? 0;
-  if (!Number.isInteger(encryption) || encryption < 0 || encryption > 7) throw new Jt808EncodeError('BAD_FIELD', `encryption ${encryption}`);
+  if (!Number.isInteger(encryption) || encryption < 0 || encryption > 7)
+    throw new Jt808EncodeError('BAD_FIELD', `encryption ${encryption}`);
   if (!Number.isInteger(h.msgId) || h.msgId < 0 || h.msgId > 0xffff) throw new Jt808EncodeError('BAD_FIELD', `msgId ${h.msgId}`);
   if (!Number.isInteger(h.serial) || h.serial < 0 || h.serial > 0xffff) throw new Jt808EncodeError('BAD_FIELD', `serial ${h.serial}`);
   let props = bodyLength | (encryption << PROP_ENCRYPTION_SHIFT);

@@ -30,7 +30,10 @@ export class ResponseEncoder {
 
   constructor(readonly header: ResponseHeader) {
     const body = encodeGeneralResponse({ replySerial: 0, replyMsgId: 0, result: 0 });
-    this.packet = encodePacket({ msgId: MsgId.PlatformResponse, phone: header.phone, serial: 0, version: header.version, protocolVersion: header.protocolVersion }, body);
+    this.packet = encodePacket(
+      { msgId: MsgId.PlatformResponse, phone: header.phone, serial: 0, version: header.version, protocolVersion: header.protocolVersion },
+      body,
+    );
     this.bodyAt = this.packet.length - 1 - BODY_BYTES;
     this.serialAt = this.bodyAt - 2;
   }

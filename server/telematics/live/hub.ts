@@ -79,7 +79,9 @@ export class LiveHub {
     const rows = batch.inserted.filter((x) => x.record.vehicleId !== null && x.source.vehicleOrgPath !== null);
     if (!rows.length) return;
     for (const s of this.subscribers) {
-      const mine = rows.filter((x) => pathInSubtree(s.orgPath, x.source.vehicleOrgPath!) && (!s.vehicleIds || s.vehicleIds.has(x.record.vehicleId!)));
+      const mine = rows.filter(
+        (x) => pathInSubtree(s.orgPath, x.source.vehicleOrgPath!) && (!s.vehicleIds || s.vehicleIds.has(x.record.vehicleId!)),
+      );
       if (!mine.length) continue;
       this.deliver(s, { type: 'positions', items: mine.map((x) => position(x.source, x.record)) });
       const alarms = mine.filter((x) => x.record.alarm !== 0);
@@ -105,7 +107,11 @@ export class LiveHub {
     if (!this.subscribers.size || !items.length) return;
     for (const s of this.subscribers) {
       const mine = items.filter(
-        (x) => s.memberId !== undefined && x.memberIds.has(s.memberId) && x.orgPath.startsWith(s.orgPath) && (!s.vehicleIds || s.vehicleIds.has(x.alarm.vehicleId)),
+        (x) =>
+          s.memberId !== undefined &&
+          x.memberIds.has(s.memberId) &&
+          x.orgPath.startsWith(s.orgPath) &&
+          (!s.vehicleIds || s.vehicleIds.has(x.alarm.vehicleId)),
       );
       if (mine.length) this.deliver(s, { type: 'alarm', items: mine.map((x) => x.alarm) });
     }

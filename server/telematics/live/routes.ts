@@ -32,7 +32,10 @@ function tokenOf(req: FastifyRequest): string | null {
   if (typeof q === 'string' && q) return q;
   const offered = req.headers['sec-websocket-protocol'];
   if (typeof offered !== 'string') return null;
-  const candidates = offered.split(',').map((s) => s.trim()).filter((s) => s && s !== LIVE_SUBPROTOCOL);
+  const candidates = offered
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s && s !== LIVE_SUBPROTOCOL);
   return candidates[0] ?? null;
 }
 
@@ -40,7 +43,8 @@ function parseFilter(data: Buffer): Set<number> | null | undefined {
   try {
     const m = JSON.parse(data.toString('utf8')) as { vehicleIds?: unknown };
     if (m.vehicleIds === null) return null;
-    if (Array.isArray(m.vehicleIds) && m.vehicleIds.length <= 10_000 && m.vehicleIds.every((v) => Number.isInteger(v))) return new Set(m.vehicleIds as number[]);
+    if (Array.isArray(m.vehicleIds) && m.vehicleIds.length <= 10_000 && m.vehicleIds.every((v) => Number.isInteger(v)))
+      return new Set(m.vehicleIds as number[]);
   } catch {
     /* not JSON: ignored */
   }
@@ -63,7 +67,11 @@ export async function registerLiveRoute(app: FastifyInstance, hub: LiveHub, watc
       websocket: true,
       // PUBLIC for the bearer-header hook only: the token is checked right here, before the upgrade.
       config: { permission: PUBLIC },
-      schema: { tags: ['telematics'], summary: 'live positions and alarms (WebSocket)', querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 2048 } } } },
+      schema: {
+        tags: ['telematics'],
+        summary: 'live positions and alarms (WebSocket)',
+        querystring: { type: 'object', properties: { token: { type: 'string', maxLength: 2048 } } },
+      },
       preValidation: async (req) => {
         const token = tokenOf(req);
         const caller = token ? await callerFromToken(deps, token) : null;
@@ -91,7 +99,12 @@ export async function registerLiveRoute(app: FastifyInstance, hub: LiveHub, watc
         if (ids === null) delete sub.vehicleIds;
         else if (ids) sub.vehicleIds = ids;
       });
-      const watched: WatchedSocket = { sessionId: caller.sessionId, memberId: caller.memberId, orgPath: caller.orgPath, close: (code, reason) => socket.close(code, reason) };
+      const watched: WatchedSocket = {
+        sessionId: caller.sessionId,
+        memberId: caller.memberId,
+        orgPath: caller.orgPath,
+        close: (code, reason) => socket.close(code, reason),
+      };
       watch.add(watched);
       socket.on('close', () => {
         hub.remove(sub);

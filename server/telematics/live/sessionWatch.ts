@@ -72,7 +72,11 @@ export class SessionWatch {
     for (const s of sockets) {
       if (!this.sockets.has(s)) continue;
       const holder = live.get(s.sessionId);
-      const end = !holder ? LIVE_CLOSE.sessionEnded : holder.memberId !== s.memberId || holder.orgPath !== s.orgPath ? LIVE_CLOSE.scopeChanged : null;
+      const end = !holder
+        ? LIVE_CLOSE.sessionEnded
+        : holder.memberId !== s.memberId || holder.orgPath !== s.orgPath
+          ? LIVE_CLOSE.scopeChanged
+          : null;
       if (!end) continue;
       this.sockets.delete(s);
       s.close(end.code, end.reason);

@@ -30,12 +30,22 @@ export type DisconnectTerminal = (terminalId: number, reason: string) => boolean
 export function registerRegistrationRoutes(app: FastifyInstance, db: Kysely<DB>, disconnect: DisconnectTerminal | null): void {
   app.get(
     '/api/vehicle/terminal/:id/registration',
-    { config: { permission: NONE, labels: LABELS }, schema: { tags: ['telematics'], summary: 'registration state, bound hardware and refused attempts of a terminal', params: terminalParams } },
+    {
+      config: { permission: NONE, labels: LABELS },
+      schema: {
+        tags: ['telematics'],
+        summary: 'registration state, bound hardware and refused attempts of a terminal',
+        params: terminalParams,
+      },
+    },
     async (req) => registrationView(db, await scopedTerminal(db, req)),
   );
   app.put(
     '/api/vehicle/terminal/:id/resetRegistration',
-    { config: { permission: RESET_REGISTRATION_PERMISSION, labels: LABELS }, schema: { tags: ['telematics'], summary: 'reset the registration of a terminal (it registers again)', params: terminalParams } },
+    {
+      config: { permission: RESET_REGISTRATION_PERMISSION, labels: LABELS },
+      schema: { tags: ['telematics'], summary: 'reset the registration of a terminal (it registers again)', params: terminalParams },
+    },
     async (req) => {
       const terminalId = await scopedTerminal(db, req);
       const before = await registrationView(db, terminalId);

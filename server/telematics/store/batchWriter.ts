@@ -231,7 +231,8 @@ export class BatchWriter<R> extends EventEmitter {
     try {
       if (keys.size && this.listenerCount('stored')) {
         const inserted: StoredRecords<R>['inserted'] = [];
-        for (const e of batch) for (const record of e.records) if (keys.has(this.store.keyOf(record))) inserted.push({ source: e.source, record });
+        for (const e of batch)
+          for (const record of e.records) if (keys.has(this.store.keyOf(record))) inserted.push({ source: e.source, record });
         this.emit('stored', { inserted } satisfies StoredRecords<R>);
       }
     } catch (err) {

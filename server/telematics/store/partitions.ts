@@ -189,7 +189,8 @@ export function startPartitionMaintenance(
     running = running.then(async () => {
       try {
         const r = await maintainPartitions(db, { ...passOptions, now: clock?.() });
-        if (r.created.length || r.dropped.length) log.info({ created: r.created, moved: r.moved, dropped: r.dropped }, 'time-series partitions maintained');
+        if (r.created.length || r.dropped.length)
+          log.info({ created: r.created, moved: r.moved, dropped: r.dropped }, 'time-series partitions maintained');
         if (r.failed.length) log.warn({ failed: r.failed }, 'time-series partition maintenance failed in part');
         return r;
       } catch (err) {

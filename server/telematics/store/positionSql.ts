@@ -52,5 +52,5 @@ export const INPUT_COLUMNS = `terminal_id int, device_time timestamptz, vehicle_
   speed real, direction int, alarm bigint, status bigint, acc boolean, fixed boolean, mileage_km float8, fuel_l float8,
   blind boolean, extras text, dtcs text`;
 
-export const insertedKeys = (rows: Array<{ terminal_id: number; ms: number }>): Set<string> => new Set(rows.map((r) => keyOf(r.terminal_id, Math.round(Number(r.ms)))));
-
+export const insertedKeys = (rows: Array<{ terminal_id: number; ms: number }>): Set<string> =>
+  new Set(rows.map((r) => keyOf(r.terminal_id, Math.round(Number(r.ms)))));

@@ -30,7 +30,6 @@ export class PositionWriter extends BatchWriter<PositionRecord> {
   }
 }
 
-
 /** One statement over unnest arrays (PGlite, and the fallback): see STORE_FROM_INPUT. */
 export async function insertPositions(db: Kysely<DB>, records: PositionRecord[]): Promise<Set<string>> {
   const col = <T>(f: (r: PositionRecord) => T): T[] => records.map(f);
@@ -51,5 +50,3 @@ export async function insertPositions(db: Kysely<DB>, records: PositionRecord[])
   const result = await executeStoring(db, statement);
   return insertedKeys(result.rows);
 }
-
-

@@ -31,7 +31,10 @@ export default function EChart({ option, loading, empty, emptyText, height = 280
   if (loading) return <Skeleton active paragraph={{ rows: 6 }} data-testid={testId ? `${testId}-loading` : undefined} />;
   if (empty)
     return (
-      <div style={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }} data-testid={testId ? `${testId}-empty` : undefined}>
+      <div
+        style={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+        data-testid={testId ? `${testId}-empty` : undefined}
+      >
         <Empty description={emptyText} />
       </div>
     );

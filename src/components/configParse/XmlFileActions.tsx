@@ -4,7 +4,16 @@ import { useState } from 'react';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import type { EntityPageContext, Row } from '../schema/pageContract';
-import { downloadXml, failureMessage, refuseFile, REPORTED_STATUSES, saveBlob, uploadXml, UPLOAD_CODE, XML_EXTENSION } from './xmlFileService';
+import {
+  downloadXml,
+  failureMessage,
+  refuseFile,
+  REPORTED_STATUSES,
+  saveBlob,
+  uploadXml,
+  UPLOAD_CODE,
+  XML_EXTENSION,
+} from './xmlFileService';
 
 /**
  * Row actions of a configuration parse file: upload its XML (one .xml file, 1 MB at most, checked

@@ -4,7 +4,17 @@ import { useCallback, useEffect, useState } from 'react';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
-import { createShare, listShares, revokeShare, SHARE_CODE, shareUrl, VALIDITY_HOURS, type CreatedTicket, type ShareTicket, type TicketStatus } from '../../services/share';
+import {
+  createShare,
+  listShares,
+  revokeShare,
+  SHARE_CODE,
+  shareUrl,
+  VALIDITY_HOURS,
+  type CreatedTicket,
+  type ShareTicket,
+  type TicketStatus,
+} from '../../services/share';
 import { copyText } from '../../utils/copyText';
 
 const STATUS_COLOR: Record<TicketStatus, string> = { active: 'green', expired: 'default', revoked: 'red' };
@@ -72,13 +82,27 @@ function ShareDialog({ vehicleId, onClose }: { vehicleId: number; onClose: () =>
   };
 
   const link = created ? shareUrl(created.path) : '';
-  const label = (h: number) => (h % 24 === 0 ? t('console.location.share.days', { n: h / 24 }) : t('console.location.share.hours', { n: h }));
+  const label = (h: number) =>
+    h % 24 === 0 ? t('console.location.share.days', { n: h / 24 }) : t('console.location.share.hours', { n: h });
   return (
-    <Modal open title={t('console.location.share.title')} onCancel={onClose} footer={<Button onClick={onClose}>{t('console.location.share.close')}</Button>} width={720} destroyOnHidden>
+    <Modal
+      open
+      title={t('console.location.share.title')}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{t('console.location.share.close')}</Button>}
+      width={720}
+      destroyOnHidden
+    >
       <Typography.Paragraph type="secondary">{t('console.location.share.intro')}</Typography.Paragraph>
       <Space wrap style={{ marginBottom: 16 }}>
         <span>{t('console.location.share.validity')}</span>
-        <Select value={hours} onChange={setHours} style={{ width: 120 }} options={VALIDITY_HOURS.map((h) => ({ value: h, label: label(h) }))} data-testid="share-validity" />
+        <Select
+          value={hours}
+          onChange={setHours}
+          style={{ width: 120 }}
+          options={VALIDITY_HOURS.map((h) => ({ value: h, label: label(h) }))}
+          data-testid="share-validity"
+        />
         <Button type="primary" loading={busy} onClick={() => void create()} data-testid="share-create">
           {t('console.location.share.create')}
         </Button>
@@ -111,7 +135,11 @@ function ShareDialog({ vehicleId, onClose }: { vehicleId: number; onClose: () =>
         dataSource={tickets}
         locale={{ emptyText: t('console.location.share.empty') }}
         columns={[
-          { key: 'status', title: t('console.location.share.status'), render: (_, r) => <Tag color={STATUS_COLOR[r.status]}>{t(['console.location.share', r.status].join('.'))}</Tag> },
+          {
+            key: 'status',
+            title: t('console.location.share.status'),
+            render: (_, r) => <Tag color={STATUS_COLOR[r.status]}>{t(['console.location.share', r.status].join('.'))}</Tag>,
+          },
           { key: 'createdAt', title: t('console.location.share.createdAt'), render: (_, r) => parseTime(r.createdAt) },
           { key: 'expiresAt', title: t('console.location.share.expiresAt'), render: (_, r) => parseTime(r.expiresAt) },
           { key: 'createdBy', title: t('console.location.share.createdBy'), dataIndex: 'createdBy' },

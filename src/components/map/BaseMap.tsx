@@ -30,7 +30,13 @@ export default function BaseMap({ config, onReady, view = DEFAULT_VIEW, canvas =
 
   useEffect(() => {
     if (!box.current) return undefined;
-    const map = L.map(box.current, { preferCanvas: canvas, ...(canvas ? { renderer: L.canvas({ padding: 0.5 }) } : {}), attributionControl: Boolean(config.attribution), worldCopyJump: true, maxZoom: 19 });
+    const map = L.map(box.current, {
+      preferCanvas: canvas,
+      ...(canvas ? { renderer: L.canvas({ padding: 0.5 }) } : {}),
+      attributionControl: Boolean(config.attribution),
+      worldCopyJump: true,
+      maxZoom: 19,
+    });
     map.setView(start.current.center, start.current.zoom);
     if (config.tileUrl) L.tileLayer(config.tileUrl, { maxZoom: 19, attribution: config.attribution ?? undefined }).addTo(map);
     // Leaflet's own prefix links to its site: the tiles' credit is what must be shown.

@@ -17,15 +17,25 @@ const toMap = ([lng, lat]: number[], coords: TileCoords) => toMapLatLng(lat, lng
 
 /** The layer that draws a fence, or null when the geometry has no shape to draw (a district without boundary). */
 export function fenceLayer(type: FenceType, g: FenceGeometry, coords: TileCoords, style: L.PathOptions = {}): L.Path | null {
-  if (type === 'circle' && g.center && typeof g.radius === 'number') return L.circle(toMap(g.center, coords), { radius: g.radius, ...style });
-  if ((type === 'polygon' || type === 'rectangle') && g.points?.length) return L.polygon(g.points.map((p) => toMap(p, coords)), style);
-  if (type === 'route' && g.path?.length) return L.polyline(g.path.map((p) => toMap(p, coords)), style);
+  if (type === 'circle' && g.center && typeof g.radius === 'number')
+    return L.circle(toMap(g.center, coords), { radius: g.radius, ...style });
+  if ((type === 'polygon' || type === 'rectangle') && g.points?.length)
+    return L.polygon(
+      g.points.map((p) => toMap(p, coords)),
+      style,
+    );
+  if (type === 'route' && g.path?.length)
+    return L.polyline(
+      g.path.map((p) => toMap(p, coords)),
+      style,
+    );
   return null;
 }
 
 /** What a drawn or edited layer stores for a fence of `type`; a route keeps the width it was given. */
 export function geometryOf(type: FenceType, layer: L.Layer, coords: TileCoords, width?: number): FenceGeometry | null {
-  if (type === 'circle' && layer instanceof L.Circle) return { center: toLngLat(layer.getLatLng(), coords), radius: Math.round(layer.getRadius() * 10) / 10 };
+  if (type === 'circle' && layer instanceof L.Circle)
+    return { center: toLngLat(layer.getLatLng(), coords), radius: Math.round(layer.getRadius() * 10) / 10 };
   if ((type === 'polygon' || type === 'rectangle') && layer instanceof L.Polygon) {
     const rings = layer.getLatLngs() as L.LatLng[][];
     return { points: (rings[0] ?? []).map((p) => toLngLat(p, coords)) };

@@ -13,7 +13,10 @@ export function useMapConfig(): MapConfig | null {
       throw e;
     });
     // Unreachable configuration: draw without tiles rather than not at all.
-    cached.then((c) => live && setConfig(c), () => live && setConfig({ tileUrl: null, coordSystem: 'WGS84', attribution: null }));
+    cached.then(
+      (c) => live && setConfig(c),
+      () => live && setConfig({ tileUrl: null, coordSystem: 'WGS84', attribution: null }),
+    );
     return () => {
       live = false;
     };

@@ -71,7 +71,10 @@ export default function ChangePasswordForm({ uid, token, onChanged, onCancel }: 
           extra={<StrengthMeter password={newPassword} />}
           rules={[
             { required: true, message: t('validation.required', { field: label('newPassword') }) },
-            { validator: (_, v: string | undefined) => (!v || passwordViolations(v).length === 0 ? Promise.resolve() : Promise.reject(new Error(t('validation.password.tooWeak')))) },
+            {
+              validator: (_, v: string | undefined) =>
+                !v || passwordViolations(v).length === 0 ? Promise.resolve() : Promise.reject(new Error(t('validation.password.tooWeak'))),
+            },
           ]}
         >
           <Input.Password autoComplete="new-password" />
@@ -84,7 +87,10 @@ export default function ChangePasswordForm({ uid, token, onChanged, onCancel }: 
         rules={[
           { required: true, message: t('validation.confirmPassword.required') },
           ({ getFieldValue }) => ({
-            validator: (_, v: string | undefined) => (!v || v === getFieldValue('newPassword') ? Promise.resolve() : Promise.reject(new Error(t('validation.confirmPassword.mismatch')))),
+            validator: (_, v: string | undefined) =>
+              !v || v === getFieldValue('newPassword')
+                ? Promise.resolve()
+                : Promise.reject(new Error(t('validation.confirmPassword.mismatch'))),
           }),
         ]}
       >

@@ -8,7 +8,15 @@ import PasswordRules from './PasswordRules';
  * or broken as the person types: the same popover as the change-password dialog. (Form.Item injects
  * value and onChange.)
  */
-export default function PasswordInput({ value, onChange, id }: { value?: string; onChange?: (e: ChangeEvent<HTMLInputElement>) => void; id?: string }) {
+export default function PasswordInput({
+  value,
+  onChange,
+  id,
+}: {
+  value?: string;
+  onChange?: (e: ChangeEvent<HTMLInputElement>) => void;
+  id?: string;
+}) {
   const t = useT();
   return (
     <Popover placement="right" trigger="focus" title={t('console.password.rules')} content={<PasswordRules password={value ?? ''} />}>

@@ -13,7 +13,12 @@ export default function PasswordRules({ password }: { password: string }) {
         const ok = password !== '' && !broken.has(rule);
         return (
           <span key={rule} data-rule={rule} data-ok={ok}>
-            {ok ? <CheckCircleFilled style={{ color: '#52c41a' }} /> : <CloseCircleFilled style={{ color: password ? '#f5222d' : '#bfbfbf' }} />} {t(`validation.password.rules.${rule}`)}
+            {ok ? (
+              <CheckCircleFilled style={{ color: '#52c41a' }} />
+            ) : (
+              <CloseCircleFilled style={{ color: password ? '#f5222d' : '#bfbfbf' }} />
+            )}{' '}
+            {t(`validation.password.rules.${rule}`)}
           </span>
         );
       })}

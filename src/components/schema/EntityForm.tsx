@@ -45,7 +45,18 @@ export interface EntityFormProps {
  * in the browser by the entity's precompiled validator, in the server's words, before any call; the
  * server's 400 field errors land on their fields, and its 406 message is the request config's toast.
  */
-export default function EntityForm({ entity, schema, row, onClose, onSaved, section, values: startValues, caller: given, titles, extensions: ext = {} }: EntityFormProps) {
+export default function EntityForm({
+  entity,
+  schema,
+  row,
+  onClose,
+  onSaved,
+  section,
+  values: startValues,
+  caller: given,
+  titles,
+  extensions: ext = {},
+}: EntityFormProps) {
   const t = useT();
   const { locale } = useIntl();
   const [form] = Form.useForm();
@@ -66,12 +77,18 @@ export default function EntityForm({ entity, schema, row, onClose, onSaved, sect
   // An edit form holds every field, so the create body's checks (required ones included) apply to it
   // unless a required field is not in the form, or the row has none (the top organisation's parent).
   const kind =
-    mode === 'create' || (schema.required ?? []).every((r) => schema.properties[r]?.readOnly || (fields.some((f) => f.name === r) && row?.[r] != null)) ? 'create' : 'update';
+    mode === 'create' ||
+    (schema.required ?? []).every((r) => schema.properties[r]?.readOnly || (fields.some((f) => f.name === r) && row?.[r] != null))
+      ? 'create'
+      : 'update';
   const messages = translator(matchLanguage(locale) ?? DEFAULT_LANGUAGE);
   const initialValues = useMemo(() => {
     const values = row
       ? toFormValues(fields, row)
-      : { ...Object.fromEntries(fields.filter((f) => f.defaultValue !== undefined).map((f) => [f.name, f.defaultValue])), ...toFormValues(fields, startValues ?? {}) };
+      : {
+          ...Object.fromEntries(fields.filter((f) => f.defaultValue !== undefined).map((f) => [f.name, f.defaultValue])),
+          ...toFormValues(fields, startValues ?? {}),
+        };
     for (const name of section?.fields ?? []) if (row && row[name] !== undefined) values[name] = row[name];
     return values;
   }, [fields, row, section, startValues]);
@@ -88,7 +105,8 @@ export default function EntityForm({ entity, schema, row, onClose, onSaved, sect
   };
 
   const errorsOf = (f: FormInstance) => validateBody(entity, schema, kind, toBody(fields, f.getFieldsValue(true), mode), messages);
-  const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+  const blank = (v: unknown) =>
+    v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
   const ruleOf =
     (name: string, label: string, required: boolean, pageRequired: boolean) =>
     (f: FormInstance): RuleObject => ({
@@ -151,7 +169,9 @@ export default function EntityForm({ entity, schema, row, onClose, onSaved, sect
   };
 
   const ownTitle = mode === 'create' ? titles?.createTitle : titles?.editTitle;
-  const title = ownTitle ? t(ownTitle) : t(mode === 'create' ? 'console.schema.createTitle' : 'console.schema.editTitle', { title: itemTitle(t, entity) });
+  const title = ownTitle
+    ? t(ownTitle)
+    : t(mode === 'create' ? 'console.schema.createTitle' : 'console.schema.editTitle', { title: itemTitle(t, entity) });
   const items = fields.map((f) => {
     const own = ext.inputs?.[f.name];
     const help = ext.help?.[f.name];

@@ -35,7 +35,24 @@ const TREE_PAGE_SIZE = 9999;
  * delete behind the schema's action codes; then the spreadsheet buttons and the page's own
  * extensions (pageContract.ts).
  */
-export function EntityPage({ entity, toolbar, rowActions, leadingRowActions, cells, actionsWidth, formSection, tree, loadTree, criteria: fixed, calls, labels, form, header, testId, onSaved }: { entity: SchemaName } & EntityPageExtensions) {
+export function EntityPage({
+  entity,
+  toolbar,
+  rowActions,
+  leadingRowActions,
+  cells,
+  actionsWidth,
+  formSection,
+  tree,
+  loadTree,
+  criteria: fixed,
+  calls,
+  labels,
+  form,
+  header,
+  testId,
+  onSaved,
+}: { entity: SchemaName } & EntityPageExtensions) {
   const schema = schemaEntities[entity];
   const x = schema['x-entity'];
   const t = useT();
@@ -77,7 +94,9 @@ export function EntityPage({ entity, toolbar, rowActions, leadingRowActions, cel
   // The confirmation names the record (its option label: a plate, a name…), never "this record".
   const deleteQuestion = (row: Row) => {
     const name = row[x.optionLabel ?? 'name'];
-    return typeof name === 'string' || typeof name === 'number' ? t('console.schema.deleteNamed', { name: String(name) }) : t('console.schema.deleteConfirm');
+    return typeof name === 'string' || typeof name === 'number'
+      ? t('console.schema.deleteNamed', { name: String(name) })
+      : t('console.schema.deleteConfirm');
   };
 
   const remove = async (row: Row) => {
@@ -155,8 +174,21 @@ export function EntityPage({ entity, toolbar, rowActions, leadingRowActions, cel
         columns={columns}
         search={searchable ? { labelWidth: 'auto' } : false}
         scroll={{ x: 'max-content' }}
-        options={{ reload: true, density: false, setting: true, search: x.keyword?.length ? { name: 'keyword', placeholder: t('console.schema.keyword'), allowClear: true } : false }}
-        pagination={isTree ? false : { defaultPageSize: PAGE_SIZE, showSizeChanger: true, showTotal: (total) => t(exactTotal ? 'console.schema.total' : 'console.schema.totalAtLeast', { total }) }}
+        options={{
+          reload: true,
+          density: false,
+          setting: true,
+          search: x.keyword?.length ? { name: 'keyword', placeholder: t('console.schema.keyword'), allowClear: true } : false,
+        }}
+        pagination={
+          isTree
+            ? false
+            : {
+                defaultPageSize: PAGE_SIZE,
+                showSizeChanger: true,
+                showTotal: (total) => t(exactTotal ? 'console.schema.total' : 'console.schema.totalAtLeast', { total }),
+              }
+        }
         {...(isTree ? { expandable: { expandedRowKeys: expanded, onExpandedRowsChange: setExpanded } } : {})}
         request={async (params, sort) => {
           if (isTree && loadTree) {
@@ -167,8 +199,12 @@ export function EntityPage({ entity, toolbar, rowActions, leadingRowActions, cel
           }
           const criteria = { ...toCriteria(schema, params), ...fixed };
           const order = toOrder(schema, sort);
-          const paging = parent ? { pageIndex: 1, pageSize: TREE_PAGE_SIZE } : { pageIndex: params.current ?? 1, pageSize: params.pageSize ?? PAGE_SIZE };
-          const page = await caller.call<{ data: Row[]; total: number; totalExact: boolean }>('query', { data: { criteria, order, ...paging } });
+          const paging = parent
+            ? { pageIndex: 1, pageSize: TREE_PAGE_SIZE }
+            : { pageIndex: params.current ?? 1, pageSize: params.pageSize ?? PAGE_SIZE };
+          const page = await caller.call<{ data: Row[]; total: number; totalExact: boolean }>('query', {
+            data: { criteria, order, ...paging },
+          });
           last.current = { criteria, order, rows: page.data };
           setExactTotal(page.totalExact);
           if (!parent) return { data: page.data, total: page.total, success: true };
@@ -178,18 +214,20 @@ export function EntityPage({ entity, toolbar, rowActions, leadingRowActions, cel
         }}
         // The request config has shown the failure; the table keeps its last rows.
         onRequestError={() => undefined}
-        toolBarRender={() => [
-          isTree && <ExpandButtons key="expand" parents={parents} onExpand={setExpanded} />,
-          hasRoute(schema, 'create') && (
-            <Permission key="add" code={caller.codeOf('create')}>
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => ctx.create()} data-testid="entity-add">
-                {t(labels?.add ?? 'console.schema.add')}
-              </Button>
-            </Permission>
-          ),
-          ...sheetButtons(ctx),
-          ...(toolbar?.(ctx) ?? []),
-        ].filter(Boolean)}
+        toolBarRender={() =>
+          [
+            isTree && <ExpandButtons key="expand" parents={parents} onExpand={setExpanded} />,
+            hasRoute(schema, 'create') && (
+              <Permission key="add" code={caller.codeOf('create')}>
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => ctx.create()} data-testid="entity-add">
+                  {t(labels?.add ?? 'console.schema.add')}
+                </Button>
+              </Permission>
+            ),
+            ...sheetButtons(ctx),
+            ...(toolbar?.(ctx) ?? []),
+          ].filter(Boolean)
+        }
       />
       {editing && (
         <EntityForm

@@ -21,7 +21,14 @@ export function fieldInput({ field, row }: FieldInputProps): ReactElement {
   switch (field.widget) {
     case 'multiSelect':
       // The ids' labels (`x-ref.as`, e.g. roleNames) in the same order as the ids.
-      return <RefSelect multiple entity={field.ref?.entity ?? ''} initialLabels={Array.isArray(row?.[field.ref?.as ?? '']) ? (row?.[field.ref?.as ?? ''] as string[]) : undefined} initialValues={row?.[field.name] as number[] | undefined} />;
+      return (
+        <RefSelect
+          multiple
+          entity={field.ref?.entity ?? ''}
+          initialLabels={Array.isArray(row?.[field.ref?.as ?? '']) ? (row?.[field.ref?.as ?? ''] as string[]) : undefined}
+          initialValues={row?.[field.name] as number[] | undefined}
+        />
+      );
     case 'checkboxes':
       return <Checkbox.Group options={(field.options ?? []).map((o) => ({ value: o.value as string, label: o.label }))} />;
     case 'textarea':
@@ -43,7 +50,11 @@ export function fieldInput({ field, row }: FieldInputProps): ReactElement {
     case 'dateRange':
       return <DatePicker.RangePicker style={{ width: '100%' }} />;
     case 'treeSelect':
-      return field.ref?.entity === 'organisation' ? <OrgTreeSelect initialLabel={label} /> : <RefSelect entity={field.ref?.entity ?? ''} initialLabel={label} />;
+      return field.ref?.entity === 'organisation' ? (
+        <OrgTreeSelect initialLabel={label} />
+      ) : (
+        <RefSelect entity={field.ref?.entity ?? ''} initialLabel={label} />
+      );
     case 'select':
       if (field.ref) return <RefSelect entity={field.ref.entity} initialLabel={label} unusedBy={field.ref.unusedBy} />;
       return <Select allowClear options={(field.options ?? []).map((o) => ({ value: o.value as string | number, label: o.label }))} />;

@@ -6,7 +6,10 @@ import { loadOptions, type Option } from '../../services/entity';
 
 /** One id, or (`multiple`: an id array's input) several: value and onChange hand arrays. */
 export type RefSelectProps = RefSelectCommon &
-  ({ multiple?: false; value?: number | null; onChange?: (value: number | null) => void } | { multiple: true; value?: number[]; onChange?: (value: number[]) => void });
+  (
+    | { multiple?: false; value?: number | null; onChange?: (value: number | null) => void }
+    | { multiple: true; value?: number[]; onChange?: (value: number[]) => void }
+  );
 
 interface RefSelectCommon {
   /** The referenced entity (`x-ref.entity`). */
@@ -53,7 +56,8 @@ export default function RefSelect(props: RefSelectProps) {
       .then((items) => {
         // Only the answer to the latest search counts (answers can arrive out of order); the chosen options stay, since free-only
         // answers (unusedBy) leave out what this very row already uses.
-        if (ticket === latest.current) setOptions((prev) => [...items, ...prev.filter((o) => chosen(o) && !items.some((i) => i.value === o.value))]);
+        if (ticket === latest.current)
+          setOptions((prev) => [...items, ...prev.filter((o) => chosen(o) && !items.some((i) => i.value === o.value))]);
       })
       .catch(() => undefined) // the request config already showed the failure
       .finally(() => ticket === latest.current && setLoading(false));

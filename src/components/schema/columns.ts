@@ -4,7 +4,17 @@ import { createElement, type ReactNode } from 'react';
 import type { EntitySchema, PropertySchema, XRef } from '../../../schemas/kit/entity';
 import type { Translate } from '../../../schemas/kit/i18n';
 import type { Row } from './pageContract';
-import { baseType, enumLabelKey, enumValues, fieldLabelKey, isDate, isDateTime, isNumeric, orderedProperties, relationLabels } from './labels';
+import {
+  baseType,
+  enumLabelKey,
+  enumValues,
+  fieldLabelKey,
+  isDate,
+  isDateTime,
+  isNumeric,
+  orderedProperties,
+  relationLabels,
+} from './labels';
 
 /** The search inputs a column mapper cannot build from value types alone (they load their options). */
 export interface SearchWidgets {
@@ -23,20 +33,31 @@ export function valueEnumOf(entity: string, name: string, p: PropertySchema, t: 
   return undefined;
 }
 
-const shown = (v: unknown): ReactNode => (v === null || v === undefined || v === '' ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const shown = (v: unknown): ReactNode =>
+  v === null || v === undefined || v === '' ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 /** An array cell: enum values by their labels, other values (the names of a row's roles) as tags. */
 function listed(entity: string, name: string, p: PropertySchema, v: unknown, t: Translate): ReactNode {
   if (!Array.isArray(v) || !v.length) return '-';
   if (p.items?.enum) return v.map((x) => t(enumLabelKey(entity, name, x as string))).join(' / ');
   if (v.some((x) => typeof x === 'object')) return JSON.stringify(v);
-  return createElement(Space, { size: [0, 4], wrap: true }, ...v.map((x, i) => createElement(Tag, { key: `${String(x)}-${i}` }, String(x))));
+  return createElement(
+    Space,
+    { size: [0, 4], wrap: true },
+    ...v.map((x, i) => createElement(Tag, { key: `${String(x)}-${i}` }, String(x))),
+  );
 }
 
 /** How a property looks in a table cell. */
 function tableColumn(entity: string, name: string, p: PropertySchema, t: Translate): ProColumns<Row> {
   // Keyed by the property: ProTable finds a column's sort order by its key.
-  const col: ProColumns<Row> = { dataIndex: name, key: name, title: t(fieldLabelKey(entity, name)), search: false, sorter: !!p['x-ui']?.sort };
+  const col: ProColumns<Row> = {
+    dataIndex: name,
+    key: name,
+    title: t(fieldLabelKey(entity, name)),
+    search: false,
+    sorter: !!p['x-ui']?.sort,
+  };
   const ref = p['x-ref'];
   const valueEnum = valueEnumOf(entity, name, p, t);
   if (ref) col.render = (_dom, row) => shown(row[ref.as]);

@@ -51,7 +51,10 @@ export function toCriteria(schema: EntitySchema, values: Readonly<Record<string,
 }
 
 /** ProTable's sort (`{field: 'ascend' | 'descend' | null}`) → the query's order, sortable properties only. */
-export function toOrder(schema: EntitySchema, sort: Readonly<Record<string, 'ascend' | 'descend' | null | undefined>>): ListOrder | undefined {
+export function toOrder(
+  schema: EntitySchema,
+  sort: Readonly<Record<string, 'ascend' | 'descend' | null | undefined>>,
+): ListOrder | undefined {
   for (const [property, dir] of Object.entries(sort)) {
     if (!dir || !schema.properties[property]?.['x-ui']?.sort) continue;
     return { property, direction: dir === 'descend' ? 'DESC' : 'ASC' };

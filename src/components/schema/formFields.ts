@@ -1,6 +1,16 @@
 import type { EntitySchema, PropertySchema, Widget } from '../../../schemas/kit/entity';
 import type { Translate } from '../../../schemas/kit/i18n';
-import { baseType, enumLabelKey, enumValues, fieldLabelKey, isDate, isDateTime, isNumeric, orderedProperties, relationLabels } from './labels';
+import {
+  baseType,
+  enumLabelKey,
+  enumValues,
+  fieldLabelKey,
+  isDate,
+  isDateTime,
+  isNumeric,
+  orderedProperties,
+  relationLabels,
+} from './labels';
 
 /**
  * Form widgets: the schema's (`x-ui.widget`) plus a date-time picker, a JSON text for objects, a

@@ -9,7 +9,8 @@ export const itemTitle = (t: (key: string) => string, entity: string) => {
 };
 export const fieldsPrefix = (entity: string) => `entity.${entity}.fields`;
 export const fieldLabelKey = (entity: string, prop: string) => `${fieldsPrefix(entity)}.${prop}`;
-export const enumLabelKey = (entity: string, prop: string, value: string | number | boolean) => `entity.${entity}.enums.${prop}.${String(value)}`;
+export const enumLabelKey = (entity: string, prop: string, value: string | number | boolean) =>
+  `entity.${entity}.enums.${prop}.${String(value)}`;
 
 /** The type a property holds besides null. */
 export function baseType(p: PropertySchema): string | undefined {

@@ -11,7 +11,13 @@ import { fieldsPrefix } from './labels';
  * words each failure as the server would (`toFieldErrors` + the shared translator).
  * Answers form field → message; a nested failure (`geometry.center`) lands on its top-level field.
  */
-export function validateBody(entity: SchemaName, schema: EntitySchema, kind: 'create' | 'update', body: Readonly<Record<string, unknown>>, t: Translate): Map<string, string> {
+export function validateBody(
+  entity: SchemaName,
+  schema: EntitySchema,
+  kind: 'create' | 'update',
+  body: Readonly<Record<string, unknown>>,
+  t: Translate,
+): Map<string, string> {
   const copy = structuredClone(body) as Record<string, unknown>;
   normaliseBody(schema, copy);
   const validate = bodyValidators[entity][kind];

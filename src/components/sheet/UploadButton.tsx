@@ -13,7 +13,11 @@ export default function UploadButton({ ctx, flow }: { ctx: EntityPageContext; fl
   const renew = flow.kind === 'renew';
   return (
     <>
-      <Button icon={renew ? <FieldTimeOutlined /> : <UploadOutlined />} onClick={() => setOpen(true)} data-testid={renew ? 'sheet-renew' : 'sheet-import'}>
+      <Button
+        icon={renew ? <FieldTimeOutlined /> : <UploadOutlined />}
+        onClick={() => setOpen(true)}
+        data-testid={renew ? 'sheet-renew' : 'sheet-import'}
+      >
         {t(renew ? 'console.sheet.renew' : 'console.sheet.import')}
       </Button>
       <UploadDialog open={open} flow={flow} entity={ctx.schema['x-entity'].name} onClose={() => setOpen(false)} onDone={ctx.reload} />

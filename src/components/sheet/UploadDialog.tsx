@@ -60,7 +60,8 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
       watch.stop();
     }
   };
-  const aborted = (e: unknown) => (e as { name?: string; code?: string })?.code === 'ERR_CANCELED' || (e as { name?: string })?.name === 'CanceledError';
+  const aborted = (e: unknown) =>
+    (e as { name?: string; code?: string })?.code === 'ERR_CANCELED' || (e as { name?: string })?.name === 'CanceledError';
 
   /** Stops the check or the store under way: the request is aborted and the server told; its answer says whether rows were stored first. */
   const cancelRun = async () => {
@@ -163,7 +164,14 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
         <Button key="cancel" onClick={close} disabled={state.phase === 'applying'}>
           {t('console.sheet.cancel')}
         </Button>,
-        <Button key="apply" type="primary" data-testid="sheet-apply" disabled={state.phase !== 'valid' && state.phase !== 'applying'} loading={state.phase === 'applying'} onClick={() => void apply()}>
+        <Button
+          key="apply"
+          type="primary"
+          data-testid="sheet-apply"
+          disabled={state.phase !== 'valid' && state.phase !== 'applying'}
+          loading={state.phase === 'applying'}
+          onClick={() => void apply()}
+        >
           {t(renew ? 'console.sheet.confirmRenew' : 'console.sheet.confirmImport')}
         </Button>,
       ]}
@@ -171,7 +179,14 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
       <Space direction="vertical" style={{ width: '100%' }} size="middle">
         <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
           {t(renew ? 'console.sheet.renewHint' : 'console.sheet.importHint', { size: humanSize(SHEET_MAX_BYTES), rows: SHEET_MAX_ROWS })}{' '}
-          <Button type="link" size="small" icon={<DownloadOutlined />} loading={templateBusy} onClick={() => void template()} data-testid="sheet-template">
+          <Button
+            type="link"
+            size="small"
+            icon={<DownloadOutlined />}
+            loading={templateBusy}
+            onClick={() => void template()}
+            data-testid="sheet-template"
+          >
             {t('console.sheet.template')}
           </Button>
         </Typography.Paragraph>
@@ -214,7 +229,15 @@ function Outcome({ state, entity }: { state: ReturnType<typeof uploadStep>; enti
       return <Alert type="error" showIcon message={state.message} data-testid="sheet-problem" />;
     case 'valid':
     case 'applying':
-      return <Alert type="success" showIcon message={state.report.message} description={t('console.sheet.confirmHint', { count: state.report.total })} data-testid="sheet-valid" />;
+      return (
+        <Alert
+          type="success"
+          showIcon
+          message={state.report.message}
+          description={t('console.sheet.confirmHint', { count: state.report.total })}
+          data-testid="sheet-valid"
+        />
+      );
     case 'invalid':
       return <ErrorTable report={state.report} entity={entity} />;
   }
@@ -225,7 +248,10 @@ function RunProgress({ rows, cancelling, onCancel }: { rows: RowProgress | null;
   const t = useT();
   const fmt = useNumberFormat();
   const figures = rows && rows.total !== null ? { done: fmt(rows.done), total: fmt(rows.total) } : null;
-  const text = !rows || rows.phase === 'read' || !figures ? t('console.sheet.checking') : t(rows.phase === 'store' ? 'console.sheet.progressStore' : 'console.sheet.progressCheck', figures);
+  const text =
+    !rows || rows.phase === 'read' || !figures
+      ? t('console.sheet.checking')
+      : t(rows.phase === 'store' ? 'console.sheet.progressStore' : 'console.sheet.progressCheck', figures);
   return (
     <Space size={12} data-testid="sheet-progress" data-phase={rows?.phase} data-done={rows?.done} data-total={rows?.total ?? undefined}>
       <Spin size="small" />

@@ -8,7 +8,8 @@ export interface FileProblem {
   params?: Record<string, string | number>;
 }
 
-export const humanSize = (bytes: number): string => (bytes >= 1 << 20 ? `${+(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+export const humanSize = (bytes: number): string =>
+  bytes >= 1 << 20 ? `${+(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 
 /** Why a chosen file cannot be sent (checked before uploading; the server checks again), or null. */
 export function fileProblem(file: { name: string; size: number }): FileProblem | null {

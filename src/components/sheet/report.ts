@@ -25,5 +25,13 @@ export function isSheetReport(data: unknown): data is SheetReport {
 export function errorLines(report: SheetReport, labelOf: (field: string) => string): ErrorLine[] {
   return [...report.rows]
     .sort((a, b) => a.row - b.row)
-    .flatMap((r) => r.errors.map((e, i) => ({ key: `${r.row}:${e.field}:${i}`, row: r.row, field: e.field, fieldLabel: e.field ? labelOf(e.field) : '', message: e.message })));
+    .flatMap((r) =>
+      r.errors.map((e, i) => ({
+        key: `${r.row}:${e.field}:${i}`,
+        row: r.row,
+        field: e.field,
+        fieldLabel: e.field ? labelOf(e.field) : '',
+        message: e.message,
+      })),
+    );
 }

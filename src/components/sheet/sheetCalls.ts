@@ -35,7 +35,13 @@ function flow(schema: EntitySchema, kind: 'import' | 'renew'): UploadFlow | unde
   const apply = sheetCall(schema, kind);
   if (!template || !validate || !apply) return undefined;
   if (kind === 'renew' && !schema['x-entity'].renew) return undefined;
-  return { kind, template: kind === 'renew' ? { ...template, url: `${template.url}?kind=renew` } : template, validate, apply, code: apply.authority };
+  return {
+    kind,
+    template: kind === 'renew' ? { ...template, url: `${template.url}?kind=renew` } : template,
+    validate,
+    apply,
+    code: apply.authority,
+  };
 }
 
 /** Which spreadsheet buttons an entity's page shows: only what its schema declares. */

@@ -36,7 +36,9 @@ export function uploadStep(s: UploadState, e: UploadEvent): UploadState {
     case 'checked':
       // An answer of the check, or a refused apply (the rows changed meanwhile): the report decides.
       if (s.phase !== 'checking' && s.phase !== 'applying') return s;
-      return e.report.success && s.phase === 'checking' ? { phase: 'valid', file: s.file, report: e.report } : { phase: 'invalid', file: s.file, report: e.report };
+      return e.report.success && s.phase === 'checking'
+        ? { phase: 'valid', file: s.file, report: e.report }
+        : { phase: 'invalid', file: s.file, report: e.report };
     case 'failed':
       return s.phase === 'checking' || s.phase === 'applying' ? { phase: 'failed', file: s.file, message: e.message } : s;
     case 'apply':

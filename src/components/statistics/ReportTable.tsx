@@ -26,7 +26,7 @@ export default function ReportTable<R extends object>({ columns, rows, testId, .
     fixed: i === 0 ? 'left' : undefined,
     render: (_: unknown, row: R) => {
       const v = cellText(c, row, t, (iso) => parseTime(iso) ?? '');
-      return typeof v === 'number' ? fmt(v, c.digits ?? 0) : v ?? '';
+      return typeof v === 'number' ? fmt(v, c.digits ?? 0) : (v ?? '');
     },
     ...(c.kind === 'number' ? { sorter: (a: R, b: R) => Number(c.value(a) ?? -Infinity) - Number(c.value(b) ?? -Infinity) } : {}),
   }));

@@ -32,9 +32,20 @@ export default function StatsFilter({ value, onChange, noVehicle, children }: St
         value={[dayjs(value.begin), dayjs(value.end)]}
         onChange={(r) => r?.[0] && r[1] && onChange({ ...value, begin: r[0].format('YYYY-MM-DD'), end: r[1].format('YYYY-MM-DD') })}
       />
-      <OrgTreeSelect style={{ width: 200 }} value={value.orgId} onChange={(orgId) => onChange({ ...value, orgId })} placeholder={t('console.statistics.org')} />
+      <OrgTreeSelect
+        style={{ width: 200 }}
+        value={value.orgId}
+        onChange={(orgId) => onChange({ ...value, orgId })}
+        placeholder={t('console.statistics.org')}
+      />
       {!noVehicle && (
-        <RefSelect style={{ width: 180 }} entity="vehicle" value={value.vehicleId} onChange={(vehicleId) => onChange({ ...value, vehicleId })} placeholder={t('console.statistics.vehicle')} />
+        <RefSelect
+          style={{ width: 180 }}
+          entity="vehicle"
+          value={value.vehicleId}
+          onChange={(vehicleId) => onChange({ ...value, vehicleId })}
+          placeholder={t('console.statistics.vehicle')}
+        />
       )}
       {children}
     </Space>

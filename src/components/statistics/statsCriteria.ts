@@ -11,7 +11,8 @@ export interface StatsCriteria {
 }
 
 /** 'YYYY-MM-DD' of a local date. */
-export const dayOf = (d: Date): string => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+export const dayOf = (d: Date): string =>
+  `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /** The last `days` days up to and including `today`. */
 export function quickRange(days: number, today: Date = new Date()): { begin: string; end: string } {
@@ -21,10 +22,12 @@ export function quickRange(days: number, today: Date = new Date()): { begin: str
 
 /** Which quick range the criteria are, if any. */
 export function quickOf(c: { begin: string; end: string }, today: Date = new Date()): QuickDays | null {
-  return QUICK_DAYS.find((n) => {
-    const r = quickRange(n, today);
-    return r.begin === c.begin && r.end === c.end;
-  }) ?? null;
+  return (
+    QUICK_DAYS.find((n) => {
+      const r = quickRange(n, today);
+      return r.begin === c.begin && r.end === c.end;
+    }) ?? null
+  );
 }
 
 export const initialCriteria = (days: QuickDays = 7): StatsCriteria => ({ ...quickRange(days), orgId: null, vehicleId: null });

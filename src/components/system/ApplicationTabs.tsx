@@ -9,7 +9,13 @@ export default function ApplicationTabs({ testId, page }: { testId: string; page
   const t = useT();
   return (
     <div data-testid={testId}>
-      <Tabs items={APPLICATIONS.map((application) => ({ key: application, label: t(APPLICATION_KEYS[application]), children: page(application) }))} />
+      <Tabs
+        items={APPLICATIONS.map((application) => ({
+          key: application,
+          label: t(APPLICATION_KEYS[application]),
+          children: page(application),
+        }))}
+      />
     </div>
   );
 }

@@ -1,6 +1,8 @@
 /** Form values as a request body: blank text is "no value" (null), everything else as given. */
 export function blankToNull<T extends Record<string, unknown>>(values: T): T {
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v])) as T;
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v]),
+  ) as T;
 }
 
 /** Two field values are the same: arrays as sets, null and absent alike. */

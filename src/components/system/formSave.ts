@@ -10,7 +10,13 @@ import { showSubmitFailure } from './submitFailure';
  * shown, and the modal stays open (false) — unless `recover` takes that failure on itself and
  * answers instead (e.g. the §5 question whether to enable an account of another platform).
  */
-export async function submitModal(form: FormInstance, fields: readonly string[], fallback: string, save: () => Promise<void>, recover?: (error: unknown) => Promise<boolean> | null): Promise<boolean> {
+export async function submitModal(
+  form: FormInstance,
+  fields: readonly string[],
+  fallback: string,
+  save: () => Promise<void>,
+  recover?: (error: unknown) => Promise<boolean> | null,
+): Promise<boolean> {
   try {
     await save();
     return true;

@@ -7,4 +7,7 @@ export function perApplication<T>(make: (application: Application) => T): Readon
 }
 
 /** Each application's rows are called with its header and guarded by its own codes (SPEC.md §6). */
-export const APPLICATION_CALLS = perApplication<EntityCalls>((application) => ({ options: { application }, code: (code: string) => codeFor(code, application) }));
+export const APPLICATION_CALLS = perApplication<EntityCalls>((application) => ({
+  options: { application },
+  code: (code: string) => codeFor(code, application),
+}));

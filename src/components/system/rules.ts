@@ -15,14 +15,21 @@ export const phoneRule = (t: Translate): Rule => ({ pattern: customFormats.phone
 export const accountPasswordRule = (t: Translate): Rule => ({ pattern: LOGIN_PASSWORD, message: t('validation.accountPassword') });
 
 /** http(s), mailto or tel. */
-export const externalLinkRule = (t: Translate, label: string): Rule => ({ pattern: customFormats['external-link'], message: t('validation.externalLink', { field: label }) });
+export const externalLinkRule = (t: Translate, label: string): Rule => ({
+  pattern: customFormats['external-link'],
+  message: t('validation.externalLink', { field: label }),
+});
 
 /** A text no longer than the server takes. */
-export const maxLength = (t: Translate, label: string, limit: number): Rule => ({ max: limit, message: t('validation.maxLength', { field: label, limit }) });
+export const maxLength = (t: Translate, label: string, limit: number): Rule => ({
+  max: limit,
+  message: t('validation.maxLength', { field: label, limit }),
+});
 
 /** The confirmation field matching the password field. */
 export const confirmRule =
   (t: Translate, passwordField: string): Rule =>
   ({ getFieldValue }) => ({
-    validator: (_, v: string | undefined) => (!v || v === getFieldValue(passwordField) ? Promise.resolve() : Promise.reject(new Error(t('validation.confirmPassword.mismatch')))),
+    validator: (_, v: string | undefined) =>
+      !v || v === getFieldValue(passwordField) ? Promise.resolve() : Promise.reject(new Error(t('validation.confirmPassword.mismatch'))),
   });

@@ -7,8 +7,19 @@ import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 
 /** The operation column of a system table: the row's links, kept in view on the right unless `fixed` is false. */
-export function operationColumn<T>(t: Translate, width: number, links: (row: T) => ReactNode[], { fixed = true }: { fixed?: boolean } = {}): ProColumns<T> {
-  return { title: t('console.system.actions.operation'), valueType: 'option', ...(fixed ? { fixed: 'right' } : {}), width, render: (_, row) => links(row) };
+export function operationColumn<T>(
+  t: Translate,
+  width: number,
+  links: (row: T) => ReactNode[],
+  { fixed = true }: { fixed?: boolean } = {},
+): ProColumns<T> {
+  return {
+    title: t('console.system.actions.operation'),
+    valueType: 'option',
+    ...(fixed ? { fixed: 'right' } : {}),
+    width,
+    render: (_, row) => links(row),
+  };
 }
 
 /** A row link shown only to holders of `code`. */
@@ -25,7 +36,17 @@ export function ActionLink({ code, onClick, children }: { code: string; onClick:
  * `onDeleted`. A refusal is shown by the request client (SPEC.md §8, e.g. the 406 naming what still
  * uses the row), and the table stays as it was.
  */
-export function DeleteLink({ code, name, remove, onDeleted }: { code: string; name: string; remove: () => Promise<unknown>; onDeleted: () => void }) {
+export function DeleteLink({
+  code,
+  name,
+  remove,
+  onDeleted,
+}: {
+  code: string;
+  name: string;
+  remove: () => Promise<unknown>;
+  onDeleted: () => void;
+}) {
   const t = useT();
   const confirm = async () => {
     try {

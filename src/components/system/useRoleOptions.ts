@@ -11,7 +11,9 @@ export interface RoleOptionGroup {
 
 /** Grouped select options: one group per application, each role named with its organisation. */
 export function roleOptionGroups(byApp: ReadonlyArray<[string, readonly Role[]]>, nameOf: (r: Role) => string): RoleOptionGroup[] {
-  return byApp.filter(([, roles]) => roles.length).map(([label, roles]) => ({ label, options: roles.map((r) => ({ value: r.id, label: nameOf(r) })) }));
+  return byApp
+    .filter(([, roles]) => roles.length)
+    .map(([label, roles]) => ({ label, options: roles.map((r) => ({ value: r.id, label: nameOf(r) })) }));
 }
 
 /**

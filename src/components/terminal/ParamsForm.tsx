@@ -32,7 +32,11 @@ export default function ParamsForm({ form }: { form: FormInstance<ParamsValues> 
               },
             ]}
           >
-            {def.type === 'string' ? <Input allowClear data-testid={`param-${def.name}`} /> : <InputNumber style={{ width: '100%' }} data-testid={`param-${def.name}`} />}
+            {def.type === 'string' ? (
+              <Input allowClear data-testid={`param-${def.name}`} />
+            ) : (
+              <InputNumber style={{ width: '100%' }} data-testid={`param-${def.name}`} />
+            )}
           </Form.Item>
         );
       })}

@@ -1,5 +1,21 @@
 import { DownloadOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
-import { Button, Card, DatePicker, Form, Input, Modal, notification, Select, Space, Switch, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  DatePicker,
+  Form,
+  Input,
+  Modal,
+  notification,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tabs,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -51,7 +67,11 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
   const [form] = Form.useForm<{ note: string }>();
   const set = (patch: Partial<AlarmFilters>) => setFilters((f) => ({ ...f, ...patch }));
   const download = useDownload();
-  const doExport = () => void download.start((watch) => exportAlarms(list.criteria, watch), () => `${t('console.alarm.all')}.xlsx`);
+  const doExport = () =>
+    void download.start(
+      (watch) => exportAlarms(list.criteria, watch),
+      () => `${t('console.alarm.all')}.xlsx`,
+    );
 
   const columns: ColumnsType<AlarmRow> = [
     { key: 'begin', title: t('alarm.fields.begin'), render: (_, a) => parseTime(a.begin), width: 170 },
@@ -68,11 +88,29 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
     },
     { key: 'licence', title: t('alarm.fields.vehicleId'), dataIndex: 'licence' },
     { key: 'type', title: t('alarm.fields.type'), render: (_, a) => t(`alarm.types.${a.type}`) },
-    ...(category ? [] : [{ key: 'category', title: t('alarm.fields.category'), render: (_: unknown, a: AlarmRow) => t(`alarm.categories.${a.category}`) }]),
-    ...(category === 'fence' ? [{ key: 'fence', title: t('alarm.fields.fenceId'), render: (_: unknown, a: AlarmRow) => (a.detail?.fenceName as string | undefined) ?? a.fenceName ?? '' }] : []),
-    { key: 'level', title: t('console.alarm.level'), render: (_, a) => <Tag color={LEVEL_COLOURS[a.level] ?? 'default'}>{t(`alarm.levels.${a.level}`)}</Tag> },
+    ...(category
+      ? []
+      : [{ key: 'category', title: t('alarm.fields.category'), render: (_: unknown, a: AlarmRow) => t(`alarm.categories.${a.category}`) }]),
+    ...(category === 'fence'
+      ? [
+          {
+            key: 'fence',
+            title: t('alarm.fields.fenceId'),
+            render: (_: unknown, a: AlarmRow) => (a.detail?.fenceName as string | undefined) ?? a.fenceName ?? '',
+          },
+        ]
+      : []),
+    {
+      key: 'level',
+      title: t('console.alarm.level'),
+      render: (_, a) => <Tag color={LEVEL_COLOURS[a.level] ?? 'default'}>{t(`alarm.levels.${a.level}`)}</Tag>,
+    },
     { key: 'value', title: t('console.alarm.value'), align: 'right', render: (_, a) => (a.value === null ? '' : fmt(a.value, 2)) },
-    { key: 'place', title: t('console.alarm.place'), render: (_, a) => (a.latitude === null || a.longitude === null ? '' : `${fmt(a.latitude, 5)}, ${fmt(a.longitude, 5)}`) },
+    {
+      key: 'place',
+      title: t('console.alarm.place'),
+      render: (_, a) => (a.latitude === null || a.longitude === null ? '' : `${fmt(a.latitude, 5)}, ${fmt(a.longitude, 5)}`),
+    },
     {
       key: 'handled',
       title: t('alarm.fields.handled'),
@@ -133,9 +171,26 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
           value={filters.begin && filters.end ? [dayjs(filters.begin), dayjs(filters.end)] : null}
           onChange={(r) => set({ begin: r?.[0]?.format('YYYY-MM-DD') ?? null, end: r?.[1]?.format('YYYY-MM-DD') ?? null })}
         />
-        <OrgTreeSelect style={{ width: 200 }} value={filters.orgId} onChange={(orgId) => set({ orgId })} placeholder={t('alarm.fields.orgId')} />
-        <RefSelect style={{ width: 180 }} entity="vehicle" value={filters.vehicleId} onChange={(vehicleId) => set({ vehicleId })} placeholder={t('alarm.fields.vehicleId')} />
-        <Button icon={<DownloadOutlined />} loading={download.progress !== null} disabled={!list.total} onClick={doExport} data-testid="alarm-export">
+        <OrgTreeSelect
+          style={{ width: 200 }}
+          value={filters.orgId}
+          onChange={(orgId) => set({ orgId })}
+          placeholder={t('alarm.fields.orgId')}
+        />
+        <RefSelect
+          style={{ width: 180 }}
+          entity="vehicle"
+          value={filters.vehicleId}
+          onChange={(vehicleId) => set({ vehicleId })}
+          placeholder={t('alarm.fields.vehicleId')}
+        />
+        <Button
+          icon={<DownloadOutlined />}
+          loading={download.progress !== null}
+          disabled={!list.total}
+          onClick={doExport}
+          data-testid="alarm-export"
+        >
           {t('console.alarm.export')}
         </Button>
         <DownloadStatus download={download} />
@@ -149,7 +204,14 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
         loading={list.loading}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('console.alarm.empty') }}
-        pagination={{ current: list.page.index, pageSize: list.page.size, total: list.total, showSizeChanger: true, onChange: list.setPage, showTotal: (n) => t('console.statistics.rows', { n: fmt(n) }) }}
+        pagination={{
+          current: list.page.index,
+          pageSize: list.page.size,
+          total: list.total,
+          showSizeChanger: true,
+          onChange: list.setPage,
+          showTotal: (n) => t('console.statistics.rows', { n: fmt(n) }),
+        }}
       />
       <Modal
         open={!!handling}
@@ -165,7 +227,14 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
         }}
       >
         <Form form={form} layout="vertical" preserve={false}>
-          <Form.Item name="note" label={t('alarm.fields.note')} rules={[{ required: true, whitespace: true, message: t('alarm.noteRequired') }, { max: 500, message: t('alarm.noteTooLong') }]}>
+          <Form.Item
+            name="note"
+            label={t('alarm.fields.note')}
+            rules={[
+              { required: true, whitespace: true, message: t('alarm.noteRequired') },
+              { max: 500, message: t('alarm.noteTooLong') },
+            ]}
+          >
             <Input.TextArea rows={4} maxLength={500} showCount data-testid="alarm-note" />
           </Form.Item>
         </Form>
@@ -186,9 +255,19 @@ export default function AlarmCentre({ category, withAll }: { category: AlarmCate
     }),
   );
   const items = [
-    { key: 'current', label: t('console.alarm.current'), children: <AlarmTable category={category} view="current" testId={`alarm-${category}-current`} /> },
-    { key: 'history', label: t('console.alarm.history'), children: <AlarmTable category={category} view="history" testId={`alarm-${category}-history`} /> },
-    ...(withAll ? [{ key: 'all', label: t('console.alarm.all'), children: <AlarmTable category={null} view="history" testId="alarm-all" /> }] : []),
+    {
+      key: 'current',
+      label: t('console.alarm.current'),
+      children: <AlarmTable category={category} view="current" testId={`alarm-${category}-current`} />,
+    },
+    {
+      key: 'history',
+      label: t('console.alarm.history'),
+      children: <AlarmTable category={category} view="history" testId={`alarm-${category}-history`} />,
+    },
+    ...(withAll
+      ? [{ key: 'all', label: t('console.alarm.all'), children: <AlarmTable category={null} view="history" testId="alarm-all" /> }]
+      : []),
   ];
   return (
     <Card data-testid={`alarm-page-${category}`}>

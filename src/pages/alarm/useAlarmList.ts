@@ -17,7 +17,16 @@ export interface AlarmFilters {
   end: string | null;
 }
 
-export const NO_FILTERS: AlarmFilters = { id: null, type: null, status: null, handled: null, vehicleId: null, orgId: null, begin: null, end: null };
+export const NO_FILTERS: AlarmFilters = {
+  id: null,
+  type: null,
+  status: null,
+  handled: null,
+  vehicleId: null,
+  orgId: null,
+  begin: null,
+  end: null,
+};
 
 /** The list's criteria: the category of the page, current (open or unhandled) or every alarm, the filters. */
 export function alarmCriteria(category: AlarmCategory | null, view: AlarmView, f: AlarmFilters): AlarmCriteria {
@@ -57,7 +66,12 @@ export function useAlarmList(category: AlarmCategory | null, view: AlarmView, fi
   useEffect(() => {
     const n = ++seq.current;
     setState((s) => ({ ...s, loading: true }));
-    queryAlarms({ criteria: JSON.parse(key) as AlarmCriteria, order: { property: 'begin', direction: 'DESC' }, pageIndex: page.index, pageSize: page.size }).then(
+    queryAlarms({
+      criteria: JSON.parse(key) as AlarmCriteria,
+      order: { property: 'begin', direction: 'DESC' },
+      pageIndex: page.index,
+      pageSize: page.size,
+    }).then(
       (p) => n === seq.current && setState({ rows: p.data, total: p.total, loading: false }),
       () => n === seq.current && setState((s) => ({ ...s, loading: false })),
     );

@@ -17,7 +17,12 @@ export default function HealthBandsCard() {
   const fmt = useNumberFormat();
   const total = useCriteriaData(WEEK, (c) => healthTotal(ledgerCriteriaOf(c)), null);
   return (
-    <Card size="small" title={<Link to="/statistics/health">{t('console.dashboard.health.title')}</Link>} loading={total === null} data-testid="dashboard-health">
+    <Card
+      size="small"
+      title={<Link to="/statistics/health">{t('console.dashboard.health.title')}</Link>}
+      loading={total === null}
+      data-testid="dashboard-health"
+    >
       <Row gutter={16}>
         <Col span={6}>
           <Link to="/statistics/health">

@@ -5,7 +5,18 @@ import { useNumberFormat } from '../../components/charts/useNumberFormat';
 import { parseTime } from '../../utils/formatTime';
 import { useT } from '../../session/useT';
 import type { Bucket } from '../../services/reports';
-import { alarmPagePath, COUNT_KEYS, COUNT_LINKS, DISTRIBUTION_KEYS, distributionOption, LEDGER_DIGITS, LEDGER_KEYS, LEDGER_LINKS, top7Option, type DistributionKey } from './dashboardModel';
+import {
+  alarmPagePath,
+  COUNT_KEYS,
+  COUNT_LINKS,
+  DISTRIBUTION_KEYS,
+  distributionOption,
+  LEDGER_DIGITS,
+  LEDGER_KEYS,
+  LEDGER_LINKS,
+  top7Option,
+  type DistributionKey,
+} from './dashboardModel';
 import HealthBandsCard from './HealthBandsCard';
 import { useDashboard } from './useDashboard';
 
@@ -22,7 +33,7 @@ export default function DashboardPage() {
   const [dis, setDis] = useState<DistributionKey>('byOrg');
 
   const bucketLabel = (key: DistributionKey) => (b: Bucket) =>
-    key === 'byStatus' ? t(`entity.vehicle.enums.status.${String(b.key)}`) : b.name ?? t('console.dashboard.distribution.noBrand');
+    key === 'byStatus' ? t(`entity.vehicle.enums.status.${String(b.key)}`) : (b.name ?? t('console.dashboard.distribution.noBrand'));
   const chartFallback = <Skeleton active paragraph={{ rows: 6 }} />;
   const top7Key = d.top7By === 'fuel' ? 'fuelL' : 'mileageKm';
 
@@ -49,12 +60,21 @@ export default function DashboardPage() {
         ))}
       </Row>
       <Space>
-        <Badge status={d.live ? 'processing' : 'default'} text={d.live ? t('console.dashboard.live') : t('console.dashboard.offline')} data-testid={d.live ? 'dashboard-live' : 'dashboard-live-off'} />
+        <Badge
+          status={d.live ? 'processing' : 'default'}
+          text={d.live ? t('console.dashboard.live') : t('console.dashboard.offline')}
+          data-testid={d.live ? 'dashboard-live' : 'dashboard-live-off'}
+        />
       </Space>
       <Row gutter={[16, 16]}>
         {(['today', 'month'] as const).map((period) => (
           <Col key={period} xs={24} lg={12}>
-            <Card size="small" title={t(`console.dashboard.ledger.${period}`)} loading={d.home.loading} data-testid={`dashboard-ledger-${period}`}>
+            <Card
+              size="small"
+              title={t(`console.dashboard.ledger.${period}`)}
+              loading={d.home.loading}
+              data-testid={`dashboard-ledger-${period}`}
+            >
               <Row gutter={16}>
                 {LEDGER_KEYS.map((k) => (
                   <Col key={k} span={8}>
@@ -75,7 +95,11 @@ export default function DashboardPage() {
       </Row>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>
-          <Card size="small" title={t('console.dashboard.distribution.title')} extra={<Link to="/fleet/vehicleList">{t('console.dashboard.counts.total')}</Link>}>
+          <Card
+            size="small"
+            title={t('console.dashboard.distribution.title')}
+            extra={<Link to="/fleet/vehicleList">{t('console.dashboard.counts.total')}</Link>}
+          >
             <Tabs
               size="small"
               activeKey={dis}
@@ -122,7 +146,12 @@ export default function DashboardPage() {
           </Card>
         </Col>
       </Row>
-      <Card size="small" title={t('console.dashboard.alarms.title')} extra={<Link to="/alarm/ai">{t('console.dashboard.alarms.more')}</Link>} data-testid="dashboard-alarms">
+      <Card
+        size="small"
+        title={t('console.dashboard.alarms.title')}
+        extra={<Link to="/alarm/ai">{t('console.dashboard.alarms.more')}</Link>}
+        data-testid="dashboard-alarms"
+      >
         {d.alarms.loading ? (
           <Skeleton active />
         ) : d.alarms.data?.length ? (

@@ -44,7 +44,10 @@ export const DISTRIBUTION_KEYS: readonly DistributionKey[] = ['byOrg', 'byBrand'
 export function distributionOption(buckets: readonly Bucket[], label: (b: Bucket) => string, fmt: FormatNumber): EChartsCoreOption {
   return {
     // A formatter's answer is HTML: the bucket's name (an organisation's, a brand's, a label) is escaped.
-    tooltip: { trigger: 'item', formatter: (p: { name: string; value: number; percent: number }) => `${escapeHtml(p.name)}: ${fmt(p.value)} (${fmt(p.percent, 1)}%)` },
+    tooltip: {
+      trigger: 'item',
+      formatter: (p: { name: string; value: number; percent: number }) => `${escapeHtml(p.name)}: ${fmt(p.value)} (${fmt(p.percent, 1)}%)`,
+    },
     legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
     series: [
       {
@@ -60,7 +63,12 @@ export function distributionOption(buckets: readonly Bucket[], label: (b: Bucket
 }
 
 /** Horizontal bars of the top vehicles, the largest on top. */
-export function top7Option(rows: readonly LedgerVehicleRow[], by: 'mileageKm' | 'fuelL', seriesName: string, fmt: FormatNumber): EChartsCoreOption {
+export function top7Option(
+  rows: readonly LedgerVehicleRow[],
+  by: 'mileageKm' | 'fuelL',
+  seriesName: string,
+  fmt: FormatNumber,
+): EChartsCoreOption {
   const shown = [...rows].reverse();
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => fmt(v, 1) },

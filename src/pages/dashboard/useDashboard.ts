@@ -1,7 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { queryAlarms, type AlarmRow } from '../../services/alarms';
 import { openLive, type LiveMessage } from '../../services/live';
-import { ledgerHome, ledgerTop7, vehicleCount, vehicleDistribution, type LedgerHome, type LedgerVehicleRow, type VehicleCounts, type VehicleDistribution } from '../../services/reports';
+import {
+  ledgerHome,
+  ledgerTop7,
+  vehicleCount,
+  vehicleDistribution,
+  type LedgerHome,
+  type LedgerVehicleRow,
+  type VehicleCounts,
+  type VehicleDistribution,
+} from '../../services/reports';
 import { getToken } from '../../session/session';
 
 /** How often at most the counts are re-read while the live stream reports changes. */
@@ -64,7 +73,13 @@ export function useDashboard(): Dashboard {
     const end = localDay(new Date());
     return ledgerTop7({ begin: `${end.slice(0, 8)}01`, end }, top7By);
   }, [top7By]);
-  const [alarms, reloadAlarms] = useLoad(() => queryAlarms({ criteria: {}, order: { property: 'begin', direction: 'DESC' }, pageIndex: 1, pageSize: RECENT_ALARMS }).then((p) => p.data), []);
+  const [alarms, reloadAlarms] = useLoad(
+    () =>
+      queryAlarms({ criteria: {}, order: { property: 'begin', direction: 'DESC' }, pageIndex: 1, pageSize: RECENT_ALARMS }).then(
+        (p) => p.data,
+      ),
+    [],
+  );
   const [live, setLive] = useState(false);
 
   useEffect(() => {
@@ -72,7 +87,8 @@ export function useDashboard(): Dashboard {
     let countsDue: ReturnType<typeof setTimeout> | undefined;
     let alarmsDue: ReturnType<typeof setTimeout> | undefined;
     let homeDue: ReturnType<typeof setTimeout> | undefined;
-    const later = (timer: ReturnType<typeof setTimeout> | undefined, run: () => void, ms = COUNTS_REFRESH_MS) => timer ?? setTimeout(run, ms);
+    const later = (timer: ReturnType<typeof setTimeout> | undefined, run: () => void, ms = COUNTS_REFRESH_MS) =>
+      timer ?? setTimeout(run, ms);
     const onMessage = (m: LiveMessage) => {
       if (m.type === 'positions' || m.type === 'alarms' || m.type === 'alarm') {
         countsDue = later(countsDue, () => {

@@ -15,7 +15,17 @@ const FenceEditor = lazy(() => import('./fence/FenceEditor'));
  * The form item's control (it hands its value and onChange to its direct child): the editor of the
  * type, a district picked from the district tree, the other types drawn on the map.
  */
-function GeometryInput({ type, config, value, onChange }: { type: FenceType; config: MapConfig | null; value?: FenceGeometry | null; onChange?: (g: FenceGeometry | null) => void }) {
+function GeometryInput({
+  type,
+  config,
+  value,
+  onChange,
+}: {
+  type: FenceType;
+  config: MapConfig | null;
+  value?: FenceGeometry | null;
+  onChange?: (g: FenceGeometry | null) => void;
+}) {
   if (type === 'district') return <DistrictPicker value={value} onChange={onChange} />;
   if (!config) return <Spin />;
   return (

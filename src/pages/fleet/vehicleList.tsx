@@ -6,7 +6,10 @@ import LicenceCell from './vehicle/LicenceCell';
 import { vehicleRowActions } from './vehicle/vehicleActions';
 
 /** Bind or unbind, renewal, then sharing the live location (the button guards itself with vehicle-edit, the code of the share routes). */
-const rowActions = (row: Row, ctx: EntityPageContext): ReactNode[] => [...vehicleRowActions(row, ctx), <ShareLocationButton key="share" vehicleId={row.id} link />];
+const rowActions = (row: Row, ctx: EntityPageContext): ReactNode[] => [
+  ...vehicleRowActions(row, ctx),
+  <ShareLocationButton key="share" vehicleId={row.id} link />,
+];
 
 /**
  * Vehicles (page key `fleet/vehicleList`): the schema page, with the licence cell of SPEC §2

@@ -61,8 +61,7 @@ export default function LocationView({ ticket }: { ticket: string }) {
         <Result status="warning" title={t('console.location.invalid')} subTitle={t('console.location.invalidHint')} />
       </div>
     );
-  }
-  else {
+  } else {
     const { data, at, stale } = state;
     const p = data.position;
     const coords = p ? positionCoords(p, tiles?.coordSystem) : null;
@@ -84,10 +83,29 @@ export default function LocationView({ ticket }: { ticket: string }) {
               column={1}
               items={[
                 { key: 'time', label: t('console.location.time'), children: parseTime(p.time) },
-                { key: 'speed', label: t('console.location.speed'), children: t('console.location.speedValue', { speed: fmt(p.speed, 1) }) },
-                { key: 'direction', label: t('console.location.direction'), children: t('console.location.directionValue', { name: t(['console.location.compass', compassPoint(p.direction)].join('.')), degrees: p.direction }) },
-                { key: 'wgs84', label: t('console.location.wgs84'), children: <Typography.Text copyable>{coordText(coords.wgs84)}</Typography.Text> },
-                { key: 'gcj02', label: t('console.location.gcj02'), children: <Typography.Text copyable>{coordText(coords.gcj02)}</Typography.Text> },
+                {
+                  key: 'speed',
+                  label: t('console.location.speed'),
+                  children: t('console.location.speedValue', { speed: fmt(p.speed, 1) }),
+                },
+                {
+                  key: 'direction',
+                  label: t('console.location.direction'),
+                  children: t('console.location.directionValue', {
+                    name: t(['console.location.compass', compassPoint(p.direction)].join('.')),
+                    degrees: p.direction,
+                  }),
+                },
+                {
+                  key: 'wgs84',
+                  label: t('console.location.wgs84'),
+                  children: <Typography.Text copyable>{coordText(coords.wgs84)}</Typography.Text>,
+                },
+                {
+                  key: 'gcj02',
+                  label: t('console.location.gcj02'),
+                  children: <Typography.Text copyable>{coordText(coords.gcj02)}</Typography.Text>,
+                },
               ]}
             />
           </>

@@ -17,7 +17,9 @@ export default function FeedbackStateAction({ row, ctx }: { row: Row; ctx: Entit
     setSaving(true);
     try {
       await setFeedbackState(row.id, state);
-      void notice().message.success(t('console.feedback.stateChanged', { title: String(row.title ?? ''), state: t(enumLabelKey('feedback', 'status', state)) }));
+      void notice().message.success(
+        t('console.feedback.stateChanged', { title: String(row.title ?? ''), state: t(enumLabelKey('feedback', 'status', state)) }),
+      );
       ctx.reload();
     } catch {
       // the request config showed the refusal; the select still shows the stored state

@@ -17,8 +17,22 @@ export default function WeakPasswordPage() {
   };
   return (
     <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: LOGIN_THEME_COLOR }}>
-      <Card style={{ width: 440 }} title={t('console.password.title')} extra={<Button type="link" onClick={back}>{t('console.password.backToLogin')}</Button>}>
-        <Alert type="warning" showIcon message={t('console.password.weakTitle')} description={t('console.password.weakHint')} style={{ marginBottom: 16 }} />
+      <Card
+        style={{ width: 440 }}
+        title={t('console.password.title')}
+        extra={
+          <Button type="link" onClick={back}>
+            {t('console.password.backToLogin')}
+          </Button>
+        }
+      >
+        <Alert
+          type="warning"
+          showIcon
+          message={t('console.password.weakTitle')}
+          description={t('console.password.weakHint')}
+          style={{ marginBottom: 16 }}
+        />
         <Typography.Paragraph type="secondary">{weak.loginName}</Typography.Paragraph>
         <ChangePasswordForm
           uid={weak.uid}

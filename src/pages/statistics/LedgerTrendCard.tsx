@@ -51,7 +51,13 @@ export default function LedgerTrendCard({ title, series, grain, onGrain, figure,
       }
     >
       <Suspense fallback={<Skeleton active />}>
-        <EChart testId={testId} loading={series.loading} empty={!periods.length} emptyText={t('console.statistics.empty')} option={option} />
+        <EChart
+          testId={testId}
+          loading={series.loading}
+          empty={!periods.length}
+          emptyText={t('console.statistics.empty')}
+          option={option}
+        />
       </Suspense>
     </Card>
   );

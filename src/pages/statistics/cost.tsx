@@ -40,11 +40,23 @@ export default function CostPage() {
         series={s}
         testId="cost-vehicles"
         columns={[
-            { key: 'cost', title: t('reports.ledger.cost'), align: 'right', render: (_, r) => fmt(r.cost, 2), sorter: (a, b) => a.cost - b.cost, defaultSortOrder: 'descend' },
-            { key: 'fuelL', title: t('reports.ledger.fuelL'), align: 'right', render: (_, r) => fmt(r.fuelL, 2) },
-            { key: 'mileageKm', title: t('reports.ledger.mileageKm'), align: 'right', render: (_, r) => fmt(r.mileageKm, 1) },
-            { key: 'per100', title: t('console.statistics.cost.per100'), align: 'right', render: (_, r) => fmt(per100Km(r.cost, r.mileageKm), 2) },
-          ]}
+          {
+            key: 'cost',
+            title: t('reports.ledger.cost'),
+            align: 'right',
+            render: (_, r) => fmt(r.cost, 2),
+            sorter: (a, b) => a.cost - b.cost,
+            defaultSortOrder: 'descend',
+          },
+          { key: 'fuelL', title: t('reports.ledger.fuelL'), align: 'right', render: (_, r) => fmt(r.fuelL, 2) },
+          { key: 'mileageKm', title: t('reports.ledger.mileageKm'), align: 'right', render: (_, r) => fmt(r.mileageKm, 1) },
+          {
+            key: 'per100',
+            title: t('console.statistics.cost.per100'),
+            align: 'right',
+            render: (_, r) => fmt(per100Km(r.cost, r.mileageKm), 2),
+          },
+        ]}
       />
       <Card size="small" title={t('console.statistics.cost.perOrg')}>
         <Table<LedgerOrgRow>
@@ -59,10 +71,22 @@ export default function CostPage() {
           columns={[
             { key: 'orgName', title: t('console.statistics.org'), dataIndex: 'orgName', fixed: 'left' },
             { key: 'vehicles', title: t('console.statistics.cost.vehicles'), align: 'right', render: (_, r) => fmt(r.vehicles) },
-            { key: 'cost', title: t('reports.ledger.cost'), align: 'right', render: (_, r) => fmt(r.cost, 2), sorter: (a, b) => a.cost - b.cost, defaultSortOrder: 'descend' },
+            {
+              key: 'cost',
+              title: t('reports.ledger.cost'),
+              align: 'right',
+              render: (_, r) => fmt(r.cost, 2),
+              sorter: (a, b) => a.cost - b.cost,
+              defaultSortOrder: 'descend',
+            },
             { key: 'fuelL', title: t('reports.ledger.fuelL'), align: 'right', render: (_, r) => fmt(r.fuelL, 2) },
             { key: 'mileageKm', title: t('reports.ledger.mileageKm'), align: 'right', render: (_, r) => fmt(r.mileageKm, 1) },
-            { key: 'per100', title: t('console.statistics.cost.per100'), align: 'right', render: (_, r) => fmt(per100Km(r.cost, r.mileageKm), 2) },
+            {
+              key: 'per100',
+              title: t('console.statistics.cost.per100'),
+              align: 'right',
+              render: (_, r) => fmt(per100Km(r.cost, r.mileageKm), 2),
+            },
           ]}
         />
       </Card>

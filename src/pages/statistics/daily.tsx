@@ -57,7 +57,9 @@ export default function DailyPage() {
                     const v = i === 0 ? null : col.value(r.data!.total);
                     return (
                       <Table.Summary.Cell key={col.key} index={i} align={col.digits === null ? 'left' : 'right'}>
-                        <Typography.Text strong>{i === 0 ? t('reports.ledger.total') : typeof v === 'number' ? fmt(v, col.digits ?? 0) : ''}</Typography.Text>
+                        <Typography.Text strong>
+                          {i === 0 ? t('reports.ledger.total') : typeof v === 'number' ? fmt(v, col.digits ?? 0) : ''}
+                        </Typography.Text>
                       </Table.Summary.Cell>
                     );
                   })}

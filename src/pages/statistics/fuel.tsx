@@ -40,18 +40,30 @@ export default function FuelPage() {
         series={s}
         testId="fuel-vehicles"
         columns={[
-            { key: 'mileageKm', title: t('reports.ledger.mileageKm'), align: 'right', render: (_, r) => fmt(r.mileageKm, 1), sorter: (a, b) => a.mileageKm - b.mileageKm },
-            { key: 'fuelL', title: t('reports.ledger.fuelL'), align: 'right', render: (_, r) => fmt(r.fuelL, 2), sorter: (a, b) => a.fuelL - b.fuelL },
-            {
-              key: 'per100',
-              title: t('console.statistics.fuel.per100'),
-              align: 'right',
-              render: (_, r) => fmt(per100Km(r.fuelL, r.mileageKm), 2),
-              sorter: (a, b) => (per100Km(a.fuelL, a.mileageKm) ?? -1) - (per100Km(b.fuelL, b.mileageKm) ?? -1),
-            },
-            { key: 'refuelL', title: t('reports.ledger.refuelL'), align: 'right', render: (_, r) => fmt(r.refuelL, 2) },
-            { key: 'drainL', title: t('reports.ledger.drainL'), align: 'right', render: (_, r) => fmt(r.drainL, 2) },
-          ]}
+          {
+            key: 'mileageKm',
+            title: t('reports.ledger.mileageKm'),
+            align: 'right',
+            render: (_, r) => fmt(r.mileageKm, 1),
+            sorter: (a, b) => a.mileageKm - b.mileageKm,
+          },
+          {
+            key: 'fuelL',
+            title: t('reports.ledger.fuelL'),
+            align: 'right',
+            render: (_, r) => fmt(r.fuelL, 2),
+            sorter: (a, b) => a.fuelL - b.fuelL,
+          },
+          {
+            key: 'per100',
+            title: t('console.statistics.fuel.per100'),
+            align: 'right',
+            render: (_, r) => fmt(per100Km(r.fuelL, r.mileageKm), 2),
+            sorter: (a, b) => (per100Km(a.fuelL, a.mileageKm) ?? -1) - (per100Km(b.fuelL, b.mileageKm) ?? -1),
+          },
+          { key: 'refuelL', title: t('reports.ledger.refuelL'), align: 'right', render: (_, r) => fmt(r.refuelL, 2) },
+          { key: 'drainL', title: t('reports.ledger.drainL'), align: 'right', render: (_, r) => fmt(r.drainL, 2) },
+        ]}
       />
       <Card size="small" title={t('console.statistics.fuel.events')}>
         <Table<FuelEvent>
@@ -65,7 +77,11 @@ export default function FuelPage() {
           columns={[
             { key: 'time', title: t('console.statistics.fuel.time'), render: (_, e) => parseTime(e.time) },
             { key: 'licence', title: t('reports.ledger.licence'), dataIndex: 'licence' },
-            { key: 'kind', title: t('console.statistics.fuel.kind'), render: (_, e) => <Tag color={e.kind === 'drain' ? 'red' : 'green'}>{t(`console.statistics.fuel.${e.kind}`)}</Tag> },
+            {
+              key: 'kind',
+              title: t('console.statistics.fuel.kind'),
+              render: (_, e) => <Tag color={e.kind === 'drain' ? 'red' : 'green'}>{t(`console.statistics.fuel.${e.kind}`)}</Tag>,
+            },
             { key: 'amountL', title: t('console.statistics.fuel.amountL'), align: 'right', render: (_, e) => fmt(e.amountL, 2) },
             { key: 'place', title: t('console.statistics.fuel.place'), render: (_, e) => `${fmt(e.latitude, 5)}, ${fmt(e.longitude, 5)}` },
           ]}

@@ -24,7 +24,11 @@ export default function HealthPage() {
   const fleet = useCriteriaData(criteria, (c) => healthFleet(ledgerCriteriaOf(c)), { healthy: [], attention: [], fault: [] });
   const total = useCriteriaData(criteria, (c) => healthTotal(ledgerCriteriaOf(c)), null);
   // Worst first: the bands are ranges of the index, the server sorts inside each.
-  const rows = useMemo(() => (fleet ? (['fault', 'attention', 'healthy'] as const).filter((b) => band === 'all' || b === band).flatMap((b) => fleet[b]) : null), [fleet, band]);
+  const rows = useMemo(
+    () =>
+      fleet ? (['fault', 'attention', 'healthy'] as const).filter((b) => band === 'all' || b === band).flatMap((b) => fleet[b]) : null,
+    [fleet, band],
+  );
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="statistics-health">
@@ -52,7 +56,13 @@ export default function HealthPage() {
       </Row>
       <Card size="small" title={t('console.statistics.health.trend')}>
         <Suspense fallback={<Skeleton active />}>
-          <EChart testId="health-chart" loading={trend === null} empty={!trend?.length} emptyText={t('console.statistics.empty')} option={healthTrendOption(trend ?? [], t, fmt)} />
+          <EChart
+            testId="health-chart"
+            loading={trend === null}
+            empty={!trend?.length}
+            emptyText={t('console.statistics.empty')}
+            option={healthTrendOption(trend ?? [], t, fmt)}
+          />
         </Suspense>
       </Card>
       <Card
@@ -64,7 +74,10 @@ export default function HealthPage() {
               size="small"
               value={band}
               onChange={(b) => setBand(b as HealthBand | 'all')}
-              options={[{ value: 'all', label: t('console.statistics.health.allBands') }, ...HEALTH_BANDS.map((b) => ({ value: b, label: t(`reports.bands.${b}`) }))]}
+              options={[
+                { value: 'all', label: t('console.statistics.health.allBands') },
+                ...HEALTH_BANDS.map((b) => ({ value: b, label: t(`reports.bands.${b}`) })),
+              ]}
               data-testid="health-band"
             />
             <ReportExportButton

@@ -29,12 +29,24 @@ export default function SafetyPage() {
       </Card>
       <Card size="small" title={t('console.statistics.safety.trend')}>
         <Suspense fallback={<Skeleton active />}>
-          <EChart testId="safety-chart" loading={report === null} empty={!days.length} emptyText={t('console.statistics.empty')} option={scoreTrendOption(days, t, fmt)} />
+          <EChart
+            testId="safety-chart"
+            loading={report === null}
+            empty={!days.length}
+            emptyText={t('console.statistics.empty')}
+            option={scoreTrendOption(days, t, fmt)}
+          />
         </Suspense>
       </Card>
       <Card size="small" title={t('console.statistics.safety.events')}>
         <Suspense fallback={<Skeleton active />}>
-          <EChart testId="safety-events" loading={report === null} empty={!days.length} emptyText={t('console.statistics.empty')} option={harshEventsOption(days, t, fmt)} />
+          <EChart
+            testId="safety-events"
+            loading={report === null}
+            empty={!days.length}
+            emptyText={t('console.statistics.empty')}
+            option={harshEventsOption(days, t, fmt)}
+          />
         </Suspense>
       </Card>
       <Card
@@ -50,7 +62,12 @@ export default function SafetyPage() {
           />
         }
       >
-        <ReportTable<SafetyRankRow> columns={SAFETY_RANK_COLUMNS} rows={report?.ranking ?? null} rowKey="vehicleId" testId="safety-ranking" />
+        <ReportTable<SafetyRankRow>
+          columns={SAFETY_RANK_COLUMNS}
+          rows={report?.ranking ?? null}
+          rowKey="vehicleId"
+          testId="safety-ranking"
+        />
       </Card>
     </Space>
   );

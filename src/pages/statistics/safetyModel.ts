@@ -25,7 +25,13 @@ export function harshEventsOption(days: readonly SafetyDay[], t: (key: string) =
     days.map((d) => d.date),
     [
       ...EVENTS.map((k) => ({ name: t(`behaviour.fields.${k}`), kind: 'bar' as const, values: days.map((d) => d[k]), digits: 0 })),
-      { name: t('reports.columns.speedingMin'), kind: 'line', right: true, values: days.map((d) => Math.round(d.speedingS / 6) / 10), digits: 1 },
+      {
+        name: t('reports.columns.speedingMin'),
+        kind: 'line',
+        right: true,
+        values: days.map((d) => Math.round(d.speedingS / 6) / 10),
+        digits: 1,
+      },
     ],
     fmt,
   );

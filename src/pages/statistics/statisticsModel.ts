@@ -9,7 +9,12 @@ import { escapeHtml } from '../../utils/escapeHtml';
 /** Litres (or money) per 100 km; null when the vehicle has not driven. */
 export const per100Km = (amount: number, km: number): number | null => (km > 0 ? Math.round((amount / km) * 10000) / 100 : null);
 
-export const ledgerCriteriaOf = (c: StatsCriteria): LedgerCriteria => ({ begin: c.begin, end: c.end, orgId: c.orgId, vehicleId: c.vehicleId });
+export const ledgerCriteriaOf = (c: StatsCriteria): LedgerCriteria => ({
+  begin: c.begin,
+  end: c.end,
+  orgId: c.orgId,
+  vehicleId: c.vehicleId,
+});
 
 export interface SeriesSpec {
   name: string;
@@ -28,16 +33,30 @@ export function seriesOption(categories: readonly string[], series: readonly Ser
       trigger: 'axis',
       // The answer is HTML: the marker is ECharts' own markup, the names (labels) are escaped.
       formatter: (items: Array<{ axisValue: string; seriesIndex: number; marker: string; seriesName: string; value: number | null }>) =>
-        [escapeHtml(items[0]?.axisValue), ...items.map((i) => `${i.marker}${escapeHtml(i.seriesName)}: ${fmt(i.value, series[i.seriesIndex]?.digits ?? 0)}`)].join('<br/>'),
+        [
+          escapeHtml(items[0]?.axisValue),
+          ...items.map((i) => `${i.marker}${escapeHtml(i.seriesName)}: ${fmt(i.value, series[i.seriesIndex]?.digits ?? 0)}`),
+        ].join('<br/>'),
     },
     legend: { data: series.map((s) => s.name), top: 0 },
     grid: { left: 8, right: 8, top: 32, bottom: 8, containLabel: true },
     xAxis: { type: 'category', data: [...categories] },
     yAxis: [
       // Counts only on the left: whole ticks (fractions would all read as the same rounded number).
-      { type: 'value', axisLabel: { formatter: (v: number) => fmt(v) }, minInterval: series.every((s) => s.right || s.digits === 0) ? 1 : undefined },
+      {
+        type: 'value',
+        axisLabel: { formatter: (v: number) => fmt(v) },
+        minInterval: series.every((s) => s.right || s.digits === 0) ? 1 : undefined,
+      },
       ...(twoAxes ? [{ type: 'value', axisLabel: { formatter: (v: number) => fmt(v, 1) }, splitLine: { show: false } }] : []),
     ],
-    series: series.map((s) => ({ name: s.name, type: s.kind, yAxisIndex: s.right ? 1 : 0, data: s.values, barMaxWidth: 24, smooth: s.kind === 'line' })),
+    series: series.map((s) => ({
+      name: s.name,
+      type: s.kind,
+      yAxisIndex: s.right ? 1 : 0,
+      data: s.values,
+      barMaxWidth: 24,
+      smooth: s.kind === 'line',
+    })),
   };
 }

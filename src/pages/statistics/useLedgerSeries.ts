@@ -1,6 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { StatsCriteria } from '../../components/statistics/statsCriteria';
-import { ledgerByDay, ledgerByMonth, ledgerByVehicle, type LedgerDayRow, type LedgerMonthRow, type LedgerVehicleRow } from '../../services/reports';
+import {
+  ledgerByDay,
+  ledgerByMonth,
+  ledgerByVehicle,
+  type LedgerDayRow,
+  type LedgerMonthRow,
+  type LedgerVehicleRow,
+} from '../../services/reports';
 import { ledgerCriteriaOf } from './statisticsModel';
 
 export type Grain = 'day' | 'month';

@@ -45,7 +45,13 @@ function ResetAction({ row }: { row: Row }) {
             <Typography.Paragraph>{answer.message}</Typography.Paragraph>
             <Typography.Text strong>{t('console.interMember.password')}</Typography.Text>
             <Space.Compact style={{ width: '100%', margin: '4px 0 12px' }}>
-              <Input readOnly value={answer.password} onFocus={(e) => e.target.select()} style={{ fontFamily: 'monospace' }} data-testid="reset-password-value" />
+              <Input
+                readOnly
+                value={answer.password}
+                onFocus={(e) => e.target.select()}
+                style={{ fontFamily: 'monospace' }}
+                data-testid="reset-password-value"
+              />
               <Button onClick={() => void copy()} data-testid="reset-password-copy">
                 {t('console.interMember.copy')}
               </Button>

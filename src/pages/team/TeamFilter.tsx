@@ -8,7 +8,13 @@ export default function TeamFilter({ value, onChange }: { value: Criteria; onCha
   const t = useT();
   return (
     <StatsFilter value={value} onChange={(c) => onChange({ ...value, ...c })}>
-      <RefSelect style={{ width: 160 }} entity="driver" value={value.driverId} onChange={(driverId) => onChange({ ...value, driverId })} placeholder={t('reports.columns.driver')} />
+      <RefSelect
+        style={{ width: 160 }}
+        entity="driver"
+        value={value.driverId}
+        onChange={(driverId) => onChange({ ...value, driverId })}
+        placeholder={t('reports.columns.driver')}
+      />
     </StatsFilter>
   );
 }

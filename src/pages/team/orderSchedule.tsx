@@ -25,7 +25,9 @@ export default function OrderSchedulePage() {
 
   const cell = (r: ScheduleRow) => {
     const state = shiftState(r, today);
-    const figures = r.tripCount ? t('console.team.drove', { km: fmt(r.mileageKm, 1), trips: fmt(r.tripCount) }) : t(`console.team.state.${state}`);
+    const figures = r.tripCount
+      ? t('console.team.drove', { km: fmt(r.mileageKm, 1), trips: fmt(r.tripCount) })
+      : t(`console.team.state.${state}`);
     const times = r.firstDeparture ? `${parseTime(r.firstDeparture, '{h}:{i}')}–${parseTime(r.lastArrival, '{h}:{i}')}` : null;
     return (
       <Tooltip key={r.id} title={[r.route, times].filter(Boolean).join(' · ') || undefined}>
@@ -47,7 +49,11 @@ export default function OrderSchedulePage() {
       key: d,
       title: d.slice(5),
       width: 150,
-      render: (_: unknown, row: CalendarRow) => <Space direction="vertical" size={4}>{(row.days[d] ?? []).map(cell)}</Space>,
+      render: (_: unknown, row: CalendarRow) => (
+        <Space direction="vertical" size={4}>
+          {(row.days[d] ?? []).map(cell)}
+        </Space>
+      ),
     })),
   ];
 
@@ -88,7 +94,9 @@ export default function OrderSchedulePage() {
             {
               key: 'list',
               label: t('console.team.list'),
-              children: <ReportTable<ScheduleRow> columns={SCHEDULE_COLUMNS} rows={answer?.rows ?? null} rowKey="id" testId="schedule-list" />,
+              children: (
+                <ReportTable<ScheduleRow> columns={SCHEDULE_COLUMNS} rows={answer?.rows ?? null} rowKey="id" testId="schedule-list" />
+              ),
             },
           ]}
         />

@@ -12,7 +12,8 @@ export interface CalendarRow {
 /** The days from `begin` to `end`, both included ('YYYY-MM-DD'). */
 export function daysOf(begin: string, end: string): string[] {
   const out: string[] = [];
-  for (let d = Date.parse(`${begin}T00:00:00Z`), last = Date.parse(`${end}T00:00:00Z`); d <= last; d += 86_400_000) out.push(new Date(d).toISOString().slice(0, 10));
+  for (let d = Date.parse(`${begin}T00:00:00Z`), last = Date.parse(`${end}T00:00:00Z`); d <= last; d += 86_400_000)
+    out.push(new Date(d).toISOString().slice(0, 10));
   return out;
 }
 
@@ -27,4 +28,5 @@ export function calendarOf(rows: readonly ScheduleRow[]): CalendarRow[] {
 }
 
 /** A scheduled shift's state that day: driven, not driven yet (today or later), or not driven. */
-export const shiftState = (r: ScheduleRow, today: string): 'driven' | 'pending' | 'idle' => (r.tripCount > 0 ? 'driven' : r.date >= today ? 'pending' : 'idle');
+export const shiftState = (r: ScheduleRow, today: string): 'driven' | 'pending' | 'idle' =>
+  r.tripCount > 0 ? 'driven' : r.date >= today ? 'pending' : 'idle';

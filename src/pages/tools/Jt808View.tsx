@@ -9,7 +9,11 @@ function NodeValue({ node, t }: { node: ViewNode; t: Translate }) {
     return (
       <Space size={[4, 4]} wrap>
         <Typography.Text code>{node.raw}</Typography.Text>
-        {node.names.length ? node.names.map((n) => <Tag key={n}>{n}</Tag>) : <Typography.Text type="secondary">{t('console.jt808.none')}</Typography.Text>}
+        {node.names.length ? (
+          node.names.map((n) => <Tag key={n}>{n}</Tag>)
+        ) : (
+          <Typography.Text type="secondary">{t('console.jt808.none')}</Typography.Text>
+        )}
       </Space>
     );
   }
@@ -56,7 +60,11 @@ export function FrameCard({ result, line, ctx }: { result: FrameResult; line: nu
   const body = bodyNodes(result, ctx);
   return (
     <Card size="small" title={title} data-testid="jt808-frame">
-      <Descriptions size="small" column={{ xs: 1, sm: 2, md: 4 }} items={headerRows(result, ctx).map((r, i) => ({ key: i, label: r.label, children: r.value }))} />
+      <Descriptions
+        size="small"
+        column={{ xs: 1, sm: 2, md: 4 }}
+        items={headerRows(result, ctx).map((r, i) => ({ key: i, label: r.label, children: r.value }))}
+      />
       <Typography.Title level={5} style={{ marginTop: 8 }}>
         {t('console.jt808.body')}
       </Typography.Title>

@@ -39,14 +39,31 @@ export default function Jt808Page() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="jt808-page">
       <Card title={t('console.jt808.title')}>
-        <Form form={form} layout="vertical" initialValues={{ frames: '', tzOffsetMinutes: DEFAULT_TZ, verifyChecksum: true }} onFinish={onFinish} onFinishFailed={() => setAnswer(null)}>
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={{ frames: '', tzOffsetMinutes: DEFAULT_TZ, verifyChecksum: true }}
+          onFinish={onFinish}
+          onFinishFailed={() => setAnswer(null)}
+        >
           <Form.Item
             name="frames"
             label={t('console.jt808.frames')}
             extra={t('console.jt808.framesHelp')}
-            rules={[{ validator: (_, value: string) => (frameLines(value ?? '').length ? Promise.resolve() : Promise.reject(new Error(t('console.jt808.required')))) }]}
+            rules={[
+              {
+                validator: (_, value: string) =>
+                  frameLines(value ?? '').length ? Promise.resolve() : Promise.reject(new Error(t('console.jt808.required'))),
+              },
+            ]}
           >
-            <Input.TextArea rows={6} spellCheck={false} placeholder={t('console.jt808.placeholder')} style={{ fontFamily: 'monospace' }} data-testid="jt808-input" />
+            <Input.TextArea
+              rows={6}
+              spellCheck={false}
+              placeholder={t('console.jt808.placeholder')}
+              style={{ fontFamily: 'monospace' }}
+              data-testid="jt808-input"
+            />
           </Form.Item>
           <Space size={24} wrap align="end">
             <Form.Item name="tzOffsetMinutes" label={t('console.jt808.timezone')} style={{ marginBottom: 0 }}>

@@ -16,7 +16,23 @@ export const isFailure = (r: FrameResult): r is FrameFailure => 'error' in r;
 export const MAX_FRAMES = 200;
 
 /** Message ids with a name in the catalogue (`console.jt808.messages.<id>`). */
-export const MESSAGE_IDS = ['0x0001', '0x0002', '0x0003', '0x0100', '0x0102', '0x0200', '0x0201', '0x0704', '0x0900', '0x8001', '0x8100', '0x8103', '0x8105', '0x8201', '0x8300'] as const;
+export const MESSAGE_IDS = [
+  '0x0001',
+  '0x0002',
+  '0x0003',
+  '0x0100',
+  '0x0102',
+  '0x0200',
+  '0x0201',
+  '0x0704',
+  '0x0900',
+  '0x8001',
+  '0x8100',
+  '0x8103',
+  '0x8105',
+  '0x8201',
+  '0x8300',
+] as const;
 
 /** Alarm word bits, lowest first (the server's ALARM_BITS; a test keeps both lists equal). */
 export const ALARM_NAMES = [
@@ -185,7 +201,19 @@ export function formatOffset(minutes: number): string {
 }
 
 /** Offsets the page offers: every whole hour from UTC-12 to UTC+14, and the half and quarter hours in use. */
-export const TZ_OFFSETS: readonly number[] = [...Array.from({ length: 27 }, (_, i) => (i - 12) * 60), -570, -210, 210, 270, 330, 345, 390, 570, 630, 765].sort((a, b) => a - b);
+export const TZ_OFFSETS: readonly number[] = [
+  ...Array.from({ length: 27 }, (_, i) => (i - 12) * 60),
+  -570,
+  -210,
+  210,
+  270,
+  330,
+  345,
+  390,
+  570,
+  630,
+  765,
+].sort((a, b) => a - b);
 
 /** An ISO instant as the device's wall clock: `2021-07-26 20:35:31 (UTC+08:00)`. */
 export function formatDeviceTime(iso: string, tzOffsetMinutes: number): string {
@@ -210,18 +238,40 @@ export function headerRows(f: DecodedFrame, { t }: FormatContext): Array<{ label
   const name = messageName(f.msgId, t);
   const rows = [
     { label: t('console.jt808.header.msgId'), value: name ? `${f.msgId} ${name}` : f.msgId },
-    { label: t('console.jt808.header.version'), value: f.protocolVersion === undefined ? String(f.version) : `${f.version} (${f.protocolVersion})` },
+    {
+      label: t('console.jt808.header.version'),
+      value: f.protocolVersion === undefined ? String(f.version) : `${f.version} (${f.protocolVersion})`,
+    },
     { label: t('console.jt808.header.phone'), value: f.phone },
     { label: t('console.jt808.header.serial'), value: String(f.serial) },
   ];
-  if (f.packet) rows.push({ label: t('console.jt808.header.packet'), value: t('console.jt808.header.packetOf', { index: f.packet.index, count: f.packet.count }) });
-  if (f.reassembledFrom) rows.push({ label: t('console.jt808.header.packet'), value: t('console.jt808.header.reassembled', { count: f.reassembledFrom }) });
+  if (f.packet)
+    rows.push({
+      label: t('console.jt808.header.packet'),
+      value: t('console.jt808.header.packetOf', { index: f.packet.index, count: f.packet.count }),
+    });
+  if (f.reassembledFrom)
+    rows.push({ label: t('console.jt808.header.packet'), value: t('console.jt808.header.reassembled', { count: f.reassembledFrom }) });
   if (f.encryption) rows.push({ label: t('console.jt808.header.encryption'), value: String(f.encryption) });
-  if (f.opaque) rows.push({ label: t('console.jt808.header.opaque'), value: t(jt808Key('opaque', f.opaque === 'fragment' || f.opaque === 'encrypted' ? f.opaque : 'unknown')) });
+  if (f.opaque)
+    rows.push({
+      label: t('console.jt808.header.opaque'),
+      value: t(jt808Key('opaque', f.opaque === 'fragment' || f.opaque === 'encrypted' ? f.opaque : 'unknown')),
+    });
   return rows;
 }
 
-export const ERROR_CODES = ['BAD_CHECKSUM', 'TRUNCATED', 'BAD_ESCAPE', 'TOO_LONG', 'BAD_LENGTH', 'BAD_FLAG', 'BAD_PACKET', 'BAD_BODY', 'BAD_HEX'];
+export const ERROR_CODES = [
+  'BAD_CHECKSUM',
+  'TRUNCATED',
+  'BAD_ESCAPE',
+  'TOO_LONG',
+  'BAD_LENGTH',
+  'BAD_FLAG',
+  'BAD_PACKET',
+  'BAD_BODY',
+  'BAD_HEX',
+];
 
 /** A refused frame in words: what the code means, then the decoder's own detail. */
 export function failureText(f: FrameFailure, t: Translate): { title: string; detail: string } {
@@ -240,16 +290,22 @@ export const isLocation = (v: JsonValue): v is JsonObject =>
   isObject(v) && isObject(v.alarm) && Array.isArray(v.alarm.active) && isStatus(v.status) && typeof v.latitude === 'number';
 
 /** A status word as the decoder writes it ({raw, accOn, fixed, …}). */
-export const isStatus = (v: JsonValue | undefined): v is JsonObject => isObject(v) && typeof v.raw === 'number' && typeof v.accOn === 'boolean' && typeof v.fixed === 'boolean';
+export const isStatus = (v: JsonValue | undefined): v is JsonObject =>
+  isObject(v) && typeof v.raw === 'number' && typeof v.accOn === 'boolean' && typeof v.fixed === 'boolean';
 
 export function alarmFlags(alarm: JsonObject, { t }: FormatContext): ViewNode {
-  const names = (alarm.active as JsonValue[]).map((n) => String(n)).map((n) => ((ALARM_NAMES as readonly string[]).includes(n) ? t(jt808Key('alarm', n)) : n));
+  const names = (alarm.active as JsonValue[])
+    .map((n) => String(n))
+    .map((n) => ((ALARM_NAMES as readonly string[]).includes(n) ? t(jt808Key('alarm', n)) : n));
   return { kind: 'flags', label: t('console.jt808.location.alarm'), raw: formatWord(Number(alarm.raw)), names };
 }
 
 /** The flags set in a status word, ACC and fix spelled out either way, and the load state. */
 export function statusFlags(status: JsonObject, { t }: FormatContext, label = t('console.jt808.location.status')): ViewNode {
-  const names: string[] = [t(status.accOn ? 'console.jt808.status.accOn' : 'console.jt808.status.accOff'), t(status.fixed ? 'console.jt808.status.fixed' : 'console.jt808.status.notFixed')];
+  const names: string[] = [
+    t(status.accOn ? 'console.jt808.status.accOn' : 'console.jt808.status.accOff'),
+    t(status.fixed ? 'console.jt808.status.fixed' : 'console.jt808.status.notFixed'),
+  ];
   for (const n of STATUS_NAMES) if (n !== 'accOn' && n !== 'fixed' && status[n] === true) names.push(t(jt808Key('status', n)));
   const load = String(status.load);
   if ((LOAD_STATES as readonly string[]).includes(load) && load !== 'empty') names.push(t(jt808Key('load', load)));
@@ -270,7 +326,8 @@ export function locationNodes(b: JsonObject, ctx: FormatContext): ViewNode[] {
     value('direction', `${b.direction}°`),
     value('time', typeof b.time === 'string' ? formatDeviceTime(b.time, ctx.tzOffsetMinutes) : t('console.jt808.location.noTime')),
   ];
-  if (isObject(b.extras) && Object.keys(b.extras).length) nodes.push({ kind: 'group', label: t('console.jt808.location.extras'), children: objectNodes(b.extras, ctx) });
+  if (isObject(b.extras) && Object.keys(b.extras).length)
+    nodes.push({ kind: 'group', label: t('console.jt808.location.extras'), children: objectNodes(b.extras, ctx) });
   return nodes;
 }
 
@@ -279,7 +336,8 @@ function valueNode(label: string, v: JsonValue, ctx: FormatContext, key?: string
   if (isStatus(v)) return statusFlags(v, ctx, label);
   if (isObject(v)) return { kind: 'group', label, children: objectNodes(v, ctx) };
   if (Array.isArray(v)) {
-    if (v.every((x) => !isObject(x) && !Array.isArray(x))) return { kind: 'value', label, value: v.length ? v.map((x) => scalar(x, ctx.t)).join(', ') : '—' };
+    if (v.every((x) => !isObject(x) && !Array.isArray(x)))
+      return { kind: 'value', label, value: v.length ? v.map((x) => scalar(x, ctx.t)).join(', ') : '—' };
     return { kind: 'group', label, children: v.map((x, i) => valueNode(`#${i + 1}`, x, ctx)) };
   }
   if (key === 'time' && typeof v === 'string') return { kind: 'value', label, value: formatDeviceTime(v, ctx.tzOffsetMinutes) };

@@ -32,12 +32,19 @@ export default function LabelsPage() {
   const [previewLang, setPreviewLang] = useState<Language>(() => matchLanguage(getLocale()) ?? DEFAULT_LANGUAGE);
 
   const group = useMemo<LabelGroup>(() => (tab === 'fields' ? { kind: 'entity', entity } : { kind: 'messages' }), [tab, entity]);
-  const rows = useMemo(() => labelRows(groupKeys(group), studio.effective, studio.overrides, query), [group, studio.effective, studio.overrides, query]);
-  const previewT = useMemo(() => previewTranslator(previewLang, studio.effective, studio.overrides), [previewLang, studio.effective, studio.overrides]);
+  const rows = useMemo(
+    () => labelRows(groupKeys(group), studio.effective, studio.overrides, query),
+    [group, studio.effective, studio.overrides, query],
+  );
+  const previewT = useMemo(
+    () => previewTranslator(previewLang, studio.effective, studio.overrides),
+    [previewLang, studio.effective, studio.overrides],
+  );
   const entityOptions = useMemo(
-    () => Object.keys(SCHEMAS)
-      .map((name) => ({ value: name, label: `${t(`entity.${name}.title`)} (${name})` }))
-      .sort((a, b) => a.label.localeCompare(b.label)),
+    () =>
+      Object.keys(SCHEMAS)
+        .map((name) => ({ value: name, label: `${t(`entity.${name}.title`)} (${name})` }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
     [t],
   );
 
@@ -66,7 +73,9 @@ export default function LabelsPage() {
       render: (_: unknown, row: LabelRow) => (
         <Space direction="vertical" size={2}>
           {Object.keys(row.published).length > 0 && <Tag color="blue">{t('console.labels.edited')}</Tag>}
-          {Object.keys(row.drafts).length > 0 && <Tag color="orange">{t('console.labels.draft', { count: Object.keys(row.drafts).length })}</Tag>}
+          {Object.keys(row.drafts).length > 0 && (
+            <Tag color="orange">{t('console.labels.draft', { count: Object.keys(row.drafts).length })}</Tag>
+          )}
           {row.missing.length > 0 && (
             <Typography.Text type="secondary" data-testid="labels-missing">
               {t('console.labels.missing', { languages: row.missing.map((l) => t(`labels.language.${l}`)).join('、') })}
@@ -86,14 +95,29 @@ export default function LabelsPage() {
               {t('console.labels.edit')}
             </Button>
             {Object.keys(row.drafts).length > 0 && (
-              <Tooltip title={row.missing.length ? t('console.labels.missing', { languages: row.missing.map((l) => t(`labels.language.${l}`)).join('、') }) : undefined}>
-                <Button size="small" type="link" disabled={row.missing.length > 0} onClick={() => studio.publish(row.key).then(done('console.labels.published'), () => undefined)} data-testid="labels-publish">
+              <Tooltip
+                title={
+                  row.missing.length
+                    ? t('console.labels.missing', { languages: row.missing.map((l) => t(`labels.language.${l}`)).join('、') })
+                    : undefined
+                }
+              >
+                <Button
+                  size="small"
+                  type="link"
+                  disabled={row.missing.length > 0}
+                  onClick={() => studio.publish(row.key).then(done('console.labels.published'), () => undefined)}
+                  data-testid="labels-publish"
+                >
                   {t('console.labels.publish')}
                 </Button>
               </Tooltip>
             )}
             {(Object.keys(row.drafts).length > 0 || Object.keys(row.published).length > 0) && (
-              <Popconfirm title={t('console.labels.resetConfirm', { key: row.key })} onConfirm={() => studio.reset(row.key).then(done('console.labels.resetDone'), () => undefined)}>
+              <Popconfirm
+                title={t('console.labels.resetConfirm', { key: row.key })}
+                onConfirm={() => studio.reset(row.key).then(done('console.labels.resetDone'), () => undefined)}
+              >
                 <Button size="small" type="link" danger data-testid="labels-reset">
                   {t('console.labels.reset')}
                 </Button>
@@ -122,8 +146,23 @@ export default function LabelsPage() {
         }
       >
         <Space wrap style={{ marginBottom: 12 }}>
-          <Select showSearch optionFilterProp="label" style={{ width: 280 }} value={entity} onChange={setEntity} options={entityOptions} aria-label={t('console.labels.entity')} data-testid="labels-entity" />
-          <Input.Search allowClear style={{ width: 260 }} placeholder={t('console.labels.search')} onChange={(e) => setQuery(e.target.value)} data-testid="labels-search" />
+          <Select
+            showSearch
+            optionFilterProp="label"
+            style={{ width: 280 }}
+            value={entity}
+            onChange={setEntity}
+            options={entityOptions}
+            aria-label={t('console.labels.entity')}
+            data-testid="labels-entity"
+          />
+          <Input.Search
+            allowClear
+            style={{ width: 260 }}
+            placeholder={t('console.labels.search')}
+            onChange={(e) => setQuery(e.target.value)}
+            data-testid="labels-search"
+          />
         </Space>
         <Tabs
           activeKey={tab}
@@ -133,7 +172,16 @@ export default function LabelsPage() {
             { key: 'messages', label: t('console.labels.tabMessages') },
           ]}
         />
-        <Table<LabelRow> rowKey="key" size="small" loading={studio.loading} columns={columns} dataSource={rows} pagination={{ pageSize: 20, showSizeChanger: false }} scroll={{ x: 1100 }} data-testid="labels-table" />
+        <Table<LabelRow>
+          rowKey="key"
+          size="small"
+          loading={studio.loading}
+          columns={columns}
+          dataSource={rows}
+          pagination={{ pageSize: 20, showSizeChanger: false }}
+          scroll={{ x: 1100 }}
+          data-testid="labels-table"
+        />
       </Card>
       <Card
         title={t('console.labels.preview')}

@@ -21,7 +21,10 @@ export function MessagesTab({ vehicleId, range }: { vehicleId: number; range: Ra
   useEffect(() => {
     let live = true;
     setRows(null);
-    queryMessages(vehicleId, kind, range, page, 20).then((p) => live && setRows(p), () => live && setRows({ data: [], total: 0 }));
+    queryMessages(vehicleId, kind, range, page, 20).then(
+      (p) => live && setRows(p),
+      () => live && setRows({ data: [], total: 0 }),
+    );
     return () => {
       live = false;
     };
@@ -31,7 +34,8 @@ export function MessagesTab({ vehicleId, range }: { vehicleId: number; range: Ra
   const place = {
     title: t('console.vehicleDetail.messages.place'),
     key: 'place',
-    render: (_: unknown, r: { latitude: number | null; longitude: number | null }) => (r.latitude === null || r.longitude === null ? '—' : `${r.latitude.toFixed(6)}, ${r.longitude.toFixed(6)}`),
+    render: (_: unknown, r: { latitude: number | null; longitude: number | null }) =>
+      r.latitude === null || r.longitude === null ? '—' : `${r.latitude.toFixed(6)}, ${r.longitude.toFixed(6)}`,
   };
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="detail-messages">
@@ -56,11 +60,38 @@ export function MessagesTab({ vehicleId, range }: { vehicleId: number; range: Ra
           columns={[
             time,
             place,
-            { title: t('console.monitor.speed'), dataIndex: 'speed', render: (v: number) => t('console.monitor.speedValue', { speed: fmt(v, 1) }) },
-            { title: t('console.monitor.acc'), dataIndex: 'acc', render: (v: boolean) => t(v ? 'console.monitor.accOn' : 'console.monitor.accOff') },
-            { title: t('console.vehicleDetail.messages.alarms'), dataIndex: 'alarms', render: (v: string[]) => bitLabels(t, 'alarm', v).map((a) => <Tag key={a} color="red">{a}</Tag>) },
-            { title: t('console.vehicleDetail.messages.status'), dataIndex: 'statusBits', render: (v: string[]) => <Typography.Text type="secondary">{bitLabels(t, 'status', v).join(t('common.listSeparator'))}</Typography.Text> },
-            { title: t('console.vehicleDetail.messages.blind'), dataIndex: 'blind', render: (v: boolean) => (v ? <Tag>{t('console.vehicleDetail.messages.blind')}</Tag> : null) },
+            {
+              title: t('console.monitor.speed'),
+              dataIndex: 'speed',
+              render: (v: number) => t('console.monitor.speedValue', { speed: fmt(v, 1) }),
+            },
+            {
+              title: t('console.monitor.acc'),
+              dataIndex: 'acc',
+              render: (v: boolean) => t(v ? 'console.monitor.accOn' : 'console.monitor.accOff'),
+            },
+            {
+              title: t('console.vehicleDetail.messages.alarms'),
+              dataIndex: 'alarms',
+              render: (v: string[]) =>
+                bitLabels(t, 'alarm', v).map((a) => (
+                  <Tag key={a} color="red">
+                    {a}
+                  </Tag>
+                )),
+            },
+            {
+              title: t('console.vehicleDetail.messages.status'),
+              dataIndex: 'statusBits',
+              render: (v: string[]) => (
+                <Typography.Text type="secondary">{bitLabels(t, 'status', v).join(t('common.listSeparator'))}</Typography.Text>
+              ),
+            },
+            {
+              title: t('console.vehicleDetail.messages.blind'),
+              dataIndex: 'blind',
+              render: (v: boolean) => (v ? <Tag>{t('console.vehicleDetail.messages.blind')}</Tag> : null),
+            },
           ]}
           data-testid="detail-positions"
         />
@@ -75,7 +106,11 @@ export function MessagesTab({ vehicleId, range }: { vehicleId: number; range: Ra
             time,
             { title: t('console.vehicleDetail.messages.subtype'), dataIndex: 'subtype', render: (v: number) => subtypeLabel(t, v) },
             place,
-            { title: t('console.vehicleDetail.messages.readings'), key: 'readings', render: (_: unknown, r: ObdMessage) => obdContent(t, fmt, r).join(t('common.listSeparator')) || '—' },
+            {
+              title: t('console.vehicleDetail.messages.readings'),
+              key: 'readings',
+              render: (_: unknown, r: ObdMessage) => obdContent(t, fmt, r).join(t('common.listSeparator')) || '—',
+            },
             { title: t('console.vehicleDetail.messages.dtcs'), dataIndex: 'dtcCount' },
           ]}
           data-testid="detail-obd"

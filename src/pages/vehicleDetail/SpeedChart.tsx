@@ -47,7 +47,14 @@ export default function SpeedChart({ points, at, onSeek, unit }: SpeedChartProps
           lineStyle: { width: 1.5, color: '#1677ff' },
           areaStyle: { color: 'rgba(22,119,255,0.12)' },
           data: points.map((p) => [timeOf(p), p[3]]),
-          markLine: { symbol: 'none', silent: true, animation: false, label: { show: false }, lineStyle: { color: '#f5222d', width: 2, type: 'solid' }, data: [] },
+          markLine: {
+            symbol: 'none',
+            silent: true,
+            animation: false,
+            label: { show: false },
+            lineStyle: { color: '#f5222d', width: 2, type: 'solid' },
+            data: [],
+          },
         },
       ],
     });

@@ -52,16 +52,33 @@ export default function TrackMap({ config, vehicleId, replay, alarms, at, stopLa
     const { replay: r, alarms: a, stopLabel: label, alarmLabel: alarmText } = props.current;
     const layer = L.layerGroup().addTo(m);
     const line = (points: readonly ReplayPoint[], weight: number) =>
-      colouredRuns(points).forEach((run) => L.polyline(run.latlngs.map(([la, ln]) => project(la, ln)), { color: run.colour, weight }).addTo(layer));
+      colouredRuns(points).forEach((run) =>
+        L.polyline(
+          run.latlngs.map(([la, ln]) => project(la, ln)),
+          { color: run.colour, weight },
+        ).addTo(layer),
+      );
     line(r.points, 4);
-    for (const s of r.stops) L.circleMarker(project(s.latitude, s.longitude), { radius: 6, color: '#722ed1', fillOpacity: 0.8 }).bindTooltip(escapeHtml(label(s.durationS))).addTo(layer);
+    for (const s of r.stops)
+      L.circleMarker(project(s.latitude, s.longitude), { radius: 6, color: '#722ed1', fillOpacity: 0.8 })
+        .bindTooltip(escapeHtml(label(s.durationS)))
+        .addTo(layer);
     for (const al of a) {
       if (al.latitude === null || al.longitude === null) continue;
-      L.circleMarker(project(al.latitude, al.longitude), { radius: 6, color: '#f5222d', fillColor: '#fff', fillOpacity: 1, weight: 3 }).bindTooltip(escapeHtml(alarmText(al))).addTo(layer);
+      L.circleMarker(project(al.latitude, al.longitude), { radius: 6, color: '#f5222d', fillColor: '#fff', fillOpacity: 1, weight: 3 })
+        .bindTooltip(escapeHtml(alarmText(al)))
+        .addTo(layer);
     }
     if (r.points.length) m.fitBounds(L.latLngBounds(r.points.map((p) => project(p[1], p[2]))), { padding: [30, 30] });
     const first = r.points[0];
-    if (first) marker.current = new HeadingMarker(project(first[1], first[2]), { radius: 8, color: '#0c3467', fillColor: '#409EFF', fillOpacity: 1, heading: first[4] }).addTo(m);
+    if (first)
+      marker.current = new HeadingMarker(project(first[1], first[2]), {
+        radius: 8,
+        color: '#0c3467',
+        fillColor: '#409EFF',
+        fillOpacity: 1,
+        heading: first[4],
+      }).addTo(m);
     // Zoomed in: the window in view, every point (the whole range came simplified).
     const detail = L.layerGroup().addTo(m);
     let asked = 0;
@@ -73,7 +90,14 @@ export default function TrackMap({ config, vehicleId, replay, alarms, at, stopLa
       if (!w) return;
       const n = ++asked;
       replayTrack(vehicleId, w).then(
-        (full) => n === asked && colouredRuns(full.points).forEach((run) => L.polyline(run.latlngs.map(([la, ln]) => project(la, ln)), { color: run.colour, weight: 5 }).addTo(detail)),
+        (full) =>
+          n === asked &&
+          colouredRuns(full.points).forEach((run) =>
+            L.polyline(
+              run.latlngs.map(([la, ln]) => project(la, ln)),
+              { color: run.colour, weight: 5 },
+            ).addTo(detail),
+          ),
         () => undefined,
       );
     };

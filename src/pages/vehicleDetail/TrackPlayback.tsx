@@ -34,8 +34,14 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
 
   useEffect(() => {
     let live = true;
-    queryTrips(vehicleId, range, 1, 100).then((p) => live && setTrips(p.data), () => live && setTrips([]));
-    queryAlarms({ vehicleId, begin: range.begin, end: range.end }, 200).then((p) => live && setAlarms(p.data), () => live && setAlarms([]));
+    queryTrips(vehicleId, range, 1, 100).then(
+      (p) => live && setTrips(p.data),
+      () => live && setTrips([]),
+    );
+    queryAlarms({ vehicleId, begin: range.begin, end: range.end }, 200).then(
+      (p) => live && setAlarms(p.data),
+      () => live && setAlarms([]),
+    );
     return () => {
       live = false;
     };
@@ -44,10 +50,22 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
   const points = useMemo(() => (track.kind === 'loaded' ? track.replay.points : []), [track]);
   const at = useMemo(() => positionAt(points, clock.at), [points, clock.at]);
   const stops = track.kind === 'loaded' ? track.replay.stops : [];
-  const presets = TRACK_RANGES.map((k) => ({ label: t(`console.vehicleDetail.range.${k}`), value: trackRange(k).map((d) => dayjs(d)) as [Dayjs, Dayjs] }));
+  const presets = TRACK_RANGES.map((k) => ({
+    label: t(`console.vehicleDetail.range.${k}`),
+    value: trackRange(k).map((d) => dayjs(d)) as [Dayjs, Dayjs],
+  }));
 
   return (
-    <div style={{ display: 'flex', gap: 12 }} data-testid="track-playback" data-state={track.kind} data-points={points.length} data-clock={clock.at} data-playing={clock.playing} data-track-begin={track.kind === 'loaded' ? track.begin : ''} data-track-end={track.kind === 'loaded' ? track.end : ''}>
+    <div
+      style={{ display: 'flex', gap: 12 }}
+      data-testid="track-playback"
+      data-state={track.kind}
+      data-points={points.length}
+      data-clock={clock.at}
+      data-playing={clock.playing}
+      data-track-begin={track.kind === 'loaded' ? track.begin : ''}
+      data-track-end={track.kind === 'loaded' ? track.end : ''}
+    >
       <div style={{ flex: 1, minWidth: 0 }}>
         <Space wrap style={{ marginBottom: 8 }}>
           <DatePicker.RangePicker
@@ -58,18 +76,41 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
             data-testid="track-range"
           />
           {clock.playing ? (
-            <Button onClick={pause} data-testid="track-pause">{t('console.vehicleDetail.pause')}</Button>
+            <Button onClick={pause} data-testid="track-pause">
+              {t('console.vehicleDetail.pause')}
+            </Button>
           ) : (
-            <Button type="primary" onClick={play} disabled={points.length < 2} data-testid="track-play">{t('console.vehicleDetail.play')}</Button>
+            <Button type="primary" onClick={play} disabled={points.length < 2} data-testid="track-play">
+              {t('console.vehicleDetail.play')}
+            </Button>
           )}
-          <Select<PlaySpeed> value={clock.speed} onChange={setSpeed} options={SPEEDS.map((s) => ({ value: s, label: `×${s}` }))} style={{ width: 80 }} data-testid="track-speed" />
-          {at && <Typography.Text data-testid="track-now">{parseTime(new Date(clock.at))} · {t('console.monitor.speedValue', { speed: fmt(at.speed, 1) })}</Typography.Text>}
+          <Select<PlaySpeed>
+            value={clock.speed}
+            onChange={setSpeed}
+            options={SPEEDS.map((s) => ({ value: s, label: `×${s}` }))}
+            style={{ width: 80 }}
+            data-testid="track-speed"
+          />
+          {at && (
+            <Typography.Text data-testid="track-now">
+              {parseTime(new Date(clock.at))} · {t('console.monitor.speedValue', { speed: fmt(at.speed, 1) })}
+            </Typography.Text>
+          )}
         </Space>
         {track.kind === 'loaded' && points.length > 1 && (
-          <Slider min={track.begin} max={track.end} value={clock.at} onChange={(v: number) => seekTo(v)} tooltip={{ formatter: (v) => (v ? parseTime(new Date(v)) : '') }} data-testid="track-timeline" />
+          <Slider
+            min={track.begin}
+            max={track.end}
+            value={clock.at}
+            onChange={(v: number) => seekTo(v)}
+            tooltip={{ formatter: (v) => (v ? parseTime(new Date(v)) : '') }}
+            data-testid="track-timeline"
+          />
         )}
         {track.kind === 'failed' && <Alert type="error" showIcon message={t('console.vehicleDetail.trackFailed')} />}
-        {track.kind === 'loaded' && points.length === 0 && <Empty description={t('console.vehicleDetail.noTrack')} data-testid="track-empty" />}
+        {track.kind === 'loaded' && points.length === 0 && (
+          <Empty description={t('console.vehicleDetail.noTrack')} data-testid="track-empty" />
+        )}
         {track.kind === 'loading' || !config ? (
           <Spin style={{ display: 'block', margin: '60px auto' }} />
         ) : (
@@ -96,7 +137,11 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
         )}
         {track.kind === 'loaded' && (
           <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
-            {t('console.vehicleDetail.summary', { km: track.replay.summary.distanceKm.toFixed(1), max: track.replay.summary.maxSpeed, stops: track.replay.stops.length })}
+            {t('console.vehicleDetail.summary', {
+              km: track.replay.summary.distanceKm.toFixed(1),
+              max: track.replay.summary.maxSpeed,
+              stops: track.replay.stops.length,
+            })}
           </Typography.Paragraph>
         )}
       </div>
@@ -115,10 +160,20 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
                   dataSource={trips}
                   locale={{ emptyText: t('console.vehicleDetail.noTrips') }}
                   renderItem={(trip) => (
-                    <List.Item style={{ cursor: 'pointer', padding: '6px 12px' }} onClick={() => pick(trip.begin, trip.end)} data-testid="track-trip" data-begin={Date.parse(trip.begin)}>
+                    <List.Item
+                      style={{ cursor: 'pointer', padding: '6px 12px' }}
+                      onClick={() => pick(trip.begin, trip.end)}
+                      data-testid="track-trip"
+                      data-begin={Date.parse(trip.begin)}
+                    >
                       <div>
                         <div>{parseTime(trip.begin)}</div>
-                        <Typography.Text type="secondary">{t('console.vehicleDetail.tripLine', { km: trip.distanceKm.toFixed(1), duration: formatDuration(trip.durationS, t) })}</Typography.Text>
+                        <Typography.Text type="secondary">
+                          {t('console.vehicleDetail.tripLine', {
+                            km: trip.distanceKm.toFixed(1),
+                            duration: formatDuration(trip.durationS, t),
+                          })}
+                        </Typography.Text>
                       </div>
                     </List.Item>
                   )}
@@ -135,10 +190,17 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
                   dataSource={stops}
                   locale={{ emptyText: t('console.vehicleDetail.noStops') }}
                   renderItem={(stop) => (
-                    <List.Item style={{ cursor: 'pointer', padding: '6px 12px' }} onClick={() => pick(stop.begin, stop.end)} data-testid="track-stop" data-begin={Date.parse(stop.begin)}>
+                    <List.Item
+                      style={{ cursor: 'pointer', padding: '6px 12px' }}
+                      onClick={() => pick(stop.begin, stop.end)}
+                      data-testid="track-stop"
+                      data-begin={Date.parse(stop.begin)}
+                    >
                       <div>
                         <div>{parseTime(stop.begin)}</div>
-                        <Typography.Text type="secondary">{t('console.vehicleDetail.stopFor', { duration: formatDuration(stop.durationS, t) })}</Typography.Text>
+                        <Typography.Text type="secondary">
+                          {t('console.vehicleDetail.stopFor', { duration: formatDuration(stop.durationS, t) })}
+                        </Typography.Text>
                       </div>
                     </List.Item>
                   )}

@@ -59,7 +59,10 @@ export default function VehicleFinder({ current }: { current: number }) {
       notFoundContent={hint}
       value={null}
       onChange={(id) => id !== current && navigate(vehicleDetailPath(id))}
-      options={options.map((v) => ({ value: v.value, label: v.vin ? t('console.vehicleDetail.findOption', { licence: v.label, vin: v.vin }) : v.label }))}
+      options={options.map((v) => ({
+        value: v.value,
+        label: v.vin ? t('console.vehicleDetail.findOption', { licence: v.label, vin: v.vin }) : v.label,
+      }))}
     />
   );
 }

@@ -40,4 +40,5 @@ export const tabOf = (search: string): DetailTab => {
 };
 
 /** The run-and-stop timeline as a manager reads it: the newest segment first (the API answers in time order). */
-export const newestFirst = <T extends { begin: string }>(segments: readonly T[]): T[] => [...segments].sort((a, b) => Date.parse(b.begin) - Date.parse(a.begin));
+export const newestFirst = <T extends { begin: string }>(segments: readonly T[]): T[] =>
+  [...segments].sort((a, b) => Date.parse(b.begin) - Date.parse(a.begin));

@@ -44,7 +44,10 @@ export default function VehicleDetailPage() {
         if (!live) return;
         rememberLicence(id, report.vehicle.licence);
         setLoaded({ kind: 'shown', report });
-        loadOrgTree().then((tree) => live && setLine(orgLine(tree, report.vehicle.orgId)), () => undefined);
+        loadOrgTree().then(
+          (tree) => live && setLine(orgLine(tree, report.vehicle.orgId)),
+          () => undefined,
+        );
       },
       (e: unknown) => live && setLoaded({ kind: failureOf(e).status === 404 ? 'missing' : 'failed' }),
     );
@@ -53,7 +56,8 @@ export default function VehicleDetailPage() {
     };
   }, [id]);
 
-  if (id === null || loaded.kind === 'missing') return <Result status="404" title={t('console.vehicleDetail.missing')} data-testid="detail-missing" />;
+  if (id === null || loaded.kind === 'missing')
+    return <Result status="404" title={t('console.vehicleDetail.missing')} data-testid="detail-missing" />;
   if (loaded.kind === 'failed') return <Result status="error" title={t('console.vehicleDetail.failed')} />;
   if (loaded.kind === 'loading') return <Spin style={{ display: 'block', margin: '80px auto' }} />;
   const { report } = loaded;
@@ -85,10 +89,32 @@ export default function VehicleDetailPage() {
         onChange={(k) => setTab(k as DetailTab)}
         destroyInactiveTabPane
         items={[
-          { key: 'history', label: t('console.vehicleDetail.tab.history'), children: <HistoryTab vehicleId={id} range={historyRange} onReplay={replay} /> },
-          { key: 'messages', label: t('console.vehicleDetail.tab.messages'), children: <MessagesTab vehicleId={id} range={historyRange} /> },
-          { key: 'track', label: t('console.vehicleDetail.tab.track'), children: <TrackPlayback key={replayRange ? `${replayRange.begin}/${replayRange.end}` : 'default'} vehicleId={id} initial={replayRange} /> },
-          { key: 'statistics', label: t('console.vehicleDetail.tab.statistics'), children: <StatisticsTab vehicleId={id} orgId={report.vehicle.orgId} orgPath={line} /> },
+          {
+            key: 'history',
+            label: t('console.vehicleDetail.tab.history'),
+            children: <HistoryTab vehicleId={id} range={historyRange} onReplay={replay} />,
+          },
+          {
+            key: 'messages',
+            label: t('console.vehicleDetail.tab.messages'),
+            children: <MessagesTab vehicleId={id} range={historyRange} />,
+          },
+          {
+            key: 'track',
+            label: t('console.vehicleDetail.tab.track'),
+            children: (
+              <TrackPlayback
+                key={replayRange ? `${replayRange.begin}/${replayRange.end}` : 'default'}
+                vehicleId={id}
+                initial={replayRange}
+              />
+            ),
+          },
+          {
+            key: 'statistics',
+            label: t('console.vehicleDetail.tab.statistics'),
+            children: <StatisticsTab vehicleId={id} orgId={report.vehicle.orgId} orgPath={line} />,
+          },
           { key: 'condition', label: t('console.vehicleDetail.tab.condition'), children: <ConditionTab vehicleId={id} report={report} /> },
         ]}
       />

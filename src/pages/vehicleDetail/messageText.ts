@@ -15,12 +15,21 @@ const known = (t: Translate, key: string): string | null => {
 };
 
 /** Alarm (`alarm`) or status (`status`) bit names as their labels; a name the catalogue lacks stays as sent. */
-export const bitLabels = (t: Translate, group: 'alarm' | 'status', names: readonly string[]): string[] => names.map((n) => known(t, `console.jt808.${group}.${n}`) ?? n);
+export const bitLabels = (t: Translate, group: 'alarm' | 'status', names: readonly string[]): string[] =>
+  names.map((n) => known(t, `console.jt808.${group}.${n}`) ?? n);
 
 /** OBD record subtypes (0x0900 / 0xF0) by the name the decoder gives them. */
-export const SUBTYPES: Readonly<Record<number, string>> = { 0x01: 'pids', 0x02: 'dtcs', 0x03: 'alarms', 0x04: 'trip', 0x0b: 'vin', 0x15: 'events' };
+export const SUBTYPES: Readonly<Record<number, string>> = {
+  0x01: 'pids',
+  0x02: 'dtcs',
+  0x03: 'alarms',
+  0x04: 'trip',
+  0x0b: 'vin',
+  0x15: 'events',
+};
 
-export const subtypeLabel = (t: Translate, subtype: number): string => t(`console.vehicleDetail.messages.subtypes.${SUBTYPES[subtype] ?? 'unknown'}`, { subtype });
+export const subtypeLabel = (t: Translate, subtype: number): string =>
+  t(`console.vehicleDetail.messages.subtypes.${SUBTYPES[subtype] ?? 'unknown'}`, { subtype });
 
 /** Readings in the order a mechanic reads them, each with its digits (units are in the labels). */
 export const READINGS: ReadonlyArray<{ key: string; digits: number }> = [

@@ -32,7 +32,15 @@ export function colouredRuns(points: readonly ReplayPoint[]): { colour: string; 
     if (last && last.colour === colour) last.latlngs.push([p[1], p[2]]);
     else {
       const prev = points[i - 1];
-      runs.push({ colour, latlngs: prev ? [[prev[1], prev[2]], [p[1], p[2]]] : [[p[1], p[2]]] });
+      runs.push({
+        colour,
+        latlngs: prev
+          ? [
+              [prev[1], prev[2]],
+              [p[1], p[2]],
+            ]
+          : [[p[1], p[2]]],
+      });
     }
   }
   return runs;
@@ -61,12 +69,16 @@ export function firstMovement(points: readonly ReplayPoint[]): number | null {
 /** The points of [begin, end] as [latitude, longitude] pairs, for zooming to a trip or a stop. */
 export function pointsBetween(points: readonly ReplayPoint[], begin: number, end: number): [number, number][] {
   const out: [number, number][] = [];
-  for (let i = indexAt(points, begin); i < points.length && timeOf(points[i]) <= end; i++) if (timeOf(points[i]) >= begin) out.push([points[i][1], points[i][2]]);
+  for (let i = indexAt(points, begin); i < points.length && timeOf(points[i]) <= end; i++)
+    if (timeOf(points[i]) >= begin) out.push([points[i][1], points[i][2]]);
   return out;
 }
 
 /** Where the vehicle was at `t`: between two reports, on the straight line joining them. */
-export function positionAt(points: readonly ReplayPoint[], t: number): { latitude: number; longitude: number; speed: number; direction: number; index: number } | null {
+export function positionAt(
+  points: readonly ReplayPoint[],
+  t: number,
+): { latitude: number; longitude: number; speed: number; direction: number; index: number } | null {
   if (!points.length) return null;
   const i = indexAt(points, t);
   const a = points[i];
@@ -99,7 +111,10 @@ export function tick(c: Clock, elapsedMs: number, end: number): Clock {
 export const seek = (c: Clock, t: number, begin: number, end: number): Clock => ({ ...c, at: Math.max(begin, Math.min(end, t)) });
 
 /** The time window of the points inside the view, to load in full; null when none is inside. */
-export function windowInView(points: readonly ReplayPoint[], inView: (lat: number, lng: number) => boolean): { begin: string; end: string } | null {
+export function windowInView(
+  points: readonly ReplayPoint[],
+  inView: (lat: number, lng: number) => boolean,
+): { begin: string; end: string } | null {
   let first: ReplayPoint | null = null;
   let last: ReplayPoint | null = null;
   for (const p of points) {

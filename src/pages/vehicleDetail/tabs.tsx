@@ -23,7 +23,6 @@ import { newestFirst, policiesFor } from './detailModel';
 import { faultTitle } from './messageText';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
 
-
 /** Trips of a range, paged, and the range's run and stop segments. */
 export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; range: Range; onReplay: (r: Range) => void }) {
   const t = useT();
@@ -33,14 +32,20 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
   const [segments, setSegments] = useState<Segment[] | null>(null);
   useEffect(() => {
     let live = true;
-    queryTrips(vehicleId, range, page, 10).then((p) => live && setTrips(p), () => live && setTrips({ data: [], total: 0 }));
+    queryTrips(vehicleId, range, page, 10).then(
+      (p) => live && setTrips(p),
+      () => live && setTrips({ data: [], total: 0 }),
+    );
     return () => {
       live = false;
     };
   }, [vehicleId, range, page]);
   useEffect(() => {
     let live = true;
-    runAndStop(vehicleId, range).then((r) => live && setSegments(newestFirst(r.segments)), () => live && setSegments([]));
+    runAndStop(vehicleId, range).then(
+      (r) => live && setSegments(newestFirst(r.segments)),
+      () => live && setSegments([]),
+    );
     return () => {
       live = false;
     };
@@ -56,10 +61,22 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
         columns={[
           { title: t('console.vehicleDetail.begin'), dataIndex: 'begin', render: (v: string) => parseTime(v) },
           { title: t('console.vehicleDetail.end'), dataIndex: 'end', render: (v: string) => parseTime(v) },
-          { title: t('console.vehicleDetail.distance'), dataIndex: 'distanceKm', render: (v: number) => t('console.monitor.mileageValue', { km: v.toFixed(1) }) },
+          {
+            title: t('console.vehicleDetail.distance'),
+            dataIndex: 'distanceKm',
+            render: (v: number) => t('console.monitor.mileageValue', { km: v.toFixed(1) }),
+          },
           { title: t('console.vehicleDetail.duration'), dataIndex: 'durationS', render: (v: number) => formatDuration(v, t) },
-          { title: t('console.vehicleDetail.maxSpeed'), dataIndex: 'maxSpeed', render: (v: number) => t('console.monitor.speedValue', { speed: fmt(v, 1) }) },
-          { title: t('console.vehicleDetail.fuelUsed'), dataIndex: 'fuelL', render: (v: number | null) => (v === null ? '—' : t('console.monitor.fuelValue', { litres: v.toFixed(1) })) },
+          {
+            title: t('console.vehicleDetail.maxSpeed'),
+            dataIndex: 'maxSpeed',
+            render: (v: number) => t('console.monitor.speedValue', { speed: fmt(v, 1) }),
+          },
+          {
+            title: t('console.vehicleDetail.fuelUsed'),
+            dataIndex: 'fuelL',
+            render: (v: number | null) => (v === null ? '—' : t('console.monitor.fuelValue', { litres: v.toFixed(1) })),
+          },
           {
             title: '',
             key: 'replay',
@@ -82,7 +99,9 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
             <List.Item>
               <Tag color={s.kind === 'run' ? 'green' : 'purple'}>{t(`console.vehicleDetail.segment.${s.kind}`)}</Tag>
               {parseTime(s.begin)} – {parseTime(s.end)} · {formatDuration(s.durationS, t)}
-              {s.kind === 'run' && s.distanceKm !== undefined ? ` · ${t('console.monitor.mileageValue', { km: s.distanceKm.toFixed(1) })}` : ''}
+              {s.kind === 'run' && s.distanceKm !== undefined
+                ? ` · ${t('console.monitor.mileageValue', { km: s.distanceKm.toFixed(1) })}`
+                : ''}
             </List.Item>
           )}
         />
@@ -98,8 +117,14 @@ export function StatisticsTab({ vehicleId, orgId, orgPath }: { vehicleId: number
   const [policies, setPolicies] = useState<Row[] | null>(null);
   useEffect(() => {
     let live = true;
-    monthLedger(vehicleId).then((r) => live && setMonths(r), () => live && setMonths([]));
-    queryPolicies().then((p) => live && setPolicies(p.data), () => live && setPolicies([]));
+    monthLedger(vehicleId).then(
+      (r) => live && setMonths(r),
+      () => live && setMonths([]),
+    );
+    queryPolicies().then(
+      (p) => live && setPolicies(p.data),
+      () => live && setPolicies([]),
+    );
     return () => {
       live = false;
     };
@@ -131,8 +156,12 @@ export function StatisticsTab({ vehicleId, orgId, orgPath }: { vehicleId: number
               <Space>
                 <Typography.Text strong>{String(p.name)}</Typography.Text>
                 <Tag>{t(`alarm.types.${String(p.alarmType)}`)}</Tag>
-                {p.threshold !== null && p.threshold !== undefined && <span>{t('console.vehicleDetail.threshold', { value: String(p.threshold) })}</span>}
-                {p.durationMinutes !== null && p.durationMinutes !== undefined && <span>{t('console.vehicleDetail.minutes', { minutes: String(p.durationMinutes) })}</span>}
+                {p.threshold !== null && p.threshold !== undefined && (
+                  <span>{t('console.vehicleDetail.threshold', { value: String(p.threshold) })}</span>
+                )}
+                {p.durationMinutes !== null && p.durationMinutes !== undefined && (
+                  <span>{t('console.vehicleDetail.minutes', { minutes: String(p.durationMinutes) })}</span>
+                )}
               </Space>
             </List.Item>
           )}
@@ -149,7 +178,10 @@ export function ConditionTab({ vehicleId, report }: { vehicleId: number; report:
   const [faults, setFaults] = useState<AlarmRow[] | null>(null);
   useEffect(() => {
     let live = true;
-    queryAlarms({ vehicleId, status: 'open' }, 100).then((p) => live && setFaults(p.data), () => live && setFaults([]));
+    queryAlarms({ vehicleId, status: 'open' }, 100).then(
+      (p) => live && setFaults(p.data),
+      () => live && setFaults([]),
+    );
     return () => {
       live = false;
     };
@@ -168,10 +200,26 @@ export function ConditionTab({ vehicleId, report }: { vehicleId: number; report:
             items={[
               { key: 'status', label: t('console.vehicleDetail.status'), children: t(`console.monitor.status.${status}`) },
               { key: 'time', label: t('console.monitor.lastReport'), children: s.time ? parseTime(s.time) : none },
-              { key: 'speed', label: t('console.monitor.speed'), children: s.speed === null ? none : t('console.monitor.speedValue', { speed: fmt(s.speed, 1) }) },
-              { key: 'acc', label: t('console.monitor.acc'), children: s.acc === null ? none : t(s.acc ? 'console.monitor.accOn' : 'console.monitor.accOff') },
-              { key: 'fuel', label: t('console.monitor.fuel'), children: s.fuelL === null ? none : t('console.monitor.fuelValue', { litres: fmt(s.fuelL, 1) }) },
-              { key: 'mileage', label: t('console.monitor.mileage'), children: s.mileageKm === null ? none : t('console.monitor.mileageValue', { km: fmt(s.mileageKm, 1) }) },
+              {
+                key: 'speed',
+                label: t('console.monitor.speed'),
+                children: s.speed === null ? none : t('console.monitor.speedValue', { speed: fmt(s.speed, 1) }),
+              },
+              {
+                key: 'acc',
+                label: t('console.monitor.acc'),
+                children: s.acc === null ? none : t(s.acc ? 'console.monitor.accOn' : 'console.monitor.accOff'),
+              },
+              {
+                key: 'fuel',
+                label: t('console.monitor.fuel'),
+                children: s.fuelL === null ? none : t('console.monitor.fuelValue', { litres: fmt(s.fuelL, 1) }),
+              },
+              {
+                key: 'mileage',
+                label: t('console.monitor.mileage'),
+                children: s.mileageKm === null ? none : t('console.monitor.mileageValue', { km: fmt(s.mileageKm, 1) }),
+              },
             ]}
           />
         ) : (
@@ -183,8 +231,24 @@ export function ConditionTab({ vehicleId, report }: { vehicleId: number; report:
           size="small"
           column={2}
           items={[
-            { key: 'today', label: t('console.vehicleDetail.today'), children: t('console.vehicleDetail.figureLine', { km: report.today.mileageKm.toFixed(1), fuel: report.today.fuelL.toFixed(1), trips: report.today.tripCount }) },
-            { key: 'month', label: t('console.vehicleDetail.thisMonth'), children: t('console.vehicleDetail.figureLine', { km: report.month.mileageKm.toFixed(1), fuel: report.month.fuelL.toFixed(1), trips: report.month.tripCount }) },
+            {
+              key: 'today',
+              label: t('console.vehicleDetail.today'),
+              children: t('console.vehicleDetail.figureLine', {
+                km: report.today.mileageKm.toFixed(1),
+                fuel: report.today.fuelL.toFixed(1),
+                trips: report.today.tripCount,
+              }),
+            },
+            {
+              key: 'month',
+              label: t('console.vehicleDetail.thisMonth'),
+              children: t('console.vehicleDetail.figureLine', {
+                km: report.month.mileageKm.toFixed(1),
+                fuel: report.month.fuelL.toFixed(1),
+                trips: report.month.tripCount,
+              }),
+            },
           ]}
         />
       </Card>
@@ -202,7 +266,9 @@ export function ConditionTab({ vehicleId, report }: { vehicleId: number; report:
                   <Typography.Text strong>{faultTitle(t, f)}</Typography.Text>
                   <Typography.Text type="secondary">{parseTime(f.begin)}</Typography.Text>
                 </Space>
-                {f.detail?.resolvent !== undefined && <Typography.Text>{t('console.vehicleDetail.remedy', { text: String(f.detail.resolvent) })}</Typography.Text>}
+                {f.detail?.resolvent !== undefined && (
+                  <Typography.Text>{t('console.vehicleDetail.remedy', { text: String(f.detail.resolvent) })}</Typography.Text>
+                )}
               </Space>
             </List.Item>
           )}

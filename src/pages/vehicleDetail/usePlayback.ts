@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { replayTrack, type Range, type Replay } from '../../services/vehicleDetail';
 import { firstMovement, MAX_POINTS, seek, tick, timeOf, type Clock, type PlaySpeed } from './playback';
 
-export type TrackState = { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; replay: Replay; begin: number; end: number };
+export type TrackState =
+  { kind: 'idle' } | { kind: 'loading' } | { kind: 'failed' } | { kind: 'loaded'; replay: Replay; begin: number; end: number };
 
 /** A range's simplified track, and the playback clock over it (one animation frame per step), starting at the first movement. */
 export function usePlayback(vehicleId: number, range: Range | null) {

@@ -28,7 +28,13 @@ export function serverMessage(data: unknown): string | undefined {
 export function describeFailure(f: Failure, t: Translate): FailureFeedback {
   switch (f.status) {
     case 401:
-      return { kind: 'logoutConfirm', title: t('http.logoutTitle'), content: t('http.logoutContent'), okText: t('http.relogin'), cancelText: t('http.cancel') };
+      return {
+        kind: 'logoutConfirm',
+        title: t('http.logoutTitle'),
+        content: t('http.logoutContent'),
+        okText: t('http.relogin'),
+        cancelText: t('http.cancel'),
+      };
     case 403:
       return { kind: 'message', level: 'error', text: t('http.forbidden'), seconds: 5 };
     case 400:

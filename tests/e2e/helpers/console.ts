@@ -59,7 +59,11 @@ export async function buildConsole(): Promise<string> {
   try {
     if (fs.existsSync(done)) return out;
     fs.rmSync(out, { recursive: true, force: true });
-    const r = spawnSync(path.join(ROOT, 'node_modules/.bin/max'), ['build'], { cwd: ROOT, env: { ...process.env, CONSOLE_OUTPUT: out }, encoding: 'utf8' });
+    const r = spawnSync(path.join(ROOT, 'node_modules/.bin/max'), ['build'], {
+      cwd: ROOT,
+      env: { ...process.env, CONSOLE_OUTPUT: out },
+      encoding: 'utf8',
+    });
     if (r.status !== 0 || !fs.existsSync(path.join(out, 'index.html'))) throw new Error(`console build failed:\n${r.stdout}\n${r.stderr}`);
     // Compressed once here rather than by each suite's server at its start.
     await precompress(out);
@@ -74,21 +78,41 @@ export async function buildConsole(): Promise<string> {
  * `npm start` on a fresh embedded database with the demo seed, serving the built console; `env` adds to its environment (e.g. a gateway port).
  * Maps draw without tiles (MAP_TILE_URL=off), so no test asks OpenStreetMap for anything.
  */
-export async function startConsoleServer(consoleDir: string, env: Record<string, string> = {}): Promise<ServerProcess & { dataDir: string }> {
+export async function startConsoleServer(
+  consoleDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess & { dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-e2e-data-'));
-  const srv = await startServerProcess(ROOT, { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir, MAP_TILE_URL: 'off', ...env }, []);
+  const srv = await startServerProcess(
+    ROOT,
+    { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir, MAP_TILE_URL: 'off', ...env },
+    [],
+  );
   return { ...srv, dataDir };
 }
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** A fresh browser profile in a language; every request that leaves the test server fails the test. */
-export async function openPage(browser: Browser, baseURL: string, locale = 'zh-CN'): Promise<{ context: BrowserContext; page: Page; external: string[] }> {
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  locale = 'zh-CN',
+): Promise<{ context: BrowserContext; page: Page; external: string[] }> {
   const context = await browser.newContext({ baseURL, locale, viewport: { width: 1280, height: 760 } });
   const external: string[] = [];
   await context.route('**/*', (route) => {
@@ -112,7 +136,8 @@ export function gzipSizeOf(consoleDir: string, urls: readonly string[]): number 
 }
 
 /** Everything the page keeps in local and session storage, as one string. */
-export const storageDump = (page: Page): Promise<string> => page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
+export const storageDump = (page: Page): Promise<string> =>
+  page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } }));
 
 export async function login(page: Page, loginName: string, password: string): Promise<void> {
   await page.goto('/login');
@@ -178,13 +203,21 @@ export function useConsoleSuite(options: { env?: () => Promise<Record<string, st
     return part;
   };
   const tokenOf = async (loginName: string, password: string) =>
-    (await http(ready(server, 'server').url + '/api/login', 'POST', { loginName, password, application: 'obd-web' })).json.object.token as string;
+    (await http(ready(server, 'server').url + '/api/login', 'POST', { loginName, password, application: 'obd-web' })).json.object
+      .token as string;
   const freshPage = (locale = 'zh-CN') => openPage(ready(browser, 'browser'), ready(server, 'server').url, locale);
 
   beforeAll(async () => {
     consoleDir = await buildConsole();
     const fleet = options.demoFleet;
-    const fleetEnv: Record<string, string> = fleet ? { JT808_PORT: String(await freePort()), SIMULATE: String(fleet.terminals), DEMO_HISTORY_DAYS: String(fleet.historyDays), LOG_LEVEL: 'info' } : {};
+    const fleetEnv: Record<string, string> = fleet
+      ? {
+          JT808_PORT: String(await freePort()),
+          SIMULATE: String(fleet.terminals),
+          DEMO_HISTORY_DAYS: String(fleet.historyDays),
+          LOG_LEVEL: 'info',
+        }
+      : {};
     server = await startConsoleServer(consoleDir, { ...fleetEnv, ...((await options.env?.()) ?? {}) });
     browser = await launchChromium();
     adminToken = await tokenOf('admin', ADMIN_PASSWORD);

@@ -22,7 +22,8 @@ export function watch(page: Page, cancelled: (url: string) => boolean = () => fa
     if (r.url().includes('/api/') && r.status() >= 400) problems.push(`${r.request().method()} ${r.url()} → ${r.status()}`);
   });
   page.on('requestfailed', (r) => {
-    if (r.url().includes('/api/') && !cancelled(r.url()) && !leftBehind(r)) problems.push(`${r.method()} ${r.url()} failed: ${r.failure()?.errorText}`);
+    if (r.url().includes('/api/') && !cancelled(r.url()) && !leftBehind(r))
+      problems.push(`${r.method()} ${r.url()} failed: ${r.failure()?.errorText}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
@@ -33,7 +34,10 @@ export function watch(page: Page, cancelled: (url: string) => boolean = () => fa
 
 /** Opens a menu page by its path and waits for the call that loads its data. */
 export async function openPage(page: Page, path: string, call: string) {
-  const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${call}`) && r.request().method() === 'POST'), page.goto(path)]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${call}`) && r.request().method() === 'POST'),
+    page.goto(path),
+  ]);
   expect(response.status()).toBe(200);
   return response;
 }
@@ -86,12 +90,17 @@ function tableFaultsNow(page: Page, scope: string): Promise<string[]> {
       scroller.dispatchEvent(new Event('scroll'));
       const heads = Array.from(table.querySelectorAll('thead tr:first-child > th')) as HTMLElement[];
       const right = heads.filter((h) => h.classList.contains('ant-table-cell-fix-right'));
-      const moving = heads.filter((h) => !h.className.includes('ant-table-cell-fix') && h.offsetWidth > 0 && !h.classList.contains('ant-table-row-expand-icon-cell'));
+      const moving = heads.filter(
+        (h) => !h.className.includes('ant-table-cell-fix') && h.offsetWidth > 0 && !h.classList.contains('ant-table-row-expand-icon-cell'),
+      );
       const last = moving.at(-1)?.getBoundingClientRect();
       const fixedLeft = right.length ? Math.min(...right.map((h) => h.getBoundingClientRect().left)) : Infinity;
       const box = scroller.getBoundingClientRect();
-      if (last && last.right > Math.min(fixedLeft, box.right) + 1) faults.push(`${sel}: the last column ends at ${last.right}, hidden from ${Math.min(fixedLeft, box.right)}`);
-      for (const h of heads) if (h.offsetWidth > 0 && h.offsetWidth < 24 && !h.className.includes('selection') && !h.className.includes('expand')) faults.push(`${sel}: a column ${h.offsetWidth}px wide: ${h.innerText}`);
+      if (last && last.right > Math.min(fixedLeft, box.right) + 1)
+        faults.push(`${sel}: the last column ends at ${last.right}, hidden from ${Math.min(fixedLeft, box.right)}`);
+      for (const h of heads)
+        if (h.offsetWidth > 0 && h.offsetWidth < 24 && !h.className.includes('selection') && !h.className.includes('expand'))
+          faults.push(`${sel}: a column ${h.offsetWidth}px wide: ${h.innerText}`);
       scroller.scrollLeft = 0;
     }
     return faults;

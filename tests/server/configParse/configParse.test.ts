@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { multipartFile } from '../../helpers/multipart';
 import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
 
-const XML = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<config model="J6P"><pid id="0x0536" name="转速" scale="1"/><pid id="0x052D" name="水温" offset="-40"/></config>\n');
+const XML = Buffer.from(
+  '<?xml version="1.0" encoding="UTF-8"?>\n<config model="J6P"><pid id="0x0536" name="转速" scale="1"/><pid id="0x052D" name="水温" offset="-40"/></config>\n',
+);
 const BILLION_LAUGHS = Buffer.from(
   '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">\n <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">\n <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">\n]>\n<lolz>&lol3;</lolz>\n',
 );
@@ -25,10 +27,16 @@ describe.each(BACKENDS)('configuration parse file XML on %s', (backend) => {
   };
   const upload = async (token: string | null, id: number, name: string, data: Buffer, lang = 'zh-CN') => {
     const { payload, headers } = multipartFile(name, data, 'text/xml');
-    const res = await s.app.inject({ method: 'POST', url: `/api/vehicle/configParseFile/${id}/file`, payload, headers: { ...headers, 'accept-language': lang, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    const res = await s.app.inject({
+      method: 'POST',
+      url: `/api/vehicle/configParseFile/${id}/file`,
+      payload,
+      headers: { ...headers, 'accept-language': lang, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
     return { status: res.statusCode, body: JSON.parse(res.body) };
   };
-  const download = (token: string, id: number) => s.app.inject({ method: 'GET', url: `/api/vehicle/configParseFile/${id}/file`, headers: { authorization: `Bearer ${token}` } });
+  const download = (token: string, id: number) =>
+    s.app.inject({ method: 'GET', url: `/api/vehicle/configParseFile/${id}/file`, headers: { authorization: `Bearer ${token}` } });
 
   it('keeps an uploaded XML, stamps the record and gives the file back', async () => {
     const id = await createFile();
@@ -43,11 +51,17 @@ describe.each(BACKENDS)('configuration parse file XML on %s', (backend) => {
     const got = await download(admin, id);
     expect(got.statusCode).toBe(200);
     expect(got.headers['content-type']).toContain('application/xml');
-    expect(got.headers['content-disposition']).toBe(`attachment; filename="J6P __.xml"; filename*=UTF-8''${encodeURIComponent('J6P 解析.xml')}`);
+    expect(got.headers['content-disposition']).toBe(
+      `attachment; filename="J6P __.xml"; filename*=UTF-8''${encodeURIComponent('J6P 解析.xml')}`,
+    );
     expect(got.rawPayload.equals(XML)).toBe(true);
 
     // A new upload replaces the file; GBK files are read in the encoding they declare.
-    const gbk = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="GBK"?><config name="'), Buffer.from([0xd7, 0xaa, 0xcb, 0xd9]), Buffer.from('"/>')]);
+    const gbk = Buffer.concat([
+      Buffer.from('<?xml version="1.0" encoding="GBK"?><config name="'),
+      Buffer.from([0xd7, 0xaa, 0xcb, 0xd9]),
+      Buffer.from('"/>'),
+    ]);
     const again = await upload(admin, id, 'gbk.XML', gbk);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ fileName: 'gbk.XML', fileSize: gbk.length });
@@ -66,10 +80,22 @@ describe.each(BACKENDS)('configuration parse file XML on %s', (backend) => {
     const cases: Array<[string, Buffer, number, string, string]> = [
       ['config.txt', XML, 400, '只能上传 xml 文件', 'Only xml files can be uploaded'],
       ['config', XML, 400, '只能上传 xml 文件', 'Only xml files can be uploaded'],
-      ['big.xml', Buffer.concat([Buffer.from('<a>'), Buffer.alloc(1024 * 1024, 0x41), Buffer.from('</a>')]), 413, '文件不能超过1 MB', 'The file must not exceed 1 MB'],
+      [
+        'big.xml',
+        Buffer.concat([Buffer.from('<a>'), Buffer.alloc(1024 * 1024, 0x41), Buffer.from('</a>')]),
+        413,
+        '文件不能超过1 MB',
+        'The file must not exceed 1 MB',
+      ],
       ['laughs.xml', BILLION_LAUGHS, 400, 'XML 文件不能包含 DOCTYPE 或实体声明', 'must not contain a DOCTYPE'],
       ['xxe.xml', XXE, 400, 'XML 文件不能包含 DOCTYPE 或实体声明', 'must not contain a DOCTYPE'],
-      ['dtd.xml', Buffer.from('<!DOCTYPE config SYSTEM "http://example.com/config.dtd"><config/>'), 400, 'XML 文件不能包含 DOCTYPE 或实体声明', 'must not contain a DOCTYPE'],
+      [
+        'dtd.xml',
+        Buffer.from('<!DOCTYPE config SYSTEM "http://example.com/config.dtd"><config/>'),
+        400,
+        'XML 文件不能包含 DOCTYPE 或实体声明',
+        'must not contain a DOCTYPE',
+      ],
       ['open.xml', Buffer.from('<config><pid></config>'), 400, 'XML 文件格式不正确', 'not well-formed'],
       ['two.xml', Buffer.from('<a/><b/>'), 400, 'XML 文件格式不正确', 'not well-formed'],
       ['text.xml', Buffer.from('just text'), 400, 'XML 文件格式不正确', 'not well-formed'],

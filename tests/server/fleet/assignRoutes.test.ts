@@ -14,7 +14,11 @@ describe.each(BACKENDS)('vehicle assignments on %s', (backend) => {
 
   /** A vehicle of the organisation (by code) with its terminal. */
   const vehicleOf = async (orgCode: string) => {
-    const r = await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { criteria: { orgId: await s.orgId(orgCode) }, pageIndex: 1, pageSize: 5 });
+    const r = await s.call(admin, 'POST', '/api/vehicle/vehicle/query', {
+      criteria: { orgId: await s.orgId(orgCode) },
+      pageIndex: 1,
+      pageSize: 5,
+    });
     return r.body.data[0] as { id: number; licence: string; terminalId: number | null; orgId: number };
   };
 
@@ -23,16 +27,26 @@ describe.each(BACKENDS)('vehicle assignments on %s', (backend) => {
     const owner = await s.addMember('HD', 'orgUser', []);
     const web = await s.addMember('HD', 'orgUser', []);
     const stranger = await s.addMember('HN', 'orgUser', []);
-    for (const m of [owner, stranger]) await sql`INSERT INTO member_application (member_id, application) VALUES (${m.id}, 'vehicle-app') ON CONFLICT DO NOTHING`.execute(s.database.db);
+    for (const m of [owner, stranger])
+      await sql`INSERT INTO member_application (member_id, application) VALUES (${m.id}, 'vehicle-app') ON CONFLICT DO NOTHING`.execute(
+        s.database.db,
+      );
     const set = await s.call(admin, 'PUT', `/api/vehicle/vehicle/${v.id}/${owner.id}`);
     expect(set.status).toBe(200);
     expect(set.body.ownerMemberId).toBe(owner.id);
-    const stored = await sql<{ owner: number | null }>`SELECT owner_member_id AS owner FROM vehicle WHERE id = ${v.id}`.execute(s.database.db);
+    const stored = await sql<{ owner: number | null }>`SELECT owner_member_id AS owner FROM vehicle WHERE id = ${v.id}`.execute(
+      s.database.db,
+    );
     expect(stored.rows[0].owner).toBe(owner.id);
     // Read back, for the console's owner dialog: any member who sees the vehicle; not one outside its subtree.
-    const named = await sql<{ login: string; name: string }>`SELECT login_name AS login, name FROM member WHERE id = ${owner.id}`.execute(s.database.db);
+    const named = await sql<{ login: string; name: string }>`SELECT login_name AS login, name FROM member WHERE id = ${owner.id}`.execute(
+      s.database.db,
+    );
     const reader = await s.memberToken('HD', 'orgUser', []);
-    expect(await s.call(reader, 'GET', `/api/vehicle/vehicle/${v.id}/owner`)).toMatchObject({ status: 200, body: { memberId: owner.id, loginName: named.rows[0].login, name: named.rows[0].name } });
+    expect(await s.call(reader, 'GET', `/api/vehicle/vehicle/${v.id}/owner`)).toMatchObject({
+      status: 200,
+      body: { memberId: owner.id, loginName: named.rows[0].login, name: named.rows[0].name },
+    });
     expect((await s.call(await s.memberToken('HN', 'orgUser', []), 'GET', `/api/vehicle/vehicle/${v.id}/owner`)).status).toBe(404);
     expect((await s.call(reader, 'GET', '/api/vehicle/vehicle/0/owner')).status).toBe(400);
     const notApp = await s.call(admin, 'PUT', `/api/vehicle/vehicle/${v.id}/${web.id}`);
@@ -50,7 +64,11 @@ describe.each(BACKENDS)('vehicle assignments on %s', (backend) => {
   it('replaces a vehicle’s terminal with a free one in one step, refusing one bound elsewhere', async () => {
     const v = await vehicleOf('HD-SH');
     const other = await vehicleOf('HD-HZ');
-    const t = await s.call(admin, 'PUT', '/api/vehicle/terminal', { terminalNo: 'RESET01', sim: '13900000201', orgId: await s.orgId('HD-SH') });
+    const t = await s.call(admin, 'PUT', '/api/vehicle/terminal', {
+      terminalNo: 'RESET01',
+      sim: '13900000201',
+      orgId: await s.orgId('HD-SH'),
+    });
     expect(t.status).toBe(201);
     const old = v.terminalId;
     const r = await s.call(admin, 'PUT', `/api/vehicle/vehicle/reset/${v.id}/${t.body.id}`);
@@ -83,14 +101,20 @@ describe.each(BACKENDS)('vehicle assignments on %s', (backend) => {
     const r = await s.call(admin, 'PUT', `/api/vehicle/driver/${v.id}/${d.body.id}`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ driverId: d.body.id, driverName: '赵师傅' });
-    const hnDriver = await s.call(admin, 'PUT', '/api/vehicle/driver', { name: '钱师傅', mobile: '13900000302', orgId: await s.orgId('HN-SZ') });
+    const hnDriver = await s.call(admin, 'PUT', '/api/vehicle/driver', {
+      name: '钱师傅',
+      mobile: '13900000302',
+      orgId: await s.orgId('HN-SZ'),
+    });
     const hd = await s.memberToken('HD', 'orgUser', ['vehicle-edit']);
     expect((await s.call(hd, 'PUT', `/api/vehicle/driver/${v.id}/${hnDriver.body.id}`)).status).toBe(404);
     const cleared = await s.call(hd, 'PUT', `/api/vehicle/driver/${v.id}/0`);
     expect(cleared.status).toBe(200);
     // The answer leaves out empty fields; the row holds no driver.
     expect(cleared.body.driverId ?? null).toBeNull();
-    const stored = await sql<{ driverId: number | null }>`SELECT driver_id AS "driverId" FROM vehicle WHERE id = ${v.id}`.execute(s.database.db);
+    const stored = await sql<{ driverId: number | null }>`SELECT driver_id AS "driverId" FROM vehicle WHERE id = ${v.id}`.execute(
+      s.database.db,
+    );
     expect(stored.rows[0].driverId).toBeNull();
   });
 

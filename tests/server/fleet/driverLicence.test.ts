@@ -55,7 +55,9 @@ describe.each(BACKENDS)('driver licence expiry on %s', (backend) => {
     await addDriver('HD-SH', '无证庚', '13700000007', null);
     // 过期甲 drives two vehicles of 上海车队; one 华南 vehicle names it too (the platform placed it).
     const vehicles = await sql<{ id: number; licence: string; code: string }>`
-      SELECT v.id, v.licence, o.code FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code IN ('HD-SH', 'HN-SZ') ORDER BY o.code, v.id`.execute(s.database.db);
+      SELECT v.id, v.licence, o.code FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code IN ('HD-SH', 'HN-SZ') ORDER BY o.code, v.id`.execute(
+      s.database.db,
+    );
     const [a, b] = vehicles.rows.filter((v) => v.code === 'HD-SH');
     const hn = vehicles.rows.find((v) => v.code === 'HN-SZ')!;
     for (const v of [a, b, hn]) await sql`UPDATE vehicle SET driver_id = ${ids['过期甲']} WHERE id = ${v.id}`.execute(s.database.db);
@@ -89,7 +91,9 @@ describe.each(BACKENDS)('driver licence expiry on %s', (backend) => {
       vehicles: expect.arrayContaining([expect.objectContaining({ id: ids.vehicleA }), expect.objectContaining({ id: ids.vehicleB })]),
     });
     expect(expired.vehicles).toHaveLength(2);
-    expect(expired.vehicles.map((v: { licence: string }) => v.licence)).toEqual([...expired.vehicles.map((v: { licence: string }) => v.licence)].sort());
+    expect(expired.vehicles.map((v: { licence: string }) => v.licence)).toEqual(
+      [...expired.vehicles.map((v: { licence: string }) => v.licence)].sort(),
+    );
     expect(r.body.data[1].vehicles).toEqual([]);
 
     const within = async (withinDays: number | null) => names((await s.call(hd, 'POST', URL, { criteria: { withinDays } })).body);
@@ -103,13 +107,17 @@ describe.each(BACKENDS)('driver licence expiry on %s', (backend) => {
     expect(year.body.data.every((d: Expiry) => d.licenseExpire <= dayFrom(365))).toBe(true);
     expect(year.body.data.slice(0, 5).map((d: Expiry) => d.name)).toEqual(['过期甲', '今日乙', '将到丙', '边界丁', '稍远戊']);
     // Latest expiry first when asked.
-    const latestFirst = await s.call(hd, 'POST', URL, { criteria: { withinDays: 31 }, order: { property: 'licenseExpire', direction: 'DESC' } });
+    const latestFirst = await s.call(hd, 'POST', URL, {
+      criteria: { withinDays: 31 },
+      order: { property: 'licenseExpire', direction: 'DESC' },
+    });
     expect(names(latestFirst.body)).toEqual(['稍远戊', '边界丁', '将到丙', '今日乙', '过期甲']);
   });
 
   it('pages with the standard paging body, the total counted past the first page', async () => {
     const hd = await s.memberToken('HD', 'orgUser', ['driver-edit']);
-    const page = async (pageIndex: number) => (await s.call(hd, 'POST', URL, { criteria: { withinDays: 31 }, pageIndex, pageSize: 2 })).body;
+    const page = async (pageIndex: number) =>
+      (await s.call(hd, 'POST', URL, { criteria: { withinDays: 31 }, pageIndex, pageSize: 2 })).body;
     const [p1, p2, p3, p4] = [await page(1), await page(2), await page(3), await page(4)];
     expect([names(p1), names(p2), names(p3), names(p4)]).toEqual([['过期甲', '今日乙'], ['将到丙', '边界丁'], ['稍远戊'], []]);
     expect([p1.total, p2.total, p3.total, p4.total]).toEqual([5, 5, 5, 5]);
@@ -134,17 +142,31 @@ describe.each(BACKENDS)('driver licence expiry on %s', (backend) => {
   it('refuses bad input in the caller language, and members without the code', async () => {
     for (const withinDays of [-1, 366, 1.5, '30', true]) {
       const r = await s.call(admin, 'POST', URL, { criteria: { withinDays } });
-      expect({ withinDays, status: r.status, message: r.body.message }).toEqual({ withinDays, status: 400, message: '到期天数须为 0–365 的整数' });
+      expect({ withinDays, status: r.status, message: r.body.message }).toEqual({
+        withinDays,
+        status: 400,
+        message: '到期天数须为 0–365 的整数',
+      });
       expect(r.body.errors).toEqual([expect.objectContaining({ field: 'criteria.withinDays', message: '到期天数须为 0–365 的整数' })]);
     }
     const en = await s.call(admin, 'POST', URL, { criteria: { withinDays: 400 } }, 'en-US');
     expect(en.body.message).toBe('Days ahead must be a whole number from 0 to 365');
-    expect((await s.call(admin, 'POST', URL, { criteria: { withinDays: 400 } }, 'ja-JP')).body.message).toBe('期限までの日数は 0～365 の整数で入力してください');
+    expect((await s.call(admin, 'POST', URL, { criteria: { withinDays: 400 } }, 'ja-JP')).body.message).toBe(
+      '期限までの日数は 0～365 の整数で入力してください',
+    );
     const unknown = await s.call(admin, 'POST', URL, { criteria: { name: '过期甲' } }, 'en-US');
     expect(unknown).toMatchObject({ status: 400, body: { message: 'Cannot search by "name"' } });
     const sort = await s.call(admin, 'POST', URL, { order: { property: 'name', direction: 'ASC' } });
     expect(sort).toMatchObject({ status: 400, body: { message: '不支持按“name”排序' } });
-    for (const bad of [{ pageIndex: 0 }, { pageSize: 0 }, { pageSize: 10001 }, { pageIndex: 'x' }, { order: { direction: 'sideways' } }, { extra: 1 }, { criteria: 'all' }]) {
+    for (const bad of [
+      { pageIndex: 0 },
+      { pageSize: 0 },
+      { pageSize: 10001 },
+      { pageIndex: 'x' },
+      { order: { direction: 'sideways' } },
+      { extra: 1 },
+      { criteria: 'all' },
+    ]) {
       expect({ bad, status: (await s.call(admin, 'POST', URL, bad)).status }).toEqual({ bad, status: 400 });
     }
     const nobody = await s.memberToken('HD', 'orgUser', ['driver-add', 'driver-import']);
@@ -152,16 +174,29 @@ describe.each(BACKENDS)('driver licence expiry on %s', (backend) => {
     expect((await s.call(null, 'POST', URL, {})).status).toBe(401);
   });
   it('checks licence numbers and names the field of a duplicate, in the caller language', async () => {
-    const body = async (licenseNo: string, mobile: string) => ({ name: '证号测', mobile, orgId: await s.orgId('HD-SH'), licenseNo, licenseClass: 'B2' });
+    const body = async (licenseNo: string, mobile: string) => ({
+      name: '证号测',
+      mobile,
+      orgId: await s.orgId('HD-SH'),
+      licenseNo,
+      licenseClass: 'B2',
+    });
     for (const bad of ['abc', 'ABCDEFG', '1234', '12 34', '京A-12345?']) {
       const r = await s.call(admin, 'PUT', '/api/vehicle/driver', await body(bad, '13700000101'));
-      expect({ bad, status: r.status, message: r.body.message }).toEqual({ bad, status: 400, message: expect.stringContaining('至少含一位数字') });
+      expect({ bad, status: r.status, message: r.body.message }).toEqual({
+        bad,
+        status: 400,
+        message: expect.stringContaining('至少含一位数字'),
+      });
       expect(r.body.errors).toEqual([expect.objectContaining({ field: 'licenseNo' })]);
     }
     const en = await s.call(admin, 'PUT', '/api/vehicle/driver', await body('abc', '13700000101'), 'en-US');
     expect(en.body.message).toMatch(/^Licence number must be 5–32 letters, digits or hyphens/i);
     // A Chinese licence (the 18-sign identity number, lower-case x accepted) and a foreign one.
-    for (const [good, mobile] of [['31010119800101123x', '13700000102'], ['DL-1234567', '13700000103']]) {
+    for (const [good, mobile] of [
+      ['31010119800101123x', '13700000102'],
+      ['DL-1234567', '13700000103'],
+    ]) {
       expect((await s.call(admin, 'PUT', '/api/vehicle/driver', await body(good, mobile))).status).toBe(201);
     }
     const dup = await s.call(admin, 'PUT', '/api/vehicle/driver', await body('DL-1234567', '13700000104'));

@@ -1,6 +1,7 @@
 import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
 
-const url = (vendee: string | number, q: string, query = '') => `/api/vehicle/device/terminal/suggest/vendee-${vendee}/${encodeURIComponent(q)}${query}`;
+const url = (vendee: string | number, q: string, query = '') =>
+  `/api/vehicle/device/terminal/suggest/vendee-${vendee}/${encodeURIComponent(q)}${query}`;
 
 /** SPEC §7 `device/terminal/suggest/vendee-{x}/{q}`: the bind dialog's terminal search. */
 describe.each(BACKENDS)('terminal suggestions on %s', (backend) => {
@@ -68,7 +69,9 @@ describe.each(BACKENDS)('terminal suggestions on %s', (backend) => {
     expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/unbind/${v.id}`)).status).toBe(200);
     expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/bind/${v.id}/${free.FREE01}`)).status).toBe(200);
     expect(numbers((await s.call(hd, 'GET', url(0, 'FREE'))).body)).toEqual(['FREE02', 'ZFREE9']);
-    expect((await s.call(hd, 'GET', url(0, 'FREE01', '?free=false'))).body).toEqual([expect.objectContaining({ terminalNo: 'FREE01', licence: v.licence })]);
+    expect((await s.call(hd, 'GET', url(0, 'FREE01', '?free=false'))).body).toEqual([
+      expect.objectContaining({ terminalNo: 'FREE01', licence: v.licence }),
+    ]);
     expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/unbind/${v.id}`)).status).toBe(200);
     expect(numbers((await s.call(hd, 'GET', url(0, 'FREE'))).body)).toEqual(['FREE01', 'FREE02', 'ZFREE9']);
   });
@@ -79,7 +82,9 @@ describe.each(BACKENDS)('terminal suggestions on %s', (backend) => {
       const r = await s.call(admin, 'GET', url(0, q));
       expect({ q, status: r.status, message: r.body.message }).toEqual({ q, status: 400, message });
     }
-    expect((await s.call(admin, 'GET', url(0, '沪A'), undefined, 'en-US')).body.message).toBe('Enter 1–30 letters or digits of a terminal number or SIM number');
+    expect((await s.call(admin, 'GET', url(0, '沪A'), undefined, 'en-US')).body.message).toBe(
+      'Enter 1–30 letters or digits of a terminal number or SIM number',
+    );
     const badOrg = await s.call(admin, 'GET', url('abc', 'FREE'));
     expect(badOrg).toMatchObject({ status: 400, body: { message: '所属组织必须是整数' } });
     expect((await s.call(admin, 'GET', url(-1, 'FREE'))).status).toBe(400);
@@ -91,7 +96,7 @@ describe.each(BACKENDS)('terminal suggestions on %s', (backend) => {
     expect((await s.call(nobody, 'GET', url(0, 'FREE'))).status).toBe(403);
     expect((await s.call(null, 'GET', url(0, 'FREE'))).status).toBe(401);
   });
-  it("offers the add-vehicle form only free terminals (options ?unusedBy=vehicle.terminalId), and refuses any other relation", async () => {
+  it('offers the add-vehicle form only free terminals (options ?unusedBy=vehicle.terminalId), and refuses any other relation', async () => {
     const hd = await s.memberToken('HD', 'orgUser', []);
     const opts = (query: string, token = hd) => s.call(token, 'GET', `/api/vehicle/terminal/options?limit=1000${query}`);
     const all = await opts('');
@@ -100,7 +105,12 @@ describe.each(BACKENDS)('terminal suggestions on %s', (backend) => {
     const freeOnly = await opts('&unusedBy=vehicle.terminalId');
     expect(freeOnly.status).toBe(200);
     const labels = (r: { body: Array<{ label: string }> }) => r.body.map((o) => o.label);
-    const boundNos = async () => new Set(((await s.call(hd, 'POST', '/api/vehicle/vehicle/query', { pageSize: 1000 })).body.data as Array<{ terminalNo?: string }>).flatMap((v) => v.terminalNo ?? []));
+    const boundNos = async () =>
+      new Set(
+        ((await s.call(hd, 'POST', '/api/vehicle/vehicle/query', { pageSize: 1000 })).body.data as Array<{ terminalNo?: string }>).flatMap(
+          (v) => v.terminalNo ?? [],
+        ),
+      );
     const bound = await boundNos();
     expect(bound.size).toBeGreaterThanOrEqual(15);
     // Every terminal of the subtree that no vehicle uses (an earlier test may have freed a demo one), and no other.
@@ -108,7 +118,11 @@ describe.each(BACKENDS)('terminal suggestions on %s', (backend) => {
     expect(labels(freeOnly)).toEqual(expect.arrayContaining(['FREE01', 'FREE02', 'ZFREE9']));
     expect(labels(await opts('&unusedBy=vehicle.terminalId&q=free02'))).toEqual(['FREE02']);
     // Binding one takes it out of the offer.
-    const vehicle = await s.call(admin, 'POST', '/api/vehicle/vehicle', { licence: '沪A5F001', orgId: await s.orgId('HD-SH'), terminalId: free.FREE01 });
+    const vehicle = await s.call(admin, 'POST', '/api/vehicle/vehicle', {
+      licence: '沪A5F001',
+      orgId: await s.orgId('HD-SH'),
+      terminalId: free.FREE01,
+    });
     expect(vehicle.status).toBe(201);
     const after = labels(await opts('&unusedBy=vehicle.terminalId'));
     expect(after).not.toContain('FREE01');

@@ -40,21 +40,43 @@ describe.each(BACKENDS)('the daily driving report over a derived day on %s', (ba
     const criteria = { begin: '2026-11-19', end: DAY };
     const r = await h.s.call(admin, 'POST', ROUTE, { criteria });
     expect(r.body.rows.map((row: { date: string }) => row.date)).toEqual([DAY, '2026-11-19']);
-    const res = await h.s.app.inject({ method: 'POST', url: `${ROUTE}/export`, headers: { authorization: `Bearer ${admin}` }, payload: { criteria } });
+    const res = await h.s.app.inject({
+      method: 'POST',
+      url: `${ROUTE}/export`,
+      headers: { authorization: `Bearer ${admin}` },
+      payload: { criteria },
+    });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     expect([wb.worksheets[0].getRow(2).getCell(1).value, wb.worksheets[0].getRow(3).getCell(1).value]).toEqual([DAY, '2026-11-19']);
   });
 
   it('exports exactly the rows and totals, with the columns in the caller’s language', async () => {
-    const res = await h.s.app.inject({ method: 'POST', url: `${ROUTE}/export`, headers: { authorization: `Bearer ${admin}`, 'accept-language': 'en-US' }, payload: { criteria: { begin: DAY, end: DAY } } });
+    const res = await h.s.app.inject({
+      method: 'POST',
+      url: `${ROUTE}/export`,
+      headers: { authorization: `Bearer ${admin}`, 'accept-language': 'en-US' },
+      payload: { criteria: { begin: DAY, end: DAY } },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toContain('Daily%20driving%20report');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
     const values = (n: number) => (ws.getRow(n).values as unknown[]).slice(1);
-    expect(values(1)).toEqual(['Date', 'Licence plate', 'Mileage (km)', 'Fuel used (L)', 'Refuelled (L)', 'Suspected drain (L)', 'Driving (h)', 'Idling (h)', 'Trips', 'Top speed (km/h)', 'Cost (CNY)']);
+    expect(values(1)).toEqual([
+      'Date',
+      'Licence plate',
+      'Mileage (km)',
+      'Fuel used (L)',
+      'Refuelled (L)',
+      'Suspected drain (L)',
+      'Driving (h)',
+      'Idling (h)',
+      'Trips',
+      'Top speed (km/h)',
+      'Cost (CNY)',
+    ]);
     const json = (await h.s.call(admin, 'POST', ROUTE, { criteria: { begin: DAY, end: DAY } })).body;
     expect(values(2).slice(0, 3)).toEqual([DAY, json.rows[0].licence, json.rows[0].mileageKm]);
     expect(values(2)[7]).toBe(Math.round((180 / 3600) * 100) / 100);
@@ -66,11 +88,15 @@ describe.each(BACKENDS)('the daily driving report over a derived day on %s', (ba
   it('lists the day’s refuel and suspected drain with their amounts, and none outside the range', async () => {
     const r = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/fuelEvents', { criteria: { begin: DAY, end: DAY } });
     expect(r.status).toBe(200);
-    expect(r.body.map((e: { kind: string; amountL: number; vehicleId: number }) => [e.kind, Math.round(e.amountL), e.vehicleId]).sort()).toEqual([
+    expect(
+      r.body.map((e: { kind: string; amountL: number; vehicleId: number }) => [e.kind, Math.round(e.amountL), e.vehicleId]).sort(),
+    ).toEqual([
       ['drain', 30, vehicleId],
       ['refuel', 40, vehicleId],
     ]);
-    const none = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/fuelEvents', { criteria: { begin: '2026-01-01', end: '2026-01-02' } });
+    const none = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/fuelEvents', {
+      criteria: { begin: '2026-01-01', end: '2026-01-02' },
+    });
     expect(none.body).toEqual([]);
   });
 

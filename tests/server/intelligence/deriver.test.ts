@@ -16,7 +16,9 @@ describe('slicing a window by time', () => {
       const from = bounds[Math.floor(random() * bounds.length)];
       const to = bounds[Math.floor(random() * bounds.length)];
       expect(timeSlice(items, from, to)).toEqual(items.filter((i) => i.time >= from && i.time < to));
-      expect(firstAtOrAfter(items, from)).toBe(items.findIndex((i) => i.time >= from) === -1 ? items.length : items.findIndex((i) => i.time >= from));
+      expect(firstAtOrAfter(items, from)).toBe(
+        items.findIndex((i) => i.time >= from) === -1 ? items.length : items.findIndex((i) => i.time >= from),
+      );
     }
   });
 });

@@ -39,7 +39,8 @@ export async function startDeriveHarness(backend: Backend, opts: { extraDerivers
   const db = s.database.db;
   const writer = new PositionWriter(db);
   const obdWriter = new ObdWriter(db);
-  const derive = () => startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [writer, obdWriter], lingerMs: 20, extraDerivers: opts.extraDerivers?.() });
+  const derive = () =>
+    startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [writer, obdWriter], lingerMs: 20, extraDerivers: opts.extraDerivers?.() });
   let derivation = await derive();
   const gateway = new Jt808Gateway({ db, log: pino({ level: 'silent' }), writer, obdWriter });
   const port = await gateway.listen(0, '127.0.0.1');
@@ -72,7 +73,9 @@ export async function startDeriveHarness(backend: Backend, opts: { extraDerivers
       await derivation.pipeline.idle();
     },
     async vehicleOf(phone) {
-      const r = await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${phone}`.execute(db);
+      const r = await sql<{
+        id: number;
+      }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${phone}`.execute(db);
       return r.rows[0].id;
     },
     async close() {

@@ -4,7 +4,15 @@ import { positionAt, T0 } from './positionAt';
 
 const min = 60_000;
 const p = (minute: number): DerivePosition => positionAt(minute);
-const obd = (minute: number): DeriveObdRecord => ({ time: T0 + minute * min, subtype: 1, latitude: null, longitude: null, readings: null, detail: null, dtcCount: 0 });
+const obd = (minute: number): DeriveObdRecord => ({
+  time: T0 + minute * min,
+  subtype: 1,
+  latitude: null,
+  longitude: null,
+  readings: null,
+  detail: null,
+  dtcCount: 0,
+});
 const vehicle = (vehicleId: number) => ({ vehicleId }) as VehicleContext; // only the id is read
 const windowOf = (vehicleId: number, minutes: number[], o: Partial<DeriveWindow> = {}): DeriveWindow => ({
   vehicle: vehicle(vehicleId),
@@ -28,8 +36,18 @@ describe('held windows', () => {
     // A late report inside what is held (or writers committing out of order): only the part
     // before it serves, and the pass reads the rest again.
     held.keep(windowOf(1, [10, 11, 12], { obdRecords: [obd(10.5), obd(11.5)] }), at(12), 7);
-    expect(held.usable(1, { ...pass, pendingFrom: at(11) })).toMatchObject({ from: at(10), through: at(11) - 1, before: p(9), positions: [p(10)], obdRecords: [obd(10.5)] });
-    expect(held.usable(1, { ...pass, pendingFrom: at(12) })).toMatchObject({ through: at(12) - 1, positions: [p(10), p(11)], obdRecords: [obd(10.5), obd(11.5)] });
+    expect(held.usable(1, { ...pass, pendingFrom: at(11) })).toMatchObject({
+      from: at(10),
+      through: at(11) - 1,
+      before: p(9),
+      positions: [p(10)],
+      obdRecords: [obd(10.5)],
+    });
+    expect(held.usable(1, { ...pass, pendingFrom: at(12) })).toMatchObject({
+      through: at(12) - 1,
+      positions: [p(10), p(11)],
+      obdRecords: [obd(10.5), obd(11.5)],
+    });
     // One at the window's start, a bounded pass, a window reaching back before it, another
     // process's derivation: each drops it.
     for (const bad of [{ pendingFrom: at(10) }, { to: at(20) }, { from: at(9) }, { derivedSeq: 8 }, { derivedSeq: null }]) {

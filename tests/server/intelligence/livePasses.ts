@@ -17,7 +17,12 @@ export interface LivePass {
 }
 
 export const livePassArb = (maxChunk: number): fc.Arbitrary<LivePass> =>
-  fc.record({ chunk: fc.integer({ min: 1, max: maxChunk }), lag: fc.integer({ min: 0, max: 3 }), held: fc.boolean(), edit: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat() }) });
+  fc.record({
+    chunk: fc.integer({ min: 1, max: maxChunk }),
+    lag: fc.integer({ min: 0, max: 3 }),
+    held: fc.boolean(),
+    edit: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat() }),
+  });
 
 export interface PassView {
   /** The reports stored so far. */
@@ -32,7 +37,11 @@ export interface PassView {
 }
 
 /** The passes over `reports` (not changed: a copy is edited), `change` making a report stored again different. */
-export function* livePasses(reports: readonly DerivePosition[], passes: readonly LivePass[], change: (p: DerivePosition) => DerivePosition): Generator<PassView> {
+export function* livePasses(
+  reports: readonly DerivePosition[],
+  passes: readonly LivePass[],
+  change: (p: DerivePosition) => DerivePosition,
+): Generator<PassView> {
   const all = [...reports];
   let n = 0;
   /** Reports the last pass's marks surely covered (before its marked second): the next dirty range begins after them. */

@@ -2,9 +2,25 @@ import { dayStart, localDay, localDaysOf, zoneOffsetMinutes } from '../../../ser
 
 /** Intl's own answer, as zoneOffsetMinutes gave it before it remembered hours. */
 function intlOffset(ms: number, timeZone: string): number {
-  const f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const f = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   const parts = Object.fromEntries(f.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
 }
 
@@ -38,7 +54,13 @@ describe('zone offsets remembered per hour', () => {
     expect(localDaysOf(items(times), zone).size).toBeGreaterThanOrEqual(3);
     // Sparse and dense stretches, repeated instants, a report on each side of every midnight.
     const midnights = [...each(times)].map((d) => dayStart(d, zone));
-    const mixed = [...times.filter((_, i) => i % 50 === 0), ...times.slice(700, 720), ...midnights, ...midnights.map((m) => m - 1), times[3]].sort((a, b) => a - b);
+    const mixed = [
+      ...times.filter((_, i) => i % 50 === 0),
+      ...times.slice(700, 720),
+      ...midnights,
+      ...midnights.map((m) => m - 1),
+      times[3],
+    ].sort((a, b) => a - b);
     expect([...localDaysOf(items(mixed), zone)]).toEqual([...each(mixed)]);
     // One report per day, days apart.
     const sparse = [t0, t0 + 3 * 86_400_000, t0 + 9 * 86_400_000];

@@ -45,7 +45,8 @@ describe.each(BACKENDS)('vehicle messages on %s', (backend) => {
     expect(obd.body.data.length).toBe(Math.min(10, obd.body.total));
     const times = obd.body.data.map((r: { time: string }) => r.time);
     expect([...times].sort().reverse()).toEqual(times);
-    for (const r of obd.body.data) expect(r).toEqual(expect.objectContaining({ subtype: expect.any(Number), receivedAt: expect.any(String) }));
+    for (const r of obd.body.data)
+      expect(r).toEqual(expect.objectContaining({ subtype: expect.any(Number), receivedAt: expect.any(String) }));
   });
 
   it('answers 404 for a vehicle outside the caller’s scope or unknown, and 400 for bad criteria', async () => {
@@ -56,7 +57,11 @@ describe.each(BACKENDS)('vehicle messages on %s', (backend) => {
     const backwards = await messages(admin, { kind: 'position', begin: end, end: begin });
     expect(backwards.status).toBe(400);
     expect(JSON.stringify(backwards.body)).toContain('criteria.end');
-    expect((await h.s.call(admin, 'POST', '/api/vehicle/message/vehicle-abc', { criteria: { kind: 'position', begin, end } })).status).toBe(400);
-    expect((await h.s.call(null, 'POST', `/api/vehicle/message/vehicle-${vehicleId}`, { criteria: { kind: 'position', begin, end } })).status).toBe(401);
+    expect((await h.s.call(admin, 'POST', '/api/vehicle/message/vehicle-abc', { criteria: { kind: 'position', begin, end } })).status).toBe(
+      400,
+    );
+    expect(
+      (await h.s.call(null, 'POST', `/api/vehicle/message/vehicle-${vehicleId}`, { criteria: { kind: 'position', begin, end } })).status,
+    ).toBe(401);
   });
 });

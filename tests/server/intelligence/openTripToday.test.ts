@@ -38,7 +38,10 @@ describe.each(BACKENDS)("the open trip in today's figures on %s", (backend) => {
     expect(trips.body.data[0]).toMatchObject({ open: true });
     const home = await h.s.call(admin, 'GET', '/api/vehicle/dailyDrivingBehavior/home');
     expect(home.status).toBe(200);
-    const { today, yesterday } = home.body as { today: { mileageKm: number; tripCount: number }; yesterday: { mileageKm: number; tripCount: number } };
+    const { today, yesterday } = home.body as {
+      today: { mileageKm: number; tripCount: number };
+      yesterday: { mileageKm: number; tripCount: number };
+    };
     // The trip's 18 km lie in today (or, just after midnight, partly in yesterday).
     expect(today.mileageKm + yesterday.mileageKm).toBeCloseTo(18, 0);
     expect(today.mileageKm).toBeGreaterThan(0);

@@ -27,7 +27,14 @@ describe.each(BACKENDS)('deriving several vehicles at once on %s', (backend) => 
     const vehicles = await Promise.all(phones.map((p) => h.vehicleOf(p)));
     const together = await Promise.all(vehicles.map(rowsOf));
     for (const rows of together) {
-      expect(rows.trips.map((r) => ({ begin: ms(r.begin_time), end: ms(r.end_time), distanceKm: Math.round(r.distance_km * 10) / 10, idleS: r.idle_s }))).toEqual(EXPECTED.trips);
+      expect(
+        rows.trips.map((r) => ({
+          begin: ms(r.begin_time),
+          end: ms(r.end_time),
+          distanceKm: Math.round(r.distance_km * 10) / 10,
+          idleS: r.idle_s,
+        })),
+      ).toEqual(EXPECTED.trips);
       expect(rows.ledger).toHaveLength(1);
     }
     // Alone: each rebuilt by itself over its whole history.

@@ -37,7 +37,8 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
   afterAll(() => h.close());
 
   const db = () => h.s.database.db;
-  const marksOf = async (vehicleId: number) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db())).rows[0].n;
+  const marksOf = async (vehicleId: number) =>
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db())).rows[0].n;
 
   /** Runs `during` while the next pass of the harness's pipeline is held open in the gate, which it then releases. */
   async function holdingPass(during: () => Promise<void>): Promise<void> {
@@ -102,7 +103,17 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
       await markedDuringPass(t, vehicleId, day.slice(0, 8), day.slice(8));
       otherPass = other.derivePending(vehicleId).then(() => (otherDone = true));
       // It waits on the first pass's lock of the vehicle.
-      await until(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%derive_state%'`.execute(db())).rows[0].n > 0, 10_000);
+      await until(
+        async () =>
+          (
+            await sql<{
+              n: number;
+            }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%derive_state%'`.execute(
+              db(),
+            )
+          ).rows[0].n > 0,
+        10_000,
+      );
       expect(otherDone).toBe(false);
     });
     await otherPass;
@@ -117,7 +128,10 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     // Stopped in the same turn as the mark, before its write began: a server closing as a commit lands.
     void pipeline.mark([{ vehicleId, from: at, to: at + 60_000, count: 7 }]);
     await pipeline.stop();
-    const marks = await sql<{ f: Date; t: Date }>`SELECT pending_from AS f, pending_to AS t FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
+    const marks = await sql<{
+      f: Date;
+      t: Date;
+    }>`SELECT pending_from AS f, pending_to AS t FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
     expect(marks.rows.map((m) => [m.f.getTime(), m.t.getTime()])).toEqual([[at, at + 60_000]]);
     await sql`DELETE FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
   });
@@ -125,7 +139,13 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
   it('writes marks again once the database takes them, instead of dropping them', async () => {
     const vehicleId = await h.vehicleOf(demoTerminal(6));
     const warnings: string[] = [];
-    const pipeline = new DerivationPipeline({ db: db(), derivers: intelligenceDerivers(), timeZone: 'Asia/Shanghai', markRetryMs: 50, log: { info: () => {}, warn: (_o, m) => void warnings.push(m) } });
+    const pipeline = new DerivationPipeline({
+      db: db(),
+      derivers: intelligenceDerivers(),
+      timeZone: 'Asia/Shanghai',
+      markRetryMs: 50,
+      log: { info: () => {}, warn: (_o, m) => void warnings.push(m) },
+    });
     const at = Date.parse('2026-11-19T08:00:00Z');
     // Every new mark is refused while the constraint stands (a database that is away, for the pipeline).
     await sql`ALTER TABLE derive_mark ADD CONSTRAINT refuse_marks CHECK (false) NOT VALID`.execute(db());
@@ -140,7 +160,10 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     } finally {
       await sql`ALTER TABLE derive_mark DROP CONSTRAINT IF EXISTS refuse_marks`.execute(db());
     }
-    const marks = await sql<{ f: Date; t: Date }>`SELECT min(pending_from) AS f, max(pending_to) AS t FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
+    const marks = await sql<{
+      f: Date;
+      t: Date;
+    }>`SELECT min(pending_from) AS f, max(pending_to) AS t FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db());
     expect(marks.rows.map((m) => [m.f.getTime(), m.t.getTime()])).toEqual([[at - 60_000, at + 60_000]]);
     expect(warnings[0]).toBe('derivation mark failed; writing it again shortly');
     await pipeline.stop();
@@ -166,7 +189,11 @@ describe('marks while a pass holds the vehicle, on postgres', () => {
     try {
       await until(() => answered, 5_000);
       expect(flowing).toBe(true);
-      expect((await sql<{ f: Date }>`SELECT min(pending_from) AS f FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db())).rows[0].f.getTime()).toBe(at);
+      expect(
+        (
+          await sql<{ f: Date }>`SELECT min(pending_from) AS f FROM derive_mark WHERE vehicle_id = ${vehicleId}`.execute(db())
+        ).rows[0].f.getTime(),
+      ).toBe(at);
     } finally {
       flowing = false;
       await pipeline.stop();

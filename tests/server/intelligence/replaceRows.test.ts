@@ -37,7 +37,13 @@ describe.each(BACKENDS)('rows replaced in one statement on %s', (backend) => {
     const replace = (from: number, to: number, rows: StopRow[]) =>
       db.transaction().execute((trx) =>
         replaceRows(trx, rangesTable([{ vehicleId: a, from: T0 + from * min, to: T0 + to * min }]), [
-          rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows, owned: sql`t.vehicle_id = w.vehicle_id AND t.begin_time >= w.lo AND t.begin_time < w.hi` }),
+          rowSet({
+            table: 'trip_stop',
+            columns: COLUMNS,
+            key: ['vehicle_id', 'begin_time'],
+            rows,
+            owned: sql`t.vehicle_id = w.vehicle_id AND t.begin_time >= w.lo AND t.begin_time < w.hi`,
+          }),
         ]),
       );
     const rows = async () =>
@@ -48,7 +54,10 @@ describe.each(BACKENDS)('rows replaced in one statement on %s', (backend) => {
       ).rows.map((r) => ({ ...r, b: Number(r.b), e: Number(r.e) }));
 
     // Another vehicle's stop in the same hours is never the window's.
-    await db.insertInto('trip_stop').values(stop(b, 10, 20)).execute();
+    await db
+      .insertInto('trip_stop')
+      .values(stop(b, 10, 20))
+      .execute();
     await replace(0, 60, [stop(a, 10, 20), stop(a, 30, 40, true)]);
     const first = await rows();
     expect(first.map((r) => [r.vehicle_id, r.b, r.e, r.open])).toEqual([
@@ -83,29 +92,64 @@ describe.each(BACKENDS)('rows replaced in one statement on %s', (backend) => {
   it('upserts alone when no window owns rows, and does nothing with nothing to do', async () => {
     const { db } = s.database;
     const [, , c] = (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id LIMIT 3`.execute(db)).rows.map((r) => r.id);
-    const put = (rows: StopRow[]) => replaceRows(db, null, [rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows })]);
+    const put = (rows: StopRow[]) =>
+      replaceRows(db, null, [rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows })]);
     await put([stop(c, 0, 5)]);
     await put([stop(c, 0, 7), stop(c, 10, 12)]);
     await put([]);
     const left = await db.selectFrom('trip_stop').select(['duration_s']).where('vehicle_id', '=', c).orderBy('begin_time').execute();
     expect(left.map((r) => r.duration_s)).toEqual([420, 120]);
-    await expect(replaceRows(db, null, [rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows: [], owned: sql`true` })])).rejects.toThrow(/no windows given/);
+    await expect(
+      replaceRows(db, null, [
+        rowSet({ table: 'trip_stop', columns: COLUMNS, key: ['vehicle_id', 'begin_time'], rows: [], owned: sql`true` }),
+      ]),
+    ).rejects.toThrow(/no windows given/);
   });
 
   it('carries array and jsonb columns: order kept, empty arrays too, and an unchanged row left alone', async () => {
     const { db } = s.database;
-    const [, , , d] = (await sql<{ id: number; org_id: number }>`SELECT id FROM vehicle ORDER BY id LIMIT 4`.execute(db)).rows.map((r) => r.id);
+    const [, , , d] = (await sql<{ id: number; org_id: number }>`SELECT id FROM vehicle ORDER BY id LIMIT 4`.execute(db)).rows.map(
+      (r) => r.id,
+    );
     const orgId = (await sql<{ org_id: number }>`SELECT org_id FROM vehicle WHERE id = ${d}`.execute(db)).rows[0].org_id;
-    const day = (n: number, sources: string[]) => ({ vehicle_id: d, day: `2026-11-${n}`, org_id: orgId, harsh_acceleration: 0, harsh_braking: 0, sharp_turn: 0, speeding_s: 0, fatigue: 0, night_s: 0, sources });
-    const health = (n: number, faults: unknown[]) => ({ vehicle_id: d, day: `2026-11-${n}`, org_id: orgId, health_index: 90, band: 'healthy' as const, faults: JSON.stringify(faults), min_battery_v: null, max_coolant_c: null, alarm_count: 0 });
+    const day = (n: number, sources: string[]) => ({
+      vehicle_id: d,
+      day: `2026-11-${n}`,
+      org_id: orgId,
+      harsh_acceleration: 0,
+      harsh_braking: 0,
+      sharp_turn: 0,
+      speeding_s: 0,
+      fatigue: 0,
+      night_s: 0,
+      sources,
+    });
+    const health = (n: number, faults: unknown[]) => ({
+      vehicle_id: d,
+      day: `2026-11-${n}`,
+      org_id: orgId,
+      health_index: 90,
+      band: 'healthy' as const,
+      faults: JSON.stringify(faults),
+      min_battery_v: null,
+      max_coolant_c: null,
+      alarm_count: 0,
+    });
     const put = (days: ReturnType<typeof day>[], healths: ReturnType<typeof health>[]) =>
       replaceRows(db, null, [
         rowSet({ table: 'behaviour_day', columns: BEHAVIOUR_COLUMNS, key: ['vehicle_id', 'day'], rows: days }),
         rowSet({ table: 'health_day', columns: HEALTH_COLUMNS, key: ['vehicle_id', 'day'], rows: healths }),
       ]);
     const read = async () => ({
-      days: (await sql<{ sources: string[]; v: string }>`SELECT sources, xmin::text AS v FROM behaviour_day WHERE vehicle_id = ${d} ORDER BY day`.execute(db)).rows,
-      faults: (await sql<{ faults: unknown }>`SELECT faults FROM health_day WHERE vehicle_id = ${d} ORDER BY day`.execute(db)).rows.map((r) => (typeof r.faults === 'string' ? JSON.parse(r.faults) : r.faults)),
+      days: (
+        await sql<{
+          sources: string[];
+          v: string;
+        }>`SELECT sources, xmin::text AS v FROM behaviour_day WHERE vehicle_id = ${d} ORDER BY day`.execute(db)
+      ).rows,
+      faults: (await sql<{ faults: unknown }>`SELECT faults FROM health_day WHERE vehicle_id = ${d} ORDER BY day`.execute(db)).rows.map(
+        (r) => (typeof r.faults === 'string' ? JSON.parse(r.faults) : r.faults),
+      ),
     });
     const fault = { code: 'P0301', level: 'high', name: '1 缸失火, "引号"', resolvent: null };
     await put([day(20, ['terminal', 'computed']), day(21, [])], [health(20, [fault]), health(21, [])]);

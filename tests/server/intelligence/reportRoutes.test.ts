@@ -20,14 +20,29 @@ describe.each(BACKENDS)('report routes over a derived day on %s', (backend) => {
   afterAll(() => h.close());
 
   it('pages the trips of a vehicle and splits the day into runs and stops', async () => {
-    const page = await h.s.call(admin, 'POST', `/api/vehicle/trip/vehicle-${vehicleId}`, { criteria: { begin: dayBegin, end: dayEnd }, order: { property: 'begin', direction: 'ASC' }, pageIndex: 1, pageSize: 3 });
+    const page = await h.s.call(admin, 'POST', `/api/vehicle/trip/vehicle-${vehicleId}`, {
+      criteria: { begin: dayBegin, end: dayEnd },
+      order: { property: 'begin', direction: 'ASC' },
+      pageIndex: 1,
+      pageSize: 3,
+    });
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ total: 4, pageIndex: 1, pageSize: 3 });
     expect(page.body.data.map((t: { begin: string }) => t.begin)).toEqual(EXPECTED.trips.slice(0, 3).map((t) => iso(t.begin)));
-    expect(page.body.data[0]).toMatchObject({ vehicleId, durationS: 63 * 60, idleS: 180, maxSpeed: 36, start: { time: iso(at('08:00')) }, stop: { time: iso(at('09:03')) } });
+    expect(page.body.data[0]).toMatchObject({
+      vehicleId,
+      durationS: 63 * 60,
+      idleS: 180,
+      maxSpeed: 36,
+      start: { time: iso(at('08:00')) },
+      stop: { time: iso(at('09:03')) },
+    });
     expect(page.body.data[0].distanceKm).toBeCloseTo(36, 1);
 
-    const runs = await h.s.call(admin, 'POST', `/api/vehicle/trip/vehicle-${vehicleId}/tripRunAndStop`, { begin: iso(at('07:00')), end: iso(at('11:00')) });
+    const runs = await h.s.call(admin, 'POST', `/api/vehicle/trip/vehicle-${vehicleId}/tripRunAndStop`, {
+      begin: iso(at('07:00')),
+      end: iso(at('11:00')),
+    });
     expect(runs.body.segments.map((s: { kind: string; begin: string }) => [s.kind, s.begin])).toEqual([
       ['stop', iso(at('00:00'))],
       ['run', iso(at('08:00'))],
@@ -75,8 +90,12 @@ describe.each(BACKENDS)('report routes over a derived day on %s', (backend) => {
     const byDay = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByDay', { criteria });
     expect(byDay.body).toHaveLength(1);
     expect(byDay.body[0]).toMatchObject({ date: DAY, tripCount: 4, refuelL: 40, drainL: 30, idleS: 180 });
-    const byMonth = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByMonth', { criteria: { begin: '2026-11-01', end: '2026-11-30', vehicleId } });
-    expect(byMonth.body).toEqual([{ ...byDay.body[0], date: undefined, month: '2026-11', vehicleId, licence: expect.any(String) }].map(({ date: _d, ...r }) => r));
+    const byMonth = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByMonth', {
+      criteria: { begin: '2026-11-01', end: '2026-11-30', vehicleId },
+    });
+    expect(byMonth.body).toEqual(
+      [{ ...byDay.body[0], date: undefined, month: '2026-11', vehicleId, licence: expect.any(String) }].map(({ date: _d, ...r }) => r),
+    );
     const top = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/Top7', { criteria: { ...criteria, by: 'fuel' } });
     expect(top.body[0]).toMatchObject({ vehicleId, tripCount: 4 });
     const perVehicle = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/mileageAndFuel', { criteria });
@@ -119,7 +138,9 @@ describe.each(BACKENDS)('report routes over a derived day on %s', (backend) => {
     const detail = await h.s.call(admin, 'GET', `/api/vehicle/vehicleReport/${vehicleId}`);
     expect(detail.body.lastTrip).toMatchObject({ begin: iso(at('14:00')) });
     expect(detail.body.state).toMatchObject({ vehicleId, online: true });
-    const money = await h.s.call(admin, 'POST', '/api/vehicle/index/vehicleMoney', { criteria: { begin: '2026-11-01', end: '2026-11-30' } });
+    const money = await h.s.call(admin, 'POST', '/api/vehicle/index/vehicleMoney', {
+      criteria: { begin: '2026-11-01', end: '2026-11-30' },
+    });
     const total = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/total', { criteria: { begin: DAY, end: DAY } });
     expect(total.body.cost).toBeGreaterThan(0);
     expect(money.body.byDay).toEqual([{ date: DAY, cost: total.body.cost, fuelL: total.body.fuelL }]);
@@ -127,7 +148,9 @@ describe.each(BACKENDS)('report routes over a derived day on %s', (backend) => {
   });
 
   it('keeps other organisations’ vehicles out of reach', async () => {
-    const trips = await h.s.call(outsider, 'POST', `/api/vehicle/trip/vehicle-${vehicleId}`, { criteria: { begin: dayBegin, end: dayEnd } });
+    const trips = await h.s.call(outsider, 'POST', `/api/vehicle/trip/vehicle-${vehicleId}`, {
+      criteria: { begin: dayBegin, end: dayEnd },
+    });
     expect(trips.status).toBe(404);
     const replay = await h.s.call(outsider, 'POST', '/api/vehicle/track/replay', { vehicleId, begin: dayBegin, end: dayEnd });
     expect(replay.status).toBe(404);
@@ -142,7 +165,13 @@ describe.each(BACKENDS)('report routes over a derived day on %s', (backend) => {
   it('refuses bad ranges with a localised message, and sets the stop minutes per organisation', async () => {
     const zh = await h.s.call(admin, 'POST', '/api/vehicle/track/replay', { vehicleId, begin: dayEnd, end: dayBegin });
     expect(zh).toMatchObject({ status: 400, body: { message: '结束时间必须晚于开始时间' } });
-    const en = await h.s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/total', { criteria: { begin: '2024-01-01', end: '2026-01-01' } }, 'en-US');
+    const en = await h.s.call(
+      admin,
+      'POST',
+      '/api/vehicle/dailyDrivingBehavior/total',
+      { criteria: { begin: '2024-01-01', end: '2026-01-01' } },
+      'en-US',
+    );
     expect(en).toMatchObject({ status: 400, body: { message: 'A report covers at most 366 days' } });
     const ja = await h.s.call(admin, 'POST', '/api/vehicle/track/replay', { vehicleId, begin: 'yesterday', end: dayEnd }, 'ja-JP');
     expect(ja.status).toBe(400);
@@ -151,10 +180,20 @@ describe.each(BACKENDS)('report routes over a derived day on %s', (backend) => {
 
     const hd = await h.s.orgId('HD');
     const sh = await h.s.orgId('HD-SH');
-    expect((await h.s.call(admin, 'GET', `/api/vehicle/tripSetting/${sh}`)).body).toEqual({ orgId: sh, stopMinutes: 5, region: null, inheritedFrom: null });
+    expect((await h.s.call(admin, 'GET', `/api/vehicle/tripSetting/${sh}`)).body).toEqual({
+      orgId: sh,
+      stopMinutes: 5,
+      region: null,
+      inheritedFrom: null,
+    });
     const put = await h.s.call(admin, 'PUT', `/api/vehicle/tripSetting/${hd}`, { stopMinutes: 45 });
     expect(put.body).toEqual({ orgId: hd, stopMinutes: 45, region: null, inheritedFrom: null });
-    expect((await h.s.call(admin, 'GET', `/api/vehicle/tripSetting/${sh}`)).body).toEqual({ orgId: sh, stopMinutes: 45, region: null, inheritedFrom: hd });
+    expect((await h.s.call(admin, 'GET', `/api/vehicle/tripSetting/${sh}`)).body).toEqual({
+      orgId: sh,
+      stopMinutes: 45,
+      region: null,
+      inheritedFrom: hd,
+    });
     // Rebuilt with a 45-minute stop, the 30-minute stop at 13:30 no longer ends a trip.
     await h.derivation.pipeline.rebuild(vehicleId, { from: at('00:00'), to: at('23:59') });
     const page = await h.s.call(admin, 'POST', `/api/vehicle/trip/vehicle-${vehicleId}`, { criteria: { begin: dayBegin, end: dayEnd } });

@@ -10,18 +10,31 @@ const p = positionAt;
 /** 0.001° of latitude is ~111 m. */
 const north = (m: number) => 31.2 + m * 0.001;
 /** What one walk over the positions finds. */
-function walked(ps: DerivePosition[], stopMinutes = 5, before: DerivePosition | null = null, tankCapacityL: number | null = null): TripsFound {
+function walked(
+  ps: DerivePosition[],
+  stopMinutes = 5,
+  before: DerivePosition | null = null,
+  tankCapacityL: number | null = null,
+): TripsFound {
   const walk = TripWalk.start(ps, before, stopMinutes, tankCapacityL);
   walk.walkTo(ps.length);
   return walk.result(null, []);
 }
-const kinds = (ps: DerivePosition[], stopMinutes = 5) => walked(ps, stopMinutes).segments.map((s) => [s.kind, (s.begin - T0) / 60_000, (s.end - T0) / 60_000]);
+const kinds = (ps: DerivePosition[], stopMinutes = 5) =>
+  walked(ps, stopMinutes).segments.map((s) => [s.kind, (s.begin - T0) / 60_000, (s.end - T0) / 60_000]);
 
 describe('trip segmentation', () => {
   it('keeps GNSS jitter while parked a stop, and a red light inside the trip', () => {
     const parked = [0, 1, 2, 3, 4, 5, 6].map((m, i) => p(m, { latitude: 31.2 + (i % 2) * 0.0004 }));
     expect(kinds(parked)).toEqual([['stop', 0, 6]]);
-    const drive = [p(0), p(1, { acc: true, speed: 40, latitude: north(1) }), p(2, { acc: true, speed: 0, latitude: north(2) }), p(3, { acc: true, speed: 0, latitude: north(2) }), p(4, { acc: true, speed: 40, latitude: north(3) }), p(5, { acc: true, speed: 40, latitude: north(4) })];
+    const drive = [
+      p(0),
+      p(1, { acc: true, speed: 40, latitude: north(1) }),
+      p(2, { acc: true, speed: 0, latitude: north(2) }),
+      p(3, { acc: true, speed: 0, latitude: north(2) }),
+      p(4, { acc: true, speed: 40, latitude: north(3) }),
+      p(5, { acc: true, speed: 40, latitude: north(4) }),
+    ];
     expect(kinds(drive)).toEqual([
       ['stop', 0, 1],
       ['trip', 1, 5],
@@ -29,7 +42,13 @@ describe('trip segmentation', () => {
   });
 
   it('ends a trip only after the organisation’s stop minutes, at the first standing report', () => {
-    const ps = [p(0, { acc: true, speed: 30 }), p(1, { acc: true, speed: 30, latitude: north(1) }), p(2, { latitude: north(1) }), p(6, { latitude: north(1) }), p(7, { latitude: north(1) })];
+    const ps = [
+      p(0, { acc: true, speed: 30 }),
+      p(1, { acc: true, speed: 30, latitude: north(1) }),
+      p(2, { latitude: north(1) }),
+      p(6, { latitude: north(1) }),
+      p(7, { latitude: north(1) }),
+    ];
     expect(kinds(ps, 5)).toEqual([
       ['trip', 0, 2],
       ['stop', 2, 7],
@@ -40,7 +59,14 @@ describe('trip segmentation', () => {
   it('ends a trip at a standing report followed by silence of the stop minutes, even when the next report moves', () => {
     // Parked with the ignition off for a minute, then nothing until the next morning, when it drives off elsewhere.
     const day = 24 * 60;
-    const ps = [p(0, { acc: true, speed: 30 }), p(1, { acc: true, speed: 30, latitude: north(1) }), p(2, { latitude: north(1) }), p(3, { latitude: north(1) }), p(day, { acc: true, speed: 30, latitude: north(5) }), p(day + 1, { acc: true, speed: 30, latitude: north(6) })];
+    const ps = [
+      p(0, { acc: true, speed: 30 }),
+      p(1, { acc: true, speed: 30, latitude: north(1) }),
+      p(2, { latitude: north(1) }),
+      p(3, { latitude: north(1) }),
+      p(day, { acc: true, speed: 30, latitude: north(5) }),
+      p(day + 1, { acc: true, speed: 30, latitude: north(6) }),
+    ];
     expect(kinds(ps)).toEqual([
       ['trip', 0, 2],
       ['stop', 2, day],
@@ -50,7 +76,11 @@ describe('trip segmentation', () => {
     const brief = [...ps.slice(0, 4), p(6, { acc: true, speed: 30, latitude: north(5) })];
     expect(kinds(brief)).toEqual([['trip', 0, 6]]);
     // Driving when last seen (a tunnel): the trip goes on.
-    const tunnel = [p(0, { acc: true, speed: 30 }), p(1, { acc: true, speed: 30, latitude: north(1) }), p(20, { acc: true, speed: 30, latitude: north(9) })];
+    const tunnel = [
+      p(0, { acc: true, speed: 30 }),
+      p(1, { acc: true, speed: 30, latitude: north(1) }),
+      p(20, { acc: true, speed: 30, latitude: north(9) }),
+    ];
     expect(kinds(tunnel)).toEqual([['trip', 0, 20]]);
   });
 
@@ -60,7 +90,12 @@ describe('trip segmentation', () => {
     const jump = [p(0), p(1), p(1.5, { latitude: 32.5 }), p(2), p(8)];
     expect(kinds(jump)).toEqual([['stop', 0, 8]]);
     // Driving through a jump: it adds no distance (the reports 1 min apart are ~111 m apart).
-    const through = [p(0, { acc: true, speed: 40 }), p(1, { acc: true, speed: 40, latitude: north(1) }), p(1.5, { acc: true, speed: 40, latitude: 32.5 }), p(2, { acc: true, speed: 40, latitude: north(2) })];
+    const through = [
+      p(0, { acc: true, speed: 40 }),
+      p(1, { acc: true, speed: 40, latitude: north(1) }),
+      p(1.5, { acc: true, speed: 40, latitude: 32.5 }),
+      p(2, { acc: true, speed: 40, latitude: north(2) }),
+    ];
     expect(walked(through).trips.map((t) => t.metrics.distanceKm)).toEqual([expect.closeTo(0.222, 2)]);
   });
 });
@@ -89,13 +124,20 @@ describe('a trip’s distance', () => {
       let km = 1000;
       const ps = Array.from({ length: 5 + Math.floor(rnd() * 60) }, (_, i) => {
         km += rnd() < 0.03 ? -2 : 0.3 * rnd();
-        return p(i * 0.5, { acc: true, speed: i % 25 < 18 ? 40 : 0, latitude: rnd() < 0.03 ? 32.5 : north(i * 0.15), mileageKm: rnd() < 0.7 ? Math.round(km * 10) / 10 : null });
+        return p(i * 0.5, {
+          acc: true,
+          speed: i % 25 < 18 ? 40 : 0,
+          latitude: rnd() < 0.03 ? 32.5 : north(i * 0.15),
+          mileageKm: rnd() < 0.7 ? Math.round(km * 10) / 10 : null,
+        });
       });
       const before = rnd() < 0.5 ? p(-0.5, { mileageKm: rnd() < 0.5 ? 999 : null }) : null;
       const at = steps(ps, before);
       for (const { segment: trip, metrics: got } of walked(ps, 3, before).trips) {
         const want = plainOdometerKm(ps, at, trip, before);
-        expect([got.distanceSource, got.distanceSource === 'odometer' ? got.distanceKm : null]).toEqual(want === null ? ['gnss', null] : ['odometer', Math.round(want * 1000) / 1000]);
+        expect([got.distanceSource, got.distanceSource === 'odometer' ? got.distanceKm : null]).toEqual(
+          want === null ? ['gnss', null] : ['odometer', Math.round(want * 1000) / 1000],
+        );
         if (want === null) gnss++;
         else odometer++;
       }
@@ -149,7 +191,9 @@ describe('local days and the derive command line', () => {
       from: Date.parse('2026-11-19T16:00:00Z'),
       to: Date.parse('2026-11-20T16:00:00Z'),
     });
-    expect(parseDeriveArgs(['--vehicle', 'all', '--from', '2026-11-20T01:00:00Z', '--to', '2026-11-20T02:00:00Z'], 'UTC')).toMatchObject({ vehicle: 'all' });
+    expect(parseDeriveArgs(['--vehicle', 'all', '--from', '2026-11-20T01:00:00Z', '--to', '2026-11-20T02:00:00Z'], 'UTC')).toMatchObject({
+      vehicle: 'all',
+    });
     expect(parseDeriveArgs(['--vehicle', 'x', '--from', '2026-11-20', '--to', '2026-11-21'], 'UTC')).toBe('bad --vehicle: x');
     expect(parseDeriveArgs(['--vehicle', '1', '--from', 'soon', '--to', '2026-11-21'], 'UTC')).toBe('bad or missing --from: soon');
     expect(parseDeriveArgs(['--vehicle', '1', '--from', '2026-11-22', '--to', '2026-11-21'], 'UTC')).toBe('--to must be after --from');

@@ -23,9 +23,15 @@ describe.each(BACKENDS)('settings held between derivation passes on %s', (backen
     hd = await s.memberToken('HD', 'administrator');
     orgId = await s.orgId('HD');
     const hdPath = (await sql<{ path: string }>`SELECT path FROM organisation WHERE id = ${orgId}`.execute(db())).rows[0].path;
-    const fuel = await sql<{ id: number }>`INSERT INTO fuel_type (org_id, name, category, price) VALUES (${orgId}, '0号柴油测试', 'diesel', 7.1) RETURNING id`.execute(db());
+    const fuel = await sql<{
+      id: number;
+    }>`INSERT INTO fuel_type (org_id, name, category, price) VALUES (${orgId}, '0号柴油测试', 'diesel', 7.1) RETURNING id`.execute(db());
     // A vehicle of HD's subtree, with this fuel type.
-    const v = await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.path LIKE ${hdPath + '%'} ORDER BY v.id LIMIT 1`.execute(db());
+    const v = await sql<{
+      id: number;
+    }>`SELECT v.id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.path LIKE ${hdPath + '%'} ORDER BY v.id LIMIT 1`.execute(
+      db(),
+    );
     await sql`UPDATE vehicle SET fuel_type_id = ${fuel.rows[0].id} WHERE id = ${v.rows[0].id}`.execute(db());
     vehicle = (await loadVehicleContext(db(), v.rows[0].id, 'Asia/Shanghai'))!;
     orgPath = vehicle.orgPath;
@@ -52,7 +58,12 @@ describe.each(BACKENDS)('settings held between derivation passes on %s', (backen
   it('reads a policy again after it is created and edited through the routes', async () => {
     const cache = new SettingsCache();
     expect(await overSpeed(await pass(cache))).toBeNull();
-    const created = await s.call(hd, 'PUT', '/api/vehicle/policy', { name: '超速缓存', alarmType: 'OverSpeed', threshold: 90, durationMinutes: 1 });
+    const created = await s.call(hd, 'PUT', '/api/vehicle/policy', {
+      name: '超速缓存',
+      alarmType: 'OverSpeed',
+      threshold: 90,
+      durationMinutes: 1,
+    });
     expect(created.status).toBe(201);
     expect(await overSpeed(await pass(cache))).toBe(90);
     expect((await s.call(hd, 'PUT', `/api/vehicle/policy/${created.body.id}`, { threshold: 70 })).status).toBe(200);
@@ -66,9 +77,16 @@ describe.each(BACKENDS)('settings held between derivation passes on %s', (backen
   it('reads fences again after one is created, linked or stopped', async () => {
     const cache = new SettingsCache();
     const before = (await (await pass(cache)).fences(vehicle.vehicleId, orgPath)).map((f) => f.id);
-    const f = await s.call(hd, 'PUT', '/api/vehicle/fence', { name: '缓存围栏', fenceType: 'circle', geometry: { center: [121.6, 31.2], radius: 500 }, speedLimit: 40 });
+    const f = await s.call(hd, 'PUT', '/api/vehicle/fence', {
+      name: '缓存围栏',
+      fenceType: 'circle',
+      geometry: { center: [121.6, 31.2], radius: 500 },
+      speedLimit: 40,
+    });
     expect(f.status).toBe(201);
-    expect((await (await pass(cache)).fences(vehicle.vehicleId, orgPath)).map((x) => x.id)).toEqual([...before, f.body.id].sort((a, b) => a - b));
+    expect((await (await pass(cache)).fences(vehicle.vehicleId, orgPath)).map((x) => x.id)).toEqual(
+      [...before, f.body.id].sort((a, b) => a - b),
+    );
     // Linked to another vehicle only: no longer this one's.
     const other = await sql<{ id: number }>`SELECT id FROM vehicle WHERE id <> ${vehicle.vehicleId} ORDER BY id LIMIT 1`.execute(db());
     await sql`INSERT INTO vehicle_fence (vehicle_id, fence_id) VALUES (${other.rows[0].id}, ${f.body.id})`.execute(db());
@@ -82,14 +100,21 @@ describe.each(BACKENDS)('settings held between derivation passes on %s', (backen
   it('reads the safety settings again after they are edited through the route', async () => {
     const cache = new SettingsCache();
     const was = (await (await pass(cache)).safety(orgPath)).thresholds.harshBrakingKmh;
-    expect((await s.call(hd, 'PUT', `/api/vehicle/safetySetting/${vehicle.orgId}`, { thresholds: { harshBrakingKmh: was + 7 } })).status).toBe(200);
+    expect(
+      (await s.call(hd, 'PUT', `/api/vehicle/safetySetting/${vehicle.orgId}`, { thresholds: { harshBrakingKmh: was + 7 } })).status,
+    ).toBe(200);
     expect((await (await pass(cache)).safety(orgPath)).thresholds.harshBrakingKmh).toBe(was + 7);
   });
 
   it('reads the prices again after an oil price or the fuel type changes', async () => {
     const cache = new SettingsCache();
     expect(await (await pass(cache)).prices(vehicle)).toEqual({ prices: [], fallback: 7.1 });
-    const p = await s.call(hd, 'POST', '/api/vehicle/oilPrice', { region: vehicle.settings.region ?? '上海', fuelGrade: '0号柴油测试', price: 7.52, effectiveDate: '2026-11-01' });
+    const p = await s.call(hd, 'POST', '/api/vehicle/oilPrice', {
+      region: vehicle.settings.region ?? '上海',
+      fuelGrade: '0号柴油测试',
+      price: 7.52,
+      effectiveDate: '2026-11-01',
+    });
     expect(p.status).toBe(201);
     expect(await (await pass(cache)).prices(vehicle)).toEqual({ prices: [{ effectiveDate: '2026-11-01', price: 7.52 }], fallback: 7.1 });
     expect((await s.call(hd, 'PUT', `/api/vehicle/oilPrice/${p.body.id}`, { price: 7.8 })).status).toBe(200);
@@ -103,7 +128,16 @@ describe.each(BACKENDS)('settings held between derivation passes on %s', (backen
     const p0420 = parseDtc('P0420');
     expect(await (await pass(cache)).expertFault(p0420)).toBeNull();
     const admin = await s.login('admin', 'Admin2026x');
-    const e = await s.call(admin, 'POST', '/api/vehicle/expertFault', { spn: 4364, fmi: 18, dtcCode: 'P0420', name: '三元催化效率低', unit: '排放', level: 'medium', description: '催化效率低于阈值', resolvent: '检查三元催化器' });
+    const e = await s.call(admin, 'POST', '/api/vehicle/expertFault', {
+      spn: 4364,
+      fmi: 18,
+      dtcCode: 'P0420',
+      name: '三元催化效率低',
+      unit: '排放',
+      level: 'medium',
+      description: '催化效率低于阈值',
+      resolvent: '检查三元催化器',
+    });
     expect(e.status).toBe(201);
     const lookups = await pass(cache);
     expect(await lookups.expertFault(p0420)).toMatchObject({ id: e.body.id, name: '三元催化效率低', level: 'medium' });

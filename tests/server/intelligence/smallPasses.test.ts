@@ -60,7 +60,14 @@ describe.each(BACKENDS)('a day derived in many small passes on %s', (backend) =>
     expect(pipeline.stats.failures).toBe(0);
     const vehicleId = await h.vehicleOf(phone);
     const passes = await allRowsOf(vehicleId);
-    expect(passes.trips.map((r) => ({ begin: ms(r.begin_time), end: ms(r.end_time), distanceKm: Math.round(r.distance_km * 10) / 10, idleS: r.idle_s }))).toEqual(EXPECTED.trips);
+    expect(
+      passes.trips.map((r) => ({
+        begin: ms(r.begin_time),
+        end: ms(r.end_time),
+        distanceKm: Math.round(r.distance_km * 10) / 10,
+        idleS: r.idle_s,
+      })),
+    ).toEqual(EXPECTED.trips);
     expect(passes.fuel.map((e) => e.kind)).toEqual(['refuel', 'drain']);
     expect(passes.behaviour).toHaveLength(1);
     await pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
@@ -72,7 +79,11 @@ describe.each(BACKENDS)('a day derived in many small passes on %s', (backend) =>
     const reports = scriptedDay();
     // The afternoon live (the window held from the 14:00 trip on), then the morning and 14:10–14:20 late.
     const late = (r: LocationInput) => Number(r.time) < at('12:00') || (Number(r.time) >= at('14:10') && Number(r.time) < at('14:20'));
-    const t = await inPasses(phone, reports.filter((r) => !late(r)), 10);
+    const t = await inPasses(
+      phone,
+      reports.filter((r) => !late(r)),
+      10,
+    );
     await h.send(t, reports.filter(late), 'blind');
     await h.derived();
     const vehicleId = await h.vehicleOf(phone);
@@ -81,7 +92,14 @@ describe.each(BACKENDS)('a day derived in many small passes on %s', (backend) =>
     await h.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
     expect(await allRowsOf(vehicleId)).toEqual(passes);
     // And the day's known answers, as when it is driven in order.
-    expect(passes.trips.map((r) => ({ begin: ms(r.begin_time), end: ms(r.end_time), distanceKm: Math.round(r.distance_km * 10) / 10, idleS: r.idle_s }))).toEqual(EXPECTED.trips);
+    expect(
+      passes.trips.map((r) => ({
+        begin: ms(r.begin_time),
+        end: ms(r.end_time),
+        distanceKm: Math.round(r.distance_km * 10) / 10,
+        idleS: r.idle_s,
+      })),
+    ).toEqual(EXPECTED.trips);
     expect(passes.stops.slice(0, 4).map((r) => ({ begin: ms(r.begin_time), end: ms(r.end_time) }))).toEqual(EXPECTED.stops);
     expect(passes.fuel.map((e) => e.kind)).toEqual(['refuel', 'drain']);
     expect(h.derivation.pipeline.stats.failures).toBe(0);
@@ -97,12 +115,19 @@ describe.each(BACKENDS)('a day derived in many small passes on %s', (backend) =>
 describe.each(BACKENDS)('each deriver’s window starts where its own widening does, on %s', (backend) => {
   const HOUR = 3_600_000;
   /** What each spy was handed on live passes: its window's start, the position before, and its first position. */
-  const seen: Record<string, Array<{ from: number; before: number | null; first: number | null; dirtyFrom: number }>> = { narrow: [], wide: [], plain: [] };
+  const seen: Record<string, Array<{ from: number; before: number | null; first: number | null; dirtyFrom: number }>> = {
+    narrow: [],
+    wide: [],
+    plain: [],
+  };
   const spy = (name: 'narrow' | 'wide' | 'plain', back: number | null): Deriver => ({
     name,
-    ...(back === null ? {} : { extend: async (_trx: unknown, _v: number, r: { from: number; to: number }) => ({ from: r.from - back, to: r.to }) }),
+    ...(back === null
+      ? {}
+      : { extend: async (_trx: unknown, _v: number, r: { from: number; to: number }) => ({ from: r.from - back, to: r.to }) }),
     async rebuild(_trx, w) {
-      if (w.continues) seen[name].push({ from: w.from, before: w.before?.time ?? null, first: w.positions[0]?.time ?? null, dirtyFrom: w.dirty!.from });
+      if (w.continues)
+        seen[name].push({ from: w.from, before: w.before?.time ?? null, first: w.positions[0]?.time ?? null, dirtyFrom: w.dirty!.from });
     },
   });
   let h: DeriveHarness;
@@ -134,10 +159,19 @@ describe.each(BACKENDS)('each deriver’s window starts where its own widening d
       expect(seen.plain[k].from).toBe(wide.from);
     });
     // Once the day's later trips are open, the narrow window leaves out reports the wide one has.
-    expect(seen.narrow.filter((n, k) => n.from > seen.wide[k].from && n.before !== null && n.before >= seen.wide[k].from).length).toBeGreaterThan(5);
+    expect(
+      seen.narrow.filter((n, k) => n.from > seen.wide[k].from && n.before !== null && n.before >= seen.wide[k].from).length,
+    ).toBeGreaterThan(5);
     const vehicleId = await h.vehicleOf(phone);
     const passes = await derivedRowsOf(h, vehicleId);
-    expect(passes.trips.map((r) => ({ begin: ms(r.begin_time), end: ms(r.end_time), distanceKm: Math.round(r.distance_km * 10) / 10, idleS: r.idle_s }))).toEqual(EXPECTED.trips);
+    expect(
+      passes.trips.map((r) => ({
+        begin: ms(r.begin_time),
+        end: ms(r.end_time),
+        distanceKm: Math.round(r.distance_km * 10) / 10,
+        idleS: r.idle_s,
+      })),
+    ).toEqual(EXPECTED.trips);
     await h.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
     expect(await derivedRowsOf(h, vehicleId)).toEqual(passes);
   });

@@ -71,7 +71,8 @@ function deriverDefinitions(): Array<{ name: string; file: string }> {
     for (const s of src.statements) {
       if (ts.isFunctionDeclaration(s) && s.name && typeText(s.type) === 'Deriver') out.push({ name: s.name.text, file });
       if (ts.isVariableStatement(s))
-        for (const d of s.declarationList.declarations) if (ts.isIdentifier(d.name) && typeText(d.type) === 'Deriver') out.push({ name: d.name.text, file });
+        for (const d of s.declarationList.declarations)
+          if (ts.isIdentifier(d.name) && typeText(d.type) === 'Deriver') out.push({ name: d.name.text, file });
     }
   }
   return out;
@@ -98,11 +99,19 @@ describe('server/intelligence structure', () => {
 
   it('lists every deriver in the engine file, each imported from where it is defined', () => {
     const defined = deriverDefinitions();
-    expect(defined.map((d) => d.name).sort()).toEqual(expect.arrayContaining(['alarmDeriver', 'behaviourDeriver', 'ledgerDeriver', 'tripDeriver', 'trackMinuteDeriver']));
+    expect(defined.map((d) => d.name).sort()).toEqual(
+      expect.arrayContaining(['alarmDeriver', 'behaviourDeriver', 'ledgerDeriver', 'tripDeriver', 'trackMinuteDeriver']),
+    );
     const engine = parsed.get(ENGINE)!;
     const imported = new Map<string, string>();
     for (const s of engine.statements) {
-      if (!ts.isImportDeclaration(s) || !ts.isStringLiteral(s.moduleSpecifier) || !s.importClause?.namedBindings || !ts.isNamedImports(s.importClause.namedBindings)) continue;
+      if (
+        !ts.isImportDeclaration(s) ||
+        !ts.isStringLiteral(s.moduleSpecifier) ||
+        !s.importClause?.namedBindings ||
+        !ts.isNamedImports(s.importClause.namedBindings)
+      )
+        continue;
       for (const e of s.importClause.namedBindings.elements) imported.set(e.name.text, `${path.resolve(ROOT, s.moduleSpecifier.text)}.ts`);
     }
     // Used in the list, not only imported.

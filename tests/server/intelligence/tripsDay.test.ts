@@ -21,9 +21,21 @@ describe.each(BACKENDS)('trips, stops, fuel events and the ledger of a scripted 
     await h.derived();
     const rows = await rowsOf(await h.vehicleOf(phone));
 
-    expect(rows.trips.map((r) => ({ begin: ms(r.begin_time), end: ms(r.end_time), distanceKm: Math.round(r.distance_km * 10) / 10, idleS: r.idle_s }))).toEqual(EXPECTED.trips);
+    expect(
+      rows.trips.map((r) => ({
+        begin: ms(r.begin_time),
+        end: ms(r.end_time),
+        distanceKm: Math.round(r.distance_km * 10) / 10,
+        idleS: r.idle_s,
+      })),
+    ).toEqual(EXPECTED.trips);
     expect(rows.trips.every((r) => r.distance_source === 'odometer' && r.max_speed === 36 && !r.open)).toBe(true);
-    expect(rows.trips.map((r) => r.fuel_l)).toEqual([expect.closeTo(3.6 + 0.1, 0), expect.closeTo(2.4, 0), expect.closeTo(1.8, 0), expect.closeTo(1.8, 0)]);
+    expect(rows.trips.map((r) => r.fuel_l)).toEqual([
+      expect.closeTo(3.6 + 0.1, 0),
+      expect.closeTo(2.4, 0),
+      expect.closeTo(1.8, 0),
+      expect.closeTo(1.8, 0),
+    ]);
     expect(rows.stops.slice(0, 4).map((r) => ({ begin: ms(r.begin_time), end: ms(r.end_time) }))).toEqual(EXPECTED.stops);
     expect(rows.stops[4]).toMatchObject({ open: true });
     expect(ms(rows.stops[4].begin_time)).toBe(at('14:30'));
@@ -79,7 +91,12 @@ describe.each(BACKENDS)('trips, stops, fuel events and the ledger of a scripted 
     await h.derivation.pipeline.rebuild(vehicleId, { from: at('00:00'), to: at('23:59') });
     await h.derivation.pipeline.rebuild(vehicleId, { from: at('10:30'), to: at('10:31') });
     expect(await rowsOf(vehicleId)).toEqual(before);
-    const state = await sql<{ marks: number; watermark: Date }>`SELECT (SELECT count(*)::int FROM derive_mark m WHERE m.vehicle_id = d.vehicle_id) AS marks, watermark FROM derive_state d WHERE vehicle_id = ${vehicleId}`.execute(h.s.database.db);
+    const state = await sql<{
+      marks: number;
+      watermark: Date;
+    }>`SELECT (SELECT count(*)::int FROM derive_mark m WHERE m.vehicle_id = d.vehicle_id) AS marks, watermark FROM derive_state d WHERE vehicle_id = ${vehicleId}`.execute(
+      h.s.database.db,
+    );
     expect(state.rows[0].marks).toBe(0);
     expect(ms(state.rows[0].watermark)).toBe(at('23:55'));
   });

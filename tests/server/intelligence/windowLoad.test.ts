@@ -21,8 +21,23 @@ const VEHICLES = 400;
 const PER_VEHICLE = 200;
 
 const position = (vehicleId: number, i: number): PositionRecord => ({
-  terminalId: vehicleId, vehicleId, deviceTime: T0 + i * 60_000, latitude: 31.2, longitude: 121.4, altitude: 0, speed: 30, direction: 0,
-  alarm: 0, status: 3, acc: true, fixed: true, mileageKm: i, fuelL: null, blind: false, extras: null, dtcs: null,
+  terminalId: vehicleId,
+  vehicleId,
+  deviceTime: T0 + i * 60_000,
+  latitude: 31.2,
+  longitude: 121.4,
+  altitude: 0,
+  speed: 30,
+  direction: 0,
+  alarm: 0,
+  status: 3,
+  acc: true,
+  fixed: true,
+  mileageKm: i,
+  fuelL: null,
+  blind: false,
+  extras: null,
+  dtcs: null,
 });
 
 /** Every scan node of a JSON plan: its type and relation. */
@@ -52,7 +67,11 @@ describe.each(BACKENDS)('window ranges read set-wise on %s', (backend) => {
   afterAll(() => s?.close());
 
   // A live pass: the last ten minutes of every vehicle.
-  const ranges = Array.from({ length: VEHICLES / 2 }, (_, k) => ({ vehicleId: 770_001 + k, from: T0 + (PER_VEHICLE - 10) * 60_000, to: Infinity }));
+  const ranges = Array.from({ length: VEHICLES / 2 }, (_, k) => ({
+    vehicleId: 770_001 + k,
+    from: T0 + (PER_VEHICLE - 10) * 60_000,
+    to: Infinity,
+  }));
   const explain = async (query: ReturnType<typeof sql>) =>
     scans((await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) ${query}`.execute(db)).rows[0]['QUERY PLAN']);
 
@@ -63,12 +82,18 @@ describe.each(BACKENDS)('window ranges read set-wise on %s', (backend) => {
     expect(found.length).toBeGreaterThan(0);
     expect(found.filter((type) => !/Index/.test(type))).toEqual([]);
     // The plain join the readers used to run scans the month partition whole here.
-    const joined = await explain(sql`SELECT w.ord, p.* FROM ${rangesTable(ranges)} JOIN position p ON p.vehicle_id = w.vehicle_id AND p.device_time >= w.lo AND p.device_time < w.hi`);
+    const joined = await explain(
+      sql`SELECT w.ord, p.* FROM ${rangesTable(ranges)} JOIN position p ON p.vehicle_id = w.vehicle_id AND p.device_time >= w.lo AND p.device_time < w.hi`,
+    );
     expect(month(joined)).toContainEqual(expect.stringMatching(/Seq Scan/));
   });
 
   it('answers each range its own positions in device-time order', async () => {
-    const got = await loadPositionsMany(db, [ranges[3], { vehicleId: ranges[3].vehicleId, from: T0, to: T0 + 3 * 60_000 }, { vehicleId: 1, from: T0, to: Infinity }]);
+    const got = await loadPositionsMany(db, [
+      ranges[3],
+      { vehicleId: ranges[3].vehicleId, from: T0, to: T0 + 3 * 60_000 },
+      { vehicleId: 1, from: T0, to: Infinity },
+    ]);
     expect(got.map((list) => list.map((p) => p.mileageKm))).toEqual([[190, 191, 192, 193, 194, 195, 196, 197, 198, 199], [0, 1, 2], []]);
   });
 });

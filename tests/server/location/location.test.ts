@@ -13,7 +13,9 @@ describe.each(BACKENDS)('location share tickets on %s', (backend) => {
   /** A demo vehicle of an organisation, with a latest position. */
   async function vehicleOf(orgCode: string): Promise<{ id: number; licence: string }> {
     const r = await sql<{ id: number; licence: string; terminal_id: number | null }>`
-      SELECT v.id, v.licence, v.terminal_id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code = ${orgCode} ORDER BY v.id LIMIT 1`.execute(s.database.db);
+      SELECT v.id, v.licence, v.terminal_id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code = ${orgCode} ORDER BY v.id LIMIT 1`.execute(
+      s.database.db,
+    );
     return r.rows[0];
   }
   async function placeVehicle(id: number) {
@@ -41,12 +43,20 @@ describe.each(BACKENDS)('location share tickets on %s', (backend) => {
 
     const r = await read(ticket);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ licence: v.licence, position: { latitude: 31.2304, longitude: 121.4737, speed: 42.5, direction: 270, time: '2026-11-20T08:00:00.000Z' } });
+    expect(r.body).toEqual({
+      licence: v.licence,
+      position: { latitude: 31.2304, longitude: 121.4737, speed: 42.5, direction: 270, time: '2026-11-20T08:00:00.000Z' },
+    });
     // Two tickets are never the same.
     const again = await share(admin, { vehicleId: v.id, hours: 1 });
     expect(again.body.ticket).not.toBe(ticket);
     // A vehicle that has not reported yet: its licence, no position.
-    const quiet = (await sql<{ id: number; licence: string }>`SELECT id, licence FROM vehicle WHERE id NOT IN (SELECT vehicle_id FROM vehicle_state) ORDER BY id LIMIT 1`.execute(s.database.db)).rows[0];
+    const quiet = (
+      await sql<{
+        id: number;
+        licence: string;
+      }>`SELECT id, licence FROM vehicle WHERE id NOT IN (SELECT vehicle_id FROM vehicle_state) ORDER BY id LIMIT 1`.execute(s.database.db)
+    ).rows[0];
     const q = await share(admin, { vehicleId: quiet.id, hours: 2 });
     expect((await read(q.body.ticket)).body).toEqual({ licence: quiet.licence, position: null });
   });
@@ -88,7 +98,9 @@ describe.each(BACKENDS)('location share tickets on %s', (backend) => {
     expect((await share(hnEditor, { vehicleId: hn.id, hours: 1 })).status).toBe(201);
     // Without the code: 403, whatever X-Authority says; without a session: 401.
     const viewer = await s.memberToken('HN', 'orgUser', ['vehicle-add']);
-    const forbidden = await s.call(viewer, 'POST', '/api/vehicle/share', { vehicleId: hn.id, hours: 1 }, undefined, { 'x-authority': 'vehicle-edit' });
+    const forbidden = await s.call(viewer, 'POST', '/api/vehicle/share', { vehicleId: hn.id, hours: 1 }, undefined, {
+      'x-authority': 'vehicle-edit',
+    });
     expect(forbidden.status).toBe(403);
     expect((await s.call(viewer, 'GET', `/api/vehicle/share/Index/${hn.id}`)).status).toBe(403);
     expect((await s.call(viewer, 'DELETE', `/api/vehicle/share/${hdTicket.id}`)).status).toBe(403);

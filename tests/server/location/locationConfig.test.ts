@@ -16,12 +16,24 @@ describe('map tile configuration', () => {
     expect(loadConfig({ MAP_TILE_URL: 'off' }).mapTileUrl).toBeUndefined();
     expect(loadConfig({ MAP_TILE_URL: 'off' }).mapTileAttribution).toBeUndefined();
     expect(loadConfig({ MAP_TILE_URL: 'https://t.example.com/{z}/{x}/{y}.png' }).mapTileAttribution).toBeUndefined();
-    expect(loadConfig({ MAP_TILE_URL: 'https://t.example.com/{z}/{x}/{y}.png', MAP_TILE_ATTRIBUTION: '© Example' }).mapTileAttribution).toBe('© Example');
+    expect(
+      loadConfig({ MAP_TILE_URL: 'https://t.example.com/{z}/{x}/{y}.png', MAP_TILE_ATTRIBUTION: '© Example' }).mapTileAttribution,
+    ).toBe('© Example');
     for (const bad of ['OFF', 'none', 'false']) expect(() => loadConfig({ MAP_TILE_URL: bad })).toThrow(/MAP_TILE_URL/);
-    for (const ok of ['https://tiles.example.com/{z}/{x}/{y}.png', 'http://{s}.tile.example.org/{z}/{x}/{y}.png', '/tiles/{z}/{x}/{y}.png']) {
+    for (const ok of [
+      'https://tiles.example.com/{z}/{x}/{y}.png',
+      'http://{s}.tile.example.org/{z}/{x}/{y}.png',
+      '/tiles/{z}/{x}/{y}.png',
+    ]) {
       expect(loadConfig({ MAP_TILE_URL: ok }).mapTileUrl).toBe(ok);
     }
-    for (const bad of ['tiles/{z}/{x}/{y}.png', '//cdn.example.com/{z}/{x}/{y}.png', 'javascript:alert(1)/{z}/{x}/{y}', 'https://tiles.example.com/{z}/{x}.png', 'ftp://x/{z}/{x}/{y}']) {
+    for (const bad of [
+      'tiles/{z}/{x}/{y}.png',
+      '//cdn.example.com/{z}/{x}/{y}.png',
+      'javascript:alert(1)/{z}/{x}/{y}',
+      'https://tiles.example.com/{z}/{x}.png',
+      'ftp://x/{z}/{x}/{y}',
+    ]) {
       expect(() => loadConfig({ MAP_TILE_URL: bad })).toThrow(/MAP_TILE_URL/);
     }
   });

@@ -9,16 +9,30 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
     admin = token;
   });
 
-  const login = (loginName: string, password: string, lang?: string) => s.call(null, 'POST', '/api/login', { loginName, password, application: 'obd-web' }, lang);
+  const login = (loginName: string, password: string, lang?: string) =>
+    s.call(null, 'POST', '/api/login', { loginName, password, application: 'obd-web' }, lang);
   const register = (body: Record<string, unknown>, token = admin) =>
-    s.call(token, 'POST', '/api/passport/passport/register', { memberType: 'orgUser', expireDate: '2099-12-31', password: 'Start2026x', ...body });
+    s.call(token, 'POST', '/api/passport/passport/register', {
+      memberType: 'orgUser',
+      expireDate: '2099-12-31',
+      password: 'Start2026x',
+      ...body,
+    });
 
   it('answers a good login in SPEC shape and a bad one with a localised 400', async () => {
     const ok = await login('admin', ADMIN_PASSWORD);
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ success: true, message: '登录成功' });
     expect(ok.body.object).toEqual(
-      expect.objectContaining({ token: expect.any(String), uid: expect.any(String), name: '系统管理员', memberType: 'administrator', id: expect.any(Number), branch: 'FS', firstSign: false }),
+      expect.objectContaining({
+        token: expect.any(String),
+        uid: expect.any(String),
+        name: '系统管理员',
+        memberType: 'administrator',
+        id: expect.any(Number),
+        branch: 'FS',
+        firstSign: false,
+      }),
     );
     const bad = await login('admin', 'Wrong2026x', 'en-US');
     expect(bad.status).toBe(400);
@@ -55,7 +69,12 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
     const l = await login('first-1', 'Start2026x');
     expect(l.body.object.firstSign).toBe(true);
     const token = l.body.object.token;
-    const changed = await s.call(token, 'POST', '/api/passport/member/change-password', { oldPassword: 'Start2026x', newPassword: 'Moved2027y', confirmPassword: 'Moved2027y', uid: l.body.object.uid });
+    const changed = await s.call(token, 'POST', '/api/passport/member/change-password', {
+      oldPassword: 'Start2026x',
+      newPassword: 'Moved2027y',
+      confirmPassword: 'Moved2027y',
+      uid: l.body.object.uid,
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({ success: true, message: '密码修改成功，请重新登录' });
     // Changing the password revokes every session, this one included.
@@ -66,7 +85,8 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
   it('rejects bad password changes with field messages and keeps the old password', async () => {
     await register({ loginName: 'change-1', name: '改密', orgId: await s.orgId('HD') });
     const token = (await login('change-1', 'Start2026x')).body.object.token;
-    const call = (body: Record<string, unknown>, lang?: string) => s.call(token, 'POST', '/api/passport/member/change-password', body, lang);
+    const call = (body: Record<string, unknown>, lang?: string) =>
+      s.call(token, 'POST', '/api/passport/member/change-password', body, lang);
     const wrongOld = await call({ oldPassword: 'Wrong2026x', newPassword: 'Moved2027y' });
     expect(wrongOld.status).toBe(400);
     expect(wrongOld.body.errors[0]).toMatchObject({ field: 'oldPassword', message: '原密码不正确' });
@@ -90,16 +110,28 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
     expect((await register({ loginName: 'weak-1', name: '弱密码', password: 'aaa111', orgId: await s.orgId('HD') })).status).toBe(201);
     const l = await login('weak-1', 'aaa111');
     expect(l.status).toBe(200);
-    expect(l.body).toMatchObject({ success: false, code: 'weakPassword', message: '密码强度太弱，请修改密码后重新登录', object: { weakPassword: true, token: expect.any(String), uid: expect.any(String) } });
+    expect(l.body).toMatchObject({
+      success: false,
+      code: 'weakPassword',
+      message: '密码强度太弱，请修改密码后重新登录',
+      object: { weakPassword: true, token: expect.any(String), uid: expect.any(String) },
+    });
     const weakToken = l.body.object.token;
     // The weak token opens nothing but the password change.
     const denied = await s.call(weakToken, 'POST', '/api/vehicle/vehicle/query', {});
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('密码强度太弱，请先修改密码');
     expect((await s.call(weakToken, 'GET', '/api/passport/resource/authorized/obd-web')).status).toBe(403);
-    const changed = await s.call(weakToken, 'POST', '/api/passport/member/change-password', { oldPassword: 'aaa111', newPassword: 'Better2026x', uid: l.body.object.uid });
+    const changed = await s.call(weakToken, 'POST', '/api/passport/member/change-password', {
+      oldPassword: 'aaa111',
+      newPassword: 'Better2026x',
+      uid: l.body.object.uid,
+    });
     expect(changed.status).toBe(200);
-    expect((await s.call(weakToken, 'POST', '/api/passport/member/change-password', { oldPassword: 'Better2026x', newPassword: 'Better2027y' })).status).toBe(401);
+    expect(
+      (await s.call(weakToken, 'POST', '/api/passport/member/change-password', { oldPassword: 'Better2026x', newPassword: 'Better2027y' }))
+        .status,
+    ).toBe(401);
     const full = await login('weak-1', 'Better2026x');
     expect(full.body.success).toBe(true);
     expect((await s.call(full.body.object.token, 'POST', '/api/vehicle/vehicle/query', {})).status).toBe(200);
@@ -152,7 +184,9 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
 
     // An organisation: its own accounts and those of the organisations below it.
     const top = await s.call(admin, 'POST', '/api/vehicle/org', { code: 'END-TOP', name: '停用上级', parentId: await s.orgId('HN') });
-    expect((await s.call(admin, 'POST', '/api/vehicle/org', { code: 'END-SUB', name: '停用下级', parentId: top.body.id })).status).toBe(201);
+    expect((await s.call(admin, 'POST', '/api/vehicle/org', { code: 'END-SUB', name: '停用下级', parentId: top.body.id })).status).toBe(
+      201,
+    );
     const atTop = await s.addMember('END-TOP', 'orgUser');
     const below = await s.addMember('END-SUB', 'orgUser');
     expect((await s.call(admin, 'PUT', `/api/vehicle/org/${top.body.id}`, { status: 'disabled' })).status).toBe(200);
@@ -168,12 +202,15 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
 
   it('lets nobody grant, through a simulated login, a code the member behind it lacks', async () => {
     const ids = new Map<string, number>();
-    const walk = (nodes: Array<{ id: number; code: string; children: unknown[] }>) => nodes.forEach((n) => (ids.set(n.code, n.id), walk(n.children as typeof nodes)));
+    const walk = (nodes: Array<{ id: number; code: string; children: unknown[] }>) =>
+      nodes.forEach((n) => (ids.set(n.code, n.id), walk(n.children as typeof nodes)));
     walk((await s.call(admin, 'GET', '/api/passport/resource/all')).body);
     const boss = await s.addMember('HD', 'orgUser', ['member-simulate', 'role-add', 'vehicle-add']);
     const inside = await s.addMember('HD-SH', 'orgUser', ['role-add', 'vehicle-add', 'vehicle-remove']);
     // The member alone may grant vehicle-remove; acting as them, the boss may not.
-    expect((await s.call(inside.token, 'POST', '/api/passport/role', { name: '自有删除', resourceIds: [ids.get('vehicle-remove')] })).status).toBe(201);
+    expect(
+      (await s.call(inside.token, 'POST', '/api/passport/role', { name: '自有删除', resourceIds: [ids.get('vehicle-remove')] })).status,
+    ).toBe(201);
     const sim = (await s.call(boss.token, 'POST', `/api/passport/member/${inside.id}/simulate-login`)).body.object.token;
     const widen = await s.call(sim, 'POST', '/api/passport/role', { name: '借道删除', resourceIds: [ids.get('vehicle-remove')] });
     expect(widen.status).toBe(406);
@@ -191,7 +228,11 @@ describe.each(BACKENDS)('passport sessions on %s', (backend) => {
 
     const sim = await s.call(boss.token, 'POST', `/api/passport/member/${inside.id}/simulate-login`);
     expect(sim.status).toBe(200);
-    expect(sim.body).toMatchObject({ success: true, message: '模拟登录成功', object: { id: inside.id, name: inside.loginName, token: expect.any(String) } });
+    expect(sim.body).toMatchObject({
+      success: true,
+      message: '模拟登录成功',
+      object: { id: inside.id, name: inside.loginName, token: expect.any(String) },
+    });
     const simToken = sim.body.object.token;
     const me = await s.call(simToken, 'GET', '/api/passport/member/current');
     expect(me.body).toMatchObject({ memberId: inside.id, simulated: true });

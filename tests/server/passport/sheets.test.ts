@@ -17,7 +17,12 @@ describe.each(BACKENDS)('organisation and account spreadsheets on %s', (backend)
 
   const upload = async (token: string, url: string, file: Buffer, lang?: string) => {
     const { payload, headers } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({ method: 'POST', url, payload, headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) } });
+    const res = await s.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
+    });
     return { status: res.statusCode, body: JSON.parse(res.body) };
   };
   const errorsOf = (rows: RowReport[], row: number) => rows.find((r) => r.row === row)?.errors ?? [];
@@ -62,16 +67,30 @@ describe.each(BACKENDS)('organisation and account spreadsheets on %s', (backend)
     expect(checked.body).toMatchObject({ success: false, total: 4, invalid: 3 });
     expect(errorsOf(checked.body.rows, 2)).toEqual([]);
     // Another client's organisation is as unknown as a typo.
-    expect(errorsOf(checked.body.rows, 3)).toContainEqual({ field: 'parentId', key: 'sheet.refNotFound', message: '上级组织“华南运输集团”不存在或无权使用' });
+    expect(errorsOf(checked.body.rows, 3)).toContainEqual({
+      field: 'parentId',
+      key: 'sheet.refNotFound',
+      message: '上级组织“华南运输集团”不存在或无权使用',
+    });
     expect(errorsOf(checked.body.rows, 4).map((e) => e.field)).toEqual(['name']);
-    expect(errorsOf(checked.body.rows, 5).map((e) => e.field).sort()).toEqual(['phone']);
+    expect(
+      errorsOf(checked.body.rows, 5)
+        .map((e) => e.field)
+        .sort(),
+    ).toEqual(['phone']);
     const refused = await upload(hd, '/api/vehicle/org/import', bad, 'en-US');
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('3 rows have errors; nothing was imported');
-    expect(errorsOf(refused.body.rows, 3).map((e) => e.message)).toContain('Parent organisation "华南运输集团" does not exist or is not available to you');
+    expect(errorsOf(refused.body.rows, 3).map((e) => e.message)).toContain(
+      'Parent organisation "华南运输集团" does not exist or is not available to you',
+    );
     expect(await count('organisation', 'code', ['HD-SZ', 'HN-SZ2', 'HD-X'])).toBe(0);
 
-    const good = await xlsxOf([header, ['苏州车队', 'HD-SZ', '华东物流有限公司', '服务团队', '启用', '周', '13900000001', null], ['无锡车队', 'HD-WX', '上海车队', null, null, null, null, null]]);
+    const good = await xlsxOf([
+      header,
+      ['苏州车队', 'HD-SZ', '华东物流有限公司', '服务团队', '启用', '周', '13900000001', null],
+      ['无锡车队', 'HD-WX', '上海车队', null, null, null, null, null],
+    ]);
     const done = await upload(hd, '/api/vehicle/org/import', good);
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ success: true, total: 2, message: '成功导入2条数据' });
@@ -99,12 +118,18 @@ describe.each(BACKENDS)('organisation and account spreadsheets on %s', (backend)
     expect(logins).not.toContain('hn-manager');
     expect(logins).not.toContain('admin');
     // An organisation criterion means its subtree, as in the list; another client's means nothing.
-    const sub = await readXlsx((await downloadFrom(s, hd, 'POST', '/api/passport/member/export', { criteria: { orgId: await s.orgId('HD') } })).data);
+    const sub = await readXlsx(
+      (await downloadFrom(s, hd, 'POST', '/api/passport/member/export', { criteria: { orgId: await s.orgId('HD') } })).data,
+    );
     expect(sub.length).toBe(rows.length);
-    const team = await readXlsx((await downloadFrom(s, hd, 'POST', '/api/passport/member/export', { criteria: { orgId: await s.orgId('HD-SH') } })).data);
+    const team = await readXlsx(
+      (await downloadFrom(s, hd, 'POST', '/api/passport/member/export', { criteria: { orgId: await s.orgId('HD-SH') } })).data,
+    );
     expect(team.slice(1).map((r) => r[header.indexOf('所属组织')])).toEqual(expect.arrayContaining(['上海车队']));
     expect(new Set(team.slice(1).map((r) => r[header.indexOf('所属组织')]))).toEqual(new Set(['上海车队']));
-    const far = await readXlsx((await downloadFrom(s, hd, 'POST', '/api/passport/member/export', { criteria: { orgId: await s.orgId('HN') } })).data);
+    const far = await readXlsx(
+      (await downloadFrom(s, hd, 'POST', '/api/passport/member/export', { criteria: { orgId: await s.orgId('HN') } })).data,
+    );
     expect(far.length).toBe(1);
   });
 
@@ -113,9 +138,16 @@ describe.each(BACKENDS)('organisation and account spreadsheets on %s', (backend)
     const hd = await s.addMember('HD', 'orgUser', ['member-import', 'vehicle-export']);
     const orgHd = await s.orgId('HD');
     const role = async (name: string, codes: string[]) => {
-      const r = await db.insertInto('role').values({ org_id: orgHd, application: 'obd-web', name }).returning('id').executeTakeFirstOrThrow();
+      const r = await db
+        .insertInto('role')
+        .values({ org_id: orgHd, application: 'obd-web', name })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const res = await db.selectFrom('resource').select('id').where('application', '=', 'obd-web').where('code', 'in', codes).execute();
-      await db.insertInto('role_resource').values(res.map((x) => ({ role_id: r.id, resource_id: x.id }))).execute();
+      await db
+        .insertInto('role_resource')
+        .values(res.map((x) => ({ role_id: r.id, resource_id: x.id })))
+        .execute();
       return r.id;
     };
     const exporter = await role('导出员', ['vehicle-export']);
@@ -124,7 +156,13 @@ describe.each(BACKENDS)('organisation and account spreadsheets on %s', (backend)
     expect(template[0]).toEqual(['登录名', '姓名', '手机号', '账号类型', '到期日期', '状态', '所属组织', '角色']);
     expect(template[0]).not.toContain('密码');
     const header = template[0];
-    const row = (login: string, type = '组织用户', org: string | null = '上海车队', roles: string | null = null, name: string | null = login) => [login, name, null, type, null, '启用', org, roles];
+    const row = (
+      login: string,
+      type = '组织用户',
+      org: string | null = '上海车队',
+      roles: string | null = null,
+      name: string | null = login,
+    ) => [login, name, null, type, null, '启用', org, roles];
     const bad = await xlsxOf([
       header,
       row('imp-ok', '组织用户', '上海车队', '导出员'),
@@ -138,9 +176,15 @@ describe.each(BACKENDS)('organisation and account spreadsheets on %s', (backend)
     const checked = await upload(hd.token, '/api/passport/member/importValidate', bad);
     expect(checked.body).toMatchObject({ success: false, total: 7, invalid: 6 });
     expect(errorsOf(checked.body.rows, 2)).toEqual([]);
-    expect(errorsOf(checked.body.rows, 3)).toEqual([{ field: 'roleIds', key: 'passport.codesNotHeld', message: '不能授予自己没有的权限：vehicle-edit' }]);
-    expect(errorsOf(checked.body.rows, 4)).toEqual([{ field: 'memberType', key: 'passport.memberTypeNotAllowed', message: '无权创建或设置该类型的账号' }]);
-    expect(errorsOf(checked.body.rows, 5)).toEqual([{ field: 'orgId', key: 'sheet.refNotFound', message: '所属组织“深圳车队”不存在或无权使用' }]);
+    expect(errorsOf(checked.body.rows, 3)).toEqual([
+      { field: 'roleIds', key: 'passport.codesNotHeld', message: '不能授予自己没有的权限：vehicle-edit' },
+    ]);
+    expect(errorsOf(checked.body.rows, 4)).toEqual([
+      { field: 'memberType', key: 'passport.memberTypeNotAllowed', message: '无权创建或设置该类型的账号' },
+    ]);
+    expect(errorsOf(checked.body.rows, 5)).toEqual([
+      { field: 'orgId', key: 'sheet.refNotFound', message: '所属组织“深圳车队”不存在或无权使用' },
+    ]);
     // Login names are unique whatever their case.
     expect(errorsOf(checked.body.rows, 6)).toEqual([{ field: 'loginName', key: 'passport.loginNameExists', message: '登录名已存在' }]);
     expect(errorsOf(checked.body.rows, 7).map((e) => e.field)).toEqual(['name']);
@@ -159,10 +203,17 @@ describe.each(BACKENDS)('organisation and account spreadsheets on %s', (backend)
     expect(ok.password_hash).toBeTruthy();
     const two = await db.selectFrom('member').selectAll().where('login_name', '=', 'imp-two').executeTakeFirstOrThrow();
     expect(two.org_id).toBe(orgHd);
-    expect((await db.selectFrom('member_role').select('role_id').where('member_id', '=', ok.id).execute()).map((r) => r.role_id)).toEqual([exporter]);
-    expect((await db.selectFrom('member_application').select('application').where('member_id', '=', ok.id).execute()).map((r) => r.application)).toEqual(['obd-web']);
+    expect((await db.selectFrom('member_role').select('role_id').where('member_id', '=', ok.id).execute()).map((r) => r.role_id)).toEqual([
+      exporter,
+    ]);
+    expect(
+      (await db.selectFrom('member_application').select('application').where('member_id', '=', ok.id).execute()).map((r) => r.application),
+    ).toEqual(['obd-web']);
     // Nobody can sign in with a password from the sheet: there is none.
     expect((await s.call(null, 'POST', '/api/login', { loginName: 'imp-ok', password: '' })).body.success).not.toBe(true);
-    expect((await upload(admin, '/api/passport/member/importValidate', good)).body.rows.map((r: RowReport) => r.errors[0].key)).toEqual(['error.duplicate', 'error.duplicate']);
+    expect((await upload(admin, '/api/passport/member/importValidate', good)).body.rows.map((r: RowReport) => r.errors[0].key)).toEqual([
+      'error.duplicate',
+      'error.duplicate',
+    ]);
   });
 });

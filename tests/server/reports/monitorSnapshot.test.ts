@@ -34,7 +34,8 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
     h = await startGateway(backend);
     admin = await h.s.login('admin', 'Admin2026x');
     member = await h.s.memberToken('HN-SZ', 'orgUser');
-    rootPath = (await db().selectFrom('organisation').select('path').where('parent_id', 'is', null).orderBy('id').executeTakeFirstOrThrow()).path;
+    rootPath = (await db().selectFrom('organisation').select('path').where('parent_id', 'is', null).orderBy('id').executeTakeFirstOrThrow())
+      .path;
     memberPath = (await db().selectFrom('organisation').select('path').where('code', '=', 'HN-SZ').executeTakeFirstOrThrow()).path;
     // Every kind of state: moving, idle with ACC on, parked, alarming, no state; some sessions online; services ending.
     await sql`INSERT INTO vehicle_state (vehicle_id, terminal_id, device_time, latitude, longitude, speed, direction, acc, alarm, mileage_km, fuel_l)
@@ -50,7 +51,16 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
   });
   afterAll(() => h.close());
 
-  const criteria = [{}, { online: true }, { online: false }, { moving: true }, { moving: false, online: true }, { keyword: '粤' }, { keyword: 'b' }, { keyword: '%' }];
+  const criteria = [
+    {},
+    { online: true },
+    { online: false },
+    { moving: true },
+    { moving: false, online: true },
+    { keyword: '粤' },
+    { keyword: 'b' },
+    { keyword: '%' },
+  ];
 
   it('answers exactly what the database answers, for every scope, criterion and form', async () => {
     const hn = await h.s.orgId('HN');
@@ -80,10 +90,20 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
     const terminalId = await terminalIdOf(h.s, phone);
     const vehicleId = (await db().selectFrom('vehicle').select('id').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).id;
     // The snapshot is loaded, and this very question answered (and kept), before the report.
-    expect((await query(admin, { criteria: { moving: true }, format: 'items' })).data.map((x: { vehicleId: number }) => x.vehicleId)).not.toContain(vehicleId);
+    expect(
+      (await query(admin, { criteria: { moving: true }, format: 'items' })).data.map((x: { vehicleId: number }) => x.vehicleId),
+    ).not.toContain(vehicleId);
     const t = h.terminal(phone);
     await t.connect();
-    t.report({ latitude: 22.54321, longitude: 114.05678, speed: 61, direction: 45, status: { accOn: true, fixed: true }, time: Date.parse('2026-11-24T05:00:00Z'), extras: { mileageKm: 4321.5, fuelL: 55 } });
+    t.report({
+      latitude: 22.54321,
+      longitude: 114.05678,
+      speed: 61,
+      direction: 45,
+      status: { accOn: true, fixed: true },
+      time: Date.parse('2026-11-24T05:00:00Z'),
+      extras: { mileageKm: 4321.5, fuelL: 55 },
+    });
     await t.drain();
     expect(t.stats.acked).toBe(1);
     const after = await query(admin, { criteria: { moving: true }, format: 'items' });
@@ -98,9 +118,16 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
       time: '2026-11-24T05:00:00.000Z',
     });
     await t.logout();
-    await until(async () => !(await db().selectFrom('terminal_link').select('online').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).online);
+    await until(
+      async () =>
+        !(await db().selectFrom('terminal_link').select('online').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).online,
+    );
     const offline = await query(admin, { criteria: { online: false }, format: 'items' });
-    expect(offline.data.find((x: { vehicleId: number }) => x.vehicleId === vehicleId)).toMatchObject({ online: false, moving: false, latitude: 22.54321 });
+    expect(offline.data.find((x: { vehicleId: number }) => x.vehicleId === vehicleId)).toMatchObject({
+      online: false,
+      moving: false,
+      latitude: 22.54321,
+    });
   });
 
   it('never shows a member another organisation’s vehicle, also after a vehicle moves between them', async () => {
@@ -125,7 +152,9 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
   /** A vehicle's state row written (inserted when it has none). */
   const upsertState = (vehicleId: number, set: { speed?: number; latitude?: number }) =>
     sql`INSERT INTO vehicle_state (vehicle_id, terminal_id, device_time, latitude, longitude, speed) VALUES (${vehicleId}, 0, now(), ${set.latitude ?? 30}, 120, ${set.speed ?? 0})
-      ON CONFLICT (vehicle_id) DO UPDATE SET ${sql.raw(set.speed !== undefined ? `speed = ${set.speed}` : `latitude = ${set.latitude}`)}, received_at = now()`.execute(db());
+      ON CONFLICT (vehicle_id) DO UPDATE SET ${sql.raw(set.speed !== undefined ? `speed = ${set.speed}` : `latitude = ${set.latitude}`)}, received_at = now()`.execute(
+      db(),
+    );
 
   it('answers since an asOf exactly the vehicles that changed after it, and the whole list after an edit', async () => {
     const first = await query(admin, { format: 'columns' });
@@ -138,10 +167,15 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
     await upsertState(c, { latitude: 30 });
     const changed = await query(admin, { criteria: { since: first.asOf }, format: 'columns' });
     expect(changed).toMatchObject({ full: false, removed: [] });
-    expect(changed.columns.vehicleId).toEqual([a, b, c].sort((x, y) => first.columns.vehicleId.indexOf(x) - first.columns.vehicleId.indexOf(y)));
+    expect(changed.columns.vehicleId).toEqual(
+      [a, b, c].sort((x, y) => first.columns.vehicleId.indexOf(x) - first.columns.vehicleId.indexOf(y)),
+    );
     expect(changed.columns.speed[changed.columns.vehicleId.indexOf(a)]).toBe(33);
     // A session ending: its vehicle changes too; asked for online vehicles it is in removed.
-    const [d] = await sql<{ id: number; terminal_id: number }>`SELECT id, terminal_id FROM vehicle WHERE terminal_id IS NOT NULL AND id <> ALL(${[a, b, c]}::int[]) ORDER BY id LIMIT 1`
+    const [d] = await sql<{
+      id: number;
+      terminal_id: number;
+    }>`SELECT id, terminal_id FROM vehicle WHERE terminal_id IS NOT NULL AND id <> ALL(${[a, b, c]}::int[]) ORDER BY id LIMIT 1`
       .execute(db())
       .then((r) => r.rows);
     await sql`UPDATE terminal_link SET online = true WHERE terminal_id = ${d.terminal_id}`.execute(db());
@@ -150,7 +184,10 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
     const gone = await query(admin, { criteria: { since: online.asOf, online: true }, format: 'columns' });
     expect(gone).toMatchObject({ total: 0, full: false, removed: [d.id] });
     // From the second answer on, only what changed after it.
-    expect(await query(admin, { criteria: { since: changed.asOf }, format: 'items' })).toMatchObject({ data: [expect.objectContaining({ vehicleId: d.id, online: false })], full: false });
+    expect(await query(admin, { criteria: { since: changed.asOf }, format: 'items' })).toMatchObject({
+      data: [expect.objectContaining({ vehicleId: d.id, online: false })],
+      full: false,
+    });
     // A vehicle edited: the whole list, marked full.
     await db().updateTable('vehicle').set({ licence: '沪Z00001' }).where('id', '=', ids[5]).execute();
     const edited = await query(admin, { criteria: { since: gone.asOf }, format: 'columns' });
@@ -174,9 +211,22 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
     // The other "process" learns of a report stored through the gateway on its next answer, too.
     const t = h.terminal(demoTerminal(3));
     await t.connect();
-    t.report({ latitude: 23.5, longitude: 113.5, speed: 0, direction: 0, status: { accOn: false, fixed: true }, time: Date.parse('2026-11-24T05:10:00Z') });
+    t.report({
+      latitude: 23.5,
+      longitude: 113.5,
+      speed: 0,
+      direction: 0,
+      status: { accOn: false, fixed: true },
+      time: Date.parse('2026-11-24T05:10:00Z'),
+    });
     await t.drain();
-    const vehicleId = (await db().selectFrom('vehicle').select('id').where('terminal_id', '=', await terminalIdOf(h.s, demoTerminal(3))).executeTakeFirstOrThrow()).id;
+    const vehicleId = (
+      await db()
+        .selectFrom('vehicle')
+        .select('id')
+        .where('terminal_id', '=', await terminalIdOf(h.s, demoTerminal(3)))
+        .executeTakeFirstOrThrow()
+    ).id;
     const seen = JSON.parse(await other.answer(root, { since: before.asOf }, 'items'));
     expect(seen.data.find((x: { vehicleId: number }) => x.vehicleId === vehicleId)).toMatchObject({ latitude: 23.5, online: true });
     expect(withoutAsOf(JSON.parse(await other.answer(root, {}, 'items')))).toEqual(JSON.parse(await monitorJson(db(), root, {}, 'items')));

@@ -29,7 +29,15 @@ describe.each(BACKENDS)('reading a track on %s', (backend) => {
 
   const plain = async () =>
     (
-      await sql<{ ms: number; latitude: number; longitude: number; speed: number; direction: number; acc: boolean; mileage_km: number | null }>`
+      await sql<{
+        ms: number;
+        latitude: number;
+        longitude: number;
+        speed: number;
+        direction: number;
+        acc: boolean;
+        mileage_km: number | null;
+      }>`
         SELECT (extract(epoch FROM device_time) * 1000)::float8 AS ms, latitude, longitude, speed, direction, acc, mileage_km
         FROM position WHERE vehicle_id = ${vehicleId} ORDER BY device_time, terminal_id`.execute(s.database.db)
     ).rows.map((r) => [Number(r.ms), r.latitude, r.longitude, Math.round(Number(r.speed) * 10) / 10, r.direction, r.acc, r.mileage_km]);
@@ -38,7 +46,15 @@ describe.each(BACKENDS)('reading a track on %s', (backend) => {
     const read: unknown[][] = [];
     for await (const p of trackPages(s.database.db, vehicleId, from, from + N * 10_000, pageSize))
       for (let i = 0; i < p.length; i++)
-        read.push([p.time[i], p.latitude[i], p.longitude[i], Math.round(p.speed[i] * 10) / 10, p.direction[i], p.acc[i] === 1, Number.isNaN(p.mileage[i]) ? null : p.mileage[i]]);
+        read.push([
+          p.time[i],
+          p.latitude[i],
+          p.longitude[i],
+          Math.round(p.speed[i] * 10) / 10,
+          p.direction[i],
+          p.acc[i] === 1,
+          Number.isNaN(p.mileage[i]) ? null : p.mileage[i],
+        ]);
     const expected = await plain();
     expect(read).toHaveLength(N + 1);
     // Rows sharing an instant come in either order; sorted by time then latitude they must match.

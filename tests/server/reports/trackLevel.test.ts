@@ -20,21 +20,50 @@ type Db = TestServer['database']['db'];
 
 /** The vehicle's level rows without the vehicle, by level and time. */
 const levelOf = async (db: Db, vehicleId: number) =>
-  (await db.selectFrom('track_minute').selectAll().where('vehicle_id', '=', vehicleId).orderBy('span_minutes').orderBy('minute').execute()).map(({ vehicle_id: _v, ...r }) => r);
+  (
+    await db.selectFrom('track_minute').selectAll().where('vehicle_id', '=', vehicleId).orderBy('span_minutes').orderBy('minute').execute()
+  ).map(({ vehicle_id: _v, ...r }) => r);
 
 /** The level's rows as the deriver makes them from every stored report of the vehicle. */
 const levelFromRaw = async (db: Db, vehicleId: number) => {
-  const r = await sql<{ ms: number; latitude: number; longitude: number; speed: number; direction: number; acc: boolean; mileage_km: number | null }>`
+  const r = await sql<{
+    ms: number;
+    latitude: number;
+    longitude: number;
+    speed: number;
+    direction: number;
+    acc: boolean;
+    mileage_km: number | null;
+  }>`
     SELECT (extract(epoch FROM device_time) * 1000)::float8 AS ms, latitude, longitude, speed, direction, acc, mileage_km
     FROM position WHERE vehicle_id = ${vehicleId} ORDER BY device_time, terminal_id`.execute(db);
-  const points = r.rows.map((p) => ({ time: Math.round(Number(p.ms)), latitude: p.latitude, longitude: p.longitude, speed: Number(p.speed), direction: p.direction, acc: p.acc, mileageKm: p.mileage_km }));
+  const points = r.rows.map((p) => ({
+    time: Math.round(Number(p.ms)),
+    latitude: p.latitude,
+    longitude: p.longitude,
+    speed: Number(p.speed),
+    direction: p.direction,
+    acc: p.acc,
+    mileageKm: p.mileage_km,
+  }));
   const rows = LEVEL_MINUTES.flatMap((m) => minuteRows(vehicleId, points, m));
   // As the table answers them: real columns in float4, timestamps as Dates.
-  return rows.map(({ vehicle_id: _v, ...row }) => ({ ...row, max_speed: Math.fround(row.max_speed as number), minute: new Date(row.minute as Date) }));
+  return rows.map(({ vehicle_id: _v, ...row }) => ({
+    ...row,
+    max_speed: Math.fround(row.max_speed as number),
+    minute: new Date(row.minute as Date),
+  }));
 };
 
 /** A level and the raw read of a range agree: the same summary, the same ends, at most maxPoints points. */
-async function expectAgreement(db: Db, vehicleId: number, from: number, to: number, maxPoints = MAX_POINTS, source: 'minutes' | 'tenMinutes' = 'minutes') {
+async function expectAgreement(
+  db: Db,
+  vehicleId: number,
+  from: number,
+  to: number,
+  maxPoints = MAX_POINTS,
+  source: 'minutes' | 'tenMinutes' = 'minutes',
+) {
   const level = await readTrackForSimplify(db, vehicleId, from, to, maxPoints);
   expect(level.source).toBe(source);
   const raw = await readTrack(db, vehicleId, from, to);
@@ -80,7 +109,12 @@ describe.each(BACKENDS)('the replay from the minute level on %s', (backend) => {
     await expectAgreement(db, vehicleId, at('00:13') + 25_000, at('23:21') + 35_000, 100, 'tenMinutes');
 
     const raw = await h.s.call(admin, 'POST', '/api/vehicle/track/replay', { vehicleId, begin: iso(at('00:00')), end: iso(at('23:59')) });
-    const simple = await h.s.call(admin, 'POST', '/api/vehicle/track/replay', { vehicleId, begin: iso(at('00:00')), end: iso(at('23:59')), maxPoints: MAX_POINTS });
+    const simple = await h.s.call(admin, 'POST', '/api/vehicle/track/replay', {
+      vehicleId,
+      begin: iso(at('00:00')),
+      end: iso(at('23:59')),
+      maxPoints: MAX_POINTS,
+    });
     expect(simple.status).toBe(200);
     expect(simple.body.summary).toEqual(raw.body.summary);
     expect(simple.body.points.length).toBeLessThanOrEqual(MAX_POINTS);
@@ -93,7 +127,9 @@ describe.each(BACKENDS)('the replay from the minute level on %s', (backend) => {
     // Every stop shows standing points.
     expect(simple.body.stops.length).toBeGreaterThan(0);
     for (const stop of simple.body.stops as Array<{ begin: string; end: string }>)
-      expect(simple.body.points.some((p: [string, number, number, number]) => p[0] >= stop.begin && p[0] <= stop.end && p[3] < 5)).toBe(true);
+      expect(simple.body.points.some((p: [string, number, number, number]) => p[0] >= stop.begin && p[0] <= stop.end && p[3] < 5)).toBe(
+        true,
+      );
   });
 
   it('takes a late upload into the middle of a derived range into its minutes', async () => {
@@ -101,7 +137,11 @@ describe.each(BACKENDS)('the replay from the minute level on %s', (backend) => {
     const phone = demoTerminal(3);
     const late = (r: LocationInput) => Number(r.time) >= at('10:10') && Number(r.time) < at('10:20') + 30_000;
     const t = await h.terminal(phone);
-    await h.send(t, reports.filter((r) => !late(r)), 'batch');
+    await h.send(
+      t,
+      reports.filter((r) => !late(r)),
+      'batch',
+    );
     await h.derived();
     const lateVehicle = await h.vehicleOf(phone);
     const before = await readTrackForSimplify(db, lateVehicle, at('00:00'), at('23:59'), MAX_POINTS);
@@ -114,12 +154,13 @@ describe.each(BACKENDS)('the replay from the minute level on %s', (backend) => {
     expect(level).toEqual(await levelOf(db, vehicleId));
     const { level: after } = await expectAgreement(db, lateVehicle, at('00:00'), at('23:59'));
     // The late minutes are in the level's track now (first, fastest and last point of each).
-    const inLate = (t: { length: number; time: Float64Array }) => Array.from(t.time.subarray(0, t.length)).filter((ms) => ms >= at('10:10') && ms < at('10:20') + 30_000).length;
+    const inLate = (t: { length: number; time: Float64Array }) =>
+      Array.from(t.time.subarray(0, t.length)).filter((ms) => ms >= at('10:10') && ms < at('10:20') + 30_000).length;
     expect(inLate(before.track)).toBe(0);
     expect(inLate(after.track)).toBeGreaterThanOrEqual(2 * 10);
   });
 
-  it('is rebuilt by `npm run derive` (the pipeline with this feature\'s derivers), the same rows', async () => {
+  it("is rebuilt by `npm run derive` (the pipeline with this feature's derivers), the same rows", async () => {
     const db = h.s.database.db;
     const rows = await levelOf(db, vehicleId);
     await db.deleteFrom('track_minute').where('vehicle_id', '=', vehicleId).execute();
@@ -155,7 +196,10 @@ describe.each(BACKENDS)('the minute level without a trustworthy odometer on %s',
              CASE WHEN n % 400 < 100 THEN (n % 4) * 1.3 ELSE 30 + (n % 11) * 3.7 END, (n * 13) % 360, n % 400 >= 100, true,
              CASE WHEN n % 50 = 0 THEN 10000 + n * 0.01 - CASE WHEN n = 3000 THEN 50 ELSE 0 END ELSE NULL END
       FROM generate_series(0, ${N - 1}) AS n`.execute(db);
-    await new DerivationPipeline({ db, timeZone: 'Asia/Shanghai', derivers: [trackMinuteDeriver()] }).rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    await new DerivationPipeline({ db, timeZone: 'Asia/Shanghai', derivers: [trackMinuteDeriver()] }).rebuild(vehicleId, {
+      from: -Infinity,
+      to: Infinity,
+    });
   });
   afterAll(() => s.close());
 

@@ -15,9 +15,17 @@ const root = path.resolve(__dirname, '../../..');
 jest.setTimeout(240_000);
 
 /** `npm run admin -- …` as an operator runs it; resolves with its exit code and output. */
-function adminCommand(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function adminCommand(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', 'admin', '--', ...args], { cwd: root, env: { ...process.env, NEW_PASSWORD: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '-s', 'admin', '--', ...args], {
+      cwd: root,
+      env: { ...process.env, NEW_PASSWORD: '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -44,7 +52,12 @@ describe('the data directory (issue 18 #4, #5, L4)', () => {
     await migrate(database);
     await seed(database.db, { demo: true, adminPassword: ADMIN_PASSWORD });
     const db = database.db;
-    const hnRole = await db.selectFrom('role as r').innerJoin('organisation as o', 'o.id', 'r.org_id').select('r.id').where('o.code', '=', 'HN').executeTakeFirstOrThrow();
+    const hnRole = await db
+      .selectFrom('role as r')
+      .innerJoin('organisation as o', 'o.id', 'r.org_id')
+      .select('r.id')
+      .where('o.code', '=', 'HN')
+      .executeTakeFirstOrThrow();
     const hdManager = await db.selectFrom('member').select('id').where('login_name', '=', 'hd-manager').executeTakeFirstOrThrow();
     await db.insertInto('member_role').values({ member_id: hdManager.id, role_id: hnRole.id }).execute();
     await database.close();
@@ -58,7 +71,9 @@ describe('the data directory (issue 18 #4, #5, L4)', () => {
     // A NUL is a 400 and leaves no stack trace in the log.
     expect((await http(a.url + '/api/login', 'POST', { loginName: 'ad\u0000min', password: 'x' })).status).toBe(400);
 
-    await expect(startServerProcess(root, { DATA_DIR: dir }, ['--no-console'])).rejects.toThrow(`is in use by another Fleet Star process (pid ${a.child.pid})`);
+    await expect(startServerProcess(root, { DATA_DIR: dir }, ['--no-console'])).rejects.toThrow(
+      `is in use by another Fleet Star process (pid ${a.child.pid})`,
+    );
     // The recovery command refuses too, while the server runs.
     const refused = await adminCommand(['unlock', 'admin'], { DATA_DIR: dir });
     expect(refused.code).toBe(1);
@@ -96,7 +111,8 @@ describe('the data directory (issue 18 #4, #5, L4)', () => {
       // (setpriv, util-linux), still as root, so the checkout is readable wherever it was cloned
       // (running it as `nobody` failed in a clone under a 0700 mktemp directory).
       const server = [path.join(root, 'node_modules/.bin/tsx'), path.join(root, 'server/main.ts'), '--no-console'];
-      const [command, ...args] = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...server] : server;
+      const [command, ...args] =
+        process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search', '--', ...server] : server;
       const r = spawnSync(command, args, {
         cwd: root,
         env: { ...process.env, DATA_DIR: locked, PORT: '0', JT808_PORT: '0', SIMULATE: '0', LOG_LEVEL: 'warn', HOME: os.tmpdir() },
@@ -123,22 +139,36 @@ describe('npm run admin on PostgreSQL (DATABASE_URL)', () => {
       const db = database.db;
       const admin = await db.selectFrom('member').select('id').where('login_name', '=', 'admin').executeTakeFirstOrThrow();
       await openSession({ db, secret: 's', ttlHours: 1 }, admin.id, { application: 'obd-web', ip: null, userAgent: null });
-      await db.insertInto('login_throttle').values({ key: 'account:admin@192.0.2.1', failures: 0, locked_until: new Date(Date.now() + 600_000) }).execute();
+      await db
+        .insertInto('login_throttle')
+        .values({ key: 'account:admin@192.0.2.1', failures: 0, locked_until: new Date(Date.now() + 600_000) })
+        .execute();
 
       const env = { DATABASE_URL: pgdb.url };
       const fromEnv = await adminCommand(['reset-password', 'ADMIN'], { ...env, NEW_PASSWORD: 'Recover2026x' });
       expect(fromEnv.code).toBe(0);
       expect(fromEnv.stdout).toContain('Password of "admin" reset');
       expect(fromEnv.stdout).not.toContain('Recover2026x');
-      const after = await db.selectFrom('member').select(['password_hash', 'first_sign']).where('id', '=', admin.id).executeTakeFirstOrThrow();
+      const after = await db
+        .selectFrom('member')
+        .select(['password_hash', 'first_sign'])
+        .where('id', '=', admin.id)
+        .executeTakeFirstOrThrow();
       expect(await verifyPassword('Recover2026x', after.password_hash)).toBe(true);
       expect(after.first_sign).toBe(true);
-      expect(await db.selectFrom('session').select('id').where('member_id', '=', admin.id).where('revoked_at', 'is', null).execute()).toEqual([]);
+      expect(
+        await db.selectFrom('session').select('id').where('member_id', '=', admin.id).where('revoked_at', 'is', null).execute(),
+      ).toEqual([]);
       expect(await db.selectFrom('login_throttle').select('key').execute()).toEqual([]);
 
       const piped = await adminCommand(['reset-password', 'admin'], env, 'Piped2026x\n');
       expect(piped.code).toBe(0);
-      expect(await verifyPassword('Piped2026x', (await db.selectFrom('member').select('password_hash').where('id', '=', admin.id).executeTakeFirstOrThrow()).password_hash)).toBe(true);
+      expect(
+        await verifyPassword(
+          'Piped2026x',
+          (await db.selectFrom('member').select('password_hash').where('id', '=', admin.id).executeTakeFirstOrThrow()).password_hash,
+        ),
+      ).toBe(true);
 
       const weak = await adminCommand(['reset-password', 'admin'], { ...env, NEW_PASSWORD: '123' });
       expect(weak.code).toBe(2);

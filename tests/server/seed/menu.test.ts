@@ -4,7 +4,11 @@ import { actionCodes, HAND_WRITTEN_MENU, OBD_WEB_MENU, withSchemaPages, type Res
 
 const flat = (tree: readonly ResourceFixture[]): ResourceFixture[] => tree.flatMap((r) => [r, ...flat(r.children ?? [])]);
 
-function schema(name: string, page: EntitySchema['x-entity']['page'], permissions: Partial<EntitySchema['x-entity']['permissions']> = {}): EntitySchema {
+function schema(
+  name: string,
+  page: EntitySchema['x-entity']['page'],
+  permissions: Partial<EntitySchema['x-entity']['permissions']> = {},
+): EntitySchema {
   return {
     type: 'object',
     properties: {},
@@ -26,8 +30,12 @@ describe('the seeded obd-web menu', () => {
     for (const s of Object.values(entityFiles)) {
       const x = s['x-entity'];
       expect({ entity: x.name, page: !!x.page }).toEqual({ entity: x.name, page: true });
-      expect({ entity: x.name, menu: menus.filter((m) => m.kind === 'Menu' && m.url === x.page!.key).length }).toEqual({ entity: x.name, menu: 1 });
-      for (const code of Object.values(x.permissions)) if (code !== 'NONE') expect({ entity: x.name, code, seeded: codes.has(code) }).toEqual({ entity: x.name, code, seeded: true });
+      expect({ entity: x.name, menu: menus.filter((m) => m.kind === 'Menu' && m.url === x.page!.key).length }).toEqual({
+        entity: x.name,
+        menu: 1,
+      });
+      for (const code of Object.values(x.permissions))
+        if (code !== 'NONE') expect({ entity: x.name, code, seeded: codes.has(code) }).toEqual({ entity: x.name, code, seeded: true });
     }
   });
 
@@ -69,7 +77,11 @@ describe('withSchemaPages', () => {
       HAND_WRITTEN_MENU,
       [
         schema('warehouse', { key: 'storage/warehouse' }, { create: 'NONE', remove: 'vehicle-remove', export: 'warehouse-export' }),
-        schema('vehicle', { key: 'fleet/vehicleList' }, { create: 'vehicle-add', update: 'vehicle-edit', remove: 'vehicle-remove', renew: 'vehicle-renew' }),
+        schema(
+          'vehicle',
+          { key: 'fleet/vehicleList' },
+          { create: 'vehicle-add', update: 'vehicle-edit', remove: 'vehicle-remove', renew: 'vehicle-renew' },
+        ),
       ],
       title,
     );

@@ -23,7 +23,11 @@ describe.each(BACKENDS)('the demo fleet after its history on %s', (backend) => {
     const terminals = await demoFleet(db, 1);
     expect(terminals[0].start).toBeUndefined(); // never seen yet
     await playHistory({ host: '127.0.0.1', port: h.port, terminals, days: 1 });
-    const vehicleId = (await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${terminals[0].phone}`.execute(db)).rows[0].id;
+    const vehicleId = (
+      await sql<{
+        id: number;
+      }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${terminals[0].phone}`.execute(db)
+    ).rows[0].id;
     const newest = async () =>
       (
         await sql<{ ms: number; latitude: number; longitude: number; mileage_km: number | null }>`

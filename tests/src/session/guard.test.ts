@@ -4,7 +4,8 @@ const base = { hasToken: false, menusReady: false, autoLoginPending: false };
 
 describe('route guard (SPEC.md §2)', () => {
   it('lets only public paths through without a token', () => {
-    for (const p of ['/login', '/404', '/password/weak', '/login/admin/pw', '/location/abc']) expect(decide({ ...base, path: p })).toEqual({ kind: 'allow' });
+    for (const p of ['/login', '/404', '/password/weak', '/login/admin/pw', '/location/abc'])
+      expect(decide({ ...base, path: p })).toEqual({ kind: 'allow' });
     expect(decide({ ...base, path: '/system/role' })).toEqual({ kind: 'toLogin', redirect: '/system/role' });
     expect(decide({ ...base, path: '/' })).toEqual({ kind: 'toLogin', redirect: null });
     expect(decide({ ...base, path: '/403' })).toMatchObject({ kind: 'toLogin' });

@@ -5,7 +5,21 @@ import type { ResourceItem } from '../../../src/services/passport';
 import { menuTitles } from '../../../src/session/menuTitles';
 import { buildNavigation } from '../../../src/session/navigation';
 
-const item = (code: string, name: string): ResourceItem => ({ id: 1, name, kind: 'Menu', code, path: '/' + code, url: null, icon: null, sort: 0, parentId: null, hidden: false, affix: false, noCache: false, activeMenu: null });
+const item = (code: string, name: string): ResourceItem => ({
+  id: 1,
+  name,
+  kind: 'Menu',
+  code,
+  path: '/' + code,
+  url: null,
+  icon: null,
+  sort: 0,
+  parentId: null,
+  hidden: false,
+  affix: false,
+  noCache: false,
+  activeMenu: null,
+});
 
 describe('menu titles in the chosen language', () => {
   it('translate seeded menus whose name is unchanged', () => {
@@ -21,7 +35,10 @@ describe('menu titles in the chosen language', () => {
   });
 
   it('flow into routes, breadcrumbs and the sidebar', () => {
-    const nav = buildNavigation([{ ...item('system', '系统管理'), children: [{ ...item('system-role', '角色管理'), path: '/system/role' }] }], menuTitles(catalogues['es-ES']));
+    const nav = buildNavigation(
+      [{ ...item('system', '系统管理'), children: [{ ...item('system-role', '角色管理'), path: '/system/role' }] }],
+      menuTitles(catalogues['es-ES']),
+    );
     expect(nav.routes[1]).toMatchObject({ title: 'Roles', breadcrumb: ['Sistema', 'Roles'] });
     expect(nav.menus[0].title).toBe('Sistema');
   });

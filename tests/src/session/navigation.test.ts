@@ -2,8 +2,30 @@ import type { ResourceItem } from '../../../src/services/passport';
 import { buildNavigation, normalisePath, resolvePath, vehicleDetailId, VEHICLE_DETAIL_KEY } from '../../../src/session/navigation';
 
 let nextId = 1;
-function menu(name: string, path: string, url: string | null, children: ResourceItem[] = [], extra: Partial<ResourceItem> = {}): ResourceItem {
-  return { id: nextId++, name, kind: 'Menu', code: path.split('/').filter(Boolean).join('-') || 'root', path, url, icon: null, sort: 0, parentId: null, hidden: false, affix: false, noCache: false, activeMenu: null, children, ...extra };
+function menu(
+  name: string,
+  path: string,
+  url: string | null,
+  children: ResourceItem[] = [],
+  extra: Partial<ResourceItem> = {},
+): ResourceItem {
+  return {
+    id: nextId++,
+    name,
+    kind: 'Menu',
+    code: path.split('/').filter(Boolean).join('-') || 'root',
+    path,
+    url,
+    icon: null,
+    sort: 0,
+    parentId: null,
+    hidden: false,
+    affix: false,
+    noCache: false,
+    activeMenu: null,
+    children,
+    ...extra,
+  };
 }
 const action = (code: string): ResourceItem => ({ ...menu(code, '', null), kind: 'Action', code, path: null });
 
@@ -22,8 +44,21 @@ describe('navigation from the resource tree (SPEC.md §2)', () => {
   const nav = buildNavigation(tree);
 
   it('turns Menu items into routes named by code, and Action items into permissions', () => {
-    expect(nav.routes.map((r) => r.path)).toEqual(['/dashboard', '/system', '/system/role', '/system/org', '/system/org/detail', '/system/log', '/vehicle']);
-    expect(nav.routes.find((r) => r.path === '/system/role')).toMatchObject({ name: 'system-role', title: '角色管理', pageKey: 'system/role', breadcrumb: ['系统管理', '角色管理'] });
+    expect(nav.routes.map((r) => r.path)).toEqual([
+      '/dashboard',
+      '/system',
+      '/system/role',
+      '/system/org',
+      '/system/org/detail',
+      '/system/log',
+      '/vehicle',
+    ]);
+    expect(nav.routes.find((r) => r.path === '/system/role')).toMatchObject({
+      name: 'system-role',
+      title: '角色管理',
+      pageKey: 'system/role',
+      breadcrumb: ['系统管理', '角色管理'],
+    });
     expect([...nav.permissions].sort()).toEqual(['org-add', 'role-add', 'role-edit', 'vehicle-add']);
   });
 
@@ -60,7 +95,12 @@ describe('navigation from the resource tree (SPEC.md §2)', () => {
   });
 
   it('finds the default page depth first', () => {
-    expect(buildNavigation([menu('系统', '/system', null, [menu('角色', '/system/role', 'system/role')]), menu('车辆', '/vehicle', 'fleet/vehicle')]).defaultPath).toBe('/system/role');
+    expect(
+      buildNavigation([
+        menu('系统', '/system', null, [menu('角色', '/system/role', 'system/role')]),
+        menu('车辆', '/vehicle', 'fleet/vehicle'),
+      ]).defaultPath,
+    ).toBe('/system/role');
   });
 
   it('normalises paths', () => {
@@ -71,8 +111,25 @@ describe('navigation from the resource tree (SPEC.md §2)', () => {
   it('opens the vehicle detail for numeric ids only, as a hidden route of its own under the vehicle list', () => {
     const withList = buildNavigation([...tree, menu('车辆列表', '/fleet/vehicleList', 'fleet/vehicleList')]);
     const r = resolvePath(withList, '/vehicleDetail/vehicleDetail/12/', (id) => `车辆 ${id}`);
-    expect(r).toEqual({ kind: 'route', route: expect.objectContaining({ path: '/vehicleDetail/vehicleDetail/12', pageKey: VEHICLE_DETAIL_KEY, title: '车辆 12', hidden: true, activeMenu: '/fleet/vehicleList' }) });
-    for (const bad of ['/vehicleDetail/vehicleDetail/abc', '/vehicleDetail/vehicleDetail/0', '/vehicleDetail/vehicleDetail/012', '/vehicleDetail/vehicleDetail/1e3', '/vehicleDetail/vehicleDetail/12345678901', '/vehicleDetail/vehicleDetail', '/vehicleDetail/vehicleDetail/1/2']) {
+    expect(r).toEqual({
+      kind: 'route',
+      route: expect.objectContaining({
+        path: '/vehicleDetail/vehicleDetail/12',
+        pageKey: VEHICLE_DETAIL_KEY,
+        title: '车辆 12',
+        hidden: true,
+        activeMenu: '/fleet/vehicleList',
+      }),
+    });
+    for (const bad of [
+      '/vehicleDetail/vehicleDetail/abc',
+      '/vehicleDetail/vehicleDetail/0',
+      '/vehicleDetail/vehicleDetail/012',
+      '/vehicleDetail/vehicleDetail/1e3',
+      '/vehicleDetail/vehicleDetail/12345678901',
+      '/vehicleDetail/vehicleDetail',
+      '/vehicleDetail/vehicleDetail/1/2',
+    ]) {
       expect(resolvePath(withList, bad)).toEqual({ kind: 'notFound' });
       expect(vehicleDetailId(bad)).toBeNull();
     }
@@ -83,7 +140,14 @@ describe('navigation from the resource tree (SPEC.md §2)', () => {
     const withFuel = buildNavigation([menu('统计', '/statistics', null, [menu('油耗统计', '/statistics/fuel', 'statistics/fuel')])]);
     expect(resolvePath(withFuel, '/fleet/vehicle/')).toEqual({
       kind: 'route',
-      route: expect.objectContaining({ path: '/fleet/vehicle', pageKey: 'statistics/fuel', title: '油耗统计', hidden: true, activeMenu: '/statistics/fuel', breadcrumb: ['统计', '油耗统计'] }),
+      route: expect.objectContaining({
+        path: '/fleet/vehicle',
+        pageKey: 'statistics/fuel',
+        title: '油耗统计',
+        hidden: true,
+        activeMenu: '/statistics/fuel',
+        breadcrumb: ['统计', '油耗统计'],
+      }),
     });
     expect(resolvePath(buildNavigation(tree), '/fleet/vehicle')).toEqual({ kind: 'notFound' });
   });

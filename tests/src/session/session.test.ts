@@ -12,7 +12,17 @@ import {
   type Session,
 } from '../../../src/session/session';
 
-const admin: Session = { token: 't1', uid: 'u1', id: 1, name: '管理员', memberType: 'administrator', branch: 'ROOT', firstSign: false, loginName: 'admin', themeColor: '#0c3467' };
+const admin: Session = {
+  token: 't1',
+  uid: 'u1',
+  id: 1,
+  name: '管理员',
+  memberType: 'administrator',
+  branch: 'ROOT',
+  firstSign: false,
+  loginName: 'admin',
+  themeColor: '#0c3467',
+};
 
 beforeEach(() => {
   localStorage.clear();

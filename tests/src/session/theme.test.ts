@@ -36,7 +36,8 @@ describe('theme tokens', () => {
     expect(contrast(pale, '#ffffff')).toBeGreaterThanOrEqual(1.8);
     expect(luminance(pale)).toBeLessThan(luminance('#f5f5f5'));
     for (const preset of ['#409EFF', '#0c3467', '#1890ff', '#13c2c2', '#52c41a', '#fa541c', '#eb2f96', '#722ed1']) {
-      for (const frame of ['#0c3467', '#ffffff', '#001529', '#409EFF']) expect(contrast(selectionOn(preset, frame), frame)).toBeGreaterThanOrEqual(1.8);
+      for (const frame of ['#0c3467', '#ffffff', '#001529', '#409EFF'])
+        expect(contrast(selectionOn(preset, frame), frame)).toBeGreaterThanOrEqual(1.8);
     }
   });
 });

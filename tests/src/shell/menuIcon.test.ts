@@ -1,7 +1,8 @@
 import { MENUS, type ResourceFixture } from '../../../server/seed/menu';
 import { bundledIcons } from '../../../src/shell/menuIcon';
 
-const iconsOf = (tree: readonly ResourceFixture[]): string[] => tree.flatMap((r) => [...(r.icon ? [r.icon] : []), ...iconsOf(r.children ?? [])]);
+const iconsOf = (tree: readonly ResourceFixture[]): string[] =>
+  tree.flatMap((r) => [...(r.icon ? [r.icon] : []), ...iconsOf(r.children ?? [])]);
 
 describe('menu icons', () => {
   it('bundles every icon of the seeded console menu (schema pages included), so the shell never loads the whole icon set for them', () => {

@@ -1,7 +1,19 @@
 import type { MenuRoute } from '../../../src/session/navigation';
 import { menuSearch, searchEntries } from '../../../src/shell/menuSearch';
 
-const route = (path: string, breadcrumb: string[], extra: Partial<MenuRoute> = {}): MenuRoute => ({ path, name: path, title: breadcrumb[breadcrumb.length - 1], icon: null, pageKey: path.slice(1), hidden: false, affix: false, noCache: false, activeMenu: null, breadcrumb, ...extra });
+const route = (path: string, breadcrumb: string[], extra: Partial<MenuRoute> = {}): MenuRoute => ({
+  path,
+  name: path,
+  title: breadcrumb[breadcrumb.length - 1],
+  icon: null,
+  pageKey: path.slice(1),
+  hidden: false,
+  affix: false,
+  noCache: false,
+  activeMenu: null,
+  breadcrumb,
+  ...extra,
+});
 
 const routes = [
   route('/system/role', ['System', 'Role management']),

@@ -1,7 +1,28 @@
 import type { MenuRoute } from '../../../src/session/navigation';
-import { addView, closeAll, closeOthers, closeView, EMPTY_VIEWS, initViews, nextPathAfterClose, refreshView } from '../../../src/shell/visitedViews';
+import {
+  addView,
+  closeAll,
+  closeOthers,
+  closeView,
+  EMPTY_VIEWS,
+  initViews,
+  nextPathAfterClose,
+  refreshView,
+} from '../../../src/shell/visitedViews';
 
-const route = (path: string, extra: Partial<MenuRoute> = {}): MenuRoute => ({ path, name: path, title: path.slice(1), icon: null, pageKey: path.slice(1), hidden: false, affix: false, noCache: false, activeMenu: null, breadcrumb: [], ...extra });
+const route = (path: string, extra: Partial<MenuRoute> = {}): MenuRoute => ({
+  path,
+  name: path,
+  title: path.slice(1),
+  icon: null,
+  pageKey: path.slice(1),
+  hidden: false,
+  affix: false,
+  noCache: false,
+  activeMenu: null,
+  breadcrumb: [],
+  ...extra,
+});
 const home = route('/home', { affix: true });
 const a = route('/a');
 const b = route('/b', { noCache: true });

@@ -35,14 +35,20 @@ describe('escapeHtml', () => {
 
 describe('the HTML the console builds from names and labels', () => {
   it('a distribution tooltip shows an organisation or brand name as text', () => {
-    const option = distributionOption([{ key: 1, name: MARKUP, count: 3 }], (b) => b.name ?? '', fmt) as { tooltip: { formatter: (p: object) => string } };
+    const option = distributionOption([{ key: 1, name: MARKUP, count: 3 }], (b) => b.name ?? '', fmt) as {
+      tooltip: { formatter: (p: object) => string };
+    };
     const html = option.tooltip.formatter({ name: MARKUP, value: 3, percent: 100 });
     expect(parsed(html)).toEqual({ text: `${MARKUP}: 3 (100%)`, injected: null });
   });
 
   it('a statistics tooltip shows the day and series labels as text, ECharts’ marker as markup', () => {
-    const option = seriesOption(['2026-11-01'], [{ name: MARKUP, values: [5], kind: 'bar', digits: 0 }], fmt) as { tooltip: { formatter: (items: object[]) => string } };
-    const html = option.tooltip.formatter([{ axisValue: '<i>2026-11-01</i>', seriesIndex: 0, marker: '<span class="marker"></span>', seriesName: MARKUP, value: 5 }]);
+    const option = seriesOption(['2026-11-01'], [{ name: MARKUP, values: [5], kind: 'bar', digits: 0 }], fmt) as {
+      tooltip: { formatter: (items: object[]) => string };
+    };
+    const html = option.tooltip.formatter([
+      { axisValue: '<i>2026-11-01</i>', seriesIndex: 0, marker: '<span class="marker"></span>', seriesName: MARKUP, value: 5 },
+    ]);
     const box = document.createElement('div');
     box.innerHTML = html;
     expect(box.textContent).toBe(`<i>2026-11-01</i>${MARKUP}: 5`);

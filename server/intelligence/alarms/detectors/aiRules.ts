@@ -39,7 +39,10 @@ export interface RepeatParams {
 export const repeatParams = (policy: Pick<AlarmPolicy, 'params' | 'threshold' | 'durationMinutes'>): RepeatParams => ({
   radiusM: policy.params.radiusM ?? AI_DEFAULTS.repeatRadiusM,
   count: policy.params.count ?? policy.threshold ?? AI_DEFAULTS.repeatCount,
-  windowMs: policy.params.windowHours !== undefined ? policy.params.windowHours * HOUR : (policy.durationMinutes ?? AI_DEFAULTS.repeatWindowHours * 60) * MINUTE,
+  windowMs:
+    policy.params.windowHours !== undefined
+      ? policy.params.windowHours * HOUR
+      : (policy.durationMinutes ?? AI_DEFAULTS.repeatWindowHours * 60) * MINUTE,
 });
 
 /** How long a stop must hold to be a visit. */
@@ -58,7 +61,17 @@ export function repeatArrival(positions: readonly DerivePosition[], p: RepeatPar
     const s = stops[k];
     const near = stops.slice(0, k + 1).filter((o) => s.time - o.time <= p.windowMs && metresBetween(o, s) <= p.radiusM);
     if (near.length === p.count)
-      out.push({ type: 'RepeatArrival', subject: '', begin: s.time, end: s.time, firedAt: s.time + REPEAT_MIN_STOP_MS, latitude: s.latitude, longitude: s.longitude, value: near.length, detail: { radiusM: p.radiusM, windowHours: p.windowMs / HOUR, visits: near.map((o) => new Date(o.time).toISOString()) } });
+      out.push({
+        type: 'RepeatArrival',
+        subject: '',
+        begin: s.time,
+        end: s.time,
+        firedAt: s.time + REPEAT_MIN_STOP_MS,
+        latitude: s.latitude,
+        longitude: s.longitude,
+        value: near.length,
+        detail: { radiusM: p.radiusM, windowHours: p.windowMs / HOUR, visits: near.map((o) => new Date(o.time).toISOString()) },
+      });
   }
   return out;
 }

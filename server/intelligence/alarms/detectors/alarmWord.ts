@@ -43,7 +43,8 @@ export const ALARM_BIT_TYPES: readonly AlarmType[] = [
 ];
 
 /** The alarm word's bits of a type, as one mask. */
-export const bitsOf = (type: AlarmType): number => ALARM_BIT_TYPES.reduce((word, t, bit) => (t === type ? (word | (1 << bit)) >>> 0 : word), 0);
+export const bitsOf = (type: AlarmType): number =>
+  ALARM_BIT_TYPES.reduce((word, t, bit) => (t === type ? (word | (1 << bit)) >>> 0 : word), 0);
 
 const POWER_DOWN_BIT = 8;
 
@@ -61,7 +62,17 @@ export function alarmWordIntervals(positions: readonly DerivePosition[]): AlarmI
       const set = ((word >>> bit) & 1) === 1;
       const cur = open.get(bit);
       if (set && !cur) {
-        open.set(bit, { type: ALARM_BIT_TYPES[bit], subject: '', begin: p.time, end: null, firedAt: p.time, latitude: p.latitude, longitude: p.longitude, value: bit === 1 ? p.speed : null, detail: { sources: [`bit:${bit}`] } });
+        open.set(bit, {
+          type: ALARM_BIT_TYPES[bit],
+          subject: '',
+          begin: p.time,
+          end: null,
+          firedAt: p.time,
+          latitude: p.latitude,
+          longitude: p.longitude,
+          value: bit === 1 ? p.speed : null,
+          detail: { sources: [`bit:${bit}`] },
+        });
         openBits = (openBits | (1 << bit)) >>> 0;
       } else if (set && cur && bit === 1) {
         cur.value = Math.max(cur.value ?? 0, p.speed);
@@ -71,7 +82,17 @@ export function alarmWordIntervals(positions: readonly DerivePosition[]): AlarmI
         open.delete(bit);
         openBits = (openBits & ~(1 << bit)) >>> 0;
         if (bit === POWER_DOWN_BIT)
-          out.push({ type: 'Insert', subject: '', begin: p.time, end: p.time, firedAt: p.time, latitude: p.latitude, longitude: p.longitude, value: null, detail: { sources: [`bit:${bit}`] } });
+          out.push({
+            type: 'Insert',
+            subject: '',
+            begin: p.time,
+            end: p.time,
+            firedAt: p.time,
+            latitude: p.latitude,
+            longitude: p.longitude,
+            value: null,
+            detail: { sources: [`bit:${bit}`] },
+          });
       }
     }
   }

@@ -34,13 +34,17 @@ export interface FenceRule {
 }
 
 /** A ring closed as GeoJSON wants it. */
-const closed = (ring: number[][]) => (ring.length && (ring[0][0] !== ring[ring.length - 1][0] || ring[0][1] !== ring[ring.length - 1][1]) ? [...ring, ring[0]] : ring);
+const closed = (ring: number[][]) =>
+  ring.length && (ring[0][0] !== ring[ring.length - 1][0] || ring[0][1] !== ring[ring.length - 1][1]) ? [...ring, ring[0]] : ring;
 
 /**
  * The fence table's geometry ({center, radius}, {points} or {districtCode, boundary}) as an area;
  * null when unusable (a district whose boundary is not known yet is not evaluated).
  */
-export function areaOf(fenceType: string, geometry: { center?: number[]; radius?: number; points?: number[][]; path?: number[][]; width?: number; boundary?: unknown } | null): FenceArea | null {
+export function areaOf(
+  fenceType: string,
+  geometry: { center?: number[]; radius?: number; points?: number[][]; path?: number[][]; width?: number; boundary?: unknown } | null,
+): FenceArea | null {
   if (!geometry) return null;
   if (fenceType === 'district') {
     const boundary = boundaryOf(geometry.boundary);
@@ -48,7 +52,8 @@ export function areaOf(fenceType: string, geometry: { center?: number[]; radius?
   }
   if (fenceType === 'circle' && geometry.center?.length === 2 && typeof geometry.radius === 'number')
     return { kind: 'circle', center: [geometry.center[0], geometry.center[1]], radiusM: geometry.radius };
-  if ((fenceType === 'polygon' || fenceType === 'rectangle') && geometry.points && geometry.points.length >= 3) return { kind: 'polygon', shape: turfPolygon([closed(geometry.points)]) };
+  if ((fenceType === 'polygon' || fenceType === 'rectangle') && geometry.points && geometry.points.length >= 3)
+    return { kind: 'polygon', shape: turfPolygon([closed(geometry.points)]) };
   if (fenceType === 'route' && geometry.path && geometry.path.length >= 2 && typeof geometry.width === 'number')
     return { kind: 'route', line: lineString(geometry.path), halfWidthM: geometry.width / 2 };
   return null;
@@ -116,7 +121,8 @@ export function inside(area: FenceArea, p: { latitude: number; longitude: number
 /** The exact test (exported for the tests that hold the box to it). */
 export function insideExactly(area: FenceArea, p: { latitude: number; longitude: number }): boolean {
   if (area.kind === 'circle') return metresBetween({ longitude: area.center[0], latitude: area.center[1] }, p) <= area.radiusM;
-  if (area.kind === 'route') return pointToLineDistance(point([p.longitude, p.latitude]), area.line, { units: 'meters' }) <= area.halfWidthM;
+  if (area.kind === 'route')
+    return pointToLineDistance(point([p.longitude, p.latitude]), area.line, { units: 'meters' }) <= area.halfWidthM;
   return booleanPointInPolygon(point([p.longitude, p.latitude]), area.shape);
 }
 
@@ -166,9 +172,17 @@ export interface LimitsWalk {
  * speed limit the vehicle is settled inside of. `from`, the walk over the same first reports
  * (a pass before), is carried on instead of walked again: point-in-fence tests are the cost.
  */
-export function walkSpeedLimits(positions: readonly DerivePosition[], fences: readonly FenceRule[], base: number, from?: LimitsWalk, until = positions.length): LimitsWalk {
+export function walkSpeedLimits(
+  positions: readonly DerivePosition[],
+  fences: readonly FenceRule[],
+  base: number,
+  from?: LimitsWalk,
+  until = positions.length,
+): LimitsWalk {
   const limited = fences.filter(limitsSpeed);
-  const walk: LimitsWalk = from ? { limits: [...from.limits], states: from.states.map((s) => ({ ...s })) } : { limits: [], states: limited.map(() => ({ state: null, candidate: null })) };
+  const walk: LimitsWalk = from
+    ? { limits: [...from.limits], states: from.states.map((s) => ({ ...s })) }
+    : { limits: [], states: limited.map(() => ({ state: null, candidate: null })) };
   for (let i = walk.limits.length; i < until; i++) {
     let limit = base;
     limited.forEach((f, k) => {
@@ -218,7 +232,18 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
     }
     const fast = limited && state === true && now && p.speed > fence.speedLimit!;
     if (fast && !speeding)
-      speeding = { type: 'OverSpeed', subject: '', begin: p.time, end: null, firedAt: p.time, latitude: p.latitude, longitude: p.longitude, value: p.speed, fenceId: fence.id, detail: { sources: [subject], limitKmh: fence.speedLimit } };
+      speeding = {
+        type: 'OverSpeed',
+        subject: '',
+        begin: p.time,
+        end: null,
+        firedAt: p.time,
+        latitude: p.latitude,
+        longitude: p.longitude,
+        value: p.speed,
+        fenceId: fence.id,
+        detail: { sources: [subject], limitKmh: fence.speedLimit },
+      };
     else if (fast && speeding) speeding.value = Math.max(speeding.value ?? 0, p.speed);
     else if (!fast && speeding) {
       speeding.end = p.time;

@@ -12,5 +12,15 @@ export type DrainFound = Pick<FuelEvent, 'time' | 'detectedAt' | 'amountL' | 'le
 export function drainAlarm(e: DrainFound): AlarmInterval {
   // Drains derived before detected_at was kept have none until their window is derived again.
   const at = e.detectedAt ?? e.time;
-  return { type: 'FuelDrain', subject: '', begin: at, end: at, firedAt: at, latitude: e.latitude, longitude: e.longitude, value: e.amountL, detail: { levelBeforeL: e.levelBeforeL, levelAfterL: e.levelAfterL } };
+  return {
+    type: 'FuelDrain',
+    subject: '',
+    begin: at,
+    end: at,
+    firedAt: at,
+    latitude: e.latitude,
+    longitude: e.longitude,
+    value: e.amountL,
+    detail: { levelBeforeL: e.levelBeforeL, levelAfterL: e.levelAfterL },
+  };
 }

@@ -82,7 +82,13 @@ export function faultIntervals(reports: readonly DtcReport[], expert: (d: Parsed
           code,
           ...(parsed.kind === 'j1939' ? { spn: parsed.spn, fmi: parsed.fmi } : {}),
           ...(fault
-            ? { expertFaultId: fault.id, name: fault.name, cause: fault.cause, resolvent: fault.resolvent, maintenanceMeasures: fault.maintenanceMeasures }
+            ? {
+                expertFaultId: fault.id,
+                name: fault.name,
+                cause: fault.cause,
+                resolvent: fault.resolvent,
+                maintenanceMeasures: fault.maintenanceMeasures,
+              }
             : {}),
         },
       });
@@ -105,7 +111,17 @@ export function obdAlarmIntervals(records: readonly DeriveObdRecord[], types: Re
     if (r.subtype !== OBD_ALARM_SUBTYPE) continue;
     const items = (r.detail?.alarms as Array<{ id: number; hex: string }> | undefined) ?? [];
     for (const item of items)
-      out.push({ type: types.get(item.id) ?? 'ObdAlarm', subject: `obd:${item.id}`, begin: r.time, end: r.time, firedAt: r.time, latitude: r.latitude, longitude: r.longitude, value: null, detail: { alarmId: item.id, hex: item.hex } });
+      out.push({
+        type: types.get(item.id) ?? 'ObdAlarm',
+        subject: `obd:${item.id}`,
+        begin: r.time,
+        end: r.time,
+        firedAt: r.time,
+        latitude: r.latitude,
+        longitude: r.longitude,
+        value: null,
+        detail: { alarmId: item.id, hex: item.hex },
+      });
   }
   return out;
 }

@@ -33,7 +33,16 @@ const at = (p: DerivePosition) => ({ latitude: p.latitude, longitude: p.longitud
 function fromRun(type: AlarmType, r: Run, minMs: number, value: number | null, detail: Record<string, unknown> = {}): AlarmInterval | null {
   if (heldMs(r) < minMs) return null;
   const first = r.points[0];
-  return { type, subject: '', begin: first.time, end: r.clearedBy?.time ?? null, firedAt: first.time + minMs, ...at(first), value, detail: { sources: ['policy'], ...detail } };
+  return {
+    type,
+    subject: '',
+    begin: first.time,
+    end: r.clearedBy?.time ?? null,
+    firedAt: first.time + minMs,
+    ...at(first),
+    value,
+    detail: { sources: ['policy'], ...detail },
+  };
 }
 
 const minutesOf = (p: AlarmPolicy, fallback: number) => (p.durationMinutes ?? fallback) * MINUTE;
@@ -50,7 +59,17 @@ export function fireOn(positions: readonly DerivePosition[]): AlarmInterval[] {
   const out: AlarmInterval[] = [];
   for (let i = 1; i < positions.length; i++) {
     const p = positions[i];
-    if (p.acc && !positions[i - 1].acc) out.push({ type: 'FireOn', subject: '', begin: p.time, end: p.time, firedAt: p.time, ...at(p), value: null, detail: { sources: ['policy'] } });
+    if (p.acc && !positions[i - 1].acc)
+      out.push({
+        type: 'FireOn',
+        subject: '',
+        begin: p.time,
+        end: p.time,
+        firedAt: p.time,
+        ...at(p),
+        value: null,
+        detail: { sources: ['policy'] },
+      });
   }
   return out;
 }
@@ -68,7 +87,10 @@ export const stopMs = (policy: AlarmPolicy): number => minutesOf(policy, RULE_DE
 export function idleRule(policy: AlarmPolicy): { holds: (p: MotionFix, first: MotionFix | null) => boolean; minMs: number } {
   const maxKmh = policy.params.maxSpeedKmh;
   const slow = (p: MotionFix) => (maxKmh !== undefined ? p.speed <= maxKmh : p.speed < MOVING_KMH);
-  return { holds: (p, first) => p.acc && slow(p) && (!first || metresBetween(first, p) <= JITTER_M), minMs: minutesOf(policy, RULE_DEFAULTS.idleMinutes) };
+  return {
+    holds: (p, first) => p.acc && slow(p) && (!first || metresBetween(first, p) <= JITTER_M),
+    minMs: minutesOf(policy, RULE_DEFAULTS.idleMinutes),
+  };
 }
 
 export function idle(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
@@ -89,7 +111,16 @@ export function stopLongTime(positions: readonly DerivePosition[], policy: Alarm
     const first = r.points[0];
     const stood = (r.clearedBy ?? r.points[r.points.length - 1]).time - first.time;
     if (stood < min) continue;
-    out.push({ type: 'StopLongTime', subject: '', begin: first.time, end: r.clearedBy?.time ?? null, firedAt: first.time + min, ...at(first), value: Math.round(stood / MINUTE), detail: { sources: ['policy'] } });
+    out.push({
+      type: 'StopLongTime',
+      subject: '',
+      begin: first.time,
+      end: r.clearedBy?.time ?? null,
+      firedAt: first.time + min,
+      ...at(first),
+      value: Math.round(stood / MINUTE),
+      detail: { sources: ['policy'] },
+    });
   }
   return out;
 }
@@ -97,7 +128,10 @@ export function stopLongTime(positions: readonly DerivePosition[], policy: Alarm
 /** OverSpeed's limit (km/h) and how long it must be exceeded under its policy. */
 export function overSpeedRule(policy: AlarmPolicy): { limitKmh: number; minMs: number } {
   // durationSeconds refines durationMinutes: they add up.
-  return { limitKmh: policy.threshold ?? RULE_DEFAULTS.overSpeedKmh, minMs: minutesOf(policy, 0) + (policy.params.durationSeconds ?? 0) * 1000 };
+  return {
+    limitKmh: policy.threshold ?? RULE_DEFAULTS.overSpeedKmh,
+    minMs: minutesOf(policy, 0) + (policy.params.durationSeconds ?? 0) * 1000,
+  };
 }
 
 export function overSpeed(positions: readonly DerivePosition[], policy: AlarmPolicy): AlarmInterval[] {
@@ -149,7 +183,16 @@ export function trail(positions: readonly DerivePosition[], policy: AlarmPolicy)
     const away = metresBetween(anchor, p);
     if (!cur) {
       if (away > metres) {
-        cur = { type: 'Trail', subject: '', begin: p.time, end: null, firedAt: p.time, ...at(p), value: Math.round(away), detail: { sources: ['policy'], thresholdM: metres } };
+        cur = {
+          type: 'Trail',
+          subject: '',
+          begin: p.time,
+          end: null,
+          firedAt: p.time,
+          ...at(p),
+          value: Math.round(away),
+          detail: { sources: ['policy'], thresholdM: metres },
+        };
         lastMove = p.time;
         restAnchor = p;
       }
@@ -172,7 +215,10 @@ export function trail(positions: readonly DerivePosition[], policy: AlarmPolicy)
 
 /** Fatigue's limit of driving and the rest that ends it, under its policy. */
 export function fatigueRule(policy: AlarmPolicy): { limitMs: number; restMs: number } {
-  return { limitMs: (policy.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR, restMs: (policy.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE };
+  return {
+    limitMs: (policy.params.hours ?? RULE_DEFAULTS.fatigueHours) * HOUR,
+    restMs: (policy.params.restMinutes ?? RULE_DEFAULTS.fatigueRestMinutes) * MINUTE,
+  };
 }
 
 /**
@@ -236,7 +282,16 @@ export function fatigue(positions: readonly DerivePosition[], policy: AlarmPolic
     }
     if (!cur && run.tired(p)) {
       const start = run.driveStart!;
-      cur = { type: 'Fatigue', subject: '', begin: start.time, end: null, firedAt: start.time + rule.limitMs, ...at(start), value: null, detail: { sources: ['policy'] } };
+      cur = {
+        type: 'Fatigue',
+        subject: '',
+        begin: start.time,
+        end: null,
+        firedAt: start.time + rule.limitMs,
+        ...at(start),
+        value: null,
+        detail: { sources: ['policy'] },
+      };
     }
     if (cur && p.speed >= MOVING_KMH) cur.value = Math.round((p.time - run.driveStart!.time) / MINUTE);
   }

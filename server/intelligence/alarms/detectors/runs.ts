@@ -13,7 +13,10 @@ export interface Run {
  * Splits `positions` into maximal runs where `holds(p, first)` is true; `first` is the run's first
  * report (an anchor for "still at the same place").
  */
-export function conditionRuns(positions: readonly DerivePosition[], holds: (p: DerivePosition, first: DerivePosition | null) => boolean): Run[] {
+export function conditionRuns(
+  positions: readonly DerivePosition[],
+  holds: (p: DerivePosition, first: DerivePosition | null) => boolean,
+): Run[] {
   const out: Run[] = [];
   let cur: DerivePosition[] = [];
   for (const p of positions) {

@@ -16,13 +16,24 @@ async function refChoices(db: Kysely<DB>, caller: Caller, ref: RefModel): Promis
   const q = ref.isOrganisation
     ? sql<{ label: string }>`SELECT o.name AS label FROM organisation o WHERE ${within} ORDER BY o.path LIMIT ${MAX_CHOICES}`
     : ref.orgScoped
-      ? sql<{ label: string }>`SELECT DISTINCT t.${sql.raw(ref.labelCol)}::text AS label FROM ${sql.raw(ref.table)} t JOIN organisation o ON o.id = t.org_id WHERE ${within} ORDER BY 1 LIMIT ${MAX_CHOICES}`
-      : sql<{ label: string }>`SELECT DISTINCT ${sql.raw(ref.labelCol)}::text AS label FROM ${sql.raw(ref.table)} ORDER BY 1 LIMIT ${MAX_CHOICES}`;
+      ? sql<{
+          label: string;
+        }>`SELECT DISTINCT t.${sql.raw(ref.labelCol)}::text AS label FROM ${sql.raw(ref.table)} t JOIN organisation o ON o.id = t.org_id WHERE ${within} ORDER BY 1 LIMIT ${MAX_CHOICES}`
+      : sql<{
+          label: string;
+        }>`SELECT DISTINCT ${sql.raw(ref.labelCol)}::text AS label FROM ${sql.raw(ref.table)} ORDER BY 1 LIMIT ${MAX_CHOICES}`;
   return (await q.execute(db)).rows.map((r) => r.label).filter((l) => l !== null && l !== '');
 }
 
 /** Each template column with whether it is required and, where the values are a fixed set, the set. */
-export async function templateColumns(db: Kysely<DB>, m: EntityModel, caller: Caller, cols: SheetColumn[], t: Translate, allRequired: boolean): Promise<TemplateColumn[]> {
+export async function templateColumns(
+  db: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  cols: SheetColumn[],
+  t: Translate,
+  allRequired: boolean,
+): Promise<TemplateColumn[]> {
   const required = new Set((m.createSchema as { required?: string[] }).required ?? []);
   const out: TemplateColumn[] = [];
   for (const col of cols) {

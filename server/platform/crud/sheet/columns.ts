@@ -22,7 +22,12 @@ const baseType = (p: PropertySchema) => (Array.isArray(p.type) ? p.type.find((t)
 function columnFor(m: EntityModel, prop: string): SheetColumn {
   const ref = m.refs.find((r) => r.prop === prop);
   const key = ref ? ref.as : prop;
-  return { key, labelKey: `${m.labelPrefix}.${key}`, schema: ref ? { type: 'string' } : m.schema.properties[prop], ...(ref ? { ref } : {}) };
+  return {
+    key,
+    labelKey: `${m.labelPrefix}.${key}`,
+    schema: ref ? { type: 'string' } : m.schema.properties[prop],
+    ...(ref ? { ref } : {}),
+  };
 }
 
 function ordered(m: EntityModel, props: string[]): SheetColumn[] {
@@ -34,7 +39,10 @@ function ordered(m: EntityModel, props: string[]): SheetColumn[] {
 
 /** Export: every stored property but the id, relations as their labels. */
 export function exportColumns(m: EntityModel): SheetColumn[] {
-  return ordered(m, [...m.columns.keys()].filter((p) => p !== 'id'));
+  return ordered(
+    m,
+    [...m.columns.keys()].filter((p) => p !== 'id'),
+  );
 }
 
 /** Import template: the writable properties, the organisation among them (blank: the caller's). */
@@ -62,7 +70,8 @@ export function cellOut(m: EntityModel, col: SheetColumn, value: unknown, t: Tra
   if (col.schema.enum) return t(enumKey(m, col.key, value));
   if (typeof value === 'boolean') return t(value ? 'common.yes' : 'common.no');
   if (value instanceof Date) return col.schema.format === 'date' ? isoDate(value) : formatInZone(value, zone);
-  if (typeof value === 'string' && col.schema.format === 'date-time' && !Number.isNaN(Date.parse(value))) return formatInZone(new Date(value), zone);
+  if (typeof value === 'string' && col.schema.format === 'date-time' && !Number.isNaN(Date.parse(value)))
+    return formatInZone(new Date(value), zone);
   if (typeof value === 'object') return JSON.stringify(value);
   return typeof value === 'string' ? value : (value as number);
 }
@@ -82,7 +91,10 @@ export function cellIn(v: CellValue): unknown {
 }
 
 const norm = (s: string) => s.trim().toLowerCase();
-const allLabels = (key: string) => Object.values(catalogues).map((c) => c[key]).filter((x): x is string => !!x);
+const allLabels = (key: string) =>
+  Object.values(catalogues)
+    .map((c) => c[key])
+    .filter((x): x is string => !!x);
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', ...allLabels('common.yes').map(norm)]);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'n', ...allLabels('common.no').map(norm)]);
 

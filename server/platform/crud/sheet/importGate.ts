@@ -32,7 +32,8 @@ export class ImportGate {
         return await job();
       } finally {
         const next = this.waiting.shift();
-        if (next) next(); // the slot passes straight to the next in line
+        if (next)
+          next(); // the slot passes straight to the next in line
         else this.running--;
       }
     } finally {

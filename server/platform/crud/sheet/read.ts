@@ -36,7 +36,8 @@ export async function readSheet(file: Buffer): Promise<SheetRows> {
   ws.eachRow((row) => {
     const values = (row.values as CellValue[]).slice(1).map((v, i) => {
       const value = cellIn(v);
-      if (typeof value === 'string' && value.length > MAX_CELL_CHARS) throw new AppError(400, 'sheet.cellTooLong', { cell: row.getCell(i + 1).address, limit: MAX_CELL_CHARS });
+      if (typeof value === 'string' && value.length > MAX_CELL_CHARS)
+        throw new AppError(400, 'sheet.cellTooLong', { cell: row.getCell(i + 1).address, limit: MAX_CELL_CHARS });
       return value;
     });
     if (row.number === 1) {

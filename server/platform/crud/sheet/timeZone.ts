@@ -7,7 +7,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(zone, f);
   }
   return f;
@@ -29,7 +38,11 @@ export function requestTimeZone(req: FastifyRequest): string {
 }
 
 function wall(d: Date, zone: string): number[] {
-  const parts = Object.fromEntries(formatter(zone).formatToParts(d).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(zone)
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  );
   return ['year', 'month', 'day', 'hour', 'minute', 'second'].map((k) => Number(parts[k]));
 }
 
@@ -61,7 +74,16 @@ const WALL_TEXT = /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))
  * anything else passes through for the schema to judge.
  */
 export function dateTimeIn(v: unknown, zone: string): unknown {
-  if (v instanceof Date) return wallTimeToIso(v.getUTCFullYear(), v.getUTCMonth() + 1, v.getUTCDate(), v.getUTCHours(), v.getUTCMinutes(), v.getUTCSeconds(), zone);
+  if (v instanceof Date)
+    return wallTimeToIso(
+      v.getUTCFullYear(),
+      v.getUTCMonth() + 1,
+      v.getUTCDate(),
+      v.getUTCHours(),
+      v.getUTCMinutes(),
+      v.getUTCSeconds(),
+      zone,
+    );
   const m = typeof v === 'string' ? WALL_TEXT.exec(v.trim()) : null;
   return m ? wallTimeToIso(+m[1], +m[2], +m[3], +m[4], +m[5], +(m[6] ?? 0), zone) : v;
 }

@@ -62,10 +62,21 @@ function mapHeaders(headers: string[], cols: SheetColumn[], readOnly: SheetColum
 }
 
 /** Label → id among the rows the caller can see; a label shared by two rows stays unresolved. */
-async function resolveLabels(db: Kysely<DB>, table: string, labelCol: string, labels: string[], scope: ReturnType<typeof refScope>): Promise<Map<string, number | null>> {
+async function resolveLabels(
+  db: Kysely<DB>,
+  table: string,
+  labelCol: string,
+  labels: string[],
+  scope: ReturnType<typeof refScope>,
+): Promise<Map<string, number | null>> {
   const out = new Map<string, number | null>();
   if (!labels.length) return out;
-  const r = await sql<{ id: number; label: string }>`SELECT id, ${sql.raw(labelCol)}::text AS label FROM ${sql.raw(table)} WHERE ${sql.raw(labelCol)}::text = ANY(${labels}::text[]) AND ${scope}`.execute(db);
+  const r = await sql<{
+    id: number;
+    label: string;
+  }>`SELECT id, ${sql.raw(labelCol)}::text AS label FROM ${sql.raw(table)} WHERE ${sql.raw(labelCol)}::text = ANY(${labels}::text[]) AND ${scope}`.execute(
+    db,
+  );
   for (const { id, label } of r.rows) out.set(label, out.has(label) ? null : id);
   return out;
 }
@@ -80,7 +91,12 @@ interface Row {
   orgPath: string;
 }
 
-const refError = (m: EntityModel, ref: RefModel, key: string, params: Record<string, string | number> = {}): RowFieldError => ({ field: ref.prop, key, params, labelKey: `${m.labelPrefix}.${ref.prop}` });
+const refError = (m: EntityModel, ref: RefModel, key: string, params: Record<string, string | number> = {}): RowFieldError => ({
+  field: ref.prop,
+  key,
+  params,
+  labelKey: `${m.labelPrefix}.${ref.prop}`,
+});
 
 /**
  * A relation to an organisation, by name or code (codes are case-insensitive), inside the caller's
@@ -89,10 +105,33 @@ const refError = (m: EntityModel, ref: RefModel, key: string, params: Record<str
  * (blank: the caller's), and names in the row's other relations are
  * then looked up from there.
  */
-async function resolveOrganisations(db: Kysely<DB>, m: EntityModel, caller: Caller, ref: RefModel, rows: Row[], rowOrg: boolean): Promise<void> {
-  const texts = [...new Set(rows.map((r) => r.body[ref.as]).filter((v) => v !== undefined).map(String))];
+async function resolveOrganisations(
+  db: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  ref: RefModel,
+  rows: Row[],
+  rowOrg: boolean,
+): Promise<void> {
+  const texts = [
+    ...new Set(
+      rows
+        .map((r) => r.body[ref.as])
+        .filter((v) => v !== undefined)
+        .map(String),
+    ),
+  ];
   const found = texts.length
-    ? (await sql<{ id: number; name: string; code: string | null; path: string }>`SELECT id, name, code, path FROM organisation WHERE ${pathUnder('path', caller.orgPath)} AND (name = ANY(${texts}::text[]) OR lower(code) = ANY(${texts.map((x) => x.toLowerCase())}::text[]))`.execute(db)).rows
+    ? (
+        await sql<{
+          id: number;
+          name: string;
+          code: string | null;
+          path: string;
+        }>`SELECT id, name, code, path FROM organisation WHERE ${pathUnder('path', caller.orgPath)} AND (name = ANY(${texts}::text[]) OR lower(code) = ANY(${texts.map((x) => x.toLowerCase())}::text[]))`.execute(
+          db,
+        )
+      ).rows
     : [];
   for (const r of rows) {
     const text = r.body[ref.as];
@@ -104,7 +143,8 @@ async function resolveOrganisations(db: Kysely<DB>, m: EntityModel, caller: Call
     if (hits.length === 1) {
       r.body[ref.prop] = hits[0].id;
       if (rowOrg) r.orgPath = hits[0].path;
-    } else if (hits.length > 1) r.errs.push(refError(m, ref, 'sheet.orgAmbiguous', { value: t, codes: hits.map((o) => o.code ?? o.name).join('、') }));
+    } else if (hits.length > 1)
+      r.errs.push(refError(m, ref, 'sheet.orgAmbiguous', { value: t, codes: hits.map((o) => o.code ?? o.name).join('、') }));
     else r.errs.push(refError(m, ref, 'sheet.refNotFound', { value: t }));
   }
 }
@@ -115,11 +155,27 @@ async function resolveOrganisations(db: Kysely<DB>, m: EntityModel, caller: Call
  * still names several rows is refused naming their organisations.
  */
 async function resolveRefs(db: Kysely<DB>, m: EntityModel, caller: Caller, ref: RefModel, rows: Row[]): Promise<void> {
-  const labels = [...new Set(rows.map((r) => r.body[ref.as]).filter((v) => v !== undefined).map(String))];
+  const labels = [
+    ...new Set(
+      rows
+        .map((r) => r.body[ref.as])
+        .filter((v) => v !== undefined)
+        .map(String),
+    ),
+  ];
   const orgCols = ref.orgScoped ? sql`o.path, o.name AS org` : sql`'' AS path, '' AS org`;
   const join = ref.orgScoped ? sql`JOIN organisation o ON o.id = t.org_id` : sql``;
   const candidates = labels.length
-    ? (await sql<{ id: number; label: string; path: string; org: string }>`SELECT t.id, t.${sql.raw(ref.labelCol)}::text AS label, ${orgCols} FROM ${sql.raw(ref.table)} t ${join} WHERE t.${sql.raw(ref.labelCol)}::text = ANY(${labels}::text[]) AND ${ref.orgScoped ? pathUnder('o.path', caller.orgPath) : sql`TRUE`}`.execute(db)).rows
+    ? (
+        await sql<{
+          id: number;
+          label: string;
+          path: string;
+          org: string;
+        }>`SELECT t.id, t.${sql.raw(ref.labelCol)}::text AS label, ${orgCols} FROM ${sql.raw(ref.table)} t ${join} WHERE t.${sql.raw(ref.labelCol)}::text = ANY(${labels}::text[]) AND ${ref.orgScoped ? pathUnder('o.path', caller.orgPath) : sql`TRUE`}`.execute(
+          db,
+        )
+      ).rows
     : [];
   const byLabel = new Map<string, typeof candidates>();
   for (const c of candidates) byLabel.set(c.label, [...(byLabel.get(c.label) ?? []), c]);
@@ -131,7 +187,10 @@ async function resolveRefs(db: Kysely<DB>, m: EntityModel, caller: Caller, ref: 
     const chain = all.filter((c) => r.orgPath.startsWith(c.path));
     const nearest = chain.length ? chain.filter((c) => c.path.length === Math.max(...chain.map((x) => x.path.length))) : all;
     if (nearest.length === 1) r.body[ref.prop] = nearest[0].id;
-    else if (nearest.length > 1) r.errs.push(refError(m, ref, 'sheet.refAmbiguous', { value: String(label), orgs: [...new Set(nearest.map((c) => c.org))].sort().join('、') }));
+    else if (nearest.length > 1)
+      r.errs.push(
+        refError(m, ref, 'sheet.refAmbiguous', { value: String(label), orgs: [...new Set(nearest.map((c) => c.org))].sort().join('、') }),
+      );
     else r.errs.push(refError(m, ref, 'sheet.refNotFound', { value: String(label) }));
   }
 }
@@ -156,10 +215,15 @@ async function checkUnique(db: Kysely<DB>, m: EntityModel, caller: Caller, rows:
       // One array per column (not a parameter per cell): the statement keeps one shape however many
       // rows, which the embedded PGlite spun on when the same many-parameter statement ran again.
       const arrays = set.map((p) => sql`${chunk.map((r) => String(valueOf(r.body, p)))}::text[]`);
-      const found = await sql<Record<string, string>>`SELECT ${sql.join(cols)} FROM ${sql.raw(m.table)} WHERE (${sql.join(cols)}) IN (SELECT * FROM unnest(${sql.join(arrays)}))`.execute(db);
+      const found = await sql<
+        Record<string, string>
+      >`SELECT ${sql.join(cols)} FROM ${sql.raw(m.table)} WHERE (${sql.join(cols)}) IN (SELECT * FROM unnest(${sql.join(arrays)}))`.execute(
+        db,
+      );
       const existing = new Set(found.rows.map((row) => JSON.stringify(Object.values(row))));
       for (const r of chunk) {
-        if (existing.has(JSON.stringify(set.map((p) => String(valueOf(r.body, p)))))) r.errs.push({ field, key: 'error.duplicate', params: {}, labelList });
+        if (existing.has(JSON.stringify(set.map((p) => String(valueOf(r.body, p))))))
+          r.errs.push({ field, key: 'error.duplicate', params: {}, labelList });
       }
     }
   }
@@ -174,15 +238,20 @@ async function checkIdentity(db: Kysely<DB>, m: EntityModel, rows: Row[]): Promi
   const props = m.schema['x-entity'].identity;
   if (!props) return;
   const labelList = props.map((p) => `${m.labelPrefix}.${p}`);
-  const claims = rows.flatMap((r) => props.filter((p) => r.body[p] !== undefined && r.body[p] !== null).map((p) => ({ r, p, identity: deviceIdentity(String(r.body[p])) })));
+  const claims = rows.flatMap((r) =>
+    props.filter((p) => r.body[p] !== undefined && r.body[p] !== null).map((p) => ({ r, p, identity: deviceIdentity(String(r.body[p])) })),
+  );
   const first = new Map<string, Row>();
   for (const c of claims) {
     const earlier = first.get(c.identity);
     if (!earlier) first.set(c.identity, c.r);
-    else if (earlier !== c.r) c.r.errs.push({ field: c.p, key: 'sheet.duplicateInFile', params: { row: earlier.row }, labelList: [`${m.labelPrefix}.${c.p}`] });
+    else if (earlier !== c.r)
+      c.r.errs.push({ field: c.p, key: 'sheet.duplicateInFile', params: { row: earlier.row }, labelList: [`${m.labelPrefix}.${c.p}`] });
   }
   if (!claims.length) return;
-  const held = await sql<{ identity: string }>`SELECT identity FROM ${sql.table(identityTable(m.table))} WHERE identity = ANY(${[...first.keys()]}::text[])`.execute(db);
+  const held = await sql<{
+    identity: string;
+  }>`SELECT identity FROM ${sql.table(identityTable(m.table))} WHERE identity = ANY(${[...first.keys()]}::text[])`.execute(db);
   const taken = new Set(held.rows.map((h) => h.identity));
   for (const c of claims) if (taken.has(c.identity)) c.r.errs.push({ field: c.p, key: 'error.identityTaken', params: {}, labelList });
 }
@@ -207,9 +276,16 @@ async function checkTenantUnique(db: Kysely<DB>, m: EntityModel, rows: Row[]): P
     }
     const values = [...new Set(keyed.map((r) => String(r.body[p])))];
     if (!values.length) continue;
-    const found = await sql<{ v: string; path: string }>`SELECT t.${sql.raw(m.columns.get(p)!)}::text AS v, o.path FROM ${sql.raw(m.table)} t JOIN organisation o ON o.id = t.org_id WHERE t.${sql.raw(m.columns.get(p)!)}::text = ANY(${values}::text[])`.execute(db);
+    const found = await sql<{
+      v: string;
+      path: string;
+    }>`SELECT t.${sql.raw(m.columns.get(p)!)}::text AS v, o.path FROM ${sql.raw(m.table)} t JOIN organisation o ON o.id = t.org_id WHERE t.${sql.raw(m.columns.get(p)!)}::text = ANY(${values}::text[])`.execute(
+      db,
+    );
     const taken = new Set(found.rows.map((f) => `${tenantPath(f.path)}\u0000${f.v}`));
-    for (const r of keyed) if (taken.has(`${tenantPath(r.orgPath)}\u0000${String(r.body[p])}`)) r.errs.push({ field: p, key: 'validation.duplicateInTenant', params: {}, labelKey });
+    for (const r of keyed)
+      if (taken.has(`${tenantPath(r.orgPath)}\u0000${String(r.body[p])}`))
+        r.errs.push({ field: p, key: 'validation.duplicateInTenant', params: {}, labelKey });
   }
 }
 
@@ -252,7 +328,17 @@ function finish(m: EntityModel, cols: SheetColumn[], rows: Row[], t: Translate):
 }
 
 /** Import rows checked as creates: relations resolved, the create schema, the entity's own rule, unique sets. */
-export async function checkImportRows(db: Kysely<DB>, m: EntityModel, caller: Caller, sheet: SheetRows, cols: SheetColumn[], t: Translate, readOnly: SheetColumn[] = [], zone?: string, bodyCheck?: BodyCheck): Promise<CheckedRows> {
+export async function checkImportRows(
+  db: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  sheet: SheetRows,
+  cols: SheetColumn[],
+  t: Translate,
+  readOnly: SheetColumn[] = [],
+  zone?: string,
+  bodyCheck?: BodyCheck,
+): Promise<CheckedRows> {
   const rows = parseRows(m, sheet, cols, readOnly, zone);
   for (const r of rows) {
     r.orgPath = caller.orgPath;
@@ -267,9 +353,22 @@ export async function checkImportRows(db: Kysely<DB>, m: EntityModel, caller: Ca
     if (!validate(r.body)) r.errs.push(...toFieldErrors(validate.errors, m.labelPrefix));
   }
   if (bodyCheck) for (const r of rows) if (!r.errs.length) r.errs.push(...(await bodyCheck(r.body, { db, caller })));
-  await checkUnique(db, m, caller, rows.filter((r) => !r.errs.length));
-  await checkTenantUnique(db, m, rows.filter((r) => !r.errs.length));
-  await checkIdentity(db, m, rows.filter((r) => !r.errs.length));
+  await checkUnique(
+    db,
+    m,
+    caller,
+    rows.filter((r) => !r.errs.length),
+  );
+  await checkTenantUnique(
+    db,
+    m,
+    rows.filter((r) => !r.errs.length),
+  );
+  await checkIdentity(
+    db,
+    m,
+    rows.filter((r) => !r.errs.length),
+  );
   return finish(m, cols, rows, t);
 }
 
@@ -282,13 +381,30 @@ function renewSchema(m: EntityModel): Record<string, unknown> {
     const props = (m.createSchema as { properties: Record<string, Record<string, unknown>> }).properties;
     const keep = [match, ...fields];
     const nonNull = (p: Record<string, unknown>) => ({ ...p, type: Array.isArray(p.type) ? p.type.filter((x) => x !== 'null') : p.type });
-    renewSchemas.set(m, (s = { type: 'object', additionalProperties: false, required: keep, properties: Object.fromEntries(keep.map((k) => [k, nonNull(props[k])])) }));
+    renewSchemas.set(
+      m,
+      (s = {
+        type: 'object',
+        additionalProperties: false,
+        required: keep,
+        properties: Object.fromEntries(keep.map((k) => [k, nonNull(props[k])])),
+      }),
+    );
   }
   return s;
 }
 
 /** Renewal rows: each names a visible row by the match property and carries the new values. */
-export async function checkRenewRows(db: Kysely<DB>, m: EntityModel, caller: Caller, sheet: SheetRows, cols: SheetColumn[], t: Translate, _readOnly: SheetColumn[] = [], zone?: string): Promise<CheckedRows> {
+export async function checkRenewRows(
+  db: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  sheet: SheetRows,
+  cols: SheetColumn[],
+  t: Translate,
+  _readOnly: SheetColumn[] = [],
+  zone?: string,
+): Promise<CheckedRows> {
   const { match } = m.schema['x-entity'].renew!;
   const rows = parseRows(m, sheet, cols, [], zone);
   const validate = validator(renewSchema(m));
@@ -301,7 +417,13 @@ export async function checkRenewRows(db: Kysely<DB>, m: EntityModel, caller: Cal
     const key = String(r.body[match]);
     const id = ids.get(key);
     if (!id) r.errs.push({ field: match, key: 'sheet.refNotFound', params: { value: key }, labelKey: `${m.labelPrefix}.${match}` });
-    else if (seen.has(key)) r.errs.push({ field: match, key: 'sheet.duplicateInFile', params: { row: seen.get(key)! }, labelList: [`${m.labelPrefix}.${match}`] });
+    else if (seen.has(key))
+      r.errs.push({
+        field: match,
+        key: 'sheet.duplicateInFile',
+        params: { row: seen.get(key)! },
+        labelList: [`${m.labelPrefix}.${match}`],
+      });
     else {
       seen.set(key, r.row);
       r.body.id = id;

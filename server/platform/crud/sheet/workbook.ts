@@ -9,7 +9,8 @@ import { neutralise } from './formulaText';
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** `attachment` with the localised file name (RFC 5987), ASCII fallback for old clients. */
-export const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}.xlsx`;
+export const attachment = (name: string) =>
+  `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}.xlsx`;
 
 const width = (header: string, min = 10) => Math.min(40, Math.max(min, header.length * 2 + 2));
 
@@ -81,7 +82,8 @@ export async function streamWorkbook(
 }
 
 /** exceljs supports range-wide validations (one XML element for 10,000 rows) but its types omit them. */
-const rangeValidations = (ws: ExcelJS.Worksheet) => (ws as unknown as { dataValidations: { add(range: string, v: ExcelJS.DataValidation): void } }).dataValidations;
+const rangeValidations = (ws: ExcelJS.Worksheet) =>
+  (ws as unknown as { dataValidations: { add(range: string, v: ExcelJS.DataValidation): void } }).dataValidations;
 
 /** What a template column accepts, for its dropdown and its hint. */
 export interface TemplateColumn {
@@ -102,7 +104,11 @@ function hint(c: TemplateColumn, t: Translate): string {
   if (c.choices) parts.push(t('sheet.hint.choose'));
   else if (s.format === 'date') parts.push(t('sheet.hint.date'));
   else if (s.format === 'date-time') parts.push(t('sheet.hint.dateTime'));
-  else if (s.type === 'number' || s.type === 'integer' || (Array.isArray(s.type) && (s.type.includes('number') || s.type.includes('integer'))))
+  else if (
+    s.type === 'number' ||
+    s.type === 'integer' ||
+    (Array.isArray(s.type) && (s.type.includes('number') || s.type.includes('integer')))
+  )
     parts.push(t('sheet.hint.number', { min: s.minimum ?? '-', max: s.maximum ?? '-' }));
   else if (s.maxLength) parts.push(t('sheet.hint.maxLength', { limit: s.maxLength }));
   return parts.join(t('sheet.hint.separator'));

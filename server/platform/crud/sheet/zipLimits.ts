@@ -49,7 +49,14 @@ function centralDirectory(zip: Buffer): { entries: Entry[]; directoryAt: number 
   const directorySize = zip.readUInt32LE(eocd + 12);
   const directoryAt = zip.readUInt32LE(eocd + 16);
   const commentLen = zip.readUInt16LE(eocd + 20);
-  if (eocd + 22 + commentLen !== zip.length || disk !== 0 || directoryDisk !== 0 || countHere !== count || directoryAt + directorySize !== eocd) throw irregular();
+  if (
+    eocd + 22 + commentLen !== zip.length ||
+    disk !== 0 ||
+    directoryDisk !== 0 ||
+    countHere !== count ||
+    directoryAt + directorySize !== eocd
+  )
+    throw irregular();
   let at = directoryAt;
   const entries: Entry[] = [];
   for (let n = 0; n < count; n++) {
@@ -79,7 +86,8 @@ function dataOf(zip: Buffer, entries: Entry[], directoryAt: number): Buffer[] {
     const flags = zip.readUInt16LE(at + 6);
     if (zip.readUInt16LE(at + 8) !== e.method) throw irregular();
     // Without a data descriptor the local header states the sizes too; they must agree.
-    if (!(flags & DATA_DESCRIPTOR) && (zip.readUInt32LE(at + 18) !== e.compressed || zip.readUInt32LE(at + 22) !== e.size)) throw irregular();
+    if (!(flags & DATA_DESCRIPTOR) && (zip.readUInt32LE(at + 18) !== e.compressed || zip.readUInt32LE(at + 22) !== e.size))
+      throw irregular();
     const start = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28);
     const end = start + e.compressed;
     if (end > (byOffset[i + 1]?.localOffset ?? directoryAt)) throw irregular();

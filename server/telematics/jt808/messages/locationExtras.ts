@@ -8,14 +8,7 @@ import * as bytes from '../bytes';
 import { ByteWriter } from '../bytes';
 import { Jt808EncodeError } from '../errors';
 import * as flags from './locationFlags';
-import {
-  ioWord,
-  signalsWord,
-  type IoInput,
-  type IoStatus,
-  type SignalsInput,
-  type VehicleSignals,
-} from './locationFlags';
+import { ioWord, signalsWord, type IoInput, type IoStatus, type SignalsInput, type VehicleSignals } from './locationFlags';
 import {
   decodeEb,
   decodeF3,
@@ -374,8 +367,7 @@ export interface RouteTimeInput {
 }
 
 /** What the encoder accepts: the decoded shape, with bit words also allowed as plain numbers. */
-export interface LocationExtrasInput
-  extends Omit<LocationExtras, 'overspeed' | 'areaAlarm' | 'routeTime' | 'signals' | 'io' | 'obd'> {
+export interface LocationExtrasInput extends Omit<LocationExtras, 'overspeed' | 'areaAlarm' | 'routeTime' | 'signals' | 'io' | 'obd'> {
   overspeed?: OverspeedInput;
   areaAlarm?: AreaAlarmInput;
   routeTime?: RouteTimeInput;
@@ -387,8 +379,14 @@ export interface LocationExtrasInput
 /** Level → 0xD4 (%), battery → 0x69 and power → 0x61 (1/100 V); charging has no item of its own. */
 function encodePowerValue(w: ByteWriter, key: 'batteryLevel' | 'batteryV' | 'powerV' | 'charging', x: LocationExtrasInput): void {
   if (key === 'batteryLevel' && x.batteryLevel !== undefined) w.u8(0xd4).u8(1).u8(x.batteryLevel);
-  else if (key === 'batteryV' && x.batteryV !== undefined) w.u8(0x69).u8(2).u16(Math.round(x.batteryV * 100));
-  else if (key === 'powerV' && x.powerV !== undefined) w.u8(0x61).u8(2).u16(Math.round(x.powerV * 100));
+  else if (key === 'batteryV' && x.batteryV !== undefined)
+    w.u8(0x69)
+      .u8(2)
+      .u16(Math.round(x.batteryV * 100));
+  else if (key === 'powerV' && x.powerV !== undefined)
+    w.u8(0x61)
+      .u8(2)
+      .u16(Math.round(x.powerV * 100));
 }
 
 function item(w: ByteWriter, id: number, value: Buffer): void {
@@ -410,16 +408,28 @@ export function encodeExtras(w: ByteWriter, x: LocationExtrasInput): void {
   for (const key of Object.keys(x) as (keyof LocationExtrasInput)[]) {
     switch (key) {
       case 'mileageKm':
-        if (x.mileageKm !== undefined) w.u8(0x01).u8(4).u32(Math.round(x.mileageKm * 10));
+        if (x.mileageKm !== undefined)
+          w.u8(0x01)
+            .u8(4)
+            .u32(Math.round(x.mileageKm * 10));
         break;
       case 'fuelL':
-        if (x.fuelL !== undefined) w.u8(0x02).u8(2).u16(Math.round(x.fuelL * 10));
+        if (x.fuelL !== undefined)
+          w.u8(0x02)
+            .u8(2)
+            .u16(Math.round(x.fuelL * 10));
         break;
       case 'fuelUnscaled':
-        if (x.fuelUnscaled !== undefined) w.u8(0x02).u8(2).u16((x.fuelUnscaled & 0x7fff) | 0x8000);
+        if (x.fuelUnscaled !== undefined)
+          w.u8(0x02)
+            .u8(2)
+            .u16((x.fuelUnscaled & 0x7fff) | 0x8000);
         break;
       case 'recorderSpeedKmh':
-        if (x.recorderSpeedKmh !== undefined) w.u8(0x03).u8(2).u16(Math.round(x.recorderSpeedKmh * 10));
+        if (x.recorderSpeedKmh !== undefined)
+          w.u8(0x03)
+            .u8(2)
+            .u16(Math.round(x.recorderSpeedKmh * 10));
         break;
       case 'alarmEventId':
         if (x.alarmEventId !== undefined) w.u8(0x04).u8(2).u16(x.alarmEventId);
@@ -433,7 +443,11 @@ export function encodeExtras(w: ByteWriter, x: LocationExtrasInput): void {
       case 'overspeed':
         if (x.overspeed !== undefined) {
           if (x.overspeed.areaType === 0) w.u8(0x11).u8(1).u8(0);
-          else w.u8(0x11).u8(5).u8(x.overspeed.areaType).u32(x.overspeed.areaId ?? 0);
+          else
+            w.u8(0x11)
+              .u8(5)
+              .u8(x.overspeed.areaType)
+              .u32(x.overspeed.areaId ?? 0);
         }
         break;
       case 'areaAlarm':
@@ -493,19 +507,31 @@ export function encodeExtras(w: ByteWriter, x: LocationExtrasInput): void {
       case 'obdF3':
         if (x.obdF3 !== undefined) {
           const v = x.obdF3;
-          item(w, 0xf3, rawOr(x, 0xf3, () => encodeF3(v)));
+          item(
+            w,
+            0xf3,
+            rawOr(x, 0xf3, () => encodeF3(v)),
+          );
         }
         break;
       case 'obdRt':
         if (x.obdRt !== undefined) {
           const v = x.obdRt;
-          item(w, 0xe6, rawOr(x, 0xe6, () => Buffer.from(formatObdRt(v), 'latin1')));
+          item(
+            w,
+            0xe6,
+            rawOr(x, 0xe6, () => Buffer.from(formatObdRt(v), 'latin1')),
+          );
         }
         break;
       case 'eb':
         if (x.eb !== undefined) {
           const v = x.eb;
-          item(w, 0xeb, rawOr(x, 0xeb, () => encodeEb(v)));
+          item(
+            w,
+            0xeb,
+            rawOr(x, 0xeb, () => encodeEb(v)),
+          );
         }
         break;
       case 'unknown':

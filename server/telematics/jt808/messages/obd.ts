@@ -389,7 +389,9 @@ export function decodeEb(p: Buffer, s: number, e: number): EbExtension | undefin
 export function encodeEb(v: EbExtension): Buffer {
   const w = new ByteWriter(64);
   const put = (id: number, b: Buffer): void => {
-    w.u16(b.length + 2).u16(id).bytes(b);
+    w.u16(b.length + 2)
+      .u16(id)
+      .bytes(b);
   };
   const word = (x: number, size: number): Buffer => new ByteWriter(size).uintN(Math.round(x), size).finish();
   if (v.iccid !== undefined) put(0x00b2, Buffer.from(v.iccid.padEnd(20, 'f'), 'hex'));

@@ -277,7 +277,11 @@ function writeHexItems(w: ByteWriter, items: ReadonlyArray<{ id: number; hex: st
 export function encodeObdRecord(r: ObdRecordInput, tz: number): Buffer {
   const time = Buffer.alloc(6);
   writeBcdTime(time, 0, toEpochMs(r.time), tz);
-  const w = new ByteWriter(64).bytes(time).u8(r.archive ? 1 : 0).u8(r.vehicleType ?? 0).u8(r.subtype);
+  const w = new ByteWriter(64)
+    .bytes(time)
+    .u8(r.archive ? 1 : 0)
+    .u8(r.vehicleType ?? 0)
+    .u8(r.subtype);
   switch (r.subtype) {
     case 0x01:
       writeHexItems(w, r.pids ?? [], 2);

@@ -39,13 +39,23 @@ export default function LicenceExpiryDialog({ onClose }: { onClose: () => void }
   }, []);
   useEffect(() => void load(shown), []); // eslint-disable-line react-hooks/exhaustive-deps -- the first page once; later pages on demand
 
-  const rangeRule = { required: true, type: 'integer' as const, min: WITHIN_DAYS.min, max: WITHIN_DAYS.max, message: t('console.driver.withinDaysRange') };
+  const rangeRule = {
+    required: true,
+    type: 'integer' as const,
+    min: WITHIN_DAYS.min,
+    max: WITHIN_DAYS.max,
+    message: t('console.driver.withinDaysRange'),
+  };
   const columns: ColumnsType<LicenceExpiry> = [
     { key: 'name', title: t(fieldLabelKey('driver', 'name')), dataIndex: 'name' },
     { key: 'mobile', title: t(fieldLabelKey('driver', 'mobile')), dataIndex: 'mobile' },
     { key: 'orgName', title: t('common.fields.orgName'), dataIndex: 'orgName' },
     { key: 'licenseNo', title: t(fieldLabelKey('driver', 'licenseNo')), render: (_, r) => r.licenseNo ?? '-' },
-    { key: 'licenseClass', title: t(fieldLabelKey('driver', 'licenseClass')), render: (_, r) => (r.licenseClass ? t(enumLabelKey('driver', 'licenseClass', r.licenseClass)) : '-') },
+    {
+      key: 'licenseClass',
+      title: t(fieldLabelKey('driver', 'licenseClass')),
+      render: (_, r) => (r.licenseClass ? t(enumLabelKey('driver', 'licenseClass', r.licenseClass)) : '-'),
+    },
     {
       key: 'licenseExpire',
       title: t(fieldLabelKey('driver', 'licenseExpire')),
@@ -61,12 +71,24 @@ export default function LicenceExpiryDialog({ onClose }: { onClose: () => void }
     {
       key: 'vehicles',
       title: t('console.driver.vehicles'),
-      render: (_, r) => (r.vehicles.length ? r.vehicles.map((v) => v.licence).join(', ') : <Typography.Text type="secondary">{t('console.driver.noVehicle')}</Typography.Text>),
+      render: (_, r) =>
+        r.vehicles.length ? (
+          r.vehicles.map((v) => v.licence).join(', ')
+        ) : (
+          <Typography.Text type="secondary">{t('console.driver.noVehicle')}</Typography.Text>
+        ),
     },
   ];
 
   return (
-    <Modal open title={t('console.driver.licencesTitle')} onCancel={onClose} footer={<Button onClick={onClose}>{t('console.driver.close')}</Button>} width={1000} destroyOnHidden>
+    <Modal
+      open
+      title={t('console.driver.licencesTitle')}
+      onCancel={onClose}
+      footer={<Button onClick={onClose}>{t('console.driver.close')}</Button>}
+      width={1000}
+      destroyOnHidden
+    >
       <Form
         form={form}
         layout="inline"
@@ -94,7 +116,11 @@ export default function LicenceExpiryDialog({ onClose }: { onClose: () => void }
           scroll={{ x: 'max-content' }}
           locale={{ emptyText: t('console.driver.empty') }}
           // An expired licence: the whole row in red (the same red as an expired service).
-          onRow={(r) => (r.daysLeft < 0 ? ({ style: { color: token.colorError }, 'data-testid': 'licence-expired-row' } as HTMLAttributes<HTMLElement>) : {})}
+          onRow={(r) =>
+            r.daysLeft < 0
+              ? ({ style: { color: token.colorError }, 'data-testid': 'licence-expired-row' } as HTMLAttributes<HTMLElement>)
+              : {}
+          }
           pagination={{
             current: shown.pageIndex,
             pageSize: shown.pageSize,

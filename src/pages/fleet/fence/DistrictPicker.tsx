@@ -26,7 +26,13 @@ const toNodes = (options: DistrictOption[], parent = ''): Node[] =>
  * already uploaded stays while the district is the same one, and is dropped with a new choice
  * (it outlines the old district).
  */
-export default function DistrictPicker({ value, onChange }: { value?: FenceGeometry | null; onChange?: (g: FenceGeometry | null) => void }) {
+export default function DistrictPicker({
+  value,
+  onChange,
+}: {
+  value?: FenceGeometry | null;
+  onChange?: (g: FenceGeometry | null) => void;
+}) {
   const t = useT();
   const [tree, setTree] = useState<Node[] | null>(null);
   useEffect(() => {

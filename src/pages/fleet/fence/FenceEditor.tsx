@@ -60,7 +60,13 @@ export default function FenceEditor({ config, type, value, onChange }: FenceEdit
   const draw = () => {
     const m = map.current;
     if (!m || !shape) return;
-    m.pm.enableDraw(shape, { tooltips: false, allowSelfIntersection: false, pathOptions: STYLE, templineStyle: STYLE, hintlineStyle: { ...STYLE, dashArray: '5,5' } });
+    m.pm.enableDraw(shape, {
+      tooltips: false,
+      allowSelfIntersection: false,
+      pathOptions: STYLE,
+      templineStyle: STYLE,
+      hintlineStyle: { ...STYLE, dashArray: '5,5' },
+    });
   };
 
   // The type changed under a drawn shape: that shape no longer means anything.

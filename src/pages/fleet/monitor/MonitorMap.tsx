@@ -102,7 +102,8 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
     const followed = followId === null ? undefined : markers.current.get(followId);
     if (followed) {
       // Still inside a cluster: zoom to where every vehicle stands alone, centred on it.
-      if (group.getVisibleParent(asMarker(followed)) !== asMarker(followed)) m.setView(followed.getLatLng(), Math.max(m.getZoom(), CLUSTER_UNTIL_ZOOM), { animate: false });
+      if (group.getVisibleParent(asMarker(followed)) !== asMarker(followed))
+        m.setView(followed.getLatLng(), Math.max(m.getZoom(), CLUSTER_UNTIL_ZOOM), { animate: false });
       else m.panTo(followed.getLatLng(), { animate: false });
     }
   };
@@ -128,7 +129,10 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
               const counts = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<VehicleStatus, number>;
               for (const child of cluster.getAllChildMarkers() as unknown as Marker[]) counts[child.options.status] += 1;
               const slices = STATUSES.map((s) => ({ key: s, colour: STATUS_COLOURS[s], count: counts[s] }));
-              const title = slices.filter((s) => s.count).map((s) => `${label.current(`console.monitor.status.${s.key}`)} ${s.count}`).join(' · ');
+              const title = slices
+                .filter((s) => s.count)
+                .map((s) => `${label.current(`console.monitor.status.${s.key}`)} ${s.count}`)
+                .join(' · ');
               return clusterIcon(slices, title);
             },
           });
@@ -142,7 +146,13 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
             (page) => {
               if (gone) return;
               for (const f of page.data) {
-                const l = fenceLayer(f.fenceType, f.geometry, config.coordSystem, { color: '#722ed1', weight: 2, dashArray: '6,4', fillOpacity: 0.06, interactive: true });
+                const l = fenceLayer(f.fenceType, f.geometry, config.coordSystem, {
+                  color: '#722ed1',
+                  weight: 2,
+                  dashArray: '6,4',
+                  fillOpacity: 0.06,
+                  interactive: true,
+                });
                 // Drawn beneath the vehicles already on the canvas, which otherwise lose the pointer inside a fence.
                 l?.bindTooltip(escapeHtml(f.name), { sticky: true }).addTo(fences).bringToBack();
               }

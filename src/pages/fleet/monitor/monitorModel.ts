@@ -139,4 +139,3 @@ export function statusCounts(items: Iterable<MonitorItem>): Record<VehicleStatus
 
 export const hasPosition = (v: MonitorItem): v is MonitorItem & { latitude: number; longitude: number } =>
   typeof v.latitude === 'number' && typeof v.longitude === 'number';
-

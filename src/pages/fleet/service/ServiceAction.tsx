@@ -5,7 +5,17 @@ import type { ServiceEntity } from '../../../services/fleet';
 import ServiceDialog from './ServiceDialog';
 
 /** The "service renewal" row action and its dialog (guarded by the caller). */
-export default function ServiceAction({ entity, row, name, ctx }: { entity: ServiceEntity; row: Row; name: string; ctx: EntityPageContext }) {
+export default function ServiceAction({
+  entity,
+  row,
+  name,
+  ctx,
+}: {
+  entity: ServiceEntity;
+  row: Row;
+  name: string;
+  ctx: EntityPageContext;
+}) {
   const t = useT();
   return (
     <DialogAction

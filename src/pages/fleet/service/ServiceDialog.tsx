@@ -80,7 +80,11 @@ export default function ServiceDialog({ entity, row, name, onClose, onSaved }: P
         <Form.Item name="serviceStart" label={label('serviceStart')}>
           <DatePicker style={{ width: '100%' }} />
         </Form.Item>
-        <Form.Item name="serviceEnd" label={label('serviceEnd')} rules={[{ required: true, message: t('validation.required', { field: label('serviceEnd') }) }]}>
+        <Form.Item
+          name="serviceEnd"
+          label={label('serviceEnd')}
+          rules={[{ required: true, message: t('validation.required', { field: label('serviceEnd') }) }]}
+        >
           <DatePicker style={{ width: '100%' }} data-testid="service-end" />
         </Form.Item>
       </Form>

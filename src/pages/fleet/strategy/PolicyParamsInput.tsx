@@ -58,7 +58,8 @@ export default function PolicyParamsInput({ alarmType, t, value, onChange }: Pro
   }, [alarmType, onChange]);
   const uiSchema = useMemo<UiSchema>(() => {
     const ui: UiSchema = { 'ui:submitButtonOptions': { norender: true }, 'ui:title': t(`${LABELS}.params`) };
-    for (const name of Object.keys((form?.schema.properties as Record<string, unknown> | undefined) ?? {})) ui[name] = { 'ui:title': t(`${LABELS}.${name}`) };
+    for (const name of Object.keys((form?.schema.properties as Record<string, unknown> | undefined) ?? {}))
+      ui[name] = { 'ui:title': t(`${LABELS}.${name}`) };
     return ui;
   }, [form, t]);
   if (!form) return null;

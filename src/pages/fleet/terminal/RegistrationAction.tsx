@@ -9,7 +9,11 @@ export default function RegistrationAction({ row, ctx }: { row: Row; ctx: Entity
   const [open, setOpen] = useState(false);
   return (
     <>
-      <a onClick={() => setOpen(true)} data-testid="row-registration" title={t('terminalRegistration.title', { terminalNo: String(row.terminalNo ?? '') })}>
+      <a
+        onClick={() => setOpen(true)}
+        data-testid="row-registration"
+        title={t('terminalRegistration.title', { terminalNo: String(row.terminalNo ?? '') })}
+      >
         {t('terminalRegistration.action')}
       </a>
       {open && <RegistrationDialog row={row} onClose={() => setOpen(false)} onReset={ctx.reload} />}

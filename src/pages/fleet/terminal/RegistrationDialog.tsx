@@ -6,7 +6,13 @@ import { reportFailure } from '../../../services/http/config';
 import { feedback } from '../../../services/http/feedback';
 import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
-import { loadRegistration, RESET_REGISTRATION_CODE, resetRegistration, type Refusal, type Registration } from '../../../services/terminalRegistration';
+import {
+  loadRegistration,
+  RESET_REGISTRATION_CODE,
+  resetRegistration,
+  type Refusal,
+  type Registration,
+} from '../../../services/terminalRegistration';
 
 const when = (v: string | null) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—');
 
@@ -46,10 +52,16 @@ export default function RegistrationDialog({ row, onClose, onReset }: { row: Row
   };
 
   const hw = view?.hardware;
-  const text = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? t('terminalRegistration.notBound') : String(v));
+  const text = (v: string | number | null | undefined) =>
+    v === null || v === undefined || v === '' ? t('terminalRegistration.notBound') : String(v);
   const columns = [
     { title: t('terminalRegistration.at'), dataIndex: 'at', key: 'at', render: (v: string) => when(v) },
-    { title: t('terminalRegistration.message'), dataIndex: 'message', key: 'message', render: (v: string) => t(`terminalRegistration.messages.${v}`) },
+    {
+      title: t('terminalRegistration.message'),
+      dataIndex: 'message',
+      key: 'message',
+      render: (v: string) => t(`terminalRegistration.messages.${v}`),
+    },
     {
       title: t('terminalRegistration.reason'),
       dataIndex: 'reason',
@@ -57,11 +69,18 @@ export default function RegistrationDialog({ row, onClose, onReset }: { row: Row
       render: (v: string, r: Refusal) => (
         <>
           {t(`terminalRegistration.reasons.${v}`)}
-          {r.suppressed > 0 && <Typography.Text type="secondary"> ({t('terminalRegistration.suppressed', { count: r.suppressed })})</Typography.Text>}
+          {r.suppressed > 0 && (
+            <Typography.Text type="secondary"> ({t('terminalRegistration.suppressed', { count: r.suppressed })})</Typography.Text>
+          )}
         </>
       ),
     },
-    { title: t('terminalRegistration.remoteAddress'), dataIndex: 'remoteAddress', key: 'remoteAddress', render: (v: string | null) => v ?? '—' },
+    {
+      title: t('terminalRegistration.remoteAddress'),
+      dataIndex: 'remoteAddress',
+      key: 'remoteAddress',
+      render: (v: string | null) => v ?? '—',
+    },
   ];
 
   return (
@@ -74,7 +93,12 @@ export default function RegistrationDialog({ row, onClose, onReset }: { row: Row
       footer={[
         view?.registered ? (
           <Permission key="reset" code={RESET_REGISTRATION_CODE}>
-            <Popconfirm title={t('terminalRegistration.resetConfirm', { terminalNo })} okText={t('terminalRegistration.reset')} cancelText={t('terminalRegistration.close')} onConfirm={reset}>
+            <Popconfirm
+              title={t('terminalRegistration.resetConfirm', { terminalNo })}
+              okText={t('terminalRegistration.reset')}
+              cancelText={t('terminalRegistration.close')}
+              onConfirm={reset}
+            >
               <Button danger loading={resetting} data-testid="registration-reset">
                 {t('terminalRegistration.reset')}
               </Button>
@@ -93,7 +117,9 @@ export default function RegistrationDialog({ row, onClose, onReset }: { row: Row
               <Tag color={view.registered ? 'green' : 'default'} data-testid="registration-state">
                 {t(view.registered ? 'terminalRegistration.registered' : 'terminalRegistration.unregistered')}
               </Tag>
-              <Tag color={view.online ? 'blue' : 'default'}>{t(view.online ? 'terminalRegistration.online' : 'terminalRegistration.offline')}</Tag>
+              <Tag color={view.online ? 'blue' : 'default'}>
+                {t(view.online ? 'terminalRegistration.online' : 'terminalRegistration.offline')}
+              </Tag>
             </Descriptions.Item>
             <Descriptions.Item label={t('terminalRegistration.remoteAddress')}>{view.remoteAddress ?? '—'}</Descriptions.Item>
             <Descriptions.Item label={t('terminalRegistration.registeredAt')}>{when(view.registeredAt)}</Descriptions.Item>

@@ -67,7 +67,9 @@ export default function BindDialog({ row, mode = 'bind', onClose, onBound }: Pro
     setSaving(true);
     try {
       await (replacing ? replaceTerminal : bindTerminal)(row.id, chosen.value);
-      void feedback().message.success(t(replacing ? 'console.vehicle.replaced' : 'console.vehicle.bound', { ...names, terminalNo: chosen.terminalNo }));
+      void feedback().message.success(
+        t(replacing ? 'console.vehicle.replaced' : 'console.vehicle.bound', { ...names, terminalNo: chosen.terminalNo }),
+      );
       onBound();
       onClose();
     } catch {
@@ -89,7 +91,9 @@ export default function BindDialog({ row, mode = 'bind', onClose, onBound }: Pro
       onCancel={onClose}
       destroyOnHidden
     >
-      <Typography.Paragraph type="secondary">{t(replacing ? 'console.vehicle.replaceHint' : 'console.vehicle.bindHint', names)}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t(replacing ? 'console.vehicle.replaceHint' : 'console.vehicle.bindHint', names)}
+      </Typography.Paragraph>
       <Select<number>
         showSearch
         style={{ width: '100%' }}
@@ -101,7 +105,10 @@ export default function BindDialog({ row, mode = 'bind', onClose, onBound }: Pro
         notFoundContent={hint}
         value={chosen?.value}
         onChange={(v) => setChosen(options.find((o) => o.value === v) ?? null)}
-        options={options.map((o) => ({ value: o.value, label: t('console.vehicle.terminalOption', { terminalNo: o.terminalNo, sim: o.sim }) }))}
+        options={options.map((o) => ({
+          value: o.value,
+          label: t('console.vehicle.terminalOption', { terminalNo: o.terminalNo, sim: o.sim }),
+        }))}
       />
     </Modal>
   );

@@ -30,11 +30,18 @@ export default function LicenceCell({ row, ctx }: { row: Row; ctx: EntityPageCon
   }
   return (
     <>
-      <a onClick={() => setDialog('expired')} style={{ color: token.colorError }} title={t('console.vehicle.expiredHint')} data-testid="licence-expired">
+      <a
+        onClick={() => setDialog('expired')}
+        style={{ color: token.colorError }}
+        title={t('console.vehicle.expiredHint')}
+        data-testid="licence-expired"
+      >
         {licence}
       </a>
       {dialog === 'expired' && <ServiceExpiredDialog row={row} onClose={() => setDialog(null)} onRenew={() => setDialog('renew')} />}
-      {dialog === 'renew' && <ServiceDialog entity="vehicle" row={row} name={licence} onClose={() => setDialog(null)} onSaved={ctx.reload} />}
+      {dialog === 'renew' && (
+        <ServiceDialog entity="vehicle" row={row} name={licence} onClose={() => setDialog(null)} onSaved={ctx.reload} />
+      )}
     </>
   );
 }

@@ -28,7 +28,19 @@ const SEARCH_DELAY_MS = 250;
  * (the first ones as soon as it opens), save, or clear the link after a confirmation. A refusal
  * keeps the dialog open with the server's message shown by the console's usual handling.
  */
-export default function PickDialog({ title, hint, placeholder, testId, current, search, save, clearLabel, clearConfirm, clearable, onClose }: PickDialogProps) {
+export default function PickDialog({
+  title,
+  hint,
+  placeholder,
+  testId,
+  current,
+  search,
+  save,
+  clearLabel,
+  clearConfirm,
+  clearable,
+  onClose,
+}: PickDialogProps) {
   const t = useT();
   const [options, setOptions] = useState<PickOption[]>(current ? [current] : []);
   const [chosen, setChosen] = useState<number | undefined>(current?.value);
@@ -82,7 +94,13 @@ export default function PickDialog({ title, hint, placeholder, testId, current, 
       destroyOnHidden
       footer={[
         (clearable ?? !!current) ? (
-          <Popconfirm key="clear" title={clearConfirm} okText={clearLabel} cancelText={t('console.sheet.cancel')} onConfirm={() => store(0)}>
+          <Popconfirm
+            key="clear"
+            title={clearConfirm}
+            okText={clearLabel}
+            cancelText={t('console.sheet.cancel')}
+            onConfirm={() => store(0)}
+          >
             <Button danger disabled={saving} data-testid={`${testId}-clear`}>
               {clearLabel}
             </Button>
@@ -91,7 +109,14 @@ export default function PickDialog({ title, hint, placeholder, testId, current, 
         <Button key="cancel" onClick={onClose}>
           {t('console.sheet.cancel')}
         </Button>,
-        <Button key="save" type="primary" loading={saving} disabled={!chosen || chosen === current?.value} data-testid={`${testId}-save`} onClick={() => chosen && void store(chosen)}>
+        <Button
+          key="save"
+          type="primary"
+          loading={saving}
+          disabled={!chosen || chosen === current?.value}
+          data-testid={`${testId}-save`}
+          onClick={() => chosen && void store(chosen)}
+        >
           {t('console.vehicle.pickSave')}
         </Button>,
       ]}

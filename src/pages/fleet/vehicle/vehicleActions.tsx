@@ -5,7 +5,17 @@ import type { EntityPageContext, Row } from '../../../components/schema/pageCont
 import { feedback } from '../../../services/http/feedback';
 import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
-import { ASSIGN_CODE, assignDriver, SERVICE_CODE, searchAppAccounts, searchDrivers, setVehicleOwner, unbindTerminal, vehicleOwner, type PickOption } from '../../../services/fleet';
+import {
+  ASSIGN_CODE,
+  assignDriver,
+  SERVICE_CODE,
+  searchAppAccounts,
+  searchDrivers,
+  setVehicleOwner,
+  unbindTerminal,
+  vehicleOwner,
+  type PickOption,
+} from '../../../services/fleet';
 import ServiceAction from '../service/ServiceAction';
 import BindDialog from './BindDialog';
 import PickDialog from './PickDialog';
@@ -35,7 +45,12 @@ function UnbindAction({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
     }
   };
   return (
-    <Popconfirm title={t('console.vehicle.unbindConfirm', names)} okText={t('console.vehicle.unbind')} cancelText={t('console.sheet.cancel')} onConfirm={unbind}>
+    <Popconfirm
+      title={t('console.vehicle.unbindConfirm', names)}
+      okText={t('console.vehicle.unbind')}
+      cancelText={t('console.sheet.cancel')}
+      onConfirm={unbind}
+    >
       <a data-testid="row-unbind" title={t('console.vehicle.unbind')}>
         {t('console.vehicle.unbindAction')}
       </a>

@@ -20,8 +20,18 @@ export default function ResetPasswordForm({ member, onClose }: { member: Member;
       void feedback().message.success(r.message || t('console.system.account.resetSuccess'));
     });
   return (
-    <DialogForm<Values> title={t('console.system.account.resetTitle', { name: member.name })} form={form} width={440} onClose={onClose} onFinish={submit}>
-      <ProForm.Item name="password" label={t('passport.fields.newPassword')} rules={[required(t, t('passport.fields.newPassword')), accountPasswordRule(t)]}>
+    <DialogForm<Values>
+      title={t('console.system.account.resetTitle', { name: member.name })}
+      form={form}
+      width={440}
+      onClose={onClose}
+      onFinish={submit}
+    >
+      <ProForm.Item
+        name="password"
+        label={t('passport.fields.newPassword')}
+        rules={[required(t, t('passport.fields.newPassword')), accountPasswordRule(t)]}
+      >
         <PasswordInput />
       </ProForm.Item>
       <ProFormText.Password

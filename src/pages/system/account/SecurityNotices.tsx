@@ -57,7 +57,14 @@ export function MisassignedRolesAlert() {
           <div>{t('security.misassignedHint')}</div>
           <ul style={{ margin: '8px 0 0', paddingLeft: 20 }}>
             {rows.map((r) => (
-              <li key={`${r.memberId}-${r.roleId}`}>{t('security.misassignedRow', { loginName: r.loginName, orgName: r.orgName, roleName: r.roleName, roleOrgName: r.roleOrgName })}</li>
+              <li key={`${r.memberId}-${r.roleId}`}>
+                {t('security.misassignedRow', {
+                  loginName: r.loginName,
+                  orgName: r.orgName,
+                  roleName: r.roleName,
+                  roleOrgName: r.roleOrgName,
+                })}
+              </li>
             ))}
           </ul>
         </>

@@ -9,7 +9,17 @@ import { registerMember, type RegisterBody } from '../../../services/passport';
  * asks whether to enable that account here, and does so if the operator agrees. Any other refusal
  * is the form's to show (null).
  */
-export function enableOnThisPlatform({ error, body, mode, t }: { error: unknown; body: Record<string, unknown>; mode: 'create' | 'update'; t: Translate }): Promise<boolean> | null {
+export function enableOnThisPlatform({
+  error,
+  body,
+  mode,
+  t,
+}: {
+  error: unknown;
+  body: Record<string, unknown>;
+  mode: 'create' | 'update';
+  t: Translate;
+}): Promise<boolean> | null {
   const f = failureOf(error);
   const other = f.errors.find((x) => x.key === 'passport.phoneOnOtherPlatform');
   if (mode !== 'create' || !other) return null;

@@ -35,7 +35,10 @@ function ResetPassword({ row }: { row: Row }) {
   const t = useT();
   return (
     <Permission code="member-resetpassword">
-      <DialogAction label={t('console.system.account.resetPassword')} dialog={(close) => <ResetPasswordForm member={row as unknown as Member} onClose={close} />} />
+      <DialogAction
+        label={t('console.system.account.resetPassword')}
+        dialog={(close) => <ResetPasswordForm member={row as unknown as Member} onClose={close} />}
+      />
     </Permission>
   );
 }
@@ -44,9 +47,18 @@ function ResetPassword({ row }: { row: Row }) {
 export const accountExtensions: EntityPageExtensions = {
   testId: 'account-page',
   header: <MisassignedRolesAlert />,
-  labels: { header: 'menu.system-account', add: 'console.system.account.register', createTitle: 'console.system.account.register', editTitle: 'console.system.account.edit' },
+  labels: {
+    header: 'menu.system-account',
+    add: 'console.system.account.register',
+    createTitle: 'console.system.account.register',
+    editTitle: 'console.system.account.edit',
+  },
   cells: memberCells,
-  rowActions: (row) => [<ResetPassword key="reset" row={row} />, <SimulateLink key="simulate" member={row as unknown as Member} />, <UnlockLink key="unlock" member={row as unknown as Member} />],
+  rowActions: (row) => [
+    <ResetPassword key="reset" row={row} />,
+    <SimulateLink key="simulate" member={row as unknown as Member} />,
+    <UnlockLink key="unlock" member={row as unknown as Member} />,
+  ],
   actionsWidth: 260,
   formSection: confirmSection,
   form: {

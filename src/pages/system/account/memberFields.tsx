@@ -21,7 +21,17 @@ export function MemberRoles({ form, row, value, onChange, id }: FieldContext & I
   const tree = useOrgOptions();
   const orgId = (Form.useWatch('orgId', form) as number | undefined) ?? (row?.orgId as number | undefined) ?? tree[0]?.value;
   const groups = useRoleOptions(APPLICATIONS, orgId === undefined ? [] : lineageOf(tree, orgId));
-  return <Select id={id} mode="multiple" optionFilterProp="label" options={groups} value={value} onChange={onChange} data-testid="member-roles" />;
+  return (
+    <Select
+      id={id}
+      mode="multiple"
+      optionFilterProp="label"
+      options={groups}
+      value={value}
+      onChange={onChange}
+      data-testid="member-roles"
+    />
+  );
 }
 
 /** An App account's roles: only the vehicle-app ones are shown and changed; its web roles are left alone by the server. */
@@ -30,7 +40,17 @@ export function AppMemberRoles({ value, onChange, id }: FieldContext & Injected<
   const appRoles = new Set(groups.flatMap((g) => g.options.map((o) => o.value)));
   // Until the App roles are known, none of the account's roles can be told to be one.
   const shown = (value ?? []).filter((v) => appRoles.has(v));
-  return <Select id={id} mode="multiple" optionFilterProp="label" options={groups} value={shown} onChange={onChange} data-testid="app-member-roles" />;
+  return (
+    <Select
+      id={id}
+      mode="multiple"
+      optionFilterProp="label"
+      options={groups}
+      value={shown}
+      onChange={onChange}
+      data-testid="app-member-roles"
+    />
+  );
 }
 const APP_ONLY: readonly Application[] = ['vehicle-app'];
 
@@ -50,7 +70,9 @@ export function MemberTypes({ row, value, onChange, id }: FieldContext & Injecte
 
 const StatusCell = ({ value }: { value: unknown }) => {
   const t = useT();
-  return <Typography.Text type={value === 'enabled' ? undefined : 'danger'}>{t(`entity.member.enums.status.${String(value)}`)}</Typography.Text>;
+  return (
+    <Typography.Text type={value === 'enabled' ? undefined : 'danger'}>{t(`entity.member.enums.status.${String(value)}`)}</Typography.Text>
+  );
 };
 
 /** The cells both account pages show the same way: status in red unless enabled, the last sign-in as a time. */

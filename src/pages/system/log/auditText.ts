@@ -31,7 +31,12 @@ export interface DetailLine {
 
 /** A detail key's label: the target entity's field, then the log's own words, then the account form's. */
 function keyLabel(t: Translate, key: string, kind: string | null): string {
-  return (kind && known(t, `entity.${kind}.fields.${key}`)) ?? known(t, `console.system.log.detailKeys.${key}`) ?? known(t, `passport.fields.${key}`) ?? key;
+  return (
+    (kind && known(t, `entity.${kind}.fields.${key}`)) ??
+    known(t, `console.system.log.detailKeys.${key}`) ??
+    known(t, `passport.fields.${key}`) ??
+    key
+  );
 }
 
 function valueText(t: Translate, v: unknown): string {

@@ -12,7 +12,8 @@ import { detailLines, targetText, type DetailLine } from './auditText';
 const request = tableRequest(queryAudit);
 
 /** A time range from the search form as the ISO instants the server takes. */
-const isoRange = (range: unknown) => (Array.isArray(range) ? range.map((v: unknown) => (v ? dayjs(v as string).toISOString() : null)) : undefined);
+const isoRange = (range: unknown) =>
+  Array.isArray(range) ? range.map((v: unknown) => (v ? dayjs(v as string).toISOString() : null)) : undefined;
 
 /** Labelled detail lines, each on its own line and cut to the column with the whole line on hover. */
 function Detail({ lines }: { lines: DetailLine[] }) {
@@ -55,16 +56,31 @@ export default function LogPage() {
     { title: t('console.system.log.actor'), dataIndex: 'memberName', render: (_, r) => r.memberName ?? '-' },
     { title: t('console.system.log.realActor'), dataIndex: 'actorName', search: false, render: (_, r) => r.actorName ?? '-' },
     { title: t('passport.fields.orgId'), dataIndex: 'orgName', search: false },
-    { title: t('passport.fields.action'), dataIndex: 'action', valueType: 'select', valueEnum: valueEnumOf(ACTION_KEYS, t), render: (_, r) => actionLabel(r.action, t) },
+    {
+      title: t('passport.fields.action'),
+      dataIndex: 'action',
+      valueType: 'select',
+      valueEnum: valueEnumOf(ACTION_KEYS, t),
+      render: (_, r) => actionLabel(r.action, t),
+    },
     { title: t('passport.fields.target'), dataIndex: 'target', render: (_, r) => <span data-testid="log-target">{targetText(r, t)}</span> },
-    { title: t('passport.fields.applications'), dataIndex: 'application', search: false, render: (_, r) => labelOf(APPLICATION_KEYS, t, r.application) || '-' },
+    {
+      title: t('passport.fields.applications'),
+      dataIndex: 'application',
+      search: false,
+      render: (_, r) => labelOf(APPLICATION_KEYS, t, r.application) || '-',
+    },
     {
       title: t('console.system.log.result'),
       dataIndex: 'success',
       valueType: 'select',
       valueEnum: { true: { text: t('console.system.log.success') }, false: { text: t('console.system.log.failure') } },
       search: { transform: (v: unknown) => ({ success: v === 'true' || v === true }) },
-      render: (_, r) => <Tag color={r.success ? 'success' : 'error'} data-testid="log-result">{r.success ? t('console.system.log.success') : t('console.system.log.failure')}</Tag>,
+      render: (_, r) => (
+        <Tag color={r.success ? 'success' : 'error'} data-testid="log-result">
+          {r.success ? t('console.system.log.success') : t('console.system.log.failure')}
+        </Tag>
+      ),
     },
     { title: t('console.system.log.ip'), dataIndex: 'ip', search: false },
     {

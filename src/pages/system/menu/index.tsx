@@ -12,7 +12,6 @@ import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
 import { menuParents, type ParentNode } from './parentOptions';
 
-
 /** The whole tree of one application, as the passport answers it; a leaf has no empty child list. */
 const LOADERS = perApplication((application) => async () => pruneEmpty(await allResources(application)) as unknown as Row[]);
 
@@ -33,7 +32,14 @@ function AddChild({ application, row, ctx }: { application: Application; row: Ro
  * The parent of a resource: the application's menus, with the resource itself and everything below
  * it disabled (it cannot become its own ancestor); empty means top level.
  */
-function ParentInput({ application, row, form: _form, value, onChange, ...rest }: FieldContext & { application: Application; value?: number | null; onChange?: (v: number | null) => void }) {
+function ParentInput({
+  application,
+  row,
+  form: _form,
+  value,
+  onChange,
+  ...rest
+}: FieldContext & { application: Application; value?: number | null; onChange?: (v: number | null) => void }) {
   const t = useT();
   const [parents, setParents] = useState<ParentNode[]>([]);
   const [failed, setFailed] = useState(false);
@@ -79,7 +85,12 @@ function KindCell({ value }: { value: unknown }) {
   return <Tag color={value === 'Menu' ? 'blue' : 'default'}>{labelOf(KIND_KEYS, t, String(value))}</Tag>;
 }
 
-const LABELS = { header: 'menu.system-menu', add: 'console.system.menu.add', createTitle: 'console.system.menu.add', editTitle: 'console.system.menu.edit' };
+const LABELS = {
+  header: 'menu.system-menu',
+  add: 'console.system.menu.add',
+  createTitle: 'console.system.menu.add',
+  editTitle: 'console.system.menu.edit',
+};
 const CELLS = { kind: (value: unknown) => <KindCell value={value} /> };
 /** What only a menu has (a route and how the tab bar treats it): an action, a leaf, has none of it. */
 const MENU_ONLY = ['path', 'url', 'icon', 'activeMenu', 'hidden', 'affix', 'noCache'] as const;
@@ -90,8 +101,15 @@ function useMenuOnlyHidden(_mode: 'create' | 'update', row: Row | undefined, for
 }
 
 /** One form per application: the parent picker lists that application's menus. */
-const FORMS = perApplication<FormExtensions>((application) => ({ modal: true, changesOnly: true, useHidden: useMenuOnlyHidden, inputs: { parentId: (p) => <ParentInput application={application} {...p} />, kind: (p) => <KindInput {...p} /> } }));
-const ADD_CHILD = perApplication((application) => (row: Row, ctx: EntityPageContext) => [<AddChild key="addChild" application={application} row={row} ctx={ctx} />]);
+const FORMS = perApplication<FormExtensions>((application) => ({
+  modal: true,
+  changesOnly: true,
+  useHidden: useMenuOnlyHidden,
+  inputs: { parentId: (p) => <ParentInput application={application} {...p} />, kind: (p) => <KindInput {...p} /> },
+}));
+const ADD_CHILD = perApplication((application) => (row: Row, ctx: EntityPageContext) => [
+  <AddChild key="addChild" application={application} row={row} ctx={ctx} />,
+]);
 
 /**
  * Menus (SPEC.md §3 menu resources): the resource schema page once per application (obd-web,

@@ -25,9 +25,13 @@ export default function OrgLinkForm({ org, onClose, onSaved }: { org: Org; onClo
       initialValues={{ link: org.link ?? '' }}
       onOpenChange={(open) => !open && onClose()}
       onFinish={submit}
-      
     >
-      <ProFormText name="link" label={t('org.fields.link')} placeholder="https://" rules={[externalLinkRule(t, t('org.fields.link')), maxLength(t, t('org.fields.link'), 512)]} />
+      <ProFormText
+        name="link"
+        label={t('org.fields.link')}
+        placeholder="https://"
+        rules={[externalLinkRule(t, t('org.fields.link')), maxLength(t, t('org.fields.link'), 512)]}
+      />
     </ModalForm>
   );
 }

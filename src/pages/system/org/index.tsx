@@ -28,7 +28,10 @@ function EditLink({ row, ctx }: { row: Row; ctx: EntityPageContext }) {
   const t = useT();
   return (
     <Permission code="org-editLink">
-      <DialogAction label={t('console.system.org.editLink')} dialog={(close) => <OrgLinkForm org={row as unknown as Org} onClose={close} onSaved={ctx.reload} />} />
+      <DialogAction
+        label={t('console.system.org.editLink')}
+        dialog={(close) => <OrgLinkForm org={row as unknown as Org} onClose={close} onSaved={ctx.reload} />}
+      />
     </Permission>
   );
 }
@@ -58,7 +61,11 @@ function ParentInput({ row, form: _form, ...rest }: FieldContext & { value?: num
 const statusCell = (value: unknown) => <OrgStatus value={value} />;
 function OrgStatus({ value }: { value: unknown }) {
   const t = useT();
-  return <Typography.Text type={value === 'enabled' ? undefined : 'danger'}>{t(`entity.organisation.enums.status.${String(value)}`)}</Typography.Text>;
+  return (
+    <Typography.Text type={value === 'enabled' ? undefined : 'danger'}>
+      {t(`entity.organisation.enums.status.${String(value)}`)}
+    </Typography.Text>
+  );
 }
 
 /**
@@ -70,13 +77,25 @@ function OrgStatus({ value }: { value: unknown }) {
 export default entityPage('organisation', {
   tree: true,
   testId: 'org-page',
-  labels: { header: 'menu.system-org', add: 'console.system.org.add', createTitle: 'console.system.org.add', editTitle: 'console.system.org.edit' },
+  labels: {
+    header: 'menu.system-org',
+    add: 'console.system.org.add',
+    createTitle: 'console.system.org.add',
+    editTitle: 'console.system.org.edit',
+  },
   leadingRowActions: (row, ctx) => [<AddChild key="addChild" row={row} ctx={ctx} />],
   rowActions: (row, ctx) => [<EditLink key="link" row={row} ctx={ctx} />],
   actionsWidth: 250,
   cells: {
     status: statusCell,
-    link: (value) => (typeof value === 'string' && value ? <a href={value} target="_blank" rel="noreferrer noopener">{value}</a> : '-'),
+    link: (value) =>
+      typeof value === 'string' && value ? (
+        <a href={value} target="_blank" rel="noreferrer noopener">
+          {value}
+        </a>
+      ) : (
+        '-'
+      ),
   },
   form: {
     modal: true,

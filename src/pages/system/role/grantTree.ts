@@ -21,7 +21,11 @@ export interface GrantNode {
 
 export const idsOf = (tree: readonly ResourceItem[]): number[] => tree.flatMap((r) => [r.id, ...idsOf(r.children ?? [])]);
 
-export function grantTree(all: readonly ResourceItem[], assignable: ReadonlySet<number>, titleOf: (r: ResourceItem) => string): GrantNode[] {
+export function grantTree(
+  all: readonly ResourceItem[],
+  assignable: ReadonlySet<number>,
+  titleOf: (r: ResourceItem) => string,
+): GrantNode[] {
   return all.map((r) => ({
     key: r.id,
     title: titleOf(r),

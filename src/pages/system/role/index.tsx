@@ -8,12 +8,14 @@ import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
 import AuthorizeDialog from './AuthorizeDialog';
 
-
 function Authorize({ application, row }: { application: Application; row: Row }) {
   const t = useT();
   return (
     <Permission code={codeFor('role-authorize', application)}>
-      <DialogAction label={t('console.system.role.authorize')} dialog={(close) => <AuthorizeDialog application={application} role={row as unknown as Role} onClose={close} />} />
+      <DialogAction
+        label={t('console.system.role.authorize')}
+        dialog={(close) => <AuthorizeDialog application={application} role={row as unknown as Role} onClose={close} />}
+      />
     </Permission>
   );
 }

@@ -58,7 +58,14 @@ export default function EditDialog({ row, t, onCancel, onSave }: Props) {
       }
     >
       <Space direction="vertical" style={{ width: '100%' }}>
-        <Alert type="info" showIcon message={t('console.labels.editHelp')} description={hint.length ? t('console.labels.placeholdersHint', { placeholders: hint.map((p) => `{${p}}`).join(' ') }) : undefined} />
+        <Alert
+          type="info"
+          showIcon
+          message={t('console.labels.editHelp')}
+          description={
+            hint.length ? t('console.labels.placeholdersHint', { placeholders: hint.map((p) => `{${p}}`).join(' ') }) : undefined
+          }
+        />
         <Form form={form} layout="vertical" initialValues={row.drafts}>
           {LANGUAGES.map((l) => (
             <Form.Item
@@ -83,7 +90,12 @@ export default function EditDialog({ row, t, onCancel, onSave }: Props) {
                 },
               ]}
             >
-              <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} maxLength={LABEL_VALUE_MAX} placeholder={row.texts[l]} data-testid={`labels-input-${l}`} />
+              <Input.TextArea
+                autoSize={{ minRows: 1, maxRows: 4 }}
+                maxLength={LABEL_VALUE_MAX}
+                placeholder={row.texts[l]}
+                data-testid={`labels-input-${l}`}
+              />
             </Form.Item>
           ))}
         </Form>

@@ -14,7 +14,11 @@ import { errorSample, previewFormSchema } from '../../../../schemas/kit/labelPre
  * `npm run gen`: nothing is compiled here, so no eval and the CSP stands) and labels of an entity's
  * preview form, every text from `t` (drafts over what users see now).
  */
-export function previewForm(entity: string, schema: EntitySchema, t: Translate): { schema: RJSFSchema; validator: ValidatorType; uiSchema: UiSchema } {
+export function previewForm(
+  entity: string,
+  schema: EntitySchema,
+  t: Translate,
+): { schema: RJSFSchema; validator: ValidatorType; uiSchema: UiSchema } {
   const form = previewFormSchema(entity, schema) as RJSFSchema;
   const prefix = `entity.${entity}.fields`;
   const localize = (errors?: null | ErrorObject[]) => {

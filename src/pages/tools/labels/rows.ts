@@ -35,11 +35,26 @@ export function labelRows(keys: readonly string[], effective: Catalogues, overri
   const rows: LabelRow[] = [];
   for (const key of keys) {
     const own = byKey.get(key) ?? [];
-    const texts = Object.fromEntries(LANGUAGES.map((l) => [l, effective[l][key] ?? defaultCatalogues[l][key] ?? ''])) as Record<Language, string>;
+    const texts = Object.fromEntries(LANGUAGES.map((l) => [l, effective[l][key] ?? defaultCatalogues[l][key] ?? ''])) as Record<
+      Language,
+      string
+    >;
     const drafts = Object.fromEntries(own.filter((o) => o.draft !== null).map((o) => [o.locale, o.draft!]));
     const published = Object.fromEntries(own.filter((o) => o.published !== null).map((o) => [o.locale, o.published!]));
-    const row = { key, texts, drafts, published, missing: Object.keys(drafts).length ? missingLanguages(new Set(Object.keys(drafts) as Language[])) : [] };
-    if (q && !key.toLowerCase().includes(q) && !Object.values(texts).some((x) => x.toLowerCase().includes(q)) && !Object.values(drafts).some((x) => x.toLowerCase().includes(q))) continue;
+    const row = {
+      key,
+      texts,
+      drafts,
+      published,
+      missing: Object.keys(drafts).length ? missingLanguages(new Set(Object.keys(drafts) as Language[])) : [],
+    };
+    if (
+      q &&
+      !key.toLowerCase().includes(q) &&
+      !Object.values(texts).some((x) => x.toLowerCase().includes(q)) &&
+      !Object.values(drafts).some((x) => x.toLowerCase().includes(q))
+    )
+      continue;
     rows.push(row);
   }
   return rows;

@@ -48,7 +48,13 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
       { name: 'p-Fatigue', alarmType: 'Fatigue', threshold: null, durationMinutes: null, params: { hours: 1, restMinutes: 20 } },
       { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null },
       { name: 'p-StopLongTime', alarmType: 'StopLongTime', threshold: null, durationMinutes: 2 },
-      { name: 'p-RepeatArrival', alarmType: 'RepeatArrival', threshold: null, durationMinutes: null, params: { radiusM: 200, count: 3, windowHours: 1 } },
+      {
+        name: 'p-RepeatArrival',
+        alarmType: 'RepeatArrival',
+        threshold: null,
+        durationMinutes: null,
+        params: { radiusM: 200, count: 3, windowHours: 1 },
+      },
       { name: 'p-FuelDrain', alarmType: 'FuelDrain', threshold: null, durationMinutes: null },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
@@ -58,14 +64,26 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
   afterAll(() => rig.close());
 
   const alarmsOf = async (vehicleId: number, type: string) =>
-    (await sql<{ id: number; begin: Date }>`SELECT id, begin_time AS begin FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type} ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({ id: r.id, begin: new Date(r.begin).getTime() }));
+    (
+      await sql<{
+        id: number;
+        begin: Date;
+      }>`SELECT id, begin_time AS begin FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type} ORDER BY begin_time`.execute(
+        rig.s.database.db,
+      )
+    ).rows.map((r) => ({ id: r.id, begin: new Date(r.begin).getTime() }));
 
   /**
    * Sends the reports before `trigger` and lets them be derived; then the one before it, whose pass
    * is held at the gate once it has read it; then `trigger`, whose batch raises the alarm ahead of
    * that pass; then lets the pass go on. Answers the alarms of `type` the batch raised.
    */
-  async function raceTheTrigger(phone: string, reports: LocationInput[], trigger: number, type: string): Promise<Array<{ id: number; begin: number }>> {
+  async function raceTheTrigger(
+    phone: string,
+    reports: LocationInput[],
+    trigger: number,
+    type: string,
+  ): Promise<Array<{ id: number; begin: number }>> {
     const vehicleId = await rig.vehicleOf(phone);
     const terminal = rig.terminal(phone);
     await terminal.connect();
@@ -169,7 +187,9 @@ describe('an alarm raised ahead of a pass already under way, on postgres', () =>
     const day = new ScriptedDay(START, HOME).step(60, 36, { fuelL: 200 }).step(120, 0, { acc: false });
     for (const level of [190, 180, 170, 160]) day.step(30, 0, { acc: false, fuelL: level });
     const vehicleId = await rig.vehicleOf(demoTerminal(1));
-    const tank = (await sql<{ tank: number | null }>`SELECT tank_capacity AS tank FROM vehicle WHERE id = ${vehicleId}`.execute(rig.s.database.db)).rows[0].tank;
+    const tank = (
+      await sql<{ tank: number | null }>`SELECT tank_capacity AS tank FROM vehicle WHERE id = ${vehicleId}`.execute(rig.s.database.db)
+    ).rows[0].tank;
     const trigger = drainReadAt(day.reports, 6, Math.max(5, (tank ?? 0) * 0.05));
     expect(trigger).toBeGreaterThan(18);
     const early = await raceTheTrigger(demoTerminal(1), day.reports, trigger, 'FuelDrain');

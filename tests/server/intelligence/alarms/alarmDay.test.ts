@@ -50,7 +50,21 @@ function scriptedDay(): { reports: ScriptedDay['reports']; fences: Fences } {
   return { reports: d.reports, fences: { route: { center: routeCenter, radius: 300 }, border: { center: borderCenter, radius: 200 } } };
 }
 
-const EXPECTED = ['Crash', 'Fault', 'FenceIn', 'FenceOut', 'FireOn', 'FuelDrain', 'Idle', 'Insert', 'Low', 'OverSpeed', 'PullOut', 'StopLongTime', 'Trail'];
+const EXPECTED = [
+  'Crash',
+  'Fault',
+  'FenceIn',
+  'FenceOut',
+  'FireOn',
+  'FuelDrain',
+  'Idle',
+  'Insert',
+  'Low',
+  'OverSpeed',
+  'PullOut',
+  'StopLongTime',
+  'Trail',
+];
 
 interface AlarmRow {
   type: string;
@@ -72,18 +86,30 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
       await sql<AlarmRow & { begin: Date; end: Date | null }>`
         SELECT type, subject, begin_time AS begin, end_time AS "end", value, level, fence_id, detail FROM alarm
         WHERE vehicle_id = ${vehicleId} ORDER BY begin_time, type, subject`.execute(rig.s.database.db)
-    ).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime(), end: r.end === null ? null : new Date(r.end).getTime(), detail: typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail }));
+    ).rows.map((r) => ({
+      ...r,
+      begin: new Date(r.begin).getTime(),
+      end: r.end === null ? null : new Date(r.end).getTime(),
+      detail: typeof r.detail === 'string' ? JSON.parse(r.detail) : r.detail,
+    }));
 
   beforeAll(async () => {
     // The operator's map of their dongles' OBD alarm items (no reference names these ids).
-    rig = await startAlarmRig(backend, { obdAlarmTypes: new Map([[0x11, 'PullOut'], [0x12, 'Insert'], [0x05, 'Crash']]) });
+    rig = await startAlarmRig(backend, {
+      obdAlarmTypes: new Map([
+        [0x11, 'PullOut'],
+        [0x12, 'Insert'],
+        [0x05, 'Crash'],
+      ]),
+    });
     hd = await rig.s.memberToken('HD', 'administrator');
     const put = async (url: string, body: object) => {
       const r = await rig.s.call(hd, 'PUT', url, body);
       if (r.status !== 201 && r.status !== 200) throw new Error(`${url}: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body;
     };
-    const policy = (alarmType: string, threshold: number | null, durationMinutes: number | null) => put('/api/vehicle/policy', { name: `p-${alarmType}`, alarmType, threshold, durationMinutes });
+    const policy = (alarmType: string, threshold: number | null, durationMinutes: number | null) =>
+      put('/api/vehicle/policy', { name: `p-${alarmType}`, alarmType, threshold, durationMinutes });
     await policy('FireOn', null, null);
     await policy('Idle', null, 3);
     await policy('StopLongTime', null, 60);
@@ -93,9 +119,24 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     await policy('Fault', null, null);
     await policy('FuelDrain', null, null);
     for (const [name, f] of Object.entries(day.fences))
-      await put('/api/vehicle/fence', { name, fenceType: 'circle', geometry: { center: [f.center.longitude, f.center.latitude], radius: f.radius }, dwellSeconds: 30, speedLimit: 60 });
+      await put('/api/vehicle/fence', {
+        name,
+        fenceType: 'circle',
+        geometry: { center: [f.center.longitude, f.center.latitude], radius: f.radius },
+        dwellSeconds: 30,
+        speedLimit: 60,
+      });
     const expert = await rig.s.call(await rig.s.login('admin', 'Admin2026x'), 'POST', '/api/vehicle/expertFault', {
-      spn: 5301, fmi: 2, dtcCode: 'P0301', name: '1 缸失火', unit: '发动机', level: 'high', description: '检测到 1 缸失火', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化', maintenanceMeasures: '更换点火线圈',
+      spn: 5301,
+      fmi: 2,
+      dtcCode: 'P0301',
+      name: '1 缸失火',
+      unit: '发动机',
+      level: 'high',
+      description: '检测到 1 缸失火',
+      resolvent: '检查点火线圈与火花塞',
+      cause: '点火线圈老化',
+      maintenanceMeasures: '更换点火线圈',
     });
     if (expert.status !== 201) throw new Error(JSON.stringify(expert.body));
   });
@@ -111,7 +152,17 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     expect(byType.OverSpeed.value).toBe(120);
     expect(byType.Low.value).toBe(11);
     expect(byType.Idle.value).toBeGreaterThanOrEqual(4);
-    expect(byType.Fault).toMatchObject({ subject: 'dtc:P0301', level: 'high', detail: { code: 'P0301', name: '1 缸失火', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化', maintenanceMeasures: '更换点火线圈' } });
+    expect(byType.Fault).toMatchObject({
+      subject: 'dtc:P0301',
+      level: 'high',
+      detail: {
+        code: 'P0301',
+        name: '1 缸失火',
+        resolvent: '检查点火线圈与火花塞',
+        cause: '点火线圈老化',
+        maintenanceMeasures: '更换点火线圈',
+      },
+    });
     expect(byType.Fault.end! - byType.Fault.begin).toBe(60_000);
     expect(byType.FenceIn.fence_id).toBe(byType.FenceOut.fence_id);
     expect(byType.FenceIn.begin).toBeLessThan(byType.FenceOut.begin);
@@ -120,7 +171,12 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     expect(byType.FuelDrain.value).toBeCloseTo(50, 0);
     // Every alarm was announced once, as it was created.
     const vehicleId = await rig.vehicleOf(demoTerminal(1));
-    expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => a.type).sort()).toEqual(EXPECTED);
+    expect(
+      rig.raised
+        .filter((a) => a.vehicleId === vehicleId)
+        .map((a) => a.type)
+        .sort(),
+    ).toEqual(EXPECTED);
   });
 
   it('gives the same alarms when the morning arrives last, as a blind-area upload', async () => {
@@ -140,7 +196,9 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     const phone = demoTerminal(3);
     const vehicleId = await rig.vehicleOf(phone);
     const now = Date.now();
-    await rig.send(phone, [{ time: now, latitude: HOME.latitude, longitude: HOME.longitude, speed: 0, status: { accOn: false, fixed: true } }]);
+    await rig.send(phone, [
+      { time: now, latitude: HOME.latitude, longitude: HOME.longitude, speed: 0, status: { accOn: false, fixed: true } },
+    ]);
     const offline = async () => (await alarmsOf(vehicleId)).filter((x) => x.type === 'OfflineLongTime');
     // The clock ticks every 100 ms: nothing while the silence is shorter than the policy.
     rig.clockAhead = 119 * 60_000;
@@ -148,7 +206,9 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     expect(await offline()).toEqual([]);
     rig.clockAhead = 121 * 60_000;
     // The row is committed before the engine announces it: wait for both, as a subscriber would.
-    await until(async () => (await offline()).length === 1 && rig.raised.some((x) => x.type === 'OfflineLongTime' && x.vehicleId === vehicleId));
+    await until(
+      async () => (await offline()).length === 1 && rig.raised.some((x) => x.type === 'OfflineLongTime' && x.vehicleId === vehicleId),
+    );
     const [open] = await offline();
     expect(open.end).toBeNull();
     expect(rig.raised.filter((x) => x.type === 'OfflineLongTime' && x.vehicleId === vehicleId)).toHaveLength(1);
@@ -156,7 +216,9 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     await new Promise((r) => setTimeout(r, 300));
     expect(await offline()).toHaveLength(1);
     rig.clockAhead = 0;
-    await rig.send(phone, [{ time: now + 1000, latitude: HOME.latitude, longitude: HOME.longitude, speed: 0, status: { accOn: false, fixed: true } }]);
+    await rig.send(phone, [
+      { time: now + 1000, latitude: HOME.latitude, longitude: HOME.longitude, speed: 0, status: { accOn: false, fixed: true } },
+    ]);
     const [closed] = await offline();
     expect(closed.end).not.toBeNull();
     expect(closed.end!).toBeGreaterThan(closed.begin);
@@ -174,7 +236,16 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     return { day, parkedAt };
   };
   const stopsOf = async (vehicleId: number) =>
-    (await sql<{ id: number; begin: Date; end: Date | null; value: number }>`SELECT id, begin_time AS begin, end_time AS "end", value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime'`.execute(rig.s.database.db)).rows.map((r) => ({
+    (
+      await sql<{
+        id: number;
+        begin: Date;
+        end: Date | null;
+        value: number;
+      }>`SELECT id, begin_time AS begin, end_time AS "end", value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'StopLongTime'`.execute(
+        rig.s.database.db,
+      )
+    ).rows.map((r) => ({
       ...r,
       begin: new Date(r.begin).getTime(),
       end: r.end === null ? null : new Date(r.end).getTime(),
@@ -192,12 +263,19 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     await new Promise((r) => setTimeout(r, 300));
     expect(await stops()).toEqual([]);
     rig.clockAhead = parkedAt + 61 * 60_000 - Date.now();
-    const announced = (list: Array<{ type: string; vehicleId: number }>) => list.some((a) => a.type === 'StopLongTime' && a.vehicleId === vehicleId);
+    const announced = (list: Array<{ type: string; vehicleId: number }>) =>
+      list.some((a) => a.type === 'StopLongTime' && a.vehicleId === vehicleId);
     await until(async () => (await stops()).length === 1 && announced(rig.raised) && announced(rig.published));
     const [open] = await stops();
     expect(open).toMatchObject({ begin: parkedAt, end: null, value: 61 });
     expect(rig.raised.filter((a) => a.type === 'StopLongTime' && a.vehicleId === vehicleId)).toHaveLength(1);
-    expect(rig.published).toContainEqual({ alarmId: open.id, vehicleId, orgPath: expect.stringMatching(/^\//), type: 'StopLongTime', at: parkedAt });
+    expect(rig.published).toContainEqual({
+      alarmId: open.id,
+      vehicleId,
+      orgPath: expect.stringMatching(/^\//),
+      type: 'StopLongTime',
+      at: parkedAt,
+    });
     // Deriving the reports again keeps it (they still end in that stop), and later ticks add nothing.
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
     await new Promise((r) => setTimeout(r, 300));
@@ -209,7 +287,7 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     expect(await stops()).toEqual([{ ...open, end: parkedAt + 90 * 60_000, value: 90 }]);
   });
 
-  it('removes the clock\'s StopLongTime once a blind-area upload shows the vehicle moved during that stop', async () => {
+  it("removes the clock's StopLongTime once a blind-area upload shows the vehicle moved during that stop", async () => {
     const phone = demoTerminal(7);
     const vehicleId = await rig.vehicleOf(phone);
     const { day: d, parkedAt } = driveThenPark({ latitude: 31.35, longitude: 121.55 });
@@ -238,7 +316,15 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     await rig.sendObd(phone, [
       { time: t0 + 60_000, subtype: 3, alarms: [{ id: 0x11, hex: '' }], position },
       { time: t0 + 120_000, subtype: 3, alarms: [{ id: 0x12, hex: '' }], position },
-      { time: t0 + 180_000, subtype: 3, alarms: [{ id: 0x05, hex: '01' }, { id: 0x07, hex: '' }], position },
+      {
+        time: t0 + 180_000,
+        subtype: 3,
+        alarms: [
+          { id: 0x05, hex: '01' },
+          { id: 0x07, hex: '' },
+        ],
+        position,
+      },
     ]);
     const rows = (await alarmsOf(await rig.vehicleOf(phone))).map((a) => [a.type, a.subject, a.begin - t0]);
     expect(rows).toEqual([
@@ -251,7 +337,9 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
 
   it('delivers each new alarm once over the live WebSocket, to members whose subtree holds the vehicle', async () => {
     // A console rule for collisions at the root: every member whose scope holds the vehicle hears it.
-    await sql`INSERT INTO notify (org_id, name, alarm_type, channel) SELECT id, 'crash to console', 'Crash', 'platform' FROM organisation WHERE parent_id IS NULL`.execute(rig.s.database.db);
+    await sql`INSERT INTO notify (org_id, name, alarm_type, channel) SELECT id, 'crash to console', 'Crash', 'platform' FROM organisation WHERE parent_id IS NULL`.execute(
+      rig.s.database.db,
+    );
     const ws = rig.httpUrl!.replace('http', 'ws') + '/api/vehicle/live';
     const sh = await openSocket(`${ws}?token=${await rig.s.memberToken('HD-SH', 'orgUser')}`);
     const hn = await openSocket(`${ws}?token=${await rig.s.memberToken('HN', 'orgUser')}`);
@@ -259,12 +347,24 @@ describe.each(BACKENDS)('alarm engine over a scripted day through the gateway on
     await hn.until((m) => m.some((x) => x.type === 'hello'));
     const phone = demoTerminal(4);
     const t0 = Date.now() - 60_000;
-    const at = (i: number, bits: number) => ({ time: t0 + i * 10_000, latitude: HOME.latitude, longitude: HOME.longitude, speed: 30, alarm: bits, status: { accOn: true, fixed: true } });
+    const at = (i: number, bits: number) => ({
+      time: t0 + i * 10_000,
+      latitude: HOME.latitude,
+      longitude: HOME.longitude,
+      speed: 30,
+      alarm: bits,
+      status: { accOn: true, fixed: true },
+    });
     await rig.send(phone, [at(0, 0), at(1, 1 << 29), at(2, 0)]);
-    const alarmsOf = (m: typeof sh.messages) => m.filter((x) => x.type === 'alarm').flatMap((x) => x.items as Array<{ type: string; vehicleId: number; licence: string }>);
+    const alarmsOf = (m: typeof sh.messages) =>
+      m.filter((x) => x.type === 'alarm').flatMap((x) => x.items as Array<{ type: string; vehicleId: number; licence: string }>);
     await sh.until((m) => alarmsOf(m).some((a) => a.type === 'Crash'));
     const vehicleId = await rig.vehicleOf(phone);
-    expect(alarmsOf(sh.messages).filter((a) => a.vehicleId === vehicleId).map((a) => a.type)).toEqual(['Crash']);
+    expect(
+      alarmsOf(sh.messages)
+        .filter((a) => a.vehicleId === vehicleId)
+        .map((a) => a.type),
+    ).toEqual(['Crash']);
     expect(alarmsOf(sh.messages)[0].licence).toMatch(/^沪A/);
     // Re-deriving the same reports announces nothing again; the other subtree heard nothing.
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });

@@ -26,13 +26,29 @@ describe.each(BACKENDS)('alarm export on %s', (backend) => {
     s = await startTestServer(backend);
     admin = await s.login('admin', ADMIN_PASSWORD);
     outsider = await s.memberToken('HN-SZ', 'orgUser');
-    const vehicle = (await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code = 'HD-SH' ORDER BY v.id LIMIT 1`.execute(s.database.db)).rows[0].id;
-    await replaceAlarms(s.database.db, vehicle, T0, mergeIntervals([interval('OverSpeed', 0, 5, 112), interval('Crash', 10, 10), interval('Fatigue', 30, null)]));
+    const vehicle = (
+      await sql<{
+        id: number;
+      }>`SELECT v.id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code = 'HD-SH' ORDER BY v.id LIMIT 1`.execute(
+        s.database.db,
+      )
+    ).rows[0].id;
+    await replaceAlarms(
+      s.database.db,
+      vehicle,
+      T0,
+      mergeIntervals([interval('OverSpeed', 0, 5, 112), interval('Crash', 10, 10), interval('Fatigue', 30, null)]),
+    );
   });
   afterAll(() => s.close());
 
   const exportRows = async (token: string, body: object, lang = 'en-US') => {
-    const res = await s.app.inject({ method: 'POST', url: '/api/vehicle/alarm/export', headers: { authorization: `Bearer ${token}`, 'accept-language': lang }, payload: body });
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/api/vehicle/alarm/export',
+      headers: { authorization: `Bearer ${token}`, 'accept-language': lang },
+      payload: body,
+    });
     expect(res.statusCode).toBe(200);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
@@ -41,7 +57,11 @@ describe.each(BACKENDS)('alarm export on %s', (backend) => {
   };
 
   it('writes the rows the list answers for the same criteria and order, in the caller’s language', async () => {
-    const list = await s.call(admin, 'POST', '/api/vehicle/alarm/query', { criteria: { category: 'terminal' }, pageIndex: 1, pageSize: 50 });
+    const list = await s.call(admin, 'POST', '/api/vehicle/alarm/query', {
+      criteria: { category: 'terminal' },
+      pageIndex: 1,
+      pageSize: 50,
+    });
     const rows = await exportRows(admin, { criteria: { category: 'terminal' } });
     expect(rows[0].slice(0, 4)).toEqual(['Start', 'End', 'Vehicle', 'Alarm type']);
     expect(rows.slice(1).map((r) => r[0])).toEqual(list.body.data.map((a: { begin: string }) => a.begin));

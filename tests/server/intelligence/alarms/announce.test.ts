@@ -50,20 +50,42 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     }
     // Longer than the minute of context every window gets: the pass must read back the whole of it.
     const hn = await rig.s.memberToken('HN', 'administrator');
-    const slow = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-OverSpeed-90s', alarmType: 'OverSpeed', threshold: 80, durationMinutes: null, params: { durationSeconds: 90 } });
+    const slow = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', {
+      name: 'p-OverSpeed-90s',
+      alarmType: 'OverSpeed',
+      threshold: 80,
+      durationMinutes: null,
+      params: { durationSeconds: 90 },
+    });
     if (slow.status !== 201) throw new Error(JSON.stringify(slow.body));
     // With a FuelDrain policy in force the fuel bit is one alarm with the trips' drains: only the pass raises it.
-    const fuel = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-FuelDrain', alarmType: 'FuelDrain', threshold: null, durationMinutes: null });
+    const fuel = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', {
+      name: 'p-FuelDrain',
+      alarmType: 'FuelDrain',
+      threshold: null,
+      durationMinutes: null,
+    });
     if (fuel.status !== 201) throw new Error(JSON.stringify(fuel.body));
     const expert = await rig.s.call(await rig.s.login('admin', 'Admin2026x'), 'POST', '/api/vehicle/expertFault', {
-      spn: 5301, fmi: 2, dtcCode: 'P0301', name: '1 缸失火', unit: '发动机', level: 'high', description: '检测到 1 缸失火', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化', maintenanceMeasures: '更换点火线圈',
+      spn: 5301,
+      fmi: 2,
+      dtcCode: 'P0301',
+      name: '1 缸失火',
+      unit: '发动机',
+      level: 'high',
+      description: '检测到 1 缸失火',
+      resolvent: '检查点火线圈与火花塞',
+      cause: '点火线圈老化',
+      maintenanceMeasures: '更换点火线圈',
     });
     if (expert.status !== 201) throw new Error(JSON.stringify(expert.body));
   });
   afterAll(() => rig.close());
 
   const alarmIds = async (vehicleId: number, type: string) =>
-    (await sql<{ id: number }>`SELECT id FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type}`.execute(rig.s.database.db)).rows.map((r) => r.id);
+    (
+      await sql<{ id: number }>`SELECT id FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type}`.execute(rig.s.database.db)
+    ).rows.map((r) => r.id);
 
   /**
    * Sends all but the last report (and then the OBD records) while every pass fails, then the last
@@ -123,7 +145,9 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     const announced = rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FuelDrain');
     expect(announced).toHaveLength(1);
     expect(await alarmIds(vehicleId, 'FuelDrain')).toEqual([announced[0].id]);
-    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'FuelDrain').map((p) => p.alarmId)).toEqual([announced[0].id]);
+    expect(rig.published.filter((p) => p.vehicleId === vehicleId && p.type === 'FuelDrain').map((p) => p.alarmId)).toEqual([
+      announced[0].id,
+    ]);
   });
 
   it('raises FireOn from the committed batch before any pass, and the pass keeps it and announces nothing twice', async () => {
@@ -151,16 +175,24 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     for (const r of again) terminal.report(r);
     await terminal.drain(60_000);
     await rig.settled();
-    const at = await sql<{ n: number }>`SELECT count(*)::int AS n FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'FireOn' AND begin_time = ${new Date(again[12].time!)}`.execute(rig.s.database.db);
+    const at = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'FireOn' AND begin_time = ${new Date(again[12].time!)}`.execute(
+      rig.s.database.db,
+    );
     expect(at.rows[0].n).toBe(0);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FireOn')).toHaveLength(1);
   });
 
   const faults = async (vehicleId: number) =>
-    (await sql<{ id: number; subject: string; begin: Date; level: string; name: string | null }>`
-      SELECT id, subject, begin_time AS begin, level, detail->>'name' AS name FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Fault' ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime() }));
+    (
+      await sql<{ id: number; subject: string; begin: Date; level: string; name: string | null }>`
+      SELECT id, subject, begin_time AS begin, level, detail->>'name' AS name FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Fault' ORDER BY begin_time`.execute(
+        rig.s.database.db,
+      )
+    ).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime() }));
 
-  it('raises Fault from a position\'s trouble codes before any pass, matched to the expert library, and the pass keeps it', async () => {
+  it("raises Fault from a position's trouble codes before any pass, matched to the expert library, and the pass keeps it", async () => {
     // Two minutes of OBD blocks listing nothing, then one listing P0301 on every report.
     const day = new ScriptedDay(START, HOME).step(120, 0, { acc: true, dtcs: [] }).step(60, 0, { acc: true, dtcs: ['P0301'] });
     const vehicleId = await rig.vehicleOf(demoTerminal(5));
@@ -169,7 +201,9 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     await sendThroughFailingPasses(demoTerminal(5), day.reports, async () => {
       early = await faults(vehicleId);
       expect(early).toEqual([{ id: expect.any(Number), subject: 'dtc:P0301', begin: appeared, level: 'high', name: '1 缸失火' }]);
-      expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, a.subject, a.begin])).toEqual([['Fault', 'dtc:P0301', appeared]]);
+      expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, a.subject, a.begin])).toEqual([
+        ['Fault', 'dtc:P0301', appeared],
+      ]);
     });
     // The pass found the same alarm (one key, the library's fields) and announced nothing more.
     expect(await faults(vehicleId)).toEqual(early);
@@ -207,7 +241,12 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     const hd = await rig.s.memberToken('HD', 'administrator');
     const vehicleId = await rig.vehicleOf(demoTerminal(7));
     const center = east(HOME, 1500);
-    const fence = await rig.s.call(hd, 'PUT', '/api/vehicle/fence', { name: 'depot', fenceType: 'circle', geometry: { center: [center.longitude, center.latitude], radius: 300 }, dwellSeconds: 30 });
+    const fence = await rig.s.call(hd, 'PUT', '/api/vehicle/fence', {
+      name: 'depot',
+      fenceType: 'circle',
+      geometry: { center: [center.longitude, center.latitude], radius: 300 },
+      dwellSeconds: 30,
+    });
     expect(fence.status).toBe(201);
     const fenceId = (fence.body as { id: number }).id;
     expect((await rig.s.call(hd, 'PUT', '/api/vehicle/vehicleFence', { fenceId, vehicleIds: [vehicleId] })).status).toBe(200);
@@ -217,8 +256,12 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     const firstIn = day.reports.find(within)!.time as number;
     const firstOut = day.reports.find((r) => (r.time as number) > firstIn && !within(r))!.time as number;
     const crossings = async () =>
-      (await sql<{ id: number; type: string; begin: Date; fence_id: number }>`
-        SELECT id, type, begin_time AS begin, fence_id FROM alarm WHERE vehicle_id = ${vehicleId} AND type IN ('FenceIn', 'FenceOut') ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime() }));
+      (
+        await sql<{ id: number; type: string; begin: Date; fence_id: number }>`
+        SELECT id, type, begin_time AS begin, fence_id FROM alarm WHERE vehicle_id = ${vehicleId} AND type IN ('FenceIn', 'FenceOut') ORDER BY begin_time`.execute(
+          rig.s.database.db,
+        )
+      ).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime() }));
     let early: Awaited<ReturnType<typeof crossings>> = [];
     await sendThroughFailingPasses(demoTerminal(7), day.reports, async () => {
       early = await crossings();
@@ -232,10 +275,14 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(announced).toEqual(early.map((c) => c.id));
   });
 
-  it('raises Low from the batch where the battery dip reaches the policy\'s minute, or the under-voltage bit comes on, before any pass', async () => {
+  it("raises Low from the batch where the battery dip reaches the policy's minute, or the under-voltage bit comes on, before any pass", async () => {
     const lows = async (vehicleId: number) =>
-      (await sql<{ id: number; begin: Date; fired: Date; value: number | null }>`
-        SELECT id, begin_time AS begin, fired_at AS fired, value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Low' ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime(), fired: new Date(r.fired).getTime() }));
+      (
+        await sql<{ id: number; begin: Date; fired: Date; value: number | null }>`
+        SELECT id, begin_time AS begin, fired_at AS fired, value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Low' ORDER BY begin_time`.execute(
+          rig.s.database.db,
+        )
+      ).rows.map((r) => ({ ...r, begin: new Date(r.begin).getTime(), fired: new Date(r.fired).getTime() }));
     // The battery: two minutes at 13.8 V, then 11.0 V (under the policy's 11.8 V) for two minutes.
     const battery = new ScriptedDay(START, HOME).step(120, 0, { acc: true, volts: 13.8 }).step(120, 0, { acc: true, volts: 11 });
     const batteryVehicle = await rig.vehicleOf(demoTerminal(8));
@@ -259,14 +306,19 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(rig.raised.filter((a) => a.vehicleId === bitVehicle && a.type === 'Low').map((a) => a.id)).toEqual([early[0].id]);
   });
   const alarmsOf = async (vehicleId: number, type: string) =>
-    (await sql<{ id: number; begin: Date; fired: Date; end: Date | null }>`
-      SELECT id, begin_time AS begin, fired_at AS fired, end_time AS "end" FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type} ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({
+    (
+      await sql<{ id: number; begin: Date; fired: Date; end: Date | null }>`
+      SELECT id, begin_time AS begin, fired_at AS fired, end_time AS "end" FROM alarm WHERE vehicle_id = ${vehicleId} AND type = ${type} ORDER BY begin_time`.execute(
+        rig.s.database.db,
+      )
+    ).rows.map((r) => ({
       id: r.id,
       begin: new Date(r.begin).getTime(),
       fired: new Date(r.fired).getTime(),
       end: r.end === null ? null : new Date(r.end).getTime(),
     }));
-  const announcedIds = (vehicleId: number, type: string) => rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === type).map((a) => a.id);
+  const announcedIds = (vehicleId: number, type: string) =>
+    rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === type).map((a) => a.id);
 
   /** Runs `test` with this HN policy in force, then disables it (the tests after it see none). */
   async function withPolicy(body: Record<string, unknown> & { name: string }, test: () => Promise<void>): Promise<void> {
@@ -280,7 +332,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     }
   }
 
-  it('raises OverSpeed from the batch where speeding reaches the policy\'s seconds, or the speeding bit comes on, before any pass', async () => {
+  it("raises OverSpeed from the batch where speeding reaches the policy's seconds, or the speeding bit comes on, before any pass", async () => {
     // Two minutes at 60 km/h, then a minute at 100: over the policy's 80 km/h for its 30 s.
     const policy = new ScriptedDay(START, HOME).step(120, 60).step(60, 100);
     const policyVehicle = await rig.vehicleOf(demoTerminal(10));
@@ -305,7 +357,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(announcedIds(bitVehicle, 'OverSpeed')).toEqual([early[0].id]);
   });
 
-  it('raises Idle from the batch where idling reaches the policy\'s minute, before any pass, and a red light raises nothing', async () => {
+  it("raises Idle from the batch where idling reaches the policy's minute, before any pass, and a red light raises nothing", async () => {
     // Driving, 40 s at a red light, driving, then two minutes standing with the engine on.
     const day = new ScriptedDay(START, HOME).step(60, 40).step(40, 0, { acc: true }).step(60, 40).step(120, 0, { acc: true });
     const vehicleId = await rig.vehicleOf(demoTerminal(12));
@@ -320,7 +372,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(announcedIds(vehicleId, 'Idle')).toEqual([early[0].id]);
   });
 
-  it('raises Trail from the batch that takes the vehicle beyond the policy\'s metres from where the ignition went off, before any pass', async () => {
+  it("raises Trail from the batch that takes the vehicle beyond the policy's metres from where the ignition went off, before any pass", async () => {
     // Ten minutes parked, then towed at 36 km/h: 300 m from where it was parked after 30 s.
     const day = new ScriptedDay(START, HOME).step(60, 30).step(600, 0, { acc: false, every: 30 }).step(120, 36, { acc: false });
     const parked = day.reports[6];
@@ -336,7 +388,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(announcedIds(vehicleId, 'Trail')).toEqual([early[0].id]);
   });
 
-  it('raises Fatigue from the batch where driving reaches the policy\'s hour after a full rest, before any pass; without the rest in view, only the pass', async () => {
+  it("raises Fatigue from the batch where driving reaches the policy's hour after a full rest, before any pass; without the rest in view, only the pass", async () => {
     // 25 minutes parked, then 70 minutes of driving: the policy's hour runs out at minute 85.
     const day = new ScriptedDay(START, HOME).step(25 * 60, 0, { acc: false, every: 60 }).step(70 * 60, 40, { every: 60 });
     const vehicleId = await rig.vehicleOf(demoTerminal(13));
@@ -351,7 +403,10 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(announcedIds(vehicleId, 'Fatigue')).toEqual([early[0].id]);
     // Driving from the first report, a 10-minute stop in it: whether it drove before is out of
     // view, so the batch leaves the alarm to the pass (which reads from where the reports begin).
-    const unsure = new ScriptedDay(START, HOME).step(30 * 60, 40, { every: 60 }).step(10 * 60, 0, { every: 60 }).step(40 * 60, 40, { every: 60 });
+    const unsure = new ScriptedDay(START, HOME)
+      .step(30 * 60, 40, { every: 60 })
+      .step(10 * 60, 0, { every: 60 })
+      .step(40 * 60, 40, { every: 60 });
     const other = await rig.vehicleOf(demoTerminal(14));
     await sendThroughFailingPasses(demoTerminal(14), unsure.reports, async () => {
       expect(await alarmsOf(other, 'Fatigue')).toEqual([]);
@@ -389,19 +444,41 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     const hn = await rig.s.memberToken('HN', 'administrator');
     const fenced = await rig.vehicleOf(demoTerminal(18));
     const far = east(HOME, 50_000);
-    const fence = await rig.s.call(hn, 'PUT', '/api/vehicle/fence', { name: 'far depot', fenceType: 'circle', geometry: { center: [far.longitude, far.latitude], radius: 300 }, speedLimit: 30, dwellSeconds: 30 });
+    const fence = await rig.s.call(hn, 'PUT', '/api/vehicle/fence', {
+      name: 'far depot',
+      fenceType: 'circle',
+      geometry: { center: [far.longitude, far.latitude], radius: 300 },
+      speedLimit: 30,
+      dwellSeconds: 30,
+    });
     expect(fence.status).toBe(201);
-    expect((await rig.s.call(hn, 'PUT', '/api/vehicle/vehicleFence', { fenceId: (fence.body as { id: number }).id, vehicleIds: [fenced] })).status).toBe(200);
+    expect(
+      (await rig.s.call(hn, 'PUT', '/api/vehicle/vehicleFence', { fenceId: (fence.body as { id: number }).id, vehicleIds: [fenced] }))
+        .status,
+    ).toBe(200);
     await raisedAhead(demoTerminal(18), fenced);
   });
 
-  it('raises OverSpeed over a fence\'s speed limit from the batch once the vehicle has settled inside, and leaves to the pass a run the stretch cannot settle', async () => {
+  it("raises OverSpeed over a fence's speed limit from the batch once the vehicle has settled inside, and leaves to the pass a run the stretch cannot settle", async () => {
     // A town zone round home (limit 30 km/h, 30 s dwell), for two vehicles of HD.
     const hd = await rig.s.memberToken('HD', 'administrator');
     const [settled, unsettled] = [await rig.vehicleOf(demoTerminal(15)), await rig.vehicleOf(demoTerminal(16))];
-    const zone = await rig.s.call(hd, 'PUT', '/api/vehicle/fence', { name: 'home zone', fenceType: 'circle', geometry: { center: [HOME.longitude, HOME.latitude], radius: 3000 }, speedLimit: 30, dwellSeconds: 30 });
+    const zone = await rig.s.call(hd, 'PUT', '/api/vehicle/fence', {
+      name: 'home zone',
+      fenceType: 'circle',
+      geometry: { center: [HOME.longitude, HOME.latitude], radius: 3000 },
+      speedLimit: 30,
+      dwellSeconds: 30,
+    });
     expect(zone.status).toBe(201);
-    expect((await rig.s.call(hd, 'PUT', '/api/vehicle/vehicleFence', { fenceId: (zone.body as { id: number }).id, vehicleIds: [settled, unsettled] })).status).toBe(200);
+    expect(
+      (
+        await rig.s.call(hd, 'PUT', '/api/vehicle/vehicleFence', {
+          fenceId: (zone.body as { id: number }).id,
+          vehicleIds: [settled, unsettled],
+        })
+      ).status,
+    ).toBe(200);
     // Two minutes at 20 km/h inside, then a minute at 40: over the zone's limit from its first report at 40.
     const day = new ScriptedDay(START + 3_600_000, HOME).step(120, 20).step(60, 40);
     const fastAt = START + 3_600_000 + 120_000;
@@ -443,7 +520,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(announcedIds(unsettled, 'OverSpeed')).toEqual([derived[0].id]);
   });
 
-  it('raises StopLongTime from the batch where a stop reaches the policy\'s minutes, or from the report that ends a quiet stop that long, before any pass', async () => {
+  it("raises StopLongTime from the batch where a stop reaches the policy's minutes, or from the report that ends a quiet stop that long, before any pass", async () => {
     await withPolicy({ name: 'p-StopLongTime', alarmType: 'StopLongTime', threshold: null, durationMinutes: 2 }, async () => {
       // A minute's drive, three minutes parked reporting every 10 s, then off again: the stop
       // reaches the policy's two minutes at its thirteenth standing report.
@@ -487,7 +564,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     });
   });
 
-  it('raises Skewing from the batch where the vehicle has been off its task\'s route for the policy\'s minutes, before any pass', async () => {
+  it("raises Skewing from the batch where the vehicle has been off its task's route for the policy's minutes, before any pass", async () => {
     const hn = await rig.s.memberToken('HN', 'administrator');
     await withPolicy({ name: 'p-Skewing', alarmType: 'Skewing', threshold: 300, durationMinutes: 2 }, async () => {
       const vehicleId = await rig.vehicleOf(demoTerminal(22));
@@ -496,7 +573,13 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
         [HOME.longitude, HOME.latitude],
         [HOME.longitude + 0.2, HOME.latitude],
       ];
-      const task = await rig.s.call(hn, 'POST', '/api/vehicle/task', { name: 'e2e route', vehicleId, routeLine: line, startTime: new Date(START - 3_600_000).toISOString(), endTime: new Date(START + 3_600_000).toISOString() });
+      const task = await rig.s.call(hn, 'POST', '/api/vehicle/task', {
+        name: 'e2e route',
+        vehicleId,
+        routeLine: line,
+        startTime: new Date(START - 3_600_000).toISOString(),
+        endTime: new Date(START + 3_600_000).toISOString(),
+      });
       expect(task.status).toBe(201);
       const taskId = (task.body as { id: number }).id;
       const day = new ScriptedDay(START, HOME).step(60, 36).step(240, 36, { heading: 0 });
@@ -504,8 +587,12 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
       const left = day.reports.find((r) => off(r) > 300)!.time as number;
       let early: Array<{ id: number; subject: string; begin: number; fired: number }> = [];
       const skewingOf = async () =>
-        (await sql<{ id: number; subject: string; begin: Date; fired: Date }>`
-          SELECT id, subject, begin_time AS begin, fired_at AS fired FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Skewing'`.execute(rig.s.database.db)).rows.map((r) => ({
+        (
+          await sql<{ id: number; subject: string; begin: Date; fired: Date }>`
+          SELECT id, subject, begin_time AS begin, fired_at AS fired FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Skewing'`.execute(
+            rig.s.database.db,
+          )
+        ).rows.map((r) => ({
           id: r.id,
           subject: r.subject,
           begin: new Date(r.begin).getTime(),
@@ -527,50 +614,59 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     });
   });
 
-  it('raises RepeatArrival from the batch where the third visit to one place has lasted a visit\'s minutes, before any pass, but not from a stretch that begins inside a stop', async () => {
-    await withPolicy({ name: 'p-RepeatArrival', alarmType: 'RepeatArrival', threshold: null, durationMinutes: null, params: { radiusM: 200, count: 3, windowHours: 1 } }, async () => {
-      // Arriving home, then three four-minute stops there, each followed by a minute's drive out and a minute back.
-      const day = new ScriptedDay(START, HOME).step(60, 36, { heading: 270 }).step(60, 36, { heading: 90 });
-      const visits: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        visits.push(day.time);
-        day.step(240, 0, { acc: false, every: 30 }).step(60, 36, { heading: 90 }).step(60, 36, { heading: 270 });
-      }
-      // Two hours later, a stretch that begins inside a stop: parked at home from t (reporting every
-      // 5 minutes) to t + 20 min, a visit at t + 22 min, an hour away, a visit at t + 65 min. From that
-      // third visit the batch reads back its hour and a minute, to t + 4 min, so its first report (t +
-      // 5 min) is inside the first stop, which seems to begin within the hour; it truly began 65
-      // minutes before, and the pass, reading from the day's first report, counts two visits. Left to
-      // the pass, which raises none.
-      const later = new ScriptedDay(START + 2 * 3_600_000, HOME)
-        .step(20 * 60, 0, { acc: false, every: 300 })
-        .step(60, 36, { heading: 90 })
-        .step(60, 36, { heading: 270 })
-        .step(240, 0, { acc: false, every: 30 })
-        .step(60, 36, { heading: 90 })
-        .step(37 * 60, 0, { acc: false, every: 60 })
-        .step(60, 36, { heading: 270 });
-      expect(later.time).toBe(START + 2 * 3_600_000 + 65 * 60_000);
-      later.step(240, 0, { acc: false, every: 30 }).step(60, 36, { heading: 90 });
-      const vehicleId = await rig.vehicleOf(demoTerminal(23));
-      let early: Awaited<ReturnType<typeof alarmsOf>> = [];
-      await sendThroughFailingPasses(
-        demoTerminal(23),
-        [...day.reports, ...later.reports],
-        async () => {
-          early = await alarmsOf(vehicleId, 'RepeatArrival');
-          expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[visits[2], visits[2] + 180_000, visits[2]]]);
-          expect(announcedIds(vehicleId, 'RepeatArrival')).toEqual([early[0].id]);
-        },
-        [],
-        true,
-      );
-      expect(await alarmsOf(vehicleId, 'RepeatArrival')).toEqual(early);
-      expect(announcedIds(vehicleId, 'RepeatArrival')).toEqual([early[0].id]);
-    });
+  it("raises RepeatArrival from the batch where the third visit to one place has lasted a visit's minutes, before any pass, but not from a stretch that begins inside a stop", async () => {
+    await withPolicy(
+      {
+        name: 'p-RepeatArrival',
+        alarmType: 'RepeatArrival',
+        threshold: null,
+        durationMinutes: null,
+        params: { radiusM: 200, count: 3, windowHours: 1 },
+      },
+      async () => {
+        // Arriving home, then three four-minute stops there, each followed by a minute's drive out and a minute back.
+        const day = new ScriptedDay(START, HOME).step(60, 36, { heading: 270 }).step(60, 36, { heading: 90 });
+        const visits: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          visits.push(day.time);
+          day.step(240, 0, { acc: false, every: 30 }).step(60, 36, { heading: 90 }).step(60, 36, { heading: 270 });
+        }
+        // Two hours later, a stretch that begins inside a stop: parked at home from t (reporting every
+        // 5 minutes) to t + 20 min, a visit at t + 22 min, an hour away, a visit at t + 65 min. From that
+        // third visit the batch reads back its hour and a minute, to t + 4 min, so its first report (t +
+        // 5 min) is inside the first stop, which seems to begin within the hour; it truly began 65
+        // minutes before, and the pass, reading from the day's first report, counts two visits. Left to
+        // the pass, which raises none.
+        const later = new ScriptedDay(START + 2 * 3_600_000, HOME)
+          .step(20 * 60, 0, { acc: false, every: 300 })
+          .step(60, 36, { heading: 90 })
+          .step(60, 36, { heading: 270 })
+          .step(240, 0, { acc: false, every: 30 })
+          .step(60, 36, { heading: 90 })
+          .step(37 * 60, 0, { acc: false, every: 60 })
+          .step(60, 36, { heading: 270 });
+        expect(later.time).toBe(START + 2 * 3_600_000 + 65 * 60_000);
+        later.step(240, 0, { acc: false, every: 30 }).step(60, 36, { heading: 90 });
+        const vehicleId = await rig.vehicleOf(demoTerminal(23));
+        let early: Awaited<ReturnType<typeof alarmsOf>> = [];
+        await sendThroughFailingPasses(
+          demoTerminal(23),
+          [...day.reports, ...later.reports],
+          async () => {
+            early = await alarmsOf(vehicleId, 'RepeatArrival');
+            expect(early.map((a) => [a.begin, a.fired, a.end])).toEqual([[visits[2], visits[2] + 180_000, visits[2]]]);
+            expect(announcedIds(vehicleId, 'RepeatArrival')).toEqual([early[0].id]);
+          },
+          [],
+          true,
+        );
+        expect(await alarmsOf(vehicleId, 'RepeatArrival')).toEqual(early);
+        expect(announcedIds(vehicleId, 'RepeatArrival')).toEqual([early[0].id]);
+      },
+    );
   });
 
-  it('raises FuelDrain from the batch where a parked vehicle\'s level first reads as drained, before any pass, and keeps that one alarm while the level goes on falling', async () => {
+  it("raises FuelDrain from the batch where a parked vehicle's level first reads as drained, before any pass, and keeps that one alarm while the level goes on falling", async () => {
     // HN's FuelDrain policy. A minute's drive and two minutes parked at 200 L, derived; then siphoned
     // 10 L every 30 s while every pass fails; then, passes back, on down by 10 L a report.
     const day = new ScriptedDay(START, HOME).step(60, 36, { fuelL: 200 }).step(120, 0, { acc: false });
@@ -580,12 +676,22 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     const failingTo = day.reports.length;
     for (const level of [150, 140, 130]) day.step(10, 0, { acc: false, fuelL: level });
     const vehicleId = await rig.vehicleOf(demoTerminal(24));
-    const tank = (await sql<{ tank: number | null }>`SELECT tank_capacity AS tank FROM vehicle WHERE id = ${vehicleId}`.execute(rig.s.database.db)).rows[0].tank;
+    const tank = (
+      await sql<{ tank: number | null }>`SELECT tank_capacity AS tank FROM vehicle WHERE id = ${vehicleId}`.execute(rig.s.database.db)
+    ).rows[0].tank;
     const seen = drainReadAt(day.reports, 6, Math.max(5, (tank ?? 0) * 0.05));
     expect(seen).toBeGreaterThan(failingFrom);
     expect(seen).toBeLessThan(failingTo);
     const drains = async () =>
-      (await sql<{ id: number; begin: Date; value: number }>`SELECT id, begin_time AS begin, value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'FuelDrain'`.execute(rig.s.database.db)).rows.map((r) => ({
+      (
+        await sql<{
+          id: number;
+          begin: Date;
+          value: number;
+        }>`SELECT id, begin_time AS begin, value FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'FuelDrain'`.execute(
+          rig.s.database.db,
+        )
+      ).rows.map((r) => ({
         id: r.id,
         begin: new Date(r.begin).getTime(),
         value: r.value,

@@ -12,7 +12,14 @@ const SKEWING = 1 << 23;
 const FUEL = 1 << 25;
 const TRAIL = 1 << 28;
 
-const report = (minute: number, alarm: number, accOn = true): LocationInput => ({ time: T0 + minute * 60_000, latitude: 31.2, longitude: 121.5, speed: accOn ? 40 : 0, alarm, status: { accOn, fixed: true } });
+const report = (minute: number, alarm: number, accOn = true): LocationInput => ({
+  time: T0 + minute * 60_000,
+  latitude: 31.2,
+  longitude: 121.5,
+  speed: accOn ? 40 : 0,
+  alarm,
+  status: { accOn, fixed: true },
+});
 
 /**
  * The alarm word's own alarms are raised from the committed batch, with no derivation pass at all,
@@ -28,8 +35,15 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
   const alarmsOf = async (vehicleId: number) =>
     (
       await sql<{ id: number; type: string; begin_time: Date; end_time: Date | null }>`
-        SELECT id, type, begin_time, end_time FROM alarm WHERE vehicle_id = ${vehicleId} ORDER BY begin_time, type`.execute(rig.s.database.db)
-    ).rows.map((a) => ({ id: a.id, type: a.type, begin: (new Date(a.begin_time).getTime() - T0) / 60_000, end: a.end_time === null ? null : (new Date(a.end_time).getTime() - T0) / 60_000 }));
+        SELECT id, type, begin_time, end_time FROM alarm WHERE vehicle_id = ${vehicleId} ORDER BY begin_time, type`.execute(
+        rig.s.database.db,
+      )
+    ).rows.map((a) => ({
+      id: a.id,
+      type: a.type,
+      begin: (new Date(a.begin_time).getTime() - T0) / 60_000,
+      end: a.end_time === null ? null : (new Date(a.end_time).getTime() - T0) / 60_000,
+    }));
 
   it('raises a collision from the batch alone, once, and the pass keeps its id', async () => {
     const phone = demoTerminal(9);
@@ -66,12 +80,20 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
     // A FuelDrain policy for HN only: there the fuel bit is one alarm with the drains the trips find.
     // The route bit is never one with the policy's (a task's Skewing has the task as its subject).
     const hn = await rig.s.memberToken('HN', 'administrator');
-    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-FuelDrain', alarmType: 'FuelDrain', threshold: null, durationMinutes: null });
+    const policy = await rig.s.call(hn, 'PUT', '/api/vehicle/policy', {
+      name: 'p-FuelDrain',
+      alarmType: 'FuelDrain',
+      threshold: null,
+      durationMinutes: null,
+    });
     expect(policy.status).toBe(201);
     const free = await rig.vehicleOf(demoTerminal(10)); // HD: no policy at all
     const policed = await rig.vehicleOf(demoTerminal(19)); // HN
     const sent: Array<[string, LocationInput[]]> = [
-      [demoTerminal(10), [report(0, 0, false), report(1, TRAIL, false), report(2, TRAIL, false), report(3, 0), report(4, FATIGUE | FUEL), report(5, 0)]],
+      [
+        demoTerminal(10),
+        [report(0, 0, false), report(1, TRAIL, false), report(2, TRAIL, false), report(3, 0), report(4, FATIGUE | FUEL), report(5, 0)],
+      ],
       [demoTerminal(19), [report(0, 0), report(1, FUEL | FATIGUE | SKEWING), report(2, 0)]],
     ];
     for (const [phone, reports] of sent) {
@@ -126,15 +148,27 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
     const position = { status: 0, latitude: 31.2, longitude: 121.5 };
     t.report(report(0, 0));
     // The operator mapped item 0x11 to PullOut; item 7 is kept as sent. The second record is archived (a blind-area upload): the pass's.
-    t.reportObd({ time: T0 + 60_000, subtype: 3, alarms: [{ id: 0x11, hex: '' }, { id: 7, hex: '0a' }], position });
+    t.reportObd({
+      time: T0 + 60_000,
+      subtype: 3,
+      alarms: [
+        { id: 0x11, hex: '' },
+        { id: 7, hex: '0a' },
+      ],
+      position,
+    });
     t.reportObd({ time: T0 + 120_000, subtype: 3, alarms: [{ id: 7, hex: '' }], position, archive: true });
     await t.drain(60_000);
     await rig.gateway.writer.flush();
     await rig.gateway.obdWriter.flush();
     await rig.engine.watched();
     const rows = async () =>
-      (await sql<{ id: number; type: string; subject: string; begin_time: Date; end_time: Date }>`
-        SELECT id, type, subject, begin_time, end_time FROM alarm WHERE vehicle_id = ${vehicleId} ORDER BY begin_time, subject`.execute(rig.s.database.db)).rows.map((a) => ({
+      (
+        await sql<{ id: number; type: string; subject: string; begin_time: Date; end_time: Date }>`
+        SELECT id, type, subject, begin_time, end_time FROM alarm WHERE vehicle_id = ${vehicleId} ORDER BY begin_time, subject`.execute(
+          rig.s.database.db,
+        )
+      ).rows.map((a) => ({
         id: a.id,
         type: a.type,
         subject: a.subject,
@@ -146,7 +180,11 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
       { id: expect.any(Number), type: 'PullOut', subject: 'obd:17', begin: 1, end: 1 },
       { id: expect.any(Number), type: 'ObdAlarm', subject: 'obd:7', begin: 1, end: 1 },
     ]);
-    const announced = () => rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => a.id).sort((a, b) => a - b);
+    const announced = () =>
+      rig.raised
+        .filter((a) => a.vehicleId === vehicleId)
+        .map((a) => a.id)
+        .sort((a, b) => a - b);
     const ids = (list: Array<{ id: number }>) => list.map((a) => a.id).sort((a, b) => a - b);
     expect(announced()).toEqual(ids(ahead));
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });

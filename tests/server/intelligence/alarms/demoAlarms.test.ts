@@ -18,23 +18,38 @@ describe.each(BACKENDS)('the demo alarm settings over the demo history on %s', (
   beforeAll(async () => {
     rig = await startAlarmRig(backend);
     const db = rig.s.database.db;
-    const orgs = new Map((await sql<{ code: string; id: number }>`SELECT code, id FROM organisation`.execute(db)).rows.map((o) => [o.code, { id: o.id }]));
+    const orgs = new Map(
+      (await sql<{ code: string; id: number }>`SELECT code, id FROM organisation`.execute(db)).rows.map((o) => [o.code, { id: o.id }]),
+    );
     await db.transaction().execute((trx) => seedDemoAlarms(trx, orgs));
-    await playHistory({ host: '127.0.0.1', port: rig.port, terminals: await demoFleet(db, 6), days: 10, until: Date.parse('2026-11-20T00:00:00Z') });
+    await playHistory({
+      host: '127.0.0.1',
+      port: rig.port,
+      terminals: await demoFleet(db, 6),
+      days: 10,
+      until: Date.parse('2026-11-20T00:00:00Z'),
+    });
     await rig.settled();
     admin = await rig.s.login('admin', ADMIN_PASSWORD);
   }, 600_000);
   afterAll(() => rig?.close());
 
   const alarms = async (criteria: Record<string, unknown>) =>
-    (await rig.s.call(admin, 'POST', '/api/vehicle/alarm/query', { criteria, pageIndex: 1, pageSize: 100 })).body.data as Array<{ type: string; fenceId: number | null; detail: Record<string, unknown> | null }>;
+    (await rig.s.call(admin, 'POST', '/api/vehicle/alarm/query', { criteria, pageIndex: 1, pageSize: 100 })).body.data as Array<{
+      type: string;
+      fenceId: number | null;
+      detail: Record<string, unknown> | null;
+    }>;
 
   it('raises speeding, fatigue, fence and trouble-code alarms from the history', async () => {
-    for (const type of ['OverSpeed', 'Fatigue', 'Fault', 'Idle']) expect({ type, found: (await alarms({ type })).length > 0 }).toEqual({ type, found: true });
+    for (const type of ['OverSpeed', 'Fatigue', 'Fault', 'Idle'])
+      expect({ type, found: (await alarms({ type })).length > 0 }).toEqual({ type, found: true });
     const fence = await alarms({ category: 'fence' });
     expect(fence.length).toBeGreaterThan(0);
     // Speeding inside a town fence carries the fence's limit.
-    expect((await alarms({ type: 'OverSpeed' })).concat(await alarms({ type: 'OverSpeed', status: 'closed' })).some((a) => a.fenceId !== null)).toBe(true);
+    expect(
+      (await alarms({ type: 'OverSpeed' })).concat(await alarms({ type: 'OverSpeed', status: 'closed' })).some((a) => a.fenceId !== null),
+    ).toBe(true);
   });
 
   it('puts them in the console list of a member whose scope holds the vehicles', async () => {

@@ -30,7 +30,12 @@ function positions(d: ScriptedDay): DerivePosition[] {
   }));
 }
 
-const policy = (alarmType: AlarmPolicy['alarmType'], threshold: number | null, durationMinutes: number | null, params: Record<string, number> = {}): AlarmPolicy => ({ id: 1, orgId: 1, alarmType, threshold, durationMinutes, params });
+const policy = (
+  alarmType: AlarmPolicy['alarmType'],
+  threshold: number | null,
+  durationMinutes: number | null,
+  params: Record<string, number> = {},
+): AlarmPolicy => ({ id: 1, orgId: 1, alarmType, threshold, durationMinutes, params });
 
 describe('alarm word', () => {
   it('maps every one of the 32 bits to a known type', () => {
@@ -39,7 +44,10 @@ describe('alarm word', () => {
   });
 
   it('lasts while the bit stays set, and an Insert follows a power cut', () => {
-    const d = new ScriptedDay(START, HOME).step(30, 0, { alarmBits: [8, 0] }).step(20, 0, { alarmBits: [0] }).step(10, 0);
+    const d = new ScriptedDay(START, HOME)
+      .step(30, 0, { alarmBits: [8, 0] })
+      .step(20, 0, { alarmBits: [0] })
+      .step(10, 0);
     const found = alarmWordIntervals(positions(d));
     expect(found.map((a) => [a.type, (a.begin - START) / 1000, a.end === null ? null : (a.end - START) / 1000])).toEqual([
       ['PullOut', 0, 30],
@@ -69,7 +77,7 @@ describe('alarm word', () => {
       return [...out, ...open.values()];
     };
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 50; run++) {
       // Words drawn from a few bits (31 and 8 among them) so runs form, set and clear.
       const bits = [0, 1, 8, 29, 31];
@@ -81,7 +89,12 @@ describe('alarm word', () => {
         alarm: random() < 0.3 ? 0 : bits.reduce((w, b) => (random() < 0.4 ? w | (1 << b) : w), 0) | (i % 50 === 0 ? 0xffffffff : 0),
       }));
       expect(ps.length).toBeGreaterThan(100);
-      const found = alarmWordIntervals(ps).map((a): [number, number, number | null, number | null] => [a.type === 'Insert' ? -1 : Number((a.detail?.sources as string[])[0].slice(4)), a.begin, a.end, a.value]);
+      const found = alarmWordIntervals(ps).map((a): [number, number, number | null, number | null] => [
+        a.type === 'Insert' ? -1 : Number((a.detail?.sources as string[])[0].slice(4)),
+        a.begin,
+        a.end,
+        a.value,
+      ]);
       expect(found).toEqual(everyBit(ps));
     }
   });
@@ -95,7 +108,9 @@ describe('policy rules', () => {
 
   it('OverSpeed needs the policy duration above the limit; with no duration, one report is enough', () => {
     const d = new ScriptedDay(START, HOME).step(50, 110).step(10, 90).step(70, 110).step(10, 90);
-    expect(overSpeed(positions(d), policy('OverSpeed', 100, 1)).map((a) => [(a.begin - START) / 1000, (a.end! - START) / 1000])).toEqual([[60, 130]]);
+    expect(overSpeed(positions(d), policy('OverSpeed', 100, 1)).map((a) => [(a.begin - START) / 1000, (a.end! - START) / 1000])).toEqual([
+      [60, 130],
+    ]);
     expect(overSpeed(positions(d), policy('OverSpeed', 100, 0))).toHaveLength(2);
   });
 
@@ -103,7 +118,10 @@ describe('policy rules', () => {
     const jitter = new ScriptedDay(START, HOME);
     for (let i = 0; i < 60; i++) jitter.at(east(HOME, (i % 3) * 40), 0, { acc: false });
     expect(trail(positions(jitter), policy('Trail', 300, null))).toEqual([]);
-    const towed = new ScriptedDay(START, HOME).step(60, 0, { acc: false }).step(120, 15, { acc: false }).step(10 * 60, 0, { acc: false });
+    const towed = new ScriptedDay(START, HOME)
+      .step(60, 0, { acc: false })
+      .step(120, 15, { acc: false })
+      .step(10 * 60, 0, { acc: false });
     const [t] = trail(positions(towed), policy('Trail', 300, null));
     expect(t.type).toBe('Trail');
     expect(t.end).not.toBeNull();
@@ -111,9 +129,16 @@ describe('policy rules', () => {
   });
 
   it('Fatigue: 4 h of driving without a 20-minute rest; a 20-minute rest resets it, a 10-minute one does not', () => {
-    const rested = new ScriptedDay(START, HOME).step(3 * 3600, 60, { every: 60 }).step(20 * 60, 0, { every: 60 }).step(2 * 3600, 60, { every: 60 });
+    const rested = new ScriptedDay(START, HOME)
+      .step(3 * 3600, 60, { every: 60 })
+      .step(20 * 60, 0, { every: 60 })
+      .step(2 * 3600, 60, { every: 60 });
     expect(fatigue(positions(rested), policy('Fatigue', null, null))).toEqual([]);
-    const tired = new ScriptedDay(START, HOME).step(3 * 3600, 60, { every: 60 }).step(10 * 60, 0, { every: 60 }).step(2 * 3600, 60, { every: 60 }).step(30 * 60, 0, { every: 60 });
+    const tired = new ScriptedDay(START, HOME)
+      .step(3 * 3600, 60, { every: 60 })
+      .step(10 * 60, 0, { every: 60 })
+      .step(2 * 3600, 60, { every: 60 })
+      .step(30 * 60, 0, { every: 60 });
     const [f] = fatigue(positions(tired), policy('Fatigue', null, null));
     expect(f.begin).toBe(START);
     expect(f.firedAt).toBe(START + 240 * MIN);
@@ -138,7 +163,11 @@ describe('policy rules', () => {
     const midRest = new ScriptedDay(START, HOME).step(25 * 60, 0, { every: 60 }).step(60 * 60, 60, { every: 60 });
     expect(fatigueSettled(positions(midRest), p)).toBe(START + 20 * MIN);
     // A stop of 10 minutes settles nothing; the 25 after the drive do, at their 20th minute.
-    const short = new ScriptedDay(START, HOME).step(60 * 60, 60, { every: 60 }).step(10 * 60, 0, { every: 60 }).step(60 * 60, 60, { every: 60 }).step(25 * 60, 0, { every: 60 });
+    const short = new ScriptedDay(START, HOME)
+      .step(60 * 60, 60, { every: 60 })
+      .step(10 * 60, 0, { every: 60 })
+      .step(60 * 60, 60, { every: 60 })
+      .step(25 * 60, 0, { every: 60 });
     expect(fatigueSettled(positions(short), p)).toBe(START + (130 + 20) * MIN);
     expect(fatigueSettled(positions(new ScriptedDay(START, HOME).step(60 * 60, 60, { every: 60 })), p)).toBeNull();
   });
@@ -151,8 +180,23 @@ describe('policy rules', () => {
 });
 
 describe('fences', () => {
-  const square = areaOf('polygon', { points: [[121.399, 31.199], [121.401, 31.199], [121.401, 31.201], [121.399, 31.201]] })!;
-  const rule = (dwellSeconds: number, speedLimit: number | null = null): FenceRule => ({ id: 7, name: 'depot', area: square, dwellSeconds, alarmOnEnter: true, alarmOnExit: true, speedLimit });
+  const square = areaOf('polygon', {
+    points: [
+      [121.399, 31.199],
+      [121.401, 31.199],
+      [121.401, 31.201],
+      [121.399, 31.201],
+    ],
+  })!;
+  const rule = (dwellSeconds: number, speedLimit: number | null = null): FenceRule => ({
+    id: 7,
+    name: 'depot',
+    area: square,
+    dwellSeconds,
+    alarmOnEnter: true,
+    alarmOnExit: true,
+    speedLimit,
+  });
 
   it('tells inside from outside for polygons (ring closed or not) and circles', () => {
     expect(inside(square, HOME)).toBe(true);
@@ -160,7 +204,14 @@ describe('fences', () => {
     const circle = areaOf('circle', { center: [121.4, 31.2], radius: 100 })!;
     expect(inside(circle, east(HOME, 90))).toBe(true);
     expect(inside(circle, east(HOME, 110))).toBe(false);
-    expect(areaOf('polygon', { points: [[1, 2], [3, 4]] })).toBeNull();
+    expect(
+      areaOf('polygon', {
+        points: [
+          [1, 2],
+          [3, 4],
+        ],
+      }),
+    ).toBeNull();
     expect(areaOf('circle', { center: [1] })).toBeNull();
   });
 
@@ -196,18 +247,36 @@ describe('OBD', () => {
   it('one Fault per code, from the first report listing it to the first that does not, in any arrival order', () => {
     const r = (min: number, codes: string[]) => ({ time: START + min * MIN, codes, latitude: 31.2, longitude: 121.4 });
     const reports = [r(0, ['P0301']), r(1, ['P0301', '110-0']), r(2, ['110-0']), r(3, [])];
-    const lookup = (d: ReturnType<typeof parseDtc>) => (d.kind === 'j1939' && d.spn === 110 ? { id: 9, name: '冷却液温度过高', level: 'critical' as const, cause: null, resolvent: '检查冷却系统', maintenanceMeasures: null } : null);
+    const lookup = (d: ReturnType<typeof parseDtc>) =>
+      d.kind === 'j1939' && d.spn === 110
+        ? { id: 9, name: '冷却液温度过高', level: 'critical' as const, cause: null, resolvent: '检查冷却系统', maintenanceMeasures: null }
+        : null;
     const found = faultIntervals(reports, lookup).map((a) => [a.subject, (a.begin - START) / MIN, (a.end! - START) / MIN, a.level ?? null]);
     expect(found).toEqual([
       ['dtc:P0301', 0, 2, null],
       ['dtc:110-0', 1, 3, 'critical'],
     ]);
-    expect(faultIntervals([...reports].reverse(), lookup).map((a) => [a.subject, (a.begin - START) / MIN])).toEqual(found.map((f) => [f[0], f[1]]));
+    expect(faultIntervals([...reports].reverse(), lookup).map((a) => [a.subject, (a.begin - START) / MIN])).toEqual(
+      found.map((f) => [f[0], f[1]]),
+    );
   });
 
   it('each item of an OBD alarm record is an OBD alarm', () => {
     const found = obdAlarmIntervals([
-      { time: START, subtype: 3, latitude: 31.2, longitude: 121.4, readings: null, detail: { alarms: [{ id: 1, hex: '01' }, { id: 4, hex: '' }] }, dtcCount: 0 },
+      {
+        time: START,
+        subtype: 3,
+        latitude: 31.2,
+        longitude: 121.4,
+        readings: null,
+        detail: {
+          alarms: [
+            { id: 1, hex: '01' },
+            { id: 4, hex: '' },
+          ],
+        },
+        dtcCount: 0,
+      },
       { time: START, subtype: 1, latitude: 31.2, longitude: 121.4, readings: null, detail: { alarms: [{ id: 2, hex: '' }] }, dtcCount: 0 },
     ]);
     expect(found.map((a) => [a.type, a.subject])).toEqual([
@@ -221,7 +290,11 @@ describe('AI alarms', () => {
   it('RepeatArrival: the third stop within 200 m inside the window, not stops elsewhere or short ones', () => {
     const depot = HOME;
     const d = new ScriptedDay(START, depot);
-    const visit = (place: { latitude: number; longitude: number }, minutes: number) => d.jumpTo(place).step(minutes * 60, 0, { acc: true }).step(60, 40);
+    const visit = (place: { latitude: number; longitude: number }, minutes: number) =>
+      d
+        .jumpTo(place)
+        .step(minutes * 60, 0, { acc: true })
+        .step(60, 40);
     visit(depot, 5);
     visit(east(depot, 5000), 5); // elsewhere
     visit(east(depot, 150), 1); // too short to be a visit
@@ -237,7 +310,10 @@ describe('AI alarms', () => {
   it('Skewing: off the task’s route corridor for the minutes, only during the task', () => {
     const d = new ScriptedDay(START, HOME).step(10 * 60, 36, { heading: 90 }); // 6 km east along the route
     d.step(10 * 60, 36, { heading: 0 }); // 6 km north: off the route
-    const route = [[121.4, 31.2], [121.5, 31.2]];
+    const route = [
+      [121.4, 31.2],
+      [121.5, 31.2],
+    ];
     const task = { id: 5, name: '送货', line: route, begin: START, end: START + 60 * MIN };
     const [s] = skewing(positions(d), [task], { corridorM: 500, minMs: 5 * MIN });
     expect(s).toMatchObject({ type: 'Skewing', subject: 'task:5', detail: { taskId: 5 } });

@@ -18,15 +18,40 @@ const CODES = ['P0301', 'P0420', 'U0100'];
 /** A small deterministic generator, so a failure names its seed. */
 function random(seed: number): () => number {
   let x = seed;
-  return () => ((x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 const position = (terminalId: number, vehicleId: number, time: number, extras: PositionRecord['extras']): PositionRecord => ({
-  terminalId, vehicleId, deviceTime: time, latitude: 31.2, longitude: 121.4, altitude: 0, speed: 0, direction: 0, alarm: 0, status: 3,
-  acc: true, fixed: true, mileageKm: null, fuelL: null, blind: false, extras, dtcs: null,
+  terminalId,
+  vehicleId,
+  deviceTime: time,
+  latitude: 31.2,
+  longitude: 121.4,
+  altitude: 0,
+  speed: 0,
+  direction: 0,
+  alarm: 0,
+  status: 3,
+  acc: true,
+  fixed: true,
+  mileageKm: null,
+  fuelL: null,
+  blind: false,
+  extras,
+  dtcs: null,
 });
 const record = (terminalId: number, vehicleId: number, time: number, codes: string[]): ObdRecordRow => ({
-  terminalId, vehicleId, deviceTime: time, subtype: 2, archive: false, vehicleType: 0, latitude: 31.2, longitude: 121.4, status: null, readings: null, detail: null,
+  terminalId,
+  vehicleId,
+  deviceTime: time,
+  subtype: 2,
+  archive: false,
+  vehicleType: 0,
+  latitude: 31.2,
+  longitude: 121.4,
+  status: null,
+  readings: null,
+  detail: null,
   dtcs: codes.map((text, i) => ({ systemId: 1, dtc: i, status: 1, text })),
 });
 
@@ -59,7 +84,8 @@ describe.each(BACKENDS)('trouble-code reports of a stretch on %s', (backend) => 
         // Positions with an OBD block, with none, with JSON null falling through to obdF3, and OBD records.
         if (pick < 0.3) positions.push(position(vehicleId, vehicleId, time, { obd: { dtcs: codes } }));
         else if (pick < 0.45) positions.push(position(vehicleId, vehicleId, time, null));
-        else if (pick < 0.55) positions.push(position(vehicleId, vehicleId, time, { obd: { dtcs: null }, obdF3: { dtcs: codes } } as PositionRecord['extras']));
+        else if (pick < 0.55)
+          positions.push(position(vehicleId, vehicleId, time, { obd: { dtcs: null }, obdF3: { dtcs: codes } } as PositionRecord['extras']));
         else if (pick < 0.6) positions.push(position(vehicleId, vehicleId, time, { obd: { dtcs: 'P0301' } } as PositionRecord['extras']));
         else records.push(record(vehicleId, vehicleId, time, codes));
       }
@@ -77,7 +103,10 @@ describe.each(BACKENDS)('trouble-code reports of a stretch on %s', (backend) => 
       const key = (a: { subject: string; begin: number }) => `${a.subject}@${a.begin}`;
       const begun = (reports: typeof whole) => {
         const first = Math.min(...reports.map((r) => r.time));
-        return faultIntervals(reports, none).filter((a) => a.begin >= span.from && a.begin > first).map(key).sort();
+        return faultIntervals(reports, none)
+          .filter((a) => a.begin >= span.from && a.begin > first)
+          .map(key)
+          .sort();
       };
       expect({ seed: i, alarms: begun(recent[i]) }).toEqual({ seed: i, alarms: begun(whole) });
       alarms += begun(whole).length;

@@ -28,16 +28,43 @@ const size = fc.double({ min: 5, max: 60_000, noNaN: true });
 const scale = fc.oneof(fc.double({ min: 0, max: 3, noNaN: true }), fc.constantFrom(1, 1 - 1e-9, 1 + 1e-9, 0.999, 1.001));
 
 const areaArb: fc.Arbitrary<{ area: FenceArea; at: [number, number]; size: number; border: number; vertices: number[][] }> = fc.oneof(
-  fc.record({ c: centre, r: size }).map(({ c, r }) => ({ area: { kind: 'circle', center: [c[0], c[1]], radiusM: r } as FenceArea, at: c, size: r, border: r, vertices: [] })),
-  fc.record({ c: centre, r: size, n: fc.integer({ min: 3, max: 7 }), turns: fc.array(fc.double({ min: 0.3, max: 1, noNaN: true }), { minLength: 7, maxLength: 7 }) }).map(({ c, r, n, turns }) => {
-    const ring = Array.from({ length: n }, (_, k) => destination(c, r * turns[k], (360 / n) * k));
-    return { area: { kind: 'polygon', shape: polygon([[...ring, ring[0]]]) } as FenceArea, at: c, size: r, border: r, vertices: ring };
-  }),
-  fc.record({ c: centre, r: size, n: fc.integer({ min: 2, max: 5 }), bearings: fc.array(fc.double({ min: 0, max: 360, noNaN: true }), { minLength: 5, maxLength: 5 }), w: fc.double({ min: 4, max: 1_000, noNaN: true }) }).map(({ c, r, n, bearings, w }) => {
-    const path: number[][] = [c];
-    for (let k = 1; k < n; k++) path.push(destination(path[k - 1], r, bearings[k]));
-    return { area: { kind: 'route', line: lineString(path), halfWidthM: w / 2 } as FenceArea, at: c, size: r + w, border: w / 2, vertices: path };
-  }),
+  fc.record({ c: centre, r: size }).map(({ c, r }) => ({
+    area: { kind: 'circle', center: [c[0], c[1]], radiusM: r } as FenceArea,
+    at: c,
+    size: r,
+    border: r,
+    vertices: [],
+  })),
+  fc
+    .record({
+      c: centre,
+      r: size,
+      n: fc.integer({ min: 3, max: 7 }),
+      turns: fc.array(fc.double({ min: 0.3, max: 1, noNaN: true }), { minLength: 7, maxLength: 7 }),
+    })
+    .map(({ c, r, n, turns }) => {
+      const ring = Array.from({ length: n }, (_, k) => destination(c, r * turns[k], (360 / n) * k));
+      return { area: { kind: 'polygon', shape: polygon([[...ring, ring[0]]]) } as FenceArea, at: c, size: r, border: r, vertices: ring };
+    }),
+  fc
+    .record({
+      c: centre,
+      r: size,
+      n: fc.integer({ min: 2, max: 5 }),
+      bearings: fc.array(fc.double({ min: 0, max: 360, noNaN: true }), { minLength: 5, maxLength: 5 }),
+      w: fc.double({ min: 4, max: 1_000, noNaN: true }),
+    })
+    .map(({ c, r, n, bearings, w }) => {
+      const path: number[][] = [c];
+      for (let k = 1; k < n; k++) path.push(destination(path[k - 1], r, bearings[k]));
+      return {
+        area: { kind: 'route', line: lineString(path), halfWidthM: w / 2 } as FenceArea,
+        at: c,
+        size: r + w,
+        border: w / 2,
+        vertices: path,
+      };
+    }),
 );
 
 describe('the fence test’s quick box', () => {
@@ -45,19 +72,23 @@ describe('the fence test’s quick box', () => {
     let inCount = 0;
     let outCount = 0;
     fc.assert(
-      fc.property(areaArb, fc.array(fc.tuple(scale, fc.double({ min: 0, max: 360, noNaN: true }), fc.nat()), { minLength: 20, maxLength: 20 }), ({ area, at, size, border, vertices }, probes) => {
-        for (const [f, bearing, k] of probes) {
-          // From the centre, or from a vertex (a polygon's corners, a corridor's bends and ends), as
-          // far as the whole fence or its border (a corridor's half width) scaled.
-          const from = vertices.length && k % 2 ? vertices[k % vertices.length] : at;
-          const [longitude, latitude] = destination(from, (k % 3 === 2 ? border : size) * f, bearing);
-          const p = { longitude, latitude };
-          const exact = insideExactly(area, p);
-          expect(inside(area, p)).toBe(exact);
-          if (exact) inCount++;
-          else outCount++;
-        }
-      }),
+      fc.property(
+        areaArb,
+        fc.array(fc.tuple(scale, fc.double({ min: 0, max: 360, noNaN: true }), fc.nat()), { minLength: 20, maxLength: 20 }),
+        ({ area, at, size, border, vertices }, probes) => {
+          for (const [f, bearing, k] of probes) {
+            // From the centre, or from a vertex (a polygon's corners, a corridor's bends and ends), as
+            // far as the whole fence or its border (a corridor's half width) scaled.
+            const from = vertices.length && k % 2 ? vertices[k % vertices.length] : at;
+            const [longitude, latitude] = destination(from, (k % 3 === 2 ? border : size) * f, bearing);
+            const p = { longitude, latitude };
+            const exact = insideExactly(area, p);
+            expect(inside(area, p)).toBe(exact);
+            if (exact) inCount++;
+            else outCount++;
+          }
+        },
+      ),
       { numRuns: 1500 },
     );
     expect(inCount).toBeGreaterThan(3_000);

@@ -12,17 +12,30 @@ describe.each(BACKENDS)('fence links on %s', (backend) => {
     s = await startTestServer(backend);
     hd = await s.memberToken('HD', 'administrator');
     const ids = async (org: string) =>
-      (await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code = ${org} ORDER BY v.id`.execute(s.database.db)).rows.map((r) => r.id);
+      (
+        await sql<{
+          id: number;
+        }>`SELECT v.id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code = ${org} ORDER BY v.id`.execute(s.database.db)
+      ).rows.map((r) => r.id);
     shVehicles = await ids('HD-SH');
     hnVehicle = (await ids('HN-SZ'))[0];
-    const f = await s.call(hd, 'PUT', '/api/vehicle/fence', { name: '仓库', fenceType: 'circle', geometry: { center: [121.4, 31.2], radius: 300 } });
+    const f = await s.call(hd, 'PUT', '/api/vehicle/fence', {
+      name: '仓库',
+      fenceType: 'circle',
+      geometry: { center: [121.4, 31.2], radius: 300 },
+    });
     expect(f.status).toBe(201);
     fenceId = f.body.id;
   });
   afterAll(() => s.close());
   const path = async (vehicleId: number) =>
-    (await sql<{ path: string }>`SELECT o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ${vehicleId}`.execute(s.database.db)).rows[0].path;
-  const applies = async (vehicleId: number) => (await fencesFor(s.database.db, vehicleId, await path(vehicleId))).map((f) => f.id).includes(fenceId);
+    (
+      await sql<{ path: string }>`SELECT o.path FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ${vehicleId}`.execute(
+        s.database.db,
+      )
+    ).rows[0].path;
+  const applies = async (vehicleId: number) =>
+    (await fencesFor(s.database.db, vehicleId, await path(vehicleId))).map((f) => f.id).includes(fenceId);
 
   it('a fence with no links applies to its organisation’s subtree; links narrow it to the linked vehicles', async () => {
     expect(await applies(shVehicles[0])).toBe(true);
@@ -62,7 +75,13 @@ describe.each(BACKENDS)('fence links on %s', (backend) => {
     expect(r.status).toBe(400);
     expect(r.body.errors[0].field).toBe('vehicleIds.1');
     expect(r.body.message).toBe('车辆不存在或无权使用');
-    for (const body of [{ fenceId }, { fenceId, vehicleIds: [] }, { fenceId, vehicleIds: [1, 1] }, { fenceId: 'x', vehicleIds: [1] }, { fenceId, vehicleIds: [1], extra: 1 }])
+    for (const body of [
+      { fenceId },
+      { fenceId, vehicleIds: [] },
+      { fenceId, vehicleIds: [1, 1] },
+      { fenceId: 'x', vehicleIds: [1] },
+      { fenceId, vehicleIds: [1], extra: 1 },
+    ])
       expect((await s.call(hd, 'PUT', '/api/vehicle/vehicleFence', body)).status).toBe(400);
     expect((await s.call(hd, 'POST', '/api/vehicle/vehicleFence/query', { criteria: { fenceId } })).body.total).toBe(0);
     const admin = await s.login('admin', ADMIN_PASSWORD);

@@ -31,14 +31,24 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
   beforeAll(async () => {
     rig = await startAlarmRig(backend);
     admin = await rig.s.login('admin', ADMIN_PASSWORD);
-    const r = await rig.s.call(admin, 'PUT', '/api/vehicle/policy', { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 1 });
+    const r = await rig.s.call(admin, 'PUT', '/api/vehicle/policy', {
+      name: 'p-Idle',
+      alarmType: 'Idle',
+      threshold: null,
+      durationMinutes: 1,
+    });
     if (r.status !== 201) throw new Error(JSON.stringify(r.body));
     policyId = r.body.id;
   });
   afterAll(() => rig.close());
 
   const listed = async (vehicleId: number, criteria: object = {}): Promise<Listed[]> => {
-    const r = await rig.s.call(admin, 'POST', '/api/vehicle/alarm/query', { criteria: { vehicleId, type: 'Idle', ...criteria }, order: { property: 'begin', direction: 'ascend' }, pageIndex: 1, pageSize: 50 });
+    const r = await rig.s.call(admin, 'POST', '/api/vehicle/alarm/query', {
+      criteria: { vehicleId, type: 'Idle', ...criteria },
+      order: { property: 'begin', direction: 'ascend' },
+      pageIndex: 1,
+      pageSize: 50,
+    });
     expect(r.status).toBe(200);
     return r.body.data as Listed[];
   };
@@ -48,7 +58,8 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     return r.body as Listed;
   };
   const announced = (vehicleId: number) => rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle').map((a) => a.id);
-  const published = (vehicleId: number) => rig.published.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle').map((a) => a.alarmId);
+  const published = (vehicleId: number) =>
+    rig.published.filter((a) => a.vehicleId === vehicleId && a.type === 'Idle').map((a) => a.alarmId);
 
   /** A minute's drive, two minutes idling, a minute's drive, sent live but for the idling's first 30 s: its Idle alarm. */
   const idleWithoutStart = async (phone: string) => {
@@ -56,7 +67,10 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     const idleFrom = START + 60_000;
     const late = day.reports.filter((r) => (r.time as number) >= idleFrom && (r.time as number) < idleFrom + 30_000);
     const vehicleId = await rig.vehicleOf(phone);
-    await rig.send(phone, day.reports.filter((r) => !late.includes(r)));
+    await rig.send(
+      phone,
+      day.reports.filter((r) => !late.includes(r)),
+    );
     const [first] = await listed(vehicleId);
     return { day, idleFrom, late, vehicleId, first };
   };
@@ -72,8 +86,23 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     const after = await listed(vehicleId);
     expect(after).toHaveLength(2);
     const [successor, old] = after;
-    expect(successor).toMatchObject({ begin: new Date(idleFrom).toISOString(), state: 'current', supersededBy: null, handled: true, note: '司机在等货', handledBy: handled.handledBy, handledAt: handled.handledAt });
-    expect(old).toMatchObject({ id: first.id, state: 'superseded', supersededBy: successor.id, handled: true, note: '司机在等货', status: 'closed' });
+    expect(successor).toMatchObject({
+      begin: new Date(idleFrom).toISOString(),
+      state: 'current',
+      supersededBy: null,
+      handled: true,
+      note: '司机在等货',
+      handledBy: handled.handledBy,
+      handledAt: handled.handledAt,
+    });
+    expect(old).toMatchObject({
+      id: first.id,
+      state: 'superseded',
+      supersededBy: successor.id,
+      handled: true,
+      note: '司机在等货',
+      status: 'closed',
+    });
     // Inherited, not fresh: neither heard by the console nor on the bus (notifications).
     expect(announced(vehicleId)).toEqual([first.id]);
     expect(published(vehicleId)).toEqual([first.id]);
@@ -87,7 +116,10 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     const { day, idleFrom, vehicleId, first } = await idleWithoutStart(phone);
     await handle(first.id, '已联系');
     // The terminal sends its idling again from the start (what was stored already, and the missed 30 s), live.
-    await rig.send(phone, day.reports.filter((r) => (r.time as number) >= idleFrom && (r.time as number) < idleFrom + 120_000));
+    await rig.send(
+      phone,
+      day.reports.filter((r) => (r.time as number) >= idleFrom && (r.time as number) < idleFrom + 120_000),
+    );
     const [successor, old] = await listed(vehicleId);
     expect(successor).toMatchObject({ begin: new Date(idleFrom).toISOString(), state: 'current', handled: true, note: '已联系' });
     expect(old).toMatchObject({ id: first.id, state: 'superseded', supersededBy: successor.id });
@@ -109,16 +141,25 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     const phone = demoTerminal(22);
     const vehicleId = await rig.vehicleOf(phone);
     const second = START + 3_600_000;
-    await rig.send(phone, [...build(START, false).reports.filter((r) => !gap(r, START)), ...build(second, false).reports.filter((r) => !gap(r, second))]);
+    await rig.send(phone, [
+      ...build(START, false).reports.filter((r) => !gap(r, START)),
+      ...build(second, false).reports.filter((r) => !gap(r, second)),
+    ]);
     const found = await listed(vehicleId);
     expect(found.map((a) => a.begin)).toEqual([new Date(START + 30_000).toISOString(), new Date(second + 30_000).toISOString()]);
     await handle(found[0].id, '已核实');
     expect((await listed(vehicleId, { status: 'open' })).length + (await listed(vehicleId, { current: true })).length).toBeGreaterThan(0);
 
-    await rig.send(phone, [...build(START, true).reports.filter((r) => gap(r, START)), ...build(second, true).reports.filter((r) => gap(r, second))], { blind: true });
+    await rig.send(
+      phone,
+      [...build(START, true).reports.filter((r) => gap(r, START)), ...build(second, true).reports.filter((r) => gap(r, second))],
+      { blind: true },
+    );
     const after = await listed(vehicleId);
     // The handled one stays, withdrawn, with its handling; the unhandled one nobody touched is gone.
-    expect(after).toEqual([expect.objectContaining({ id: found[0].id, state: 'withdrawn', supersededBy: null, status: 'closed', handled: true, note: '已核实' })]);
+    expect(after).toEqual([
+      expect.objectContaining({ id: found[0].id, state: 'withdrawn', supersededBy: null, status: 'closed', handled: true, note: '已核实' }),
+    ]);
     expect(await listed(vehicleId, { current: true })).toEqual([]);
     expect(await listed(vehicleId, { status: 'open' })).toEqual([]);
     expect((await listed(vehicleId, { state: 'withdrawn' })).map((a) => a.id)).toEqual([found[0].id]);
@@ -139,7 +180,12 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     expect(await listed(vehicleId)).toEqual(before);
 
     // Three minutes' idling needed from now on: the rebuild no longer finds it, and keeps it withdrawn.
-    const edit = await rig.s.call(admin, 'PUT', `/api/vehicle/policy/${policyId}`, { name: 'p-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 3 });
+    const edit = await rig.s.call(admin, 'PUT', `/api/vehicle/policy/${policyId}`, {
+      name: 'p-Idle',
+      alarmType: 'Idle',
+      threshold: null,
+      durationMinutes: 3,
+    });
     expect(edit.status).toBe(200);
     await rig.settled();
     await rebuildDerived(rig.s.database.db, 'Asia/Shanghai', args);

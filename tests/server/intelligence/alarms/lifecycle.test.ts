@@ -8,7 +8,12 @@ import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../.
 const T0 = Date.parse('2026-11-20T02:00:00Z');
 const min = 60_000;
 
-const interval = (type: AlarmInterval['type'], beginMin: number, endMin: number | null, extra: Partial<AlarmInterval> = {}): AlarmInterval => ({
+const interval = (
+  type: AlarmInterval['type'],
+  beginMin: number,
+  endMin: number | null,
+  extra: Partial<AlarmInterval> = {},
+): AlarmInterval => ({
   type,
   subject: '',
   begin: T0 + beginMin * min,
@@ -51,22 +56,45 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
     s = await startTestServer(backend);
     admin = await s.login('admin', ADMIN_PASSWORD);
     const v = async (org: string) =>
-      (await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code = ${org} ORDER BY v.id LIMIT 1`.execute(s.database.db)).rows[0].id;
+      (
+        await sql<{
+          id: number;
+        }>`SELECT v.id FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE o.code = ${org} ORDER BY v.id LIMIT 1`.execute(
+          s.database.db,
+        )
+      ).rows[0].id;
     hdVehicle = await v('HD-SH');
     hnVehicle = await v('HN-SZ');
   });
   afterAll(() => s.close());
   const db = () => s.database.db;
-  const query = (token: string, criteria: object = {}, extra: object = {}, lang?: string) => s.call(token, 'POST', '/api/vehicle/alarm/query', { criteria, pageIndex: 1, pageSize: 50, ...extra }, lang);
+  const query = (token: string, criteria: object = {}, extra: object = {}, lang?: string) =>
+    s.call(token, 'POST', '/api/vehicle/alarm/query', { criteria, pageIndex: 1, pageSize: 50, ...extra }, lang);
 
   /** Each alarm's row version (xmin) by type and begin: what a rewrite of the row changes. */
   const versions = async (vehicleId: number) =>
     Object.fromEntries(
-      (await sql<{ k: string; v: string }>`SELECT type || ' ' || (extract(epoch FROM begin_time) * 1000)::bigint AS k, xmin::text AS v FROM alarm WHERE vehicle_id = ${vehicleId}`.execute(db())).rows.map((r) => [r.k, r.v]),
+      (
+        await sql<{
+          k: string;
+          v: string;
+        }>`SELECT type || ' ' || (extract(epoch FROM begin_time) * 1000)::bigint AS k, xmin::text AS v FROM alarm WHERE vehicle_id = ${vehicleId}`.execute(
+          db(),
+        )
+      ).rows.map((r) => [r.k, r.v]),
     );
 
   it('stores found alarms, keeps one open per vehicle and type, and answers the new ones only once', async () => {
-    const first = await replaceAlarms(db(), hdVehicle, T0, mergeIntervals([interval('OverSpeed', 0, 5, { value: 96 }), interval('OverSpeed', 30, null, { value: 101 }), interval('Crash', 10, 10)]));
+    const first = await replaceAlarms(
+      db(),
+      hdVehicle,
+      T0,
+      mergeIntervals([
+        interval('OverSpeed', 0, 5, { value: 96 }),
+        interval('OverSpeed', 30, null, { value: 101 }),
+        interval('Crash', 10, 10),
+      ]),
+    );
     expect(first.map((a) => [a.type, a.category, a.level])).toEqual([
       ['OverSpeed', 'terminal', 'high'],
       ['Crash', 'terminal', 'critical'],
@@ -75,7 +103,18 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
     // The same result again raises nothing and changes nothing, not even a row's version.
     const before = await versions(hdVehicle);
     expect(Object.keys(before)).toHaveLength(3);
-    expect(await replaceAlarms(db(), hdVehicle, T0, mergeIntervals([interval('OverSpeed', 0, 5, { value: 96 }), interval('OverSpeed', 30, null, { value: 101 }), interval('Crash', 10, 10)]))).toEqual([]);
+    expect(
+      await replaceAlarms(
+        db(),
+        hdVehicle,
+        T0,
+        mergeIntervals([
+          interval('OverSpeed', 0, 5, { value: 96 }),
+          interval('OverSpeed', 30, null, { value: 101 }),
+          interval('Crash', 10, 10),
+        ]),
+      ),
+    ).toEqual([]);
     expect(await versions(hdVehicle)).toEqual(before);
     const rows = await query(admin, { vehicleId: hdVehicle });
     expect(rows.status).toBe(200);
@@ -85,7 +124,11 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
       ['OverSpeed', 'closed', 96],
     ]);
     // A second open alarm of the same key cannot exist.
-    await expect(sql`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, fired_at) VALUES (${hdVehicle}, 'OverSpeed', 'terminal', 'high', now(), now())`.execute(db())).rejects.toThrow();
+    await expect(
+      sql`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, fired_at) VALUES (${hdVehicle}, 'OverSpeed', 'terminal', 'high', now(), now())`.execute(
+        db(),
+      ),
+    ).rejects.toThrow();
   });
 
   it('handles an alarm with a note (code alarm-handle), keeps the handling across a rebuild, and refuses a second handling', async () => {
@@ -96,10 +139,25 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
     expect(Date.parse(r.body.handledAt)).toBeGreaterThan(Date.now() - 60_000);
     // The condition clears later: the rebuilt alarm is the same row, closed, still handled; only it is rewritten.
     const before = await versions(hdVehicle);
-    await replaceAlarms(db(), hdVehicle, T0, mergeIntervals([interval('OverSpeed', 0, 5, { value: 96 }), interval('OverSpeed', 30, 42, { value: 104 }), interval('Crash', 10, 10)]));
+    await replaceAlarms(
+      db(),
+      hdVehicle,
+      T0,
+      mergeIntervals([
+        interval('OverSpeed', 0, 5, { value: 96 }),
+        interval('OverSpeed', 30, 42, { value: 104 }),
+        interval('Crash', 10, 10),
+      ]),
+    );
     const after = (await query(admin, { vehicleId: hdVehicle, type: 'OverSpeed', handled: true })).body.data;
     expect(after).toHaveLength(1);
-    expect(after[0]).toMatchObject({ id: open.id, status: 'closed', value: 104, note: '已电话提醒司机', end: new Date(T0 + 42 * min).toISOString() });
+    expect(after[0]).toMatchObject({
+      id: open.id,
+      status: 'closed',
+      value: 104,
+      note: '已电话提醒司机',
+      end: new Date(T0 + 42 * min).toISOString(),
+    });
     const now = await versions(hdVehicle);
     const closed = `OverSpeed ${T0 + 30 * min}`;
     expect(now[closed]).not.toBe(before[closed]);
@@ -116,7 +174,9 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
       expect(r).toMatchObject({ status: 400, body: { message: '请填写处理意见' } });
     }
     expect((await s.call(admin, 'PUT', `/api/vehicle/alarm/${id}/handle`, {}, 'en-US')).body.message).toBe('Please enter a note');
-    expect((await s.call(admin, 'PUT', `/api/vehicle/alarm/${id}/handle`, { note: 'x'.repeat(501) }, 'es-ES')).body.message).toBe('La nota admite como máximo 500 caracteres');
+    expect((await s.call(admin, 'PUT', `/api/vehicle/alarm/${id}/handle`, { note: 'x'.repeat(501) }, 'es-ES')).body.message).toBe(
+      'La nota admite como máximo 500 caracteres',
+    );
     expect((await s.call(admin, 'PUT', `/api/vehicle/alarm/abc/handle`, { note: 'x' })).status).toBe(400);
     expect((await s.call(admin, 'PUT', `/api/vehicle/alarm/999999/handle`, { note: 'x' })).status).toBe(404);
     for (const criteria of [{ type: 'Nope' }, { category: 'radio' }, { status: 'half' }, { begin: 'yesterday' }, { bogus: 1 }]) {
@@ -130,12 +190,20 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
 
   it('filters by category, status, current, time and organisation, and scopes to the caller’s subtree', async () => {
     await replaceAlarms(db(), hnVehicle, T0, [interval('Low', 0, 2, { value: 11.1 })]);
-    expect((await query(admin, { category: 'terminal', status: 'closed' })).body.data.every((r: { status: string }) => r.status === 'closed')).toBe(true);
+    expect(
+      (await query(admin, { category: 'terminal', status: 'closed' })).body.data.every((r: { status: string }) => r.status === 'closed'),
+    ).toBe(true);
     // Current: open or unhandled. The handled, closed OverSpeed is history only.
     const current = (await query(admin, { vehicleId: hdVehicle, current: true })).body.data.map((r: { type: string }) => r.type);
     expect(current.sort()).toEqual(['Crash', 'OverSpeed']);
-    expect((await query(admin, { begin: new Date(T0 + 9 * min).toISOString(), end: new Date(T0 + 11 * min).toISOString() })).body.data.map((r: { type: string }) => r.type)).toEqual(['Crash']);
-    expect((await query(admin, { orgId: await s.orgId('HN') })).body.data.map((r: { vehicleId: number }) => r.vehicleId)).toEqual([hnVehicle]);
+    expect(
+      (await query(admin, { begin: new Date(T0 + 9 * min).toISOString(), end: new Date(T0 + 11 * min).toISOString() })).body.data.map(
+        (r: { type: string }) => r.type,
+      ),
+    ).toEqual(['Crash']);
+    expect((await query(admin, { orgId: await s.orgId('HN') })).body.data.map((r: { vehicleId: number }) => r.vehicleId)).toEqual([
+      hnVehicle,
+    ]);
 
     const hn = await s.memberToken('HN', 'orgUser');
     const seen = (await query(hn)).body.data.map((r: { vehicleId: number }) => r.vehicleId);
@@ -150,7 +218,9 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
     expect((await query(hn, {}, { order: { property: 'level', direction: 'ascend' } })).status).toBe(200);
     expect((await s.call(null, 'POST', '/api/vehicle/alarm/query', {})).status).toBe(401);
     // The fence list answers fence alarms only.
-    expect((await s.call(admin, 'POST', '/api/vehicle/vehicleFenceAlert/query', { criteria: { vehicleId: hdVehicle } })).body.data).toEqual([]);
+    expect((await s.call(admin, 'POST', '/api/vehicle/vehicleFenceAlert/query', { criteria: { vehicleId: hdVehicle } })).body.data).toEqual(
+      [],
+    );
   });
 
   it('a rebuild starts at the earliest alarm still open at its start, and drops what is no longer found', async () => {
@@ -175,20 +245,30 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
       { from: at(30), to: Infinity },
     ]);
     await replaceAlarms(db(), hdVehicle, T0 + 8 * min, []);
-    expect((await query(admin, { vehicleId: hdVehicle, state: 'current' })).body.data.map((r: { type: string }) => r.type)).toEqual(['OverSpeed']);
+    expect((await query(admin, { vehicleId: hdVehicle, state: 'current' })).body.data.map((r: { type: string }) => r.type)).toEqual([
+      'OverSpeed',
+    ]);
     // The handled OverSpeed is not dropped with the rest: an operator's work stays, withdrawn (store.ts).
-    expect((await query(admin, { vehicleId: hdVehicle, state: 'withdrawn' })).body.data.map((r: { type: string; note: string }) => [r.type, r.note])).toEqual([['OverSpeed', '已电话提醒司机']]);
+    expect(
+      (await query(admin, { vehicleId: hdVehicle, state: 'withdrawn' })).body.data.map((r: { type: string; note: string }) => [
+        r.type,
+        r.note,
+      ]),
+    ).toEqual([['OverSpeed', '已电话提醒司机']]);
   });
 
   it('takes each type’s policy from the nearest organisation that has an enabled one', async () => {
     const [root, hd, sh] = [await s.orgId('FS'), await s.orgId('HD'), await s.orgId('HD-SH')].map(Number);
     const add = (org: number, name: string, alarmType: string, threshold: number | null, enabled = true) =>
-      sql`INSERT INTO policy (org_id, name, alarm_type, threshold, duration_minutes, enabled) VALUES (${org}, ${name}, ${alarmType}, ${threshold}, 1, ${enabled})`.execute(db());
+      sql`INSERT INTO policy (org_id, name, alarm_type, threshold, duration_minutes, enabled) VALUES (${org}, ${name}, ${alarmType}, ${threshold}, 1, ${enabled})`.execute(
+        db(),
+      );
     await add(root, 'root-speed', 'OverSpeed', 120);
     await add(hd, 'hd-speed', 'OverSpeed', 100);
     await add(sh, 'sh-speed-off', 'OverSpeed', 60, false);
     await add(root, 'root-low', 'Low', 11.5);
-    const path = async (id: number) => (await sql<{ path: string }>`SELECT path FROM organisation WHERE id = ${id}`.execute(db())).rows[0].path;
+    const path = async (id: number) =>
+      (await sql<{ path: string }>`SELECT path FROM organisation WHERE id = ${id}`.execute(db())).rows[0].path;
     const shPolicies = await policiesFor(db(), await path(sh));
     expect(shPolicies.get('OverSpeed')?.threshold).toBe(100);
     expect(shPolicies.get('Low')?.threshold).toBe(11.5);

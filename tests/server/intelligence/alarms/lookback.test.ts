@@ -16,8 +16,12 @@ describe('lookbackMs', () => {
   });
 
   it('takes the longest rule of the set', () => {
-    expect(lookbackMs(policies({ alarmType: 'RepeatArrival', durationMinutes: 60 }, { alarmType: 'StopLongTime', durationMinutes: 180 }))).toBe(181 * MIN);
-    expect(lookbackMs(policies({ alarmType: 'Fatigue', params: { hours: 4, restMinutes: 20 } }, { alarmType: 'Idle', durationMinutes: 10 }))).toBe(4 * HOUR + 21 * MIN);
+    expect(
+      lookbackMs(policies({ alarmType: 'RepeatArrival', durationMinutes: 60 }, { alarmType: 'StopLongTime', durationMinutes: 180 })),
+    ).toBe(181 * MIN);
+    expect(
+      lookbackMs(policies({ alarmType: 'Fatigue', params: { hours: 4, restMinutes: 20 } }, { alarmType: 'Idle', durationMinutes: 10 })),
+    ).toBe(4 * HOUR + 21 * MIN);
     expect(lookbackMs(policies())).toBe(MIN);
   });
 });

@@ -23,7 +23,14 @@ describe.each(BACKENDS)('a policy added later on %s', (backend) => {
   afterAll(() => rig.close());
 
   const idles = async (vehicleId: number) =>
-    (await sql<{ id: number; begin: Date }>`SELECT id, begin_time AS begin FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Idle' ORDER BY begin_time`.execute(rig.s.database.db)).rows.map((r) => ({
+    (
+      await sql<{
+        id: number;
+        begin: Date;
+      }>`SELECT id, begin_time AS begin FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Idle' ORDER BY begin_time`.execute(
+        rig.s.database.db,
+      )
+    ).rows.map((r) => ({
       id: r.id,
       begin: new Date(r.begin).getTime(),
     }));
@@ -31,23 +38,33 @@ describe.each(BACKENDS)('a policy added later on %s', (backend) => {
   it('stores the alarms it finds in history without announcing them, and announces the one a new report decides', async () => {
     // Ten minutes idling, then two driving, with the antenna bit on throughout: its alarm stays
     // open, so every pass reads back to its begin. No Idle policy yet: no Idle alarm.
-    const day = new ScriptedDay(START, HOME).step(600, 0, { acc: true, alarmBits: [GNSS_ANTENNA_BIT] }).step(120, 40, { alarmBits: [GNSS_ANTENNA_BIT] });
+    const day = new ScriptedDay(START, HOME)
+      .step(600, 0, { acc: true, alarmBits: [GNSS_ANTENNA_BIT] })
+      .step(120, 40, { alarmBits: [GNSS_ANTENNA_BIT] });
     const phone = demoTerminal(17);
     const vehicleId = await rig.vehicleOf(phone);
     await rig.send(phone, day.reports);
     expect(await idles(vehicleId)).toEqual([]);
-    const antenna = await sql<{ end: Date | null }>`SELECT end_time AS end FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'GnssAntenna'`.execute(rig.s.database.db);
+    const antenna = await sql<{
+      end: Date | null;
+    }>`SELECT end_time AS end FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'GnssAntenna'`.execute(rig.s.database.db);
     expect(antenna.rows.map((r) => r.end)).toEqual([null]);
 
     const hn = await rig.s.memberToken('HN', 'administrator');
-    expect((await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-Idle-later', alarmType: 'Idle', threshold: null, durationMinutes: 1 })).status).toBe(201);
+    expect(
+      (await rig.s.call(hn, 'PUT', '/api/vehicle/policy', { name: 'p-Idle-later', alarmType: 'Idle', threshold: null, durationMinutes: 1 }))
+        .status,
+    ).toBe(201);
     const heardBefore = rig.raised.length;
     const busBefore = rig.published.length;
 
     // Three minutes idling now: the new policy's minute is reached at the seventh report.
     const idleFrom = day.time;
     day.step(180, 0, { acc: true, alarmBits: [GNSS_ANTENNA_BIT] });
-    await rig.send(phone, day.reports.filter((r) => (r.time as number) >= idleFrom));
+    await rig.send(
+      phone,
+      day.reports.filter((r) => (r.time as number) >= idleFrom),
+    );
 
     const stored = await idles(vehicleId);
     // The ten minutes of history, found by the pass under the new policy, and the idling now.

@@ -48,11 +48,19 @@ describe.each(BACKENDS)('policy parameters through the API on %s', (backend) => 
     // Changing the type to one whose parameters these are not is refused too.
     const moved = await s.call(hd, 'PUT', `/api/vehicle/policy/${r.body.id}`, { alarmType: 'Low' });
     expect(moved.status).toBe(400);
-    expect((await s.call(hd, 'GET', `/api/vehicle/policy/${r.body.id}`)).body).toMatchObject({ alarmType: 'Fatigue', params: { hours: 4 } });
+    expect((await s.call(hd, 'GET', `/api/vehicle/policy/${r.body.id}`)).body).toMatchObject({
+      alarmType: 'Fatigue',
+      params: { hours: 4 },
+    });
   });
 
   it('refuses parameters of another type, and parameters for a type that takes none, in the caller’s language', async () => {
-    const other = await s.call(hd, 'PUT', '/api/vehicle/policy', { name: '超速', alarmType: 'OverSpeed', threshold: 90, params: { radiusM: 200 } });
+    const other = await s.call(hd, 'PUT', '/api/vehicle/policy', {
+      name: '超速',
+      alarmType: 'OverSpeed',
+      threshold: 90,
+      params: { radiusM: 200 },
+    });
     expect(other.status).toBe(400);
     expect(other.body.errors[0].field).toBe('params.radiusM');
     const none = await s.call(hd, 'PUT', '/api/vehicle/policy', { name: '低压', alarmType: 'Low', threshold: 11.5, params: { hours: 1 } });

@@ -44,7 +44,13 @@ export interface AlarmRig extends GatewayHarness {
 /** `webhookAllow`: the non-public webhook targets the app and the notifier allow (WEBHOOK_ALLOW). */
 export async function startAlarmRig(
   backend: Backend,
-  opts: { extraDerivers?: Deriver[]; beforeAlarms?: Deriver[]; smtp?: SmtpConfig; obdAlarmTypes?: ReadonlyMap<number, AlarmType>; webhookAllow?: TargetAllow } = {},
+  opts: {
+    extraDerivers?: Deriver[];
+    beforeAlarms?: Deriver[];
+    smtp?: SmtpConfig;
+    obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
+    webhookAllow?: TargetAllow;
+  } = {},
 ): Promise<AlarmRig> {
   const h = await startGateway(backend, { routes: { commandTimeoutMs: 1000 }, app: { webhookAllow: opts.webhookAllow } });
   const db = h.s.database.db;
@@ -53,13 +59,36 @@ export async function startAlarmRig(
   // As bootstrap wires them: the engine publishes on the bus, the notifier subscribes.
   const bus = createBus();
   const published: AlarmRaised[] = [];
-  const engine = createAlarmEngine({ db, bus, obdAlarmTypes: opts.obdAlarmTypes, now: () => Date.now() + rig.clockAhead, intervalMs: 100, onRaised: (a) => raised.push(...a) });
-  const notifier = notifyDispatcher({ db, sink: h.hub!, timeZone: 'Asia/Shanghai', now: () => Date.now() + rig.clockAhead, attempts: 3, backoffMs: 50, timeoutMs: 2000, smtp: opts.smtp, allow: opts.webhookAllow });
+  const engine = createAlarmEngine({
+    db,
+    bus,
+    obdAlarmTypes: opts.obdAlarmTypes,
+    now: () => Date.now() + rig.clockAhead,
+    intervalMs: 100,
+    onRaised: (a) => raised.push(...a),
+  });
+  const notifier = notifyDispatcher({
+    db,
+    sink: h.hub!,
+    timeZone: 'Asia/Shanghai',
+    now: () => Date.now() + rig.clockAhead,
+    attempts: 3,
+    backoffMs: 50,
+    timeoutMs: 2000,
+    smtp: opts.smtp,
+    allow: opts.webhookAllow,
+  });
   bus.subscribe('alarm.raised', (a) => {
     published.push(a);
     notifier.onRaised([{ id: a.alarmId }]);
   });
-  const derivation = await startDerivation({ db, timeZone: 'Asia/Shanghai', sources: [h.gateway.writer, h.gateway.obdWriter], extraDerivers: [...(opts.beforeAlarms ?? []), engine.deriver, ...(opts.extraDerivers ?? [])], lingerMs: 20 });
+  const derivation = await startDerivation({
+    db,
+    timeZone: 'Asia/Shanghai',
+    sources: [h.gateway.writer, h.gateway.obdWriter],
+    extraDerivers: [...(opts.beforeAlarms ?? []), engine.deriver, ...(opts.extraDerivers ?? [])],
+    lingerMs: 20,
+  });
   engine.start();
   // As bootstrap wires it: the alarms raised from each committed batch, of both writers.
   engine.watch([h.gateway.writer, h.gateway.obdWriter]);
@@ -96,7 +125,11 @@ export async function startAlarmRig(
     await settled();
   };
   const vehicleOf = async (phone: string) =>
-    (await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${phone}`.execute(db)).rows[0].id;
+    (
+      await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${phone}`.execute(
+        db,
+      )
+    ).rows[0].id;
   return Object.assign(rig, {
     ...h,
     engine,

@@ -79,7 +79,10 @@ export class ScriptedDay {
   }
 
   private push(speedKmh: number, o: StepOptions): void {
-    const obd = o.volts !== undefined || o.dtcs !== undefined ? { ...(o.volts !== undefined ? { powerV: o.volts } : {}), ...(o.dtcs !== undefined ? { dtcs: o.dtcs } : {}) } : undefined;
+    const obd =
+      o.volts !== undefined || o.dtcs !== undefined
+        ? { ...(o.volts !== undefined ? { powerV: o.volts } : {}), ...(o.dtcs !== undefined ? { dtcs: o.dtcs } : {}) }
+        : undefined;
     this.reports.push({
       time: this.t,
       latitude: Math.round(this.lat * 1e6) / 1e6,
@@ -88,7 +91,9 @@ export class ScriptedDay {
       direction: this.heading,
       status: { accOn: o.acc ?? speedKmh > 0, fixed: true },
       alarm: (o.alarmBits ?? []).reduce((w, b) => (w | (1 << b)) >>> 0, 0),
-      ...(obd || this.fuelL !== undefined ? { extras: { ...(obd ? { obd } : {}), ...(this.fuelL !== undefined ? { fuelL: this.fuelL } : {}) } } : {}),
+      ...(obd || this.fuelL !== undefined
+        ? { extras: { ...(obd ? { obd } : {}), ...(this.fuelL !== undefined ? { fuelL: this.fuelL } : {}) } }
+        : {}),
     });
   }
 }

@@ -18,16 +18,25 @@ describe.each(BACKENDS)("Trail's anchor on %s", (backend) => {
   beforeAll(async () => {
     rig = await startAlarmRig(backend);
     const hd = await rig.s.memberToken('HD', 'administrator');
-    const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null });
+    const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', {
+      name: 'p-Trail',
+      alarmType: 'Trail',
+      threshold: null,
+      durationMinutes: null,
+    });
     if (r.status !== 201) throw new Error(JSON.stringify(r.body));
   });
   afterAll(() => rig.close());
 
   const trails = async (vehicleId: number) =>
-    (await sql<{ begin: Date; end: Date | null }>`SELECT begin_time AS begin, end_time AS "end" FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Trail'`.execute(rig.s.database.db)).rows.map((r) => [
-      new Date(r.begin).getTime(),
-      r.end && new Date(r.end).getTime(),
-    ]);
+    (
+      await sql<{
+        begin: Date;
+        end: Date | null;
+      }>`SELECT begin_time AS begin, end_time AS "end" FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Trail'`.execute(
+        rig.s.database.db,
+      )
+    ).rows.map((r) => [new Date(r.begin).getTime(), r.end && new Date(r.end).getTime()]);
   const announced = (vehicleId: number) => rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'Trail').map((a) => a.begin);
 
   it('is the same live, at once and rebuilt from inside the tow', async () => {

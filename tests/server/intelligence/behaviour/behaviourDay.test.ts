@@ -53,8 +53,18 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
   const reports = scriptedDay();
   const db = () => rig.s.database.db;
   const rowsOf = async (vehicleId: number) => ({
-    behaviour: (await sql<Behaviour>`SELECT day::text AS day, harsh_acceleration, harsh_braking, sharp_turn, speeding_s, fatigue, night_s, sources FROM behaviour_day WHERE vehicle_id = ${vehicleId} ORDER BY day`.execute(db())).rows,
-    health: (await sql<{ faults: unknown }>`SELECT day::text AS day, health_index, band, faults, min_battery_v, max_coolant_c, alarm_count FROM health_day WHERE vehicle_id = ${vehicleId} ORDER BY day`.execute(db())).rows,
+    behaviour: (
+      await sql<Behaviour>`SELECT day::text AS day, harsh_acceleration, harsh_braking, sharp_turn, speeding_s, fatigue, night_s, sources FROM behaviour_day WHERE vehicle_id = ${vehicleId} ORDER BY day`.execute(
+        db(),
+      )
+    ).rows,
+    health: (
+      await sql<{
+        faults: unknown;
+      }>`SELECT day::text AS day, health_index, band, faults, min_battery_v, max_coolant_c, alarm_count FROM health_day WHERE vehicle_id = ${vehicleId} ORDER BY day`.execute(
+        db(),
+      )
+    ).rows,
   });
   const criteria = (extra: object = {}) => ({ criteria: { begin: DAY, end: DAY, ...extra } });
 
@@ -62,12 +72,24 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     rig = await startAlarmRig(backend, { extraDerivers: [behaviourDeriver()] });
     hd = await rig.s.memberToken('HD', 'administrator');
     outsider = await rig.s.memberToken('HN-SZ', 'orgUser');
-    for (const [alarmType, threshold, durationMinutes] of [['OverSpeed', 100, 1], ['Fault', null, null]] as const) {
+    for (const [alarmType, threshold, durationMinutes] of [
+      ['OverSpeed', 100, 1],
+      ['Fault', null, null],
+    ] as const) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', { name: `p-${alarmType}`, alarmType, threshold, durationMinutes });
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
     }
     const expert = await rig.s.call(await rig.s.login('admin', ADMIN_PASSWORD), 'POST', '/api/vehicle/expertFault', {
-      spn: 5301, fmi: 2, dtcCode: 'P0301', name: '1 缸失火', unit: '发动机', level: 'high', description: '检测到 1 缸失火', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化', maintenanceMeasures: '更换点火线圈',
+      spn: 5301,
+      fmi: 2,
+      dtcCode: 'P0301',
+      name: '1 缸失火',
+      unit: '发动机',
+      level: 'high',
+      description: '检测到 1 缸失火',
+      resolvent: '检查点火线圈与火花塞',
+      cause: '点火线圈老化',
+      maintenanceMeasures: '更换点火线圈',
     });
     if (expert.status !== 201) throw new Error(JSON.stringify(expert.body));
     await rig.send(demoTerminal(1), reports);
@@ -76,7 +98,18 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
 
   it('counts each event once, and none at the traps', async () => {
     const { behaviour } = await rowsOf(await rig.vehicleOf(demoTerminal(1)));
-    expect(behaviour).toEqual([{ day: DAY, harsh_acceleration: 1, harsh_braking: 1, sharp_turn: 1, speeding_s: 120, fatigue: 0, night_s: expect.any(Number), sources: ['computed'] }]);
+    expect(behaviour).toEqual([
+      {
+        day: DAY,
+        harsh_acceleration: 1,
+        harsh_braking: 1,
+        sharp_turn: 1,
+        speeding_s: 120,
+        fatigue: 0,
+        night_s: expect.any(Number),
+        sources: ['computed'],
+      },
+    ]);
     // Night: every second driven (the whole trip runs after 22:00), from the first moving report to the stop.
     const moving = reports.filter((r) => (r.speed ?? 0) >= 5).map((r) => Number(r.time));
     expect(behaviour[0].night_s).toBeGreaterThanOrEqual((moving.at(-1)! - moving[0]) / 1000);
@@ -95,35 +128,63 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     const vehicleId = await rig.vehicleOf(demoTerminal(1));
     await rig.send(demoTerminal(4), new ScriptedDay(START, HOME).step(30 * 60, 0, { acc: false }).reports);
     const idleId = await rig.vehicleOf(demoTerminal(4));
-    const ledger = (await sql<{ km: number; s: number }>`SELECT mileage_km AS km, driving_s AS s FROM ledger_day WHERE vehicle_id = ${vehicleId} AND day = ${DAY}`.execute(db())).rows[0];
+    const ledger = (
+      await sql<{
+        km: number;
+        s: number;
+      }>`SELECT mileage_km AS km, driving_s AS s FROM ledger_day WHERE vehicle_id = ${vehicleId} AND day = ${DAY}`.execute(db())
+    ).rows[0];
     expect(ledger.km).toBeGreaterThan(25);
     // 100 − 3 events × weight 1 ÷ (km / 100) − 120 s ÷ driving time × 100 × weight 1.
     const expected = Math.round((100 - 300 / ledger.km - (120 / ledger.s) * 100) * 10) / 10;
     const r = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria());
     expect(r.status).toBe(200);
-    expect(r.body.days).toEqual([expect.objectContaining({ date: DAY, score: expected, harshAcceleration: 1, harshBraking: 1, sharpTurn: 1, speedingS: 120 })]);
+    expect(r.body.days).toEqual([
+      expect.objectContaining({ date: DAY, score: expected, harshAcceleration: 1, harshBraking: 1, sharpTurn: 1, speedingS: 120 }),
+    ]);
     expect(r.body.ranking[0]).toMatchObject({ rank: 1, vehicleId, score: expected });
-    expect(r.body.ranking.find((x: { vehicleId: number }) => x.vehicleId === idleId)).toMatchObject({ rank: null, score: null, distanceKm: 0 });
+    expect(r.body.ranking.find((x: { vehicleId: number }) => x.vehicleId === idleId)).toMatchObject({
+      rank: null,
+      score: null,
+      distanceKm: 0,
+    });
     const idle = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria({ vehicleId: idleId }));
     expect(idle.body.days).toEqual([expect.objectContaining({ date: DAY, score: null })]);
 
     const danger = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleDangerEchart', criteria({ vehicleId }));
-    expect(danger.body).toEqual([{ date: DAY, harshAcceleration: 1, harshBraking: 1, sharpTurn: 1, fatigue: 0, speedingS: 120, nightS: expect.any(Number) }]);
+    expect(danger.body).toEqual([
+      { date: DAY, harshAcceleration: 1, harshBraking: 1, sharpTurn: 1, fatigue: 0, speedingS: 120, nightS: expect.any(Number) },
+    ]);
 
     // A preview with other weights changes the score and saves nothing; saving them does the same.
     const weights = { harshBraking: 10, speeding: 0 };
     const withWeights = Math.round((100 - 1200 / ledger.km) * 10) / 10;
-    const preview = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/safetyPreview', { ...criteria({ vehicleId }), weights });
+    const preview = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/safetyPreview', {
+      ...criteria({ vehicleId }),
+      weights,
+    });
     expect(preview.body.days[0].score).toBe(withWeights);
-    expect((await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria({ vehicleId }))).body.days[0].score).toBe(expected);
+    expect(
+      (await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria({ vehicleId }))).body.days[0].score,
+    ).toBe(expected);
     const orgId = await rig.s.orgId('HD');
     const put = await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ orgId, inheritedFrom: null, weights: { harshAcceleration: 1, harshBraking: 10, speeding: 0, fatigue: 2 } });
-    expect((await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria({ vehicleId }))).body.days[0].score).toBe(withWeights);
+    expect(put.body).toMatchObject({
+      orgId,
+      inheritedFrom: null,
+      weights: { harshAcceleration: 1, harshBraking: 10, speeding: 0, fatigue: 2 },
+    });
+    expect(
+      (await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria({ vehicleId }))).body.days[0].score,
+    ).toBe(withWeights);
     // Its sub-organisations inherit them.
     const sh = await rig.s.orgId('HD-SH');
-    expect((await rig.s.call(hd, 'GET', `/api/vehicle/safetySetting/${sh}`)).body).toMatchObject({ orgId: sh, inheritedFrom: orgId, weights: { harshBraking: 10 } });
+    expect((await rig.s.call(hd, 'GET', `/api/vehicle/safetySetting/${sh}`)).body).toMatchObject({
+      orgId: sh,
+      inheritedFrom: orgId,
+      weights: { harshBraking: 10 },
+    });
     await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights: { harshBraking: 1, speeding: 1 } });
   });
 
@@ -133,7 +194,11 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     expect(trend.body).toEqual([{ date: DAY, index: 33, vehicles: 1, healthy: 0, attention: 0, fault: 1 }]);
     const fleet = await rig.s.call(hd, 'POST', '/api/vehicle/vehicleDailyHealth/vehicleDailyHealthFleet', criteria());
     expect(fleet.body.fault.map((v: { vehicleId: number }) => v.vehicleId)).toContain(vehicleId);
-    expect(fleet.body.fault[0]).toMatchObject({ vehicleId, index: 33, faults: [{ code: 'P0301', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化' }] });
+    expect(fleet.body.fault[0]).toMatchObject({
+      vehicleId,
+      index: 33,
+      faults: [{ code: 'P0301', resolvent: '检查点火线圈与火花塞', cause: '点火线圈老化' }],
+    });
     const total = await rig.s.call(hd, 'POST', '/api/vehicle/vehicleDailyHealth/total', criteria());
     expect(total.body).toMatchObject({ fault: 1, openFaults: 1 });
     expect(total.body.vehicles).toBe(total.body.healthy + total.body.attention + total.body.fault);
@@ -141,18 +206,35 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
 
   it('refuses bad input with localised messages, and hides vehicles outside the scope', async () => {
     const vehicleId = await rig.vehicleOf(demoTerminal(1));
-    expect((await rig.s.call(outsider, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria({ vehicleId }))).status).toBe(404);
+    expect(
+      (await rig.s.call(outsider, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria({ vehicleId }))).status,
+    ).toBe(404);
     expect((await rig.s.call(outsider, 'POST', '/api/vehicle/vehicleDailyHealth/total', criteria({ vehicleId }))).status).toBe(404);
-    const backwards = await rig.s.call(hd, 'POST', '/api/vehicle/vehicleDailyHealth/total', { criteria: { begin: DAY, end: '2026-11-01' } }, 'zh-CN');
+    const backwards = await rig.s.call(
+      hd,
+      'POST',
+      '/api/vehicle/vehicleDailyHealth/total',
+      { criteria: { begin: DAY, end: '2026-11-01' } },
+      'zh-CN',
+    );
     expect(backwards.status).toBe(400);
     const orgId = await rig.s.orgId('HD');
     const heavy = await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights: { speeding: 11 } }, 'en-US');
     expect(heavy.status).toBe(400);
     expect(JSON.stringify(heavy.body)).toContain('Speeding');
-    const night = await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { thresholds: { nightFromHour: 5, nightToHour: 5 } }, 'zh-CN');
+    const night = await rig.s.call(
+      hd,
+      'PUT',
+      `/api/vehicle/safetySetting/${orgId}`,
+      { thresholds: { nightFromHour: 5, nightToHour: 5 } },
+      'zh-CN',
+    );
     expect(night.status).toBe(400);
     expect(JSON.stringify(night.body)).toContain('夜间开始与结束不能是同一小时');
-    const preview = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/safetyPreview', { ...criteria(), weights: { fatigue: -1 } });
+    const preview = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/safetyPreview', {
+      ...criteria(),
+      weights: { fatigue: -1 },
+    });
     expect(preview.status).toBe(400);
     // Without the code, no edit; the member of another branch cannot touch HD's settings.
     const plain = await rig.s.memberToken('HD', 'orgUser');
@@ -174,7 +256,13 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
   it("counts the time over a fence's speed limit as speeding, from when the fence's dwell has settled", async () => {
     // Far from the other drives: a 10 km zone limited to 40 km/h, under the policy's 100.
     const ZONE = { latitude: 30.5, longitude: 120.5 };
-    const fence = await rig.s.call(hd, 'PUT', '/api/vehicle/fence', { name: 'slow zone', fenceType: 'circle', geometry: { center: [ZONE.longitude, ZONE.latitude], radius: 10_000 }, dwellSeconds: 30, speedLimit: 40 });
+    const fence = await rig.s.call(hd, 'PUT', '/api/vehicle/fence', {
+      name: 'slow zone',
+      fenceType: 'circle',
+      geometry: { center: [ZONE.longitude, ZONE.latitude], radius: 10_000 },
+      dwellSeconds: 30,
+      speedLimit: 40,
+    });
     expect(fence.status).toBeLessThan(300);
     const d = new ScriptedDay(START, ZONE);
     d.step(60, 0, { acc: false });
@@ -186,11 +274,17 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     const { behaviour } = await rowsOf(vehicleId);
     // The vehicle starts inside: the data settles on inside after the dwell (30 s), before it drives.
     expect(behaviour).toEqual([expect.objectContaining({ day: DAY, speeding_s: 240 })]);
-    const alarms = (await sql<{ type: string; value: number }>`SELECT type, value FROM alarm WHERE vehicle_id = ${vehicleId} ORDER BY begin_time`.execute(db())).rows;
+    const alarms = (
+      await sql<{ type: string; value: number }>`SELECT type, value FROM alarm WHERE vehicle_id = ${vehicleId} ORDER BY begin_time`.execute(
+        db(),
+      )
+    ).rows;
     expect(alarms).toEqual([{ type: 'OverSpeed', value: 50 }]);
     // The same day sent live, a few reports a pass: each pass carries the fence's walk on from the last.
     for (let i = 0; i < d.reports.length; i += 4) await rig.send(demoTerminal(6), d.reports.slice(i, i + 4));
-    expect((await rowsOf(await rig.vehicleOf(demoTerminal(6)))).behaviour).toEqual([expect.objectContaining({ day: DAY, speeding_s: 240 })]);
+    expect((await rowsOf(await rig.vehicleOf(demoTerminal(6)))).behaviour).toEqual([
+      expect.objectContaining({ day: DAY, speeding_s: 240 }),
+    ]);
     // Without the fence the same day has no speeding at all.
     await sql`UPDATE fence SET speed_limit = NULL WHERE id = ${fence.body.id as number}`.execute(db());
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });

@@ -8,11 +8,21 @@ const LO = Date.parse('2026-11-19T16:00:00Z');
 const HI = LO + 86_400_000;
 const basis: DayBasis = { lo: LO, hi: HI, timeZone: 'Asia/Shanghai', speedLimit: 100, thresholds: DEFAULT_THRESHOLDS, fences: [] };
 const tally = (through: number) => ({ through, kinds: [], speedingS: 0, nightS: 0 });
-const health = (through: number) => tallyHealth([], [], { through, minBatteryV: null, maxCoolantC: null, recordsThrough: through, recordsMaxCoolantC: null });
+const health = (through: number) =>
+  tallyHealth([], [], { through, minBatteryV: null, maxCoolantC: null, recordsThrough: through, recordsMaxCoolantC: null });
 const carry: DayCarry = { ...basis, trips: new Map([[LO + 1_000, tally(LO + 60_000)]]), health: health(LO + 60_000), limits: null };
 
 const windowOf = (over: Partial<DeriveWindow>): DeriveWindow => ({
-  vehicle: { vehicleId: 7, orgId: 1, orgPath: '/1/', licence: '沪A1', tankCapacityL: null, fuelTypeId: null, settings: DEFAULT_SETTINGS, timeZone: 'Asia/Shanghai' },
+  vehicle: {
+    vehicleId: 7,
+    orgId: 1,
+    orgPath: '/1/',
+    licence: '沪A1',
+    tankCapacityL: null,
+    fuelTypeId: null,
+    settings: DEFAULT_SETTINGS,
+    timeZone: 'Asia/Shanghai',
+  },
   from: LO,
   to: Infinity,
   positions: [],
@@ -56,11 +66,35 @@ describe('what the behaviour deriver carries from one pass to the next', () => {
 
   it('stops a health tally at the newest report the marks cover, and goes on from there as if it had not stopped', () => {
     const at = (s: number, acc: boolean, volts: number | null, coolant: number | null) => ({
-      time: LO + s * 1000, latitude: 31, longitude: 121, speed: 0, direction: 0, acc, alarm: 0, status: 0, mileageKm: null, fuelL: null, blind: false,
+      time: LO + s * 1000,
+      latitude: 31,
+      longitude: 121,
+      speed: 0,
+      direction: 0,
+      acc,
+      alarm: 0,
+      status: 0,
+      mileageKm: null,
+      fuelL: null,
+      blind: false,
       extras: { ...(volts === null ? {} : { eb: { powerV: volts } }), ...(coolant === null ? {} : { obd: { coolantTempC: coolant } }) },
     });
-    const today = [at(1, false, 12.1, null), at(2, true, 10.0, 90), at(3, false, 11.4, null), at(4, false, 11.9, 104), at(4, true, null, 95)];
-    const records = [2, 3.5, 5].map((s, i) => ({ time: LO + s * 1000, subtype: 1, latitude: null, longitude: null, readings: { coolantTempC: [99, 107, 80][i] }, detail: null, dtcCount: 0 }));
+    const today = [
+      at(1, false, 12.1, null),
+      at(2, true, 10.0, 90),
+      at(3, false, 11.4, null),
+      at(4, false, 11.9, 104),
+      at(4, true, null, 95),
+    ];
+    const records = [2, 3.5, 5].map((s, i) => ({
+      time: LO + s * 1000,
+      subtype: 1,
+      latitude: null,
+      longitude: null,
+      readings: { coolantTempC: [99, 107, 80][i] },
+      detail: null,
+      dtcCount: 0,
+    }));
     const whole = tallyHealth(today, records);
     expect(whole).toMatchObject({ minBatteryV: 11.4, maxCoolantC: 104, recordsMaxCoolantC: 107 });
     for (const cut of [0, 1.5, 3, 3.5, 4, 9]) {
@@ -72,11 +106,30 @@ describe('what the behaviour deriver carries from one pass to the next', () => {
 
   it('carries the fence speed limits on from the reports walked, as if walked afresh, and only over the same reports', () => {
     // A zone of 60 km/h with a 30 s dwell; the vehicle drives in, jitters at the border, drives out.
-    const zone: FenceRule = { id: 1, name: '学校', area: { kind: 'circle', center: [121.4, 31.2], radiusM: 500 }, dwellSeconds: 30, alarmOnEnter: false, alarmOnExit: false, speedLimit: 60 };
+    const zone: FenceRule = {
+      id: 1,
+      name: '学校',
+      area: { kind: 'circle', center: [121.4, 31.2], radiusM: 500 },
+      dwellSeconds: 30,
+      alarmOnEnter: false,
+      alarmOnExit: false,
+      speedLimit: 60,
+    };
     const slow: FenceRule = { ...zone, id: 2, area: { kind: 'circle', center: [121.4, 31.2], radiusM: 200 }, speedLimit: 30 };
     const eastKm = [-1, -0.6, -0.45, -0.3, -0.15, -0.1, -0.05, 0, 0.05, 0.1, 0.15, 0.45, 0.55, 0.45, 0.3, 0.6, 0.8, 1];
     const positions = eastKm.map((km, i) => ({
-      time: LO + i * 10_000, latitude: 31.2, longitude: 121.4 + km / 95.3, speed: 50, direction: 90, acc: true, alarm: 0, status: 0, mileageKm: null, fuelL: null, blind: false, extras: null,
+      time: LO + i * 10_000,
+      latitude: 31.2,
+      longitude: 121.4 + km / 95.3,
+      speed: 50,
+      direction: 90,
+      acc: true,
+      alarm: 0,
+      status: 0,
+      mileageKm: null,
+      fuelL: null,
+      blind: false,
+      extras: null,
     }));
     const whole = walkSpeedLimits(positions, [zone, slow], 100);
     // Each fence's limit where the vehicle is settled inside it, the lowest winning.
@@ -91,8 +144,12 @@ describe('what the behaviour deriver carries from one pass to the next', () => {
       expect(DayCarries.limitsFrom(walked, windowOf({ dirty: { from: LO + 200_000, to: Infinity } }), positions)).toBe(settled);
       // A report at or before the last one walked changed, or the day holds fewer reports than walked.
       if (cut) {
-        expect(DayCarries.limitsFrom(walked, windowOf({ dirty: { from: positions[cut - 1].time, to: Infinity } }), positions)).toBeUndefined();
-        expect(DayCarries.limitsFrom(walked, windowOf({ dirty: { from: LO + 200_000, to: Infinity } }), positions.slice(1))).toBeUndefined();
+        expect(
+          DayCarries.limitsFrom(walked, windowOf({ dirty: { from: positions[cut - 1].time, to: Infinity } }), positions),
+        ).toBeUndefined();
+        expect(
+          DayCarries.limitsFrom(walked, windowOf({ dirty: { from: LO + 200_000, to: Infinity } }), positions.slice(1)),
+        ).toBeUndefined();
       }
     }
   });

@@ -88,7 +88,11 @@ const day = fc.record({
   trips: fc.array(fc.tuple(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 0, max: 2_000 })), { maxLength: 4 }),
 });
 
-const COUNTER_NAME: Record<Kind, string> = { harshAcceleration: 'harshAccelerationCount', harshBraking: 'harshBrakingCount', sharpTurn: 'harshCorneringCount' };
+const COUNTER_NAME: Record<Kind, string> = {
+  harshAcceleration: 'harshAccelerationCount',
+  harshBraking: 'harshBrakingCount',
+  sharpTurn: 'harshCorneringCount',
+};
 
 type Report = { gapS: number; speed: number; direction: number; counter: { kind: Kind; value: number } | null; limit: number };
 
@@ -97,7 +101,20 @@ function positionsOf(reports: readonly Report[], startS: number): DerivePosition
   return reports.map((r): DerivePosition => {
     time += r.gapS * 1000;
     const extras = r.counter ? { obdF3: { [COUNTER_NAME[r.counter.kind]]: r.counter.value } } : null;
-    return { time, latitude: 31, longitude: 121, speed: r.speed, direction: r.direction, acc: true, alarm: 0, status: 0, mileageKm: null, fuelL: null, blind: false, extras };
+    return {
+      time,
+      latitude: 31,
+      longitude: 121,
+      speed: r.speed,
+      direction: r.direction,
+      acc: true,
+      alarm: 0,
+      status: 0,
+      mileageKm: null,
+      fuelL: null,
+      blind: false,
+      extras,
+    };
   });
 }
 
@@ -106,9 +123,13 @@ describe('dayEvents, one walk per trip', () => {
     fc.assert(
       fc.property(day, ({ reports, startS, trips }) => {
         const positions = positionsOf(reports, startS);
-        const spans = trips.map(([beginS, lengthS]) => ({ begin: T0 + beginS * 1000, end: T0 + (beginS + lengthS) * 1000 })).sort((a, b) => a.begin - b.begin);
+        const spans = trips
+          .map(([beginS, lengthS]) => ({ begin: T0 + beginS * 1000, end: T0 + (beginS + lengthS) * 1000 }))
+          .sort((a, b) => a.begin - b.begin);
         const limits = reports.map((r) => r.limit);
-        expect(dayEvents(positions, spans, LO, HI, limits, TZ, DEFAULT_THRESHOLDS)).toEqual(plainDayEvents(positions, spans, limits, DEFAULT_THRESHOLDS));
+        expect(dayEvents(positions, spans, LO, HI, limits, TZ, DEFAULT_THRESHOLDS)).toEqual(
+          plainDayEvents(positions, spans, limits, DEFAULT_THRESHOLDS),
+        );
       }),
       { numRuns: 400 },
     );
@@ -118,18 +139,25 @@ describe('dayEvents, one walk per trip', () => {
     // A live pass: the last saw the reports before `cut`, the open trip ending at one of them; now
     // more reports are stored and the trip runs on (it may have ended anywhere since).
     fc.assert(
-      fc.property(day, fc.nat(), fc.nat(), fc.integer({ min: 0, max: 3_000 }), fc.integer({ min: 0, max: 8_000 }), ({ reports, startS }, cutAt, endAt, beginS, endS) => {
-        const positions = positionsOf(reports, startS);
-        if (!positions.length) return;
-        const cut = 1 + (cutAt % positions.length);
-        const before = positions.slice(0, cut);
-        const begin = T0 + beginS * 1000;
-        const then = { begin, end: Math.max(begin, before[endAt % cut].time) };
-        const scope = { lo: LO, hi: HI, speedLimit: reports.map((r) => r.limit), timeZone: TZ, thresholds: DEFAULT_THRESHOLDS };
-        const carried = tallyTrip(before, then, scope);
-        const now = { begin, end: Math.max(begin + endS * 1000, carried.through) };
-        expect(tallyTrip(positions, now, scope, carried)).toEqual(tallyTrip(positions, now, scope));
-      }),
+      fc.property(
+        day,
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 0, max: 3_000 }),
+        fc.integer({ min: 0, max: 8_000 }),
+        ({ reports, startS }, cutAt, endAt, beginS, endS) => {
+          const positions = positionsOf(reports, startS);
+          if (!positions.length) return;
+          const cut = 1 + (cutAt % positions.length);
+          const before = positions.slice(0, cut);
+          const begin = T0 + beginS * 1000;
+          const then = { begin, end: Math.max(begin, before[endAt % cut].time) };
+          const scope = { lo: LO, hi: HI, speedLimit: reports.map((r) => r.limit), timeZone: TZ, thresholds: DEFAULT_THRESHOLDS };
+          const carried = tallyTrip(before, then, scope);
+          const now = { begin, end: Math.max(begin + endS * 1000, carried.through) };
+          expect(tallyTrip(positions, now, scope, carried)).toEqual(tallyTrip(positions, now, scope));
+        },
+      ),
       { numRuns: 400 },
     );
   });

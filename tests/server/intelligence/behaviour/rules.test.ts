@@ -7,10 +7,22 @@ import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, settingsOf } from '../../../../ser
 const T0 = Date.parse('2026-11-20T02:00:00Z'); // 10:00 in Shanghai
 const TZ = 'Asia/Shanghai';
 const pos = (s: number, speed: number, direction = 0, extras: Record<string, unknown> | null = null): DerivePosition => ({
-  time: T0 + s * 1000, latitude: 31, longitude: 121, speed, direction, acc: true, alarm: 0, status: 1, mileageKm: null, fuelL: null, blind: false, extras,
+  time: T0 + s * 1000,
+  latitude: 31,
+  longitude: 121,
+  speed,
+  direction,
+  acc: true,
+  alarm: 0,
+  status: 1,
+  mileageKm: null,
+  fuelL: null,
+  blind: false,
+  extras,
 });
 const whole = (ps: DerivePosition[]) => [{ begin: ps[0].time, end: ps[ps.length - 1].time }];
-const events = (ps: DerivePosition[], t = DEFAULT_THRESHOLDS, trips = whole(ps)) => dayEvents(ps, trips, T0 - 3_600_000, T0 + 3_600_000, 100, TZ, t);
+const events = (ps: DerivePosition[], t = DEFAULT_THRESHOLDS, trips = whole(ps)) =>
+  dayEvents(ps, trips, T0 - 3_600_000, T0 + 3_600_000, 100, TZ, t);
 
 describe('driving events', () => {
   it('takes a hard stop over several close reports as one braking, and nothing from reports far apart', () => {
@@ -64,14 +76,24 @@ describe('safety score', () => {
     expect(safetyScore({ ...none, harshBraking: 50, distanceKm: 10, drivingS: 600 }, DEFAULT_WEIGHTS)).toBe(0);
   });
   it('reads stored settings over the defaults, ignoring what is not a number', () => {
-    expect(settingsOf({ speeding: 5, fatigue: 'x' }, '{"withinS":3}')).toMatchObject({ weights: { speeding: 5, fatigue: 2 }, thresholds: { withinS: 3, harshBrakingKmh: 26 } });
+    expect(settingsOf({ speeding: 5, fatigue: 'x' }, '{"withinS":3}')).toMatchObject({
+      weights: { speeding: 5, fatigue: 2 },
+      thresholds: { withinS: 3, harshBrakingKmh: 26 },
+    });
   });
 });
 
 describe('health index', () => {
   it('bands by the penalties of faults, battery, coolant and alarms', () => {
     expect(healthIndex({ faults: [], minBatteryV: 12.6, maxCoolantC: 90, alarmCount: 0 })).toEqual({ index: 100, band: 'healthy' });
-    expect(healthIndex({ faults: [{ code: 'P0301', level: 'high', name: null, resolvent: null }], minBatteryV: null, maxCoolantC: null, alarmCount: 0 })).toEqual({ index: 70, band: 'attention' });
+    expect(
+      healthIndex({
+        faults: [{ code: 'P0301', level: 'high', name: null, resolvent: null }],
+        minBatteryV: null,
+        maxCoolantC: null,
+        alarmCount: 0,
+      }),
+    ).toEqual({ index: 70, band: 'attention' });
     expect(healthIndex({ faults: [], minBatteryV: 11.7, maxCoolantC: 106, alarmCount: 30 })).toEqual({ index: 45, band: 'fault' });
   });
 });

@@ -22,7 +22,10 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
   beforeAll(async () => {
     smtp = await startSmtpServer({ refuse: ['nobody@example.com'], user: 'fleet', password: 'mail-pass' });
     // The receivers listen on 127.0.0.2, which webhooks reach only because the operator allows it.
-    rig = await startAlarmRig(backend, { webhookAllow: parseTargetAllow('127.0.0.2'), smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'fleet', password: 'mail-pass', from: 'alarms@fleet.example' } });
+    rig = await startAlarmRig(backend, {
+      webhookAllow: parseTargetAllow('127.0.0.2'),
+      smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'fleet', password: 'mail-pass', from: 'alarms@fleet.example' },
+    });
     ok = await receiver(204);
     failing = await receiver(500);
     hd = await rig.s.memberToken('HD', 'administrator');
@@ -47,7 +50,14 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
     expect((await rig.s.call(hd, 'PUT', `/api/vehicle/notify/${signed}/secret`, { secret: SECRET })).status).toBe(200);
     const bad = await rule({ name: 'crash failing', alarmType: 'Crash', channel: 'webhook', url: `${failing.url}/fail` });
     await rule({ name: 'low hook', alarmType: 'Low', channel: 'webhook', url: `${ok.url}/low` });
-    await rule({ name: 'quiet hook', alarmType: 'Crash', channel: 'webhook', url: `${ok.url}/quiet`, quietStart: shanghai(-60), quietEnd: shanghai(60) });
+    await rule({
+      name: 'quiet hook',
+      alarmType: 'Crash',
+      channel: 'webhook',
+      url: `${ok.url}/quiet`,
+      quietStart: shanghai(-60),
+      quietEnd: shanghai(60),
+    });
     const off = await rule({ name: 'disabled hook', alarmType: 'Crash', channel: 'webhook', url: `${ok.url}/disabled` });
     await rule({ name: 'crash console', alarmType: 'Crash', channel: 'platform', receivers: named.loginName });
 
@@ -62,7 +72,14 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
 
     const phone = demoTerminal(4);
     const t0 = Date.now() - 60_000;
-    const at = (i: number, bits: number) => ({ time: t0 + i * 10_000, latitude: 31.2, longitude: 121.4, speed: 30, alarm: bits, status: { accOn: true, fixed: true } });
+    const at = (i: number, bits: number) => ({
+      time: t0 + i * 10_000,
+      latitude: 31.2,
+      longitude: 121.4,
+      speed: 30,
+      alarm: bits,
+      status: { accOn: true, fixed: true },
+    });
     await rig.send(phone, [at(0, 0), at(1, 1 << 29), at(2, 0)]);
     await until(async () => ok.hits.some((h) => h.path === '/signed') && failing.hits.length === 3, 20_000);
     await rig.notifier.idle();
@@ -78,9 +95,19 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
     expect(ok.hits.map((h) => h.path)).toEqual(['/signed']);
     expect(failing.hits).toHaveLength(3);
 
-    const log = await rig.s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { notifyId: bad }, pageIndex: 1, pageSize: 20 });
-    expect(log.body.data).toEqual([expect.objectContaining({ notifyId: bad, status: 'failed', attempts: 3, httpStatus: 500, alarmType: 'Crash' })]);
-    const delivered = await rig.s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { status: 'delivered' }, pageIndex: 1, pageSize: 20 });
+    const log = await rig.s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', {
+      criteria: { notifyId: bad },
+      pageIndex: 1,
+      pageSize: 20,
+    });
+    expect(log.body.data).toEqual([
+      expect.objectContaining({ notifyId: bad, status: 'failed', attempts: 3, httpStatus: 500, alarmType: 'Crash' }),
+    ]);
+    const delivered = await rig.s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', {
+      criteria: { status: 'delivered' },
+      pageIndex: 1,
+      pageSize: 20,
+    });
     expect(delivered.body.data.map((d: { notifyId: number }) => d.notifyId)).toEqual([signed]);
     // Another subtree sees none of this log.
     const hn = await rig.s.memberToken('HN', 'administrator');
@@ -91,24 +118,31 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
     const unread = await rig.s.call(named.token, 'POST', '/api/vehicle/notify/unread/query', { pageIndex: 1, pageSize: 20 });
     expect(unread.body.data.map((a: { type: string }) => a.type)).toEqual(['Crash']);
     expect((await rig.s.call(other.token, 'POST', '/api/vehicle/notify/unread/query', null)).body.data).toEqual([]);
-    expect((await rig.s.call(named.token, 'PUT', '/api/vehicle/notify/unread/read', { alarmIds: [unread.body.data[0].id] })).body).toEqual({ read: 1 });
+    expect((await rig.s.call(named.token, 'PUT', '/api/vehicle/notify/unread/read', { alarmIds: [unread.body.data[0].id] })).body).toEqual({
+      read: 1,
+    });
     expect((await rig.s.call(named.token, 'POST', '/api/vehicle/notify/unread/query', null)).body.data).toEqual([]);
   });
 
-  it('delivers a tick\'s alarms of two organisations to the console together: each member is pushed, and keeps unread, only those of its subtree', async () => {
+  it("delivers a tick's alarms of two organisations to the console together: each member is pushed, and keeps unread, only those of its subtree", async () => {
     const hdMember = await rig.s.addMember('HD', 'administrator');
     const hnMember = await rig.s.addMember('HN', 'administrator');
     await rule({ name: 'fuel console HD', alarmType: 'FuelDrain', channel: 'platform' });
     const hn = await rig.s.memberToken('HN', 'administrator');
-    expect((await rig.s.call(hn, 'POST', '/api/vehicle/notify', { name: 'fuel console HN', alarmType: 'FuelDrain', channel: 'app' })).status).toBe(201);
+    expect(
+      (await rig.s.call(hn, 'POST', '/api/vehicle/notify', { name: 'fuel console HN', alarmType: 'FuelDrain', channel: 'app' })).status,
+    ).toBe(201);
     const db = rig.s.database.db;
-    const pathOf = async (code: string) => (await sql<{ path: string }>`SELECT path FROM organisation WHERE code = ${code}`.execute(db)).rows[0].path;
+    const pathOf = async (code: string) =>
+      (await sql<{ path: string }>`SELECT path FROM organisation WHERE code = ${code}`.execute(db)).rows[0].path;
     const vehicles = [await rig.vehicleOf(demoTerminal(2)), await rig.vehicleOf(demoTerminal(10)), await rig.vehicleOf(demoTerminal(18))];
     const ids: number[] = [];
     for (const [i, vehicleId] of vehicles.entries()) {
       const r = await sql<{ id: number }>`
         INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, value)
-        VALUES (${vehicleId}, 'FuelDrain', 'obd', 'high', '', ${new Date(Date.now() - (i + 1) * 60_000)}, NULL, ${new Date(Date.now() - (i + 1) * 60_000)}, 12) RETURNING id`.execute(db);
+        VALUES (${vehicleId}, 'FuelDrain', 'obd', 'high', '', ${new Date(Date.now() - (i + 1) * 60_000)}, NULL, ${new Date(Date.now() - (i + 1) * 60_000)}, 12) RETURNING id`.execute(
+        db,
+      );
       ids.push(r.rows[0].id);
     }
     const pushedTo = new Map<number, number[]>();
@@ -130,7 +164,14 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
     // HD holds the first two vehicles (its two teams), HN the third; each pushed once.
     expect(pushedTo.get(hdMember.id)!.sort()).toEqual(ids.slice(0, 2).sort());
     expect(pushedTo.get(hnMember.id)).toEqual([ids[2]]);
-    const unreadOf = async (token: string) => ((await rig.s.call(token, 'POST', '/api/vehicle/notify/unread/query', { pageIndex: 1, pageSize: 20 })).body.data as Array<{ id: number }>).map((a) => a.id).sort();
+    const unreadOf = async (token: string) =>
+      (
+        (await rig.s.call(token, 'POST', '/api/vehicle/notify/unread/query', { pageIndex: 1, pageSize: 20 })).body.data as Array<{
+          id: number;
+        }>
+      )
+        .map((a) => a.id)
+        .sort();
     expect(await unreadOf(hdMember.token)).toEqual(ids.slice(0, 2).sort());
     expect(await unreadOf(hnMember.token)).toEqual([ids[2]]);
   });
@@ -140,24 +181,45 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
     const refused = await rule({ name: 'crash mail refused', alarmType: 'Crash', channel: 'email', receivers: 'nobody@example.com' });
     const phone = demoTerminal(5);
     const t0 = Date.now() - 60_000;
-    const at = (i: number, bits: number) => ({ time: t0 + i * 10_000, latitude: 31.2, longitude: 121.4, speed: 30, alarm: bits, status: { accOn: true, fixed: true } });
+    const at = (i: number, bits: number) => ({
+      time: t0 + i * 10_000,
+      latitude: 31.2,
+      longitude: 121.4,
+      speed: 30,
+      alarm: bits,
+      status: { accOn: true, fixed: true },
+    });
     await rig.send(phone, [at(0, 0), at(1, 1 << 29), at(2, 0)]);
-    await until(async () => smtp.messages.length === 1 && smtp.commands.filter((c) => c === 'RCPT TO:<nobody@example.com>').length === 3, 20_000);
+    await until(
+      async () => smtp.messages.length === 1 && smtp.commands.filter((c) => c === 'RCPT TO:<nobody@example.com>').length === 3,
+      20_000,
+    );
     await rig.notifier.idle();
 
     const [m] = smtp.messages;
     expect(m).toMatchObject({ from: 'alarms@fleet.example', auth: 'fleet:mail-pass' });
     expect(m.to).toEqual(['ops@example.com', 'duty@example.com']);
     const mail = readMail(m.data);
-    const licence = (await sql<{ licence: string }>`SELECT licence FROM vehicle WHERE id = ${await rig.vehicleOf(phone)}`.execute(rig.s.database.db)).rows[0].licence;
+    const licence = (
+      await sql<{ licence: string }>`SELECT licence FROM vehicle WHERE id = ${await rig.vehicleOf(phone)}`.execute(rig.s.database.db)
+    ).rows[0].licence;
     expect(mail.subject).toBe(`${licence} Crash`);
     expect(mail.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(mail.body).toContain('alarm: Crash (terminal, critical)');
     expect(mail.body).toContain(`vehicle: ${licence}`);
 
-    const log = async (notifyId: number) => (await rig.s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { notifyId }, pageIndex: 1, pageSize: 20 })).body.data;
+    const log = async (notifyId: number) =>
+      (await rig.s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { notifyId }, pageIndex: 1, pageSize: 20 })).body
+        .data;
     expect(await log(mailed)).toEqual([expect.objectContaining({ status: 'delivered', attempts: 1, httpStatus: 250 })]);
-    expect(await log(refused)).toEqual([expect.objectContaining({ status: 'failed', attempts: 3, httpStatus: 550, error: expect.stringContaining('RCPT TO nobody@example.com: 550') })]);
+    expect(await log(refused)).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 3,
+        httpStatus: 550,
+        error: expect.stringContaining('RCPT TO nobody@example.com: 550'),
+      }),
+    ]);
   });
 
   it('resumes the deliveries a stopped process left pending', async () => {
@@ -170,7 +232,14 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
       await sql`INSERT INTO notify_delivery (notify_id, alarm_id, channel, url, status, attempts, http_status, error)
                 VALUES (${hook}, ${alarmId}, 'webhook', ${`${flaky.url}/resumed`}, 'pending', 1, 503, 'HTTP 503')`.execute(db);
       flaky.status = 204;
-      const next = notifyDispatcher({ db, timeZone: 'Asia/Shanghai', attempts: 3, backoffMs: 50, timeoutMs: 2000, allow: parseTargetAllow('127.0.0.2') });
+      const next = notifyDispatcher({
+        db,
+        timeZone: 'Asia/Shanghai',
+        attempts: 3,
+        backoffMs: 50,
+        timeoutMs: 2000,
+        allow: parseTargetAllow('127.0.0.2'),
+      });
       try {
         expect(await next.resume()).toBe(1);
         await next.idle();
@@ -179,7 +248,9 @@ describe.each(BACKENDS)('alarm notifications by rule on %s', (backend) => {
       }
       expect(flaky.hits.map((h) => h.path)).toEqual(['/resumed']);
       expect(JSON.parse(flaky.hits[0].body)).toMatchObject({ event: 'alarm', notifyId: hook, alarm: { id: alarmId, type: 'Crash' } });
-      const log = (await rig.s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { notifyId: hook }, pageIndex: 1, pageSize: 20 })).body.data;
+      const log = (
+        await rig.s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { notifyId: hook }, pageIndex: 1, pageSize: 20 })
+      ).body.data;
       expect(log).toEqual([expect.objectContaining({ status: 'delivered', attempts: 2, httpStatus: 204 })]);
       // Nothing is left to resume.
       const again = notifyDispatcher({ db, timeZone: 'Asia/Shanghai' });

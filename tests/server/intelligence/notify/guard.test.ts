@@ -28,7 +28,15 @@ describe('webhook targets and receivers', () => {
     hd = await s.memberToken('HD', 'administrator');
     trap = await receiver(204, '::');
     allowed = await receiver(204);
-    notifier = notifyDispatcher({ db: s.database.db, timeZone: 'Asia/Shanghai', attempts: 3, backoffMs: 20, timeoutMs: 2000, allow, log: { warn: (obj) => warnings.push(obj) } });
+    notifier = notifyDispatcher({
+      db: s.database.db,
+      timeZone: 'Asia/Shanghai',
+      attempts: 3,
+      backoffMs: 20,
+      timeoutMs: 2000,
+      allow,
+      log: { warn: (obj) => warnings.push(obj) },
+    });
   });
   afterAll(async () => {
     await notifier?.stop();
@@ -70,7 +78,13 @@ describe('webhook targets and receivers', () => {
     ];
   };
 
-  const ruleBody = (url: string, extra: Record<string, unknown> = {}) => ({ name: `hook ${url}`.slice(0, 64), alarmType: 'Crash', channel: 'webhook', url, ...extra });
+  const ruleBody = (url: string, extra: Record<string, unknown> = {}) => ({
+    name: `hook ${url}`.slice(0, 64),
+    alarmType: 'Crash',
+    channel: 'webhook',
+    url,
+    ...extra,
+  });
 
   it('refuses each forbidden target when a rule is created, updated or imported, in the caller’s language', async () => {
     for (const url of forbidden()) {
@@ -98,7 +112,12 @@ describe('webhook targets and receivers', () => {
       ['imported public', 'Crash', 'webhook', 'https://hooks.example.com/imported'],
     ]);
     const { payload, headers } = multipartFile('rules.xlsx', file, XLSX);
-    const imported = await s.app.inject({ method: 'POST', url: '/api/vehicle/notify/import', payload, headers: { ...headers, authorization: `Bearer ${hd}`, 'accept-language': 'en-US' } });
+    const imported = await s.app.inject({
+      method: 'POST',
+      url: '/api/vehicle/notify/import',
+      payload,
+      headers: { ...headers, authorization: `Bearer ${hd}`, 'accept-language': 'en-US' },
+    });
     expect(imported.statusCode).toBe(400);
     expect(imported.json().rows).toEqual([{ row: 2, errors: [expect.objectContaining({ field: 'url', key: 'notify.targetForbidden' })] }]);
   });
@@ -114,24 +133,36 @@ describe('webhook targets and receivers', () => {
     return r.rows[0].id;
   };
   /** A rule stored as it was before the guard (or by hand): no save check on the way. */
-  const storedRule = async (org: string, fields: { name: string; alarmType: string; channel: string; url?: string; receivers?: string }): Promise<number> =>
+  const storedRule = async (
+    org: string,
+    fields: { name: string; alarmType: string; channel: string; url?: string; receivers?: string },
+  ): Promise<number> =>
     (
       await sql<{ id: number }>`INSERT INTO notify (org_id, name, alarm_type, channel, url, receivers, enabled)
-        SELECT id, ${fields.name}, ${fields.alarmType}, ${fields.channel}, ${fields.url ?? null}, ${fields.receivers ?? null}, true FROM organisation WHERE code = ${org} RETURNING id`.execute(s.database.db)
+        SELECT id, ${fields.name}, ${fields.alarmType}, ${fields.channel}, ${fields.url ?? null}, ${fields.receivers ?? null}, true FROM organisation WHERE code = ${org} RETURNING id`.execute(
+        s.database.db,
+      )
     ).rows[0].id;
 
   it('refuses each forbidden target again at delivery, a name resolving to the loopback at connect, and logs only a generic reason', async () => {
     const urls = forbidden();
     const ids = new Map<number, string>();
-    for (const [i, url] of urls.entries()) ids.set(await storedRule('HD', { name: `legacy ${i}`, alarmType: 'Fatigue', channel: i % 2 ? 'sms' : 'webhook', url }), url);
-    const through = await storedRule('HD', { name: 'allowed receiver', alarmType: 'Fatigue', channel: 'webhook', url: `${allowed.url}/delivered` });
+    for (const [i, url] of urls.entries())
+      ids.set(await storedRule('HD', { name: `legacy ${i}`, alarmType: 'Fatigue', channel: i % 2 ? 'sms' : 'webhook', url }), url);
+    const through = await storedRule('HD', {
+      name: 'allowed receiver',
+      alarmType: 'Fatigue',
+      channel: 'webhook',
+      url: `${allowed.url}/delivered`,
+    });
     const alarmId = await raise('Fatigue');
     await notifier.idle();
 
-    const log = (
-      await s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { alarmId }, pageIndex: 1, pageSize: 100 })
-    ).body.data as Array<{ notifyId: number; status: string; attempts: number; httpStatus: number | null; error: string | null }>;
-    const refused = log.filter((d) => ids.has(d.notifyId)).map((d) => ({ url: ids.get(d.notifyId), status: d.status, attempts: d.attempts, httpStatus: d.httpStatus, error: d.error }));
+    const log = (await s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { alarmId }, pageIndex: 1, pageSize: 100 }))
+      .body.data as Array<{ notifyId: number; status: string; attempts: number; httpStatus: number | null; error: string | null }>;
+    const refused = log
+      .filter((d) => ids.has(d.notifyId))
+      .map((d) => ({ url: ids.get(d.notifyId), status: d.status, attempts: d.attempts, httpStatus: d.httpStatus, error: d.error }));
     expect(refused).toHaveLength(urls.length);
     // Not retried either: no later attempt can change the answer.
     for (const d of refused) expect(d).toEqual({ url: d.url, status: 'failed', attempts: 1, httpStatus: null, error: 'target refused' });
@@ -149,7 +180,9 @@ describe('webhook targets and receivers', () => {
     const hook = await storedRule('HD', { name: 'closed port', alarmType: 'Fault', channel: 'webhook', url: `http://127.0.0.2:${port}/` });
     const alarmId = await raise('Fault');
     await notifier.idle();
-    const log = (await s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { alarmId, notifyId: hook }, pageIndex: 1, pageSize: 10 })).body.data;
+    const log = (
+      await s.call(hd, 'POST', '/api/vehicle/notify/delivery/query', { criteria: { alarmId, notifyId: hook }, pageIndex: 1, pageSize: 10 })
+    ).body.data;
     expect(log).toEqual([expect.objectContaining({ status: 'failed', attempts: 3, httpStatus: null, error: 'delivery failed' })]);
     expect(JSON.stringify(warnings)).toContain('ECONNREFUSED');
   });
@@ -163,27 +196,65 @@ describe('webhook targets and receivers', () => {
     await sql`UPDATE member SET mobile = '13900000009' WHERE login_name = 'admin'`.execute(db);
 
     // The platform's admin (above HD), another tenant's member and a name nobody has are refused alike.
-    const refused = await s.call(hd, 'POST', '/api/vehicle/notify', { name: 'sms to all', alarmType: 'Idle', channel: 'sms', url: `${allowed.url}/sms`, receivers: `${inside.loginName}, admin; ${sibling.loginName} nobody-here 13800000000` }, 'en-US');
+    const refused = await s.call(
+      hd,
+      'POST',
+      '/api/vehicle/notify',
+      {
+        name: 'sms to all',
+        alarmType: 'Idle',
+        channel: 'sms',
+        url: `${allowed.url}/sms`,
+        receivers: `${inside.loginName}, admin; ${sibling.loginName} nobody-here 13800000000`,
+      },
+      'en-US',
+    );
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ field: 'receivers', key: 'notify.receiverOutside', message: expect.stringContaining(`admin, ${sibling.loginName}, nobody-here`) }]);
+    expect(refused.body.errors).toEqual([
+      { field: 'receivers', key: 'notify.receiverOutside', message: expect.stringContaining(`admin, ${sibling.loginName}, nobody-here`) },
+    ]);
     expect(refused.body.message).not.toContain(inside.loginName);
     for (const channel of ['platform', 'app', 'email']) {
-      expect((await s.call(hd, 'POST', '/api/vehicle/notify', { name: `${channel} to admin`, alarmType: 'Idle', channel, receivers: 'admin' })).body.code).toBe('notify.receiverOutside');
+      expect(
+        (await s.call(hd, 'POST', '/api/vehicle/notify', { name: `${channel} to admin`, alarmType: 'Idle', channel, receivers: 'admin' }))
+          .body.code,
+      ).toBe('notify.receiverOutside');
     }
-    const saved = await s.call(hd, 'POST', '/api/vehicle/notify', { name: 'sms inside', alarmType: 'Idle', channel: 'sms', url: `${allowed.url}/sms-saved`, receivers: `${inside.loginName.toUpperCase()} 13800000000 duty@example.com` });
+    const saved = await s.call(hd, 'POST', '/api/vehicle/notify', {
+      name: 'sms inside',
+      alarmType: 'Idle',
+      channel: 'sms',
+      url: `${allowed.url}/sms-saved`,
+      receivers: `${inside.loginName.toUpperCase()} 13800000000 duty@example.com`,
+    });
     expect(saved.status).toBe(201);
-    expect((await s.call(hd, 'PUT', `/api/vehicle/notify/${saved.body.id}`, { receivers: 'admin' })).body.code).toBe('notify.receiverOutside');
+    expect((await s.call(hd, 'PUT', `/api/vehicle/notify/${saved.body.id}`, { receivers: 'admin' })).body.code).toBe(
+      'notify.receiverOutside',
+    );
 
     // Rules stored before the check send to their subtree only.
-    await storedRule('HD', { name: 'legacy sms', alarmType: 'Idle', channel: 'sms', url: `${allowed.url}/sms-legacy`, receivers: `admin ${inside.loginName} ${sibling.loginName}` });
-    const consoleRule = await storedRule('HD', { name: 'legacy console', alarmType: 'Idle', channel: 'platform', receivers: `admin ${inside.loginName}` });
+    await storedRule('HD', {
+      name: 'legacy sms',
+      alarmType: 'Idle',
+      channel: 'sms',
+      url: `${allowed.url}/sms-legacy`,
+      receivers: `admin ${inside.loginName} ${sibling.loginName}`,
+    });
+    const consoleRule = await storedRule('HD', {
+      name: 'legacy console',
+      alarmType: 'Idle',
+      channel: 'platform',
+      receivers: `admin ${inside.loginName}`,
+    });
     const alarmId = await raise('Idle');
     await notifier.idle();
     const sms = allowed.hits.filter((h) => h.path === '/sms-legacy').map((h) => JSON.parse(h.body) as { to: string[] });
     expect(sms.map((b) => b.to)).toEqual([['13900000001']]);
     const savedSms = allowed.hits.filter((h) => h.path === '/sms-saved').map((h) => (JSON.parse(h.body) as { to: string[] }).to);
     expect(savedSms).toEqual([['13900000001', '13800000000']]);
-    const unread = await sql<{ memberId: number }>`SELECT member_id AS "memberId" FROM notify_unread WHERE notify_id = ${consoleRule} AND alarm_id = ${alarmId}`.execute(db);
+    const unread = await sql<{
+      memberId: number;
+    }>`SELECT member_id AS "memberId" FROM notify_unread WHERE notify_id = ${consoleRule} AND alarm_id = ${alarmId}`.execute(db);
     expect(unread.rows.map((u) => u.memberId)).toEqual([inside.id]);
   });
 });

@@ -28,6 +28,12 @@ export async function receiver(status: number, host = '127.0.0.2'): Promise<Rece
   await new Promise<void>((done) => server.listen(0, host, done));
   const port = (server.address() as AddressInfo).port;
   // Keep-alive sockets the client left open must not keep the server (and jest) alive.
-  const r: Receiver = { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, status, hits, close: () => new Promise<void>((done) => server.close(() => done()).closeAllConnections()) };
+  const r: Receiver = {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    status,
+    hits,
+    close: () => new Promise<void>((done) => server.close(() => done()).closeAllConnections()),
+  };
   return r;
 }

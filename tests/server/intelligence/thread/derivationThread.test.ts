@@ -40,7 +40,12 @@ describe('the derivation on its own thread (PostgreSQL)', () => {
     server.bus.subscribe('alarm.raised', (a) => void published.push(a));
     const login = await server.app.inject({ method: 'POST', url: '/api/login', payload: { loginName: 'admin', password: ADMIN_PASSWORD } });
     token = login.json().object.token;
-    const r = await server.app.inject({ method: 'PUT', url: '/api/vehicle/policy', headers: { authorization: `Bearer ${token}` }, payload: { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null } });
+    const r = await server.app.inject({
+      method: 'PUT',
+      url: '/api/vehicle/policy',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { name: 'p-Trail', alarmType: 'Trail', threshold: null, durationMinutes: null },
+    });
     if (r.statusCode !== 201) throw new Error(r.body);
   });
   afterAll(async () => {
@@ -52,9 +57,20 @@ describe('the derivation on its own thread (PostgreSQL)', () => {
   const thread = () => server.derivation as DerivationThread;
   const db = () => server.database.db;
   const vehicleOf = async (phone: string) =>
-    (await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${phone}`.execute(db())).rows[0].id;
+    (
+      await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${phone}`.execute(
+        db(),
+      )
+    ).rows[0].id;
   const trips = async (vehicleId: number) =>
-    (await sql<{ begin: number; end: number }>`SELECT (extract(epoch FROM begin_time) * 1000)::float8 AS begin, (extract(epoch FROM end_time) * 1000)::float8 AS end FROM trip WHERE vehicle_id = ${vehicleId} ORDER BY begin_time`.execute(db())).rows;
+    (
+      await sql<{
+        begin: number;
+        end: number;
+      }>`SELECT (extract(epoch FROM begin_time) * 1000)::float8 AS begin, (extract(epoch FROM end_time) * 1000)::float8 AS end FROM trip WHERE vehicle_id = ${vehicleId} ORDER BY begin_time`.execute(
+        db(),
+      )
+    ).rows;
 
   // One connection per terminal (registering twice is refused), kept until the end.
   const terminals = new Map<string, SimTerminal>();
@@ -82,7 +98,12 @@ describe('the derivation on its own thread (PostgreSQL)', () => {
     const rows = await sql<{ id: number }>`SELECT id FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Trail'`.execute(db());
     expect(rows.rows).toHaveLength(1);
     expect(published.filter((p) => p.vehicleId === vehicleId && p.type === 'Trail').map((p) => p.alarmId)).toEqual([rows.rows[0].id]);
-    const listed = await server.app.inject({ method: 'POST', url: '/api/vehicle/alarm/query', headers: { authorization: `Bearer ${token}` }, payload: { pageIndex: 1, pageSize: 20, criteria: { vehicleId, type: 'Trail' } } });
+    const listed = await server.app.inject({
+      method: 'POST',
+      url: '/api/vehicle/alarm/query',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { pageIndex: 1, pageSize: 20, criteria: { vehicleId, type: 'Trail' } },
+    });
     expect(listed.statusCode).toBe(200);
     expect(listed.json().data.map((r: { id: number }) => r.id)).toEqual([rows.rows[0].id]);
     const stats = await server.derivation!.stats();
@@ -94,7 +115,8 @@ describe('the derivation on its own thread (PostgreSQL)', () => {
 
   const DAY = 86_400_000;
   /** A trip out and back home, then parked long enough to end it: one trip a day. */
-  const outAndBack = (start: number) => new ScriptedDay(start, HOME).step(300, 40).step(300, 40, { heading: 270 }).step(900, 0, { acc: false }).reports;
+  const outAndBack = (start: number) =>
+    new ScriptedDay(start, HOME).step(300, 40).step(300, 40, { heading: 270 }).step(900, 0, { acc: false }).reports;
 
   it('starts a thread that died again, which derives what was stored while it was gone', async () => {
     const phone = demoTerminal(4);
@@ -135,7 +157,11 @@ describe('the derivation on its own thread (PostgreSQL)', () => {
       await plain.close();
     }
     // Started again, the server derives whatever was left.
-    server = await bootstrap({ database: { databaseUrl: pg.url, poolSize: 4 }, app: { logLevel: 'silent' }, derivation: { timeZone: 'Asia/Shanghai', thread: true, clock: false } });
+    server = await bootstrap({
+      database: { databaseUrl: pg.url, poolSize: 4 },
+      app: { logLevel: 'silent' },
+      derivation: { timeZone: 'Asia/Shanghai', thread: true, clock: false },
+    });
     await server.derivation!.idle();
     expect((await trips(vehicleId)).map((t) => t.begin)).toEqual([START, START + DAY]);
   });

@@ -13,6 +13,8 @@ describe('DERIVE_THREAD', () => {
 
   it('refuses other values, and a thread without PostgreSQL, naming the setting', () => {
     expect(() => loadConfig({ DATABASE_URL: url, DERIVE_THREAD: 'yes' })).toThrow('DERIVE_THREAD must be "1" or "0", got "yes"');
-    expect(() => loadConfig({ DERIVE_THREAD: '1' })).toThrow('DERIVE_THREAD=1 needs DATABASE_URL: the embedded database belongs to one thread');
+    expect(() => loadConfig({ DERIVE_THREAD: '1' })).toThrow(
+      'DERIVE_THREAD=1 needs DATABASE_URL: the embedded database belongs to one thread',
+    );
   });
 });

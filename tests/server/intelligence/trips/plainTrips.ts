@@ -6,8 +6,23 @@
 
 import type { DeriveObdRecord, DerivePosition, DeriveWindow } from '../../../../server/intelligence/deriver';
 import { distanceKm } from '../../../../server/intelligence/geo';
-import { eventThresholdL, IDLE_BURN_L_PER_H, median, round1, type FuelEvent, type FuelSample } from '../../../../server/intelligence/trips/fuel';
-import { isJump, isMoving, MAX_KMH, MIN_MOVING_KMH, RELOCATION_MS, type Segment, type TripSegment } from '../../../../server/intelligence/trips/segment';
+import {
+  eventThresholdL,
+  IDLE_BURN_L_PER_H,
+  median,
+  round1,
+  type FuelEvent,
+  type FuelSample,
+} from '../../../../server/intelligence/trips/fuel';
+import {
+  isJump,
+  isMoving,
+  MAX_KMH,
+  MIN_MOVING_KMH,
+  RELOCATION_MS,
+  type Segment,
+  type TripSegment,
+} from '../../../../server/intelligence/trips/segment';
 
 import type { TripMetrics } from '../../../../server/intelligence/trips/metrics';
 import type { TripsFound } from '../../../../server/intelligence/trips/tripWalk';
@@ -72,7 +87,13 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
 }
 
 /** `at`: steps(positions, before), when the caller has them already. */
-export function segment(positions: DerivePosition[], before: DerivePosition | null, after: DerivePosition | null, opts: SegmentOptions, at = steps(positions, before)): Segment[] {
+export function segment(
+  positions: DerivePosition[],
+  before: DerivePosition | null,
+  after: DerivePosition | null,
+  opts: SegmentOptions,
+  at = steps(positions, before),
+): Segment[] {
   const { jumps, km } = at;
   const stopMs = opts.stopMinutes * 60_000;
   const out: Segment[] = [];
@@ -95,7 +116,9 @@ export function segment(positions: DerivePosition[], before: DerivePosition | nu
     }
     const moving = isMoving(p, prev, km[i]);
     if (!current) {
-      current = moving ? { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true } : { kind: 'stop', first: i, last: i, begin: p.time, end: p.time, open: true };
+      current = moving
+        ? { kind: 'trip', first: i, last: i, begin: p.time, end: p.time, open: true }
+        : { kind: 'stop', first: i, last: i, begin: p.time, end: p.time, open: true };
     } else if (current.kind === 'stop') {
       if (moving) {
         current.end = p.time;
@@ -184,7 +207,12 @@ export function stationaryRuns(positions: DerivePosition[], at: Steps, before: D
 }
 
 /** Level samples in time order: the positions' 0x02 (`before`'s first), else the OBD records' level × tank. */
-export function fuelSamples(positions: DerivePosition[], obd: DeriveObdRecord[], tankCapacityL: number | null, before: DerivePosition | null = null): FuelSample[] {
+export function fuelSamples(
+  positions: DerivePosition[],
+  obd: DeriveObdRecord[],
+  tankCapacityL: number | null,
+  before: DerivePosition | null = null,
+): FuelSample[] {
   const own: FuelSample[] = [];
   // A walk, not a copy of the window with `before` in front: this runs on every pass over the open trip.
   const take = (p: DerivePosition) => {
@@ -212,7 +240,12 @@ export function levelAt(samples: FuelSample[], from: number, to: number, side: '
  * index pairs of positions where the vehicle stood (see stationaryRuns). A drain is detected at the
  * first standing position (not a jump) up to which the run already reads as a drain.
  */
-export function fuelEvents(positions: DerivePosition[], runs: Array<[number, number]>, tankCapacityL: number | null, jumps: ArrayLike<boolean>): FuelEvent[] {
+export function fuelEvents(
+  positions: DerivePosition[],
+  runs: Array<[number, number]>,
+  tankCapacityL: number | null,
+  jumps: ArrayLike<boolean>,
+): FuelEvent[] {
   const threshold = eventThresholdL(tankCapacityL);
   const stepOver = (first: number, last: number) => {
     const run = positions.slice(first, last + 1).filter((p) => p.fuelL !== null);
@@ -236,8 +269,18 @@ export function fuelEvents(positions: DerivePosition[], runs: Array<[number, num
     const half = before + delta / 2;
     const at = run.find((p) => (delta > 0 ? p.fuelL! >= half : p.fuelL! <= half)) ?? run[0];
     let detectedAt: number | null = null;
-    for (let e = first + 1; kind === 'drain' && detectedAt === null && e <= last; e++) if (!jumps[e] && stepOver(first, e)?.kind === 'drain') detectedAt = positions[e].time;
-    out.push({ kind, time: at.time, amountL: round1(Math.abs(delta)), levelBeforeL: round1(before), levelAfterL: round1(after), latitude: at.latitude, longitude: at.longitude, detectedAt });
+    for (let e = first + 1; kind === 'drain' && detectedAt === null && e <= last; e++)
+      if (!jumps[e] && stepOver(first, e)?.kind === 'drain') detectedAt = positions[e].time;
+    out.push({
+      kind,
+      time: at.time,
+      amountL: round1(Math.abs(delta)),
+      levelBeforeL: round1(before),
+      levelAfterL: round1(after),
+      latitude: at.latitude,
+      longitude: at.longitude,
+      detectedAt,
+    });
   }
   return out;
 }
@@ -256,7 +299,12 @@ function startOf(positions: DerivePosition[], at: Steps, trip: TripSegment, befo
  * more carry it and it is sane: it never runs backwards, and never faster than a vehicle can go.
  * A walk over the window, not a copy of the trip: this runs on every pass over the open trip.
  */
-function odometerKm(positions: DerivePosition[], jumps: ArrayLike<boolean>, trip: TripSegment, start: DerivePosition | null): number | null {
+function odometerKm(
+  positions: DerivePosition[],
+  jumps: ArrayLike<boolean>,
+  trip: TripSegment,
+  start: DerivePosition | null,
+): number | null {
   let a: DerivePosition | null = null;
   let b: DerivePosition | null = null;
   let n = 0;
@@ -346,6 +394,8 @@ export function plainTrips(w: DeriveWindow): TripsFound {
   const segments = segment(positions, before, after, { stopMinutes: vehicle.settings.stopMinutes }, at);
   const events = fuelEvents(positions, stationaryRuns(positions, at, before), vehicle.tankCapacityL, at.jumps);
   const samples = fuelSamples(positions, w.obdRecords, vehicle.tankCapacityL, before);
-  const trips = segments.flatMap((s) => (s.kind === 'trip' ? [{ segment: s, metrics: tripMetrics(positions, at, s, before, samples, events, stopMs) }] : []));
+  const trips = segments.flatMap((s) =>
+    s.kind === 'trip' ? [{ segment: s, metrics: tripMetrics(positions, at, s, before, samples, events, stopMs) }] : [],
+  );
   return { segments, trips, fuelEvents: events };
 }

@@ -60,7 +60,12 @@ describe.each(BACKENDS)('a jump of 180 km between two reports on %s', (backend) 
   afterAll(() => h.close());
 
   const replaySummary = async (vehicleId: number, maxPoints?: number) => {
-    const r = await h.s.call(admin, 'POST', '/api/vehicle/track/replay', { vehicleId, begin: iso(at('00:00')), end: iso(at('23:59')), ...(maxPoints ? { maxPoints } : {}) });
+    const r = await h.s.call(admin, 'POST', '/api/vehicle/track/replay', {
+      vehicleId,
+      begin: iso(at('00:00')),
+      end: iso(at('23:59')),
+      ...(maxPoints ? { maxPoints } : {}),
+    });
     expect(r.status).toBe(200);
     return r.body.summary as { distanceKm: number; maxSpeed: number };
   };
@@ -94,7 +99,15 @@ describe.each(BACKENDS)('a jump of 180 km between two reports on %s', (backend) 
   it('before an hour of driving counts the drive in the day’s trips, ledger and replay, and the jump in none', async () => {
     const { vehicleId, rows } = await deliver(demoTerminal(2), movingJumpDay());
     // The drive before the jump ends at its last report; the one after begins at the first report after the jump.
-    expect(rows.trips.map((t) => ({ begin: ms(t.begin_time), end: ms(t.end_time), km: Math.round(t.distance_km * 10) / 10, source: t.distance_source, open: t.open }))).toEqual([
+    expect(
+      rows.trips.map((t) => ({
+        begin: ms(t.begin_time),
+        end: ms(t.end_time),
+        km: Math.round(t.distance_km * 10) / 10,
+        source: t.distance_source,
+        open: t.open,
+      })),
+    ).toEqual([
       { begin: at('07:30'), end: at('07:59') + 30_000, km: 17.7, source: 'odometer', open: false },
       { begin: at('08:00'), end: at('09:00'), km: 36, source: 'odometer', open: false },
     ]);
@@ -106,7 +119,8 @@ describe.each(BACKENDS)('a jump of 180 km between two reports on %s', (backend) 
     // The replay's summary, raw and through the minute levels, is the trips' sum: to 0.1 km, as the
     // odometers reset between them, so it reads the GNSS track, and the trips each their odometer.
     const sum = rows.trips.reduce((s, t) => s + t.distance_km, 0);
-    for (const summary of [await replaySummary(vehicleId), await replaySummary(vehicleId, 40)]) expect(Math.abs(summary.distanceKm - sum)).toBeLessThan(0.1);
+    for (const summary of [await replaySummary(vehicleId), await replaySummary(vehicleId, 40)])
+      expect(Math.abs(summary.distanceKm - sum)).toBeLessThan(0.1);
   });
 
   it('gives the same rows whatever order the reports arrive in: the drive after the jump first, the day before it late', async () => {

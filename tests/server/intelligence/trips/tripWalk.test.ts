@@ -26,13 +26,25 @@ const vehicle = (stopMinutes: number, tankCapacityL: number | null): VehicleCont
 
 /** One report's change from the last: a gap, motion, the odometer and fuel readings. */
 const stepArb = fc.record({
-  gapS: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 90 }) }, { weight: 2, arbitrary: fc.integer({ min: 91, max: 1_500 }) }, { weight: 1, arbitrary: fc.integer({ min: 1_501, max: 20_000 }) }),
+  gapS: fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: 0, max: 90 }) },
+    { weight: 2, arbitrary: fc.integer({ min: 91, max: 1_500 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 1_501, max: 20_000 }) },
+  ),
   acc: fc.boolean(),
   speed: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 5, max: 110 })),
   /** Metres moved north (jitter, driving, or a GNSS jump of ~100 km). */
-  moveM: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 40 }) }, { weight: 4, arbitrary: fc.integer({ min: 41, max: 1_500 }) }, { weight: 1, arbitrary: fc.constant(100_000) }),
+  moveM: fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 40 }) },
+    { weight: 4, arbitrary: fc.integer({ min: 41, max: 1_500 }) },
+    { weight: 1, arbitrary: fc.constant(100_000) },
+  ),
   odometer: fc.oneof(fc.constant(null), fc.constant('up' as const), fc.constant('back' as const)),
-  fuel: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: fc.constant('same' as const) }, { weight: 1, arbitrary: fc.integer({ min: -40, max: 60 }) }),
+  fuel: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(null) },
+    { weight: 3, arbitrary: fc.constant('same' as const) },
+    { weight: 1, arbitrary: fc.integer({ min: -40, max: 60 }) },
+  ),
 });
 
 interface Drive {
@@ -43,33 +55,52 @@ interface Drive {
   tankCapacityL: number | null;
 }
 
-const driveOf = (minLength: number): fc.Arbitrary<Drive> => fc
-  .record({ steps: fc.array(stepArb, { minLength, maxLength: 160 }), withBefore: fc.boolean(), stopMinutes: fc.integer({ min: 1, max: 10 }), tank: fc.oneof(fc.constant(null), fc.constant(400)), obd: fc.boolean() })
-  .map(({ steps, withBefore, stopMinutes, tank, obd }) => {
-    let t = 0;
-    let north = 0;
-    let km = 1000;
-    let fuel = 200;
-    const all = steps.map((s) => {
-      t += s.gapS / 60;
-      // A jump is a single report off the track; the next is back on it.
-      const jump = s.moveM === 100_000;
-      if (!jump) north += s.moveM;
-      if (s.odometer === 'up') km += s.moveM / 1000;
-      if (s.odometer === 'back') km -= 1;
-      if (typeof s.fuel === 'number') fuel = Math.max(0, fuel + s.fuel);
-      return positionAt(t, {
-        acc: s.acc,
-        speed: s.speed,
-        latitude: 31.2 + (jump ? 1 : north / 111_000),
-        mileageKm: s.odometer === null ? null : Math.round(km * 10) / 10,
-        fuelL: s.fuel === null || obd ? null : fuel,
+const driveOf = (minLength: number): fc.Arbitrary<Drive> =>
+  fc
+    .record({
+      steps: fc.array(stepArb, { minLength, maxLength: 160 }),
+      withBefore: fc.boolean(),
+      stopMinutes: fc.integer({ min: 1, max: 10 }),
+      tank: fc.oneof(fc.constant(null), fc.constant(400)),
+      obd: fc.boolean(),
+    })
+    .map(({ steps, withBefore, stopMinutes, tank, obd }) => {
+      let t = 0;
+      let north = 0;
+      let km = 1000;
+      let fuel = 200;
+      const all = steps.map((s) => {
+        t += s.gapS / 60;
+        // A jump is a single report off the track; the next is back on it.
+        const jump = s.moveM === 100_000;
+        if (!jump) north += s.moveM;
+        if (s.odometer === 'up') km += s.moveM / 1000;
+        if (s.odometer === 'back') km -= 1;
+        if (typeof s.fuel === 'number') fuel = Math.max(0, fuel + s.fuel);
+        return positionAt(t, {
+          acc: s.acc,
+          speed: s.speed,
+          latitude: 31.2 + (jump ? 1 : north / 111_000),
+          mileageKm: s.odometer === null ? null : Math.round(km * 10) / 10,
+          fuelL: s.fuel === null || obd ? null : fuel,
+        });
       });
+      const obdRecords: DeriveObdRecord[] = obd
+        ? all
+            .filter((_, i) => i % 3 === 0)
+            .map((p, i) => ({
+              time: p.time,
+              subtype: 1,
+              latitude: null,
+              longitude: null,
+              readings: { fuelLevel: (i * 7) % 101 },
+              detail: null,
+              dtcCount: 0,
+            }))
+        : [];
+      const before = withBefore && all.length > 1 ? all[0] : null;
+      return { positions: before ? all.slice(1) : all, obdRecords, before, stopMinutes, tankCapacityL: tank };
     });
-    const obdRecords: DeriveObdRecord[] = obd ? all.filter((_, i) => i % 3 === 0).map((p, i) => ({ time: p.time, subtype: 1, latitude: null, longitude: null, readings: { fuelLevel: (i * 7) % 101 }, detail: null, dtcCount: 0 })) : [];
-    const before = withBefore && all.length > 1 ? all[0] : null;
-    return { positions: before ? all.slice(1) : all, obdRecords, before, stopMinutes, tankCapacityL: tank };
-  });
 
 const driveArb = driveOf(1);
 
@@ -125,7 +156,11 @@ describe('the trips walk', () => {
       fc.property(driveOf(40), fc.array(livePassArb(15), { minLength: 2, maxLength: 12 }), (d, passes) => {
         const carries = new TripCarries();
         for (const pass of livePasses(d.positions, passes, (p) => ({ ...p, acc: !p.acc, speed: p.speed ? 0 : 30 }))) {
-          const w = windowOf(d, pass.positions, { dirty: { from: pass.dirtyFrom, to: Infinity }, marked: pass.marked, continues: pass.continues });
+          const w = windowOf(d, pass.positions, {
+            dirty: { from: pass.dirtyFrom, to: Infinity },
+            marked: pass.marked,
+            continues: pass.continues,
+          });
           expect(carries.walk(w)).toEqual(plainTrips(w));
           if (pass.eligible) eligible++;
           if (pass.edited) edited++;

@@ -10,9 +10,20 @@ describe.each(BACKENDS)('generic schema CRUD on %s', (backend) => {
 
   describe('vehicle brand', () => {
     it('creates (201), reads, updates partially (200) and deletes (204)', async () => {
-      const created = await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', { name: '红岩', manufacturer: '上汽红岩', id: 999, createdAt: 'ignored' });
+      const created = await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', {
+        name: '红岩',
+        manufacturer: '上汽红岩',
+        id: 999,
+        createdAt: 'ignored',
+      });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ name: '红岩', manufacturer: '上汽红岩', enabled: true, orgId: await s.orgId('FS'), orgName: '车管星平台' });
+      expect(created.body).toMatchObject({
+        name: '红岩',
+        manufacturer: '上汽红岩',
+        enabled: true,
+        orgId: await s.orgId('FS'),
+        orgName: '车管星平台',
+      });
       expect(created.body.id).not.toBe(999);
       const id = created.body.id;
 
@@ -38,7 +49,12 @@ describe.each(BACKENDS)('generic schema CRUD on %s', (backend) => {
     });
 
     it('reports every bad field, each in words, and keeps nothing', async () => {
-      const r = await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', { name: 'x'.repeat(65), logo: 'javascript:alert(1)', enabled: 'yes', bogus: 1 });
+      const r = await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', {
+        name: 'x'.repeat(65),
+        logo: 'javascript:alert(1)',
+        enabled: 'yes',
+        bogus: 1,
+      });
       expect(r.status).toBe(400);
       const byField = Object.fromEntries(r.body.errors.map((e: { field: string; message: string }) => [e.field, e.message]));
       expect(byField).toEqual({
@@ -52,7 +68,12 @@ describe.each(BACKENDS)('generic schema CRUD on %s', (backend) => {
     });
 
     it('answers a body that is not JSON with 400', async () => {
-      const r = await s.app.inject({ method: 'POST', url: '/api/vehicle/vehicleBrand', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, payload: '{"name":' });
+      const r = await s.app.inject({
+        method: 'POST',
+        url: '/api/vehicle/vehicleBrand',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        payload: '{"name":',
+      });
       expect(r.statusCode).toBe(400);
       expect(JSON.parse(r.body).message).toBe('请求内容不是有效的 JSON');
     });
@@ -101,7 +122,13 @@ describe.each(BACKENDS)('generic schema CRUD on %s', (backend) => {
       const r = await s.call(admin, 'POST', '/api/vehicle/vehicleBrand/query', { criteria: { remark: 'x' } });
       expect(r.status).toBe(400);
       expect(r.body.message).toBe('不支持按“remark”查询');
-      const o = await s.call(admin, 'POST', '/api/vehicle/vehicleBrand/query', { order: { property: 'remark', direction: 'ASC' } }, 'en-US');
+      const o = await s.call(
+        admin,
+        'POST',
+        '/api/vehicle/vehicleBrand/query',
+        { order: { property: 'remark', direction: 'ASC' } },
+        'en-US',
+      );
       expect(o.status).toBe(400);
       expect(o.body.message).toBe('Cannot sort by "remark"');
       const p = await s.call(admin, 'POST', '/api/vehicle/vehicleBrand/query', { pageIndex: 0, pageSize: 100000 });
@@ -172,7 +199,9 @@ describe.each(BACKENDS)('generic schema CRUD on %s', (backend) => {
       expect((await s.call(hn, 'GET', `/api/vehicle/vehicleBrand/query/${id}`)).status).toBe(404);
       expect((await s.call(hn, 'PUT', `/api/vehicle/vehicleBrand/${id}`, { name: 'taken' })).status).toBe(404);
       expect((await s.call(hn, 'DELETE', `/api/vehicle/vehicleBrand/${id}`)).status).toBe(404);
-      expect((await s.call(hn, 'GET', '/api/vehicle/vehicleBrand/query')).body.map((o: { label: string }) => o.label)).not.toContain('华东专属');
+      expect((await s.call(hn, 'GET', '/api/vehicle/vehicleBrand/query')).body.map((o: { label: string }) => o.label)).not.toContain(
+        '华东专属',
+      );
       // The same name is free in the other organisation.
       expect((await s.call(hn, 'POST', '/api/vehicle/vehicleBrand', { name: '华东专属' })).status).toBe(201);
       // A team below HD sees HD's subtree only from its own level down.
@@ -204,13 +233,20 @@ describe.each(BACKENDS)('generic schema CRUD on %s', (backend) => {
       expect(r.body.data[0]).toHaveProperty('brandName');
       const sub = await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { criteria: { orgId: await s.orgId('HD') }, pageSize: 100 });
       expect(sub.body.total).toBe(16); // both HD teams
-      const expiring = await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { criteria: { serviceEnd: [null, '2026-12-31'] }, pageSize: 100 });
+      const expiring = await s.call(admin, 'POST', '/api/vehicle/vehicle/query', {
+        criteria: { serviceEnd: [null, '2026-12-31'] },
+        pageSize: 100,
+      });
       expect(expiring.body.total).toBe(3);
     });
 
     it('refuses a second vehicle on a terminal already bound (406)', async () => {
       const t = await s.call(admin, 'POST', '/api/vehicle/terminal/query', { criteria: { terminalNo: '808000000002' } });
-      const r = await s.call(admin, 'POST', '/api/vehicle/vehicle', { licence: '沪A99999', terminalId: t.body.data[0].id, vin: 'LFW00000000000001' });
+      const r = await s.call(admin, 'POST', '/api/vehicle/vehicle', {
+        licence: '沪A99999',
+        terminalId: t.body.data[0].id,
+        vin: 'LFW00000000000001',
+      });
       expect(r.status).toBe(406);
       expect(r.body.message).toBe('终端已存在');
     });

@@ -20,7 +20,9 @@ describe.each(BACKENDS)('generic query paging on %s', (backend) => {
     const n = Array.from({ length: EXTRA }, (_, i) => i);
     // Every fifth vehicle has the same customer, so sorting by it has many ties.
     await sql`INSERT INTO vehicle (licence, customer, org_id)
-      SELECT * FROM unnest(${n.map((i) => `测P${String(i).padStart(6, '0')}`)}::text[], ${n.map((i) => (i % 5 ? `客户${i}` : '同名客户'))}::text[], ${n.map(() => org)}::int[])`.execute(s.database.db);
+      SELECT * FROM unnest(${n.map((i) => `测P${String(i).padStart(6, '0')}`)}::text[], ${n.map((i) => (i % 5 ? `客户${i}` : '同名客户'))}::text[], ${n.map(() => org)}::int[])`.execute(
+      s.database.db,
+    );
     await sql`ANALYZE vehicle`.execute(s.database.db);
   });
   afterAll(() => s.close());
@@ -68,8 +70,12 @@ describe.each(BACKENDS)('generic query paging on %s', (backend) => {
     const vin = (await query({ criteria: { keyword: 'lfw' }, pageSize: 100 })).body;
     expect(vin.total).toBeGreaterThan(0);
     expect(vin.data.every((v: { vin: string }) => v.vin.startsWith('LFW'))).toBe(true);
-    expect((await query({ criteria: { keyword: '测P000012' } })).body.data.map((v: { licence: string }) => v.licence)).toEqual(['测P000012']);
-    expect((await query({ criteria: { keyword: '808000000003' } })).body.data.map((v: { terminalNo: string }) => v.terminalNo)).toEqual(['808000000003']);
+    expect((await query({ criteria: { keyword: '测P000012' } })).body.data.map((v: { licence: string }) => v.licence)).toEqual([
+      '测P000012',
+    ]);
+    expect((await query({ criteria: { keyword: '808000000003' } })).body.data.map((v: { terminalNo: string }) => v.terminalNo)).toEqual([
+      '808000000003',
+    ]);
     // The end of the licence and the start of the customer, joined, match nothing.
     expect((await query({ criteria: { keyword: '012客户' } })).body.total).toBe(0);
     // The separator between columns is stripped from a keyword, so it cannot bridge them either.
@@ -78,14 +84,21 @@ describe.each(BACKENDS)('generic query paging on %s', (backend) => {
 
   it('filters by an organisation subtree and keeps other subtrees out', async () => {
     expect((await query({ criteria: { orgId: await s.orgId('HN') }, pageSize: 5 })).body).toMatchObject({ total: 8, totalExact: true });
-    expect((await query({ criteria: { orgId: await s.orgId('HD') }, pageSize: 5 })).body).toMatchObject({ total: COUNT_CAP, totalExact: false });
+    expect((await query({ criteria: { orgId: await s.orgId('HD') }, pageSize: 5 })).body).toMatchObject({
+      total: COUNT_CAP,
+      totalExact: false,
+    });
     const hn = await s.memberToken('HN', 'orgUser');
     expect((await query({ criteria: { keyword: '测P' } }, hn)).body).toMatchObject({ total: 0, totalExact: true });
   });
 
   it('has every index the schemas call for after migrating', async () => {
-    const present = new Set((await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes`.execute(s.database.db)).rows.map((r) => r.indexname));
-    const wanted = Object.values(entityFiles).flatMap((f) => queryIndexSql(f, entityFiles).map((stmt) => /INDEX IF NOT EXISTS (\w+)/.exec(stmt)![1]));
+    const present = new Set(
+      (await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes`.execute(s.database.db)).rows.map((r) => r.indexname),
+    );
+    const wanted = Object.values(entityFiles).flatMap((f) =>
+      queryIndexSql(f, entityFiles).map((stmt) => /INDEX IF NOT EXISTS (\w+)/.exec(stmt)![1]),
+    );
     expect(wanted).toContain('vehicle_keyword_trgm');
     expect(wanted.filter((name) => !present.has(name))).toEqual([]);
   });

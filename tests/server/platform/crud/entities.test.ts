@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import { entities, entityNames, type EntityName } from '../../../../schemas/generated/registry';
-import { searchableProperties, sortableProperties, writableProperties, type EntitySchema, type PropertySchema, type SearchMode } from '../../../../schemas/kit/entity';
+import {
+  searchableProperties,
+  sortableProperties,
+  writableProperties,
+  type EntitySchema,
+  type PropertySchema,
+  type SearchMode,
+} from '../../../../schemas/kit/entity';
 import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../../../helpers/testServer';
 
 type Body = Record<string, unknown>;
@@ -17,26 +24,91 @@ const CASES: Record<string, { body: (ids: Ids) => Body; missing: string; message
   vehicleModel: { body: () => ({ modelName: 'J6P 牵引车', manufacturer: '一汽解放' }), missing: 'modelName', message: '车型名称不能为空' },
   configParseFile: { body: () => ({ name: 'J6P 解析', enabled: false }), missing: 'name', message: '配置解析名称不能为空' },
   expertFault: {
-    body: () => ({ spn: 110, fmi: 0, name: '冷却液温度过高', unit: '发动机', level: 'high', description: '冷却液温度超过上限', resolvent: '检查冷却系统', cases: '2026-10 沪A 一例' }),
+    body: () => ({
+      spn: 110,
+      fmi: 0,
+      name: '冷却液温度过高',
+      unit: '发动机',
+      level: 'high',
+      description: '冷却液温度超过上限',
+      resolvent: '检查冷却系统',
+      cases: '2026-10 沪A 一例',
+    }),
     missing: 'spn',
     message: '故障SPN不能为空',
   },
   merchant: { body: () => ({ name: '张江汽修', category: 'repair', phone: '13912345678' }), missing: 'name', message: '商户名称不能为空' },
-  task: { body: (i) => ({ name: '上海-杭州 配送', vehicleId: i.vehicleId, driverId: i.driverId, origin: '上海', destination: '杭州' }), missing: 'name', message: '任务名称不能为空' },
-  policy: { body: () => ({ name: '高速超速', alarmType: 'OverSpeed', threshold: 100, durationMinutes: 1 }), missing: 'alarmType', message: '告警类型不能为空' },
-  park: { body: () => ({ name: '张江停车场', capacity: 120, longitude: 121.6, latitude: 31.2 }), missing: 'name', message: '停车场名称不能为空' },
-  notice: { body: () => ({ title: '系统维护', content: '周六凌晨 2 点维护', level: 'important' }), missing: 'content', message: '内容不能为空' },
-  notify: { body: () => ({ name: '超速短信', alarmType: 'OverSpeed', channel: 'sms', receivers: '13912345678' }), missing: 'channel', message: '通知方式不能为空' },
-  feedback: { body: () => ({ title: '轨迹卡顿', content: '回放一个月轨迹时卡顿', category: 'bug' }), missing: 'title', message: '标题不能为空' },
-  oilPrice: { body: () => ({ region: '上海', fuelGrade: '92号汽油', price: 7.52, effectiveDate: '2026-11-01' }), missing: 'price', message: '单价（元/升）不能为空' },
-  oilStation: { body: () => ({ name: '中石化张江站', brand: 'sinopec', fuelGrades: '92/95/0号' }), missing: 'name', message: '加油站名称不能为空' },
-  businessInfo: { body: () => ({ companyName: '华东物流有限公司', creditCode: '91310115MA1K3YJ12X', licenseExpire: '2030-12-31' }), missing: 'companyName', message: '企业名称不能为空' },
-  schedule: { body: (i) => ({ driverId: i.driverId, vehicleId: i.vehicleId, workDate: '2026-11-24', shift: 'morning' }), missing: 'driverId', message: '司机不能为空' },
-  servicePeriod: { body: (i) => ({ vehicleId: i.vehicleId, periodStart: '2026-01-01', periodEnd: '2026-12-31', amount: 360, paid: true }), missing: 'periodEnd', message: '服务结束不能为空' },
-  endorsement: { body: (i) => ({ vehicleId: i.vehicleId, policyNo: 'PDAA2026', endorsementNo: 'E2026-001', changeType: 'coverage' }), missing: 'endorsementNo', message: '批单号不能为空' },
-  fence: { body: () => ({ name: '张江园区', fenceType: 'circle', geometry: { center: [121.6, 31.2], radius: 500 }, alarmOnExit: false }), missing: 'geometry', message: '围栏范围不能为空' },
+  task: {
+    body: (i) => ({ name: '上海-杭州 配送', vehicleId: i.vehicleId, driverId: i.driverId, origin: '上海', destination: '杭州' }),
+    missing: 'name',
+    message: '任务名称不能为空',
+  },
+  policy: {
+    body: () => ({ name: '高速超速', alarmType: 'OverSpeed', threshold: 100, durationMinutes: 1 }),
+    missing: 'alarmType',
+    message: '告警类型不能为空',
+  },
+  park: {
+    body: () => ({ name: '张江停车场', capacity: 120, longitude: 121.6, latitude: 31.2 }),
+    missing: 'name',
+    message: '停车场名称不能为空',
+  },
+  notice: {
+    body: () => ({ title: '系统维护', content: '周六凌晨 2 点维护', level: 'important' }),
+    missing: 'content',
+    message: '内容不能为空',
+  },
+  notify: {
+    body: () => ({ name: '超速短信', alarmType: 'OverSpeed', channel: 'sms', receivers: '13912345678' }),
+    missing: 'channel',
+    message: '通知方式不能为空',
+  },
+  feedback: {
+    body: () => ({ title: '轨迹卡顿', content: '回放一个月轨迹时卡顿', category: 'bug' }),
+    missing: 'title',
+    message: '标题不能为空',
+  },
+  oilPrice: {
+    body: () => ({ region: '上海', fuelGrade: '92号汽油', price: 7.52, effectiveDate: '2026-11-01' }),
+    missing: 'price',
+    message: '单价（元/升）不能为空',
+  },
+  oilStation: {
+    body: () => ({ name: '中石化张江站', brand: 'sinopec', fuelGrades: '92/95/0号' }),
+    missing: 'name',
+    message: '加油站名称不能为空',
+  },
+  businessInfo: {
+    body: () => ({ companyName: '华东物流有限公司', creditCode: '91310115MA1K3YJ12X', licenseExpire: '2030-12-31' }),
+    missing: 'companyName',
+    message: '企业名称不能为空',
+  },
+  schedule: {
+    body: (i) => ({ driverId: i.driverId, vehicleId: i.vehicleId, workDate: '2026-11-24', shift: 'morning' }),
+    missing: 'driverId',
+    message: '司机不能为空',
+  },
+  servicePeriod: {
+    body: (i) => ({ vehicleId: i.vehicleId, periodStart: '2026-01-01', periodEnd: '2026-12-31', amount: 360, paid: true }),
+    missing: 'periodEnd',
+    message: '服务结束不能为空',
+  },
+  endorsement: {
+    body: (i) => ({ vehicleId: i.vehicleId, policyNo: 'PDAA2026', endorsementNo: 'E2026-001', changeType: 'coverage' }),
+    missing: 'endorsementNo',
+    message: '批单号不能为空',
+  },
+  fence: {
+    body: () => ({ name: '张江园区', fenceType: 'circle', geometry: { center: [121.6, 31.2], radius: 500 }, alarmOnExit: false }),
+    missing: 'geometry',
+    message: '围栏范围不能为空',
+  },
   apiUser: { body: () => ({ name: 'TMS 对接', appKey: 'tms_2026_key', rateLimit: 600 }), missing: 'appKey', message: '应用标识不能为空' },
-  interMember: { body: () => ({ name: 'John Smith', email: 'john@example.com', language: 'en-US', country: 'GB' }), missing: 'email', message: '邮箱不能为空' },
+  interMember: {
+    body: () => ({ name: 'John Smith', email: 'john@example.com', language: 'en-US', country: 'GB' }),
+    missing: 'email',
+    message: '邮箱不能为空',
+  },
 };
 
 /** Bodies of the entities tests/server/crud.test.ts covers in depth, for the table-driven checks below. */
@@ -154,8 +226,13 @@ describe.each(BACKENDS)('business entities on %s', (backend) => {
         expect({ property, status: [asc.status, desc.status] }).toEqual({ property, status: [200, 200] });
         const ids = (r: typeof asc) => r.body.data.map((d: { id: number }) => d.id);
         expect({ property, desc: ids(desc) }).toEqual({ property, desc: [...ids(asc)].reverse() });
-        const values = asc.body.data.map((d: Record<string, unknown>) => d[property]).filter((v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)));
-        expect({ property, ordered: values.every((v: number | string, i: number) => i === 0 || values[i - 1] <= v) }).toEqual({ property, ordered: true });
+        const values = asc.body.data
+          .map((d: Record<string, unknown>) => d[property])
+          .filter((v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)));
+        expect({ property, ordered: values.every((v: number | string, i: number) => i === 0 || values[i - 1] <= v) }).toEqual({
+          property,
+          ordered: true,
+        });
       }
       const unsortable = Object.keys(schema.properties).find((p) => !schema.properties[p]['x-ui']?.sort)!;
       const bad = await list({ order: { property: unsortable, direction: 'ASC' } });
@@ -171,7 +248,10 @@ describe.each(BACKENDS)('business entities on %s', (backend) => {
       expect((await s.call(admin, ...route(name, 'get', row.id as number))).body[prop]).toBe('表驱动编辑');
       const tooLong = 'x'.repeat((p.maxLength ?? 100) + 1);
       const bad = await s.call(admin, ...at('update', row.id as number), { [prop]: p.maxLength ? tooLong : 12 }, 'en-US');
-      expect(bad).toMatchObject({ status: 400, body: { success: false, errors: [{ field: prop, key: p.maxLength ? 'validation.maxLength' : 'validation.type' }] } });
+      expect(bad).toMatchObject({
+        status: 400,
+        body: { success: false, errors: [{ field: prop, key: p.maxLength ? 'validation.maxLength' : 'validation.type' }] },
+      });
       expect((await s.call(admin, ...route(name, 'get', row.id as number))).body[prop]).toBe('表驱动编辑');
     });
 
@@ -242,7 +322,10 @@ describe.each(BACKENDS)('business entities on %s', (backend) => {
     const got = await s.call(admin, 'GET', `/api/vehicle/interMember/${m.body.id}`);
     expect(got.body.passwordResetAt).toBeDefined();
     expect(JSON.stringify(got.body)).not.toContain(stored.rows[0].h);
-    expect((await s.call(await s.memberToken('HN', 'orgUser', ['interMember-reset']), 'POST', `/api/vehicle/interMember/reset/${m.body.id}`)).status).toBe(404);
+    expect(
+      (await s.call(await s.memberToken('HN', 'orgUser', ['interMember-reset']), 'POST', `/api/vehicle/interMember/reset/${m.body.id}`))
+        .status,
+    ).toBe(404);
   });
   describe('vehicle extras', () => {
     const codes = ['vehicle-add', 'terminal-add', 'vehicle-bind', 'vehicle-unbind', 'vehicle-editService', 'terminal-renew'];
@@ -263,14 +346,19 @@ describe.each(BACKENDS)('business entities on %s', (backend) => {
       expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/bind/${a.vehicle}/${a.terminal}`)).status).toBe(200); // again: no change
       const taken = await s.call(hd, 'PUT', `/api/vehicle/vehicle/bind/${b.vehicle}/${a.terminal}`);
       expect(taken).toMatchObject({ status: 406, body: { success: false, message: '该终端已绑定其他车辆' } });
-      expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/bind/${b.vehicle}/${a.terminal}`, undefined, 'en-US')).body.message).toBe('This terminal is already bound to another vehicle');
+      expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/bind/${b.vehicle}/${a.terminal}`, undefined, 'en-US')).body.message).toBe(
+        'This terminal is already bound to another vehicle',
+      );
       const busy = await s.call(hd, 'PUT', `/api/vehicle/vehicle/bind/${a.vehicle}/${b.terminal}`);
       expect(busy).toMatchObject({ status: 406, body: { message: '该车辆已绑定终端，请先解绑' } });
 
       const unbound = await s.call(hd, 'PUT', `/api/vehicle/vehicle/unbind/${a.vehicle}`);
       expect(unbound.status).toBe(200);
       expect(unbound.body.terminalId).toBeUndefined();
-      expect(await s.call(hd, 'PUT', `/api/vehicle/vehicle/unbind/${a.vehicle}`)).toMatchObject({ status: 406, body: { message: '该车辆未绑定终端' } });
+      expect(await s.call(hd, 'PUT', `/api/vehicle/vehicle/unbind/${a.vehicle}`)).toMatchObject({
+        status: 406,
+        body: { message: '该车辆未绑定终端' },
+      });
       // Now free, the terminal binds to the other vehicle.
       expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/bind/${b.vehicle}/${a.terminal}`)).body.terminalNo).toBe('BIND0001');
     });
@@ -292,18 +380,30 @@ describe.each(BACKENDS)('business entities on %s', (backend) => {
     it('edits the service period of vehicles and terminals, refusing an end before the start', async () => {
       const hd = await s.memberToken('HD', 'orgUser', codes);
       const x = await make(hd, '0005');
-      const v = await s.call(hd, 'PUT', `/api/vehicle/vehicle/editService/${x.vehicle}`, { serviceStart: '2026-01-01', serviceEnd: '2026-12-31' });
+      const v = await s.call(hd, 'PUT', `/api/vehicle/vehicle/editService/${x.vehicle}`, {
+        serviceStart: '2026-01-01',
+        serviceEnd: '2026-12-31',
+      });
       expect(v).toMatchObject({ status: 200, body: { serviceStart: '2026-01-01', serviceEnd: '2026-12-31' } });
       // Only the end: the stored start stays and is checked against.
-      expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/editService/${x.vehicle}`, { serviceEnd: '2027-12-31' })).body).toMatchObject({ serviceStart: '2026-01-01', serviceEnd: '2027-12-31' });
+      expect((await s.call(hd, 'PUT', `/api/vehicle/vehicle/editService/${x.vehicle}`, { serviceEnd: '2027-12-31' })).body).toMatchObject({
+        serviceStart: '2026-01-01',
+        serviceEnd: '2027-12-31',
+      });
       const back = await s.call(hd, 'PUT', `/api/vehicle/vehicle/editService/${x.vehicle}`, { serviceEnd: '2025-06-30' });
       expect(back).toMatchObject({ status: 400, body: { message: '服务到期日期不能早于服务开始日期', errors: [{ field: 'serviceEnd' }] } });
       // Both given: the schema's rule, the same words.
-      const both = await s.call(hd, 'PUT', `/api/vehicle/vehicle/editService/${x.vehicle}`, { serviceStart: '2026-02-01', serviceEnd: '2026-01-31' });
+      const both = await s.call(hd, 'PUT', `/api/vehicle/vehicle/editService/${x.vehicle}`, {
+        serviceStart: '2026-02-01',
+        serviceEnd: '2026-01-31',
+      });
       expect(both).toMatchObject({ status: 400, body: { message: '服务到期日期不能早于服务开始日期', errors: [{ field: 'serviceEnd' }] } });
       const missing = await s.call(hd, 'PUT', `/api/vehicle/vehicle/editService/${x.vehicle}`, { serviceStart: '2026-01-01' });
       expect(missing).toMatchObject({ status: 400, body: { message: '服务到期日期不能为空' } });
-      const t = await s.call(hd, 'PUT', `/api/vehicle/terminal/editService/${x.terminal}`, { serviceStart: null, serviceEnd: '2028-01-31' });
+      const t = await s.call(hd, 'PUT', `/api/vehicle/terminal/editService/${x.terminal}`, {
+        serviceStart: null,
+        serviceEnd: '2028-01-31',
+      });
       expect(t.status).toBe(200);
       expect(t.body.serviceEnd).toBe('2028-01-31');
       expect(t.body.serviceStart).toBeUndefined();

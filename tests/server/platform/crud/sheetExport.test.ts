@@ -16,7 +16,12 @@ import { downloadFrom, readXlsx } from '../../../helpers/xlsx';
 const realProcess = vm.runInThisContext('process') as NodeJS.Process;
 
 it('tells the console the limits the server applies', () => {
-  expect({ bytes: consoleLimits.SHEET_MAX_BYTES, rows: consoleLimits.SHEET_MAX_ROWS, ext: [consoleLimits.SHEET_EXTENSION], ids: CONSOLE_MAX_IDS }).toEqual({
+  expect({
+    bytes: consoleLimits.SHEET_MAX_BYTES,
+    rows: consoleLimits.SHEET_MAX_ROWS,
+    ext: [consoleLimits.SHEET_EXTENSION],
+    ids: CONSOLE_MAX_IDS,
+  }).toEqual({
     bytes: XLSX_UPLOAD.maxBytes,
     rows: MAX_IMPORT_ROWS,
     ext: XLSX_UPLOAD.extensions,
@@ -43,7 +48,10 @@ describe.each(BACKENDS)('spreadsheet export modes on %s', (backend) => {
   it('exports only the rows named by ids (the page on screen), in the list order, inside the criteria and scope', async () => {
     const hd = await s.memberToken('HD', 'orgUser', ['vehicle-export']);
     const order = { property: 'licence', direction: 'DESC' };
-    const page = (await s.call(hd, 'POST', '/api/vehicle/vehicle/query', { order, pageIndex: 2, pageSize: 5 })).body.data as Array<{ id: number; licence: string }>;
+    const page = (await s.call(hd, 'POST', '/api/vehicle/vehicle/query', { order, pageIndex: 2, pageSize: 5 })).body.data as Array<{
+      id: number;
+      licence: string;
+    }>;
     expect(page).toHaveLength(5);
     // Ids sent in another order: the file keeps the list's order.
     const ids = page.map((v) => v.id).reverse();
@@ -57,7 +65,9 @@ describe.each(BACKENDS)('spreadsheet export modes on %s', (backend) => {
     expect(await licences(narrowed.data)).toEqual(sh.map((v) => v.licence));
 
     // Another organisation's ids are not exported, as if they did not exist.
-    const hn = (await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { criteria: { keyword: '粤B' }, pageSize: 3 })).body.data.map((v: { id: number }) => v.id);
+    const hn = (await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { criteria: { keyword: '粤B' }, pageSize: 3 })).body.data.map(
+      (v: { id: number }) => v.id,
+    );
     expect(hn).toHaveLength(3);
     expect(await licences((await exportOf(hd, '/api/vehicle/vehicle/export', { ids: hn })).data)).toEqual([]);
 
@@ -71,9 +81,10 @@ describe.each(BACKENDS)('spreadsheet export modes on %s', (backend) => {
     const tooMany = await exportOf(admin, '/api/vehicle/vehicle/export', { ids: Array.from({ length: 1001 }, (_, i) => i + 1) });
     expect(tooMany.status).toBe(400);
     expect(tooMany.json()).toMatchObject({ message: '一次最多导出当前页的1000行', errors: [{ field: 'ids', key: 'sheet.tooManyIds' }] });
-    expect((await exportOf(admin, '/api/vehicle/vehicle/export', { ids: Array.from({ length: 1001 }, (_, i) => i + 1) }, 'en-US')).json().message).toBe(
-      'At most 1000 rows of the current page can be exported at once',
-    );
+    expect(
+      (await exportOf(admin, '/api/vehicle/vehicle/export', { ids: Array.from({ length: 1001 }, (_, i) => i + 1) }, 'en-US')).json()
+        .message,
+    ).toBe('At most 1000 rows of the current page can be exported at once');
     const notIds = await exportOf(admin, '/api/vehicle/vehicle/export', { ids: ['abc'] });
     expect(notIds.status).toBe(400);
     expect(notIds.json().errors[0]).toMatchObject({ field: 'ids.0', key: 'validation.integer' });
@@ -85,7 +96,9 @@ describe.each(BACKENDS)('spreadsheet export modes on %s', (backend) => {
     // More batches than Node's default of 10 listeners per event: a listener left per batch warns.
     const count = EXPORT_BATCH * 12 + 7;
     const org = await s.orgId('HD-SH');
-    await sql`INSERT INTO vehicle_brand (org_id, name, manufacturer) SELECT ${org}, 'W' || lpad(g::text, 6, '0'), md5(g::text) FROM generate_series(1, ${count}) g`.execute(s.database.db);
+    await sql`INSERT INTO vehicle_brand (org_id, name, manufacturer) SELECT ${org}, 'W' || lpad(g::text, 6, '0'), md5(g::text) FROM generate_series(1, ${count}) g`.execute(
+      s.database.db,
+    );
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
     realProcess.on('warning', onWarning);
@@ -95,7 +108,13 @@ describe.each(BACKENDS)('spreadsheet export modes on %s', (backend) => {
       const body = JSON.stringify({ criteria: { name: 'W' } });
       const data = await new Promise<Buffer>((resolve, reject) => {
         const req = http.request(
-          { host: '127.0.0.1', port, method: 'POST', path: '/api/vehicle/vehicleBrand/export', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/vehicle/vehicleBrand/export',
+            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          },
           (res) => {
             const chunks: Buffer[] = [];
             // A slow reader: the server waits for it again and again.

@@ -46,7 +46,8 @@ describe('formula-like text in every xlsx written', () => {
   ];
 
   it('neutralises entity exports and the template’s lists, and an import of the export stores the originals', async () => {
-    for (const [name] of CASES) expect((await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', { name: `${name}#`, manufacturer: `${name}co` })).status).toBe(201);
+    for (const [name] of CASES)
+      expect((await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', { name: `${name}#`, manufacturer: `${name}co` })).status).toBe(201);
     const exported = await sheetOf('POST', '/api/vehicle/vehicleBrand/export', { criteria: { name: '#' } });
     expect(exported.rows).toHaveLength(CASES.length + 1);
     const header = exported.rows[0] as string[];
@@ -60,22 +61,48 @@ describe('formula-like text in every xlsx written', () => {
     // The export, imported again, stores exactly what was entered.
     const { payload, headers } = multipartFile('brands.xlsx', exported.data, XLSX);
     await sql`DELETE FROM vehicle_brand WHERE name LIKE '%#'`.execute(s.database.db);
-    const r = await s.app.inject({ method: 'POST', url: '/api/vehicle/vehicleBrand/import', payload, headers: { ...headers, authorization: `Bearer ${admin}` } });
+    const r = await s.app.inject({
+      method: 'POST',
+      url: '/api/vehicle/vehicleBrand/import',
+      payload,
+      headers: { ...headers, authorization: `Bearer ${admin}` },
+    });
     expect(r.statusCode).toBe(201);
     const stored = await s.database.db.selectFrom('vehicle_brand').select(['name', 'manufacturer']).where('name', 'like', '%#').execute();
     const asRead = (name: string) => name.replace(/\r/g, '\n');
-    expect(stored.map((b) => [b.name, b.manufacturer]).sort()).toEqual(CASES.map(([name]) => [`${asRead(name)}#`, `${asRead(name)}co`]).sort());
+    expect(stored.map((b) => [b.name, b.manufacturer]).sort()).toEqual(
+      CASES.map(([name]) => [`${asRead(name)}#`, `${asRead(name)}co`]).sort(),
+    );
   });
 
   it('neutralises report and alarm exports: break rules, order schedule, alarms', async () => {
     const db = s.database.db;
     const hd = await s.orgId('HD-SH');
-    const vehicle = await db.selectFrom('vehicle').select(['id', 'org_id']).where('org_id', '=', hd).orderBy('id').limit(1).executeTakeFirstOrThrow();
+    const vehicle = await db
+      .selectFrom('vehicle')
+      .select(['id', 'org_id'])
+      .where('org_id', '=', hd)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     const driver = await db.selectFrom('driver').select('id').where('org_id', '=', hd).orderBy('id').limit(1).executeTakeFirstOrThrow();
     await db.updateTable('driver').set({ name: FORMULA }).where('id', '=', driver.id).execute();
     const day = '2026-11-10';
-    await sql`INSERT INTO behaviour_day (vehicle_id, day, org_id, harsh_braking, fatigue, speeding_s) VALUES (${vehicle.id}, ${day}, ${hd}, 2, 1, 0)`.execute(db);
-    expect((await s.call(admin, 'POST', '/api/vehicle/schedule', { orgId: vehicle.org_id, driverId: driver.id, vehicleId: vehicle.id, workDate: day, shift: 'morning', route: '\t=1+1' })).status).toBe(201);
+    await sql`INSERT INTO behaviour_day (vehicle_id, day, org_id, harsh_braking, fatigue, speeding_s) VALUES (${vehicle.id}, ${day}, ${hd}, 2, 1, 0)`.execute(
+      db,
+    );
+    expect(
+      (
+        await s.call(admin, 'POST', '/api/vehicle/schedule', {
+          orgId: vehicle.org_id,
+          driverId: driver.id,
+          vehicleId: vehicle.id,
+          workDate: day,
+          shift: 'morning',
+          route: '\t=1+1',
+        })
+      ).status,
+    ).toBe(201);
     await sql`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, fired_at, handled, note) VALUES
       (${vehicle.id}, 'OverSpeed', 'terminal', 'medium', '2026-11-10T02:00:00Z', '2026-11-10T02:00:00Z', true, '=1+1')`.execute(db);
     const criteria = { criteria: { begin: day, end: day, vehicleId: vehicle.id } };

@@ -49,7 +49,12 @@ describe.each(BACKENDS)('spreadsheet import limits and round trips on %s', (back
 
   const upload = async (token: string, url: string, file: Buffer, lang?: string) => {
     const { payload, headers } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({ method: 'POST', url, payload, headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) } });
+    const res = await s.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
+    });
     return { status: res.statusCode, body: JSON.parse(res.body) };
   };
 
@@ -61,7 +66,9 @@ describe.each(BACKENDS)('spreadsheet import limits and round trips on %s', (back
     expect(r.status).toBe(400);
     expect(r.body.message).toBe('文件解压后超过40 MB，请分批导入');
     expect(Date.now() - started).toBeLessThan(3000);
-    expect((await upload(admin, '/api/vehicle/vehicleBrand/import', bomb, 'en-US')).body.message).toBe('The file is larger than 40 MB once decompressed; please import it in parts');
+    expect((await upload(admin, '/api/vehicle/vehicleBrand/import', bomb, 'en-US')).body.message).toBe(
+      'The file is larger than 40 MB once decompressed; please import it in parts',
+    );
   });
 
   it('refuses an entry that inflates past the size it declares', async () => {
@@ -75,10 +82,21 @@ describe.each(BACKENDS)('spreadsheet import limits and round trips on %s', (back
   it('refuses too many entries and a cell longer than any field, naming the cell', async () => {
     const zip = await JSZip.loadAsync(await xlsxOf([['品牌名称'], ['ok']]));
     for (let i = 0; i < MAX_XLSX_ENTRIES; i++) zip.file(`xl/media/pad${i}.bin`, 'p');
-    const many = await upload(admin, '/api/vehicle/vehicleBrand/importValidate', await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
+    const many = await upload(
+      admin,
+      '/api/vehicle/vehicleBrand/importValidate',
+      await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }),
+    );
     expect(many.status).toBe(400);
     expect(many.body.message).toBe(`文件包含的部件超过${MAX_XLSX_ENTRIES}个，请使用导入模板`);
-    const long = await upload(admin, '/api/vehicle/vehicleBrand/importValidate', await xlsxOf([['品牌名称', '制造商'], ['ok', 'z'.repeat(6000)]]));
+    const long = await upload(
+      admin,
+      '/api/vehicle/vehicleBrand/importValidate',
+      await xlsxOf([
+        ['品牌名称', '制造商'],
+        ['ok', 'z'.repeat(6000)],
+      ]),
+    );
     expect(long.status).toBe(400);
     expect(long.body.message).toBe('单元格B2超过5000个字符');
   });
@@ -98,17 +116,26 @@ describe.each(BACKENDS)('spreadsheet import limits and round trips on %s', (back
 
   it('exports text that starts like a formula with an apostrophe, and imports it back unchanged', async () => {
     const names = ['=HYPERLINK("http://x","y")', '+86 brand', '-minus', '@at', "'quoted"];
-    for (const name of names) expect((await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', { name, manufacturer: `${name} co` })).status).toBe(201);
-    const exported = await readXlsx((await downloadFrom(s, admin, 'POST', '/api/vehicle/vehicleBrand/export', { criteria: { name: '' } })).data);
+    for (const name of names)
+      expect((await s.call(admin, 'POST', '/api/vehicle/vehicleBrand', { name, manufacturer: `${name} co` })).status).toBe(201);
+    const exported = await readXlsx(
+      (await downloadFrom(s, admin, 'POST', '/api/vehicle/vehicleBrand/export', { criteria: { name: '' } })).data,
+    );
     const header = exported[0] as string[];
     const byName = exported.slice(1).map((r) => r[header.indexOf('品牌名称')]);
-    expect(byName).toEqual(expect.arrayContaining(["'=HYPERLINK(\"http://x\",\"y\")", "'+86 brand", "'-minus", "'@at", "'quoted"]));
+    expect(byName).toEqual(expect.arrayContaining(['\'=HYPERLINK("http://x","y")', "'+86 brand", "'-minus", "'@at", "'quoted"]));
     // Re-import into another organisation: the stored names are the originals.
     const other = await s.memberToken('HN', 'orgUser', ['vehicleBrand-add']);
-    const rows = [['品牌名称', '制造商'], ...names.map((n) => [n.match(/^[=+\-@]/) ? `'${n}` : n, `'${n} co`.replace(/^'(?![=+\-@])/, '')])];
+    const rows = [
+      ['品牌名称', '制造商'],
+      ...names.map((n) => [n.match(/^[=+\-@]/) ? `'${n}` : n, `'${n} co`.replace(/^'(?![=+\-@])/, '')]),
+    ];
     const r = await upload(other, '/api/vehicle/vehicleBrand/import', await xlsxOf(rows));
     expect(r.status).toBe(201);
-    const stored = (await s.call(other, 'POST', '/api/vehicle/vehicleBrand/query', { criteria: {}, pageSize: 100 })).body.data as Array<{ name: string; manufacturer: string }>;
+    const stored = (await s.call(other, 'POST', '/api/vehicle/vehicleBrand/query', { criteria: {}, pageSize: 100 })).body.data as Array<{
+      name: string;
+      manufacturer: string;
+    }>;
     const imported = stored.filter((b) => b.manufacturer?.endsWith(' co'));
     expect(imported.map((b) => b.name).sort()).toEqual([...names].sort());
     expect(imported.map((b) => b.manufacturer).sort()).toEqual(names.map((n) => `${n} co`).sort());

@@ -15,11 +15,18 @@ describe.each(BACKENDS)('export and import progress on %s', (backend) => {
 
   const id = () => `t${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`.padEnd(20, '0');
   const progress = (token: string, pid: string, method: 'GET' | 'DELETE' = 'GET') => s.call(token, method, `/api/vehicle/progress/${pid}`);
-  const vehicles = (file: number, prefix: string) => xlsxOf([['车牌号'], ...Array.from({ length: file }, (_, i) => [`${prefix}${String(10000 + i)}`])], '数据');
-  const count = async (prefix: string) => (await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { criteria: { keyword: prefix }, pageSize: 1 })).body.total as number;
+  const vehicles = (file: number, prefix: string) =>
+    xlsxOf([['车牌号'], ...Array.from({ length: file }, (_, i) => [`${prefix}${String(10000 + i)}`])], '数据');
+  const count = async (prefix: string) =>
+    (await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { criteria: { keyword: prefix }, pageSize: 1 })).body.total as number;
   const upload = async (token: string, url: string, file: Buffer, pid?: string) => {
     const { payload, headers } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({ method: 'POST', url, payload, headers: { ...headers, authorization: `Bearer ${token}`, ...(pid ? { 'x-progress-id': pid } : {}) } });
+    const res = await s.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { ...headers, authorization: `Bearer ${token}`, ...(pid ? { 'x-progress-id': pid } : {}) },
+    });
     return { status: res.statusCode, body: JSON.parse(res.body) };
   };
 
@@ -27,21 +34,34 @@ describe.each(BACKENDS)('export and import progress on %s', (backend) => {
     const total = (await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { pageSize: 1 })).body.total as number;
     expect(total).toBeGreaterThan(0);
     const pid = id();
-    const res = await s.app.inject({ method: 'POST', url: '/api/vehicle/vehicle/export', payload: {}, headers: { authorization: `Bearer ${admin}`, 'x-progress-id': pid } });
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/api/vehicle/vehicle/export',
+      payload: {},
+      headers: { authorization: `Bearer ${admin}`, 'x-progress-id': pid },
+    });
     expect(res.statusCode).toBe(200);
     expect((await progress(admin, pid)).body).toEqual({ phase: 'write', done: total, total, state: 'done' });
 
     // The current page's export counts its ids only.
     const page = (await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { pageSize: 3 })).body.data.map((v: { id: number }) => v.id);
     const pagePid = id();
-    await s.app.inject({ method: 'POST', url: '/api/vehicle/vehicle/export', payload: { ids: page }, headers: { authorization: `Bearer ${admin}`, 'x-progress-id': pagePid } });
+    await s.app.inject({
+      method: 'POST',
+      url: '/api/vehicle/vehicle/export',
+      payload: { ids: page },
+      headers: { authorization: `Bearer ${admin}`, 'x-progress-id': pagePid },
+    });
     expect((await progress(admin, pagePid)).body).toMatchObject({ done: 3, total: 3, state: 'done' });
 
     const other = await s.memberToken('HD', 'orgUser', ['vehicle-export']);
     // Another member's id reads as one nothing has begun under, and cannot be cancelled.
     const waiting = { phase: 'read', done: 0, total: null, state: 'waiting' };
     expect(await progress(other, pid)).toEqual({ status: 200, body: waiting });
-    expect(await progress(other, pid, 'DELETE')).toMatchObject({ status: 404, body: { code: 'progress.unknown', message: '没有这个进度，或它已过期' } });
+    expect(await progress(other, pid, 'DELETE')).toMatchObject({
+      status: 404,
+      body: { code: 'progress.unknown', message: '没有这个进度，或它已过期' },
+    });
     expect((await progress(admin, pid)).body).toMatchObject({ state: 'done' });
     // An id whose request has not reached the server yet: waiting, not an error the browser logs.
     expect(await progress(admin, id())).toEqual({ status: 200, body: waiting });
@@ -53,7 +73,12 @@ describe.each(BACKENDS)('export and import progress on %s', (backend) => {
       const res = await s.call(admin, 'GET', `/api/vehicle/progress/${encodeURIComponent(bad)}`, undefined, 'en-US');
       expect(res).toMatchObject({ status: 400, body: { message: 'The progress id is not valid' } });
     }
-    const res = await s.app.inject({ method: 'POST', url: '/api/vehicle/vehicle/export', payload: {}, headers: { authorization: `Bearer ${admin}`, 'x-progress-id': 'bad id', 'accept-language': 'es-ES' } });
+    const res = await s.app.inject({
+      method: 'POST',
+      url: '/api/vehicle/vehicle/export',
+      payload: {},
+      headers: { authorization: `Bearer ${admin}`, 'x-progress-id': 'bad id', 'accept-language': 'es-ES' },
+    });
     expect(res.statusCode).toBe(400);
     expect(JSON.parse(res.body).message).toBe('El identificador de progreso no es válido');
     const up = await upload(admin, '/api/vehicle/vehicle/importValidate', await vehicles(2, '沪E'), 'no');
@@ -86,7 +111,13 @@ describe.each(BACKENDS)('export and import progress on %s', (backend) => {
     const port = (s.app.server.address() as AddressInfo).port;
     const pid = id();
     const { payload, headers } = multipartFile('rows.xlsx', await vehicles(4000, '沪F'), XLSX);
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/vehicle/vehicle/import', headers: { ...headers, 'content-length': payload.length, authorization: `Bearer ${admin}`, 'x-progress-id': pid } });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/vehicle/vehicle/import',
+      headers: { ...headers, 'content-length': payload.length, authorization: `Bearer ${admin}`, 'x-progress-id': pid },
+    });
     const ended = new Promise<string>((resolve) => {
       req.on('response', (res) => resolve(`answered ${res.statusCode}`));
       req.on('error', () => resolve('closed'));

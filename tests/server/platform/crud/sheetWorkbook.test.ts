@@ -21,7 +21,11 @@ function batches(count: number, size: number) {
         state.yielded++;
         await new Promise((r) => setTimeout(r, 1)); // the database query each batch waits for
         // Random text: compressed output as large as a real export's, so the stream really fills.
-        yield Array.from({ length: size }, (_, i) => ({ name: `B${b}-${i}-${crypto.randomBytes(16).toString('hex')}`, manufacturer: `M${(b * size + i) % 97}`, enabled: i % 2 === 0 }));
+        yield Array.from({ length: size }, (_, i) => ({
+          name: `B${b}-${i}-${crypto.randomBytes(16).toString('hex')}`,
+          manufacturer: `M${(b * size + i) % 97}`,
+          enabled: i % 2 === 0,
+        }));
       }
     } finally {
       state.closed = true;

@@ -48,7 +48,11 @@ describe('xlsx bombs through a real server process', () => {
   async function importWhileWatching(file: Buffer, lang = 'zh-CN') {
     const { payload, headers } = multipartFile('brands.xlsx', file, XLSX);
     let done = false;
-    const answer = fetch(`${server.url}/api/vehicle/vehicleBrand/import`, { method: 'POST', body: new Uint8Array(payload), headers: { ...headers, authorization: `Bearer ${token}`, 'accept-language': lang } })
+    const answer = fetch(`${server.url}/api/vehicle/vehicleBrand/import`, {
+      method: 'POST',
+      body: new Uint8Array(payload),
+      headers: { ...headers, authorization: `Bearer ${token}`, 'accept-language': lang },
+    })
       .then(async (r) => ({ status: r.status, body: (await r.json()) as { code?: string; message: string } }))
       .finally(() => (done = true));
     let slowestHealth = 0;
@@ -61,7 +65,11 @@ describe('xlsx bombs through a real server process', () => {
   }
 
   const brandNames = async () =>
-    ((await http(`${server.url}/api/vehicle/vehicleBrand/query`, 'POST', { criteria: {}, pageSize: 100 }, token)).json.data as Array<{ name: string }>).map((b) => b.name);
+    (
+      (await http(`${server.url}/api/vehicle/vehicleBrand/query`, 'POST', { criteria: {}, pageSize: 100 }, token)).json.data as Array<{
+        name: string;
+      }>
+    ).map((b) => b.name);
 
   it('refuses archives whose records point a parser at a hidden bomb (prepended bytes, records past the count) and a plain bomb, without inflating them', async () => {
     const valid = await partsOf(await xlsxOf([['品牌名称'], ['Hidden brand']]));
@@ -80,7 +88,13 @@ describe('xlsx bombs through a real server process', () => {
     const cpuBefore = cpuMs(pid);
 
     const r = await importWhileWatching(crafted);
-    expect(r).toMatchObject({ status: 400, body: { code: 'sheet.irregularZip', message: '文件的压缩结构不规范（各部分前后或之间夹带了其他数据），请用电子表格软件重新保存后再导入' } });
+    expect(r).toMatchObject({
+      status: 400,
+      body: {
+        code: 'sheet.irregularZip',
+        message: '文件的压缩结构不规范（各部分前后或之间夹带了其他数据），请用电子表格软件重新保存后再导入',
+      },
+    });
     expect(r.slowestHealth).toBeLessThan(1000);
     expect((await importWhileWatching(crafted, 'en-US')).body.message).toBe(
       "The file's zip structure is irregular (other data before, between or after its parts); save it again from a spreadsheet program and import that",
@@ -99,7 +113,9 @@ describe('xlsx bombs through a real server process', () => {
 
     // An ordinary xlsx, and the same entries written by our own zip writer, import as before.
     expect(await importWhileWatching(await xlsxOf([['品牌名称'], ['Valid brand']]))).toMatchObject({ status: 201 });
-    expect(await importWhileWatching(zipOf(await partsOf(await xlsxOf([['品牌名称'], ['Rezipped brand']]))))).toMatchObject({ status: 201 });
+    expect(await importWhileWatching(zipOf(await partsOf(await xlsxOf([['品牌名称'], ['Rezipped brand']]))))).toMatchObject({
+      status: 201,
+    });
     expect(await brandNames()).toEqual(expect.arrayContaining(['Valid brand', 'Rezipped brand']));
   });
 });

@@ -17,7 +17,9 @@ describe.each(BACKENDS)('the derive-mark migration on %s', (backend) => {
     const [a, b, c] = (await sql<{ id: number }>`SELECT id FROM vehicle ORDER BY id LIMIT 3`.execute(db)).rows.map((r) => r.id);
     // derive_state as it was before the migration, with one vehicle pending, one open-ended, one derived.
     await sql`DROP TABLE derive_mark`.execute(db);
-    await sql`ALTER TABLE derive_state ADD COLUMN pending_from timestamptz, ADD COLUMN pending_to timestamptz, ADD COLUMN pending_seq bigint NOT NULL DEFAULT 0`.execute(db);
+    await sql`ALTER TABLE derive_state ADD COLUMN pending_from timestamptz, ADD COLUMN pending_to timestamptz, ADD COLUMN pending_seq bigint NOT NULL DEFAULT 0`.execute(
+      db,
+    );
     await sql`CREATE INDEX derive_state_pending_idx ON derive_state (vehicle_id) WHERE pending_from IS NOT NULL`.execute(db);
     await sql`DELETE FROM derive_state`.execute(db);
     await sql`
@@ -37,10 +39,17 @@ describe.each(BACKENDS)('the derive-mark migration on %s', (backend) => {
         { vehicle_id: b, f: '2026-11-21 00:00', t: '2026-11-21 00:00' },
       ].sort((x, y) => x.vehicle_id - y.vehicle_id),
     );
-    const columns = await sql<{ column_name: string }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'derive_state' ORDER BY column_name`.execute(db);
+    const columns = await sql<{
+      column_name: string;
+    }>`SELECT column_name FROM information_schema.columns WHERE table_name = 'derive_state' ORDER BY column_name`.execute(db);
     expect(columns.rows.map((r) => r.column_name)).toEqual(['derived_at', 'derived_seq', 'vehicle_id', 'watermark']);
     // The watermarks and pass counts stay.
-    const states = await sql<{ vehicle_id: number; derived_seq: string }>`SELECT vehicle_id, derived_seq::text FROM derive_state ORDER BY vehicle_id`.execute(db);
-    expect(states.rows).toEqual([a, b, c].sort((x, y) => x - y).map((v) => ({ vehicle_id: v, derived_seq: String(v === a ? 3 : v === b ? 0 : 2) })));
+    const states = await sql<{
+      vehicle_id: number;
+      derived_seq: string;
+    }>`SELECT vehicle_id, derived_seq::text FROM derive_state ORDER BY vehicle_id`.execute(db);
+    expect(states.rows).toEqual(
+      [a, b, c].sort((x, y) => x - y).map((v) => ({ vehicle_id: v, derived_seq: String(v === a ? 3 : v === b ? 0 : 2) })),
+    );
   });
 });

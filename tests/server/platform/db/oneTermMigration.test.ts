@@ -13,9 +13,24 @@ describe.each(BACKENDS)('the one-term-per-thing migration on %s', (backend) => {
 
   it('renames the seeded driver and fuel-type menus and actions, leaving renamed ones alone', async () => {
     const { db } = s.database;
-    const name = async (code: string) => (await db.selectFrom('resource').select('name').where('code', '=', code).where('application', '=', 'obd-web').executeTakeFirstOrThrow()).name;
+    const name = async (code: string) =>
+      (
+        await db
+          .selectFrom('resource')
+          .select('name')
+          .where('code', '=', code)
+          .where('application', '=', 'obd-web')
+          .executeTakeFirstOrThrow()
+      ).name;
     // As an older seed wrote them, and one an administrator renamed.
-    const old: Record<string, string> = { 'fleet-driver': '驾驶员', 'driver-add': '新增驾驶员', 'driver-import': '导入驾驶员', 'fleet-fuelType': '燃料类型', 'fuelType-remove': '删除燃料类型', 'driver-edit': '改司机资料' };
+    const old: Record<string, string> = {
+      'fleet-driver': '驾驶员',
+      'driver-add': '新增驾驶员',
+      'driver-import': '导入驾驶员',
+      'fleet-fuelType': '燃料类型',
+      'fuelType-remove': '删除燃料类型',
+      'driver-edit': '改司机资料',
+    };
     for (const [code, n] of Object.entries(old)) await db.updateTable('resource').set({ name: n }).where('code', '=', code).execute();
 
     await s.database.runScript(fs.readFileSync(MIGRATION, 'utf8'), async () => undefined);

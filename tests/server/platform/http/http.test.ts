@@ -40,13 +40,18 @@ describe('HTTP surface', () => {
     expect(route.headers['content-security-policy']).toContain("default-src 'self'");
   });
 
-  it.each(['/../secret.txt', '/..%2fsecret.txt', '/%2e%2e/secret.txt', '/%2e%2e%2fsecret.txt', '/..%5csecret.txt', '/..\\secret.txt', '/%252e%252e/secret.txt'])(
-    'never serves a file outside the console folder: %s',
-    async (url) => {
-      const r = await app.inject({ url });
-      expect(r.body).not.toContain('TOP-SECRET');
-    },
-  );
+  it.each([
+    '/../secret.txt',
+    '/..%2fsecret.txt',
+    '/%2e%2e/secret.txt',
+    '/%2e%2e%2fsecret.txt',
+    '/..%5csecret.txt',
+    '/..\\secret.txt',
+    '/%252e%252e/secret.txt',
+  ])('never serves a file outside the console folder: %s', async (url) => {
+    const r = await app.inject({ url });
+    expect(r.body).not.toContain('TOP-SECRET');
+  });
 
   it('answers unknown API paths with a localised JSON 404, not the console', async () => {
     const r = await app.inject({ url: '/api/nothing-here', headers: { 'accept-language': 'ja-JP' } });
@@ -58,8 +63,12 @@ describe('HTTP surface', () => {
     expect(JSON.parse((await app.inject({ url: '/api/health' })).body)).toMatchObject({ status: 'ok', database: 'pglite' });
     const doc = JSON.parse((await app.inject({ url: '/api/docs/json' })).body);
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/login', '/api/vehicle/vehicleBrand', '/api/vehicle/fuelType/query', '/api/vehicle/terminal/{id}']));
-    expect(doc.paths['/api/vehicle/fuelType/query'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('pageIndex');
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/login', '/api/vehicle/vehicleBrand', '/api/vehicle/fuelType/query', '/api/vehicle/terminal/{id}']),
+    );
+    expect(doc.paths['/api/vehicle/fuelType/query'].post.requestBody.content['application/json'].schema.properties).toHaveProperty(
+      'pageIndex',
+    );
   });
 
   it('refuses to register an API route that declares no permission (fail closed)', async () => {

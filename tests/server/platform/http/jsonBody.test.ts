@@ -10,7 +10,12 @@ describe('JSON request bodies', () => {
   });
 
   const post = async (url: string, body: string, lang = 'zh-CN', token?: string) => {
-    const r = await s.app.inject({ method: 'POST', url, payload: body, headers: { 'content-type': 'application/json', 'accept-language': lang, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    const r = await s.app.inject({
+      method: 'POST',
+      url,
+      payload: body,
+      headers: { 'content-type': 'application/json', 'accept-language': lang, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
     return { status: r.statusCode, body: JSON.parse(r.body) as { code?: string; message: string } };
   };
 
@@ -22,10 +27,16 @@ describe('JSON request bodies', () => {
     expect(login).toEqual({ status: 400, body: { success: false, code: 'error.jsonTooDeep', message: '请求内容嵌套超过64层' } });
     expect((spent.user + spent.system) / 1000).toBeLessThan(100);
     const objects = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
-    expect(await post('/api/vehicle/vehicleBrand/query', objects, 'en-US', admin)).toMatchObject({ status: 400, body: { code: 'error.jsonTooDeep', message: 'The request body is nested deeper than 64 levels' } });
+    expect(await post('/api/vehicle/vehicleBrand/query', objects, 'en-US', admin)).toMatchObject({
+      status: 400,
+      body: { code: 'error.jsonTooDeep', message: 'The request body is nested deeper than 64 levels' },
+    });
     // Just past the limit inside an otherwise valid login body.
     const deep = JSON.stringify({ loginName: 'admin', password: ADMIN_PASSWORD, extra: JSON.parse(`${'['.repeat(64)}${']'.repeat(64)}`) });
-    expect((await post('/api/login', deep, 'ja-JP')).body).toMatchObject({ code: 'error.jsonTooDeep', message: 'リクエスト本文の入れ子が64階層を超えています' });
+    expect((await post('/api/login', deep, 'ja-JP')).body).toMatchObject({
+      code: 'error.jsonTooDeep',
+      message: 'リクエスト本文の入れ子が64階層を超えています',
+    });
   });
 
   it('counts brackets only outside strings, escaped quotes included, and takes bodies up to the limit', async () => {
@@ -40,8 +51,14 @@ describe('JSON request bodies', () => {
   });
 
   it('still refuses prototype poisoning keys', async () => {
-    for (const body of ['{"loginName":"admin","password":"x","__proto__":{"isAdmin":true}}', '{"loginName":"admin","password":"x","constructor":{"prototype":{"isAdmin":true}}}']) {
-      expect(await post('/api/login', body)).toEqual({ status: 400, body: { success: false, code: 'error.badJson', message: '请求内容不是有效的 JSON' } });
+    for (const body of [
+      '{"loginName":"admin","password":"x","__proto__":{"isAdmin":true}}',
+      '{"loginName":"admin","password":"x","constructor":{"prototype":{"isAdmin":true}}}',
+    ]) {
+      expect(await post('/api/login', body)).toEqual({
+        status: 400,
+        body: { success: false, code: 'error.badJson', message: '请求内容不是有效的 JSON' },
+      });
     }
   });
 });

@@ -85,7 +85,14 @@ describe('gateway processes sharing work over NATS JetStream', () => {
     return t;
   };
   const T0 = Date.parse('2026-11-22T08:00:00Z');
-  const report = (i: number) => ({ latitude: 31.2, longitude: 121.4 + i * 1e-4, speed: 20, direction: 0, status: { accOn: true, fixed: true }, time: T0 + i * 1000 });
+  const report = (i: number) => ({
+    latitude: 31.2,
+    longitude: 121.4 + i * 1e-4,
+    speed: 20,
+    direction: 0,
+    status: { accOn: true, fixed: true },
+    time: T0 + i * 1000,
+  });
   const pushedTo = (m: Member, terminalId: number) => m.pushed.filter((j) => j.includes(`"terminalId":${terminalId}`)).length;
 
   it.each([0, 1])('pushes a position live to members of both processes when the terminal is on process %i', async (k) => {
@@ -98,20 +105,29 @@ describe('gateway processes sharing work over NATS JetStream', () => {
     await t.end();
   });
 
-  it.each([0, 1])('lists a position stored by the gateway of process %i in the next monitor/query and vehicleCount, without the bus', async (k) => {
-    const admin = await s.login('admin', 'Admin2026x');
-    const ask = async () => (await s.call(admin, 'POST', '/api/vehicle/monitor/query', { criteria: { online: true }, format: 'items' })).body.data as Array<{ vehicleId: number; longitude: number }>;
-    const online = (await s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {})).body.online as number;
-    const phone = demoTerminal(14 + k);
-    const t = await connect(phone, members[k]);
-    const terminalId = await terminalIdOf(s, phone);
-    const vehicleId = (await s.database.db.selectFrom('vehicle').select('id').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).id;
-    t.report(report(40 + k));
-    await t.drain();
-    expect((await ask()).find((v) => v.vehicleId === vehicleId)?.longitude).toBeCloseTo(121.4 + (40 + k) * 1e-4, 6);
-    expect((await s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {})).body.online).toBe(online + 1);
-    await t.end();
-  });
+  it.each([0, 1])(
+    'lists a position stored by the gateway of process %i in the next monitor/query and vehicleCount, without the bus',
+    async (k) => {
+      const admin = await s.login('admin', 'Admin2026x');
+      const ask = async () =>
+        (await s.call(admin, 'POST', '/api/vehicle/monitor/query', { criteria: { online: true }, format: 'items' })).body.data as Array<{
+          vehicleId: number;
+          longitude: number;
+        }>;
+      const online = (await s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {})).body.online as number;
+      const phone = demoTerminal(14 + k);
+      const t = await connect(phone, members[k]);
+      const terminalId = await terminalIdOf(s, phone);
+      const vehicleId = (
+        await s.database.db.selectFrom('vehicle').select('id').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()
+      ).id;
+      t.report(report(40 + k));
+      await t.drain();
+      expect((await ask()).find((v) => v.vehicleId === vehicleId)?.longitude).toBeCloseTo(121.4 + (40 + k) * 1e-4, 6);
+      expect((await s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {})).body.online).toBe(online + 1);
+      await t.end();
+    },
+  );
 
   it.each([
     [0, 1],
@@ -134,9 +150,19 @@ describe('gateway processes sharing work over NATS JetStream', () => {
     const phone = demoTerminal(17);
     const t = await connect(phone, members[1]);
     const terminalId = await terminalIdOf(s, phone);
-    const vehicleId = (await s.database.db.selectFrom('vehicle').select('id').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).id;
+    const vehicleId = (
+      await s.database.db.selectFrom('vehicle').select('id').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()
+    ).id;
     const admin = await s.login('admin', 'Admin2026x');
-    const storedFor = async (i: number) => (await s.database.db.selectFrom('position').select('vehicle_id').where('terminal_id', '=', terminalId).where('device_time', '=', new Date(T0 + i * 1000)).executeTakeFirstOrThrow()).vehicle_id;
+    const storedFor = async (i: number) =>
+      (
+        await s.database.db
+          .selectFrom('position')
+          .select('vehicle_id')
+          .where('terminal_id', '=', terminalId)
+          .where('device_time', '=', new Date(T0 + i * 1000))
+          .executeTakeFirstOrThrow()
+      ).vehicle_id;
     t.report(report(60));
     await t.drain();
     expect(await storedFor(60)).toBe(vehicleId);
@@ -195,7 +221,8 @@ describe('gateway processes sharing work over NATS JetStream', () => {
       }),
     );
     await new Promise((r) => setTimeout(r, 300)); // both consumers bound
-    for (let id = 1; id <= 30; id++) members[id % 2].bus.publish('alarm.raised', { alarmId: id, vehicleId: 1, orgPath: '/1/', type: 'Overspeed', at: T0 });
+    for (let id = 1; id <= 30; id++)
+      members[id % 2].bus.publish('alarm.raised', { alarmId: id, vehicleId: 1, orgPath: '/1/', type: 'Overspeed', at: T0 });
     await until(() => got.length >= 30, 10_000);
     await new Promise((r) => setTimeout(r, 300)); // nothing delivered twice meanwhile
     expect(got.map(([, id]) => id).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));

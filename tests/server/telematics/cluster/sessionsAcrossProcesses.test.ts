@@ -32,7 +32,8 @@ describe('the live socket across processes (NATS)', () => {
     await nats?.stop();
   });
 
-  const signIn = async (on: ServerProcess, loginName: string, password: string) => (await http(`${on.url}/api/login`, 'POST', { loginName, password })).json.object as { token: string; id: number };
+  const signIn = async (on: ServerProcess, loginName: string, password: string) =>
+    (await http(`${on.url}/api/login`, 'POST', { loginName, password })).json.object as { token: string; id: number };
   const live = async (on: ServerProcess, token: string) => {
     const socket = await openSocket(`${on.url.replace('http', 'ws')}/api/vehicle/live`, ['fleetstar', token]);
     await socket.until((m) => m.some((x) => x.type === 'hello'));
@@ -47,7 +48,12 @@ describe('the live socket across processes (NATS)', () => {
     expect((await http(`${b.url}/api/logout`, 'POST', undefined, first.token)).status).toBe(204);
     expect(await closedWithin(socket)).toEqual(ended);
 
-    const created = await http(`${b.url}/api/passport/passport/register`, 'POST', { loginName: 'across-1', name: '跨进程', memberType: 'orgUser', password: 'Start2026x' }, admin.token);
+    const created = await http(
+      `${b.url}/api/passport/passport/register`,
+      'POST',
+      { loginName: 'across-1', name: '跨进程', memberType: 'orgUser', password: 'Start2026x' },
+      admin.token,
+    );
     expect(created.status).toBe(201);
     const member = await signIn(a, 'across-1', 'Start2026x');
     const onA = await live(a, member.token);

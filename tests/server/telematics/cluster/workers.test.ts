@@ -58,7 +58,9 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
 
   it('pushes a new alarm to the member on every worker, and sends a command from either worker to the terminal', async () => {
     await until(() => workers().length === 2, 30_000);
-    await sql`INSERT INTO notify (org_id, name, alarm_type, channel) SELECT id, 'crash to console', 'Crash', 'platform' FROM organisation WHERE parent_id IS NULL`.execute(database.db);
+    await sql`INSERT INTO notify (org_id, name, alarm_type, channel) SELECT id, 'crash to console', 'Crash', 'platform' FROM organisation WHERE parent_id IS NULL`.execute(
+      database.db,
+    );
     const login = await http(`${server.url}/api/login`, 'POST', { loginName: 'admin', password: ADMIN_PASSWORD });
     const token = login.json.object.token as string;
     // node:cluster hands connections to the workers in turn: four sockets land on both.
@@ -77,13 +79,16 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
         t.report({ time: t0 + i * 10_000, latitude: 31.2, longitude: 121.4, speed: 30, alarm: bits, status: { accOn: true, fixed: true } });
       }
       await t.drain();
-      const crash = (m: TestSocket['messages']) => m.some((x) => x.type === 'alarm' && (x.items as Array<{ type: string }>).some((a) => a.type === 'Crash'));
+      const crash = (m: TestSocket['messages']) =>
+        m.some((x) => x.type === 'alarm' && (x.items as Array<{ type: string }>).some((a) => a.type === 'Crash'));
       for (const ws of sockets) await ws.until(crash, 30_000);
 
       // Each request on a new connection, so both workers serve some; every one reaches the terminal.
       const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0].id;
       for (let i = 0; i < 4; i++) {
-        const r = await http(`${server.url}/api/vehicle/terminal/${terminalId}/command/location`, 'POST', { waitMs: 10_000 }, token, { connection: 'close' });
+        const r = await http(`${server.url}/api/vehicle/terminal/${terminalId}/command/location`, 'POST', { waitMs: 10_000 }, token, {
+          connection: 'close',
+        });
         expect(r.json).toMatchObject({ kind: 'location', status: 'acked' });
       }
     } finally {
@@ -94,20 +99,26 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
 
   it('drops a terminal’s session on a registration reset through either worker, wherever the terminal is connected', async () => {
     await until(() => workers().length === 2, 30_000);
-    const token = (await http(`${server.url}/api/login`, 'POST', { loginName: 'admin', password: ADMIN_PASSWORD })).json.object.token as string;
+    const token = (await http(`${server.url}/api/login`, 'POST', { loginName: 'admin', password: ADMIN_PASSWORD })).json.object
+      .token as string;
     // Four terminals and four requests, each on a new connection: both workers hold some and serve some.
     const phones = [8, 9, 10, 11].map(demoTerminal);
     const terminals = phones.map((phone) => new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone }));
     try {
       for (const t of terminals) await t.connect();
       for (const [k, phone] of phones.entries()) {
-        const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0].id;
-        const r = await http(`${server.url}/api/vehicle/terminal/${terminalId}/resetRegistration`, 'PUT', undefined, token, { connection: 'close' });
+        const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0]
+          .id;
+        const r = await http(`${server.url}/api/vehicle/terminal/${terminalId}/resetRegistration`, 'PUT', undefined, token, {
+          connection: 'close',
+        });
         expect(r.status).toBe(200);
         await until(() => !terminals[k].isOnline, 10_000);
       }
       // Each reset says it found the session to drop (the audit's detail is JSON text).
-      const audits = await sql<{ detail: string }>`SELECT detail FROM audit_log WHERE action = 'terminalResetRegistration' ORDER BY id`.execute(database.db);
+      const audits = await sql<{
+        detail: string;
+      }>`SELECT detail FROM audit_log WHERE action = 'terminalResetRegistration' ORDER BY id`.execute(database.db);
       expect(audits.rows.map((r) => (JSON.parse(r.detail) as { disconnected: boolean }).disconnected)).toEqual([true, true, true, true]);
     } finally {
       for (const t of terminals) t.destroy();
@@ -133,7 +144,8 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
       // until three have (a pair on one worker is the single-process case, checked as well).
       for (let n = 20; n < 40 && acrossWorkers < 3; n++) {
         const phone = demoTerminal(n);
-        const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0].id;
+        const terminalId = (await sql<{ id: number }>`SELECT id FROM terminal WHERE terminal_no = ${phone}`.execute(database.db)).rows[0]
+          .id;
         const older = new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone, keepAcked: true });
         open.push(older);
         await older.connect();
@@ -153,10 +165,19 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
         // The later session is the live one: it stores and is acknowledged, and the terminal is online.
         newer.report({ time: T0 + n * 1000, latitude: 31.2, longitude: 121.4, speed: 30, status: { accOn: true, fixed: true } });
         await newer.drain();
-        const stored = await sql<{ n: number }>`SELECT count(*)::int AS n FROM position WHERE terminal_id = ${terminalId} AND device_time = ${new Date(T0 + n * 1000)}`.execute(database.db);
+        const stored = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM position WHERE terminal_id = ${terminalId} AND device_time = ${new Date(T0 + n * 1000)}`.execute(
+          database.db,
+        );
         expect(stored.rows[0].n).toBe(1);
         // The closed session on the other worker did not mark the terminal offline.
-        await until(async () => (await database.db.selectFrom('terminal_link').select('online').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow()).online, 10_000);
+        await until(
+          async () =>
+            (await database.db.selectFrom('terminal_link').select('online').where('terminal_id', '=', terminalId).executeTakeFirstOrThrow())
+              .online,
+          10_000,
+        );
       }
       expect(acrossWorkers).toBe(3);
     } finally {
@@ -195,7 +216,9 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
   it('keeps every acknowledged position when a worker is killed with SIGKILL under load', async () => {
     await until(() => workers().length === 2, 30_000);
     const phones = [1, 2, 3, 4, 5, 6].map(demoTerminal);
-    const terminals = phones.map((phone) => new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone, keepAcked: true, ackTimeoutMs: 2000 }));
+    const terminals = phones.map(
+      (phone) => new SimTerminal({ host: '127.0.0.1', port: jt808Port, phone, keepAcked: true, ackTimeoutMs: 2000 }),
+    );
     let stopping = false;
     for (const t of terminals) {
       // A real terminal reconnects when its link drops, and resends what was not acknowledged.
@@ -209,7 +232,15 @@ describe('GATEWAY_WORKERS=2 with NATS', () => {
     await Promise.all(terminals.map((t) => t.connect()));
     let i = 0;
     const load = setInterval(() => {
-      for (const t of terminals) t.report({ latitude: 31.2, longitude: 121.4 + i * 1e-5, speed: 30, direction: 0, status: { accOn: true, fixed: true }, time: T0 + i * 1000 });
+      for (const t of terminals)
+        t.report({
+          latitude: 31.2,
+          longitude: 121.4 + i * 1e-5,
+          speed: 30,
+          direction: 0,
+          status: { accOn: true, fixed: true },
+          time: T0 + i * 1000,
+        });
       i++;
     }, 20);
     try {

@@ -33,7 +33,8 @@ function capturedLog(): { log: pino.Logger; lines: Array<Record<string, unknown>
   });
   return { log: pino({ level: 'info' }, sink), lines };
 }
-const capLines = (lines: Array<Record<string, unknown>>, cap?: string) => lines.filter((l) => l.msg === 'jt808 connection cap reached: refusing new connections' && (!cap || l.cap === cap));
+const capLines = (lines: Array<Record<string, unknown>>, cap?: string) =>
+  lines.filter((l) => l.msg === 'jt808 connection cap reached: refusing new connections' && (!cap || l.cap === cap));
 
 /** A socket that sends the start of a frame, then one byte every `everyMs`, and notes when it is cut. */
 interface Drip {
@@ -105,7 +106,12 @@ describe.each(BACKENDS)('gateway connection limits on %s', (backend) => {
 
   it('caps connections in the handshake overall and gateway connections per process, logging each cap once', async () => {
     const { log: capLog, lines: capLogLines } = capturedLog();
-    const g = new Jt808Gateway({ db: h.s.database.db, log: capLog, maxConnections: 5, limits: { maxPending: 3, maxPendingPerAddress: 100 } });
+    const g = new Jt808Gateway({
+      db: h.s.database.db,
+      log: capLog,
+      maxConnections: 5,
+      limits: { maxPending: 3, maxPendingPerAddress: 100 },
+    });
     const port = await g.listen(0, '127.0.0.1');
     const raws: RawClient[] = [];
     const openRaw = async () => {
@@ -148,7 +154,10 @@ describe('the gateway connection cap and its settings', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-limits-'));
     try {
       const file = path.join(dir, 'limits');
-      fs.writeFileSync(file, 'Limit                     Soft Limit           Hard Limit           Units     \nMax open files            1024                 4096                 files     \n');
+      fs.writeFileSync(
+        file,
+        'Limit                     Soft Limit           Hard Limit           Units     \nMax open files            1024                 4096                 files     \n',
+      );
       expect(openFileLimit(file)).toBe(1024);
       fs.writeFileSync(file, 'Max open files            unlimited            unlimited            files\n');
       expect(openFileLimit(file)).toBe(Number.MAX_SAFE_INTEGER);
@@ -168,12 +177,22 @@ describe('the gateway connection cap and its settings', () => {
   it('takes the limits from the environment and refuses bad values naming the setting', () => {
     expect(loadConfig({}).jt808Limits).toEqual({});
     expect(
-      loadConfig({ JT808_MAX_CONNECTIONS: '5000', JT808_FD_RESERVE: '2048', JT808_MAX_PENDING: '400', JT808_MAX_PENDING_PER_ADDRESS: '8', JT808_HANDSHAKE_TIMEOUT_S: '20' }).jt808Limits,
+      loadConfig({
+        JT808_MAX_CONNECTIONS: '5000',
+        JT808_FD_RESERVE: '2048',
+        JT808_MAX_PENDING: '400',
+        JT808_MAX_PENDING_PER_ADDRESS: '8',
+        JT808_HANDSHAKE_TIMEOUT_S: '20',
+      }).jt808Limits,
     ).toEqual({ maxConnections: 5000, fdReserve: 2048, maxPending: 400, maxPendingPerAddress: 8, handshakeTimeoutMs: 20_000 });
     for (const bad of ['0', '-1', '1.5', 'abc', ' 8', '1e3']) {
-      expect(() => loadConfig({ JT808_MAX_PENDING_PER_ADDRESS: bad })).toThrow(`JT808_MAX_PENDING_PER_ADDRESS must be a whole number from 1 to 10000000, got "${bad}"`);
+      expect(() => loadConfig({ JT808_MAX_PENDING_PER_ADDRESS: bad })).toThrow(
+        `JT808_MAX_PENDING_PER_ADDRESS must be a whole number from 1 to 10000000, got "${bad}"`,
+      );
     }
-    expect(() => loadConfig({ JT808_HANDSHAKE_TIMEOUT_S: '3601' })).toThrow('JT808_HANDSHAKE_TIMEOUT_S must be a whole number from 1 to 3600, got "3601"');
+    expect(() => loadConfig({ JT808_HANDSHAKE_TIMEOUT_S: '3601' })).toThrow(
+      'JT808_HANDSHAKE_TIMEOUT_S must be a whole number from 1 to 3600, got "3601"',
+    );
   });
 
   it('runs the real server under a small open-file limit: the gateway stops at the limit minus the reserve, HTTP keeps working', async () => {
@@ -182,7 +201,15 @@ describe('the gateway connection cap and its settings', () => {
     const jt808Port = await freePort();
     const server = await startServerProcess(
       root,
-      { DATABASE_URL: pg.url, SEED: 'none', ADMIN_PASSWORD, JT808_PORT: String(jt808Port), JT808_FD_RESERVE: '900', JT808_MAX_PENDING_PER_ADDRESS: '1000', JT808_HANDSHAKE_TIMEOUT_S: '30' },
+      {
+        DATABASE_URL: pg.url,
+        SEED: 'none',
+        ADMIN_PASSWORD,
+        JT808_PORT: String(jt808Port),
+        JT808_FD_RESERVE: '900',
+        JT808_MAX_PENDING_PER_ADDRESS: '1000',
+        JT808_HANDSHAKE_TIMEOUT_S: '30',
+      },
       ['--no-console'],
       { fileLimit: 1000, direct: true },
     );

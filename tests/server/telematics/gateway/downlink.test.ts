@@ -3,7 +3,13 @@ import { ADMIN_PASSWORD, BACKENDS } from '../../../helpers/testServer';
 import { openSocket } from '../../../helpers/wsClient';
 import { demoTerminal, RawClient, startGateway, terminalIdOf, until, type GatewayHarness } from './harness';
 
-const here = { latitude: 30.2741, longitude: 120.1551, speed: 12.5, status: { accOn: true, fixed: true }, time: Date.parse('2026-11-21T01:02:03Z') };
+const here = {
+  latitude: 30.2741,
+  longitude: 120.1551,
+  speed: 12.5,
+  status: { accOn: true, fixed: true },
+  time: Date.parse('2026-11-21T01:02:03Z'),
+};
 
 describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
   let h: GatewayHarness;
@@ -49,9 +55,21 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
 
     const loc = await h.s.call(admin, 'POST', url(id, '/location'), { waitMs: 5000 });
     expect(loc.status).toBe(200);
-    expect(loc.body).toMatchObject({ terminalId: id, kind: 'location', msgId: '0x8201', status: 'acked', response: { location: { latitude: 30.2741, longitude: 120.1551, speed: 12.5 } } });
+    expect(loc.body).toMatchObject({
+      terminalId: id,
+      kind: 'location',
+      msgId: '0x8201',
+      status: 'acked',
+      response: { location: { latitude: 30.2741, longitude: 120.1551, speed: 12.5 } },
+    });
 
-    const params = await h.s.call(admin, 'POST', url(id, '/params'), { params: [{ id: 0x29, type: 'u32', value: 30 }, { id: 0x10, type: 'string', value: 'cmnet' }], waitMs: 5000 });
+    const params = await h.s.call(admin, 'POST', url(id, '/params'), {
+      params: [
+        { id: 0x29, type: 'u32', value: 30 },
+        { id: 0x10, type: 'string', value: 'cmnet' },
+      ],
+      waitMs: 5000,
+    });
     expect(params.body).toMatchObject({ kind: 'params', msgId: '0x8103', status: 'acked', result: 0 });
     const text = await h.s.call(admin, 'POST', url(id, '/text'), { text: '请返回车队', tts: true, waitMs: 5000 });
     expect(text.body).toMatchObject({ kind: 'text', msgId: '0x8300', status: 'acked', request: { text: '请返回车队', tts: true } });
@@ -64,7 +82,11 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
       { id: 0x29, type: 'u32', value: 30 },
       { id: 0x10, type: 'string', value: 'cmnet' },
     ]);
-    expect(x.opaque === undefined && x.msgId === MsgId.Text && [x.body.text, x.body.flags.tts, x.body.flags.display]).toEqual(['请返回车队', true, true]);
+    expect(x.opaque === undefined && x.msgId === MsgId.Text && [x.body.text, x.body.flags.tts, x.body.flags.display]).toEqual([
+      '请返回车队',
+      true,
+      true,
+    ]);
     expect(c.opaque === undefined && c.msgId === MsgId.TerminalControl && c.body.command).toBe(0xf0);
 
     const list = await h.s.call(admin, 'GET', url(id, ''));
@@ -101,7 +123,13 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
     const received: DecodedMessage[] = [];
     t.on('command', (m: DecodedMessage) => received.push(m));
     await t.connect();
-    await h.s.call(admin, 'POST', url(id, '/params'), { params: [{ id: 1, type: 'u32', value: 30 }, { id: 0x83, type: 'string', value: '浙A12345' }], waitMs: 5000 });
+    await h.s.call(admin, 'POST', url(id, '/params'), {
+      params: [
+        { id: 1, type: 'u32', value: 30 },
+        { id: 0x83, type: 'string', value: '浙A12345' },
+      ],
+      waitMs: 5000,
+    });
 
     const all = await h.s.call(admin, 'POST', url(id, '/readParams'), { waitMs: 5000 });
     expect(all.body).toMatchObject({ kind: 'readParams', msgId: '0x8104', status: 'acked', request: {} });
@@ -113,7 +141,12 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
     // Chosen ids, in the order asked; an id the terminal does not have is simply not answered.
     const some = await h.s.call(admin, 'POST', url(id, '/readParams'), { ids: [0x55, 1, 0xdead], waitMs: 5000 });
     expect(some.body).toMatchObject({ msgId: '0x8106', status: 'acked', request: { ids: [0x55, 1, 0xdead] } });
-    expect(some.body.response).toEqual({ params: [{ id: 0x55, type: 'u32', value: 120 }, { id: 1, type: 'u32', value: 30 }] });
+    expect(some.body.response).toEqual({
+      params: [
+        { id: 0x55, type: 'u32', value: 120 },
+        { id: 1, type: 'u32', value: 30 },
+      ],
+    });
     expect((await h.s.call(admin, 'GET', url(id, `/${some.body.id}`))).body).toEqual(some.body);
     const asked = received.filter((m) => m.msgId === MsgId.QueryParams);
     expect(asked.map((m) => m.opaque === undefined && m.msgId === MsgId.QueryParams && m.body.ids)).toEqual([[0x55, 1, 0xdead]]);
@@ -129,7 +162,10 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
     raw.destroy();
     await until(async () => (await h.s.call(admin, 'GET', url(id, `/${silent.body.id}`))).body.status !== 'pending');
     // Failed, for the closed session, not timed out.
-    expect((await h.s.call(admin, 'GET', url(id, `/${silent.body.id}`))).body).toMatchObject({ status: 'failed', response: { reason: 'sessionClosed' } });
+    expect((await h.s.call(admin, 'GET', url(id, `/${silent.body.id}`))).body).toMatchObject({
+      status: 'failed',
+      response: { reason: 'sessionClosed' },
+    });
   });
 
   it('fails a pending command at once when a new login replaces the session it went out on', async () => {
@@ -143,7 +179,10 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
     const second = await silentSession(phone, code);
     await first.waitClosed();
     await until(async () => (await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body.status !== 'pending');
-    expect((await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body).toMatchObject({ status: 'failed', response: { reason: 'sessionClosed' } });
+    expect((await h.s.call(admin, 'GET', url(id, `/${pending.body.id}`))).body).toMatchObject({
+      status: 'failed',
+      response: { reason: 'sessionClosed' },
+    });
     // A command through the new session is answered as usual.
     const next = h.s.call(admin, 'POST', url(id, '/location'), { waitMs: 5000 });
     await second.waitFor(2);
@@ -205,7 +244,8 @@ describe.each(BACKENDS)('downlink commands and live push on %s', (backend) => {
     const time = Date.parse('2026-11-21T03:00:00Z');
     shanghai.report({ ...here, time, alarm: { active: ['overspeed'] } });
     shenzhen.report({ ...here, time: time + 1000 });
-    const positions = (ms: typeof sh.messages) => ms.filter((m) => m.type === 'positions').flatMap((m) => m.items as Array<{ licence: string; terminalId: number }>);
+    const positions = (ms: typeof sh.messages) =>
+      ms.filter((m) => m.type === 'positions').flatMap((m) => m.items as Array<{ licence: string; terminalId: number }>);
     await root.until((ms) => positions(ms).length === 2);
     await sh.until((ms) => ms.some((m) => m.type === 'alarms'));
     await hn.until((ms) => positions(ms).length === 1);

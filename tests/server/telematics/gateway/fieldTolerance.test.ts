@@ -2,7 +2,17 @@
  * Frames that field terminals send and Traccar accepts, over real TCP against the gateway: each
  * is decoded or kept raw, and none ends the session.
  */
-import { encodeGbk, escapeFrame, encodeMessage, unframe, xorChecksum, MsgId, type DecodedMessage, type Jt808BodyInput, type LocationInput } from '../../../../server/telematics/jt808/codec';
+import {
+  encodeGbk,
+  escapeFrame,
+  encodeMessage,
+  unframe,
+  xorChecksum,
+  MsgId,
+  type DecodedMessage,
+  type Jt808BodyInput,
+  type LocationInput,
+} from '../../../../server/telematics/jt808/codec';
 import { loadConfig } from '../../../../server/config';
 import { BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal, RawClient, startGateway, terminalIdOf, type GatewayHarness } from './harness';
@@ -25,7 +35,8 @@ function tampered(phone: string, serial: number, m: Jt808BodyInput, edit: (p: Bu
   return escapeFrame(p);
 }
 /** A platform answer as [answered id, answered serial, result]; null for anything else. */
-const answer = (r: DecodedMessage) => (r.msgId === MsgId.PlatformResponse && r.opaque === undefined ? [r.body.replyMsgId, r.body.replySerial, r.body.result] : null);
+const answer = (r: DecodedMessage) =>
+  r.msgId === MsgId.PlatformResponse && r.opaque === undefined ? [r.body.replyMsgId, r.body.replySerial, r.body.result] : null;
 
 const flipChecksum = (p: Buffer) => void (p[p.length - 1] ^= 0x5a);
 /** Announce `delta` more (or fewer) body bytes than there are, with a checksum that matches. */
@@ -38,30 +49,34 @@ const misdeclare = (delta: number) => (p: Buffer) => {
 describe.each(BACKENDS)('field tolerance on %s', (backend) => {
   let h: GatewayHarness;
   beforeAll(async () => {
-    h = await startGateway(backend, { gateway: { checksum: { default: 'refuse', models: { 'SLOPPY-1': 'accept' } }, limits: { maxBadFrames: 4 } } });
+    h = await startGateway(backend, {
+      gateway: { checksum: { default: 'refuse', models: { 'SLOPPY-1': 'accept' } }, limits: { maxBadFrames: 4 } },
+    });
   });
   afterAll(() => h.close());
 
   /** Registers with `model` and authenticates on a raw connection. */
   async function online(phone: string, model: string): Promise<RawClient> {
     const raw = await RawClient.open(h.port);
-    raw.send(phone, { msgId: MsgId.Register, body: { province: 1, city: 1, makerId: 'VEND', model, terminalId: phone.slice(-7), plateColor: 1, plate: '' } });
+    raw.send(phone, {
+      msgId: MsgId.Register,
+      body: { province: 1, city: 1, makerId: 'VEND', model, terminalId: phone.slice(-7), plateColor: 1, plate: '' },
+    });
     const [reg] = await raw.waitFor(1);
-    if (reg.msgId !== MsgId.RegisterResponse || reg.opaque !== undefined || !reg.body.authCode) throw new Error(`not registered: ${JSON.stringify(reg.body)}`);
+    if (reg.msgId !== MsgId.RegisterResponse || reg.opaque !== undefined || !reg.body.authCode)
+      throw new Error(`not registered: ${JSON.stringify(reg.body)}`);
     raw.send(phone, { msgId: MsgId.Auth, body: { code: reg.body.authCode } });
     expect((await raw.waitFor(2))[1]).toMatchObject({ body: { replyMsgId: MsgId.Auth, result: 0 } });
     return raw;
   }
 
   const extrasAt = async (terminalId: number, i: number) =>
-    (
-      await h.s.database.db
-        .selectFrom('position')
-        .select(['extras', 'mileage_km'])
-        .where('terminal_id', '=', terminalId)
-        .where('device_time', '=', new Date(T0 + i * 1000))
-        .executeTakeFirst()
-    );
+    await h.s.database.db
+      .selectFrom('position')
+      .select(['extras', 'mileage_km'])
+      .where('terminal_id', '=', terminalId)
+      .where('device_time', '=', new Date(T0 + i * 1000))
+      .executeTakeFirst();
 
   it('accepts and flags a bad checksum from a model configured so, refuses it from others, and keeps both sessions', async () => {
     const sloppy = demoTerminal(2);
@@ -171,7 +186,11 @@ describe('the checksum policy from the environment', () => {
       models: { 'BSJ-A6': 'refuse', C5: 'accept' },
     });
     expect(() => loadConfig({ JT808_BAD_CHECKSUM: 'maybe' })).toThrow('JT808_BAD_CHECKSUM: "maybe" must be accept or refuse');
-    expect(() => loadConfig({ JT808_BAD_CHECKSUM_MODELS: 'C5' })).toThrow('JT808_BAD_CHECKSUM_MODELS: "C5" must be model=accept or model=refuse');
-    expect(() => loadConfig({ JT808_BAD_CHECKSUM_MODELS: 'C5=skip' })).toThrow('JT808_BAD_CHECKSUM_MODELS: "skip" must be accept or refuse');
+    expect(() => loadConfig({ JT808_BAD_CHECKSUM_MODELS: 'C5' })).toThrow(
+      'JT808_BAD_CHECKSUM_MODELS: "C5" must be model=accept or model=refuse',
+    );
+    expect(() => loadConfig({ JT808_BAD_CHECKSUM_MODELS: 'C5=skip' })).toThrow(
+      'JT808_BAD_CHECKSUM_MODELS: "skip" must be accept or refuse',
+    );
   });
 });

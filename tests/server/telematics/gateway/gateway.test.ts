@@ -42,7 +42,9 @@ describe.each(BACKENDS)('JT/T 808 gateway on %s', (backend) => {
     }
     const id1 = await terminalIdOf(h.s, phones[0]);
     const state = await sql<{ device_time: Date; mileage_km: number; acc: boolean; licence: string }>`
-      SELECT s.device_time, s.mileage_km, s.acc, v.licence FROM vehicle_state s JOIN vehicle v ON v.id = s.vehicle_id WHERE v.terminal_id = ${id1}`.execute(h.s.database.db);
+      SELECT s.device_time, s.mileage_km, s.acc, v.licence FROM vehicle_state s JOIN vehicle v ON v.id = s.vehicle_id WHERE v.terminal_id = ${id1}`.execute(
+      h.s.database.db,
+    );
     expect(state.rows).toHaveLength(1);
     expect(new Date(state.rows[0].device_time).getTime()).toBe(T0 + 39 * 10_000);
     expect(state.rows[0].mileage_km).toBeCloseTo(1003.9);
@@ -50,7 +52,11 @@ describe.each(BACKENDS)('JT/T 808 gateway on %s', (backend) => {
     expect(link.online).toBe(true);
     expect(link.auth_code).toMatch(/^[A-Z2-9]{20}$/);
     await terminals[0].logout();
-    await until(async () => !(await h.s.database.db.selectFrom('terminal_link').select('online').where('terminal_id', '=', id1).executeTakeFirstOrThrow()).online);
+    await until(
+      async () =>
+        !(await h.s.database.db.selectFrom('terminal_link').select('online').where('terminal_id', '=', id1).executeTakeFirstOrThrow())
+          .online,
+    );
     expect(h.gateway.isOnline(id1)).toBe(false);
     for (const t of terminals.slice(1)) await t.end();
   });
@@ -58,7 +64,10 @@ describe.each(BACKENDS)('JT/T 808 gateway on %s', (backend) => {
   it('refuses a terminal that is not in the terminal table, and one not in use', async () => {
     await expect(h.terminal('999999999999').connect()).rejects.toThrow(RefusedError);
     const raw = await RawClient.open(h.port);
-    raw.send('999999999999', { msgId: MsgId.Register, body: { province: 1, city: 1, makerId: 'X', model: 'Y', terminalId: 'Z', plateColor: 1, plate: '' } });
+    raw.send('999999999999', {
+      msgId: MsgId.Register,
+      body: { province: 1, city: 1, makerId: 'X', model: 'Y', terminalId: 'Z', plateColor: 1, plate: '' },
+    });
     const [reply] = await raw.waitFor(1);
     expect(reply).toMatchObject({ msgId: MsgId.RegisterResponse, body: { result: 4, resultName: 'terminalNotFound' } });
     await raw.waitClosed();
@@ -80,7 +89,9 @@ describe.each(BACKENDS)('JT/T 808 gateway on %s', (backend) => {
     raw.send(phone, { msgId: MsgId.Heartbeat });
     raw.send(phone, { msgId: MsgId.BatchLocation, body: { type: 1, items: [at(2)] } });
     const replies = await raw.waitFor(3);
-    expect(replies.map((r) => (r.msgId === MsgId.PlatformResponse && r.opaque === undefined ? [r.body.replyMsgId, r.body.result] : null))).toEqual([
+    expect(
+      replies.map((r) => (r.msgId === MsgId.PlatformResponse && r.opaque === undefined ? [r.body.replyMsgId, r.body.result] : null)),
+    ).toEqual([
       [MsgId.Location, 1],
       [MsgId.Heartbeat, 1],
       [MsgId.BatchLocation, 1],
@@ -88,7 +99,9 @@ describe.each(BACKENDS)('JT/T 808 gateway on %s', (backend) => {
     // A wrong auth code three times closes the connection.
     for (let i = 0; i < 3; i++) raw.send(phone, { msgId: MsgId.Auth, body: { code: `WRONG${i}` } });
     await raw.waitClosed();
-    expect(raw.received.slice(3).map((r) => r.opaque === undefined && r.msgId === MsgId.PlatformResponse && r.body.result)).toEqual([1, 1, 1]);
+    expect(raw.received.slice(3).map((r) => r.opaque === undefined && r.msgId === MsgId.PlatformResponse && r.body.result)).toEqual([
+      1, 1, 1,
+    ]);
     expect(await storedTimes(h.s, id)).toEqual([]);
   });
 
@@ -123,7 +136,9 @@ describe.each(BACKENDS)('JT/T 808 gateway on %s', (backend) => {
     expect(await storedTimes(h.s, id)).toEqual([T0 + 100 * 10_000]);
     // The replaced session's close must not mark the terminal offline.
     await new Promise((r) => setTimeout(r, 100));
-    expect((await h.s.database.db.selectFrom('terminal_link').select('online').where('terminal_id', '=', id).executeTakeFirstOrThrow()).online).toBe(true);
+    expect(
+      (await h.s.database.db.selectFrom('terminal_link').select('online').where('terminal_id', '=', id).executeTakeFirstOrThrow()).online,
+    ).toBe(true);
     await second.end();
   });
 
@@ -141,9 +156,16 @@ describe.each(BACKENDS)('JT/T 808 gateway on %s', (backend) => {
     t.reportBatch([at(51), at(52), at(53), at(50)], true);
     await t.drain();
     expect(await storedTimes(h.s, id)).toEqual([50, 51, 52, 53, 60].map((i) => T0 + i * 10_000));
-    const blind = await h.s.database.db.selectFrom('position').select(['device_time', 'blind']).where('terminal_id', '=', id).where('blind', '=', true).execute();
+    const blind = await h.s.database.db
+      .selectFrom('position')
+      .select(['device_time', 'blind'])
+      .where('terminal_id', '=', id)
+      .where('blind', '=', true)
+      .execute();
     expect(blind).toHaveLength(3); // the repeated 50 was already there, not a blind-area row
-    const state = await sql<{ device_time: Date }>`SELECT device_time FROM vehicle_state WHERE terminal_id = ${id}`.execute(h.s.database.db);
+    const state = await sql<{ device_time: Date }>`SELECT device_time FROM vehicle_state WHERE terminal_id = ${id}`.execute(
+      h.s.database.db,
+    );
     expect(new Date(state.rows[0].device_time).getTime()).toBe(T0 + 60 * 10_000); // not moved back
     await t.end();
   });

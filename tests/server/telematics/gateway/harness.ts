@@ -4,7 +4,13 @@ import { sql } from 'kysely';
 import { Jt808Gateway, type GatewayOptions } from '../../../../server/telematics/gateway/server';
 import { PositionWriter, type WriterOptions } from '../../../../server/telematics/store/writer';
 import { SimTerminal, type SimTerminalOptions } from '../../../../server/simulator/terminal';
-import { decodePacket, encodeMessage, FrameSplitter, type DecodedMessage, type Jt808BodyInput } from '../../../../server/telematics/jt808/codec';
+import {
+  decodePacket,
+  encodeMessage,
+  FrameSplitter,
+  type DecodedMessage,
+  type Jt808BodyInput,
+} from '../../../../server/telematics/jt808/codec';
 import { startTestServer, type Backend, type TestServer } from '../../../helpers/testServer';
 import type { AppOptions } from '../../../../server/app';
 import { CommandService } from '../../../../server/telematics/commands/service';
@@ -29,7 +35,12 @@ export interface GatewayHarness {
 
 export async function startGateway(
   backend: Backend,
-  opts: { writer?: WriterOptions; gateway?: Partial<GatewayOptions>; routes?: { commandTimeoutMs: number }; app?: Partial<AppOptions> } = {},
+  opts: {
+    writer?: WriterOptions;
+    gateway?: Partial<GatewayOptions>;
+    routes?: { commandTimeoutMs: number };
+    app?: Partial<AppOptions>;
+  } = {},
 ): Promise<GatewayHarness> {
   const s = await startTestServer(backend, opts.app);
   const db = s.database.db;
@@ -79,7 +90,12 @@ export async function terminalIdOf(s: TestServer, terminalNo: string): Promise<n
 
 /** Device times (ms, ascending) stored for a terminal. */
 export async function storedTimes(s: TestServer, terminalId: number): Promise<number[]> {
-  const r = await s.database.db.selectFrom('position').select('device_time').where('terminal_id', '=', terminalId).orderBy('device_time').execute();
+  const r = await s.database.db
+    .selectFrom('position')
+    .select('device_time')
+    .where('terminal_id', '=', terminalId)
+    .orderBy('device_time')
+    .execute();
   return r.map((x) => new Date(x.device_time).getTime());
 }
 

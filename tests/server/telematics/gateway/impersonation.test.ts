@@ -11,10 +11,20 @@ import { ADMIN_PASSWORD, BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal, RawClient, startGateway, storedTimes, terminalIdOf, until, type GatewayHarness } from './harness';
 
 const STRANGER = '127.0.0.2';
-const forged: LocationInput = { latitude: 31.2, longitude: 121.4, speed: 199, direction: 0, status: { accOn: true, fixed: true }, time: Date.parse('2026-11-22T03:00:00Z'), alarm: { active: ['sos'] } };
-const register = (terminalId: string, makerId = 'FSSIM', model = 'FS-OBD-1') => ({ msgId: MsgId.Register, body: { province: 31, city: 100, makerId, model, terminalId, plateColor: 1, plate: '' } }) as const;
+const forged: LocationInput = {
+  latitude: 31.2,
+  longitude: 121.4,
+  speed: 199,
+  direction: 0,
+  status: { accOn: true, fixed: true },
+  time: Date.parse('2026-11-22T03:00:00Z'),
+  alarm: { active: ['sos'] },
+};
+const register = (terminalId: string, makerId = 'FSSIM', model = 'FS-OBD-1') =>
+  ({ msgId: MsgId.Register, body: { province: 31, city: 100, makerId, model, terminalId, plateColor: 1, plate: '' } }) as const;
 
-const result = (m: DecodedMessage | undefined): number | undefined => (m && m.opaque === undefined && 'result' in m.body ? (m.body.result as number) : undefined);
+const result = (m: DecodedMessage | undefined): number | undefined =>
+  m && m.opaque === undefined && 'result' in m.body ? (m.body.result as number) : undefined;
 
 describe.each(BACKENDS)('terminal impersonation on %s', (backend) => {
   let h: GatewayHarness;
@@ -30,7 +40,13 @@ describe.each(BACKENDS)('terminal impersonation on %s', (backend) => {
 
   const registration = async (id: number) => (await h.s.call(admin, 'GET', `/api/vehicle/terminal/${id}/registration`)).body;
   const audits = async (target: string, action: string) =>
-    h.s.database.db.selectFrom('audit_log').select(['success', 'ip', 'detail', 'org_id']).where('target', '=', target).where('action', '=', action).orderBy('id').execute();
+    h.s.database.db
+      .selectFrom('audit_log')
+      .select(['success', 'ip', 'detail', 'org_id'])
+      .where('target', '=', target)
+      .where('action', '=', action)
+      .orderBy('id')
+      .execute();
 
   it('answers a second registration "terminal already registered" and reveals no code, whatever hardware asks', async () => {
     const phone = demoTerminal(1);
@@ -63,9 +79,14 @@ describe.each(BACKENDS)('terminal impersonation on %s', (backend) => {
 
     await h.gateway.refusals.settle();
     const view = await registration(id);
-    expect(view).toMatchObject({ registered: true, hardware: { makerId: 'FSSIM', model: 'FS-OBD-1', deviceId: phone.slice(-7), layout: 2013, imei: null } });
+    expect(view).toMatchObject({
+      registered: true,
+      hardware: { makerId: 'FSSIM', model: 'FS-OBD-1', deviceId: phone.slice(-7), layout: 2013, imei: null },
+    });
     expect(JSON.stringify(view)).not.toContain(code);
-    expect(view.refusals.map((r: { message: string; reason: string; remoteAddress: string }) => [r.message, r.reason, r.remoteAddress])).toEqual([
+    expect(
+      view.refusals.map((r: { message: string; reason: string; remoteAddress: string }) => [r.message, r.reason, r.remoteAddress]),
+    ).toEqual([
       ['register', 'hardwareMismatch', STRANGER],
       ['register', 'alreadyRegistered', STRANGER],
     ]);
@@ -73,7 +94,11 @@ describe.each(BACKENDS)('terminal impersonation on %s', (backend) => {
     expect(audited).toHaveLength(2);
     expect(audited.every((a) => a.success === false && a.ip === STRANGER && a.org_id !== null)).toBe(true);
     // The audit log page shows them to the terminal's organisation.
-    const page = await h.s.call(admin, 'POST', '/api/vehicle/audit/query', { criteria: { action: 'terminalRefused', target: phone }, pageIndex: 1, pageSize: 10 });
+    const page = await h.s.call(admin, 'POST', '/api/vehicle/audit/query', {
+      criteria: { action: 'terminalRefused', target: phone },
+      pageIndex: 1,
+      pageSize: 10,
+    });
     expect(page.body.data).toHaveLength(2);
   });
 
@@ -134,7 +159,9 @@ describe.each(BACKENDS)('terminal impersonation on %s', (backend) => {
     await moved.end();
 
     await h.gateway.refusals.settle();
-    expect((await registration(id)).refusals.map((r: { reason: string; remoteAddress: string }) => [r.reason, r.remoteAddress])).toEqual([['liveSessionElsewhere', STRANGER]]);
+    expect((await registration(id)).refusals.map((r: { reason: string; remoteAddress: string }) => [r.reason, r.remoteAddress])).toEqual([
+      ['liveSessionElsewhere', STRANGER],
+    ]);
     await until(async () => (await audits(phone, 'terminalSessionReplaced')).length === 1);
     expect((await audits(phone, 'terminalSessionReplaced'))[0]).toMatchObject({ ip: STRANGER });
   });
@@ -145,7 +172,9 @@ describe.each(BACKENDS)('terminal impersonation on %s', (backend) => {
     const url = `/api/vehicle/terminal/${id}/resetRegistration`;
     const zh = await h.s.call(admin, 'PUT', url);
     expect(zh).toMatchObject({ status: 406, body: { success: false, message: '该终端未注册，无需重置' } });
-    expect((await h.s.call(admin, 'PUT', url, undefined, 'en-US')).body.message).toBe('The terminal is not registered; there is nothing to reset');
+    expect((await h.s.call(admin, 'PUT', url, undefined, 'en-US')).body.message).toBe(
+      'The terminal is not registered; there is nothing to reset',
+    );
 
     const real = h.terminal(phone);
     await real.connect();
@@ -206,7 +235,11 @@ describe.each(BACKENDS)('terminal impersonation on %s', (backend) => {
     expect(view.refusals.every((r: { reason: string }) => r.reason === 'notRegistered')).toBe(true);
 
     // A gateway throttled to 2 rows a window: the flood is counted on the next row.
-    const g = new Jt808Gateway({ db: h.s.database.db, log: pino({ level: 'silent' }), limits: { refusalsPerWindow: 2, refusalWindowMs: 400, maxAuthFailures: 100 } });
+    const g = new Jt808Gateway({
+      db: h.s.database.db,
+      log: pino({ level: 'silent' }),
+      limits: { refusalsPerWindow: 2, refusalWindowMs: 400, maxAuthFailures: 100 },
+    });
     const port = await g.listen(0, '127.0.0.1');
     try {
       const phone2 = demoTerminal(14);

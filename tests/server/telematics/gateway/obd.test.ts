@@ -43,10 +43,18 @@ describe.each(BACKENDS)('0x0900 OBD records through the gateway on %s', (backend
   afterAll(() => h.close());
 
   const records = async (terminalId: number) =>
-    (await sql<RecordRow>`SELECT device_time, subtype, vehicle_id, latitude, readings, dtc_count FROM obd_record WHERE terminal_id = ${terminalId} ORDER BY device_time, subtype`.execute(h.s.database.db)).rows;
+    (
+      await sql<RecordRow>`SELECT device_time, subtype, vehicle_id, latitude, readings, dtc_count FROM obd_record WHERE terminal_id = ${terminalId} ORDER BY device_time, subtype`.execute(
+        h.s.database.db,
+      )
+    ).rows;
   const dtcs = async (terminalId: number) =>
-    (await sql<{ code: string; seq: number; system_id: string; status: string; vehicle_id: number | null }>`
-      SELECT code, seq, system_id::text, status::text, vehicle_id FROM obd_dtc WHERE terminal_id = ${terminalId} ORDER BY device_time, seq`.execute(h.s.database.db)).rows;
+    (
+      await sql<{ code: string; seq: number; system_id: string; status: string; vehicle_id: number | null }>`
+      SELECT code, seq, system_id::text, status::text, vehicle_id FROM obd_dtc WHERE terminal_id = ${terminalId} ORDER BY device_time, seq`.execute(
+        h.s.database.db,
+      )
+    ).rows;
 
   it('stores the records and their DTCs per vehicle and device time, acknowledged after commit; a repeat adds nothing', async () => {
     const phone = demoTerminal(2);
@@ -128,7 +136,11 @@ describe.each(BACKENDS)('0x0900 OBD records through the gateway on %s', (backend
     raw.sendBytes(encodeFrame({ msgId: MsgId.Transparent, phone, serial: 90, version: 2013 }));
     raw.send(phone, { msgId: MsgId.Heartbeat });
     const replies = await raw.waitFor(5);
-    expect(replies.slice(1).map((r) => (r.opaque === undefined && r.msgId === MsgId.PlatformResponse ? [r.body.replyMsgId, r.body.result] : null))).toEqual([
+    expect(
+      replies
+        .slice(1)
+        .map((r) => (r.opaque === undefined && r.msgId === MsgId.PlatformResponse ? [r.body.replyMsgId, r.body.result] : null)),
+    ).toEqual([
       [MsgId.Transparent, 2],
       [MsgId.Transparent, 2],
       [MsgId.Transparent, 0],

@@ -9,8 +9,16 @@ import { MsgId, type DecodedMessage, type LocationInput } from '../../../../serv
 import { BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal, RawClient, startGateway, storedTimes, terminalIdOf, type GatewayHarness } from './harness';
 
-const place = (time: number, latitude = 31.2, longitude = 121.4): LocationInput => ({ latitude, longitude, speed: 30, direction: 0, status: { accOn: true, fixed: true }, time });
-const result = (m: DecodedMessage): number | undefined => (m.opaque === undefined && 'result' in m.body ? (m.body.result as number) : undefined);
+const place = (time: number, latitude = 31.2, longitude = 121.4): LocationInput => ({
+  latitude,
+  longitude,
+  speed: 30,
+  direction: 0,
+  status: { accOn: true, fixed: true },
+  time,
+});
+const result = (m: DecodedMessage): number | undefined =>
+  m.opaque === undefined && 'result' in m.body ? (m.body.result as number) : undefined;
 
 describe.each(BACKENDS)('position sanity on %s', (backend) => {
   let h: GatewayHarness;
@@ -40,7 +48,12 @@ describe.each(BACKENDS)('position sanity on %s', (backend) => {
     return result((await raw.waitFor(n + 1))[n]);
   };
   const state = async () => {
-    const r = await sql<{ device_time: Date; latitude: number }>`SELECT s.device_time, s.latitude FROM vehicle_state s JOIN vehicle v ON v.id = s.vehicle_id WHERE v.terminal_id = ${terminalId}`.execute(h.s.database.db);
+    const r = await sql<{
+      device_time: Date;
+      latitude: number;
+    }>`SELECT s.device_time, s.latitude FROM vehicle_state s JOIN vehicle v ON v.id = s.vehicle_id WHERE v.terminal_id = ${terminalId}`.execute(
+      h.s.database.db,
+    );
     return r.rows.map((x) => ({ at: new Date(x.device_time).getTime(), latitude: x.latitude }));
   };
 
@@ -67,7 +80,9 @@ describe.each(BACKENDS)('position sanity on %s', (backend) => {
     expect(await answer({ msgId: MsgId.Location, body: place(sane + 1000, 31.4) })).toBe(0);
     expect(await state()).toEqual([{ at: sane + 1000, latitude: 31.4 }]);
     // A state stored before the rule, pinned in 2059, is replaced by the next report.
-    await sql`UPDATE vehicle_state SET device_time = ${new Date(future)}, latitude = 31.9 WHERE terminal_id = ${terminalId}`.execute(h.s.database.db);
+    await sql`UPDATE vehicle_state SET device_time = ${new Date(future)}, latitude = 31.9 WHERE terminal_id = ${terminalId}`.execute(
+      h.s.database.db,
+    );
     expect(await answer({ msgId: MsgId.Location, body: place(sane + 2000, 31.5) })).toBe(0);
     expect(await state()).toEqual([{ at: sane + 2000, latitude: 31.5 }]);
   });

@@ -14,7 +14,8 @@ import { demoTerminal, until } from './harness';
 
 const root = path.resolve(__dirname, '../../../..');
 const unavailable = privatePostgresUnavailable();
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 (unavailable ? describe.skip : describe)(`PostgreSQL restarted under load${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   let pgServer: PostgresServer;
@@ -39,7 +40,12 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
 
   it('stops acknowledging while it is down, resumes after, and stores every position exactly once', async () => {
     const jt808Port = await freePort();
-    server = await startServerProcess(root, { DATABASE_URL: pgServer.url, JT808_PORT: String(jt808Port), ADMIN_PASSWORD: 'Admin2026x' }, ['--no-console'], { direct: true });
+    server = await startServerProcess(
+      root,
+      { DATABASE_URL: pgServer.url, JT808_PORT: String(jt808Port), ADMIN_PASSWORD: 'Admin2026x' },
+      ['--no-console'],
+      { direct: true },
+    );
     const phones = [1, 2, 3, 4, 5, 6].map(demoTerminal);
     fleet = new Fleet({
       host: '127.0.0.1',
@@ -65,7 +71,10 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
     expect(f.stats().acked).toBe(ackedWhileDown);
     expect(f.stats().unacked).toBeGreaterThanOrEqual(100);
     // The server rides it out (its output tells why when it did not).
-    expect({ exitCode: server.child.exitCode, output: server.child.exitCode === null ? '' : server.output() }).toEqual({ exitCode: null, output: '' });
+    expect({ exitCode: server.child.exitCode, output: server.child.exitCode === null ? '' : server.output() }).toEqual({
+      exitCode: null,
+      output: '',
+    });
 
     await pgServer.start();
     await until(() => f.stats().acked >= ackedWhileDown + 200, 60_000);

@@ -11,7 +11,14 @@ import type { SimTerminal } from '../../../../server/simulator/terminal';
 import { ADMIN_PASSWORD, BACKENDS } from '../../../helpers/testServer';
 import { startGateway, until, type GatewayHarness } from './harness';
 
-const place = (time: number): LocationInput => ({ latitude: 31.2, longitude: 121.4, speed: 30, direction: 0, status: { accOn: true, fixed: true }, time });
+const place = (time: number): LocationInput => ({
+  latitude: 31.2,
+  longitude: 121.4,
+  speed: 30,
+  direction: 0,
+  status: { accOn: true, fixed: true },
+  time,
+});
 
 describe.each(BACKENDS)('a live session follows its binding on %s', (backend) => {
   let h: GatewayHarness;
@@ -25,12 +32,21 @@ describe.each(BACKENDS)('a live session follows its binding on %s', (backend) =>
     admin = await h.s.login('admin', ADMIN_PASSWORD);
     // Live-push listeners of each tenant: which vehicles' positions reach them.
     for (const code of ['HD', 'HN']) {
-      const orgPath = (await h.s.database.db.selectFrom('organisation').select('path').where('code', '=', code).executeTakeFirstOrThrow()).path;
+      const orgPath = (await h.s.database.db.selectFrom('organisation').select('path').where('code', '=', code).executeTakeFirstOrThrow())
+        .path;
       const got: number[] = [];
       pushed.set(code, got);
-      h.hub!.add({ orgPath, backlog: () => 0, send: (json) => got.push(...(JSON.parse(json) as { items: Array<{ vehicleId: number }> }).items.map((i) => i.vehicleId)) });
+      h.hub!.add({
+        orgPath,
+        backlog: () => 0,
+        send: (json) => got.push(...(JSON.parse(json) as { items: Array<{ vehicleId: number }> }).items.map((i) => i.vehicleId)),
+      });
     }
-    const created = await h.s.call(admin, 'PUT', '/api/vehicle/terminal', { terminalNo: 'RB0000001', sim: '14433300001', orgId: await h.s.orgId('HD') });
+    const created = await h.s.call(admin, 'PUT', '/api/vehicle/terminal', {
+      terminalNo: 'RB0000001',
+      sim: '14433300001',
+      orgId: await h.s.orgId('HD'),
+    });
     terminalId = created.body.id;
     device = h.terminal('14433300001');
     await device.connect();
@@ -38,7 +54,11 @@ describe.each(BACKENDS)('a live session follows its binding on %s', (backend) =>
   afterAll(() => h.close());
 
   const vehicle = async (licence: string, org: string, bound: boolean): Promise<number> => {
-    const v = await h.s.call(admin, 'POST', '/api/vehicle/vehicle', { licence, orgId: await h.s.orgId(org), ...(bound ? { terminalId } : {}) });
+    const v = await h.s.call(admin, 'POST', '/api/vehicle/vehicle', {
+      licence,
+      orgId: await h.s.orgId(org),
+      ...(bound ? { terminalId } : {}),
+    });
     expect(v.status).toBe(201);
     return v.body.id;
   };
@@ -47,7 +67,9 @@ describe.each(BACKENDS)('a live session follows its binding on %s', (backend) =>
     t += 60_000;
     device.report(place(t));
     await device.drain();
-    const r = await sql<{ vehicle_id: number | null }>`SELECT vehicle_id FROM position WHERE terminal_id = ${terminalId} AND device_time = ${new Date(t)}`.execute(h.s.database.db);
+    const r = await sql<{
+      vehicle_id: number | null;
+    }>`SELECT vehicle_id FROM position WHERE terminal_id = ${terminalId} AND device_time = ${new Date(t)}`.execute(h.s.database.db);
     return r.rows[0].vehicle_id;
   };
   const cleared = () => {
@@ -76,7 +98,11 @@ describe.each(BACKENDS)('a live session follows its binding on %s', (backend) =>
     await until(() => pushed.get('HD')!.includes(v2));
     expect(pushed.get('HN')).toEqual([]);
     // Replaced by another terminal in one step: the session reports for no vehicle again.
-    const other = await h.s.call(admin, 'PUT', '/api/vehicle/terminal', { terminalNo: 'RB0000002', sim: '14433300002', orgId: await h.s.orgId('HD') });
+    const other = await h.s.call(admin, 'PUT', '/api/vehicle/terminal', {
+      terminalNo: 'RB0000002',
+      sim: '14433300002',
+      orgId: await h.s.orgId('HD'),
+    });
     expect((await h.s.call(admin, 'PUT', `/api/vehicle/vehicle/reset/${v2}/${other.body.id}`)).status).toBe(200);
     expect(await report()).toBeNull();
     // Bound again through the vehicle form.
@@ -85,10 +111,19 @@ describe.each(BACKENDS)('a live session follows its binding on %s', (backend) =>
   });
 
   it("follows its vehicle's organisation when that organisation moves, and ends when the terminal is taken out of use", async () => {
-    const team = await h.s.call(admin, 'POST', '/api/vehicle/org', { code: 'RB-T', name: '迁移车队', type: 'serviceTeam', parentId: await h.s.orgId('HD') });
+    const team = await h.s.call(admin, 'POST', '/api/vehicle/org', {
+      code: 'RB-T',
+      name: '迁移车队',
+      type: 'serviceTeam',
+      parentId: await h.s.orgId('HD'),
+    });
     expect(team.status).toBe(201);
     const v3 = await vehicle('沪R00003', 'HD', false);
-    await h.s.call(admin, 'PUT', `/api/vehicle/vehicle/unbind/${(await sql<{ id: number }>`SELECT id FROM vehicle WHERE terminal_id = ${terminalId}`.execute(h.s.database.db)).rows[0].id}`);
+    await h.s.call(
+      admin,
+      'PUT',
+      `/api/vehicle/vehicle/unbind/${(await sql<{ id: number }>`SELECT id FROM vehicle WHERE terminal_id = ${terminalId}`.execute(h.s.database.db)).rows[0].id}`,
+    );
     expect((await h.s.call(admin, 'PUT', `/api/vehicle/vehicle/${v3}`, { orgId: team.body.id, terminalId })).status).toBe(200);
     cleared();
     expect(await report()).toBe(v3);

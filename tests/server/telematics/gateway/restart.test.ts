@@ -12,9 +12,11 @@ import { demoTerminal } from './harness';
 const root = path.resolve(__dirname, '../../../..');
 
 /** The real server, run by node itself (not through the tsx launcher) so SIGKILL hits the server. */
-const startServer = (env: Record<string, string>) => startServerProcess(root, { SIMULATE: '0', ADMIN_PASSWORD: 'Admin2026x', ...env }, ['--no-console'], { direct: true });
+const startServer = (env: Record<string, string>) =>
+  startServerProcess(root, { SIMULATE: '0', ADMIN_PASSWORD: 'Admin2026x', ...env }, ['--no-console'], { direct: true });
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 describe.each(BACKENDS)('killing the server mid-stream (%s)', (backend) => {
   it('loses no acknowledged position: terminals resend after the restart, duplicates are absorbed', async () => {

@@ -10,7 +10,14 @@ import { MsgId, type LocationInput } from '../../../../server/telematics/jt808/c
 import { BACKENDS } from '../../../helpers/testServer';
 import { RawClient, startGateway, storedTimes, until, type GatewayHarness } from './harness';
 
-const place = (time: number): LocationInput => ({ latitude: 31.2, longitude: 121.4, speed: 30, direction: 0, status: { accOn: true, fixed: true }, time });
+const place = (time: number): LocationInput => ({
+  latitude: 31.2,
+  longitude: 121.4,
+  speed: 30,
+  direction: 0,
+  status: { accOn: true, fixed: true },
+  time,
+});
 
 describe.each(BACKENDS)('terminal identity across tenants on %s', (backend) => {
   let h: GatewayHarness;
@@ -23,13 +30,17 @@ describe.each(BACKENDS)('terminal identity across tenants on %s', (backend) => {
   });
   afterAll(() => h.close());
 
-  const createTerminal = (token: string, terminalNo: string, sim: string, lang?: string) => h.s.call(token, 'PUT', '/api/vehicle/terminal', { terminalNo, sim }, lang);
+  const createTerminal = (token: string, terminalNo: string, sim: string, lang?: string) =>
+    h.s.call(token, 'PUT', '/api/vehicle/terminal', { terminalNo, sim }, lang);
   const vehicleWith = async (token: string, licence: string, terminalId: number): Promise<number> => {
     const v = await h.s.call(token, 'POST', '/api/vehicle/vehicle', { licence, terminalId });
     expect(v.status).toBe(201);
     return v.body.id;
   };
-  const positionsOfVehicle = async (vehicleId: number) => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM position WHERE vehicle_id = ${vehicleId}`.execute(h.s.database.db)).rows[0].n);
+  const positionsOfVehicle = async (vehicleId: number) =>
+    Number(
+      (await sql<{ n: string }>`SELECT count(*) AS n FROM position WHERE vehicle_id = ${vehicleId}`.execute(h.s.database.db)).rows[0].n,
+    );
 
   it('refuses every clash with one answer that tells nothing of the other row, its column or organisation', async () => {
     const own = await createTerminal(hn, 'HN0000001', '14466600001');
@@ -50,13 +61,19 @@ describe.each(BACKENDS)('terminal identity across tenants on %s', (backend) => {
     expect(answers[0].body.errors.map((e: { field: string }) => e.field)).toEqual(['terminalNo', 'sim']);
     expect(bodies[0]).not.toMatch(/华东|HD|14455500001/);
     const en = await createTerminal(hn, '14455500001', '14466600099', 'en-US');
-    expect(en.body.message).toBe('A number in Terminal number、SIM number is already taken: each number (leading zeros ignored) belongs to one terminal only');
+    expect(en.body.message).toBe(
+      'A number in Terminal number、SIM number is already taken: each number (leading zeros ignored) belongs to one terminal only',
+    );
     // An edit is held to the same rule.
     const edit = await h.s.call(hn, 'PUT', `/api/vehicle/terminal/${own.body.id}`, { terminalNo: 'HN0000001', sim: '14455500001' });
     expect(edit.status).toBe(406);
     expect(JSON.stringify(edit.body)).toBe(bodies[0]);
     // The database holds the rule whatever writes the row.
-    await expect(sql`INSERT INTO terminal (org_id, terminal_no, sim) VALUES (${await h.s.orgId('HN')}, '0014455500001', '14466600096')`.execute(h.s.database.db)).rejects.toThrow(/terminal_identity_pkey/);
+    await expect(
+      sql`INSERT INTO terminal (org_id, terminal_no, sim) VALUES (${await h.s.orgId('HN')}, '0014455500001', '14466600096')`.execute(
+        h.s.database.db,
+      ),
+    ).rejects.toThrow(/terminal_identity_pkey/);
   });
 
   it("keeps A's device A's: the takeover is refused, and a colliding row stored before the rule never captures it", async () => {
@@ -76,7 +93,9 @@ describe.each(BACKENDS)('terminal identity across tenants on %s', (backend) => {
     // A colliding row from before the rule (written past the trigger), bound to B's vehicle.
     const db = h.s.database.db;
     await sql`ALTER TABLE terminal DISABLE TRIGGER USER`.execute(db);
-    const b = await sql<{ id: number }>`INSERT INTO terminal (org_id, terminal_no, sim) VALUES (${await h.s.orgId('HN')}, ${sim}, '14466600011') RETURNING id`.execute(db);
+    const b = await sql<{
+      id: number;
+    }>`INSERT INTO terminal (org_id, terminal_no, sim) VALUES (${await h.s.orgId('HN')}, ${sim}, '14466600011') RETURNING id`.execute(db);
     await sql`ALTER TABLE terminal ENABLE TRIGGER USER`.execute(db);
     const bTerminal = b.rows[0].id;
     const bVehicle = await vehicleWith(hn, '粤B39002', bTerminal);
@@ -95,7 +114,10 @@ describe.each(BACKENDS)('terminal identity across tenants on %s', (backend) => {
 
     // A registration under that phone is A's too: A is registered, so it is refused, never B's.
     const raw = await RawClient.open(h.port);
-    raw.send(sim, { msgId: MsgId.Register, body: { province: 31, city: 100, makerId: 'EVIL', model: 'X-1', terminalId: 'B000001', plateColor: 1, plate: '' } });
+    raw.send(sim, {
+      msgId: MsgId.Register,
+      body: { province: 31, city: 100, makerId: 'EVIL', model: 'X-1', terminalId: 'B000001', plateColor: 1, plate: '' },
+    });
     expect((await raw.waitFor(1))[0]).toMatchObject({ msgId: MsgId.RegisterResponse, body: { result: 3 } });
     await raw.waitClosed();
     const bLink = await db.selectFrom('terminal_link').select('auth_code').where('terminal_id', '=', bTerminal).executeTakeFirst();
@@ -109,14 +131,19 @@ describe.each(BACKENDS)('terminal identity across tenants on %s', (backend) => {
     await device.connect();
     await device.end();
     // A swaps the SIM on the row; the device registered under the old one is still A's.
-    expect((await h.s.call(hd, 'PUT', `/api/vehicle/terminal/${a.body.id}`, { terminalNo: 'HD0000003', sim: '14455500004' })).status).toBe(200);
+    expect((await h.s.call(hd, 'PUT', `/api/vehicle/terminal/${a.body.id}`, { terminalNo: 'HD0000003', sim: '14455500004' })).status).toBe(
+      200,
+    );
     expect((await createTerminal(hn, sim, '14466600020')).status).toBe(406);
     const again = h.terminal(sim);
     again.authCode = device.authCode;
     await again.connect();
     await again.end();
     // A reset frees it (and its live session, had it one).
-    await until(async () => !(await db().selectFrom('terminal_link').select('online').where('terminal_id', '=', a.body.id).executeTakeFirstOrThrow()).online);
+    await until(
+      async () =>
+        !(await db().selectFrom('terminal_link').select('online').where('terminal_id', '=', a.body.id).executeTakeFirstOrThrow()).online,
+    );
     expect((await h.s.call(hd, 'PUT', `/api/vehicle/terminal/${a.body.id}/resetRegistration`)).status).toBe(200);
     expect((await createTerminal(hn, sim, '14466600020')).status).toBe(201);
   });

@@ -62,7 +62,10 @@ describe('jt808 decode CLI', () => {
   });
 
   it('decodes downlink messages and reassembles subpackages', () => {
-    const down = encodeMessageFrames({ phone: '13912345678', serial: 5 }, { msgId: MsgId.PlatformResponse, body: { replySerial: 9, replyMsgId: 0x0200, result: 4 } })[0];
+    const down = encodeMessageFrames(
+      { phone: '13912345678', serial: 5 },
+      { msgId: MsgId.PlatformResponse, body: { replySerial: 9, replyMsgId: 0x0200, result: 4 } },
+    )[0];
     const parts = encodeMessageFrames(
       { phone: '13912345678', serial: 40 },
       { msgId: MsgId.Transparent, body: { type: 0x41, obdRt: { power: 12.6, rpm: 750 }, content: undefined } },
@@ -70,7 +73,10 @@ describe('jt808 decode CLI', () => {
     );
     const r = cli(['decode', down.toString('hex'), ...parts.map((p) => p.toString('hex'))]);
     expect(r.status).toBe(0);
-    expect(r.lines[0]).toMatchObject({ msgId: '0x8001', body: { replySerial: 9, replyMsgId: 0x0200, result: 4, resultName: 'alarmConfirmed' } });
+    expect(r.lines[0]).toMatchObject({
+      msgId: '0x8001',
+      body: { replySerial: 9, replyMsgId: 0x0200, result: 4, resultName: 'alarmConfirmed' },
+    });
     expect(r.lines).toHaveLength(1 + parts.length);
     expect(r.lines[1]).toMatchObject({ msgId: '0x0900', opaque: 'fragment', packet: { count: parts.length, index: 1 } });
     expect(r.lines[parts.length]).toMatchObject({

@@ -73,7 +73,8 @@ describe('fast path and tolerant path on the fixed 0x0200 corpus', () => {
       for (const u of x.unknown ?? []) ids.add(u.id);
       for (const k of Object.keys(x.raw ?? {})) ids.add(Number.parseInt(k, 16));
     }
-    for (const id of [0x02, 0x56, 0x61, 0x69, 0x80, 0xd3, 0xd4, 0xe4, 0xe6, 0xeb, 0xee, 0xf1, 0xf3, 0xf7]) expect([id, ids.has(id)]).toEqual([id, true]);
+    for (const id of [0x02, 0x56, 0x61, 0x69, 0x80, 0xd3, 0xd4, 0xe4, 0xe6, 0xeb, 0xee, 0xf1, 0xf3, 0xf7])
+      expect([id, ids.has(id)]).toEqual([id, true]);
   });
 });
 
@@ -105,7 +106,11 @@ describe('what the fast path refuses, the tolerant path still decodes', () => {
   });
 
   it('a subpackage fragment, and a whole message sent as packet 1 of 1', () => {
-    const frames = encodeMessageFrames({ phone: '13912345678', serial: 1 }, { msgId: MsgId.Text, body: { flag: 8, text: '注意安全'.repeat(40) } }, { maxPacketBody: 100 });
+    const frames = encodeMessageFrames(
+      { phone: '13912345678', serial: 1 },
+      { msgId: MsgId.Text, body: { flag: 8, text: '注意安全'.repeat(40) } },
+      { maxPacketBody: 100 },
+    );
     expect(frames.length).toBeGreaterThan(1);
     expect(onlyTolerant(packetOf(frames[0]))).toMatchObject({ opaque: 'fragment', packet: { count: frames.length, index: 1 } });
     const single = encodeMessage({ phone: '13912345678', serial: 2, packet: { count: 1, index: 1 } }, { msgId: MsgId.Heartbeat });
@@ -113,7 +118,10 @@ describe('what the fast path refuses, the tolerant path still decodes', () => {
   });
 
   it('an encrypted body and a vendor message id', () => {
-    const encrypted = encodeMessage({ phone: '13912345678', serial: 3, encryption: 1 }, { msgId: MsgId.Heartbeat, body: { extraHex: 'a1b2' } });
+    const encrypted = encodeMessage(
+      { phone: '13912345678', serial: 3, encryption: 1 },
+      { msgId: MsgId.Heartbeat, body: { extraHex: 'a1b2' } },
+    );
     expect(onlyTolerant(packetOf(encrypted))).toMatchObject({ opaque: 'encrypted', encryption: 1 });
     const vendor = packetOf(encodeMessage({ phone: '13912345678', serial: 4 }, { msgId: MsgId.Heartbeat, body: { extraHex: 'a1b2c3' } }));
     vendor.writeUInt16BE(0x5501, 0);
@@ -131,7 +139,8 @@ describe('what the fast path refuses, the tolerant path still decodes', () => {
 
 const byte = fc.integer({ min: 0, max: 255 });
 const bytesOf = (n: number) => fc.uint8Array({ minLength: n, maxLength: n });
-const item = (id: number, len: fc.Arbitrary<number>) => len.chain((n) => bytesOf(n).map((v) => Buffer.concat([Buffer.from([id, n]), Buffer.from(v)])));
+const item = (id: number, len: fc.Arbitrary<number>) =>
+  len.chain((n) => bytesOf(n).map((v) => Buffer.concat([Buffer.from([id, n]), Buffer.from(v)])));
 
 /** Standard ids at the lengths the decoder reads. */
 const standardItem = fc.oneof(
@@ -150,26 +159,52 @@ const standardItem = fc.oneof(
   item(0x30, fc.constant(1)),
   item(0x31, fc.constant(1)),
 );
-const POWER_LENGTHS: Record<number, number[]> = { 0x56: [1, 2], 0x61: [2], 0x69: [2], 0xd3: [2], 0xd4: [1], 0xe4: [2], 0xee: [6], 0xf1: [4], 0xf7: [4, 6] };
+const POWER_LENGTHS: Record<number, number[]> = {
+  0x56: [1, 2],
+  0x61: [2],
+  0x69: [2],
+  0xd3: [2],
+  0xd4: [1],
+  0xe4: [2],
+  0xee: [6],
+  0xf1: [4],
+  0xf7: [4, 6],
+};
 const vendorItem = fc.oneof(
-  fc.constantFrom(...Object.keys(POWER_LENGTHS).map(Number)).chain((id) => item(id, fc.oneof(fc.constantFrom(...POWER_LENGTHS[id]), fc.integer({ min: 0, max: 8 })))),
+  fc
+    .constantFrom(...Object.keys(POWER_LENGTHS).map(Number))
+    .chain((id) => item(id, fc.oneof(fc.constantFrom(...POWER_LENGTHS[id]), fc.integer({ min: 0, max: 8 })))),
   item(0xf3, fc.integer({ min: 0, max: 40 })),
   item(0xeb, fc.integer({ min: 0, max: 40 })),
-  fc.constantFrom('$OBD-RT,13.8,2100,61,18,35,90,7.5,8.1,12.3,45678,1.1,3500', '$OBD-RT,1,2', 'xyz').map((t) => Buffer.concat([Buffer.from([0xe6, t.length]), Buffer.from(t, 'latin1')])),
+  fc
+    .constantFrom('$OBD-RT,13.8,2100,61,18,35,90,7.5,8.1,12.3,45678,1.1,3500', '$OBD-RT,1,2', 'xyz')
+    .map((t) => Buffer.concat([Buffer.from([0xe6, t.length]), Buffer.from(t, 'latin1')])),
   // Nested 0x80: OBD items inside its value.
-  fc.array(fc.tuple(byte, fc.integer({ min: 0, max: 6 })).chain(([id, n]) => item(id, fc.constant(n))), { maxLength: 4 }).map((inner) => {
-    const v = Buffer.concat(inner);
-    return Buffer.concat([Buffer.from([0x80, v.length]), v]);
-  }),
+  fc
+    .array(
+      fc.tuple(byte, fc.integer({ min: 0, max: 6 })).chain(([id, n]) => item(id, fc.constant(n))),
+      { maxLength: 4 },
+    )
+    .map((inner) => {
+      const v = Buffer.concat(inner);
+      return Buffer.concat([Buffer.from([0x80, v.length]), v]);
+    }),
   item(0x80, fc.constant(1)),
   item(0x80, fc.integer({ min: 2, max: 6 })),
   // Any id, any length: standard ids at odd lengths, ids nobody documents.
   fc.tuple(byte, fc.integer({ min: 0, max: 12 })).chain(([id, n]) => item(id, fc.constant(n))),
 );
 const bcdTime = fc.oneof(
-  fc.tuple(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 })).map((f) =>
-    Buffer.from(f.map((v) => ((v / 10) | 0) * 16 + (v % 10))),
-  ),
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: 99 }),
+      fc.integer({ min: 1, max: 12 }),
+      fc.integer({ min: 1, max: 31 }),
+      fc.integer({ min: 0, max: 23 }),
+      fc.integer({ min: 0, max: 59 }),
+      fc.integer({ min: 0, max: 59 }),
+    )
+    .map((f) => Buffer.from(f.map((v) => ((v / 10) | 0) * 16 + (v % 10)))),
   bytesOf(6).map((b) => Buffer.from(b)),
 );
 const locationBody = fc
@@ -177,7 +212,10 @@ const locationBody = fc
     fixed: bytesOf(22),
     time: bcdTime,
     items: fc.array(fc.oneof({ weight: 3, arbitrary: standardItem }, { weight: 2, arbitrary: vendorItem }), { maxLength: 14 }),
-    tail: fc.oneof({ weight: 4, arbitrary: fc.constant(new Uint8Array(0)) }, { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3 }) }),
+    tail: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(new Uint8Array(0)) },
+      { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3 }) },
+    ),
   })
   .map(({ fixed, time, items, tail }) => Buffer.concat([Buffer.from(fixed), time, ...items, Buffer.from(tail)]))
   .filter((b) => b.length <= 1023);
@@ -213,20 +251,25 @@ describe('property: random 0x0200 bodies with random item sets', () => {
 
   it('made sloppy (checksum, length), are refused by the fast path and decoded by the tolerant one', () => {
     fc.assert(
-      fc.property(frameArgs, fc.constantFrom('checksum', 'length', 'both'), fc.integer({ min: -8, max: 8 }).filter((d) => d !== 0 && d !== 5) /* +5 on a 2019 header is an exact 2013 one */, ({ body, version, phone, serial }, how, delta) => {
-        let p = packet(body, version, phone, serial);
-        if (how !== 'checksum') p = misdeclared(p, delta);
-        if (how !== 'length') p = badChecksum(p);
-        expect(decodeWellFormed(p, 0, p.length, GATEWAY_DECODE)).toBeUndefined();
-        let tolerant: DecodedMessage | Error;
-        try {
-          tolerant = decodeTolerant(p, 0, p.length, GATEWAY_DECODE);
-        } catch (e) {
-          tolerant = e as Error; // a length that leaves no room for the header: refused alike
-        }
-        if (tolerant instanceof Error) expect(() => decodePacket(p, GATEWAY_DECODE)).toThrow(tolerant.message);
-        else expectSame(decodePacket(p, GATEWAY_DECODE), tolerant);
-      }),
+      fc.property(
+        frameArgs,
+        fc.constantFrom('checksum', 'length', 'both'),
+        fc.integer({ min: -8, max: 8 }).filter((d) => d !== 0 && d !== 5) /* +5 on a 2019 header is an exact 2013 one */,
+        ({ body, version, phone, serial }, how, delta) => {
+          let p = packet(body, version, phone, serial);
+          if (how !== 'checksum') p = misdeclared(p, delta);
+          if (how !== 'length') p = badChecksum(p);
+          expect(decodeWellFormed(p, 0, p.length, GATEWAY_DECODE)).toBeUndefined();
+          let tolerant: DecodedMessage | Error;
+          try {
+            tolerant = decodeTolerant(p, 0, p.length, GATEWAY_DECODE);
+          } catch (e) {
+            tolerant = e as Error; // a length that leaves no room for the header: refused alike
+          }
+          if (tolerant instanceof Error) expect(() => decodePacket(p, GATEWAY_DECODE)).toThrow(tolerant.message);
+          else expectSame(decodePacket(p, GATEWAY_DECODE), tolerant);
+        },
+      ),
       { numRuns: 300 },
     );
   });

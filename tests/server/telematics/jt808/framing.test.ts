@@ -51,7 +51,11 @@ describe('decode errors are typed', () => {
   const wire = heartbeat(1);
 
   it.each<[string, () => unknown, Jt808ErrorCode]>([
-    ['bad checksum', () => decodeFrame(Buffer.concat([wire.subarray(0, wire.length - 2), Buffer.from([wire[wire.length - 2] ^ 1, 0x7e])])), 'BAD_CHECKSUM'],
+    [
+      'bad checksum',
+      () => decodeFrame(Buffer.concat([wire.subarray(0, wire.length - 2), Buffer.from([wire[wire.length - 2] ^ 1, 0x7e])])),
+      'BAD_CHECKSUM',
+    ],
     ['missing closing flag', () => decodeFrame(wire.subarray(0, wire.length - 1)), 'TRUNCATED'],
     ['missing opening flag', () => decodeFrame(wire.subarray(1)), 'BAD_FLAG'],
     ['flag inside', () => decodeFrame(hex(REAL.strayFlag)), 'BAD_FLAG'],
@@ -71,7 +75,12 @@ describe('decode errors are typed', () => {
 });
 
 describe('FrameSplitter', () => {
-  const frames = [heartbeat(1), encodeMessage({ phone: '57', serial: 0x2b }, { msgId: MsgId.Heartbeat }), hex(REAL.locationObdFlat), heartbeat(4)];
+  const frames = [
+    heartbeat(1),
+    encodeMessage({ phone: '57', serial: 0x2b }, { msgId: MsgId.Heartbeat }),
+    hex(REAL.locationObdFlat),
+    heartbeat(4),
+  ];
   const stream = Buffer.concat(frames);
   const expected = frames.map((f) => unframe(f).toString('hex'));
 

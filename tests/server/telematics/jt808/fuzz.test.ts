@@ -27,8 +27,22 @@ const VALID_FRAMES: Buffer[] = [
     .filter(([k]) => k !== 'badChecksum' && k !== 'strayFlag')
     .map(([, h]) => hex(h)),
   encodeMessage({ phone: '57', serial: 0x2b }, { msgId: MsgId.Heartbeat }),
-  encodeMessage({ phone: '13912345678901234567', serial: 9, version: 2019 }, { msgId: MsgId.Auth, body: { code: 'c0de', imei: '861234567890123', softwareVersion: '1.0' } }),
-  encodeMessage({ phone: '1', serial: 2 }, { msgId: MsgId.SetParams, body: { params: [{ id: 1, type: 'u32', value: 30 }, { id: 0x10, type: 'string', value: 'cmnet' }] } }),
+  encodeMessage(
+    { phone: '13912345678901234567', serial: 9, version: 2019 },
+    { msgId: MsgId.Auth, body: { code: 'c0de', imei: '861234567890123', softwareVersion: '1.0' } },
+  ),
+  encodeMessage(
+    { phone: '1', serial: 2 },
+    {
+      msgId: MsgId.SetParams,
+      body: {
+        params: [
+          { id: 1, type: 'u32', value: 30 },
+          { id: 0x10, type: 'string', value: 'cmnet' },
+        ],
+      },
+    },
+  ),
   encodeMessage({ phone: '1', serial: 3 }, { msgId: MsgId.Text, body: { flag: 8, text: '注意安全' } }),
 ];
 
@@ -85,10 +99,15 @@ describe('property: malformed input never escapes as anything but Jt808DecodeErr
 
   it('mutations of valid frames', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...VALID_FRAMES), fc.array(mutation, { minLength: 1, maxLength: 4 }), fc.boolean(), (frame, ms, verify) => {
-        const bad = mutate(frame, ms);
-        decodesOrTypedError(() => decodeFrame(bad, { verifyChecksum: verify }));
-      }),
+      fc.property(
+        fc.constantFrom(...VALID_FRAMES),
+        fc.array(mutation, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (frame, ms, verify) => {
+          const bad = mutate(frame, ms);
+          decodesOrTypedError(() => decodeFrame(bad, { verifyChecksum: verify }));
+        },
+      ),
       { numRuns: 5000 },
     );
   });
@@ -123,19 +142,23 @@ describe('property: malformed input never escapes as anything but Jt808DecodeErr
 
   it('unmutated frames always come out of the splitter intact, whatever the chunking', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...VALID_FRAMES), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1 }), (frames, cuts) => {
-        const stream = Buffer.concat(frames);
-        const s = new FrameSplitter();
-        const out: Buffer[] = [];
-        let o = 0;
-        let c = 0;
-        while (o < stream.length) {
-          const n = cuts[c++ % cuts.length];
-          out.push(...s.push(stream.subarray(o, o + n)));
-          o += n;
-        }
-        expect(out.map((p) => decodePacket(p).serial)).toEqual(frames.map((f) => decodeFrame(f).serial));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...VALID_FRAMES), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1 }),
+        (frames, cuts) => {
+          const stream = Buffer.concat(frames);
+          const s = new FrameSplitter();
+          const out: Buffer[] = [];
+          let o = 0;
+          let c = 0;
+          while (o < stream.length) {
+            const n = cuts[c++ % cuts.length];
+            out.push(...s.push(stream.subarray(o, o + n)));
+            o += n;
+          }
+          expect(out.map((p) => decodePacket(p).serial)).toEqual(frames.map((f) => decodeFrame(f).serial));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -5,9 +5,12 @@ describe('GBK', () => {
     expect(new TextDecoder('gbk').decode(Buffer.from('d4c1', 'hex'))).toBe('粤');
   });
 
-  it.each(['粤B88888', '京A·12345', '苏BA68608', '新Q12345', '使014578', '注意安全，请勿疲劳驾驶！', 'plain ASCII'])('round-trips %s', (text) => {
-    expect(decodeGbk(encodeGbk(text))).toBe(text);
-  });
+  it.each(['粤B88888', '京A·12345', '苏BA68608', '新Q12345', '使014578', '注意安全，请勿疲劳驾驶！', 'plain ASCII'])(
+    'round-trips %s',
+    (text) => {
+      expect(decodeGbk(encodeGbk(text))).toBe(text);
+    },
+  );
 
   it('encodes with the GBK codes devices send', () => {
     expect(encodeGbk('粤B').toString('hex')).toBe('d4c142');

@@ -16,7 +16,10 @@ import { withChecksum } from './helpers';
 
 describe('header layouts', () => {
   it('2019: version flag, protocol-version byte, BCD[10] phone trimmed', () => {
-    const wire = encodeMessage({ phone: '00000012345678901234', serial: 300, version: 2019, protocolVersion: 1 }, { msgId: MsgId.Heartbeat });
+    const wire = encodeMessage(
+      { phone: '00000012345678901234', serial: 300, version: 2019, protocolVersion: 1 },
+      { msgId: MsgId.Heartbeat },
+    );
     const packet = unframe(wire);
     expect(packet.length).toBe(17 + 1);
     expect(packet.readUInt16BE(2) & PROP_VERSION).toBe(PROP_VERSION);
@@ -45,7 +48,10 @@ describe('header layouts', () => {
   });
 
   it('body-property bits: length, encryption, subpackage, version, reserved bit 15', () => {
-    const packet = encodePacket({ msgId: 0x0900, phone: '1', serial: 1, encryption: 1, reservedBit: true, packet: { count: 2, index: 2 } }, Buffer.alloc(5));
+    const packet = encodePacket(
+      { msgId: 0x0900, phone: '1', serial: 1, encryption: 1, reservedBit: true, packet: { count: 2, index: 2 } },
+      Buffer.alloc(5),
+    );
     const props = packet.readUInt16BE(2);
     expect(props & 0x3ff).toBe(5);
     expect((props >> 10) & 7).toBe(1);
@@ -83,11 +89,19 @@ describe('header layouts', () => {
     expect(() => encodeMessage({ phone: '1', serial: 70000 }, { msgId: MsgId.Heartbeat })).toThrow(/BAD_FIELD/);
     expect(() => encodeFrame({ msgId: 1, phone: '1', serial: 1, packet: { count: 1, index: 1 } }, Buffer.alloc(1024))).toThrow(/TOO_LONG/);
     expect(() =>
-      encodeMessage({ phone: '1', serial: 1 }, { msgId: MsgId.Register, body: { province: 1, city: 1, makerId: 'TOO-LONG', model: '', terminalId: '', plateColor: 0, plate: '' } }),
+      encodeMessage(
+        { phone: '1', serial: 1 },
+        { msgId: MsgId.Register, body: { province: 1, city: 1, makerId: 'TOO-LONG', model: '', terminalId: '', plateColor: 0, plate: '' } },
+      ),
     ).toThrow(/TOO_LONG/);
   });
 
   it('decodes the same header the reference frame carries', () => {
-    expect(parseHeader(unframe(hex('7E00020000012345678900000A817E')))).toMatchObject({ msgId: 2, phone: '12345678900', serial: 10, bodyLength: 0 });
+    expect(parseHeader(unframe(hex('7E00020000012345678900000A817E')))).toMatchObject({
+      msgId: 2,
+      phone: '12345678900',
+      serial: 10,
+      bodyLength: 0,
+    });
   });
 });

@@ -4,7 +4,16 @@
  * the fast-path test and by bench/jt808-decode-pair.bench.ts, so both look at the same frames.
  */
 
-import { encodeMessage, escapeFrame, MsgId, unframe, xorChecksum, type DecodeOptions, type Jt808Version, type LocationInput } from '../../../../server/telematics/jt808/codec';
+import {
+  encodeMessage,
+  escapeFrame,
+  MsgId,
+  unframe,
+  xorChecksum,
+  type DecodeOptions,
+  type Jt808Version,
+  type LocationInput,
+} from '../../../../server/telematics/jt808/codec';
 import { hex, REAL } from './fixtures';
 
 export type CorpusKind = 'standard' | 'vendor' | 'sloppy';
@@ -93,7 +102,11 @@ export const LOCATION_CORPUS: readonly CorpusFrame[] = [
   frame('12 standard items', 'standard', locationPacket(TWELVE_ITEMS)),
   frame('12 standard items, 2019 header', 'standard', locationPacket(TWELVE_ITEMS, '', 2019)),
   frame('no items', 'standard', locationPacket(BASE)),
-  frame('tyre pressure, carriage temperature, short analog, overspeed without area', 'standard', locationPacket(BASE, `05 1e ${'ff'.repeat(30)} 06 02 ffee 2b 02 0102 11 01 00`)),
+  frame(
+    'tyre pressure, carriage temperature, short analog, overspeed without area',
+    'standard',
+    locationPacket(BASE, `05 1e ${'ff'.repeat(30)} 06 02 ffee 2b 02 0102 11 01 00`),
+  ),
   frame('no fix yet: zero time', 'standard', locationPacket({ ...BASE, time: null })),
   { name: 'real: 0x2A io', kind: 'standard', frame: hex(REAL.locationIo) },
   { name: 'real: SOS, west', kind: 'standard', frame: hex(REAL.locationSos) },
@@ -101,10 +114,22 @@ export const LOCATION_CORPUS: readonly CorpusFrame[] = [
   { name: 'real: 0xEB extension', kind: 'vendor', frame: hex(REAL.locationEb) },
   { name: 'real: flat 0x80 OBD block, escaped 0x7e', kind: 'vendor', frame: hex(REAL.locationObdFlat) },
   { name: 'real: flat 0x80 OBD block with VIN', kind: 'vendor', frame: hex(REAL.locationObdVin) },
-  frame('power items 0xD4 0x69 0x61 0xE4 and undocumented 0xFA', 'vendor', locationPacket(mileage, 'd40155 69020190 610204d8 e402014b 300117 fa03010203')),
-  frame('power items 0x56 0xD3 0xEE 0xF1 0xF7/4', 'vendor', locationPacket(mileage, '56020700 d3020079 ee06170ff00ea00c f1040000307a f70400000ea6')),
+  frame(
+    'power items 0xD4 0x69 0x61 0xE4 and undocumented 0xFA',
+    'vendor',
+    locationPacket(mileage, 'd40155 69020190 610204d8 e402014b 300117 fa03010203'),
+  ),
+  frame(
+    'power items 0x56 0xD3 0xEE 0xF1 0xF7/4',
+    'vendor',
+    locationPacket(mileage, '56020700 d3020079 ee06170ff00ea00c f1040000307a f70400000ea6'),
+  ),
   frame('power item 0xF7/6, 0xE4 unknown charge state', 'vendor', locationPacket(mileage, 'f70600000ea60150 e402aa30')),
-  frame('power items with lengths no vendor uses', 'vendor', locationPacket(mileage, 'd4020101 69010f 61030a0b0c ee0101 f1020102 f70102 e40101 d30101')),
+  frame(
+    'power items with lengths no vendor uses',
+    'vendor',
+    locationPacket(mileage, 'd4020101 69010f 61030a0b0c ee0101 f1020102 f70102 e40101 d30101'),
+  ),
   frame('fuel with bit 15, standard items of odd lengths', 'vendor', locationPacket(mileage, '02028037 010201ff 300201ff 2b0101 110201ff')),
   frame(
     'nested 0x80 OBD, 0xF3, 0xE6 $OBD-RT, 0xEB',
@@ -112,9 +137,30 @@ export const LOCATION_CORPUS: readonly CorpusFrame[] = [
     locationPacket({
       ...BASE,
       extras: {
-        obd: { nested: true, rpm: 2100, powerV: 13.8, coolantTempC: 91, vin: 'LSVAU2180N2123456', dtcs: ['P0301', 'U0100'], odometerKm: 45678.9 },
+        obd: {
+          nested: true,
+          rpm: 2100,
+          powerV: 13.8,
+          coolantTempC: 91,
+          vin: 'LSVAU2180N2123456',
+          dtcs: ['P0301', 'U0100'],
+          odometerKm: 45678.9,
+        },
         obdF3: { speedKmh: 61.5, rpm: 2100, powerV: 13.812, odometerKm: 45678.9, coolantTempC: 90, harshBrakingCount: 2, tripKm: 12.3 },
-        obdRt: { power: 13.8, rpm: 2100, speed: 61, throttle: 18, load: 35, coolant: 90, instFuel: 7.5, avgFuel: 8.1, trip: 12.3, odometer: 45678, tripFuelUsed: 1.1, fuelUsed: 3500 },
+        obdRt: {
+          power: 13.8,
+          rpm: 2100,
+          speed: 61,
+          throttle: 18,
+          load: 35,
+          coolant: 90,
+          instFuel: 7.5,
+          avgFuel: 8.1,
+          trip: 12.3,
+          odometer: 45678,
+          tripFuelUsed: 1.1,
+          fuelUsed: 3500,
+        },
         eb: { iccid: '89860477012070271502', batteryV: 3.6, powerV: 12.5, externalAlarms: 0xffffefff },
       },
     }),

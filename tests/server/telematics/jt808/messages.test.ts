@@ -112,7 +112,10 @@ describe.each(VERSIONS)('round trips, %s header', (version) => {
 
   it('0x8105 terminal control', () => {
     expect(roundTrip({ msgId: MsgId.TerminalControl, body: { command: 0xf0 } }, version).body).toEqual({ command: 0xf0 });
-    expect(roundTrip({ msgId: MsgId.TerminalControl, body: { command: 4, params: 'a;b;c' } }, version).body).toEqual({ command: 4, params: 'a;b;c' });
+    expect(roundTrip({ msgId: MsgId.TerminalControl, body: { command: 4, params: 'a;b;c' } }, version).body).toEqual({
+      command: 4,
+      params: 'a;b;c',
+    });
   });
 });
 
@@ -153,7 +156,18 @@ describe('0x0200 location', () => {
     if (m.msgId !== MsgId.Location) throw new Error('not a location');
     const b = m.body;
     expect(b.alarm).toEqual({ raw: 0x80000003, active: ['sos', 'overspeed', 'illegalDoorOpen'] });
-    expect(b.status).toMatchObject({ accOn: true, fixed: true, south: true, west: true, load: 'full', frontDoorOpen: true, gps: true, beidou: true, moving: true, glonass: false });
+    expect(b.status).toMatchObject({
+      accOn: true,
+      fixed: true,
+      south: true,
+      west: true,
+      load: 'full',
+      frontDoorOpen: true,
+      gps: true,
+      beidou: true,
+      moving: true,
+      glonass: false,
+    });
     expect(b.latitude).toBe(-33.868819);
     expect(b.longitude).toBe(-151.209295);
     expect(b.altitude).toBe(-12);
@@ -223,9 +237,30 @@ describe('0x0200 location', () => {
         longitude: 120,
         time: '2024-06-01T00:00:00Z',
         extras: {
-          obd: { nested: true, rpm: 2100, powerV: 13.8, coolantTempC: 91, vin: 'LSVAU2180N2123456', dtcs: ['P0301', 'U0100'], odometerKm: 45678.9 },
+          obd: {
+            nested: true,
+            rpm: 2100,
+            powerV: 13.8,
+            coolantTempC: 91,
+            vin: 'LSVAU2180N2123456',
+            dtcs: ['P0301', 'U0100'],
+            odometerKm: 45678.9,
+          },
           obdF3: { speedKmh: 61.5, rpm: 2100, powerV: 13.812, odometerKm: 45678.9, coolantTempC: 90, harshBrakingCount: 2, tripKm: 12.3 },
-          obdRt: { power: 13.8, rpm: 2100, speed: 61, throttle: 18, load: 35, coolant: 90, instFuel: 7.5, avgFuel: 8.1, trip: 12.3, odometer: 45678, tripFuelUsed: 1.1, fuelUsed: 3500 },
+          obdRt: {
+            power: 13.8,
+            rpm: 2100,
+            speed: 61,
+            throttle: 18,
+            load: 35,
+            coolant: 90,
+            instFuel: 7.5,
+            avgFuel: 8.1,
+            trip: 12.3,
+            odometer: 45678,
+            tripFuelUsed: 1.1,
+            fuelUsed: 3500,
+          },
           eb: { iccid: '89860477012070271502', batteryV: 3.6, powerV: 12.5, externalAlarms: 0xffffefff },
         },
       },
@@ -242,8 +277,29 @@ describe('0x0200 location', () => {
       vin: 'LSVAU2180N2123456',
       dtcs: ['P0301', 'U0100'],
     });
-    expect(x.obdF3).toEqual({ speedKmh: 61.5, rpm: 2100, powerV: 13.812, odometerKm: 45678.9, coolantTempC: 90, tripKm: 12.3, harshBrakingCount: 2 });
-    expect(x.obdRt).toEqual({ power: 13.8, rpm: 2100, speed: 61, throttle: 18, load: 35, coolant: 90, instFuel: 7.5, avgFuel: 8.1, trip: 12.3, odometer: 45678, tripFuelUsed: 1.1, fuelUsed: 3500 });
+    expect(x.obdF3).toEqual({
+      speedKmh: 61.5,
+      rpm: 2100,
+      powerV: 13.812,
+      odometerKm: 45678.9,
+      coolantTempC: 90,
+      tripKm: 12.3,
+      harshBrakingCount: 2,
+    });
+    expect(x.obdRt).toEqual({
+      power: 13.8,
+      rpm: 2100,
+      speed: 61,
+      throttle: 18,
+      load: 35,
+      coolant: 90,
+      instFuel: 7.5,
+      avgFuel: 8.1,
+      trip: 12.3,
+      odometer: 45678,
+      tripFuelUsed: 1.1,
+      fuelUsed: 3500,
+    });
     expect(x.eb).toEqual({ iccid: '89860477012070271502', batteryV: 3.6, powerV: 12.5, externalAlarms: 0xffffefff });
     expect(Object.keys(x.raw ?? {}).sort()).toEqual(['0x80', '0xE6', '0xEB', '0xF3']);
     expect(Buffer.from(x.raw?.['0xE6'] ?? '', 'hex').toString('latin1')).toMatch(/^\$OBD-RT,13\.8,2100,61,/);
@@ -259,7 +315,10 @@ describe('0x0200 location', () => {
   });
 
   it('a tail that is not a whole item is kept as malformed, not thrown', () => {
-    const wire = encodeMessage({ phone: '1', serial: 1 }, { msgId: MsgId.Location, body: { latitude: 1, longitude: 1, time: T0, extras: { satellites: 5, malformed: '3104ff' } } });
+    const wire = encodeMessage(
+      { phone: '1', serial: 1 },
+      { msgId: MsgId.Location, body: { latitude: 1, longitude: 1, time: T0, extras: { satellites: 5, malformed: '3104ff' } } },
+    );
     const m = decodeFrame(wire);
     if (m.msgId !== MsgId.Location || m.opaque) throw new Error('not a location');
     expect(m.body.extras).toEqual({ satellites: 5, malformed: '3104ff' });
@@ -268,7 +327,20 @@ describe('0x0200 location', () => {
   it('items with an unexpected length go to unknown', () => {
     const wire = encodeMessage(
       { phone: '1', serial: 1 },
-      { msgId: MsgId.Location, body: { latitude: 1, longitude: 1, time: T0, extras: { unknown: [{ id: 0x01, hex: '0102' }, { id: 0x30, hex: '0102' }] } } },
+      {
+        msgId: MsgId.Location,
+        body: {
+          latitude: 1,
+          longitude: 1,
+          time: T0,
+          extras: {
+            unknown: [
+              { id: 0x01, hex: '0102' },
+              { id: 0x30, hex: '0102' },
+            ],
+          },
+        },
+      },
     );
     const m = decodeFrame(wire);
     if (m.msgId !== MsgId.Location || m.opaque) throw new Error('not a location');
@@ -289,7 +361,13 @@ describe('0x0200 location', () => {
 });
 
 describe('0x0704 batch upload', () => {
-  const item = (i: number): LocationInput => ({ latitude: 22 + i / 1000, longitude: 114, speed: i, time: 1_700_000_000_000 + i * 1000, extras: { mileageKm: i } });
+  const item = (i: number): LocationInput => ({
+    latitude: 22 + i / 1000,
+    longitude: 114,
+    speed: i,
+    time: 1_700_000_000_000 + i * 1000,
+    extras: { mileageKm: i },
+  });
 
   it.each([
     [0, false],
@@ -343,7 +421,14 @@ describe('0x0900 transparent data', () => {
       msgId: MsgId.Transparent,
       body: {
         type: 0xf0,
-        obdRecord: { time: '2024-03-01T08:00:00Z', archive: true, vehicleType: 1, subtype: 2, dtcs, position: { status: 3, latitude: 22.5, longitude: -114.25 } },
+        obdRecord: {
+          time: '2024-03-01T08:00:00Z',
+          archive: true,
+          vehicleType: 1,
+          subtype: 2,
+          dtcs,
+          position: { status: 3, latitude: 22.5, longitude: -114.25 },
+        },
       },
     });
     if (m.msgId !== MsgId.Transparent) throw new Error('not 0x0900');
@@ -377,10 +462,32 @@ describe('0x0900 transparent data', () => {
     });
     if (pids.msgId !== MsgId.Transparent) throw new Error('not 0x0900');
     expect(pids.body.obdRecord?.values).toEqual({ odometerKm: 12345.6, fuelLevel: 50, vin: 'LSVAU2180N2123456' });
-    const alarms = roundTrip({ msgId: MsgId.Transparent, body: { type: 0xf0, obdRecord: { time: T0, subtype: 3, alarms: [{ id: 0x05, hex: '01' }, { id: 0x07, hex: '' }] } } });
+    const alarms = roundTrip({
+      msgId: MsgId.Transparent,
+      body: {
+        type: 0xf0,
+        obdRecord: {
+          time: T0,
+          subtype: 3,
+          alarms: [
+            { id: 0x05, hex: '01' },
+            { id: 0x07, hex: '' },
+          ],
+        },
+      },
+    });
     if (alarms.msgId !== MsgId.Transparent) throw new Error('not 0x0900');
-    expect(alarms.body.obdRecord).toMatchObject({ subtypeName: 'alarms', alarms: [{ id: 0x05, hex: '01' }, { id: 0x07, hex: '' }] });
-    const vin = roundTrip({ msgId: MsgId.Transparent, body: { type: 0xf0, obdRecord: { time: T0, subtype: 0x0b, vin: 'LSVAU2180N2123456' } } });
+    expect(alarms.body.obdRecord).toMatchObject({
+      subtypeName: 'alarms',
+      alarms: [
+        { id: 0x05, hex: '01' },
+        { id: 0x07, hex: '' },
+      ],
+    });
+    const vin = roundTrip({
+      msgId: MsgId.Transparent,
+      body: { type: 0xf0, obdRecord: { time: T0, subtype: 0x0b, vin: 'LSVAU2180N2123456' } },
+    });
     if (vin.msgId !== MsgId.Transparent) throw new Error('not 0x0900');
     expect(vin.body.obdRecord).toMatchObject({ subtypeName: 'vin', vin: 'LSVAU2180N2123456' });
     const ev = roundTrip({ msgId: MsgId.Transparent, body: { type: 0xf0, obdRecord: { time: T0, subtype: 0x15, event: 52 } } });

@@ -3,7 +3,15 @@
  * answer 0x0104, both ways, and the malformed bodies a terminal may send (refused as BAD_BODY,
  * never thrown as anything else).
  */
-import { decodeFrame, encodeFrame, encodeMessage, MsgId, PARAM, type Jt808BodyInput, type KnownMessage } from '../../../../server/telematics/jt808/codec';
+import {
+  decodeFrame,
+  encodeFrame,
+  encodeMessage,
+  MsgId,
+  PARAM,
+  type Jt808BodyInput,
+  type KnownMessage,
+} from '../../../../server/telematics/jt808/codec';
 
 function roundTrip(message: Jt808BodyInput): KnownMessage {
   const wire = encodeMessage({ phone: '13912345678', serial: 5 }, message);
@@ -13,7 +21,8 @@ function roundTrip(message: Jt808BodyInput): KnownMessage {
   expect(encodeMessage({ phone: '13912345678', serial: 5, version: m.version }, m).equals(wire)).toBe(true);
   return m;
 }
-const raw = (msgId: number, body: string) => () => decodeFrame(encodeFrame({ msgId, phone: '13912345678', serial: 5 }, Buffer.from(body.replace(/ /g, ''), 'hex')));
+const raw = (msgId: number, body: string) => () =>
+  decodeFrame(encodeFrame({ msgId, phone: '13912345678', serial: 5 }, Buffer.from(body.replace(/ /g, ''), 'hex')));
 
 describe('terminal parameter queries', () => {
   it('0x8104 query all: an empty body', () => {
@@ -38,7 +47,9 @@ describe('terminal parameter queries', () => {
     ];
     expect(roundTrip({ msgId: MsgId.ParamsResponse, body: { replySerial: 0xbeef, params } }).body).toEqual({ replySerial: 0xbeef, params });
     // Bytes as a terminal sends them: serial 7, one parameter 0x0001 = 60 (DWORD).
-    expect(raw(0x0104, '0007 01 00000001 04 0000003c')()).toMatchObject({ body: { replySerial: 7, params: [{ id: 1, type: 'u32', value: 60 }] } });
+    expect(raw(0x0104, '0007 01 00000001 04 0000003c')()).toMatchObject({
+      body: { replySerial: 7, params: [{ id: 1, type: 'u32', value: 60 }] },
+    });
     // A terminal with nothing to tell: no parameters.
     expect(raw(0x0104, '0007 00')()).toMatchObject({ body: { replySerial: 7, params: [] } });
   });
@@ -59,6 +70,8 @@ describe('terminal parameter queries', () => {
   });
 
   it('refuses to encode more than 255 ids', () => {
-    expect(() => encodeMessage({ phone: '1', serial: 1 }, { msgId: MsgId.QueryParams, body: { ids: Array.from({ length: 256 }, (_, i) => i) } })).toThrow(expect.objectContaining({ code: 'TOO_LONG' }));
+    expect(() =>
+      encodeMessage({ phone: '1', serial: 1 }, { msgId: MsgId.QueryParams, body: { ids: Array.from({ length: 256 }, (_, i) => i) } }),
+    ).toThrow(expect.objectContaining({ code: 'TOO_LONG' }));
   });
 });

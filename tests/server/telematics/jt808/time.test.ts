@@ -10,9 +10,12 @@ describe('BCD time', () => {
     expect(new Date(readBcdTime(bcd('250101000000'), 0, -300)).toISOString()).toBe('2025-01-01T05:00:00.000Z');
   });
 
-  it.each(['000000000000', '231301000000', '230230000000', '230229000000', '231231240000', '2312312359a0', '231231235960'])('rejects %s', (s) => {
-    expect(readBcdTime(bcd(s), 0, 480)).toBeNaN();
-  });
+  it.each(['000000000000', '231301000000', '230230000000', '230229000000', '231231240000', '2312312359a0', '231231235960'])(
+    'rejects %s',
+    (s) => {
+      expect(readBcdTime(bcd(s), 0, 480)).toBeNaN();
+    },
+  );
 
   it('writes what it reads', () => {
     fc.assert(

@@ -18,8 +18,19 @@ describe('toJson', () => {
   });
 
   it('writes buffers as hex and marks opaque bodies', () => {
-    const m = decodeFrame(encodeMessage({ phone: '1', serial: 1, version: 2019, encryption: 1 }, { msgId: MsgId.Heartbeat, body: { extraHex: 'abcd' } }));
-    expect(messageToJson(m)).toEqual({ msgId: '0x0002', version: 2019, phone: '1', serial: 1, protocolVersion: 1, encryption: 1, opaque: 'encrypted', body: { hex: 'abcd' } });
+    const m = decodeFrame(
+      encodeMessage({ phone: '1', serial: 1, version: 2019, encryption: 1 }, { msgId: MsgId.Heartbeat, body: { extraHex: 'abcd' } }),
+    );
+    expect(messageToJson(m)).toEqual({
+      msgId: '0x0002',
+      version: 2019,
+      phone: '1',
+      serial: 1,
+      protocolVersion: 1,
+      encryption: 1,
+      opaque: 'encrypted',
+      body: { hex: 'abcd' },
+    });
   });
 
   it('reports errors with their code', () => {

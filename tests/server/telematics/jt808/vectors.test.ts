@@ -156,7 +156,12 @@ describe('published real-device frames', () => {
     const io = decodeFrame(hex(REAL.locationIo));
     if (io.msgId !== MsgId.Location || io.opaque) throw new Error('not a location');
     expect(io.phone).toBe('1601285614');
-    expect(io.body.extras).toMatchObject({ mileageKm: 4326.4, io: { raw: 0, deepSleep: false, sleep: false }, signalStrength: 27, satellites: 3 });
+    expect(io.body.extras).toMatchObject({
+      mileageKm: 4326.4,
+      io: { raw: 0, deepSleep: false, sleep: false },
+      signalStrength: 27,
+      satellites: 3,
+    });
     const sos = decodeFrame(hex(REAL.locationSos));
     if (sos.msgId !== MsgId.Location || sos.opaque) throw new Error('not a location');
     expect(sos.body.alarm.active).toEqual(['sos']);
@@ -194,7 +199,16 @@ describe('published real-device frames', () => {
       msgId: 0x0100,
       version: 2013,
       phone: '14130567872',
-      body: { province: 44, city: 303, makerId: '70111', model: 'BSJ-A6-BD', terminalId: '0567872', plateColor: 1, plate: '粤B88888', layout: 2013 },
+      body: {
+        province: 44,
+        city: 303,
+        makerId: '70111',
+        model: 'BSJ-A6-BD',
+        terminalId: '0567872',
+        plateColor: 1,
+        plate: '粤B88888',
+        layout: 2013,
+      },
     });
     const b = decodeFrame(hex(REAL.register2011));
     expect(b).toMatchObject({

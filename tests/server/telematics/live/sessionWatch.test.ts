@@ -42,7 +42,10 @@ describe.each(BACKENDS)('the live socket and the end of its session on %s', (bac
   it('closes on a password change, and on a reset by an administrator', async () => {
     const member = await s.addMember('HD', 'orgUser');
     const socket = await live(member.token);
-    const changed = await s.call(member.token, 'POST', '/api/passport/member/change-password', { oldPassword: MEMBER_PASSWORD, newPassword: 'Moved2027y' });
+    const changed = await s.call(member.token, 'POST', '/api/passport/member/change-password', {
+      oldPassword: MEMBER_PASSWORD,
+      newPassword: 'Moved2027y',
+    });
     expect(changed.status).toBe(200);
     expect(await closedWithin(socket)).toEqual(ended);
 
@@ -75,7 +78,9 @@ describe.each(BACKENDS)('the live socket and the end of its session on %s', (bac
     expect(await closedWithin(socket)).toEqual({ code: LIVE_CLOSE.scopeChanged.code, reason: 'session scope changed' });
     const again = await live(member.token);
     expect(again.messages[0].orgPath).not.toBe(before);
-    expect(again.messages[0].orgPath).toBe((await s.database.db.selectFrom('organisation').select('path').where('code', '=', 'HN').executeTakeFirstOrThrow()).path);
+    expect(again.messages[0].orgPath).toBe(
+      (await s.database.db.selectFrom('organisation').select('path').where('code', '=', 'HN').executeTakeFirstOrThrow()).path,
+    );
     again.close();
   });
 
@@ -89,13 +94,22 @@ describe.each(BACKENDS)('the live socket and the end of its session on %s', (bac
   });
 
   it('refuses a weak-password session (403, as REST does), and opens for the full session after the change', async () => {
-    const r = await s.call(admin, 'POST', '/api/passport/passport/register', { loginName: 'live-weak', name: '弱密码', memberType: 'orgUser', password: 'aaa111', orgId: await s.orgId('HD') });
+    const r = await s.call(admin, 'POST', '/api/passport/passport/register', {
+      loginName: 'live-weak',
+      name: '弱密码',
+      memberType: 'orgUser',
+      password: 'aaa111',
+      orgId: await s.orgId('HD'),
+    });
     expect(r.status).toBe(201);
     const weak = await s.call(null, 'POST', '/api/login', { loginName: 'live-weak', password: 'aaa111' });
     expect(weak.body.code).toBe('weakPassword');
     await expect(openSocket(ws, ['fleetstar', weak.body.object.token])).rejects.toThrow('HTTP 403');
     await expect(openSocket(`${ws}?token=${weak.body.object.token}`)).rejects.toThrow('HTTP 403');
-    const changed = await s.call(weak.body.object.token, 'POST', '/api/passport/member/change-password', { oldPassword: 'aaa111', newPassword: 'Better2026x' });
+    const changed = await s.call(weak.body.object.token, 'POST', '/api/passport/member/change-password', {
+      oldPassword: 'aaa111',
+      newPassword: 'Better2026x',
+    });
     expect(changed.status).toBe(200);
     const socket = await live(await s.login('live-weak', 'Better2026x'));
     socket.close();

@@ -8,8 +8,12 @@ describe('a write that lost the race with a month partition attach', () => {
   it('is told apart from every other refusal', () => {
     expect(isAttachRace(race())).toBe(true);
     // The same check on a month partition, or a CHECK constraint of the default, is a real refusal.
-    expect(isAttachRace(dbError('new row for relation "position_p209910" violates partition constraint', '23514', 'position_p209910'))).toBe(false);
-    expect(isAttachRace(dbError('new row for relation "position_default" violates check constraint "x"', '23514', 'position_default'))).toBe(false);
+    expect(
+      isAttachRace(dbError('new row for relation "position_p209910" violates partition constraint', '23514', 'position_p209910')),
+    ).toBe(false);
+    expect(
+      isAttachRace(dbError('new row for relation "position_default" violates check constraint "x"', '23514', 'position_default')),
+    ).toBe(false);
     expect(isAttachRace(dbError('value "1099511627776" is out of range for type integer', '22003'))).toBe(false);
     expect(isAttachRace('position_default')).toBe(false);
   });

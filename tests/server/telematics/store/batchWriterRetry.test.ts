@@ -11,7 +11,16 @@ import { isTransientDbError } from '../../../../server/platform/db/transient';
 import { BatchWriter, type RecordStore } from '../../../../server/telematics/store/batchWriter';
 import { privatePostgresUnavailable, startPostgresServer } from '../../../helpers/postgresServer';
 
-const source: TerminalIdentity = { terminalId: 1, terminalNo: '1', sim: '1', orgId: 1, orgPath: '/1/', vehicleId: 1, licence: null, vehicleOrgPath: null };
+const source: TerminalIdentity = {
+  terminalId: 1,
+  terminalNo: '1',
+  sim: '1',
+  orgId: 1,
+  orgPath: '/1/',
+  vehicleId: 1,
+  licence: null,
+  vehicleOrgPath: null,
+};
 const db = {} as Kysely<DB>; // the fake stores below never touch it
 
 /** A store whose next inserts fail with the given errors, then succeed. */
@@ -35,7 +44,10 @@ describe('isTransientDbError', () => {
     ['starting up', sqlError('57P03', 'the database system is starting up')],
     ['connection exception class 08', sqlError('08006')],
     ['refused socket', sqlError('ECONNREFUSED')],
-    ['refused on every address', Object.assign(new AggregateError([sqlError('ECONNREFUSED'), sqlError('ECONNREFUSED')]), { code: undefined })],
+    [
+      'refused on every address',
+      Object.assign(new AggregateError([sqlError('ECONNREFUSED'), sqlError('ECONNREFUSED')]), { code: undefined }),
+    ],
     ['connection cut', new Error('Connection terminated unexpectedly')],
     ['broken client', new Error('Client has encountered a connection error and is not queryable')],
   ])('takes %s for the database being away', (_what, e) => {
@@ -52,25 +64,29 @@ describe('isTransientDbError', () => {
     expect(isTransientDbError(e)).toBe(false);
   });
 
-  (privatePostgresUnavailable() ? it.skip : it)('recognises what pg really throws when the server is stopped', async () => {
-    const server = await startPostgresServer();
-    try {
-      const client = new pg.Client({ connectionString: server.url });
-      await client.connect();
-      const cut: unknown[] = [];
-      client.on('error', (e) => cut.push(e));
-      await server.stop();
-      while (!cut.length) await new Promise((r) => setTimeout(r, 10));
-      expect(cut.every(isTransientDbError)).toBe(true);
-      const refused = await new pg.Client({ connectionString: server.url }).connect().then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(isTransientDbError(refused)).toBe(true);
-    } finally {
-      await server.destroy();
-    }
-  }, 60_000);
+  (privatePostgresUnavailable() ? it.skip : it)(
+    'recognises what pg really throws when the server is stopped',
+    async () => {
+      const server = await startPostgresServer();
+      try {
+        const client = new pg.Client({ connectionString: server.url });
+        await client.connect();
+        const cut: unknown[] = [];
+        client.on('error', (e) => cut.push(e));
+        await server.stop();
+        while (!cut.length) await new Promise((r) => setTimeout(r, 10));
+        expect(cut.every(isTransientDbError)).toBe(true);
+        const refused = await new pg.Client({ connectionString: server.url }).connect().then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(isTransientDbError(refused)).toBe(true);
+      } finally {
+        await server.destroy();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('BatchWriter while the database is away', () => {

@@ -38,7 +38,9 @@ describe('positions stored with COPY (PostgreSQL)', () => {
   afterAll(() => s.close());
 
   const rows = (terminalId: number) =>
-    sql<Record<string, unknown>>`SELECT device_time, latitude, longitude, altitude, speed, direction, alarm, status, acc, fixed, mileage_km, fuel_l, blind, extras
+    sql<
+      Record<string, unknown>
+    >`SELECT device_time, latitude, longitude, altitude, speed, direction, alarm, status, acc, fixed, mileage_km, fuel_l, blind, extras
       FROM position WHERE terminal_id = ${terminalId} ORDER BY device_time`
       .execute(s.database.db)
       .then((r) => r.rows);

@@ -97,7 +97,14 @@ describe('partition names', () => {
     // 2026-11-30 20:00 in New York is already December in UTC.
     expect(partitionName('position', monthOf(new Date('2026-11-30T20:00:00-05:00')))).toBe('position_p202612');
     expect(monthOfPartition('position', 'position_p202701')).toBe(m + 1);
-    for (const other of ['position_default', 'position_p202613', 'position_p202600', 'obd_record_p202611', 'position_p2026110', 'xposition_p202611']) {
+    for (const other of [
+      'position_default',
+      'position_p202613',
+      'position_p202600',
+      'obd_record_p202611',
+      'position_p2026110',
+      'xposition_p202611',
+    ]) {
       expect(monthOfPartition('position', other)).toBeNull();
     }
   });
@@ -121,7 +128,9 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
   it('lands inserts on either side of month boundaries in their months, and absorbs a retried batch', async () => {
     const r = await maintainPartitions(db, { now: new Date('2026-01-15T00:00:00Z') });
     expect(r.failed).toEqual([]);
-    expect(r.created).toEqual(expect.arrayContaining(['position_p202601', 'position_p202602', 'position_p202603', 'obd_record_p202602', 'obd_dtc_p202603']));
+    expect(r.created).toEqual(
+      expect.arrayContaining(['position_p202601', 'position_p202602', 'position_p202603', 'obd_record_p202602', 'obd_dtc_p202603']),
+    );
     const times = ['2026-01-31T23:59:59.000Z', '2026-02-01T00:00:00.000Z', '2026-02-28T23:59:59.000Z', '2026-03-01T00:00:00.000Z'];
     const batch = times.map((t) => position(t));
     const inserted = await insertPositions(db, batch);
@@ -136,7 +145,9 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
     expect((await insertPositions(db, batch)).size).toBe(0);
     expect(await count(db, 'position')).toBe(4);
     // A batch mixing a repeat and a new report keeps the new one only.
-    expect([...(await insertPositions(db, [position(times[1]), position('2026-02-15T08:00:00.000Z')]))]).toEqual([`${TERMINAL}|${Date.parse('2026-02-15T08:00:00Z')}`]);
+    expect([...(await insertPositions(db, [position(times[1]), position('2026-02-15T08:00:00.000Z')]))]).toEqual([
+      `${TERMINAL}|${Date.parse('2026-02-15T08:00:00Z')}`,
+    ]);
 
     const obd = [obdRecord(times[0]), obdRecord(times[1])];
     expect((await insertObdRecords(db, obd)).size).toBe(2);
@@ -160,16 +171,31 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
     const plan = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) ${q}`.execute(db);
     expect([...relationsOf(plan.rows[0]['QUERY PLAN'])]).toEqual(['position_p202602']);
     // An open-ended read still sees every month (and the default).
-    const all = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT * FROM position WHERE vehicle_id = ${VEHICLE}`.execute(db);
-    expect([...relationsOf(all.rows[0]['QUERY PLAN'])]).toEqual(expect.arrayContaining(['position_p202601', 'position_p202602', 'position_default']));
+    const all = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (FORMAT JSON) SELECT * FROM position WHERE vehicle_id = ${VEHICLE}`.execute(
+      db,
+    );
+    expect([...relationsOf(all.rows[0]['QUERY PLAN'])]).toEqual(
+      expect.arrayContaining(['position_p202601', 'position_p202602', 'position_default']),
+    );
   });
 
   it('keeps a far-past or far-future clock in the default, and moves it out when its month partition is created', async () => {
     const past = ['2000-01-01T00:00:00.000Z', '2000-01-31T23:59:59.000Z'];
     const future = ['2099-06-15T12:00:00.000Z'];
-    expect((await insertPositions(db, [...past, ...future].map((t) => position(t)))).size).toBe(3);
+    expect(
+      (
+        await insertPositions(
+          db,
+          [...past, ...future].map((t) => position(t)),
+        )
+      ).size,
+    ).toBe(3);
     expect((await insertObdRecords(db, [obdRecord(past[0]), obdRecord(future[0])])).size).toBe(2);
-    const where = async () => ({ position: await placement(db, 'position'), obd_record: await placement(db, 'obd_record'), obd_dtc: await placement(db, 'obd_dtc') });
+    const where = async () => ({
+      position: await placement(db, 'position'),
+      obd_record: await placement(db, 'obd_record'),
+      obd_dtc: await placement(db, 'obd_dtc'),
+    });
     let w = await where();
     for (const t of [...past, ...future]) expect(w.position[t]).toBe('position_default');
     expect([w.obd_record[past[0]], w.obd_dtc[future[0]]]).toEqual(['obd_record_default', 'obd_dtc_default']);
@@ -186,7 +212,11 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
       { partition: 'obd_dtc_p209906', rows: 1 },
     ]);
     w = await where();
-    expect([w.position[future[0]], w.obd_record[future[0]], w.obd_dtc[future[0]]]).toEqual(['position_p209906', 'obd_record_p209906', 'obd_dtc_p209906']);
+    expect([w.position[future[0]], w.obd_record[future[0]], w.obd_dtc[future[0]]]).toEqual([
+      'position_p209906',
+      'obd_record_p209906',
+      'obd_dtc_p209906',
+    ]);
     expect(w.position[past[0]]).toBe('position_default');
     // The moved partition got the parent's key: a retry is still absorbed, now by the partition.
     expect((await insertPositions(db, [position(future[0])])).size).toBe(0);
@@ -202,17 +232,30 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
     const left = await sql<{ n: number }>`SELECT count(*)::int AS n FROM position_default WHERE terminal_id = ${TERMINAL}`.execute(db);
     expect(left.rows[0].n).toBe(0);
     // Indexes of the parent reach the partitions built by the move.
-    const idx = await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'position_p209906' ORDER BY 1`.execute(db);
+    const idx = await sql<{
+      name: string;
+    }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'position_p209906' ORDER BY 1`.execute(db);
     expect(idx.rows).toHaveLength(3);
 
     // A second pass has nothing to do.
-    expect(await maintainPartitions(db, { now: new Date('2000-01-20T00:00:00Z') })).toEqual({ created: [], moved: [], dropped: [], failed: [] });
+    expect(await maintainPartitions(db, { now: new Date('2000-01-20T00:00:00Z') })).toEqual({
+      created: [],
+      moved: [],
+      dropped: [],
+      failed: [],
+    });
   });
 
   it('keeps storing while a month partition is created and rows move out of the default', async () => {
     await insertPositions(db, [position('2099-09-01T00:00:00.000Z'), position('2099-09-30T23:59:59.000Z')]);
     const writes: Array<Promise<Set<string>>> = [];
-    for (let i = 0; i < 20; i++) writes.push(insertPositions(db, [position(new Date(Date.parse('2099-09-10T00:00:00Z') + i * 1000).toISOString()), position(new Date(Date.parse('2026-02-20T00:00:00Z') + i * 1000).toISOString())]));
+    for (let i = 0; i < 20; i++)
+      writes.push(
+        insertPositions(db, [
+          position(new Date(Date.parse('2099-09-10T00:00:00Z') + i * 1000).toISOString()),
+          position(new Date(Date.parse('2026-02-20T00:00:00Z') + i * 1000).toISOString()),
+        ]),
+      );
     const pass = maintainPartitions(db, { now: new Date('2099-09-05T00:00:00Z') });
     const stored = await Promise.all(writes);
     expect((await pass).failed).toEqual([]);
@@ -277,7 +320,9 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
   it('with a retention, drops month partitions older than it and nothing else', async () => {
     const tables = ['position', 'obd_record', 'obd_dtc'] as const;
     const before = Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await partitionsOf(db, t)] as const)));
-    expect(before.position).toEqual(expect.arrayContaining(['position_p200001', 'position_p202601', 'position_p202602', 'position_p209906', 'position_default']));
+    expect(before.position).toEqual(
+      expect.arrayContaining(['position_p200001', 'position_p202601', 'position_p202602', 'position_p209906', 'position_default']),
+    );
     // Keep March 2026 and the month before it: January 2026 and older go, whatever the table.
     const now = new Date('2026-03-10T00:00:00Z');
     // Replay level buckets on both sides of the cutoff (February 2026 is kept).
@@ -301,7 +346,9 @@ describe.each(BACKENDS)('position partitions on %s', (backend) => {
     // The default is never dropped, and rows a wrong clock left in it stay.
     expect(w['2100-01-05T00:00:00.000Z']).toBe('position_default');
     expect(Object.values(await placement(db, 'obd_record'))).toEqual(['obd_record_p202602', 'obd_record_p209906']);
-    const levels = await sql<{ minute: Date }>`SELECT minute FROM track_minute WHERE vehicle_id = ${VEHICLE_LEVEL} ORDER BY minute`.execute(db);
+    const levels = await sql<{ minute: Date }>`SELECT minute FROM track_minute WHERE vehicle_id = ${VEHICLE_LEVEL} ORDER BY minute`.execute(
+      db,
+    );
     expect(levels.rows.map((x) => x.minute.toISOString())).toEqual(['2026-02-01T00:00:00.000Z', '2026-03-01T08:00:00.000Z']);
     // Nothing more to drop on the next pass.
     expect((await maintainPartitions(db, { now, retentionMonths: 1, monthsAhead: 0 })).dropped).toEqual([]);
@@ -345,7 +392,11 @@ describe('storing while a month partition is attached (PostgreSQL)', () => {
   }
 
   /** Runs `writes` while the creation of `month`'s partitions has locked `fallback` but not yet attached. */
-  async function duringAttach<T>(fallback: string, month: string, writes: () => Array<Promise<T>>): Promise<{ stored: T[]; failed: unknown[] }> {
+  async function duringAttach<T>(
+    fallback: string,
+    month: string,
+    writes: () => Array<Promise<T>>,
+  ): Promise<{ stored: T[]; failed: unknown[] }> {
     let release!: () => void;
     const held = new Promise<void>((ok) => (release = ok));
     let locked!: () => void;
@@ -375,12 +426,16 @@ describe('storing while a month partition is attached (PostgreSQL)', () => {
     expect(r.failed).toEqual([]);
     expect(r.stored.map((k) => k.size)).toEqual([2, 1]);
     const w = await placement(db, 'position');
-    expect(['2099-10-01T00:00:00.000Z', '2099-10-05T00:00:00.000Z', '2099-10-06T00:00:00.000Z'].map((t) => w[t])).toEqual(Array(3).fill('position_p209910'));
+    expect(['2099-10-01T00:00:00.000Z', '2099-10-05T00:00:00.000Z', '2099-10-06T00:00:00.000Z'].map((t) => w[t])).toEqual(
+      Array(3).fill('position_p209910'),
+    );
   });
 
   it('stores a batch of OBD records and their DTCs in the new partitions', async () => {
     await insertObdRecords(db, [obdRecord('2099-11-01T00:00:00.000Z')]);
-    const r = await duringAttach('obd_record_default', '2099-11-01T00:00:00.000Z', () => [insertObdRecords(db, [obdRecord('2099-11-07T00:00:00.000Z')])]);
+    const r = await duringAttach('obd_record_default', '2099-11-01T00:00:00.000Z', () => [
+      insertObdRecords(db, [obdRecord('2099-11-07T00:00:00.000Z')]),
+    ]);
     expect(r.failed).toEqual([]);
     expect(r.stored.map((k) => k.size)).toEqual([1]);
     expect(Object.values(await placement(db, 'obd_record'))).toEqual(['obd_record_p209911', 'obd_record_p209911']);

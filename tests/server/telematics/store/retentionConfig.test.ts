@@ -11,6 +11,8 @@ describe('POSITION_RETENTION_MONTHS', () => {
   });
 
   it.each(['-1', '1.5', '12 months', 'abc', '1e2', ' 6', '1201', '0x10'])('refuses "%s" naming the setting', (bad) => {
-    expect(() => loadConfig({ POSITION_RETENTION_MONTHS: bad })).toThrow(`POSITION_RETENTION_MONTHS must be a number of months (1-1200, or 0 to keep everything), got "${bad}"`);
+    expect(() => loadConfig({ POSITION_RETENTION_MONTHS: bad })).toThrow(
+      `POSITION_RETENTION_MONTHS must be a number of months (1-1200, or 0 to keep everything), got "${bad}"`,
+    );
   });
 });

@@ -74,7 +74,9 @@ describe('configuration parse file row actions', () => {
 
   it("shows the refusals the request layer leaves silent in the server's words, and does not reload", async () => {
     grant('configParseFile-edit');
-    uploadXml.mockRejectedValue({ response: { status: 413, data: { success: false, code: 'upload.tooLarge', message: '文件不能超过1 MB' } } });
+    uploadXml.mockRejectedValue({
+      response: { status: 413, data: { success: false, code: 'upload.tooLarge', message: '文件不能超过1 MB' } },
+    });
     const ctx = ui({ id: 5 });
     await choose(xml('a.xml'));
     expect(await screen.findByText('文件不能超过1 MB')).toBeTruthy();

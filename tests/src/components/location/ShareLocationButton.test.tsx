@@ -16,7 +16,14 @@ const listShares = mocked(shareService.listShares);
 const revokeShare = mocked(shareService.revokeShare);
 
 const TICKET = 'x'.repeat(43);
-const listed = (id: number, status: string) => ({ id, vehicleId: 7, status, createdAt: '2026-11-20T08:00:00Z', expiresAt: '2026-11-21T08:00:00Z', createdBy: '系统管理员' });
+const listed = (id: number, status: string) => ({
+  id,
+  vehicleId: 7,
+  status,
+  createdAt: '2026-11-20T08:00:00Z',
+  expiresAt: '2026-11-21T08:00:00Z',
+  createdBy: '系统管理员',
+});
 
 beforeAll(polyfillMatchMedia);
 afterEach(() => {
@@ -42,7 +49,14 @@ describe('share location button', () => {
   it('creates a link with the chosen validity, shows it once with copy, and lists the tickets', async () => {
     grant('vehicle-edit');
     listShares.mockResolvedValueOnce([]).mockResolvedValue([listed(3, 'active'), listed(2, 'revoked')]);
-    createShare.mockResolvedValue({ id: 3, vehicleId: 7, ticket: TICKET, path: `/location/${TICKET}`, createdAt: '2026-11-20T08:00:00Z', expiresAt: '2026-11-21T08:00:00Z' });
+    createShare.mockResolvedValue({
+      id: 3,
+      vehicleId: 7,
+      ticket: TICKET,
+      path: `/location/${TICKET}`,
+      createdAt: '2026-11-20T08:00:00Z',
+      expiresAt: '2026-11-21T08:00:00Z',
+    });
     const writeText = jest.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     renderConsole(<ShareLocationButton vehicleId={7} />);
@@ -93,7 +107,9 @@ describe('share location button', () => {
   it('keeps the dialog usable when creating fails (the request layer shows why)', async () => {
     grant('vehicle-edit');
     listShares.mockResolvedValue([]);
-    createShare.mockRejectedValue({ response: { status: 406, data: { message: '该车辆的有效分享链接已达上限（20 个），请先撤销不用的链接' } } });
+    createShare.mockRejectedValue({
+      response: { status: 406, data: { message: '该车辆的有效分享链接已达上限（20 个），请先撤销不用的链接' } },
+    });
     renderConsole(<ShareLocationButton vehicleId={7} />);
     const dialog = await openDialog();
     fireEvent.click(within(dialog).getByTestId('share-create'));

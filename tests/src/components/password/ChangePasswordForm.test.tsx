@@ -5,11 +5,24 @@ import { catalogues } from '../../../../schemas/kit/catalogue';
 import ChangePasswordForm from '../../../../src/components/password/ChangePasswordForm';
 
 // react-intl's class component types predate React 18's children rules.
-const IntlProvider = UntypedIntlProvider as unknown as ComponentType<{ locale: string; messages: Record<string, string>; children: ReactNode }>;
+const IntlProvider = UntypedIntlProvider as unknown as ComponentType<{
+  locale: string;
+  messages: Record<string, string>;
+  children: ReactNode;
+}>;
 
 // antd's responsive helpers ask for matchMedia, which jsdom lacks.
 beforeAll(() => {
-  window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false })) as typeof window.matchMedia;
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener() {},
+    removeListener() {},
+    addEventListener() {},
+    removeEventListener() {},
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
 });
 
 function ui() {

@@ -15,7 +15,19 @@ describe('schema → ProTable columns', () => {
   const vehicle = toColumns('vehicle', entities.vehicle, zh, widgets);
 
   it('shows the non-hidden properties in x-ui.order, titled by the entity labels of the language', () => {
-    expect(tableOf(vehicle).map((c) => c.dataIndex)).toEqual(['licence', 'vin', 'brandId', 'terminalId', 'driverId', 'customer', 'serviceStart', 'serviceEnd', 'status', 'orgId', 'updatedAt']);
+    expect(tableOf(vehicle).map((c) => c.dataIndex)).toEqual([
+      'licence',
+      'vin',
+      'brandId',
+      'terminalId',
+      'driverId',
+      'customer',
+      'serviceStart',
+      'serviceEnd',
+      'status',
+      'orgId',
+      'updatedAt',
+    ]);
     expect(byIndex(vehicle, 'licence').title).toBe('车牌号');
     expect(byIndex(toColumns('vehicle', entities.vehicle, en, widgets), 'licence').title).toBe('Licence plate');
     // Standard fields get the shared labels.
@@ -35,14 +47,21 @@ describe('schema → ProTable columns', () => {
   });
 
   it('labels enum values and booleans, and types dates', () => {
-    expect(byIndex(tableOf(vehicle), 'status')).toMatchObject({ valueType: 'select', valueEnum: { normal: { text: '正常' }, repair: { text: '维修中' }, scrapped: { text: '已报废' } } });
+    expect(byIndex(tableOf(vehicle), 'status')).toMatchObject({
+      valueType: 'select',
+      valueEnum: { normal: { text: '正常' }, repair: { text: '维修中' }, scrapped: { text: '已报废' } },
+    });
     expect(byIndex(tableOf(vehicle), 'serviceEnd').valueType).toBe('date');
     expect(byIndex(tableOf(vehicle), 'updatedAt').valueType).toBe('dateTime');
-    expect(valueEnumOf('vehicleBrand', 'enabled', entities.vehicleBrand.properties.enabled, en)).toEqual({ true: { text: 'Yes' }, false: { text: 'No' } });
+    expect(valueEnumOf('vehicleBrand', 'enabled', entities.vehicleBrand.properties.enabled, en)).toEqual({
+      true: { text: 'Yes' },
+      false: { text: 'No' },
+    });
   });
 
   it('shows a relation (and the organisation of an org-scoped row) by its read-only label', () => {
-    const render = (name: string, row: Record<string, unknown>) => (byIndex(tableOf(vehicle), name).render as (d: unknown, r: unknown) => unknown)(null, row);
+    const render = (name: string, row: Record<string, unknown>) =>
+      (byIndex(tableOf(vehicle), name).render as (d: unknown, r: unknown) => unknown)(null, row);
     expect(render('brandId', { id: 1, brandId: 7, brandName: '解放' })).toBe('解放');
     expect(render('orgId', { id: 1, orgId: 3, orgName: '华东分公司' })).toBe('华东分公司');
     expect(render('driverId', { id: 1, driverId: null, driverName: null })).toBe('-');
@@ -80,7 +99,13 @@ describe('schema → ProTable columns', () => {
   it('searches a property hidden in the table when the schema says so', () => {
     const schema: EntitySchema = {
       type: 'object',
-      'x-entity': { name: 'x', table: 'x', orgScoped: false, permissions: { read: 'NONE', create: 'NONE', update: 'NONE', remove: 'NONE' }, routes: {} },
+      'x-entity': {
+        name: 'x',
+        table: 'x',
+        orgScoped: false,
+        permissions: { read: 'NONE', create: 'NONE', update: 'NONE', remove: 'NONE' },
+        routes: {},
+      },
       properties: {
         b: { type: 'string', 'x-ui': { column: false, search: 'eq', order: 2 } },
         a: { type: 'string', 'x-ui': { order: 1 } },

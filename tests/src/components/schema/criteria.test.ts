@@ -16,7 +16,17 @@ const accepts = (entity: keyof typeof entities, criteria: Record<string, unknown
 
 describe('search form → criteria', () => {
   it('sends like and eq values, the keyword, and leaves out empty inputs and non-searchable keys', () => {
-    const c = toCriteria(entities.vehicle, { licence: ' 沪A ', vin: '', customer: undefined, status: 'repair', keyword: ' lsv ', model: 'x', current: 2, pageSize: 20, _timestamp: 1 });
+    const c = toCriteria(entities.vehicle, {
+      licence: ' 沪A ',
+      vin: '',
+      customer: undefined,
+      status: 'repair',
+      keyword: ' lsv ',
+      model: 'x',
+      current: 2,
+      pageSize: 20,
+      _timestamp: 1,
+    });
     expect(c).toEqual({ licence: '沪A', status: 'repair', keyword: 'lsv' });
     expect(accepts('vehicle', c)).toBe(true);
   });

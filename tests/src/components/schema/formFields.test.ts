@@ -14,24 +14,51 @@ describe('schema → form fields', () => {
 
   it('holds every writable property in x-ui.order, never read-only ones or relation labels', () => {
     expect(vehicle.map((f) => f.name)).toEqual([
-      'licence', 'vin', 'plateColor', 'brandId', 'fuelTypeId', 'terminalId', 'driverId', 'customer', 'model', 'color',
-      'tankCapacity', 'initialMileage', 'serviceStart', 'serviceEnd', 'status', 'remark', 'orgId',
+      'licence',
+      'vin',
+      'plateColor',
+      'brandId',
+      'fuelTypeId',
+      'terminalId',
+      'driverId',
+      'customer',
+      'model',
+      'color',
+      'tankCapacity',
+      'initialMileage',
+      'serviceStart',
+      'serviceEnd',
+      'status',
+      'remark',
+      'orgId',
     ]);
     const config = toFormFields('configParseFile', entities.configParseFile, zh).map((f) => f.name);
-    for (const hidden of ['fileName', 'fileSize', 'latestOperator', 'latestOperatedAt', 'id', 'createdAt', 'updatedAt', 'orgName']) expect(config).not.toContain(hidden);
+    for (const hidden of ['fileName', 'fileSize', 'latestOperator', 'latestOperatedAt', 'id', 'createdAt', 'updatedAt', 'orgName'])
+      expect(config).not.toContain(hidden);
   });
 
   it('labels in the language, marks required fields and offers labelled enum options', () => {
     expect(field(vehicle, 'licence')).toMatchObject({ label: '车牌号', widget: 'text', required: true, maxLength: 16 });
     expect(field(vehicle, 'vin').required).toBe(false);
-    expect(field(vehicle, 'status')).toMatchObject({ widget: 'select', defaultValue: 'normal', options: [{ value: 'normal', label: '正常' }, { value: 'repair', label: '维修中' }, { value: 'scrapped', label: '已报废' }] });
+    expect(field(vehicle, 'status')).toMatchObject({
+      widget: 'select',
+      defaultValue: 'normal',
+      options: [
+        { value: 'normal', label: '正常' },
+        { value: 'repair', label: '维修中' },
+        { value: 'scrapped', label: '已报废' },
+      ],
+    });
     expect(field(toFormFields('vehicle', entities.vehicle, ja), 'licence').label).toBe(ja('entity.vehicle.fields.licence'));
   });
 
   it('picks widgets from x-ui.widget, else from type and format', () => {
     expect(field(vehicle, 'brandId')).toMatchObject({ widget: 'select', ref: { entity: 'vehicleBrand', as: 'brandName' } });
     // A terminal serves one vehicle: the form asks for free ones only; other relations offer every row.
-    expect(field(vehicle, 'terminalId')).toMatchObject({ widget: 'select', ref: { entity: 'terminal', as: 'terminalNo', unusedBy: 'vehicle.terminalId' } });
+    expect(field(vehicle, 'terminalId')).toMatchObject({
+      widget: 'select',
+      ref: { entity: 'terminal', as: 'terminalNo', unusedBy: 'vehicle.terminalId' },
+    });
     expect(field(vehicle, 'brandId').ref?.unusedBy).toBeUndefined();
     expect(field(vehicle, 'orgId')).toMatchObject({ widget: 'treeSelect', ref: { entity: 'organisation', as: 'orgName' } });
     expect(field(vehicle, 'tankCapacity')).toMatchObject({ widget: 'number', integer: false, min: 0, max: 2000 });
@@ -54,7 +81,13 @@ describe('schema → form fields', () => {
   it('infers password, number and date widgets when the schema names none', () => {
     const schema: EntitySchema = {
       type: 'object',
-      'x-entity': { name: 'x', table: 'x', orgScoped: false, permissions: { read: 'NONE', create: 'NONE', update: 'NONE', remove: 'NONE' }, routes: {} },
+      'x-entity': {
+        name: 'x',
+        table: 'x',
+        orgScoped: false,
+        permissions: { read: 'NONE', create: 'NONE', update: 'NONE', remove: 'NONE' },
+        routes: {},
+      },
       properties: {
         secret: { type: 'string', format: 'login-password' },
         count: { type: 'integer' },
@@ -80,11 +113,21 @@ describe('form values ↔ request bodies', () => {
   it('turns picked dates into the schema formats and JSON text into objects', () => {
     const notice = toFormFields('notice', entities.notice, zh);
     const at = dayjs('2026-11-24T08:30:00Z');
-    expect(toBody(notice, { title: 'x', content: 'y', publishAt: at }, 'create')).toEqual({ title: 'x', content: 'y', publishAt: '2026-11-24T08:30:00.000Z' });
-    expect(toBody(vehicle, { licence: '沪A1', serviceEnd: dayjs('2026-12-31') }, 'create')).toEqual({ licence: '沪A1', serviceEnd: '2026-12-31' });
+    expect(toBody(notice, { title: 'x', content: 'y', publishAt: at }, 'create')).toEqual({
+      title: 'x',
+      content: 'y',
+      publishAt: '2026-11-24T08:30:00.000Z',
+    });
+    expect(toBody(vehicle, { licence: '沪A1', serviceEnd: dayjs('2026-12-31') }, 'create')).toEqual({
+      licence: '沪A1',
+      serviceEnd: '2026-12-31',
+    });
     // An object without an editor of its own is typed as JSON text.
     const json: FieldDescriptor[] = [{ name: 'geometry', label: 'geometry', widget: 'json', required: true }];
-    expect(toBody(json, { geometry: '{"center":[121.6,31.2],"radius":500}' }, 'create').geometry).toEqual({ center: [121.6, 31.2], radius: 500 });
+    expect(toBody(json, { geometry: '{"center":[121.6,31.2],"radius":500}' }, 'create').geometry).toEqual({
+      center: [121.6, 31.2],
+      radius: 500,
+    });
     // Text that is not JSON stays text, for the validator to refuse on the field.
     expect(toBody(json, { geometry: '{oops' }, 'create').geometry).toBe('{oops');
   });

@@ -42,7 +42,13 @@ describe('array fields in the form', () => {
       extra: { type: 'array', items: { type: 'object' } },
       driverNames: { type: 'array', items: { type: 'string' }, readOnly: true },
     },
-    'x-entity': { name: 'sample', table: 'sample', orgScoped: false, permissions: { read: 'NONE', create: 'x', update: 'x', remove: 'x' }, routes: {} },
+    'x-entity': {
+      name: 'sample',
+      table: 'sample',
+      orgScoped: false,
+      permissions: { read: 'NONE', create: 'x', update: 'x', remove: 'x' },
+      routes: {},
+    },
   } as unknown as EntitySchema;
 
   it('edits an id array with a multi-select over the referenced entity, an enum array with check boxes, other arrays as JSON', () => {
@@ -61,6 +67,13 @@ describe('array fields in the form', () => {
 
   it("labels an enum array's options from the entity's catalogue (the account's applications)", () => {
     const fields = toFormFields('member', schemaEntities.member, zh);
-    expect(field(fields, 'applications')).toMatchObject({ widget: 'checkboxes', defaultValue: ['obd-web'], options: [{ value: 'obd-web', label: '车管星网页端' }, { value: 'vehicle-app', label: '车管星 App' }] });
+    expect(field(fields, 'applications')).toMatchObject({
+      widget: 'checkboxes',
+      defaultValue: ['obd-web'],
+      options: [
+        { value: 'obd-web', label: '车管星网页端' },
+        { value: 'vehicle-app', label: '车管星 App' },
+      ],
+    });
   });
 });

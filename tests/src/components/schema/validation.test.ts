@@ -5,7 +5,15 @@ import { validateBody } from '../../../../src/components/schema/validation';
 // In jsdom (a browser environment): the precompiled validators run without compiling anything.
 describe('form bodies checked in the browser', () => {
   it('accepts a good body', () => {
-    expect(validateBody('vehicle', entities.vehicle, 'create', { licence: '沪A12345', vin: 'LSVAM4187C2184847', remark: '' }, translator('zh-CN'))).toEqual(new Map());
+    expect(
+      validateBody(
+        'vehicle',
+        entities.vehicle,
+        'create',
+        { licence: '沪A12345', vin: 'LSVAM4187C2184847', remark: '' },
+        translator('zh-CN'),
+      ),
+    ).toEqual(new Map());
   });
 
   it('words each failure as the server does, in the chosen language, one message per form field', () => {
@@ -18,16 +26,28 @@ describe('form bodies checked in the browser', () => {
         ['status', '车辆状态的取值无效'],
       ]),
     );
-    expect(validateBody('driver', entities.driver, 'create', { name: '张三', mobile: '123' }, translator('en-US')).get('mobile')).toBe(translator('en-US')('validation.phone'));
+    expect(validateBody('driver', entities.driver, 'create', { name: '张三', mobile: '123' }, translator('en-US')).get('mobile')).toBe(
+      translator('en-US')('validation.phone'),
+    );
   });
 
   it("treats '' in an optional field as cleared, like the server, and needs required fields only on create", () => {
-    expect(validateBody('vehicleBrand', entities.vehicleBrand, 'update', { manufacturer: '', logo: '' }, translator('zh-CN'))).toEqual(new Map());
-    expect(validateBody('vehicleBrand', entities.vehicleBrand, 'create', { manufacturer: '' }, translator('zh-CN')).get('name')).toBe('品牌名称不能为空');
+    expect(validateBody('vehicleBrand', entities.vehicleBrand, 'update', { manufacturer: '', logo: '' }, translator('zh-CN'))).toEqual(
+      new Map(),
+    );
+    expect(validateBody('vehicleBrand', entities.vehicleBrand, 'create', { manufacturer: '' }, translator('zh-CN')).get('name')).toBe(
+      '品牌名称不能为空',
+    );
   });
 
   it('puts a nested failure on its top-level field', () => {
-    const errors = validateBody('fence', entities.fence, 'create', { name: 'f', fenceType: 'polygon', geometry: { points: [[1, 2]] } }, translator('zh-CN'));
+    const errors = validateBody(
+      'fence',
+      entities.fence,
+      'create',
+      { name: 'f', fenceType: 'polygon', geometry: { points: [[1, 2]] } },
+      translator('zh-CN'),
+    );
     expect([...errors.keys()]).toEqual(['geometry']);
   });
 });

@@ -32,7 +32,10 @@ describe('chosen file', () => {
     expect(fileProblem({ name: 'rows.csv', size: 10 })).toEqual({ key: 'console.sheet.notXlsx' });
     expect(fileProblem({ name: 'xlsx', size: 10 })).toEqual({ key: 'console.sheet.notXlsx' });
     expect(fileProblem({ name: 'rows.xlsx', size: 0 })).toEqual({ key: 'console.sheet.emptyFile' });
-    expect(fileProblem({ name: 'rows.xlsx', size: SHEET_MAX_BYTES + 1 })).toEqual({ key: 'console.sheet.tooLarge', params: { limit: '5 MB' } });
+    expect(fileProblem({ name: 'rows.xlsx', size: SHEET_MAX_BYTES + 1 })).toEqual({
+      key: 'console.sheet.tooLarge',
+      params: { limit: '5 MB' },
+    });
     expect(translator('zh-CN')('console.sheet.tooLarge', { limit: humanSize(SHEET_MAX_BYTES) })).toBe('文件不能超过5 MB');
   });
 });

@@ -1,7 +1,13 @@
 import { errorLines, isSheetReport, type SheetReport } from '../../../../src/components/sheet/report';
 import { initialUpload, uploadStep, type UploadState } from '../../../../src/components/sheet/uploadState';
 
-const report = (rows: SheetReport['rows'], total = 4): SheetReport => ({ success: !rows.length, message: rows.length ? `${rows.length}行数据有误，未导入任何数据` : `全部${total}行数据有效`, total, invalid: rows.length, rows });
+const report = (rows: SheetReport['rows'], total = 4): SheetReport => ({
+  success: !rows.length,
+  message: rows.length ? `${rows.length}行数据有误，未导入任何数据` : `全部${total}行数据有效`,
+  total,
+  invalid: rows.length,
+  rows,
+});
 const bad = report([
   { row: 5, errors: [{ field: 'terminalNo', key: 'sheet.duplicateInFile', message: '终端编号与第2行重复' }] },
   { row: 3, errors: [{ field: 'terminalNo', key: 'validation.required', message: '终端编号不能为空' }] },
@@ -45,14 +51,24 @@ describe('upload dialog steps', () => {
     expect(run({ type: 'chosen', file }, { type: 'checked', report: bad })).toEqual({ phase: 'invalid', file, report: bad });
     const ok = report([]);
     expect(run({ type: 'chosen', file }, { type: 'checked', report: ok })).toEqual({ phase: 'valid', file, report: ok });
-    expect(run({ type: 'chosen', file }, { type: 'checked', report: ok }, { type: 'apply' })).toEqual({ phase: 'applying', file, report: ok });
+    expect(run({ type: 'chosen', file }, { type: 'checked', report: ok }, { type: 'apply' })).toEqual({
+      phase: 'applying',
+      file,
+      report: ok,
+    });
     // The store refused rows that changed since the check: their errors are shown, nothing is stored.
-    expect(run({ type: 'chosen', file }, { type: 'checked', report: ok }, { type: 'apply' }, { type: 'checked', report: bad }).phase).toBe('invalid');
+    expect(run({ type: 'chosen', file }, { type: 'checked', report: ok }, { type: 'apply' }, { type: 'checked', report: bad }).phase).toBe(
+      'invalid',
+    );
   });
 
   it('shows a refused file or a failed call, and lets the user choose again', () => {
     expect(run({ type: 'refused', problem: '只能上传 xlsx 文件' })).toEqual({ phase: 'choose', problem: '只能上传 xlsx 文件' });
-    expect(run({ type: 'chosen', file }, { type: 'failed', message: '无法识别的列：颜色' })).toEqual({ phase: 'failed', file, message: '无法识别的列：颜色' });
+    expect(run({ type: 'chosen', file }, { type: 'failed', message: '无法识别的列：颜色' })).toEqual({
+      phase: 'failed',
+      file,
+      message: '无法识别的列：颜色',
+    });
     expect(run({ type: 'chosen', file }, { type: 'failed', message: 'x' }, { type: 'chosen', file }).phase).toBe('checking');
     expect(run({ type: 'chosen', file }, { type: 'checked', report: bad }, { type: 'chosen', file }).phase).toBe('checking');
     expect(run({ type: 'chosen', file }, { type: 'checked', report: bad }, { type: 'reset' })).toEqual(initialUpload);

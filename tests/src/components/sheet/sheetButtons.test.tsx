@@ -11,16 +11,43 @@ import { buildNavigation } from '../../../../src/session/navigation';
 import { navigationStore, resetNavigation } from '../../../../src/session/navigationStore';
 
 // react-intl's class component types predate React 18's children rules.
-const IntlProvider = UntypedIntlProvider as unknown as ComponentType<{ locale: string; messages: Record<string, string>; children: ReactNode }>;
+const IntlProvider = UntypedIntlProvider as unknown as ComponentType<{
+  locale: string;
+  messages: Record<string, string>;
+  children: ReactNode;
+}>;
 
-const action = (code: string): ResourceItem => ({ id: 1, name: code, kind: 'Action', code, path: null, url: null, icon: null, sort: 0, parentId: null, hidden: false, affix: false, noCache: false, activeMenu: null, children: [] });
+const action = (code: string): ResourceItem => ({
+  id: 1,
+  name: code,
+  kind: 'Action',
+  code,
+  path: null,
+  url: null,
+  icon: null,
+  sort: 0,
+  parentId: null,
+  hidden: false,
+  affix: false,
+  noCache: false,
+  activeMenu: null,
+  children: [],
+});
 
 function grant(...codes: string[]) {
   const tree: ResourceItem[] = [{ ...action('fleet'), kind: 'Menu', path: '/fleet', children: codes.map(action) }];
   act(() => navigationStore.set({ status: 'ready', tree, nav: buildNavigation(tree) }));
 }
 
-const ctxOf = (schema: EntitySchema): EntityPageContext => ({ schema, criteria: () => ({}), order: () => undefined, rows: () => [], reload: () => undefined, create: () => undefined, edit: () => undefined });
+const ctxOf = (schema: EntitySchema): EntityPageContext => ({
+  schema,
+  criteria: () => ({}),
+  order: () => undefined,
+  rows: () => [],
+  reload: () => undefined,
+  create: () => undefined,
+  edit: () => undefined,
+});
 
 function toolbar(schema: EntitySchema) {
   return render(
@@ -55,7 +82,10 @@ describe('sheetButtons', () => {
   });
 
   it('renders nothing for a schema without spreadsheet routes', () => {
-    const bare: EntitySchema = { ...entities.vehicleBrand, 'x-entity': { ...entities.vehicleBrand['x-entity'], routes: { query: ['POST /vehicle/vehicleBrand/query'] } } };
+    const bare: EntitySchema = {
+      ...entities.vehicleBrand,
+      'x-entity': { ...entities.vehicleBrand['x-entity'], routes: { query: ['POST /vehicle/vehicleBrand/query'] } },
+    };
     expect(sheetButtons(ctxOf(bare))).toEqual([]);
   });
 });

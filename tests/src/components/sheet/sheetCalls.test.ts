@@ -29,15 +29,27 @@ describe('sheet features of a schema', () => {
   });
 
   it('offers nothing the schema does not declare', () => {
-    const bare: EntitySchema = { ...entities.vehicleBrand, 'x-entity': { ...entities.vehicleBrand['x-entity'], routes: { query: ['POST /vehicle/vehicleBrand/query'] } } };
+    const bare: EntitySchema = {
+      ...entities.vehicleBrand,
+      'x-entity': { ...entities.vehicleBrand['x-entity'], routes: { query: ['POST /vehicle/vehicleBrand/query'] } },
+    };
     expect(sheetFeatures(bare)).toEqual({});
     // An import needs its template, its check and its store; a renewal also the schema's `renew`.
-    const noCheck: EntitySchema = { ...entities.driver, 'x-entity': { ...entities.driver['x-entity'], routes: { ...entities.driver['x-entity'].routes, importValidate: undefined } } };
+    const noCheck: EntitySchema = {
+      ...entities.driver,
+      'x-entity': { ...entities.driver['x-entity'], routes: { ...entities.driver['x-entity'].routes, importValidate: undefined } },
+    };
     expect(sheetFeatures(noCheck).import).toBeUndefined();
     const noRenewSpec: EntitySchema = { ...entities.terminal, 'x-entity': { ...entities.terminal['x-entity'], renew: undefined } };
     expect(sheetFeatures(noRenewSpec).renew).toBeUndefined();
     // Falls back to create for import when no import code is given.
-    const defaults: EntitySchema = { ...entities.driver, 'x-entity': { ...entities.driver['x-entity'], permissions: { read: 'NONE', create: 'driver-add', update: 'driver-edit', remove: 'driver-remove' } } };
+    const defaults: EntitySchema = {
+      ...entities.driver,
+      'x-entity': {
+        ...entities.driver['x-entity'],
+        permissions: { read: 'NONE', create: 'driver-add', update: 'driver-edit', remove: 'driver-remove' },
+      },
+    };
     expect(sheetCall(defaults, 'import')?.authority).toBe('driver-add');
   });
 });
@@ -47,7 +59,11 @@ describe('export body', () => {
 
   it('sends the list criteria and order, and the ids on screen for the current page', () => {
     expect(exportBody('all', q)).toEqual({ criteria: { keyword: '沪A' }, order: { property: 'licence', direction: 'DESC' } });
-    expect(exportBody('current', q)).toEqual({ criteria: { keyword: '沪A' }, order: { property: 'licence', direction: 'DESC' }, ids: [5, 3, 9] });
+    expect(exportBody('current', q)).toEqual({
+      criteria: { keyword: '沪A' },
+      order: { property: 'licence', direction: 'DESC' },
+      ids: [5, 3, 9],
+    });
     expect(exportBody('all', { ...q, order: undefined })).toEqual({ criteria: { keyword: '沪A' } });
   });
 

@@ -8,7 +8,9 @@ describe('what a form sends', () => {
   it('sends only what an edit changed: null and blank alike, arrays as sets', () => {
     const before = { name: '李明', mobile: null, roleIds: [3, 1], status: 'enabled', expireDate: '2099-01-01' };
     expect(changedFields(before, { name: '李明', mobile: '', roleIds: [1, 3], status: 'enabled', expireDate: '2099-01-01' })).toEqual({});
-    expect(changedFields(before, { name: ' 李明二 ', mobile: '13900000000', roleIds: [1], status: 'disabled', expireDate: undefined })).toEqual({
+    expect(
+      changedFields(before, { name: ' 李明二 ', mobile: '13900000000', roleIds: [1], status: 'disabled', expireDate: undefined }),
+    ).toEqual({
       name: '李明二',
       mobile: '13900000000',
       roleIds: [1],

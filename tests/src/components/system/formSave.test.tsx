@@ -7,7 +7,11 @@ import { saveEdit, saveEditOrAdd, submitModal } from '../../../../src/components
 import { registerFeedback } from '../../../../src/services/http/feedback';
 
 const t = translator('zh-CN');
-const feedback = { message: { success: jest.fn(), error: jest.fn(), warning: jest.fn() }, notification: { warning: jest.fn() }, modal: { confirm: jest.fn() } };
+const feedback = {
+  message: { success: jest.fn(), error: jest.fn(), warning: jest.fn() },
+  notification: { warning: jest.fn() },
+  modal: { confirm: jest.fn() },
+};
 
 beforeAll(polyfillMatchMedia);
 beforeEach(() => registerFeedback(feedback));
@@ -76,7 +80,10 @@ describe('a modal form submit', () => {
 
   it('lets the form answer a failure itself, and reports the ones it leaves', async () => {
     const form = renderForm();
-    const refused = rejection(406, { message: '该手机号已在其他平台注册', errors: [{ field: 'name', key: 'k', message: '该手机号已在其他平台注册' }] });
+    const refused = rejection(406, {
+      message: '该手机号已在其他平台注册',
+      errors: [{ field: 'name', key: 'k', message: '该手机号已在其他平台注册' }],
+    });
     const recover = jest.fn((e: unknown) => (e === refused ? Promise.resolve(true) : null));
     expect(await submit(form, ['name'], '保存失败', () => Promise.reject(refused), recover)).toBe(true);
     expect(recover).toHaveBeenCalledWith(refused);

@@ -8,7 +8,11 @@ const tables: Record<string, Readonly<Record<string, string>>> = { ...ENUM_KEY_T
 
 describe('labels of enumerated values', () => {
   it.each(LANGUAGES)('%s names every value of every table', (lang) => {
-    const missing = Object.entries(tables).flatMap(([table, keys]) => Object.values(keys).filter((k) => !catalogues[lang][k]).map((k) => `${table}: ${k}`));
+    const missing = Object.entries(tables).flatMap(([table, keys]) =>
+      Object.values(keys)
+        .filter((k) => !catalogues[lang][k])
+        .map((k) => `${table}: ${k}`),
+    );
     expect(missing).toEqual([]);
   });
 

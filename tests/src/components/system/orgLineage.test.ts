@@ -7,7 +7,14 @@ describe('lineageOf', () => {
       value: 1,
       title: 'FS',
       children: [
-        { value: 2, title: 'HD', children: [{ value: 3, title: 'HD-SH' }, { value: 4, title: 'HD-HZ' }] },
+        {
+          value: 2,
+          title: 'HD',
+          children: [
+            { value: 3, title: 'HD-SH' },
+            { value: 4, title: 'HD-HZ' },
+          ],
+        },
         { value: 5, title: 'HN', children: [{ value: 6, title: 'HN-SZ' }] },
       ],
     },

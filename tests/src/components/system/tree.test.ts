@@ -16,7 +16,15 @@ describe('tree helpers', () => {
         parentId: null,
         name: 'FS',
         children: [
-          { id: 2, parentId: 1, name: 'HD', children: [{ id: 3, parentId: 2, name: 'HD-SH' }, { id: 4, parentId: 2, name: 'HD-HZ' }] },
+          {
+            id: 2,
+            parentId: 1,
+            name: 'HD',
+            children: [
+              { id: 3, parentId: 2, name: 'HD-SH' },
+              { id: 4, parentId: 2, name: 'HD-HZ' },
+            ],
+          },
           { id: 5, parentId: 1, name: 'HN' },
         ],
       },
@@ -31,7 +39,15 @@ describe('tree helpers', () => {
   });
 
   it('drops empty children arrays and lists the keys that expand', () => {
-    const tree = pruneEmpty([{ id: 1, children: [{ id: 2, children: [] }, { id: 3, children: [{ id: 4, children: [] }] }] }]);
+    const tree = pruneEmpty([
+      {
+        id: 1,
+        children: [
+          { id: 2, children: [] },
+          { id: 3, children: [{ id: 4, children: [] }] },
+        ],
+      },
+    ]);
     expect(tree).toEqual([{ id: 1, children: [{ id: 2 }, { id: 3, children: [{ id: 4 }] }] }]);
     expect(parentKeys(tree)).toEqual([1, 3]);
     expect(flatten(tree).map((n) => n.id)).toEqual([1, 2, 3, 4]);

@@ -24,7 +24,13 @@ const row = (id: number, name: string, licenseExpire: string, daysLeft: number, 
   status: 'active',
   vehicles,
 });
-const page = (data: unknown[], total = data.length, pageIndex = 1, pageSize = 10) => ({ data, total, totalExact: true, pageIndex, pageSize });
+const page = (data: unknown[], total = data.length, pageIndex = 1, pageSize = 10) => ({
+  data,
+  total,
+  totalExact: true,
+  pageIndex,
+  pageSize,
+});
 
 beforeAll(polyfillMatchMedia);
 afterEach(() => {
@@ -104,7 +110,9 @@ describe('driver licence expiry', () => {
   it('asks for the next page of a long list', async () => {
     grant('driver-edit');
     const ten = Array.from({ length: 10 }, (_, i) => row(i + 1, `驾驶员${i + 1}`, '2026-11-30', 8));
-    query.mockResolvedValueOnce(page(ten, 12)).mockResolvedValueOnce(page([row(11, '驾驶员11', '2026-12-01', 9), row(12, '驾驶员12', '2026-12-02', 10)], 12, 2));
+    query
+      .mockResolvedValueOnce(page(ten, 12))
+      .mockResolvedValueOnce(page([row(11, '驾驶员11', '2026-12-01', 9), row(12, '驾驶员12', '2026-12-02', 10)], 12, 2));
     renderConsole(<LicenceExpiryButton />);
     const dialog = await openDialog();
     fireEvent.click(dialog.querySelector('.ant-pagination-item-2')!);

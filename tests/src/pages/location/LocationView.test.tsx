@@ -14,7 +14,10 @@ const sharedLocation = mocked(locationService.sharedLocation);
 const mapConfig = mocked(locationService.mapConfig);
 
 const TICKET = 'A'.repeat(43);
-const at = (latitude: number, speed: number, direction: number) => ({ licence: '沪A12345', position: { latitude, longitude: 121.4737, speed, direction, time: '2026-11-20T08:00:00.000Z' } });
+const at = (latitude: number, speed: number, direction: number) => ({
+  licence: '沪A12345',
+  position: { latitude, longitude: 121.4737, speed, direction, time: '2026-11-20T08:00:00.000Z' },
+});
 const notFound = { response: { status: 404, data: { success: false, message: '数据不存在或已被删除' } } };
 
 beforeAll(polyfillMatchMedia);
@@ -27,9 +30,10 @@ afterEach(() => {
   jest.clearAllMocks();
 });
 
-const tick = (ms: number) => act(async () => {
-  await jest.advanceTimersByTimeAsync(ms);
-});
+const tick = (ms: number) =>
+  act(async () => {
+    await jest.advanceTimersByTimeAsync(ms);
+  });
 
 describe('public location page', () => {
   it('shows the licence and latest position in both coordinate systems, with no map and nothing external', async () => {
@@ -73,7 +77,10 @@ describe('public location page', () => {
   });
 
   it('keeps the last position when a refresh fails for another reason, and tells', async () => {
-    sharedLocation.mockResolvedValueOnce(at(31.2304, 10, 0)).mockRejectedValueOnce({ response: { status: 429, data: {} } }).mockResolvedValueOnce(at(31.2304, 30, 0));
+    sharedLocation
+      .mockResolvedValueOnce(at(31.2304, 10, 0))
+      .mockRejectedValueOnce({ response: { status: 429, data: {} } })
+      .mockResolvedValueOnce(at(31.2304, 30, 0));
     renderConsole(<LocationView ticket={TICKET} />);
     await tick(0);
     await tick(30_000);

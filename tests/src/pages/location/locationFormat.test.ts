@@ -5,7 +5,24 @@ import { convertCoord } from '../../../../src/utils/coords';
 
 describe('shared location formatting', () => {
   it('names the nearest of eight compass points', () => {
-    expect([0, 22, 23, 45, 90, 135, 180, 225, 270, 315, 337, 338, 359, 360, -90, 765].map(compassPoint)).toEqual(['n', 'n', 'ne', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw', 'nw', 'n', 'n', 'n', 'w', 'ne']);
+    expect([0, 22, 23, 45, 90, 135, 180, 225, 270, 315, 337, 338, 359, 360, -90, 765].map(compassPoint)).toEqual([
+      'n',
+      'n',
+      'ne',
+      'ne',
+      'e',
+      'se',
+      's',
+      'sw',
+      'w',
+      'nw',
+      'nw',
+      'n',
+      'n',
+      'n',
+      'w',
+      'ne',
+    ]);
     for (const lang of LANGUAGES) for (const c of COMPASS) expect(catalogues[lang][`console.location.compass.${c}`]).toBeTruthy();
   });
 

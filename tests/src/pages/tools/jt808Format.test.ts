@@ -40,7 +40,18 @@ const BATCH: DecodedFrame = {
   version: 2013,
   phone: '13567777777',
   serial: 2037,
-  body: { count: 1, type: 1, blindArea: true, items: [{ ...(SOS_WEST.body as object), alarm: { raw: 0, active: [] }, status: { ...((SOS_WEST.body as { status: object }).status), raw: 0x40003, accOn: true, gps: true, load: 'full' } }] },
+  body: {
+    count: 1,
+    type: 1,
+    blindArea: true,
+    items: [
+      {
+        ...(SOS_WEST.body as object),
+        alarm: { raw: 0, active: [] },
+        status: { ...(SOS_WEST.body as { status: object }).status, raw: 0x40003, accOn: true, gps: true, load: 'full' },
+      },
+    ],
+  },
 };
 const OBD: DecodedFrame = {
   msgId: '0x0900',
@@ -49,7 +60,19 @@ const OBD: DecodedFrame = {
   phone: '4e5de66fba22',
   serial: 196,
   packet: { count: 3, index: 2 },
-  body: { type: 240, typeName: 'userDefined', content: '22', obdRecord: { time: '2022-04-27T22:10:09.000Z', timestamp: 1651097409000, subtype: 2, dtcCodes: ['P0301', 'U0100'], values: {}, position: { status: { raw: 786435, accOn: true, fixed: true, load: 'empty', beidou: true }, latitude: 23.1, longitude: 114.4 } } },
+  body: {
+    type: 240,
+    typeName: 'userDefined',
+    content: '22',
+    obdRecord: {
+      time: '2022-04-27T22:10:09.000Z',
+      timestamp: 1651097409000,
+      subtype: 2,
+      dtcCodes: ['P0301', 'U0100'],
+      values: {},
+      position: { status: { raw: 786435, accOn: true, fixed: true, load: 'empty', beidou: true }, latitude: 23.1, longitude: 114.4 },
+    },
+  },
 };
 const BAD: FrameResult = { error: 'BAD_CHECKSUM: computed 0xf0, frame has 0xd0', code: 'BAD_CHECKSUM' };
 
@@ -70,7 +93,10 @@ describe('JT/T 808 page formatting', () => {
     const rows = headerRows(OBD, ctx);
     expect(rows).toContainEqual({ label: '协议版本', value: '2019 (1)' });
     expect(rows).toContainEqual({ label: '分包', value: '第 2 包，共 3 包' });
-    expect(headerRows({ ...SOS_WEST, msgId: '0x0F00', opaque: 'unknown', body: { hex: 'ab' } }, ctx)[0]).toEqual({ label: '消息 ID', value: '0x0F00' });
+    expect(headerRows({ ...SOS_WEST, msgId: '0x0F00', opaque: 'unknown', body: { hex: 'ab' } }, ctx)[0]).toEqual({
+      label: '消息 ID',
+      value: '0x0F00',
+    });
   });
 
   it('shows a location with alarm and status bits by name, position, speed and device time', () => {
@@ -89,7 +115,19 @@ describe('JT/T 808 page formatting', () => {
     expect(extras).toMatchObject({ kind: 'group' });
     const children = (extras as Extract<ViewNode, { kind: 'group' }>).children;
     expect(find(children, '里程（km）')).toEqual({ kind: 'value', label: '里程（km）', value: '1.8' });
-    expect(find(children, '未识别的附加项')).toMatchObject({ kind: 'group', children: [{ kind: 'group', label: '#1', children: [{ label: 'ID', value: '54' }, { label: '十六进制', value: '0002341502cb0c20085c' }] }] });
+    expect(find(children, '未识别的附加项')).toMatchObject({
+      kind: 'group',
+      children: [
+        {
+          kind: 'group',
+          label: '#1',
+          children: [
+            { label: 'ID', value: '54' },
+            { label: '十六进制', value: '0002341502cb0c20085c' },
+          ],
+        },
+      ],
+    });
     // The device's clock is the one chosen on the page.
     expect(find(bodyNodes(SOS_WEST, { t, tzOffsetMinutes: 0 }), '时间')).toMatchObject({ value: '2013-04-12 08:49:52 (UTC+00:00)' });
   });
@@ -100,17 +138,30 @@ describe('JT/T 808 page formatting', () => {
     const item = (find(nodes, '位置数据项') as Extract<ViewNode, { kind: 'group' }>).children[0] as Extract<ViewNode, { kind: 'group' }>;
     expect(item.label).toBe('#1');
     expect(item.children[0]).toEqual({ kind: 'flags', label: '报警标志', raw: '0x00000000', names: [] });
-    expect(item.children[1]).toEqual({ kind: 'flags', label: '状态', raw: '0x00040003', names: ['ACC 开', '已定位', '西经', '使用 GPS', '满载'] });
+    expect(item.children[1]).toEqual({
+      kind: 'flags',
+      label: '状态',
+      raw: '0x00040003',
+      names: ['ACC 开', '已定位', '西经', '使用 GPS', '满载'],
+    });
     const obd = find(bodyNodes(OBD, ctx), 'OBD 记录') as Extract<ViewNode, { kind: 'group' }>;
     expect(obd.children.map((c) => c.label)).not.toContain('timestamp');
     expect(find(obd.children, '时间')).toMatchObject({ value: '2022-04-28 06:10:09 (UTC+08:00)' });
     expect(find(obd.children, '故障码列表')).toEqual({ kind: 'value', label: '故障码列表', value: 'P0301, U0100' });
     const position = find(obd.children, '位置') as Extract<ViewNode, { kind: 'group' }>;
-    expect(find(position.children, '状态')).toEqual({ kind: 'flags', label: '状态', raw: '0x000C0003', names: ['ACC 开', '已定位', '使用北斗'] });
+    expect(find(position.children, '状态')).toEqual({
+      kind: 'flags',
+      label: '状态',
+      raw: '0x000C0003',
+      names: ['ACC 开', '已定位', '使用北斗'],
+    });
   });
 
   it('explains a refused frame by its code and keeps the decoder detail', () => {
-    expect(failureText(BAD as { error: string; code: string }, t)).toEqual({ title: '校验码错误', detail: 'BAD_CHECKSUM: computed 0xf0, frame has 0xd0' });
+    expect(failureText(BAD as { error: string; code: string }, t)).toEqual({
+      title: '校验码错误',
+      detail: 'BAD_CHECKSUM: computed 0xf0, frame has 0xd0',
+    });
     expect(failureText({ error: 'boom' }, t).title).toBe('无法解码');
     expect(failureText({ error: 'x', code: 'WHAT' }, tr('en-US')).title).toBe('Cannot be decoded');
     expect(summarize([SOS_WEST, BAD, BATCH])).toEqual({ total: 3, ok: 2, failed: 1 });

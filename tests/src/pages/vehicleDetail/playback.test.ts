@@ -1,8 +1,27 @@
 import type { ReplayPoint } from '../../../../src/services/vehicleDetail';
-import { colouredRuns, firstMovement, indexAt, pointsBetween, positionAt, seek, speedColour, tick, trackRange, windowInView, FAST_COLOUR } from '../../../../src/pages/vehicleDetail/playback';
+import {
+  colouredRuns,
+  firstMovement,
+  indexAt,
+  pointsBetween,
+  positionAt,
+  seek,
+  speedColour,
+  tick,
+  trackRange,
+  windowInView,
+  FAST_COLOUR,
+} from '../../../../src/pages/vehicleDetail/playback';
 import { orgLine, policiesFor, tabOf } from '../../../../src/pages/vehicleDetail/detailModel';
 
-const P = (min: number, lat: number, lng: number, speed: number): ReplayPoint => [new Date(Date.UTC(2026, 10, 23, 8, min)).toISOString(), lat, lng, speed, 90, true];
+const P = (min: number, lat: number, lng: number, speed: number): ReplayPoint => [
+  new Date(Date.UTC(2026, 10, 23, 8, min)).toISOString(),
+  lat,
+  lng,
+  speed,
+  90,
+  true,
+];
 const points = [P(0, 22, 114, 0), P(1, 22.01, 114, 30), P(2, 22.02, 114, 35), P(3, 22.03, 114, 90), P(4, 22.04, 114, 120)];
 const t0 = Date.parse(points[0][0]);
 
@@ -16,7 +35,7 @@ describe('track playback', () => {
     expect(colouredRuns([])).toEqual([]);
   });
 
-  it('starts at the first movement, not at the range\'s parked beginning', () => {
+  it("starts at the first movement, not at the range's parked beginning", () => {
     expect(firstMovement(points)).toBe(t0 + 60_000);
     expect(firstMovement([P(0, 22, 114, 0), P(5, 22, 114, 0)])).toBe(t0);
     expect(firstMovement([])).toBeNull();
@@ -67,7 +86,10 @@ describe('track playback', () => {
 });
 
 describe('vehicle detail rules', () => {
-  const tree = [{ value: 1, label: 'HQ', children: [{ value: 2, label: 'East', children: [{ value: 5, label: 'Depot' }] }] }, { value: 9, label: 'Other' }];
+  const tree = [
+    { value: 1, label: 'HQ', children: [{ value: 2, label: 'East', children: [{ value: 5, label: 'Depot' }] }] },
+    { value: 9, label: 'Other' },
+  ];
 
   it('finds the organisation line from the root down', () => {
     expect(orgLine(tree, 5)).toEqual([1, 2, 5]);

@@ -7,7 +7,9 @@ describe('API base address (SPEC.md §7)', () => {
   });
 
   it('uses the page origin plus /api elsewhere', () => {
-    expect(apiBase({ hostname: 'fleet.example.com', origin: 'https://fleet.example.com' }, 'http://dev:9000/api')).toBe('https://fleet.example.com/api');
+    expect(apiBase({ hostname: 'fleet.example.com', origin: 'https://fleet.example.com' }, 'http://dev:9000/api')).toBe(
+      'https://fleet.example.com/api',
+    );
     expect(apiBase({ hostname: '10.0.0.5', origin: 'http://10.0.0.5:8000' }, '/dev')).toBe('http://10.0.0.5:8000/api');
   });
 

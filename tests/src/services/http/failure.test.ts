@@ -16,7 +16,12 @@ describe('error catalogue (SPEC.md §8)', () => {
   });
 
   it("says '没有权限！' for 5 s on 403, whatever the server said", () => {
-    expect(describeFailure({ status: 403, data: { message: 'Forbidden route' } }, zh)).toEqual({ kind: 'message', level: 'error', text: '没有权限！', seconds: 5 });
+    expect(describeFailure({ status: 403, data: { message: 'Forbidden route' } }, zh)).toEqual({
+      kind: 'message',
+      level: 'error',
+      text: '没有权限！',
+      seconds: 5,
+    });
   });
 
   it.each([
@@ -36,7 +41,12 @@ describe('error catalogue (SPEC.md §8)', () => {
   });
 
   it('shows a 3 s warning notification on 500', () => {
-    expect(describeFailure({ status: 500, data: { message: 'db down' } }, zh)).toEqual({ kind: 'notification', level: 'warning', text: 'db down', seconds: 3 });
+    expect(describeFailure({ status: 500, data: { message: 'db down' } }, zh)).toEqual({
+      kind: 'notification',
+      level: 'warning',
+      text: 'db down',
+      seconds: 3,
+    });
     expect(describeFailure({ status: 500 }, zh)).toEqual({ kind: 'notification', level: 'warning', text: '服务器错误！', seconds: 3 });
   });
 

@@ -10,7 +10,9 @@ function recorder() {
       error: ((t: string, s: number) => log.push(`error:${t}:${s}`)) as never,
       warning: ((t: string) => log.push(`warning:${t}`)) as never,
     },
-    notification: { warning: (({ message, duration }: { message: string; duration: number }) => log.push(`notify:${message}:${duration}`)) as never },
+    notification: {
+      warning: (({ message, duration }: { message: string; duration: number }) => log.push(`notify:${message}:${duration}`)) as never,
+    },
     modal: { confirm: (p: ModalFuncProps) => confirms.push(p) },
   });
   return { log, confirms };

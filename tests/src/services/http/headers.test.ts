@@ -2,7 +2,13 @@ import { callHeaders } from '../../../../src/services/http/headers';
 
 describe('call headers (SPEC.md §7)', () => {
   it('sends the session token, NONE and obd-web by default, and the language', () => {
-    expect(callHeaders({}, 'tok', 'en-US')).toEqual({ Authorization: 'Bearer tok', 'X-Authority': 'NONE', 'x-application-code': 'obd-web', 'Accept-Language': 'en-US', 'X-Time-Zone': Intl.DateTimeFormat().resolvedOptions().timeZone });
+    expect(callHeaders({}, 'tok', 'en-US')).toEqual({
+      Authorization: 'Bearer tok',
+      'X-Authority': 'NONE',
+      'x-application-code': 'obd-web',
+      'Accept-Language': 'en-US',
+      'X-Time-Zone': Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
   });
 
   it('sends no Authorization without a token', () => {

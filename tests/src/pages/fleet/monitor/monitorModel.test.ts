@@ -56,14 +56,30 @@ describe('monitor model', () => {
     expect(statusOf(item(1, { acc: true, speed: 4 }))).toBe('idle');
     expect(statusOf(item(1, { acc: false, speed: 30 }))).toBe('parked');
     expect(statusOf(item(1, { acc: null, speed: null }))).toBe('parked');
-    expect(statusCounts([item(1), item(2, { online: false }), item(3, { acc: true, speed: 50 })])).toEqual({ moving: 1, idle: 0, parked: 1, offline: 1, alarming: 0 });
+    expect(statusCounts([item(1), item(2, { online: false }), item(3, { acc: true, speed: 50 })])).toEqual({
+      moving: 1,
+      idle: 0,
+      parked: 1,
+      offline: 1,
+      alarming: 0,
+    });
   });
 
   it('moves a vehicle on a newer pushed position, keeping what the push does not carry', () => {
     const fleet = fleetOf([item(1, { online: false }), item(2)]);
     const next = applyPositions(fleet, [pos(1, { mileageKm: null })]);
     expect(next).not.toBe(fleet);
-    expect(next.get(1)).toMatchObject({ online: true, moving: true, latitude: 22.6, longitude: 114.1, speed: 42, direction: 90, fuelL: 48, mileageKm: 1000, time: '2026-11-23T08:01:00.000Z' });
+    expect(next.get(1)).toMatchObject({
+      online: true,
+      moving: true,
+      latitude: 22.6,
+      longitude: 114.1,
+      speed: 42,
+      direction: 90,
+      fuelL: 48,
+      mileageKm: 1000,
+      time: '2026-11-23T08:01:00.000Z',
+    });
     expect(next.get(2)).toBe(fleet.get(2));
     expect(fleet.get(1)?.latitude).toBe(22.5);
   });
@@ -80,8 +96,22 @@ describe('monitor model', () => {
   });
 
   it('counts vehicles per organisation over the whole subtree, and filters by subtree, licence and status', () => {
-    const tree = [{ value: 1, label: 'HQ', children: [{ value: 2, label: 'East', children: [{ value: 4, label: 'Depot' }] }, { value: 3, label: 'West' }] }];
-    const fleet = fleetOf([item(1), item(2, { orgId: 2, online: false }), item(3, { orgId: 4 }), item(4, { orgId: 3, licence: '京A0001' })]);
+    const tree = [
+      {
+        value: 1,
+        label: 'HQ',
+        children: [
+          { value: 2, label: 'East', children: [{ value: 4, label: 'Depot' }] },
+          { value: 3, label: 'West' },
+        ],
+      },
+    ];
+    const fleet = fleetOf([
+      item(1),
+      item(2, { orgId: 2, online: false }),
+      item(3, { orgId: 4 }),
+      item(4, { orgId: 3, licence: '京A0001' }),
+    ]);
     const c = orgCounts(tree, fleet);
     expect(c.get(1)).toEqual({ total: 4, online: 3 });
     expect(c.get(2)).toEqual({ total: 2, online: 1 });
@@ -101,7 +131,9 @@ describe('monitor model', () => {
   });
 
   it('opens the live stream on this origin, secure when the page is', () => {
-    expect(liveUrl({ hostname: 'fleet.example.com', origin: 'https://fleet.example.com' })).toBe('wss://fleet.example.com/api/vehicle/live');
+    expect(liveUrl({ hostname: 'fleet.example.com', origin: 'https://fleet.example.com' })).toBe(
+      'wss://fleet.example.com/api/vehicle/live',
+    );
     expect(liveUrl({ hostname: '10.0.0.5', origin: 'http://10.0.0.5:8000' })).toBe('ws://10.0.0.5:8000/api/vehicle/live');
   });
 });

@@ -10,12 +10,17 @@ import { registerMember } from '../../../../../src/services/passport';
 
 // The dialog's own calls (register, edit) go through the one API layer; the options it loads and the
 // "enable here" registration through the passport's functions.
-jest.mock('../../../../../src/services/http/call', () => ({ ...jest.requireActual('../../../../../src/services/http/call'), call: jest.fn() }));
+jest.mock('../../../../../src/services/http/call', () => ({
+  ...jest.requireActual('../../../../../src/services/http/call'),
+  call: jest.fn(),
+}));
 jest.mock('../../../../../src/services/passport', () => ({
   ...jest.requireActual('../../../../../src/services/passport'),
   registerMember: jest.fn(),
   orgTreeOptions: jest.fn(async () => [{ value: 1, label: '车管星平台', children: [] }]),
-  allRoles: jest.fn(async (application: string) => (application === 'obd-web' ? [{ id: 11, name: '调度员', orgName: '华东物流', application }] : [])),
+  allRoles: jest.fn(async (application: string) =>
+    application === 'obd-web' ? [{ id: 11, name: '调度员', orgName: '华东物流', application }] : [],
+  ),
   memberApplications: jest.fn(async () => [{ code: 'obd-web', name: '车管星网页端' }]),
 }));
 
@@ -109,7 +114,9 @@ describe('account register form', () => {
     await waitFor(() => expect(document.querySelector('.ant-modal-confirm-title')?.textContent).toBe('在本平台启用账号'));
     expect(screen.getAllByText(other.message).length).toBeGreaterThan(0);
     const [first] = callsOf('POST', '/passport/passport/register');
-    expect(first[1].data).toEqual(expect.objectContaining({ loginName: 'zhao.liu', mobile: '13900000002', expireDate: '2099-12-31', applications: ['obd-web'] }));
+    expect(first[1].data).toEqual(
+      expect.objectContaining({ loginName: 'zhao.liu', mobile: '13900000002', expireDate: '2099-12-31', applications: ['obd-web'] }),
+    );
     expect(first[1].data).not.toHaveProperty('enableExisting');
     expect(first[1].data).not.toHaveProperty('confirmPassword');
     await act(async () => {
@@ -122,7 +129,9 @@ describe('account register form', () => {
   });
 
   it("puts the server's field message on its field", async () => {
-    mocked.call.mockRejectedValueOnce(rejection(406, { message: '手机号已存在', errors: [{ field: 'mobile', key: 'passport.phoneExists', message: '手机号已存在' }] }));
+    mocked.call.mockRejectedValueOnce(
+      rejection(406, { message: '手机号已存在', errors: [{ field: 'mobile', key: 'passport.phoneExists', message: '手机号已存在' }] }),
+    );
     const { onSaved } = ui();
     await fillRegistration('13916880101');
     await submit();

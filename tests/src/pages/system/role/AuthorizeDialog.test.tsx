@@ -10,15 +10,24 @@ jest.mock('../../../../../src/services/passport', () => ({
   authorizeRole: jest.fn(),
 }));
 
-const item = (id: number, code: string, name: string, kind: 'Menu' | 'Action', children: object[] = []) => resourceItem({ id, code, name, kind, path: null, children });
+const item = (id: number, code: string, name: string, kind: 'Menu' | 'Action', children: object[] = []) =>
+  resourceItem({ id, code, name, kind, path: null, children });
 
 // 车队管理 ─ 车辆管理 ─ {vehicle-add, vehicle-remove}; 系统管理 ─ 角色管理
 const ALL = [
-  item(1, 'fleet', '车队管理', 'Menu', [item(2, 'fleet-vehicleList', '车辆管理', 'Menu', [item(3, 'vehicle-add', '新增车辆', 'Action'), item(4, 'vehicle-remove', '删除车辆', 'Action')])]),
+  item(1, 'fleet', '车队管理', 'Menu', [
+    item(2, 'fleet-vehicleList', '车辆管理', 'Menu', [
+      item(3, 'vehicle-add', '新增车辆', 'Action'),
+      item(4, 'vehicle-remove', '删除车辆', 'Action'),
+    ]),
+  ]),
   item(5, 'system', '系统管理', 'Menu', [item(6, 'system-role', '角色管理', 'Menu')]),
 ];
 // The caller holds everything but vehicle-remove; the role holds the vehicle page with vehicle-remove.
-const ASSIGNABLE = [item(1, 'fleet', '车队管理', 'Menu', [item(2, 'fleet-vehicleList', '车辆管理', 'Menu', [item(3, 'vehicle-add', '新增车辆', 'Action')])]), ALL[1]];
+const ASSIGNABLE = [
+  item(1, 'fleet', '车队管理', 'Menu', [item(2, 'fleet-vehicleList', '车辆管理', 'Menu', [item(3, 'vehicle-add', '新增车辆', 'Action')])]),
+  ALL[1],
+];
 
 beforeAll(polyfillMatchMedia);
 beforeEach(() => {
@@ -35,10 +44,17 @@ async function ui() {
 }
 
 /** The checkbox of the tree node of a resource code, and its state. */
-const box = (code: string) => document.querySelector(`[data-code="${code}"]`)!.closest('.ant-tree-treenode')!.querySelector('.ant-tree-checkbox')!;
+const box = (code: string) =>
+  document.querySelector(`[data-code="${code}"]`)!.closest('.ant-tree-treenode')!.querySelector('.ant-tree-checkbox')!;
 const state = (code: string) => {
   const c = box(code).classList;
-  return c.contains('ant-tree-checkbox-disabled') ? 'disabled' : c.contains('ant-tree-checkbox-checked') ? 'checked' : c.contains('ant-tree-checkbox-indeterminate') ? 'half' : 'off';
+  return c.contains('ant-tree-checkbox-disabled')
+    ? 'disabled'
+    : c.contains('ant-tree-checkbox-checked')
+      ? 'checked'
+      : c.contains('ant-tree-checkbox-indeterminate')
+        ? 'half'
+        : 'off';
 };
 const save = () =>
   act(async () => {
@@ -50,7 +66,14 @@ describe('authorise dialog', () => {
   it("draws the application's tree with the role's grants, what the caller cannot grant disabled", async () => {
     await ui();
     expect(jest.mocked(assignableResources)).toHaveBeenCalledWith('obd-web', 7);
-    expect(['fleet', 'fleet-vehicleList', 'vehicle-add', 'vehicle-remove', 'system', 'system-role'].map(state)).toEqual(['half', 'checked', 'off', 'disabled', 'off', 'off']);
+    expect(['fleet', 'fleet-vehicleList', 'vehicle-add', 'vehicle-remove', 'system', 'system-role'].map(state)).toEqual([
+      'half',
+      'checked',
+      'off',
+      'disabled',
+      'off',
+      'off',
+    ]);
     expect(box('vehicle-remove').classList.contains('ant-tree-checkbox-checked')).toBe(true);
   });
 

@@ -2,14 +2,18 @@ import { grantsToSave, grantTree, idsOf, shownChecks, toggleGrant, type GrantNod
 import type { ResourceItem } from '../../../../../src/services/passport';
 import { resourceItem } from '../../../components/consoleHarness';
 
-const item = (id: number, code: string, kind: 'Menu' | 'Action', children: ResourceItem[] = []) => resourceItem({ id, code, kind, children });
+const item = (id: number, code: string, kind: 'Menu' | 'Action', children: ResourceItem[] = []) =>
+  resourceItem({ id, code, kind, children });
 
 // fleet ─┬─ vehicleList ─┬─ vehicle-add
 //        │               └─ vehicle-remove   (not the caller's to grant)
 //        └─ monitor
 // system ── role ── role-add
 const all = [
-  item(1, 'fleet', 'Menu', [item(2, 'fleet-vehicleList', 'Menu', [item(3, 'vehicle-add', 'Action'), item(4, 'vehicle-remove', 'Action')]), item(5, 'fleet-monitor', 'Menu')]),
+  item(1, 'fleet', 'Menu', [
+    item(2, 'fleet-vehicleList', 'Menu', [item(3, 'vehicle-add', 'Action'), item(4, 'vehicle-remove', 'Action')]),
+    item(5, 'fleet-monitor', 'Menu'),
+  ]),
   item(6, 'system', 'Menu', [item(7, 'system-role', 'Menu', [item(8, 'role-add', 'Action')])]),
 ];
 const assignable = new Set([1, 2, 3, 5, 6, 7, 8]);
