@@ -18,8 +18,6 @@ export default tseslint.config(
       '.umi*/',
       // Written by `npm run gen`, each with a header saying so.
       'schemas/generated/',
-      // A frozen copy of an earlier codec, the decode bench's reference: kept byte for byte.
-      'bench/reference/',
     ],
   },
   js.configs.recommended,

@@ -1,6 +1,6 @@
 /**
- * Today's 0x0200 decoder against the project's first codec (commit a084ebc, frozen under
- * bench/reference/jt808-a084ebc/) over one fixed frame set, side by side in one run: standard
+ * Today's 0x0200 decoder against the project's first codec (commit a084ebc, taken from the
+ * repository's history into a temporary folder at run time) over one fixed frame set, side by side in one run: standard
  * frames, vendor frames, and the sloppy frames field firmware sends (which the first codec refuses,
  * so only today's time is given for them). Both decode with the gateway's options.
  *
@@ -11,10 +11,13 @@
  * Run: npx tsx bench/jt808-decode-pair.bench.ts  -> one JSON line per frame group.
  */
 
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { decodeFrame } from '../server/telematics/jt808/codec';
 import { GATEWAY_DECODE, LOCATION_CORPUS, type CorpusFrame } from '../tests/server/telematics/jt808/locationCorpus';
 import { sampleLocationFrame } from './jt808-decode.bench';
-import { decodeFrame as referenceDecodeFrame } from './reference/jt808-a084ebc/decode';
 import { runAsScript, type BenchResult } from './lib';
 
 export interface Contender {
@@ -24,8 +27,23 @@ export interface Contender {
 }
 
 export const TODAY: Contender = { name: 'today', decode: (f) => decodeFrame(f, GATEWAY_DECODE) };
-// The first codec had no tolerance options; it ignores them.
-export const REFERENCE: Contender = { name: 'a084ebc', decode: (f) => referenceDecodeFrame(f, GATEWAY_DECODE) };
+/** The first codec's commit: the decode budget is "no slower than it". */
+export const REFERENCE_COMMIT = 'a084ebc';
+
+/**
+ * The first codec as it was, checked out of git into a temporary folder (nothing is copied into the
+ * tree); it had no tolerance options and ignores them. Needs the repository's history (not a
+ * shallow clone).
+ */
+export async function referenceContender(commit = REFERENCE_COMMIT): Promise<Contender> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `jt808-${commit}-`));
+  const root = path.resolve(__dirname, '..');
+  const tar = execFileSync('git', ['archive', commit, 'server/telematics/jt808'], { cwd: root, maxBuffer: 64 << 20 });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  type ReferenceDecode = (frame: Buffer, opts: unknown) => { serial: number };
+  const mod = (await import(path.join(dir, 'server/telematics/jt808/decode.ts'))) as { decodeFrame: ReferenceDecode };
+  return { name: commit, decode: (f) => mod.decodeFrame(f, GATEWAY_DECODE) };
+}
 
 interface Group {
   name: string;
@@ -127,8 +145,8 @@ export async function compare(contenders: Contender[], opts: CompareOptions = {}
   return results;
 }
 
-export function run(): Promise<BenchResult[]> {
-  return compare([TODAY, REFERENCE]);
+export async function run(): Promise<BenchResult[]> {
+  return compare([TODAY, await referenceContender()]);
 }
 
 if (require.main === module) runAsScript(run);
