@@ -87,6 +87,11 @@ describe('markup in stored names and labels', () => {
       geometry: { center: [positioned.longitude, positioned.latitude], radius: 50_000 },
     });
     await api('POST', `/vehicle/fence/open/${fence.id}`);
+    // Only this fence stays open beneath the vehicle: the demo's town fence lies under it too, and
+    // with two overlapping fences beneath a vehicle the hover goes to a fence (a known defect of the
+    // monitor's canvas layering, not what this test is about).
+    const open = (await api('POST', '/vehicle/fence/query', { criteria: { status: 'open' }, pageIndex: 1, pageSize: 500 })).data ?? [];
+    for (const f of open) if (f.id !== fence.id) await api('POST', `/vehicle/fence/stop/${f.id}`);
   });
 
   it('the dashboard’s tooltips show organisation, brand and label names as text', async () => {
