@@ -4,6 +4,7 @@
  * passes in to drive the gateway (the demo simulator, from bootstrap). One start and one close.
  */
 
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
@@ -49,7 +50,8 @@ export interface Telematics {
 
 export interface TelematicsOptions {
   database: Database;
-  config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum' | 'gatewayWorker'>>;
+  config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> &
+    Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum' | 'gatewayWorker' | 'dataDir'>>;
   secret: string;
   /** Where committed batches are published ('positions.stored', 'obd.stored'); the live hub listens there. */
   bus: ServerBus;
@@ -72,7 +74,8 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   writer.on('stored', (batch) => bus.publish('positions.stored', batch));
   obdWriter.on('stored', (batch) => bus.publish('obd.stored', batch));
   const hub = new LiveHub();
-  const unsubscribeHub = bus.subscribe('positions.stored', hub.publish);
+  // With no live socket on this process, a batch from the bus is not even decoded.
+  const unsubscribeHub = bus.subscribe('positions.stored', hub.publish, { active: () => hub.listening });
   // Every process pushes the alarm toasts to its own members, whichever process decided them.
   const unsubscribeAlarms = bus.subscribe('alarm.pushed', ({ items }) =>
     hub.publishRaised(items.map((x) => ({ ...x, memberIds: new Set(x.memberIds) }))),
@@ -93,6 +96,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
         fdReserve,
         limits: defined,
         checksum: config.jt808Checksum,
+        mediaDir: config.dataDir ? path.join(config.dataDir, 'media') : undefined,
         resetLinkState: !config.gatewayWorker,
       })
     : null;

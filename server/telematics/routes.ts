@@ -17,6 +17,7 @@ import { registerLiveRoute } from './live/routes';
 import { registerRegistrationRoutes, type DisconnectTerminal } from './registration/routes';
 
 export { registerDecodeRoute } from './decodeRoute';
+export { registerMediaRoutes } from './media/routes';
 
 export interface TelematicsRouteDeps {
   db: Kysely<DB>;

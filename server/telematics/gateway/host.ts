@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
 import type { LocationBody, SubpackageOptions, TerminalParam } from '../jt808/codec';
+import type { MediaStore } from '../media/mediaStore';
 import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
 import type { ChecksumPolicy } from './checksumPolicy';
@@ -155,6 +156,8 @@ export interface SessionHost {
   pool?: pg.Pool;
   writer: PositionWriter;
   obdWriter: ObdWriter;
+  /** Null: media are kept in the message log like other decoded messages. */
+  media: MediaStore | null;
   limits: GatewayLimits;
   stats: GatewayStats;
   log: GatewayLogger;
@@ -170,4 +173,6 @@ export interface SessionHost {
   onClosed(s: Session): void;
   onPause(s: Session, paused: boolean): void;
   onResponse(r: TerminalResponse): void;
+  /** Told each acknowledgement's seconds since the report went to the store (/metrics); absent, nobody is. */
+  acked?: (seconds: number) => void;
 }

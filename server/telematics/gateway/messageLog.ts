@@ -1,6 +1,8 @@
 /**
- * Messages kept without a table of their own (terminal_message): 0x0701 waybills and vendor
- * message ids the codec does not decode, raw. The session acknowledges one once it is written.
+ * Messages kept without a table of their own (terminal_message): 0x0701 waybills, vendor
+ * message ids the codec does not decode (raw), the 2019 messages of decodedMessages.ts (decoded,
+ * as JSON) and their bodies that did not decode (raw, with the reason). The session acknowledges
+ * one once it is written.
  */
 
 import type { Kysely } from 'kysely';
@@ -9,7 +11,7 @@ import type { DB } from '../../platform/db/tables';
 export interface KeptMessage {
   terminalId: number;
   msgId: number;
-  kind: 'waybill' | 'vendor';
+  kind: 'waybill' | 'vendor' | 'decoded' | 'malformed';
   text: string | null;
   bodyHex: string;
   /** Frame anomalies tolerated on the way in. */

@@ -18,6 +18,7 @@ import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
 import { writeAudit } from '../../platform/audit';
 import { DEFAULT_TZ_OFFSET_MINUTES, type Jt808BodyInput } from '../jt808/codec';
+import { MediaStore } from '../media/mediaStore';
 import { ObdWriter } from '../store/obdWriter';
 import type { TerminalIdentity } from '../store/records';
 import { PositionWriter } from '../store/writer';
@@ -67,6 +68,8 @@ export interface GatewayOptions {
   resetLinkState?: boolean;
   /** What a wrong checksum gets, per terminal model (default: refused for every model). */
   checksum?: ChecksumPolicy;
+  /** Where uploaded media are kept (DATA_DIR/media); without it 0x0801 is kept in the message log. */
+  mediaDir?: string;
 }
 
 const silence = () => undefined;
@@ -76,6 +79,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   readonly pool: pg.Pool | undefined;
   readonly writer: PositionWriter;
   readonly obdWriter: ObdWriter;
+  readonly media: MediaStore | null;
   readonly limits: GatewayLimits;
   readonly log: GatewayLogger;
   readonly tzOffsetMinutes: number;
@@ -108,6 +112,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   readonly registry = new SessionRegistry<Session>();
   /** The other gateway processes (set by cluster/downlink.ts with NATS); none in one process. */
   peers: GatewayPeers | undefined;
+  /** Set by /metrics (platform/metrics/sources.ts) to time acknowledgements. */
+  acked: ((seconds: number) => void) | undefined;
   private readonly link: LinkState;
   private readonly resetLinkState: boolean;
   private readonly server: net.Server;
@@ -128,6 +134,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.resetLinkState = opts.resetLinkState ?? true;
     this.link = new LinkState(opts.db, (err) => this.log.warn({ err }, 'jt808 online state not saved'));
     this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);
+    this.media = opts.mediaDir ? new MediaStore(opts.db, opts.mediaDir) : null;
     this.writer.on('error', (err: Error) => this.log.warn({ err }, 'jt808 position batch failed'));
     this.obdWriter.on('error', (err: Error) => this.log.warn({ err }, 'jt808 OBD record batch failed'));
     this.writer.on('recovered', (attempts: number) =>

@@ -13,6 +13,7 @@ import {
   FrameSplitter,
   isJt808DecodeError,
   MsgId,
+  parseHeader,
   ResponseEncoder,
   SubpackageAssembler,
   type DecodedMessage,
@@ -21,12 +22,14 @@ import {
   type KnownMessage,
   type LocationBody,
   type MessageMeta,
+  type OpaqueMessage,
 } from '../jt808/codec';
 import type { BatchWriter } from '../store/batchWriter';
 import { OBD_RECORD_TYPE, toObdRow } from '../store/obdRecords';
 import { positionFault, toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
 import type { SessionHost } from './host';
 import { checksumAction } from './checksumPolicy';
+import { bodyBytesHex, describeBody, KEPT_DECODED } from './decodedMessages';
 import { keepMessage, type KeptMessage } from './messageLog';
 import { checkAuthentication, registerTerminal } from './registration';
 import { findTerminal, findTerminalForAuth, registeredModel } from './terminals';
@@ -224,6 +227,7 @@ export class Session {
       });
     } catch (e) {
       if (!isJt808DecodeError(e)) throw e;
+      if (e.code === 'BAD_BODY' && this.keptMalformed(packet, e.message)) return;
       this.badFrame(packet, e.code);
       return;
     }
@@ -243,7 +247,9 @@ export class Session {
     try {
       if (m.opaque === 'fragment') {
         this.assembler ??= new SubpackageAssembler({ ...this.host.limits.subpackage, tzOffsetMinutes: this.host.tzOffsetMinutes });
-        m = this.assembler.push(m);
+        const fragment = m;
+        m = this.assembler.push(fragment);
+        if (!m) this.askForMissing(fragment);
       }
     } catch (e) {
       if (!isJt808DecodeError(e)) throw e;
@@ -320,7 +326,24 @@ export class Session {
       case MsgId.Waybill:
         this.keep(m, { kind: 'waybill', text: m.body.text, bodyHex: m.body.hex });
         return;
+      case MsgId.MediaData:
+        if (this.host.media) this.saveMedia(m);
+        else this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
+        return;
+      case MsgId.QueryServerTime:
+        // 2019: the terminal sets its clock from the answer (UTC).
+        this.write(
+          encodeMessage(
+            { phone: m.phone, serial: this.nextSerial(), version: m.version, protocolVersion: m.protocolVersion },
+            { msgId: MsgId.ServerTime, body: { time: new Date().toISOString() } },
+          ),
+        );
+        return;
       default:
+        if (KEPT_DECODED.has(m.msgId)) {
+          this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
+          return;
+        }
         // Platform messages sent up by a confused terminal.
         this.reply(m, UNSUPPORTED);
     }
@@ -435,14 +458,102 @@ export class Session {
     return checksumAction(policy, this.model) === 'accept';
   }
 
+  /**
+   * The last package of a media upload arrived and some did not: ask for those again, with 0x8800
+   * (its media id is in package 1) or, when package 1 itself is missing, 0x8003 by serial.
+   */
+  private askForMissing(fragment: OpaqueMessage): void {
+    const packet = fragment.packet;
+    if (fragment.msgId !== MsgId.MediaData || !packet || packet.index !== packet.count || !this.isOwn(fragment)) return;
+    const progress = this.assembler?.missingOf(fragment);
+    if (!progress || progress.missing.length === 0) return;
+    this.host.log.info(
+      { terminalId: this.terminalId, missing: progress.missing.length, of: packet.count },
+      'jt808 media packages asked again',
+    );
+    const header = {
+      phone: fragment.phone,
+      serial: this.nextSerial(),
+      version: fragment.version,
+      protocolVersion: fragment.protocolVersion,
+    };
+    if (progress.firstBody && progress.firstBody.length >= 4) {
+      const mediaId = progress.firstBody.readUInt32BE(0);
+      this.write(encodeMessage(header, { msgId: MsgId.MediaDataResponse, body: { mediaId, missing: progress.missing } }));
+    } else {
+      this.write(
+        encodeMessage(header, {
+          msgId: MsgId.RetransmitRequest,
+          body: { firstSerial: progress.firstSerial, packageIds: progress.missing },
+        }),
+      );
+    }
+  }
+
+  /** A whole media upload: file and row written, then answered 0x8800 with nothing missing. */
+  private saveMedia(m: Extract<KnownMessage, { msgId: typeof MsgId.MediaData }>): void {
+    const identity = this.identity!;
+    this.pendingRecords++;
+    this.host
+      .media!.save({ terminalId: identity.terminalId, vehicleId: identity.vehicleId }, m.body)
+      .then(
+        () => {
+          this.host.stats.keptMessages++;
+          this.write(
+            encodeMessage(
+              { phone: m.phone, serial: this.nextSerial(), version: m.version, protocolVersion: m.protocolVersion },
+              { msgId: MsgId.MediaDataResponse, body: { mediaId: m.body.mediaId, missing: [] } },
+            ),
+          );
+        },
+        (err: unknown) => {
+          // Unanswered: the terminal uploads it again.
+          this.host.stats.storeFailures++;
+          this.host.log.warn({ err, terminalId: this.terminalId }, 'jt808 media not kept');
+        },
+      )
+      .finally(() => {
+        this.pendingRecords--;
+        this.updateFlow();
+      });
+  }
+
+  /**
+   * A whole packet of the authenticated terminal whose body does not decode, of an id kept decoded:
+   * kept raw with the reason (nothing it sent is lost) and answered "message error". False when it
+   * is not that (another id, a fragment, someone else's packet): the caller drops it as a bad frame.
+   */
+  private keptMalformed(packet: Buffer, reason: string): boolean {
+    let h;
+    try {
+      h = parseHeader(packet, this.version === 2011 ? 2011 : undefined, 0, packet.length, true);
+    } catch {
+      return false;
+    }
+    const m: Header = {
+      msgId: h.msgId,
+      version: h.version,
+      phone: h.phone,
+      serial: h.serial,
+      properties: h.properties,
+      encryption: h.encryption,
+    };
+    if (h.protocolVersion !== undefined) m.protocolVersion = h.protocolVersion;
+    if (h.packet || !KEPT_DECODED.has(h.msgId) || !this.isOwn(m)) return false;
+    this.host.log.info({ terminalId: this.terminalId, msgId: h.msgId, reason }, 'jt808 malformed body kept');
+    const body = packet.subarray(h.bodyOffset, Math.min(packet.length - 1, h.bodyOffset + h.bodyLength));
+    this.keep(m, { kind: 'malformed', text: reason, bodyHex: body.toString('hex') }, MESSAGE_ERROR);
+    return true;
+  }
+
   /** A waybill or a vendor message: written, then acknowledged (the terminal resends if the write fails). */
-  private keep(m: Header, what: Pick<KeptMessage, 'kind' | 'text' | 'bodyHex'>): void {
+  private keep(m: Header, what: Pick<KeptMessage, 'kind' | 'text' | 'bodyHex'>, result = OK): void {
     this.pendingRecords++;
     keepMessage(this.host.db, { ...what, terminalId: this.identity!.terminalId, msgId: m.msgId, flags: frameFlags(m) })
       .then(
         () => {
           this.host.stats.keptMessages++;
-          this.reply(m, OK);
+          this.reply(m, result);
         },
         (err: unknown) => {
           this.host.stats.storeFailures++;
@@ -513,10 +624,14 @@ export class Session {
     this.updateFlow();
     // Until the commit only what the acknowledgement needs stays alive, not the decoded message.
     const answered: Answered = { phone: m.phone, version: m.version, protocolVersion: m.protocolVersion, serial: m.serial, msgId: m.msgId };
+    const handedAt = performance.now();
     writer.enqueue(this.identity!, records, (error) => {
       // No acknowledgement on failure: the terminal sends it again, and the store absorbs the repeat.
       if (error) this.host.stats.storeFailures++;
-      else if (ack) this.reply(answered, OK);
+      else if (ack) {
+        this.reply(answered, OK);
+        this.host.acked?.((performance.now() - handedAt) / 1000);
+      }
       this.pendingRecords -= n;
       this.updateFlow();
     });

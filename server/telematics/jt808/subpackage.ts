@@ -143,6 +143,22 @@ export class SubpackageAssembler {
     return undefined;
   }
 
+  /**
+   * What is still missing of the set a fragment belongs to (package indexes from 1, ascending),
+   * with the first package's body when it arrived (a 0x0801's names its media id); undefined when
+   * the set is complete or unknown. The gateway asks again for the missing ones.
+   */
+  missingOf(fragment: OpaqueMessage): { firstSerial: number; firstBody: Buffer | undefined; missing: number[] } | undefined {
+    const packet = fragment.packet;
+    if (!packet) return undefined;
+    const firstSerial = (fragment.serial - (packet.index - 1)) & 0xffff;
+    const set = this.sets.get(`${fragment.phone}|${fragment.msgId}|${packet.count}|${firstSerial}`);
+    if (!set) return undefined;
+    const missing: number[] = [];
+    for (let i = 0; i < set.count; i++) if (!set.parts[i]) missing.push(i + 1);
+    return { firstSerial, firstBody: set.parts[0], missing };
+  }
+
   /** Drop sets idle for longer than the timeout. Call from a timer, or rely on push() doing it. */
   sweep(now = this.now()): void {
     for (const [key, set] of this.sets) {

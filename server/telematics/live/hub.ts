@@ -60,6 +60,11 @@ export class LiveHub {
 
   constructor(readonly maxSubscribers = 2000) {}
 
+  /** True while someone subscribes: otherwise stored batches need not reach the hub at all. */
+  get listening(): boolean {
+    return this.subscribers.size > 0;
+  }
+
   /** False when full. */
   add(s: LiveSubscriber): boolean {
     if (this.subscribers.size >= this.maxSubscribers) return false;

@@ -231,8 +231,11 @@ export class BatchWriter<R> extends EventEmitter {
     try {
       if (keys.size && this.listenerCount('stored')) {
         const inserted: StoredRecords<R>['inserted'] = [];
+        // As many keys inserted as records: every record was (the keys are the records' own, each
+        // once), so no key is built and looked up per record (that loop was ~3 % of a worker's CPU).
+        const all = keys.size === records.length;
         for (const e of batch)
-          for (const record of e.records) if (keys.has(this.store.keyOf(record))) inserted.push({ source: e.source, record });
+          for (const record of e.records) if (all || keys.has(this.store.keyOf(record))) inserted.push({ source: e.source, record });
         this.emit('stored', { inserted } satisfies StoredRecords<R>);
       }
     } catch (err) {
