@@ -46,7 +46,7 @@ export interface PipelineOptions {
   /** IANA zone of local days (FLEET_TIMEZONE). */
   timeZone: string;
   log?: PipelineLog;
-  /** How long marks gather before a pass (ms, default 200): a burst of batches makes one window per vehicle. */
+  /** How long marks gather before a pass (ms, default DEFAULT_LINGER_MS): a burst of batches makes one window per vehicle. */
   lingerMs?: number;
   /** Vehicles derived together in one transaction (default DEFAULT_BATCH, by `oneConnection`). */
   batchSize?: number;
@@ -75,6 +75,13 @@ export interface PipelineOptions {
  * for each batch's transaction, so batches stay small enough to commit within ~150 ms.
  */
 const DEFAULT_BATCH = { pooled: 1024, oneConnection: 256 } as const;
+
+/**
+ * How long marks gather before a pass when none is running. Every alarm comes from the pass (no
+ * path beside it), so this is the floor of report → alarm at a quiet moment; under load passes run
+ * back to back and it does not apply.
+ */
+const DEFAULT_LINGER_MS = 50;
 
 export interface PipelineStats {
   marks: number;
@@ -301,7 +308,7 @@ export class DerivationPipeline {
         if (this.queue.size) this.schedule();
         else this.wakeIdle();
       });
-    }, this.opts.lingerMs ?? 200);
+    }, this.opts.lingerMs ?? DEFAULT_LINGER_MS);
   }
 
   private async drainQueue(): Promise<void> {

@@ -6,8 +6,15 @@
  *   terminals report (highway ~120 km/h), so a fast drive is never cut, yet a relocation of tens of
  *   kilometres in minutes (a multipath outlier, a terminal moved, a simulator's new run) is.
  *   Fixes at the same instant (two terminals of one vehicle) are never a jump: no speed is implied.
+ * - Between fixes close in time (under SPEED_CHECK_MS) where either reports a speed, a step is also
+ *   a jump when it is well beyond what those speeds could cover (MARGIN and SPEED_SLACK_KM): a
+ *   multipath outlier a few hundred metres off while driving implies far less than MAX_KMH, yet
+ *   lengthens the track by twice its error. Over longer gaps speeds at the ends say nothing of the
+ *   way between (a terminal that sleeps), so only MAX_KMH applies.
  * - An odometer's advance is sane when it never runs backwards and never outruns MAX_KMH over the
- *   time between its readings (half a kilometre of rounding allowed).
+ *   time between its readings (half a kilometre of rounding allowed), and, over a track of at least
+ *   FROZEN_MIN_KM, when it covers at least FROZEN_SHARE of it (a frozen odometer reads 0). A trip
+ *   also drops its odometer when a reading stands still over FROZEN_MIN_KM of track (trips/metrics.ts).
  */
 
 /** km/h no vehicle reaches. */
@@ -22,13 +29,46 @@ export const JITTER_KM = 0.1;
  */
 export const RELOCATION_MS = 2 * 60_000;
 
-/** Whether the step of `km` between fixes at `fromTime` and `toTime` (epoch ms) is a GNSS jump. */
-export function isJump(fromTime: number, toTime: number, km: number): boolean {
-  const h = (toTime - fromTime) / 3_600_000;
-  return h > 0 && km > JITTER_KM && km / h > MAX_KMH;
+/** Fixes less than this far apart are checked against the speeds they report. */
+export const SPEED_CHECK_MS = 2 * 60_000;
+/**
+ * How far beyond the faster reported speed a step may go before it is a jump (traffic between two
+ * reports), and the slack for two fixes' jitter. Tight on purpose: a real fix taken for a jump
+ * costs nothing but the bend at it (the next step is measured from the fix before), while an
+ * outlier let through lengthens the track by up to twice its error.
+ */
+export const MARGIN = 1.2;
+export const SPEED_SLACK_KM = 0.05;
+/** Below this reported speed (km/h) a fix says nothing of motion (jitter, a terminal without speed). */
+const SPEED_KMH = 5;
+
+/** A fix as the jump rule reads it. */
+export interface JumpFix {
+  time: number;
+  /** km/h as reported (0: standing, or a terminal without speed). */
+  speed: number;
 }
 
-/** Whether an odometer advance of `km` between readings at `fromTime` and `toTime` is one a vehicle can make. */
-export function odometerPlausible(fromTime: number, toTime: number, km: number): boolean {
-  return km >= 0 && km <= MAX_KMH * ((toTime - fromTime) / 3_600_000) + 0.5;
+/** Whether the step of `km` from fix `from` to fix `to` is a GNSS jump. */
+export function isJump(from: JumpFix, to: JumpFix, km: number): boolean {
+  const ms = to.time - from.time;
+  if (ms <= 0 || km <= JITTER_KM) return false;
+  const h = ms / 3_600_000;
+  if (km / h > MAX_KMH) return true;
+  const kmh = Math.max(from.speed, to.speed);
+  return ms < SPEED_CHECK_MS && kmh >= SPEED_KMH && km > kmh * MARGIN * h + SPEED_SLACK_KM;
+}
+
+/** A track at least this long is long enough to tell a frozen odometer. */
+export const FROZEN_MIN_KM = 1;
+/** An odometer that covers less than this share of the filtered track is frozen or broken. */
+export const FROZEN_SHARE = 0.8;
+
+/**
+ * Whether an odometer advance of `km` between readings at `fromTime` and `toTime` is one a vehicle
+ * can make, and (given `gnssKm`, the filtered track over the same span) one it did make.
+ */
+export function odometerPlausible(fromTime: number, toTime: number, km: number, gnssKm?: number): boolean {
+  if (km < 0 || km > MAX_KMH * ((toTime - fromTime) / 3_600_000) + 0.5) return false;
+  return gnssKm === undefined || gnssKm < FROZEN_MIN_KM || km >= gnssKm * FROZEN_SHARE;
 }

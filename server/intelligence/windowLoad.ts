@@ -21,12 +21,16 @@ import { pathUnder } from '../platform/scope';
 export const DEFAULT_SETTINGS: TripSettings = { stopMinutes: 5, region: null };
 
 /** A position as read: the device time in epoch ms (a float), the two figures under their column names. */
-type PositionRow = Omit<DerivePosition, 'time' | 'mileageKm' | 'fuelL'> & { ms: number; mileage_km: number | null; fuel_l: number | null };
+export type PositionRow = Omit<DerivePosition, 'time' | 'mileageKm' | 'fuelL'> & {
+  ms: number;
+  mileage_km: number | null;
+  fuel_l: number | null;
+};
 
-const POSITION_COLUMNS = sql`(extract(epoch FROM device_time) * 1000)::float8 AS ms, latitude, longitude, speed, direction, acc,
+export const POSITION_COLUMNS = sql`(extract(epoch FROM device_time) * 1000)::float8 AS ms, latitude, longitude, speed, direction, acc,
   alarm, status, mileage_km, fuel_l, blind, extras`;
 
-const toPosition = (r: PositionRow): DerivePosition => ({
+export const toPosition = (r: PositionRow): DerivePosition => ({
   time: Math.round(Number(r.ms)),
   latitude: r.latitude,
   longitude: r.longitude,

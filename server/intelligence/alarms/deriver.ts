@@ -28,6 +28,7 @@ import { lookupsOf, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
 import { newlyDecided } from './newlyDecided';
 import { newestOf } from '../heldWindows';
+import { carriedAlarms, carriedBits, RUN_TYPES, type CarriedAlarm } from './carry';
 
 /**
  * Context every window gets beyond the longest policy duration: enough for transitions (ACC,
@@ -107,6 +108,28 @@ export interface AlarmRead {
   tasks: readonly RouteTask[];
   /** Under a FuelDrain policy: the drains' alarms of the range (fuelDrainsMany). */
   drains: readonly AlarmInterval[];
+  /** Alarms open at the range's start that its rules go on from (carry.ts), and the report just before the range. */
+  carried?: readonly CarriedAlarm[];
+  before?: DerivePosition | null;
+}
+
+const hasSource = (a: AlarmInterval, source: string) => ((a.detail?.sources as unknown[] | undefined) ?? []).includes(source);
+
+/**
+ * Per type, the reports its rule reads before the range: for a carried run its first report and the
+ * one just before the range; for FireOn the report just before the range.
+ */
+function runPrefixes(read: AlarmRead): Map<AlarmType, DerivePosition[]> {
+  const prefixes = new Map<AlarmType, DerivePosition[]>();
+  const start = read.positions[0]?.time ?? Infinity;
+  // An ignition at the window's first report is one when the report before it had the ACC off.
+  if (read.before && read.before.time < start) prefixes.set('FireOn', [read.before]);
+  for (const { interval, first } of read.carried ?? []) {
+    if (!first || !RUN_TYPES.has(interval.type) || !hasSource(interval, 'policy') || !(first.time < start)) continue;
+    const before = read.before;
+    prefixes.set(interval.type, before && before.time > first.time && before.time < start ? [first, before] : [first]);
+  }
+  return prefixes;
 }
 
 /** Everything the detectors find in these reports (merged, not yet cut to a window). */
@@ -118,12 +141,23 @@ export async function detectAlarms(
   obdAlarmTypes?: ReadonlyMap<number, AlarmType>,
 ): Promise<AlarmInterval[]> {
   const { positions } = read;
+  const carried = read.carried ?? [];
   const policies = await lookups.policies(orgPath);
-  const found: AlarmInterval[] = [...alarmWordIntervals(positions), ...policyIntervals(positions, policies)];
+  const bits = carried.flatMap(({ interval }) => {
+    const from = carriedBits(interval);
+    return from.length ? [{ alarm: interval, bits: from }] : [];
+  });
+  const found: AlarmInterval[] = [...alarmWordIntervals(positions, bits), ...policyIntervals(positions, policies, runPrefixes(read))];
   for (const fence of await lookups.fences(vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
   if (policies.has('Fault')) {
     const reports = dtcReports(positions, read.obdRecords);
-    found.push(...faultIntervals(reports, await expertLookup(lookups, reports)));
+    found.push(
+      ...faultIntervals(
+        reports,
+        await expertLookup(lookups, reports),
+        carried.map((c) => c.interval),
+      ),
+    );
   }
   found.push(...obdAlarmIntervals(read.obdRecords, obdAlarmTypes));
   const repeat = policies.get('RepeatArrival');
@@ -131,7 +165,14 @@ export async function detectAlarms(
   const skew = policies.get('Skewing');
   if (skew) found.push(...skewing(positions, read.tasks, skewRule(skew)));
   if (policies.has('FuelDrain')) found.push(...read.drains);
-  return mergeIntervals(found);
+  const merged = mergeIntervals(found);
+  // A carried OverSpeed's peak over the reports before the range counts too (the range reads only its first).
+  for (const m of merged) {
+    if (m.type !== 'OverSpeed') continue;
+    const c = carried.find(({ interval: a }) => a.type === m.type && a.subject === m.subject && a.begin === m.begin);
+    if (c && c.interval.value !== null) m.value = Math.max(m.value ?? 0, c.interval.value);
+  }
+  return merged;
 }
 
 export interface AlarmDeriverOptions {
@@ -208,7 +249,14 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
         reads.flatMap((r, i) => (policiesOf[i].has(type) ? [{ i, vehicleId: r.vehicleId, ...r.range }] : []));
       const skewed = under('Skewing');
       const drained = under('FuelDrain');
-      const [tasksOf, drainsOf] = await Promise.all([routeTasksMany(trx, skewed), fuelDrainsMany(trx, drained)]);
+      const [tasksOf, drainsOf, carriedOf] = await Promise.all([
+        routeTasksMany(trx, skewed),
+        fuelDrainsMany(trx, drained),
+        carriedAlarms(
+          trx,
+          windows.map((w) => ({ vehicleId: w.vehicle.vehicleId, from: w.from })),
+        ),
+      ]);
       const tasks = new Map(skewed.map((x, k) => [x.i, tasksOf[k]]));
       const drains = new Map(drained.map((x, k) => [x.i, drainsOf[k]]));
       for (const [i, window] of windows.entries()) {
@@ -217,15 +265,28 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
         const found = await detectAlarms(
           vehicleId,
           orgPath,
-          { positions, obdRecords, range, tasks: tasks.get(i) ?? [], drains: drains.get(i) ?? [] },
+          {
+            positions,
+            obdRecords,
+            range,
+            tasks: tasks.get(i) ?? [],
+            drains: drains.get(i) ?? [],
+            carried: carriedOf[i],
+            before: window.before,
+          },
           lookups,
           opts.obdAlarmTypes,
         );
         if (policiesOf[i].has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
-        // Up to the newest report read: an alarm beginning after it was not this window's to find
-        // (the alarm word's own, raised from a batch committed meanwhile: bitAlarms.ts).
+        // Up to the newest report read: what begins after it is the next pass's to find.
         const readTo = newestOf({ positions, obdRecords }) + 1;
-        replacements.push({ vehicleId, from: window.from, found, to: Math.min(window.to, readTo), readTo });
+        replacements.push({
+          vehicleId,
+          from: window.from,
+          found,
+          to: Math.min(window.to, readTo),
+          carried: carriedOf[i].map((c) => ({ id: c.id, ...c.interval })),
+        });
       }
       // Each vehicle's alarms are its own: all the windows' replaced in one delete and one insert.
       // Only clock-driven alarms are closed alongside, which the replacing never touches: once for the batch.

@@ -33,7 +33,7 @@ async function ignitionOnBefore(db: Kysely<DB>, items: ReadonlyArray<{ vehicleId
 const MAX_ROUNDS = 4;
 
 /**
- * windowBounds (back to the begin of any alarm still open, on to the end of any that lasts), and
+ * windowBounds (back to the begin of any alarm still open that is not carried, on to the end of any that lasts), and
  * for the ranges `anchored` marks, back also to the last report with the ignition on: again after
  * each move, since an alarm open there may begin inside an earlier run with it off.
  */
@@ -42,7 +42,7 @@ export async function alarmWindowBounds(
   items: ReadonlyArray<{ vehicleId: number; from: number; to: number }>,
   anchored: readonly boolean[],
 ): Promise<TimeRange[]> {
-  if (!anchored.some(Boolean)) return windowBounds(db, items);
+  if (!anchored.some(Boolean)) return windowBounds(db, items, { carry: true });
   const marked = items.flatMap((_, i) => (anchored[i] ? [i] : []));
   let bounds: TimeRange[] = items.map((x) => ({ from: x.from, to: x.to }));
   for (let round = 0; ; round++) {
@@ -57,6 +57,7 @@ export async function alarmWindowBounds(
     const next = await windowBounds(
       db,
       items.map((x, i) => ({ vehicleId: x.vehicleId, ...reached[i] })),
+      { carry: true },
     );
     const settled = next.every((b, i) => !anchored[i] || b.from === reached[i].from);
     bounds = next;

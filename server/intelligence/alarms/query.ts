@@ -1,7 +1,8 @@
 /**
  * Reading and handling alarms, scoped to the caller's organisation subtree through the alarm's
- * vehicle. "Current" means open or not yet handled; without it, all (history, with the handled
- * alarms new data withdrew or superseded: store.ts). Open and current count only current alarms.
+ * vehicle. "Current" is current.ts's one definition (open, or ended within the last day and not
+ * handled); without it, all (history, with the handled alarms new data withdrew or superseded:
+ * store.ts). Open and current count only alarms derivation still finds.
  */
 
 import type { DB } from '../../platform/db/tables';
@@ -11,6 +12,7 @@ import type { Caller } from '../../platform/auth/caller';
 import { AppError, notFound } from '../../platform/http/errors';
 import type { LiveRaisedAlarm } from '../../telematics/live/hub';
 import { orgUnder, pathOfOrg } from '../../platform/scope';
+import { currentAlarm } from './current';
 
 export interface AlarmCriteria {
   type?: string | null;
@@ -18,7 +20,7 @@ export interface AlarmCriteria {
   vehicleId?: number | null;
   status?: 'open' | 'closed' | null;
   handled?: boolean | null;
-  /** Open or not handled (and neither withdrawn nor superseded). */
+  /** Current (current.ts): open, or ended recently and not handled; neither withdrawn nor superseded. */
   current?: boolean | null;
   /** What derivation made of it (store.ts). */
   state?: AlarmState | null;
@@ -88,7 +90,7 @@ function conditions(caller: Caller, c: AlarmCriteria): Fragment {
   if (c.status === 'open') parts.push(sql`a.end_time IS NULL AND a.state = 'current'`);
   if (c.status === 'closed') parts.push(sql`(a.end_time IS NOT NULL OR a.state <> 'current')`);
   if (c.handled === true || c.handled === false) parts.push(sql`a.handled = ${c.handled}`);
-  if (c.current) parts.push(sql`a.state = 'current' AND (a.end_time IS NULL OR NOT a.handled)`);
+  if (c.current) parts.push(currentAlarm('a'));
   if (c.state) parts.push(sql`a.state = ${c.state}`);
   if (c.begin) parts.push(sql`a.begin_time >= ${c.begin}::timestamptz`);
   if (c.end) parts.push(sql`a.begin_time <= ${c.end}::timestamptz`);

@@ -1,7 +1,6 @@
 /**
- * The tasks with a planned route that Skewing is measured against: read by the pass for each
- * window (deriver.ts) and by the report-time path for the batch's vehicles (durationAlarms.ts),
- * several vehicles in one statement.
+ * The tasks with a planned route that Skewing is measured against, read by the pass for its
+ * windows (deriver.ts), several vehicles in one statement.
  */
 
 import { sql, type Kysely } from 'kysely';

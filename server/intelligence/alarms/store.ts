@@ -13,9 +13,10 @@
 
 import type { DB } from '../../platform/db/tables';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { ALARM_META, CLOCK_SOURCE, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
+import { ALARM_META, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
 import { boundText } from '../deriver';
 import { alongside } from '../replaceRows';
+import { carryable } from './carry';
 
 /** An alarm row the rebuild created (not one it found again). */
 export interface StoredAlarm {
@@ -91,7 +92,8 @@ export async function windowStart(db: Kysely<DB>, vehicleId: number, at: number)
 }
 
 /**
- * Where rebuilds of these ranges must start and end so that no report-driven alarm is cut in two,
+ * Where rebuilds of these ranges must start and end so that no report-driven alarm is cut in two
+ * (with `carry`, but for the alarms carried into a window instead: carry.ts),
  * for all of them in one statement, answered in the order given: back to windowStart of `from`, and
  * on to the latest end of the alarms that began before `to` and last beyond it (Infinity when one
  * is still open). An unbounded side stays so.
@@ -99,6 +101,7 @@ export async function windowStart(db: Kysely<DB>, vehicleId: number, at: number)
 export async function windowBounds(
   db: Kysely<DB>,
   items: ReadonlyArray<{ vehicleId: number; from: number; to: number }>,
+  opts: { carry?: boolean } = {},
 ): Promise<Array<{ from: number; to: number }>> {
   const out = items.map((x) => ({ from: x.from, to: x.to }));
   if (!items.some((x) => Number.isFinite(x.from) || Number.isFinite(x.to))) return out;
@@ -108,6 +111,7 @@ export async function windowBounds(
     LEFT JOIN LATERAL (
       SELECT min(a.begin_time) AS begin FROM alarm a
       WHERE a.vehicle_id = w.vehicle_id AND a.begin_time < w.lo AND (a.end_time IS NULL OR a.end_time >= w.lo) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[]) AND a.state = 'current'
+        ${opts.carry ? sql`AND NOT ${carryable('a')}` : sql``}
     ) s ON w.lo IS NOT NULL
     LEFT JOIN LATERAL (
       SELECT bool_or(a.end_time IS NULL) AS open, max(a.end_time) AS "end" FROM alarm a
@@ -145,13 +149,10 @@ export interface AlarmReplacement {
   to: number;
   found: readonly AlarmInterval[];
   /**
-   * Just past the newest report the pass read (default: unbounded). An alarm that fired after it
-   * was raised from a batch committed while the pass ran (aheadOfPass.ts): the pass could not have
-   * found it, so it is left for the pass that reads that batch, which keeps its id. The clock's
-   * StopLongTime excepted: it fires past the last report of a quiet terminal, and a late upload
-   * that shows movement must still remove it (stopClock.ts).
+   * Ids of the alarms carried into the window (carry.ts): begun before `from`, found again by the
+   * rules going on from them (same key), or gone like any other alarm of the window.
    */
-  readTo?: number;
+  carried?: ReadonlyArray<{ id: number; type: string; subject: string; begin: number }>;
 }
 
 /**
@@ -163,25 +164,33 @@ export async function replaceAlarmsMany(
   items: readonly AlarmReplacement[],
   also: ReadonlyArray<RawBuilder<unknown>> = [],
 ): Promise<StoredAlarm[][]> {
-  const rowsOf = items.map(({ from, to, found }) => {
-    const rows = found.filter((a) => a.begin >= from && a.begin < to && !CLOCK_TYPES.has(a.type));
+  const rowsOf = items.map(({ from, to, found, carried = [] }) => {
+    // Before the window only the carried alarms going on (their keys are stored).
+    const goesOn = new Set(carried.map((c) => alarmKey(0, c.type, c.subject, c.begin)));
+    const rows = found.filter(
+      (a) => (a.begin >= from || goesOn.has(alarmKey(0, a.type, a.subject, a.begin))) && a.begin < to && !CLOCK_TYPES.has(a.type),
+    );
     // Closing an open alarm must come before opening the next of its key (one open per key): the
     // statement inserts its rows in this order and checks each at once.
     return rows.sort((a, b) => (a.end === null ? 1 : 0) - (b.end === null ? 1 : 0) || a.begin - b.begin);
   });
   const all = items.flatMap((it, i) => rowsOf[i].map((a) => ({ vehicleId: it.vehicleId, a })));
-  const windows = sql`unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => boundText(x.from))}::timestamptz[], ${items.map((x) => boundText(x.to))}::timestamptz[],
-                ${items.map((x) => boundText(x.readTo ?? Infinity))}::timestamptz[]) AS w(vehicle_id, lo, hi, read)`;
+  const windows = sql`unnest(${items.map((x) => x.vehicleId)}::int[], ${items.map((x) => boundText(x.from))}::timestamptz[], ${items.map((x) => boundText(x.to))}::timestamptz[]) AS w(vehicle_id, lo, hi)`;
+  const carried = items.flatMap((x) => (x.carried ?? []).map((c) => c.id));
   const run = async (trx: Kysely<DB>) => {
+    await moveUnhandled(trx, items, rowsOf, windows);
     // `also` rides along (its own rows, never these): one round trip less for the pass.
     // Before the found are stored: a handled alarm withdrawn no longer holds its key open.
-    const gone = await sql<{ relink: boolean }>`
+    const gone = await sql<{
+      relink: boolean;
+      moved: Array<{ vehicle_id: number; type: string; subject: string; b: string; e: string | null }> | null;
+    }>`
       WITH ${sql.join([
         ...alongside(also),
         sql`gone AS (
-          SELECT a.id, a.handled FROM alarm a, ${windows}
-          WHERE a.vehicle_id = w.vehicle_id AND a.begin_time >= w.lo AND a.begin_time < w.hi AND a.state = 'current'
-            AND (a.fired_at < w.read OR (a.type = 'StopLongTime' AND a.detail -> 'sources' @> ${JSON.stringify([CLOCK_SOURCE])}::jsonb)) AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
+          SELECT a.id, a.handled, a.vehicle_id, a.type, a.subject, a.begin_time, a.end_time FROM alarm a, ${windows}
+          WHERE a.vehicle_id = w.vehicle_id AND ((a.begin_time >= w.lo AND a.begin_time < w.hi) OR a.id = ANY(${carried}::int[])) AND a.state = 'current'
+            AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])
             AND NOT EXISTS (
               SELECT 1 FROM unnest(${all.map((r) => r.vehicleId)}::int[], ${all.map((r) => r.a.type)}::text[], ${all.map((r) => r.a.subject)}::text[], ${all.map((r) => iso(r.a.begin))}::timestamptz[]) AS k(vehicle_id, type, subject, begin_time)
               WHERE k.vehicle_id = a.vehicle_id AND k.type = a.type AND k.subject = a.subject AND k.begin_time = a.begin_time))`,
@@ -189,10 +198,23 @@ export async function replaceAlarmsMany(
         sql`dropped AS (DELETE FROM alarm a USING gone g WHERE a.id = g.id AND NOT g.handled)`,
       ])}
       SELECT EXISTS (SELECT 1 FROM kept)
-          OR EXISTS (SELECT 1 FROM alarm o, ${windows} WHERE o.vehicle_id = w.vehicle_id AND o.state = 'withdrawn' AND o.begin_time >= w.lo AND o.begin_time < w.hi) AS relink`.execute(
+          OR EXISTS (SELECT 1 FROM alarm o, ${windows} WHERE o.vehicle_id = w.vehicle_id AND o.state = 'withdrawn' AND o.begin_time >= w.lo AND o.begin_time < w.hi) AS relink,
+        (SELECT json_agg(json_build_object('vehicle_id', g.vehicle_id, 'type', g.type, 'subject', g.subject, 'b', g.begin_time, 'e', g.end_time)) FROM gone g WHERE NOT g.handled) AS moved`.execute(
       trx,
     );
     if (!all.length && !gone.rows[0].relink) return items.map((): StoredAlarm[] => []);
+    // An unhandled alarm the new data moved (its begin earlier or later, two merged) was announced
+    // when it first appeared: its successor is the same event, not a fresh one to announce again.
+    const moved = (gone.rows[0].moved ?? []).map((m) => ({
+      key: `${m.vehicle_id}\u0000${m.type}\u0000${m.subject}`,
+      begin: Date.parse(m.b),
+      end: m.e === null ? Infinity : Date.parse(m.e),
+    }));
+    const sameEvent = (vehicleId: number, a: AlarmInterval) =>
+      moved.some(
+        (m) =>
+          m.key === `${vehicleId}\u0000${a.type}\u0000${a.subject}` && a.begin <= m.end && m.begin <= (a.end === null ? Infinity : a.end),
+      );
     const r = all.length
       ? await sql<{ id: number; vehicle_id: number; type: string; subject: string; begin_time: Date; inserted: boolean }>`
       INSERT INTO alarm ${ALARM_INSERT_COLUMNS} ${rowsToInsert(all.map((x) => ({ ...rowOf(x.vehicleId, x.a), firedAt: x.a.firedAt })))}
@@ -218,11 +240,76 @@ export async function replaceAlarmsMany(
     return items.map((it, i) =>
       rowsOf[i].flatMap((a): StoredAlarm[] => {
         const row = stored.get(alarmKey(it.vehicleId, a.type, a.subject, a.begin));
-        return row?.inserted && !heirs.has(row.id) ? [{ id: row.id, ...rowOf(it.vehicleId, a) }] : [];
+        return row?.inserted && !heirs.has(row.id) && !sameEvent(it.vehicleId, a) ? [{ id: row.id, ...rowOf(it.vehicleId, a) }] : [];
       }),
     );
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/**
+ * An unhandled alarm whose begin new data moved (a late report before it, the run it began in
+ * seen longer) is the same event: its row takes the begin found, so it keeps its id (links,
+ * notifications and the announcement made when it first appeared stay its), instead of being
+ * deleted and raised again. Only where no row of the found key exists already (in any state), and
+ * one row per found alarm: of two merged, the other goes as usual.
+ */
+async function moveUnhandled(
+  trx: Kysely<DB>,
+  items: readonly AlarmReplacement[],
+  rowsOf: readonly AlarmInterval[][],
+  windows: RawBuilder<unknown>,
+): Promise<void> {
+  if (!rowsOf.some((rows) => rows.length)) return;
+  const carried = items.flatMap((x) => (x.carried ?? []).map((c) => c.id));
+  const r = await sql<{
+    id: number;
+    vehicle_id: number;
+    type: string;
+    subject: string;
+    begin: number;
+    end: number | null;
+    movable: boolean;
+  }>`
+    SELECT a.id, a.vehicle_id, a.type, a.subject, (extract(epoch FROM a.begin_time) * 1000)::float8 AS begin,
+      (extract(epoch FROM a.end_time) * 1000)::float8 AS "end", (a.state = 'current' AND NOT a.handled) AS movable
+    FROM alarm a, ${windows}
+    WHERE a.vehicle_id = w.vehicle_id AND ((a.begin_time >= w.lo AND a.begin_time < w.hi) OR a.id = ANY(${carried}::int[]))
+      AND a.type <> ALL (${[...CLOCK_TYPES]}::text[])`.execute(trx);
+  if (!r.rows.length) return;
+  const rows = r.rows.map((x) => ({
+    ...x,
+    begin: Math.round(Number(x.begin)),
+    end: x.end === null ? Infinity : Math.round(Number(x.end)),
+  }));
+  const exact = new Set(rows.map((x) => alarmKey(x.vehicle_id, x.type, x.subject, x.begin)));
+  const used = new Set<number>();
+  const moves: Array<{ id: number; begin: number }> = [];
+  items.forEach((it, i) => {
+    for (const f of rowsOf[i]) {
+      if (exact.has(alarmKey(it.vehicleId, f.type, f.subject, f.begin))) continue;
+      const fEnd = f.end === null ? Infinity : f.end;
+      const old = rows.find(
+        (x) =>
+          x.movable &&
+          !used.has(x.id) &&
+          x.vehicle_id === it.vehicleId &&
+          x.type === f.type &&
+          x.subject === f.subject &&
+          !rowsOf[i].some((g) => g.type === x.type && g.subject === x.subject && g.begin === x.begin) &&
+          f.begin <= x.end &&
+          x.begin <= fEnd,
+      );
+      if (!old) continue;
+      used.add(old.id);
+      moves.push({ id: old.id, begin: f.begin });
+    }
+  });
+  if (!moves.length) return;
+  await sql`
+    UPDATE alarm a SET begin_time = m.begin
+    FROM unnest(${moves.map((m) => m.id)}::int[], ${moves.map((m) => iso(m.begin))}::timestamptz[]) AS m(id, begin)
+    WHERE a.id = m.id`.execute(trx);
 }
 
 /**

@@ -41,6 +41,9 @@ export const EXTRA_ALARM_TYPES = [
   'Stolen',
   'IllegalDoorOpen',
   'ObdAlarm',
+  // Maintenance schedules (intelligence/maintenance/), raised by their own clock.
+  'MaintenanceDue',
+  'MaintenanceOverdue',
 ] as const;
 
 export const ALARM_TYPES = [...SPEC_ALARM_TYPES, ...EXTRA_ALARM_TYPES] as const;
@@ -87,10 +90,16 @@ export const ALARM_META: Record<AlarmType, { category: AlarmCategory; level: Ala
   Stolen: { category: 'terminal', level: 'critical' },
   IllegalDoorOpen: { category: 'terminal', level: 'high' },
   ObdAlarm: { category: 'obd', level: 'medium' },
+  // Vehicle health, beside the trouble codes they are often serviced with.
+  MaintenanceDue: { category: 'obd', level: 'low' },
+  MaintenanceOverdue: { category: 'obd', level: 'medium' },
 };
 
-/** Types raised by the clock rather than by reports: the report deriver never rebuilds them. */
-export const CLOCK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OfflineLongTime']);
+/**
+ * Types raised by the clock rather than by reports: the report deriver never rebuilds them. The
+ * maintenance ones are instant (never open), so closing open clock alarms never touches them.
+ */
+export const CLOCK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OfflineLongTime', 'MaintenanceDue', 'MaintenanceOverdue']);
 
 /** Marks, in `detail.sources`, a StopLongTime the clock opened past a quiet terminal's last report (stopClock.ts). */
 export const CLOCK_SOURCE = 'clock';

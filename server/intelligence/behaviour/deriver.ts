@@ -10,7 +10,7 @@
  */
 
 import { sql, type Insertable, type Kysely } from 'kysely';
-import type { BehaviourDayTable, DB, HealthDayTable } from '../../platform/db/tables';
+import type { BehaviourDayTable, BehaviourEventTable, DB, HealthDayTable } from '../../platform/db/tables';
 import {
   firstAfter,
   firstAtOrAfter,
@@ -26,7 +26,7 @@ import { replaceRows, rowSet, type Column } from '../replaceRows';
 import { RULE_DEFAULTS } from '../alarms/detectors/policyRules';
 import { anyLimiting, walkSpeedLimits, type FenceRule } from '../alarms/detectors/fences';
 import { lookupsOf, type DerivePass } from '../settingsCache';
-import { eventsOfTallies, tallyTrip, type TripSpan, type TripTally } from './events';
+import { eventsOfTallies, marksOfTallies, speedingSeverity, tallyTrip, type EventMark, type TripSpan, type TripTally } from './events';
 import { DayCarries, maxCoolantOf, tallyHealth, type DayBasis, type DayCarry } from './dayCarry';
 import { healthIndex, type HealthFault } from './health';
 import type { BehaviourThresholds } from './settings';
@@ -35,6 +35,12 @@ import type { BehaviourThresholds } from './settings';
 const TAIL_MS = 60_000;
 /** Alarms that say nothing about the vehicle's condition. */
 const NOT_HEALTH = ['Fault', 'FireOn', 'Insert'];
+/**
+ * Alarms the score weighs as events of their own: fatigue, and distraction from the terminal's
+ * dangerous-driving-behaviour bit (JT/T 808-2019 alarm bit 3, which active-safety terminals raise
+ * for phone use, smoking and looking away).
+ */
+const ALARM_EVENTS: Record<string, EventMark['kind']> = { Fatigue: 'fatigue', DangerWarning: 'distraction' };
 
 /** One vehicle-day of a pass: its window, the day and its bounds, and the settings in force. */
 interface DayItem {
@@ -55,6 +61,9 @@ interface AlarmRow {
   begins_today: boolean;
   fired_today: boolean | null;
   detail: unknown;
+  b: number;
+  latitude: number | null;
+  longitude: number | null;
 }
 
 /** The settings a vehicle-day's rows are computed with, which a carry must match. */
@@ -75,7 +84,12 @@ function dayRows(
   trips: readonly TripSpan[],
   alarms: readonly AlarmRow[],
   carry: DayCarry | null,
-): { behaviour: Insertable<BehaviourDayTable>; health: Insertable<HealthDayTable>; carry: DayCarry } | null {
+): {
+  behaviour: Insertable<BehaviourDayTable>;
+  health: Insertable<HealthDayTable>;
+  events: Array<Insertable<BehaviourEventTable>>;
+  carry: DayCarry;
+} | null {
   const { w, day, hi, lo, speedLimit } = x;
   // Each walk goes to the last report before the newest time the marks cover (what the next pass
   // carries on from: more reports of that second may come), then on to the end. Times are whole ms.
@@ -123,7 +137,46 @@ function dayRows(
   const maxCoolantC = maxCoolantOf(healthTally);
   const health = healthIndex({ faults, minBatteryV, maxCoolantC, alarmCount });
   const v = w.vehicle.vehicleId;
+  // One row per (kind, begin): two alarms of a kind beginning together are one event of count 2.
+  const alarmMarks = new Map<string, EventMark>();
+  for (const a of alarms) {
+    const kind = ALARM_EVENTS[a.type];
+    if (!kind || !a.fired_today) continue;
+    const at = Number(a.b);
+    const key = `${kind}:${at}`;
+    const known = alarmMarks.get(key);
+    if (known) known.count++;
+    else
+      alarmMarks.set(key, {
+        kind,
+        at,
+        latitude: a.latitude ?? NaN,
+        longitude: a.longitude ?? NaN,
+        count: 1,
+        durationS: 0,
+        peakKmh: null,
+        limitKmh: null,
+        source: 'alarm',
+      });
+  }
+  const marks = [...marksOfTallies(tallies), ...alarmMarks.values()];
+  const eventRows = marks.map((m): Insertable<BehaviourEventTable> => ({
+    vehicle_id: v,
+    day,
+    org_id: w.vehicle.orgId,
+    kind: m.kind,
+    at: new Date(m.at),
+    latitude: Number.isFinite(m.latitude) ? m.latitude : null,
+    longitude: Number.isFinite(m.longitude) ? m.longitude : null,
+    count: m.count,
+    duration_s: Math.round(m.durationS),
+    severity: m.kind === 'speeding' && m.peakKmh !== null && m.limitKmh !== null ? speedingSeverity(m.peakKmh, m.limitKmh) : null,
+    peak_kmh: m.peakKmh,
+    limit_kmh: m.limitKmh,
+    source: m.source,
+  }));
   return {
+    events: eventRows,
     behaviour: {
       vehicle_id: v,
       day,
@@ -163,6 +216,22 @@ export const BEHAVIOUR_COLUMNS: ReadonlyArray<Column<Insertable<BehaviourDayTabl
   ['fatigue', 'int'],
   ['night_s', 'int'],
   ['sources', 'text[]'],
+];
+
+export const EVENT_COLUMNS: ReadonlyArray<Column<Insertable<BehaviourEventTable>>> = [
+  ['vehicle_id', 'int'],
+  ['day', 'date'],
+  ['org_id', 'int'],
+  ['kind', 'text'],
+  ['at', 'timestamptz'],
+  ['latitude', 'float8'],
+  ['longitude', 'float8'],
+  ['count', 'int'],
+  ['duration_s', 'int'],
+  ['severity', 'text'],
+  ['peak_kmh', 'float8'],
+  ['limit_kmh', 'float8'],
+  ['source', 'text'],
 ];
 
 export const HEALTH_COLUMNS: ReadonlyArray<Column<Insertable<HealthDayTable>>> = [
@@ -233,7 +302,8 @@ async function rebuildDays(
     FROM ${rangesTable(spans)} JOIN trip t ON t.vehicle_id = w.vehicle_id AND t.begin_time < w.hi AND t.end_time >= w.lo
     ORDER BY w.ord, t.begin_time`.execute(trx);
   const alarms = await sql<AlarmRow>`
-    SELECT w.ord, a.type, a.subject, a.level, a.detail, a.begin_time >= w.lo AS begins_today, a.fired_at >= w.lo AND a.fired_at < w.hi AS fired_today
+    SELECT w.ord, a.type, a.subject, a.level, a.detail, a.latitude, a.longitude,
+           (extract(epoch FROM a.begin_time) * 1000)::float8 AS b, a.begin_time >= w.lo AS begins_today, a.fired_at >= w.lo AND a.fired_at < w.hi AS fired_today
     FROM ${rangesTable(spans)} JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time >= w.lo) AND a.state = 'current'
     ORDER BY w.ord, a.begin_time, a.type, a.subject`.execute(trx);
   const tripsOf = items.map((): TripSpan[] => []);
@@ -242,6 +312,7 @@ async function rebuildDays(
   for (const a of alarms.rows) alarmsOf[Number(a.ord) - 1].push(a);
   const behaviour: Array<Insertable<BehaviourDayTable>> = [];
   const health: Array<Insertable<HealthDayTable>> = [];
+  const events: Array<Insertable<BehaviourEventTable>> = [];
   // What each vehicle's days computed from the window's own reports, for the next pass to go on from.
   const kept = new Map<number, Map<string, DayCarry>>();
   items.forEach((x, i) => {
@@ -253,6 +324,13 @@ async function rebuildDays(
     if (!rows) return;
     behaviour.push(rows.behaviour);
     health.push(rows.health);
+    events.push(...rows.events);
+  });
+  // A key met twice (two windows of a vehicle in one batch) would make the upsert fail: the first stands.
+  const seen = new Set<string>();
+  const uniqueEvents = events.filter((e) => {
+    const key = `${e.vehicle_id}:${e.kind}:${(e.at as Date).getTime()}`;
+    return seen.has(key) ? false : (seen.add(key), true);
   });
   for (const [vehicleId, days] of kept) {
     if (days.size) carries.keep(vehicleId, days);
@@ -264,6 +342,8 @@ async function rebuildDays(
   await replaceRows(trx, days, [
     rowSet({ table: 'behaviour_day', columns: BEHAVIOUR_COLUMNS, key: ['vehicle_id', 'day'], rows: behaviour, owned }),
     rowSet({ table: 'health_day', columns: HEALTH_COLUMNS, key: ['vehicle_id', 'day'], rows: health, owned }),
+    // The day's events; their reviews live apart (behaviour_review) and are never touched here.
+    rowSet({ table: 'behaviour_event', columns: EVENT_COLUMNS, key: ['vehicle_id', 'kind', 'at'], rows: uniqueEvents, owned }),
   ]);
 }
 

@@ -22,6 +22,49 @@ export interface DayEvents {
   sources: Array<'terminal' | 'computed'>;
 }
 
+/** The kinds of event the safety score weighs (each a row of behaviour_event). */
+export const EVENT_KINDS = ['harshAcceleration', 'harshBraking', 'sharpTurn', 'speeding', 'night', 'fatigue', 'distraction'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export const SPEEDING_SEVERITIES = ['light', 'moderate', 'severe'] as const;
+export type SpeedingSeverity = (typeof SPEEDING_SEVERITIES)[number];
+
+/**
+ * A speeding run's severity by its peak's excess over the limit in force there, on the steps China's
+ * Road Traffic Safety Law fines by (under 20 %, 20–50 %, 50 % and more).
+ */
+export function speedingSeverity(peakKmh: number, limitKmh: number): SpeedingSeverity {
+  const excess = limitKmh > 0 ? (peakKmh - limitKmh) / limitKmh : Infinity;
+  return excess < 0.2 ? 'light' : excess < 0.5 ? 'moderate' : 'severe';
+}
+
+/** One event with its place: a harsh event, a speeding or night run, an alarm the score weighs. */
+export interface EventMark {
+  kind: EventKind;
+  at: number;
+  latitude: number;
+  longitude: number;
+  count: number;
+  /** Seconds (runs only; unrounded while the run is walked). */
+  durationS: number;
+  /** Speeding runs: the peak speed and the limit there. */
+  peakKmh: number | null;
+  limitKmh: number | null;
+  source: 'terminal' | 'computed' | 'alarm';
+}
+
+const markAt = (kind: EventKind, p: DerivePosition, source: EventMark['source'], count = 1): EventMark => ({
+  kind,
+  at: p.time,
+  latitude: p.latitude,
+  longitude: p.longitude,
+  count,
+  durationS: 0,
+  peakKmh: null,
+  limitKmh: null,
+  source,
+});
+
 /** A gap longer than this between two reports is not counted as time at the first one's speed. */
 const MAX_GAP_S = 60;
 /** Moving, for night driving: the trip deriver's own speed. */
@@ -80,6 +123,9 @@ interface KindTally {
   lastValue: number;
   computed: number;
   inRun: boolean;
+  /** Each rise of the counter, and each event from speed and heading, with its place. */
+  counterMarks: EventMark[];
+  computedMarks: EventMark[];
 }
 
 /** What the walk over one trip's reports has counted so far: a later pass carries on from it. */
@@ -89,7 +135,14 @@ export interface TripTally {
   kinds: KindTally[];
   speedingS: number;
   nightS: number;
+  /** The trip's speeding and night runs in the day; the last one is still going while `…Open`. */
+  speedingRuns: EventMark[];
+  speedingOpen: boolean;
+  nightRuns: EventMark[];
+  nightOpen: boolean;
 }
+
+const copyMarks = (marks: readonly EventMark[]) => marks.map((m) => ({ ...m }));
 
 /** The day's events and the limit in force: one km/h for the day, or per report by its index in `positions`. */
 export interface DayScope {
@@ -109,12 +162,34 @@ export interface DayScope {
 export function tallyTrip(positions: readonly DerivePosition[], trip: TripSpan, scope: DayScope, from?: TripTally): TripTally {
   const { lo, hi, speedLimit, timeZone, thresholds: t } = scope;
   const tally: TripTally = from
-    ? { through: from.through, kinds: from.kinds.map((k) => ({ ...k })), speedingS: from.speedingS, nightS: from.nightS }
+    ? {
+        through: from.through,
+        kinds: from.kinds.map((k) => ({ ...k, counterMarks: copyMarks(k.counterMarks), computedMarks: copyMarks(k.computedMarks) })),
+        speedingS: from.speedingS,
+        nightS: from.nightS,
+        speedingRuns: copyMarks(from.speedingRuns),
+        speedingOpen: from.speedingOpen,
+        nightRuns: copyMarks(from.nightRuns),
+        nightOpen: from.nightOpen,
+      }
     : {
         through: -Infinity,
-        kinds: KINDS.map((): KindTally => ({ counted: false, counterSum: 0, lastTime: NaN, lastValue: 0, computed: 0, inRun: false })),
+        kinds: KINDS.map((): KindTally => ({
+          counted: false,
+          counterSum: 0,
+          lastTime: NaN,
+          lastValue: 0,
+          computed: 0,
+          inRun: false,
+          counterMarks: [],
+          computedMarks: [],
+        })),
         speedingS: 0,
         nightS: 0,
+        speedingRuns: [],
+        speedingOpen: false,
+        nightRuns: [],
+        nightOpen: false,
       };
   const inDay = (time: number) => time >= lo && time < hi;
   const first = Math.max(firstAtOrAfter(positions, trip.begin), from ? firstAfter(positions, from.through) : 0);
@@ -127,7 +202,11 @@ export function tallyTrip(positions: readonly DerivePosition[], trip: TripSpan, 
         if (now === null) return;
         const kt = tally.kinds[k];
         // A counter that falls was reset: what it shows now happened since.
-        if (kt.counted && inDay(kt.lastTime)) kt.counterSum += now >= kt.lastValue ? now - kt.lastValue : now;
+        if (kt.counted && inDay(kt.lastTime)) {
+          const rise = now >= kt.lastValue ? now - kt.lastValue : now;
+          kt.counterSum += rise;
+          if (rise > 0) kt.counterMarks.push(markAt(kind, b, 'terminal', rise));
+        }
         kt.counted = true;
         kt.lastTime = b.time;
         kt.lastValue = now;
@@ -142,13 +221,36 @@ export function tallyTrip(positions: readonly DerivePosition[], trip: TripSpan, 
     KINDS.forEach((kind, k) => {
       const kt = tally.kinds[k];
       const hit = (hits & BIT[kind]) !== 0;
-      if (hit && !kt.inRun && aInDay) kt.computed++;
+      if (hit && !kt.inRun && aInDay) {
+        kt.computed++;
+        kt.computedMarks.push(markAt(kind, b, 'computed'));
+      }
       kt.inRun = hit;
     });
-    if (!aInDay) continue;
+    if (!aInDay) {
+      tally.speedingOpen = tally.nightOpen = false;
+      continue;
+    }
     const dt = Math.min((b.time - a.time) / 1000, MAX_GAP_S);
-    if (a.speed > (typeof speedLimit === 'number' ? speedLimit : speedLimit[i - 1])) tally.speedingS += dt;
-    if (a.speed >= MOVING_KMH && inNight(a.time, timeZone, t)) tally.nightS += dt;
+    const limit = typeof speedLimit === 'number' ? speedLimit : speedLimit[i - 1];
+    // Consecutive pairs over the limit are one run; its peak is the pair furthest over (by share).
+    if (a.speed > limit) {
+      tally.speedingS += dt;
+      if (!tally.speedingOpen) tally.speedingRuns.push({ ...markAt('speeding', a, 'computed'), peakKmh: a.speed, limitKmh: limit });
+      tally.speedingOpen = true;
+      const run = tally.speedingRuns[tally.speedingRuns.length - 1];
+      run.durationS += dt;
+      if (run.peakKmh === null || run.limitKmh === null || a.speed * run.limitKmh > run.peakKmh * limit) {
+        run.peakKmh = a.speed;
+        run.limitKmh = limit;
+      }
+    } else tally.speedingOpen = false;
+    if (a.speed >= MOVING_KMH && inNight(a.time, timeZone, t)) {
+      tally.nightS += dt;
+      if (!tally.nightOpen) tally.nightRuns.push(markAt('night', a, 'computed'));
+      tally.nightOpen = true;
+      tally.nightRuns[tally.nightRuns.length - 1].durationS += dt;
+    } else tally.nightOpen = false;
   }
   return tally;
 }
@@ -171,6 +273,19 @@ export function eventsOfTallies(tallies: readonly TripTally[]): DayEvents {
   out.nightS = Math.round(out.nightS);
   out.sources = [...sources].sort();
   return out;
+}
+
+/** The day's events with their places from its trips' tallies (per kind, from the same source as the counts), by time. */
+export function marksOfTallies(tallies: readonly TripTally[]): EventMark[] {
+  const out: EventMark[] = [];
+  for (const tally of tallies) {
+    KINDS.forEach((_kind, k) => {
+      const kt = tally.kinds[k];
+      out.push(...(kt.counted ? kt.counterMarks : kt.computedMarks));
+    });
+    out.push(...tally.speedingRuns, ...tally.nightRuns);
+  }
+  return out.sort((a, b) => a.at - b.at || a.kind.localeCompare(b.kind));
 }
 
 /**

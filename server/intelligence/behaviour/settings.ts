@@ -8,12 +8,38 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { pathAbove } from '../../platform/scope';
 
-export const WEIGHT_KEYS = ['harshAcceleration', 'harshBraking', 'sharpTurn', 'fatigue', 'speeding', 'night'] as const;
+export const WEIGHT_KEYS = [
+  'harshAcceleration',
+  'harshBraking',
+  'sharpTurn',
+  'speedingLight',
+  'speedingModerate',
+  'speedingSevere',
+  'fatigue',
+  'distraction',
+  'night',
+] as const;
 export type WeightKey = (typeof WEIGHT_KEYS)[number];
 export type SafetyWeights = Record<WeightKey, number>;
 
-/** Samsara's defaults: 1 for harsh events and speeding, 2 for fatigue (their distraction tier); night driving off. */
-export const DEFAULT_WEIGHTS: SafetyWeights = { harshAcceleration: 1, harshBraking: 1, sharpTurn: 1, fatigue: 2, speeding: 1, night: 0 };
+/**
+ * Samsara's defaults: 1 for harsh events and speeding, 2 for fatigue and distraction (their
+ * distracted-driving tier); night driving off.
+ */
+export const DEFAULT_WEIGHTS: SafetyWeights = {
+  harshAcceleration: 1,
+  harshBraking: 1,
+  sharpTurn: 1,
+  speedingLight: 1,
+  speedingModerate: 1,
+  speedingSevere: 1,
+  fatigue: 2,
+  distraction: 2,
+  night: 0,
+};
+
+/** Rows saved before speeding had severities carry one `speeding` weight: it stands for all three. */
+const LEGACY_SPEEDING = ['speedingLight', 'speedingModerate', 'speedingSevere'] as const;
 
 export interface BehaviourThresholds {
   /** km/h gained within `withinS` seconds (≈ 26 km/h in 2 s, Samsara's +16 mph). */
@@ -66,6 +92,7 @@ const objectOf = (raw: unknown): Record<string, unknown> => {
 /** Defaults overlaid with the numeric keys of a stored row (anything else was refused on write). */
 export function settingsOf(weights: unknown, thresholds: unknown): Pick<SafetySettings, 'weights' | 'thresholds'> {
   const w = objectOf(weights);
+  if (typeof w.speeding === 'number') for (const k of LEGACY_SPEEDING) if (!(k in w)) w[k] = w.speeding;
   const t = objectOf(thresholds);
   const pick = <T extends object>(base: T, o: Record<string, unknown>): T =>
     Object.fromEntries(Object.entries(base).map(([k, v]) => [k, typeof o[k] === 'number' && Number.isFinite(o[k]) ? o[k] : v])) as T;

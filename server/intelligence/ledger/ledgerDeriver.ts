@@ -3,9 +3,11 @@
  * window touches from the whole day's trips and fuel events (so it runs after the trips deriver).
  * A trip that crosses midnight is split by time: each day gets the share of its distance, fuel,
  * driving and idle time that the trip spent in that day; the trip is counted on the day it began,
- * and its top speed counts on every day it touched. Cost is the fuel used times the price in force
- * that day: the latest oil price of the organisation's region for the vehicle's fuel grade (its fuel
- * type's name), set by the vehicle's organisation or the nearest ancestor, else the fuel type's price.
+ * and its top speed counts on every day it touched. The day says where its distance came from:
+ * gnss_km is the part its trips measured from the filtered GNSS track (a trip's distance_source),
+ * the rest came from the odometer. Cost is the fuel used times the price in force that day: the
+ * latest oil price of the organisation's region for the vehicle's fuel grade (its fuel type's
+ * name), set by the vehicle's organisation or the nearest ancestor, else the fuel type's price.
  */
 
 import { sql, type Insertable, type Kysely } from 'kysely';
@@ -22,6 +24,8 @@ export interface LedgerTrip {
   begin: number;
   end: number;
   distanceKm: number;
+  /** Where the trip's distance came from (metrics.ts). */
+  distanceSource?: 'odometer' | 'gnss';
   fuelL: number | null;
   idleS: number;
   maxSpeed: number;
@@ -46,6 +50,21 @@ export function priceOn(day: string, prices: PriceRow[], fallback: number | null
   let best: PriceRow | null = null;
   for (const p of prices) if (p.effectiveDate <= day && (!best || p.effectiveDate > best.effectiveDate)) best = p;
   return best?.price ?? fallback ?? 0;
+}
+
+/** The part of a day's mileage that came from the filtered GNSS track, not the odometer (pure; ledgerOfDay's split by time). */
+export function gnssKmOfDay(day: string, timeZone: string, trips: LedgerTrip[]): number {
+  const lo = dayStart(day, timeZone);
+  const hi = dayStart(nextDay(day), timeZone);
+  let km = 0;
+  for (const t of trips) {
+    if (t.distanceSource !== 'gnss') continue;
+    const overlap = Math.min(t.end, hi) - Math.max(t.begin, lo);
+    const duration = t.end - t.begin;
+    if (overlap <= 0 && !(duration === 0 && t.begin >= lo && t.begin < hi)) continue;
+    km += t.distanceKm * (duration > 0 ? overlap / duration : 1);
+  }
+  return round(km, 3);
 }
 
 /** One day's figures (pure). */
@@ -89,6 +108,7 @@ const LEDGER_COLUMNS: ReadonlyArray<Column<Insertable<LedgerDayTable>>> = [
   ['day', 'date'],
   ['org_id', 'int'],
   ['mileage_km', 'float8'],
+  ['gnss_km', 'float8'],
   ['fuel_l', 'float8'],
   ['refuel_l', 'float8'],
   ['drain_l', 'float8'],
@@ -132,12 +152,13 @@ export const ledgerDeriver: Deriver = {
       b: number;
       e: number;
       distance_km: number;
+      distance_source: 'odometer' | 'gnss';
       fuel_l: number | null;
       idle_s: number;
       max_speed: number;
     }>`
       SELECT w.ord, t.vehicle_id, (extract(epoch FROM t.begin_time) * 1000)::float8 AS b, (extract(epoch FROM t.end_time) * 1000)::float8 AS e,
-             t.distance_km, t.fuel_l, t.idle_s, t.max_speed
+             t.distance_km, t.distance_source, t.fuel_l, t.idle_s, t.max_speed
       FROM ${rangesTable(spans)} JOIN trip t ON t.vehicle_id = w.vehicle_id AND t.begin_time < w.hi AND t.end_time >= w.lo`.execute(trx);
     const events = await sql<{ ord: number; kind: 'refuel' | 'drain'; t: number; amount_l: number }>`
       SELECT w.ord, e.kind, (extract(epoch FROM e.time) * 1000)::float8 AS t, e.amount_l
@@ -148,6 +169,7 @@ export const ledgerDeriver: Deriver = {
         begin: Number(t.b),
         end: Number(t.e),
         distanceKm: t.distance_km,
+        distanceSource: t.distance_source,
         fuelL: t.fuel_l,
         idleS: t.idle_s,
         maxSpeed: Number(t.max_speed),
@@ -168,6 +190,7 @@ export const ledgerDeriver: Deriver = {
           day,
           org_id: w.vehicle.orgId,
           mileage_km: f.mileageKm,
+          gnss_km: gnssKmOfDay(day, tz, tripsOf[i]),
           fuel_l: f.fuelL,
           refuel_l: f.refuelL,
           drain_l: f.drainL,

@@ -44,6 +44,8 @@ export interface NotifyOptions {
   /** Non-public webhook targets the operator allows (WEBHOOK_ALLOW); default none. */
   allow?: TargetAllow;
   log?: { warn(obj: object, msg: string): void };
+  /** Told each attempt's outcome (the /metrics counter); absent, nobody is. */
+  onAttempt?: (outcome: 'delivered' | 'retry' | 'failed') => void;
 }
 
 export interface NotifyDispatcher {
@@ -186,6 +188,7 @@ export function notifyDispatcher(opts: NotifyOptions): NotifyDispatcher {
     if (r.detail) opts.log?.warn({ deliveryId, attempt: n, detail: r.detail }, 'alarm notification attempt failed');
     const final = r.ok || r.final === true || n >= attempts;
     const status = r.ok ? 'delivered' : final ? 'failed' : 'pending';
+    opts.onAttempt?.(status === 'pending' ? 'retry' : status);
     await sql`UPDATE notify_delivery SET status = ${status}, attempts = ${n}, http_status = ${r.status}, error = ${r.error}, updated_at = now()
               WHERE id = ${deliveryId}`.execute(db);
     if (!final) later(backoffMs * 2 ** (n - 1), () => attempt(deliveryId, send, n + 1));

@@ -48,7 +48,7 @@ export interface StepPoint {
  */
 export function stepKm(a: StepPoint, b: StepPoint): number {
   const d = distanceKm(a, b);
-  if (isJump(a.time, b.time, d)) return 0;
+  if (isJump({ time: a.time, speed: Math.fround(a.speed) }, { time: b.time, speed: Math.fround(b.speed) }, d)) return 0;
   return Math.fround(a.speed) < STANDING_KMH && Math.fround(b.speed) < STANDING_KMH && d < STANDING_KM ? 0 : d;
 }
 

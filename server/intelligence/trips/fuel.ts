@@ -6,7 +6,7 @@
  * - suspected drain: it falls while parked by more than idling with the ACC on would burn. A drain
  *   also carries when it was first evident: the standing report at which the run so far first read
  *   as one. Its own time (half-way down) moves while the level goes on falling; that one does not,
- *   so the drain's alarm is keyed by it (alarms/deriver.ts, alarms/fuelDrainAlarms.ts).
+ *   so the drain's alarm is keyed by it (alarms/deriver.ts).
  */
 
 import { firstAfter, firstAtOrAfter, type DeriveObdRecord, type DerivePosition } from '../deriver';
@@ -14,6 +14,8 @@ import { firstAfter, firstAtOrAfter, type DeriveObdRecord, type DerivePosition }
 export interface FuelSample {
   time: number;
   level: number;
+  /** Read at a standstill (no slosh); OBD levels, whose motion is unknown, are not. */
+  standing: boolean;
 }
 
 export interface FuelEvent {
@@ -49,14 +51,17 @@ export function obdFuelSamples(obd: readonly DeriveObdRecord[], tankCapacityL: n
   const out: FuelSample[] = [];
   for (const r of obd) {
     const pct = r.readings?.fuelLevel;
-    if (typeof pct === 'number' && pct >= 0 && pct <= 100) out.push({ time: r.time, level: (pct * tankCapacityL) / 100 });
+    if (typeof pct === 'number' && pct >= 0 && pct <= 100) out.push({ time: r.time, level: (pct * tankCapacityL) / 100, standing: false });
   }
   return out;
 }
 
+/** Below this speed (km/h) a level is read at a standstill (segment.ts's MIN_MOVING_KMH; not imported, as segment.ts reads this module's neighbours). */
+const STANDING_KMH = 5;
+
 /** A position's own level sample (0x02), when it has a sane one. */
 export const ownFuelSample = (p: DerivePosition): FuelSample | null =>
-  p.fuelL !== null && p.fuelL >= 0 ? { time: p.time, level: p.fuelL } : null;
+  p.fuelL !== null && p.fuelL >= 0 ? { time: p.time, level: p.fuelL, standing: p.speed < STANDING_KMH } : null;
 
 /**
  * The smoothed level at the start (first samples at or after `from`) or the end (last at or before
@@ -69,6 +74,38 @@ export function levelAt(samples: readonly FuelSample[], from: number, to: number
   if (hi <= lo) return null;
   const pick = side === 'start' ? samples.slice(lo, Math.min(hi, lo + SMOOTH)) : samples.slice(Math.max(lo, hi - SMOOTH), hi);
   return median(pick.map((s) => s.level));
+}
+
+/** Standing samples in a row a trip's level is read from at most (a long stop's middle adds nothing). */
+export const STANDING_ROW = 24;
+
+/**
+ * The level read at a standstill next to a trip: from the standing samples in a row after it
+ * (`side` 'after': from the first at or after `at`) or before it ('before': back from the last at
+ * or before `at`), at most STANDING_ROW of them. Without a refuel or drain among them it is their
+ * median, so a trip's end and the next trip's start read the same stop alike and the day's fuel
+ * telescopes; with one, the median of the ones nearest the trip, as many as the run's level before
+ * or after its step is read from (runStep: half of them, at most SMOOTH), so the event and the
+ * trips telescope too and the refuel is never read into a trip. Null when the sample next to the
+ * trip is not standing. Levels read while driving slosh by litres, and a trip burns a few.
+ */
+export function standingLevel(
+  samples: readonly FuelSample[],
+  at: number,
+  side: 'before' | 'after',
+  events: readonly FuelEvent[],
+): number | null {
+  const row: FuelSample[] = [];
+  if (side === 'after')
+    for (let i = firstAtOrAfter(samples, at); i < samples.length && row.length < STANDING_ROW && samples[i].standing; i++)
+      row.push(samples[i]);
+  else for (let i = firstAfter(samples, at) - 1; i >= 0 && row.length < STANDING_ROW && samples[i].standing; i--) row.push(samples[i]);
+  if (!row.length) return null;
+  const lo = Math.min(row[0].time, row[row.length - 1].time);
+  const hi = Math.max(row[0].time, row[row.length - 1].time);
+  const stepped = events.some((e) => e.time >= lo && e.time <= hi);
+  const nearest = stepped ? row.slice(0, Math.max(1, Math.min(SMOOTH, row.length >> 1))) : row;
+  return median(nearest.map((x) => x.level));
 }
 
 /**

@@ -1,15 +1,18 @@
 /**
  * What a trip measures: distance (the odometer 0x01 when it is present and sane, else the GNSS
  * track without jitter and jumps), idle time, speeds, and fuel used (the smoothed level fall plus
- * the refuels and minus the drains inside the trip).
+ * the refuels and minus the drains inside the trip). The levels are read at a standstill where the
+ * trip has one at its ends (the stop it started from, the stop it ended in: standingLevel),
+ * else as the smoothed samples nearest its ends; the odometer is sane when it also covers the
+ * track (plausible.ts: a frozen one reads 0 km).
  *
  * The sums are kept as the trips walk (tripWalk.ts) meets the trip's good positions one by one, so
  * a live pass adds only the positions stored since the last and never walks an open trip again.
  */
 
 import type { DerivePosition } from '../deriver';
-import { levelAt, round1, type FuelEvent, type FuelSample } from './fuel';
-import { odometerPlausible } from '../plausible';
+import { levelAt, round1, standingLevel, type FuelEvent, type FuelSample } from './fuel';
+import { FROZEN_MIN_KM, odometerPlausible } from '../plausible';
 import { MIN_MOVING_KMH as MOVING_KMH } from './segment';
 
 /** Read once: under tsx an imported binding is a getter call on every use, here per position (segment.ts). */
@@ -49,6 +52,14 @@ export interface TripSums {
   odoLast: DerivePosition | null;
   odoCount: number;
   odoBackwards: boolean;
+  /**
+   * The track over steps to a position reporting speed (what an odometer must cover: an outlier
+   * while idling is no distance it missed), its length when the odometer last advanced, and
+   * whether the odometer then stood still over FROZEN_MIN_KM of it (frozen).
+   */
+  movingKm: number;
+  odoAdvancedAtKm: number;
+  odoFrozen: boolean;
 }
 
 function takeOdometer(s: TripSums, p: DerivePosition): void {
@@ -57,6 +68,8 @@ function takeOdometer(s: TripSums, p: DerivePosition): void {
     s.odoBackwards = true;
     return;
   }
+  if (s.odoLast === null || p.mileageKm > s.odoLast.mileageKm!) s.odoAdvancedAtKm = s.movingKm;
+  else if (s.movingKm - s.odoAdvancedAtKm > FROZEN_MIN_KM) s.odoFrozen = true;
   s.odoFirst ??= p;
   s.odoLast = p;
   s.odoCount++;
@@ -75,6 +88,9 @@ export function startSums(start: DerivePosition | null): TripSums {
     odoLast: null,
     odoCount: 0,
     odoBackwards: false,
+    movingKm: 0,
+    odoAdvancedAtKm: 0,
+    odoFrozen: false,
   };
   if (start) takeOdometer(s, start);
   return s;
@@ -90,6 +106,7 @@ export function addToSums(s: TripSums, positions: readonly DerivePosition[], i: 
   if (p.speed > s.maxSpeed) s.maxSpeed = p.speed;
   const prev = s.prev;
   if (prev && !(km < JITTER_STEP_KM && p.speed < MIN_MOVING_KMH && prev.speed < MIN_MOVING_KMH)) s.gnssKm += km;
+  if (prev && p.speed >= MIN_MOVING_KMH) s.movingKm += km;
   takeOdometer(s, p);
   s.prev = p;
   s.last = i;
@@ -97,13 +114,17 @@ export function addToSums(s: TripSums, positions: readonly DerivePosition[], i: 
 
 export const copySums = (s: TripSums): TripSums => ({ ...s });
 
-/** The odometer's distance over the trip's points, when two or more carry it and it is sane: never backwards, never faster than a vehicle goes (plausible.ts). */
+/**
+ * The odometer's distance over the trip's points, when two or more carry it and it is sane: never
+ * backwards, never faster than a vehicle goes, never standing still over FROZEN_MIN_KM of track
+ * while the vehicle reports speed, and covering that track (plausible.ts).
+ */
 function odometerKm(s: TripSums): number | null {
-  if (s.odoBackwards || s.odoCount < 2) return null;
+  if (s.odoBackwards || s.odoFrozen || s.odoCount < 2) return null;
   const a = s.odoFirst!;
   const b = s.odoLast!;
   const km = b.mileageKm! - a.mileageKm!;
-  return odometerPlausible(a.time, b.time, km) ? km : null;
+  return odometerPlausible(a.time, b.time, km, s.movingKm) ? km : null;
 }
 
 /**
@@ -122,8 +143,9 @@ export function tripMetrics(
   const odo = odometerKm(s);
   const distance = odo ?? s.gnssKm;
   const durationH = (end - begin) / 3_600_000;
-  const startLevel = levelAt(fuel, first.time, end, 'start');
-  const endLevel = levelAt(fuel, first.time, end, 'end');
+  const startLevel =
+    (first.time < begin ? standingLevel(fuel, first.time, 'before', events) : null) ?? levelAt(fuel, first.time, end, 'start');
+  const endLevel = standingLevel(fuel, end, 'after', events) ?? levelAt(fuel, first.time, end, 'end');
   let fuelL: number | null = null;
   if (startLevel !== null && endLevel !== null) {
     let refuel = 0;

@@ -4,11 +4,18 @@
  * position (with the position before it as `before`) segments exactly as a run over the whole
  * history would:
  * - moving: ACC on and speed ≥ MIN_MOVING_KMH; or displaced more than JITTER_KM from the position
- *   before with the ACC off and speed (towing), or with neither position reporting speed (a terminal
- *   without speed); a standing position right after a fast one is not displacement;
- * - a GNSS jump (implied speed above MAX_KMH from the last good position, beyond JITTER_KM:
- *   plausible.ts) is left out of motion and distance, and the last good position stays the anchor
- *   (an outlier is skipped, the step over it measured from before it);
+ *   before with the ACC off and speed (towing), or with the ACC on and neither position reporting
+ *   speed (a terminal without speed); a standing position right after a fast one is not
+ *   displacement. With the ACC off and no speed, displacement alone is never motion: a position
+ *   drifting while parked, or a multipath outlier hundreds of metres off, is one position, not
+ *   evidence (a vehicle carried away reports GNSS speed, which multipath hardly disturbs);
+ * - a GNSS jump (implied speed above MAX_KMH from the last good position, beyond JITTER_KM, or
+ *   far beyond the speeds the fixes report: plausible.ts) is left out of motion and distance, and
+ *   the last good position stays the anchor (an outlier is skipped, the step over it measured from
+ *   before it);
+ * - so is parked drift: a position with the ACC off and no speed, more than JITTER_KM (and at most
+ *   DRIFT_KM) from a good position that stood too. The anchor stays where the vehicle parked, so a
+ *   stop's wandering fixes neither move it nor lengthen the next trip's first step;
  * - a jump from a good position RELOCATION_MS old or more is a relocation (a terminal moved or
  *   reporting again from elsewhere, a simulator's new run): what was walked is closed as it stands
  *   (its trip or stop, its stationary run) and the walk starts afresh at the first position after
@@ -28,6 +35,12 @@ import { JITTER_KM } from '../plausible';
 
 export { isJump, JITTER_KM, MAX_KMH, RELOCATION_MS } from '../plausible';
 export const MIN_MOVING_KMH = 5;
+/** Farther than this from where it stood is no drift (a vehicle moved without ACC or speed: the walk takes it as it is). */
+export const DRIFT_KM = 1;
+
+/** Whether `p` is parked drift from the good position `good` it is `km` from (see the header). */
+export const isDrift = (good: DerivePosition, p: DerivePosition, km: number): boolean =>
+  !p.acc && p.speed < MIN_MOVING_KMH && good.speed < MIN_MOVING_KMH && km > JITTER_KM && km <= DRIFT_KM;
 
 export interface TripSegment {
   kind: 'trip';
@@ -58,5 +71,6 @@ export function isMoving(p: DerivePosition, prev: DerivePosition | null, km: num
   const fast = p.speed >= MIN_MOVING_KMH;
   if (p.acc && fast) return true;
   if (!prev || (!fast && prev.speed >= MIN_MOVING_KMH)) return false;
+  if (!fast && !p.acc) return false;
   return km > JITTER_KM;
 }

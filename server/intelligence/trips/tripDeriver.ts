@@ -2,10 +2,12 @@
  * The trips deriver: trips, the stops between them and the fuel events of a window, rebuilt as a
  * delete and an insert would (replaceRows.ts: one statement, unchanged rows left alone), from one
  * walk over the window (tripWalk.ts) that a live pass goes on from the last (tripCarry.ts). Its
- * extend() widens a dirty range to whole trips: back to the first position of the trip the range
- * starts in (every decision from there on depends only on positions at or
- * after it and the one before it), forward to the first trip that begins after a stop that begins
- * after the range (nothing before that stop can change it).
+ * extend() widens a dirty range to whole trips: back to the first position of the trip before the
+ * one the range starts in (every decision from a trip's first position on depends only on
+ * positions at or after it and the one before it; the trip before brings the whole stop the trip
+ * started from, whose standing levels its fuel is read from: metrics.ts), or to the beginning when
+ * there is none, forward to the first trip that begins after a stop that begins after the range
+ * (nothing before that stop can change it).
  */
 
 import { sql, type Insertable, type Kysely } from 'kysely';
@@ -139,11 +141,12 @@ export function tripDeriver(): Deriver {
   };
 }
 
-/** Widens each range back to the trip it starts in, and on to the first trip after a stop after it. */
+/** Widens each range back to the trip before the one it starts in, and on to the first trip after a stop after it. */
 async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
   const r = await sql<{ from_time: Date | null; to_time: Date | null }>`
     SELECT
-      CASE WHEN w.lo = '-infinity' THEN NULL ELSE (SELECT max(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time <= w.lo) END AS from_time,
+      CASE WHEN w.lo = '-infinity' THEN NULL ELSE (SELECT max(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time < (
+        SELECT max(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time <= w.lo)) END AS from_time,
       CASE WHEN w.hi = 'infinity' THEN NULL ELSE (SELECT min(begin_time) FROM trip WHERE vehicle_id = w.vehicle_id AND begin_time > (
         SELECT min(begin_time) FROM trip_stop WHERE vehicle_id = w.vehicle_id AND begin_time >= w.hi)) END AS to_time
     FROM ${rangesTable(ranges)} ORDER BY w.ord`.execute(trx);

@@ -2,7 +2,7 @@
  * The trips of a window as one walk over its positions, in order, that can stop anywhere and go on
  * later from where it stopped (a live pass goes on from the last pass's walk: tripCarry.ts). The
  * walk decides, per position and from it and the good position before it only (segment.ts's rules):
- * - whether it is a GNSS jump or a relocation, and its distance from the good position before it;
+ * - whether it is a GNSS jump, a relocation or parked drift, and its distance from the good position before it;
  * - where trips and stops begin and end;
  * - the sums each trip measures (metrics.ts), and the stationary runs fuel events are found in.
  * What it has walked is never changed by what comes after, except in two places the walk keeps
@@ -21,7 +21,7 @@ import type { Segment, StopSegment, TripSegment } from './segment';
 
 /** Read once: under tsx an imported binding is a getter call on every use, and these run per position (segment.ts). */
 const distanceKm = geoDistanceKm;
-const { isMoving, isJump, RELOCATION_MS } = segmentRules;
+const { isMoving, isJump, isDrift, RELOCATION_MS } = segmentRules;
 
 /** A segment as the walk holds it: a trip with its sums. */
 type Held = StopSegment | (TripSegment & { sums: TripSums });
@@ -167,13 +167,14 @@ export class TripWalk {
       let km = NaN;
       if (good) {
         km = distanceKm(good, p);
-        if (isJump(good.time, p.time, km)) {
+        if (isJump(good, p, km)) {
           if (p.time - good.time < RELOCATION_MS) continue;
           // Relocated: afresh from the first position after the anchor (the loop's i++ goes there).
           i = this.goodIndex;
           this.relocate();
           continue;
         }
+        if (isDrift(good, p, km)) continue;
       }
       const moving = isMoving(p, good, km);
       this.stand(i, moving);

@@ -48,13 +48,48 @@ export const bitsOf = (type: AlarmType): number =>
 
 const POWER_DOWN_BIT = 8;
 
-/** One interval per bit and run of reports carrying it; merged by type later. */
-export function alarmWordIntervals(positions: readonly DerivePosition[]): AlarmInterval[] {
+/** A bit's interval as it opens: from a report that sets it, or carried open from an earlier pass. */
+function opening(
+  bit: number,
+  begin: number,
+  firedAt: number,
+  at: { latitude: number | null; longitude: number | null },
+  speed: number | null,
+): AlarmInterval {
+  return {
+    type: ALARM_BIT_TYPES[bit],
+    subject: '',
+    begin,
+    end: null,
+    firedAt,
+    latitude: at.latitude,
+    longitude: at.longitude,
+    // The overspeed bit's value is its peak speed.
+    value: bit === 1 ? speed : null,
+    detail: { sources: [`bit:${bit}`] },
+  };
+}
+
+/**
+ * One interval per bit and run of reports carrying it; merged by type later. `carried`: alarms open
+ * before these reports (carry.ts), each with the bits it came from, which are taken as still set
+ * from its begin on.
+ */
+export function alarmWordIntervals(
+  positions: readonly DerivePosition[],
+  carried: ReadonlyArray<{ alarm: AlarmInterval; bits: readonly number[] }> = [],
+): AlarmInterval[] {
   const out: AlarmInterval[] = [];
   const open = new Map<number, AlarmInterval>();
   // Bits with an open interval: a report changes only the bits it sets or that were open, and most
   // reports set none (a pass runs this over every report of its windows).
   let openBits = 0;
+  for (const { alarm, bits } of carried)
+    for (const bit of bits) {
+      if (ALARM_BIT_TYPES[bit] !== alarm.type || open.has(bit)) continue;
+      open.set(bit, opening(bit, alarm.begin, alarm.firedAt, alarm, alarm.value));
+      openBits = (openBits | (1 << bit)) >>> 0;
+    }
   for (const p of positions) {
     const word = p.alarm >>> 0;
     for (let visit = (word | openBits) >>> 0; visit !== 0; visit = (visit & (visit - 1)) >>> 0) {
@@ -62,17 +97,7 @@ export function alarmWordIntervals(positions: readonly DerivePosition[]): AlarmI
       const set = ((word >>> bit) & 1) === 1;
       const cur = open.get(bit);
       if (set && !cur) {
-        open.set(bit, {
-          type: ALARM_BIT_TYPES[bit],
-          subject: '',
-          begin: p.time,
-          end: null,
-          firedAt: p.time,
-          latitude: p.latitude,
-          longitude: p.longitude,
-          value: bit === 1 ? p.speed : null,
-          detail: { sources: [`bit:${bit}`] },
-        });
+        open.set(bit, opening(bit, p.time, p.time, p, p.speed));
         openBits = (openBits | (1 << bit)) >>> 0;
       } else if (set && cur && bit === 1) {
         cur.value = Math.max(cur.value ?? 0, p.speed);

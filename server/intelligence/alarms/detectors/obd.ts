@@ -52,9 +52,15 @@ export function positionDtcs(p: Pick<DerivePosition, 'extras'>): string[] | null
   return Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string' && c.trim().length > 0) : null;
 }
 
-export function faultIntervals(reports: readonly DtcReport[], expert: (d: ParsedDtc) => ExpertFaultMatch | null): AlarmInterval[] {
+/** `carried`: Fault alarms open before these reports (carry.ts), whose codes are taken as listed until a report no longer lists them. */
+export function faultIntervals(
+  reports: readonly DtcReport[],
+  expert: (d: ParsedDtc) => ExpertFaultMatch | null,
+  carried: readonly AlarmInterval[] = [],
+): AlarmInterval[] {
   const sorted = [...reports].sort((a, b) => a.time - b.time);
   const open = new Map<string, AlarmInterval>();
+  for (const a of carried) if (a.type === 'Fault' && a.subject.startsWith('dtc:')) open.set(a.subject.slice(4), { ...a, end: null });
   const out: AlarmInterval[] = [];
   for (const r of sorted) {
     const now = new Set(r.codes.map((c) => c.trim().toUpperCase()));

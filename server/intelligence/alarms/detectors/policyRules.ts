@@ -223,7 +223,7 @@ export function fatigueRule(policy: AlarmPolicy): { limitMs: number; restMs: num
 
 /**
  * Where fatigue stands, report by report: driving since when (short stops included), resting since
- * when. What fatigue() and the report-time path (durationAlarms.ts) both step through.
+ * when. What fatigue() steps through.
  */
 export class FatigueRun<P extends MotionFix = MotionFix> {
   driveStart: P | null = null;
@@ -311,11 +311,20 @@ export function fatigueSettled(positions: readonly DerivePosition[], policy: Ala
   return null;
 }
 
-/** Every policy rule the vehicle's policies switch on. */
-export function policyIntervals(positions: readonly DerivePosition[], policies: PolicySet): AlarmInterval[] {
+/**
+ * Every policy rule the vehicle's policies switch on. `prefixes`: per type, reports to read before
+ * these (a carried run's first report and the one before these: carry.ts), so a run open before
+ * them goes on from its first report.
+ */
+export function policyIntervals(
+  positions: readonly DerivePosition[],
+  policies: PolicySet,
+  prefixes: ReadonlyMap<AlarmType, readonly DerivePosition[]> = new Map(),
+): AlarmInterval[] {
   const out: AlarmInterval[] = [];
   const p = (t: AlarmType) => policies.get(t);
-  if (p('FireOn')) out.push(...fireOn(positions));
+  const fireOnFrom = prefixes.get('FireOn');
+  if (p('FireOn')) out.push(...fireOn(fireOnFrom ? [...fireOnFrom, ...positions] : positions));
   const rules: Array<[AlarmType, (ps: readonly DerivePosition[], policy: AlarmPolicy) => AlarmInterval[]]> = [
     ['Idle', idle],
     ['StopLongTime', stopLongTime],
@@ -326,7 +335,8 @@ export function policyIntervals(positions: readonly DerivePosition[], policies: 
   ];
   for (const [type, rule] of rules) {
     const policy = p(type);
-    if (policy) out.push(...rule(positions, policy));
+    const prefix = prefixes.get(type);
+    if (policy) out.push(...rule(prefix ? [...prefix, ...positions] : positions, policy));
   }
   return out;
 }

@@ -22,10 +22,11 @@ const report = (minute: number, alarm: number, accOn = true): LocationInput => (
 });
 
 /**
- * The alarm word's own alarms are raised from the committed batch, with no derivation pass at all,
- * and the pass that comes later finds the same alarm (same id, announced once).
+ * The alarm word's own alarms and the OBD alarm records' come from the derivation pass like every
+ * other alarm (no path beside it): each announced once, and a rebuild finds the same alarms (same
+ * ids) and announces nothing again.
  */
-describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass, on %s', (backend) => {
+describe.each(BACKENDS)('alarms of the alarm word, from the derivation pass, on %s', (backend) => {
   let rig: AlarmRig;
   beforeAll(async () => {
     rig = await startAlarmRig(backend, { obdAlarmTypes: new Map([[0x11, 'PullOut']]) });
@@ -44,39 +45,32 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
       begin: (new Date(a.begin_time).getTime() - T0) / 60_000,
       end: a.end_time === null ? null : (new Date(a.end_time).getTime() - T0) / 60_000,
     }));
+  // In the order alarmsOf lists them (begin, type).
+  const announced = (vehicleId: number) =>
+    rig.raised
+      .filter((a) => a.vehicleId === vehicleId)
+      .map((a) => [a.type, (a.begin - T0) / 60_000, a.id] as const)
+      .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
 
-  it('raises a collision from the batch alone, once, and the pass keeps its id', async () => {
+  it('raises a collision once per run of its bit, and a rebuild keeps its id', async () => {
     const phone = demoTerminal(9);
     const vehicleId = await rig.vehicleOf(phone);
-    // No derivation pass from here on: only the batch path can raise anything.
-    await rig.derivation.close();
-    const t = rig.terminal(phone);
-    await t.connect();
-    for (const r of [report(0, 0), report(1, CRASH | OVERSPEED), report(2, CRASH), report(3, 0), report(4, CRASH)]) t.report(r);
-    await t.drain(60_000);
-    await rig.gateway.writer.flush();
-    await rig.engine.watched();
+    await rig.send(phone, [report(0, 0), report(1, CRASH | OVERSPEED), report(2, CRASH), report(3, 0), report(4, CRASH)]);
     // The collisions at minutes 1 and 4 (not the continuation at 2), the first closed where its
-    // bit cleared, at 3; and the speeding bit's OverSpeed (durationAlarms.ts), closed at 2.
-    const ahead = await alarmsOf(vehicleId);
-    expect(ahead).toEqual([
+    // bit cleared, at 3; and the speeding bit's OverSpeed, closed at 2.
+    const found = await alarmsOf(vehicleId);
+    expect(found).toEqual([
       { id: expect.any(Number), type: 'Crash', begin: 1, end: 3 },
       { id: expect.any(Number), type: 'OverSpeed', begin: 1, end: 2 },
       { id: expect.any(Number), type: 'Crash', begin: 4, end: null },
     ]);
-    const announced = [
-      ['Crash', 1, ahead[0].id],
-      ['Crash', 4, ahead[2].id],
-      ['OverSpeed', 1, ahead[1].id],
-    ];
-    expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, (a.begin - T0) / 60_000, a.id])).toEqual(announced);
-    // The pass (here a rebuild) finds the same three: same ids, announced once.
+    expect(announced(vehicleId)).toEqual(found.map((a) => [a.type, a.begin, a.id]));
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
-    expect(await alarmsOf(vehicleId)).toEqual(ahead);
-    expect(rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => [a.type, (a.begin - T0) / 60_000, a.id])).toEqual(announced);
+    expect(await alarmsOf(vehicleId)).toEqual(found);
+    expect(announced(vehicleId)).toEqual(found.map((a) => [a.type, a.begin, a.id]));
   });
 
-  it('raises the towing, fatigue and fuel bits from the batch where no policy of their type is in force, and leaves a type with a policy to the pass', async () => {
+  it('raises the towing, fatigue and fuel bits where no policy of their type is in force, and one FuelDrain with the drains where one is', async () => {
     // A FuelDrain policy for HN only: there the fuel bit is one alarm with the drains the trips find.
     // The route bit is never one with the policy's (a task's Skewing has the task as its subject).
     const hn = await rig.s.memberToken('HN', 'administrator');
@@ -89,79 +83,52 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
     expect(policy.status).toBe(201);
     const free = await rig.vehicleOf(demoTerminal(10)); // HD: no policy at all
     const policed = await rig.vehicleOf(demoTerminal(19)); // HN
-    const sent: Array<[string, LocationInput[]]> = [
-      [
-        demoTerminal(10),
-        [report(0, 0, false), report(1, TRAIL, false), report(2, TRAIL, false), report(3, 0), report(4, FATIGUE | FUEL), report(5, 0)],
-      ],
-      [demoTerminal(19), [report(0, 0), report(1, FUEL | FATIGUE | SKEWING), report(2, 0)]],
-    ];
-    for (const [phone, reports] of sent) {
-      const t = rig.terminal(phone);
-      await t.connect();
-      for (const r of reports) t.report(r);
-      await t.drain(60_000);
-    }
-    await rig.gateway.writer.flush();
-    await rig.engine.watched();
-    // No pass runs (the test above closed the pipeline): what is there came from the batches.
-    const ahead = await alarmsOf(free);
-    expect(ahead).toEqual([
-      { id: expect.any(Number), type: 'Trail', begin: 1, end: null },
-      { id: expect.any(Number), type: 'Fatigue', begin: 4, end: null },
-      { id: expect.any(Number), type: 'FuelDrain', begin: 4, end: null },
+    await rig.send(demoTerminal(10), [
+      report(0, 0, false),
+      report(1, TRAIL, false),
+      report(2, TRAIL, false),
+      report(3, 0),
+      report(4, FATIGUE | FUEL),
+      report(5, 0),
     ]);
-    const policedAhead = await alarmsOf(policed);
-    expect(policedAhead).toEqual([
-      { id: expect.any(Number), type: 'Fatigue', begin: 1, end: null },
-      { id: expect.any(Number), type: 'Skewing', begin: 1, end: null },
+    await rig.send(demoTerminal(19), [report(0, 0), report(1, FUEL | FATIGUE | SKEWING), report(2, 0)]);
+    const freeFound = await alarmsOf(free);
+    expect(freeFound).toEqual([
+      { id: expect.any(Number), type: 'Trail', begin: 1, end: 3 },
+      { id: expect.any(Number), type: 'Fatigue', begin: 4, end: 5 },
+      { id: expect.any(Number), type: 'FuelDrain', begin: 4, end: 5 },
     ]);
-    // In the order alarmsOf lists them (begin, type).
-    const announced = (vehicleId: number) =>
-      rig.raised
-        .filter((a) => a.vehicleId === vehicleId)
-        .map((a) => [a.type, (a.begin - T0) / 60_000, a.id] as const)
-        .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
-    expect(announced(free)).toEqual(ahead.map((a) => [a.type, a.begin, a.id]));
-    // The pass keeps those ids, closes them where their bits cleared, and finds HN's fuel bit itself.
-    for (const vehicleId of [free, policed]) await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
-    expect(await alarmsOf(free)).toEqual([
-      { id: ahead[0].id, type: 'Trail', begin: 1, end: 3 },
-      { id: ahead[1].id, type: 'Fatigue', begin: 4, end: 5 },
-      { id: ahead[2].id, type: 'FuelDrain', begin: 4, end: 5 },
-    ]);
-    const after = await alarmsOf(policed);
-    expect(after).toEqual([
-      { id: policedAhead[0].id, type: 'Fatigue', begin: 1, end: 2 },
+    const policedFound = await alarmsOf(policed);
+    expect(policedFound).toEqual([
+      { id: expect.any(Number), type: 'Fatigue', begin: 1, end: 2 },
       { id: expect.any(Number), type: 'FuelDrain', begin: 1, end: 2 },
-      { id: policedAhead[1].id, type: 'Skewing', begin: 1, end: 2 },
+      { id: expect.any(Number), type: 'Skewing', begin: 1, end: 2 },
     ]);
-    expect(announced(free)).toEqual(ahead.map((a) => [a.type, a.begin, a.id]));
-    expect(announced(policed)).toEqual(after.map((a) => [a.type, a.begin, a.id]));
+    for (const vehicleId of [free, policed]) await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    expect(await alarmsOf(free)).toEqual(freeFound);
+    expect(await alarmsOf(policed)).toEqual(policedFound);
+    expect(announced(free)).toEqual(freeFound.map((a) => [a.type, a.begin, a.id]));
+    expect(announced(policed)).toEqual(policedFound.map((a) => [a.type, a.begin, a.id]));
   });
 
-  it('raises the alarms of an OBD alarm record from its batch, each item once, and the pass keeps their ids', async () => {
+  it('raises the alarms of an OBD alarm record, each item once, archived records included, and a rebuild keeps their ids', async () => {
     const phone = demoTerminal(11);
     const vehicleId = await rig.vehicleOf(phone);
-    const t = rig.terminal(phone);
-    await t.connect();
     const position = { status: 0, latitude: 31.2, longitude: 121.5 };
-    t.report(report(0, 0));
-    // The operator mapped item 0x11 to PullOut; item 7 is kept as sent. The second record is archived (a blind-area upload): the pass's.
-    t.reportObd({
-      time: T0 + 60_000,
-      subtype: 3,
-      alarms: [
-        { id: 0x11, hex: '' },
-        { id: 7, hex: '0a' },
-      ],
-      position,
-    });
-    t.reportObd({ time: T0 + 120_000, subtype: 3, alarms: [{ id: 7, hex: '' }], position, archive: true });
-    await t.drain(60_000);
-    await rig.gateway.writer.flush();
-    await rig.gateway.obdWriter.flush();
-    await rig.engine.watched();
+    await rig.send(phone, [report(0, 0)]);
+    // The operator mapped item 0x11 to PullOut; item 7 is kept as sent. The second record is archived (a blind-area upload).
+    await rig.sendObd(phone, [
+      {
+        time: T0 + 60_000,
+        subtype: 3,
+        alarms: [
+          { id: 0x11, hex: '' },
+          { id: 7, hex: '0a' },
+        ],
+        position,
+      },
+      { time: T0 + 120_000, subtype: 3, alarms: [{ id: 7, hex: '' }], position, archive: true },
+    ]);
     const rows = async () =>
       (
         await sql<{ id: number; type: string; subject: string; begin_time: Date; end_time: Date }>`
@@ -175,22 +142,17 @@ describe.each(BACKENDS)('alarms of the alarm word, ahead of the derivation pass,
         begin: (new Date(a.begin_time).getTime() - T0) / 60_000,
         end: (new Date(a.end_time).getTime() - T0) / 60_000,
       }));
-    const ahead = await rows();
-    expect(ahead).toEqual([
+    const found = await rows();
+    expect(found).toEqual([
       { id: expect.any(Number), type: 'PullOut', subject: 'obd:17', begin: 1, end: 1 },
       { id: expect.any(Number), type: 'ObdAlarm', subject: 'obd:7', begin: 1, end: 1 },
+      { id: expect.any(Number), type: 'ObdAlarm', subject: 'obd:7', begin: 2, end: 2 },
     ]);
-    const announced = () =>
-      rig.raised
-        .filter((a) => a.vehicleId === vehicleId)
-        .map((a) => a.id)
-        .sort((a, b) => a - b);
     const ids = (list: Array<{ id: number }>) => list.map((a) => a.id).sort((a, b) => a - b);
-    expect(announced()).toEqual(ids(ahead));
+    const announcedIds = () => ids(rig.raised.filter((a) => a.vehicleId === vehicleId));
+    expect(announcedIds()).toEqual(ids(found));
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
-    const after = await rows();
-    expect(after.slice(0, 2)).toEqual(ahead);
-    expect(after.slice(2)).toEqual([{ id: expect.any(Number), type: 'ObdAlarm', subject: 'obd:7', begin: 2, end: 2 }]);
-    expect(announced()).toEqual(ids(after));
+    expect(await rows()).toEqual(found);
+    expect(announcedIds()).toEqual(ids(found));
   });
 });

@@ -111,7 +111,7 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     expect((await rig.s.call(admin, 'PUT', `/api/vehicle/alarm/${successor.id}/handle`, { note: 'x' })).status).toBe(406);
   });
 
-  it('moves the handling on, unannounced, also when the earlier reports come late as live ones (the report-time paths, which read only what is new, leave it to the pass)', async () => {
+  it('moves the handling on, unannounced, also when the earlier reports come late as live ones', async () => {
     const phone = demoTerminal(24);
     const { day, idleFrom, vehicleId, first } = await idleWithoutStart(phone);
     await handle(first.id, '已联系');
@@ -148,7 +148,8 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     const found = await listed(vehicleId);
     expect(found.map((a) => a.begin)).toEqual([new Date(START + 30_000).toISOString(), new Date(second + 30_000).toISOString()]);
     await handle(found[0].id, '已核实');
-    expect((await listed(vehicleId, { status: 'open' })).length + (await listed(vehicleId, { current: true })).length).toBeGreaterThan(0);
+    // The unhandled one is in the history list (it ended more than a day ago, so it is not current: alarms/current.ts).
+    expect((await listed(vehicleId, { handled: false })).length).toBeGreaterThan(0);
 
     await rig.send(
       phone,

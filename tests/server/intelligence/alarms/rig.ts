@@ -90,11 +90,8 @@ export async function startAlarmRig(
     lingerMs: 20,
   });
   engine.start();
-  // As bootstrap wires it: the alarms raised from each committed batch, of both writers.
-  engine.watch([h.gateway.writer, h.gateway.obdWriter]);
   const settled = async () => {
     await h.gateway.writer.flush();
-    await engine.watched();
     await derivation.pipeline.idle();
     await until(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM derive_mark`.execute(db)).rows[0].n === 0, 20_000);
   };

@@ -46,6 +46,8 @@ function scriptedDay(): ScriptedDay['reports'] {
 /** A behaviour_day row as the test reads it. */
 type Behaviour = Omit<Selectable<BehaviourDayTable>, 'vehicle_id' | 'org_id'>;
 
+jest.setTimeout(180_000);
+
 describe.each(BACKENDS)('driving behaviour and health over a scripted day through the gateway on %s', (backend) => {
   let rig: AlarmRig;
   let hd: string;
@@ -93,7 +95,8 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     });
     if (expert.status !== 201) throw new Error(JSON.stringify(expert.body));
     await rig.send(demoTerminal(1), reports);
-  });
+    // A server, a gateway and a day of reports: minutes, not seconds, on a machine shared with others.
+  }, 300_000);
   afterAll(() => rig.close());
 
   it('counts each event once, and none at the traps', async () => {
@@ -135,8 +138,9 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
       }>`SELECT mileage_km AS km, driving_s AS s FROM ledger_day WHERE vehicle_id = ${vehicleId} AND day = ${DAY}`.execute(db())
     ).rows[0];
     expect(ledger.km).toBeGreaterThan(25);
-    // 100 − 3 events × weight 1 ÷ (km / 100) − 120 s ÷ driving time × 100 × weight 1.
-    const expected = Math.round((100 - 300 / ledger.km - (120 / ledger.s) * 100) * 10) / 10;
+    // 100 − 3 events × weight 1 × 1000 ÷ km − 120 s (moderate: 120 over 100) ÷ driving time × 100 × weight 1, within 0–100.
+    const scored = (impact: number) => Math.round(Math.max(0, 100 - impact) * 10) / 10;
+    const expected = scored(3000 / ledger.km + (120 / ledger.s) * 100);
     const r = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria());
     expect(r.status).toBe(200);
     expect(r.body.days).toEqual([
@@ -153,12 +157,22 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
 
     const danger = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleDangerEchart', criteria({ vehicleId }));
     expect(danger.body).toEqual([
-      { date: DAY, harshAcceleration: 1, harshBraking: 1, sharpTurn: 1, fatigue: 0, speedingS: 120, nightS: expect.any(Number) },
+      {
+        date: DAY,
+        harshAcceleration: 1,
+        harshBraking: 1,
+        sharpTurn: 1,
+        fatigue: 0,
+        distraction: 0,
+        speedingS: 120,
+        nightS: expect.any(Number),
+      },
     ]);
 
     // A preview with other weights changes the score and saves nothing; saving them does the same.
-    const weights = { harshBraking: 10, speeding: 0 };
-    const withWeights = Math.round((100 - 1200 / ledger.km) * 10) / 10;
+    const weights = { harshAcceleration: 0.1, harshBraking: 0.2, sharpTurn: 0, speedingModerate: 0 };
+    const withWeights = scored(300 / ledger.km);
+    expect(withWeights).not.toBe(expected);
     const preview = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/safetyPreview', {
       ...criteria({ vehicleId }),
       weights,
@@ -173,7 +187,7 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     expect(put.body).toMatchObject({
       orgId,
       inheritedFrom: null,
-      weights: { harshAcceleration: 1, harshBraking: 10, speeding: 0, fatigue: 2 },
+      weights: { harshAcceleration: 0.1, harshBraking: 0.2, sharpTurn: 0, speedingLight: 1, speedingModerate: 0, fatigue: 2 },
     });
     expect(
       (await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleSafetyEchart', criteria({ vehicleId }))).body.days[0].score,
@@ -183,9 +197,11 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     expect((await rig.s.call(hd, 'GET', `/api/vehicle/safetySetting/${sh}`)).body).toMatchObject({
       orgId: sh,
       inheritedFrom: orgId,
-      weights: { harshBraking: 10 },
+      weights: { harshBraking: 0.2 },
     });
-    await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights: { harshBraking: 1, speeding: 1 } });
+    await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, {
+      weights: { harshAcceleration: 1, harshBraking: 1, sharpTurn: 1, speedingModerate: 1 },
+    });
   });
 
   it('answers the health routes: trend, bands and totals', async () => {
@@ -219,9 +235,9 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     );
     expect(backwards.status).toBe(400);
     const orgId = await rig.s.orgId('HD');
-    const heavy = await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights: { speeding: 11 } }, 'en-US');
+    const heavy = await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights: { speedingSevere: 11 } }, 'en-US');
     expect(heavy.status).toBe(400);
-    expect(JSON.stringify(heavy.body)).toContain('Speeding');
+    expect(JSON.stringify(heavy.body)).toContain('Severe speeding');
     const night = await rig.s.call(
       hd,
       'PUT',
@@ -238,7 +254,7 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     expect(preview.status).toBe(400);
     // Without the code, no edit; the member of another branch cannot touch HD's settings.
     const plain = await rig.s.memberToken('HD', 'orgUser');
-    expect((await rig.s.call(plain, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights: { speeding: 2 } })).status).toBe(403);
+    expect((await rig.s.call(plain, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights: { speedingLight: 2 } })).status).toBe(403);
     expect((await rig.s.call(outsider, 'GET', `/api/vehicle/safetySetting/${orgId}`)).status).toBe(400);
   });
 
@@ -300,5 +316,170 @@ describe.each(BACKENDS)('driving behaviour and health over a scripted day throug
     expect(live.health).toEqual([expect.objectContaining({ min_battery_v: 11.5, max_coolant_c: 110 })]);
     await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
     expect(await rowsOf(vehicleId)).toEqual(live);
+  });
+
+  describe('the explanation of the score, and reviews', () => {
+    const EXPLAIN = '/api/vehicle/dailyDrivingBehavior/safetyExplain';
+    const REVIEW = '/api/vehicle/dailyDrivingBehavior/safetyEvent/review';
+    interface Explained {
+      score: number;
+      orgId: number;
+      weightsFrom: number | null;
+      distanceKm: number;
+      drivingS: number;
+      percentile: number | null;
+      peers: number;
+      begin: string;
+      end: string;
+      events: Array<{
+        kind: string;
+        at: string;
+        latitude: number | null;
+        longitude: number | null;
+        severity: string | null;
+        durationS: number;
+        weight: number;
+        share: number;
+        impact: number;
+        review: { state: string; note: string; reviewedBy: string | null } | null;
+      }>;
+    }
+    const explain = async (vehicleId: number, lang = 'zh-CN') => {
+      const r = await rig.s.call(hd, 'POST', EXPLAIN, { criteria: { vehicleId, end: DAY } }, lang);
+      expect(r.status).toBe(200);
+      return r.body as Explained;
+    };
+    // Light weights keep the score above 0, so each share shows in full.
+    const light = { harshAcceleration: 0.1, harshBraking: 0.2, sharpTurn: 0.1, speedingModerate: 1, night: 0 };
+    let vehicleId: number;
+    let orgId: number;
+
+    beforeAll(async () => {
+      vehicleId = await rig.vehicleOf(demoTerminal(1));
+      orgId = (await explain(vehicleId)).orgId;
+      expect((await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { weights: light })).status).toBe(200);
+    });
+
+    it('lists each event with its place, weight and share over four weeks, computed as the docs say', async () => {
+      const x = await explain(vehicleId);
+      expect(x).toMatchObject({ begin: '2026-10-24', end: DAY, weightsFrom: orgId });
+      expect(x.events.map((e) => e.kind).sort()).toEqual(['harshAcceleration', 'harshBraking', 'night', 'sharpTurn', 'speeding']);
+      for (const e of x.events) {
+        expect(e.latitude).toBeCloseTo(HOME.latitude, 0);
+        expect(e.longitude).toBeCloseTo(HOME.longitude, 0);
+      }
+      const byKind = Object.fromEntries(x.events.map((e) => [e.kind, e]));
+      expect(byKind.speeding).toMatchObject({ severity: 'moderate', durationS: 120, weight: 1 });
+      expect(byKind.harshBraking.weight).toBe(0.2);
+      // Per 1,000 km for harsh events, per cent of driving time for speeding; night weighs 0.
+      expect(byKind.harshBraking.share).toBeCloseTo((0.2 * 1000) / x.distanceKm, 9);
+      expect(byKind.speeding.share).toBeCloseTo((120 / x.drivingS) * 100, 9);
+      expect(byKind.night.share).toBe(0);
+      const total = x.events.reduce((sum, e) => sum + e.share, 0);
+      expect(x.score).toBeCloseTo(100 - total, 9);
+      expect(x.score).toBeGreaterThan(0);
+      expect(x.percentile === null).toBe(x.peers === 0);
+    });
+
+    it('raises the score by exactly the share of a dismissed event, audits the review, and keeps it through re-derivation', async () => {
+      const before = await explain(vehicleId);
+      const braking = before.events.find((e) => e.kind === 'harshBraking')!;
+      const r = await rig.s.call(hd, 'PUT', REVIEW, {
+        vehicleId,
+        kind: 'harshBraking',
+        at: braking.at,
+        state: 'dismissed',
+        note: '误报：过减速带',
+      });
+      expect(r.status).toBe(200);
+      const after = await explain(vehicleId);
+      expect(after.score - before.score).toBeCloseTo(braking.share, 9);
+      const dismissed = after.events.find((e) => e.kind === 'harshBraking')!;
+      expect(dismissed).toMatchObject({ share: 0, impact: braking.share, review: { state: 'dismissed', note: '误报：过减速带' } });
+      expect(dismissed.review!.reviewedBy).toEqual(expect.any(String));
+      // The day's report counts it no more either.
+      const danger = await rig.s.call(hd, 'POST', '/api/vehicle/dailyDrivingBehavior/vehicleDangerEchart', criteria({ vehicleId }));
+      expect(danger.body[0]).toMatchObject({ harshBraking: 0, harshAcceleration: 1 });
+      const audit = (
+        await sql<{
+          target: string;
+          detail: string;
+        }>`SELECT target, detail FROM audit_log WHERE action = 'safetyEventReview' ORDER BY id`.execute(db())
+      ).rows;
+      expect(audit.at(-1)!.target).toBe(`vehicle:${vehicleId}`);
+      expect(JSON.parse(audit.at(-1)!.detail)).toMatchObject({ kind: 'harshBraking', at: braking.at, state: 'dismissed', before: null });
+
+      // Coached: reviewed, still counted.
+      const turn = after.events.find((e) => e.kind === 'sharpTurn')!;
+      expect(
+        (await rig.s.call(hd, 'PUT', REVIEW, { vehicleId, kind: 'sharpTurn', at: turn.at, state: 'coached', note: '已面谈' })).status,
+      ).toBe(200);
+      const coached = await explain(vehicleId);
+      expect(coached.score).toBeCloseTo(after.score, 9);
+      expect(coached.events.find((e) => e.kind === 'sharpTurn')).toMatchObject({ share: turn.share, review: { state: 'coached' } });
+
+      // A rebuild derives the events again; the reviews stay and apply.
+      await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+      expect(await explain(vehicleId)).toEqual(coached);
+      // A threshold that no longer sees the braking drops the event, never its review; back again, it applies again.
+      const hardOnly = await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { thresholds: { harshBrakingKmh: 60 } });
+      expect(hardOnly.status).toBe(200);
+      await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+      expect((await explain(vehicleId)).events.map((e) => e.kind)).not.toContain('harshBraking');
+      const kept = await sql<{ n: number }>`SELECT count(*)::int AS n FROM behaviour_review WHERE vehicle_id = ${vehicleId}`.execute(db());
+      expect(kept.rows[0].n).toBe(2);
+      await rig.s.call(hd, 'PUT', `/api/vehicle/safetySetting/${orgId}`, { thresholds: { harshBrakingKmh: 26 } });
+      await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+      expect(await explain(vehicleId)).toEqual(coached);
+    });
+
+    it("applies its own organisation's weights (or its nearest ancestor's), never another's", async () => {
+      const before = await explain(vehicleId);
+      const other = await rig.s.orgId('HN');
+      expect(other).not.toBe(orgId);
+      const admin = await rig.s.login('admin', ADMIN_PASSWORD);
+      expect(
+        (
+          await rig.s.call(admin, 'PUT', `/api/vehicle/safetySetting/${other}`, {
+            weights: { harshAcceleration: 10, speedingModerate: 10 },
+          })
+        ).status,
+      ).toBe(200);
+      const after = await explain(vehicleId);
+      expect(after.score).toBe(before.score);
+      expect(after.weightsFrom).toBe(orgId);
+      expect(after.events.find((e) => e.kind === 'harshAcceleration')!.weight).toBe(0.1);
+    });
+
+    it('refuses bad reviews and windows with localised messages, and hides what is outside the scope', async () => {
+      const x = await explain(vehicleId);
+      const at = x.events.find((e) => e.kind === 'speeding')!.at;
+      const good = { vehicleId, kind: 'speeding', at, state: 'coached', note: '已提醒' };
+      const noNote = await rig.s.call(hd, 'PUT', REVIEW, { ...good, note: undefined }, 'en-US');
+      expect(noNote.status).toBe(400);
+      expect(JSON.stringify(noNote.body)).toContain('Note');
+      const blank = await rig.s.call(hd, 'PUT', REVIEW, { ...good, note: '   ' }, 'zh-CN');
+      expect(blank.status).toBe(400);
+      expect(JSON.stringify(blank.body)).toContain('备注');
+      const badState = await rig.s.call(hd, 'PUT', REVIEW, { ...good, state: 'deleted' }, 'es-ES');
+      expect(badState.status).toBe(400);
+      expect(JSON.stringify(badState.body)).toContain('Revisión');
+      const noEvent = await rig.s.call(hd, 'PUT', REVIEW, { ...good, at: '2026-11-20T00:00:00.000Z' }, 'ja-JP');
+      expect(noEvent.status).toBe(404);
+      // An administrator of another branch holds the code, and still does not see the vehicle.
+      const otherAdmin = await rig.s.memberToken('HN-SZ', 'administrator');
+      expect((await rig.s.call(otherAdmin, 'PUT', REVIEW, good)).status).toBe(404);
+      expect((await rig.s.call(outsider, 'POST', EXPLAIN, { criteria: { vehicleId } })).status).toBe(404);
+      const plain = await rig.s.memberToken('HD', 'orgUser');
+      expect((await rig.s.call(plain, 'PUT', REVIEW, good)).status).toBe(403);
+      const weeks = await rig.s.call(hd, 'POST', EXPLAIN, { criteria: { vehicleId, weeks: 0 } }, 'en-US');
+      expect(weeks.status).toBe(400);
+      expect(JSON.stringify(weeks.body)).toContain('Weeks');
+      // Nothing was written by the refused calls.
+      const reviews = await sql<{ kind: string }>`SELECT kind FROM behaviour_review WHERE vehicle_id = ${vehicleId} ORDER BY kind`.execute(
+        db(),
+      );
+      expect(reviews.rows.map((r) => r.kind)).toEqual(['harshBraking', 'sharpTurn']);
+    });
   });
 });

@@ -7,7 +7,16 @@ import { DEFAULT_SETTINGS } from '../../../../server/intelligence/windowLoad';
 const LO = Date.parse('2026-11-19T16:00:00Z');
 const HI = LO + 86_400_000;
 const basis: DayBasis = { lo: LO, hi: HI, timeZone: 'Asia/Shanghai', speedLimit: 100, thresholds: DEFAULT_THRESHOLDS, fences: [] };
-const tally = (through: number) => ({ through, kinds: [], speedingS: 0, nightS: 0 });
+const tally = (through: number) => ({
+  through,
+  kinds: [],
+  speedingS: 0,
+  nightS: 0,
+  speedingRuns: [],
+  speedingOpen: false,
+  nightRuns: [],
+  nightOpen: false,
+});
 const health = (through: number) =>
   tallyHealth([], [], { through, minBatteryV: null, maxCoolantC: null, recordsThrough: through, recordsMaxCoolantC: null });
 const carry: DayCarry = { ...basis, trips: new Map([[LO + 1_000, tally(LO + 60_000)]]), health: health(LO + 60_000), limits: null };

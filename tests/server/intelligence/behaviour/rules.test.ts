@@ -1,8 +1,7 @@
 import type { DerivePosition } from '../../../../server/intelligence/deriver';
 import { dayEvents } from '../../../../server/intelligence/behaviour/events';
 import { healthIndex } from '../../../../server/intelligence/behaviour/health';
-import { safetyScore } from '../../../../server/intelligence/behaviour/score';
-import { DEFAULT_THRESHOLDS, DEFAULT_WEIGHTS, settingsOf } from '../../../../server/intelligence/behaviour/settings';
+import { DEFAULT_THRESHOLDS, settingsOf } from '../../../../server/intelligence/behaviour/settings';
 
 const T0 = Date.parse('2026-11-20T02:00:00Z'); // 10:00 in Shanghai
 const TZ = 'Asia/Shanghai';
@@ -64,20 +63,10 @@ describe('driving events', () => {
   });
 });
 
-describe('safety score', () => {
-  const none = { harshAcceleration: 0, harshBraking: 0, sharpTurn: 0, fatigue: 0, speedingS: 0, nightS: 0 };
-  it('has no score without distance, and 100 for a clean drive', () => {
-    expect(safetyScore({ ...none, distanceKm: 0, drivingS: 0 }, DEFAULT_WEIGHTS)).toBeNull();
-    expect(safetyScore({ ...none, distanceKm: 50, drivingS: 3600 }, DEFAULT_WEIGHTS)).toBe(100);
-  });
-  it('takes weight per 100 km per event and the share of time speeding', () => {
-    // 2 brakings on 50 km: 2 × 1 ÷ 0.5 = 4; fatigue 2 ÷ 0.5 = 4; 360 s of 3600 speeding: 10.
-    expect(safetyScore({ ...none, harshBraking: 2, fatigue: 1, speedingS: 360, distanceKm: 50, drivingS: 3600 }, DEFAULT_WEIGHTS)).toBe(82);
-    expect(safetyScore({ ...none, harshBraking: 50, distanceKm: 10, drivingS: 600 }, DEFAULT_WEIGHTS)).toBe(0);
-  });
-  it('reads stored settings over the defaults, ignoring what is not a number', () => {
-    expect(settingsOf({ speeding: 5, fatigue: 'x' }, '{"withinS":3}')).toMatchObject({
-      weights: { speeding: 5, fatigue: 2 },
+describe('safety settings', () => {
+  it('reads stored settings over the defaults, ignoring what is not a number; an old single speeding weight stands for every severity', () => {
+    expect(settingsOf({ speeding: 5, speedingSevere: 7, fatigue: 'x' }, '{"withinS":3}')).toMatchObject({
+      weights: { speedingLight: 5, speedingModerate: 5, speedingSevere: 7, fatigue: 2 },
       thresholds: { withinS: 3, harshBrakingKmh: 26 },
     });
   });

@@ -15,6 +15,7 @@ import {
   type FuelSample,
 } from '../../../../server/intelligence/trips/fuel';
 import {
+  isDrift,
   isJump,
   isMoving,
   MAX_KMH,
@@ -24,6 +25,7 @@ import {
   type TripSegment,
 } from '../../../../server/intelligence/trips/segment';
 
+import { FROZEN_MIN_KM, FROZEN_SHARE } from '../../../../server/intelligence/plausible';
 import type { TripMetrics } from '../../../../server/intelligence/trips/metrics';
 import type { TripsFound } from '../../../../server/intelligence/trips/tripWalk';
 
@@ -69,7 +71,7 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
     }
     const d = distanceKm(good, p);
     km[i] = d;
-    if (isJump(good.time, p.time, d)) {
+    if (isJump(good, p, d)) {
       if (p.time - good.time < RELOCATION_MS) {
         jumps[i] = true;
         continue;
@@ -78,6 +80,11 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
       km[i] = NaN;
       i = goodIndex;
       restart = true;
+      continue;
+    }
+    if (isDrift(good, p, d)) {
+      // Parked drift: skipped as a jump is.
+      jumps[i] = true;
       continue;
     }
     good = p;
@@ -216,7 +223,7 @@ export function fuelSamples(
   const own: FuelSample[] = [];
   // A walk, not a copy of the window with `before` in front: this runs on every pass over the open trip.
   const take = (p: DerivePosition) => {
-    if (p.fuelL !== null && p.fuelL >= 0) own.push({ time: p.time, level: p.fuelL });
+    if (p.fuelL !== null && p.fuelL >= 0) own.push({ time: p.time, level: p.fuelL, standing: p.speed < MIN_MOVING_KMH });
   };
   if (before) take(before);
   for (const p of positions) take(p);
@@ -224,7 +231,7 @@ export function fuelSamples(
   return obd
     .map((r) => ({ time: r.time, pct: typeof r.readings?.fuelLevel === 'number' ? (r.readings.fuelLevel as number) : null }))
     .filter((r): r is { time: number; pct: number } => r.pct !== null && r.pct >= 0 && r.pct <= 100)
-    .map((r) => ({ time: r.time, level: (r.pct * tankCapacityL) / 100 }));
+    .map((r) => ({ time: r.time, level: (r.pct * tankCapacityL) / 100, standing: false }));
 }
 
 /** The smoothed level at the start (first samples at or after `from`) or the end (last at or before `to`) of a span. */
@@ -233,6 +240,21 @@ export function levelAt(samples: FuelSample[], from: number, to: number, side: '
   if (!inside.length) return null;
   const pick = side === 'start' ? inside.slice(0, SMOOTH) : inside.slice(-SMOOTH);
   return median(pick.map((s) => s.level));
+}
+
+/** The level at a standstill next to a trip: the median of the standing samples in a row (at most 24) after or before `at`, or with a fuel event among them of the nearest half (at most SMOOTH). */
+export function standingLevel(samples: FuelSample[], at: number, side: 'before' | 'after', events: FuelEvent[]): number | null {
+  const side_ = side === 'after' ? samples.filter((x) => x.time >= at) : samples.filter((x) => x.time <= at).reverse();
+  const row: FuelSample[] = [];
+  for (const s of side_) {
+    if (!s.standing || row.length === 24) break;
+    row.push(s);
+  }
+  if (!row.length) return null;
+  const times = row.map((x) => x.time);
+  const stepped = events.some((e) => e.time >= Math.min(...times) && e.time <= Math.max(...times));
+  const nearest = stepped ? row.slice(0, Math.max(1, Math.min(SMOOTH, row.length >> 1))) : row;
+  return median(nearest.map((s) => s.level));
 }
 
 /**
@@ -299,29 +321,38 @@ function startOf(positions: DerivePosition[], at: Steps, trip: TripSegment, befo
  * more carry it and it is sane: it never runs backwards, and never faster than a vehicle can go.
  * A walk over the window, not a copy of the trip: this runs on every pass over the open trip.
  */
-function odometerKm(
-  positions: DerivePosition[],
-  jumps: ArrayLike<boolean>,
-  trip: TripSegment,
-  start: DerivePosition | null,
-): number | null {
+function odometerKm(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition | null): number | null {
   let a: DerivePosition | null = null;
   let b: DerivePosition | null = null;
   let n = 0;
+  // The track over steps to a position reporting speed, and where the odometer last advanced on it (a reading standing still over FROZEN_MIN_KM of it: frozen).
+  let track = 0;
+  let advancedAt = 0;
   const take = (p: DerivePosition): boolean => {
     if (p.mileageKm === null) return true;
     if (b !== null && p.mileageKm < b.mileageKm!) return false;
+    if (b === null || p.mileageKm > b.mileageKm!) advancedAt = track;
+    else if (track - advancedAt > FROZEN_MIN_KM) return false;
     a ??= p;
     b = p;
     n++;
     return true;
   };
   if (start && !take(start)) return null;
-  for (let i = trip.first; i <= trip.last; i++) if (!jumps[i] && !take(positions[i])) return null;
+  let prev = start;
+  for (let i = trip.first; i <= trip.last; i++) {
+    if (at.jumps[i]) continue;
+    const p = positions[i];
+    if (prev && p.speed >= MIN_MOVING_KMH) track += at.km[i];
+    prev = p;
+    if (!take(p)) return null;
+  }
   if (n < 2) return null;
   const km = b!.mileageKm! - a!.mileageKm!;
   const h = (b!.time - a!.time) / 3_600_000;
   if (km < 0 || km > MAX_KMH * h + 0.5) return null;
+  // Frozen: the odometer covers too little of a track long enough to tell.
+  if (track >= FROZEN_MIN_KM && km < track * FROZEN_SHARE) return null;
   return km;
 }
 
@@ -352,7 +383,7 @@ export function tripMetrics(
 ): TripMetrics {
   const { jumps } = at;
   const start = startOf(positions, at, trip, before);
-  const odo = odometerKm(positions, jumps, trip, start);
+  const odo = odometerKm(positions, at, trip, start);
   const distance = odo ?? gnssKm(positions, at, trip, start);
   // The first point: where it started from, or its own first position when nothing good lies before.
   const first = start ?? positions[trip.first];
@@ -365,8 +396,9 @@ export function tripMetrics(
     if (i < trip.last && p.acc && p.speed < MIN_MOVING_KMH) idleMs += Math.min(positions[i + 1].time - p.time, stopMs);
   }
   const durationH = (trip.end - trip.begin) / 3_600_000;
-  const startLevel = levelAt(fuel, first.time, trip.end, 'start');
-  const endLevel = levelAt(fuel, first.time, trip.end, 'end');
+  const startLevel =
+    (first.time < trip.begin ? standingLevel(fuel, first.time, 'before', events) : null) ?? levelAt(fuel, first.time, trip.end, 'start');
+  const endLevel = standingLevel(fuel, trip.end, 'after', events) ?? levelAt(fuel, first.time, trip.end, 'end');
   let fuelL: number | null = null;
   if (startLevel !== null && endLevel !== null) {
     const inside = events.filter((e) => e.time >= trip.begin && e.time <= trip.end);

@@ -1,0 +1,101 @@
+/**
+ * The cost of a pass with an alarm open for a long time (DESIGN.md: cost flat in history). One
+ * vehicle reports an hour's pattern (ten minutes' drive, fifty parked) with a trouble code and the
+ * terminal's theft bit on every report, for 1, 7 and 30 days, uploaded as blind-area batches and
+ * derived (every deriver of the engine, alarms and behaviour included). Then 20 live reports, each
+ * derived before the next: per pass, the positions the derivers were handed, the milliseconds of
+ * the whole pass and of the alarm deriver (medians). With the open alarms carried into each pass
+ * (alarms/carry.ts) all three stay flat; reaching back to the alarms' begin, they grow with the days.
+ *
+ *   npx tsx bench/alarm-open-cost.bench.ts   (BENCH_BACKENDS=pglite,postgres, BENCH_DAYS=1,7,30)
+ */
+
+import { sql } from 'kysely';
+import { startDerivation } from '../server/intelligence';
+import { createAlarmEngine } from '../server/intelligence/alarms/engine';
+import { engineDerivers } from '../server/intelligence/engine';
+import { SimTerminal } from '../server/simulator/terminal';
+import { ScriptedDay } from '../tests/server/intelligence/alarms/scriptedDay';
+import { median, benchGateway } from './telematics/setup';
+import { runAsScript, type BenchResult } from './lib';
+
+const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite').split(',') as Array<'pglite' | 'postgres'>;
+const DAYS = (process.env.BENCH_DAYS || '1,7,30').split(',').map(Number);
+const LIVE = 20;
+const STOLEN_BIT = 26;
+const HOME = { latitude: 31.2, longitude: 121.4 };
+
+async function once(kind: 'pglite' | 'postgres', days: number): Promise<BenchResult> {
+  const g = await benchGateway(kind, 1);
+  const db = g.database.db;
+  await sql`INSERT INTO policy (org_id, name, alarm_type, enabled) SELECT id, 'bench fault', 'Fault', true FROM organisation WHERE parent_id IS NULL`.execute(
+    db,
+  );
+  const engine = createAlarmEngine({ db });
+  const derivation = await startDerivation({
+    db,
+    timeZone: 'Asia/Shanghai',
+    sources: [g.writer],
+    oneConnection: kind === 'pglite',
+    derivers: engineDerivers({ alarms: { onRaised: engine.announce } }),
+  });
+  const terminal = new SimTerminal({ host: '127.0.0.1', port: g.port, phone: g.phones[0] });
+  try {
+    await terminal.connect();
+    const start = Date.now() - days * 86_400_000 - 3_600_000;
+    const day = new ScriptedDay(start, HOME);
+    for (let h = 0; h < days * 24; h++)
+      day
+        .step(10 * 60, 40, { every: 120, heading: h % 2 ? 90 : 270, dtcs: ['P0301'], alarmBits: [STOLEN_BIT] })
+        .step(50 * 60, 0, { acc: false, every: 600, dtcs: ['P0301'], alarmBits: [STOLEN_BIT] });
+    for (let i = 0; i < day.reports.length; i += 200) terminal.reportBatch(day.reports.slice(i, i + 200), true);
+    await terminal.drain(600_000);
+    await g.writer.flush();
+    await derivation.idle();
+    const passes: Array<{ positions: number; ms: number; alarmsMs: number }> = [];
+    const live = new ScriptedDay(day.time, day.position).step(LIVE * 60, 40, {
+      every: 60,
+      dtcs: ['P0301'],
+      alarmBits: [STOLEN_BIT],
+    }).reports;
+    for (const r of live) {
+      const before = await derivation.stats();
+      const was = { positions: before.positionsDerived, alarms: before.phaseMs.alarms ?? 0 };
+      const t0 = performance.now();
+      terminal.report(r);
+      await terminal.drain(60_000);
+      await g.writer.flush();
+      await derivation.idle();
+      const after = await derivation.stats();
+      passes.push({
+        positions: after.positionsDerived - was.positions,
+        ms: performance.now() - t0,
+        alarmsMs: (after.phaseMs.alarms ?? 0) - was.alarms,
+      });
+    }
+    const open = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM alarm WHERE end_time IS NULL AND type IN ('Fault', 'Stolen')`.execute(db);
+    return {
+      name: `alarm.openCost.${kind}, open ${days} d`,
+      historyReports: day.reports.length,
+      openAlarms: open.rows[0].n,
+      positionsPerPass: median(passes.map((p) => p.positions)),
+      passMs: +median(passes.map((p) => p.ms)).toFixed(1),
+      alarmDeriverMs: +median(passes.map((p) => p.alarmsMs)).toFixed(1),
+    };
+  } finally {
+    terminal.destroy();
+    await derivation.close();
+    await engine.stop();
+    await g.close();
+  }
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const out: BenchResult[] = [];
+  for (const kind of BACKENDS) for (const days of DAYS) out.push(await once(kind, days));
+  return out;
+}
+
+if (require.main === module) runAsScript(run);

@@ -1,0 +1,117 @@
+/**
+ * Open alarms carried into a window instead of reached back to. A pass derives from its window's
+ * start on; an alarm of the vehicle that began before that start and is still open there (or ends
+ * inside the window) is taken as it is stored, and its rule goes on from it: the alarm word's bit
+ * stays set, the trouble code stays listed, the condition run (idling, standing, speeding) goes on
+ * from its first report. Everything before the window's start is unchanged since the pass that
+ * stored the alarm (a window starts before every report it was marked for), so going on from the
+ * stored alarm finds what reading back to its begin would, and a pass costs the same whether the
+ * alarm opened a minute or a month ago.
+ *
+ * Carried are the alarms whose every source is a rule that can go on from the stored row alone:
+ * the alarm word's bits, trouble codes, and the policy's Idle, StopLongTime and OverSpeed runs.
+ * The others (Low from battery readings, Fatigue's drive and rest, Trail's anchor, a fence's speed
+ * limit, Skewing, FuelDrain, the clock's stops) still make the window reach back to their begin
+ * (store.ts windowBounds).
+ */
+
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB } from '../../platform/db/tables';
+import type { DerivePosition } from '../deriver';
+import { POSITION_COLUMNS, toPosition, type PositionRow } from '../windowLoad';
+import { CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
+
+/** Types whose policy run goes on from its first report (detectors/policyRules.ts conditionRuns). */
+export const RUN_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Idle', 'StopLongTime', 'OverSpeed']);
+
+/**
+ * Whether stored alarm `a` (a SQL alias) is carried rather than reached back to: the one definition,
+ * used where windows are widened and where the carried alarms are read.
+ */
+export function carryable(a: string): RawBuilder<boolean> {
+  const t = sql.ref(`${a}.type`);
+  const d = sql.ref(`${a}.detail`);
+  return sql<boolean>`(${t} = 'Fault' OR (
+      jsonb_typeof(${d} -> 'sources') = 'array' AND jsonb_array_length(${d} -> 'sources') > 0
+      AND NOT EXISTS (
+        SELECT 1 FROM jsonb_array_elements_text(${d} -> 'sources') AS src(s)
+        WHERE src.s NOT LIKE 'bit:%' AND NOT (src.s = 'policy' AND ${t} = ANY(${[...RUN_TYPES]}::text[])))))`;
+}
+
+/** A stored alarm going on into a window: as an interval, with its row's id and, for a run, its first report. */
+export interface CarriedAlarm {
+  id: number;
+  interval: AlarmInterval;
+  /** The run's first report (RUN_TYPES with a policy source), or null. */
+  first: DerivePosition | null;
+}
+
+interface CarriedRow {
+  ord: number;
+  id: number;
+  type: AlarmType;
+  subject: string;
+  begin: number;
+  end: number | null;
+  fired: number;
+  level: string;
+  latitude: number | null;
+  longitude: number | null;
+  value: number | null;
+  detail: Record<string, unknown> | null;
+  /** The run's first report, as the window readers read positions. */
+  first: PositionRow | null;
+}
+
+/**
+ * Per window (in the order given), the vehicle's carried alarms open at its start: current,
+ * report-driven, begun before `from`, not ended before it. One statement for all the windows.
+ */
+export async function carriedAlarms(
+  db: Kysely<DB>,
+  windows: ReadonlyArray<{ vehicleId: number; from: number }>,
+): Promise<CarriedAlarm[][]> {
+  const out = windows.map((): CarriedAlarm[] => []);
+  const asked = windows.flatMap((w, i) => (Number.isFinite(w.from) ? [i] : []));
+  if (!asked.length) return out;
+  const r = await sql<CarriedRow>`
+    SELECT w.ord, a.id, a.type, a.subject, (extract(epoch FROM a.begin_time) * 1000)::float8 AS begin,
+      (extract(epoch FROM a.end_time) * 1000)::float8 AS "end", (extract(epoch FROM a.fired_at) * 1000)::float8 AS fired,
+      a.level, a.latitude, a.longitude, a.value, a.detail, CASE WHEN p.ms IS NULL THEN NULL ELSE to_jsonb(p) END AS first
+    FROM unnest(${asked.map((i) => windows[i].vehicleId)}::int[], ${asked.map((i) => new Date(windows[i].from).toISOString())}::timestamptz[])
+      WITH ORDINALITY AS w(vehicle_id, lo, ord)
+    JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.lo AND (a.end_time IS NULL OR a.end_time >= w.lo)
+      AND a.state = 'current' AND a.type <> ALL (${[...CLOCK_TYPES]}::text[]) AND ${carryable('a')}
+    LEFT JOIN LATERAL (
+      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = a.vehicle_id AND device_time = a.begin_time AND a.type = ANY(${[...RUN_TYPES]}::text[])
+      ORDER BY terminal_id LIMIT 1
+    ) p ON true
+    ORDER BY w.ord, a.begin_time, a.id`.execute(db);
+  for (const x of r.rows) {
+    const first = x.first === null ? null : toPosition(x.first);
+    const detail = typeof x.detail === 'string' ? (JSON.parse(x.detail) as Record<string, unknown>) : x.detail;
+    out[asked[Number(x.ord) - 1]].push({
+      id: x.id,
+      first,
+      interval: {
+        type: x.type,
+        subject: x.subject,
+        begin: Math.round(Number(x.begin)),
+        end: x.end === null ? null : Math.round(Number(x.end)),
+        firedAt: Math.round(Number(x.fired)),
+        latitude: x.latitude,
+        longitude: x.longitude,
+        value: x.value,
+        level: x.level as AlarmInterval['level'],
+        ...(detail ? { detail } : {}),
+      },
+    });
+  }
+  return out;
+}
+
+/** The alarm word's bits a carried alarm came from (`bit:N` sources). */
+export function carriedBits(a: AlarmInterval): number[] {
+  const sources = (a.detail?.sources as unknown[] | undefined) ?? [];
+  return sources.flatMap((s) => (typeof s === 'string' && s.startsWith('bit:') ? [Number(s.slice(4))] : []));
+}
