@@ -73,6 +73,8 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('AI告警', '/alarm', 'ai', 'RobotOutlined', [['处理告警', 'alarm-handle']]),
     page('围栏告警', '/alarm', 'fence', 'GatewayOutlined'),
     page('车载诊断告警', '/alarm', 'obd', 'ToolOutlined'),
+    page('终端告警', '/alarm', 'terminal', 'WarningOutlined'),
+    page('全部告警', '/alarm', 'all', 'OrderedListOutlined'),
     page('专家故障库', '/alarm', 'expertFault', 'BookOutlined', crud('expertFault', '故障')),
   ]),
   area('车队管理', 'fleet', 'CarOutlined', [
@@ -117,6 +119,13 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('背书', '/fleet', 'endorsement', 'AuditOutlined', crud('endorsement', '背书')),
     page('实时监控', '/fleet', 'monitor', 'EnvironmentOutlined'),
   ]),
+  area('保养维修', 'maintenance', 'ToolOutlined', [
+    page('保养计划', '/maintenance', 'schedule', 'ToolOutlined', crud('maintenanceSchedule', '保养计划')),
+    page('维修工单', '/maintenance', 'workOrder', 'FileDoneOutlined', crud('workOrder', '维修工单')),
+    page('其他费用', '/maintenance', 'vehicleCost', 'MoneyCollectOutlined', crud('vehicleCost', '费用')),
+    page('加油卡', '/maintenance', 'fuelCard', 'CreditCardOutlined', crud('fuelCard', '加油卡')),
+    page('加油卡交易', '/maintenance', 'fuelCardTransaction', 'TransactionOutlined', crud('fuelCardTransaction', '加油卡交易')),
+  ]),
   area('运营管理', 'operation', 'ShopOutlined', [
     page('API用户', '/operation', 'apiUser', 'ApiOutlined', crud('apiUser', 'API用户')),
     page('商户信息', '/operation', 'business', 'ShopOutlined', crud('merchant', '商户')),
@@ -132,7 +141,8 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('行驶日报', '/statistics', 'daily', 'CalendarOutlined'),
     page('油耗统计', '/statistics', 'fuel', 'LineChartOutlined'),
     page('健康指数', '/statistics', 'health', 'HeartOutlined'),
-    page('安全统计', '/statistics', 'safety', 'SafetyOutlined'),
+    page('安全统计', '/statistics', 'safety', 'SafetyOutlined', [['审核安全事件', 'safetyEvent-review']]),
+    page('安全评分解读', '/statistics', 'safetyExplain', 'SafetyOutlined', [], { hidden: true, activeMenu: '/statistics/safety' }),
   ]),
   area('车队监控', 'team', 'TeamOutlined', [
     page('违规记录', '/team', 'breakRules', 'WarningOutlined'),

@@ -9,6 +9,7 @@ import { APPLICATIONS } from './menu';
 import { syncResources } from './resources';
 import { seedDemoAccounts } from './demoAccounts';
 import { seedDemoAlarms } from './demoAlarms';
+import { seedDemoExpertFaults } from './demoExpertFaults';
 
 export interface SeedResult {
   seeded: boolean;
@@ -63,7 +64,7 @@ export async function seed(
     demo: boolean;
     adminPassword?: string;
     fixtures?: DemoFixtures;
-    /** with `demo`: the demo's alarm policies, town fences and console rules (seedDemoAlarms) */ demoAlarms?: boolean;
+    /** with `demo`: the demo's alarm policies, town fences and console rules (seedDemoAlarms) and its expert fault library */ demoAlarms?: boolean;
   },
 ): Promise<SeedResult> {
   const fx = opts.fixtures ?? demoFixtures;
@@ -100,7 +101,10 @@ export async function seed(
       await seedDemo(trx, fx, orgs);
       await seedDemoAccounts(trx, orgs, passwordHash);
       // Apart from the fixtures, so tests that script their own policies and fences start without them.
-      if (opts.demoAlarms) await seedDemoAlarms(trx, orgs);
+      if (opts.demoAlarms) {
+        await seedDemoAlarms(trx, orgs);
+        await seedDemoExpertFaults(trx);
+      }
     }
     return { seeded: true, ...(opts.adminPassword ? {} : { generatedAdminPassword: password }) };
   });

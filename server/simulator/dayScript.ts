@@ -84,9 +84,11 @@ export function playLegs(state: ScriptState, legs: Leg[], opts: ScriptOptions = 
     } else {
       const count = Math.ceil((leg.minutes * 60) / parkEvery);
       const change = (leg.refuelL ?? 0) - (leg.drainL ?? 0);
+      // The change takes two reports, half then the rest, from the middle; a stay of one or two reports takes it whole at its first.
+      const from = count >= 3 ? count >> 1 : 0;
+      const share = count >= 3 ? 0.5 : 1;
       for (let i = 0; state.time < end; i++) {
-        // The change takes two reports: half, then the rest.
-        if (change && (i === count >> 1 || i === (count >> 1) + 1)) state.fuelL += change / 2;
+        if (change && (i === from || (share < 1 && i === from + 1))) state.fuelL += change * share;
         report(false, 0, 0);
         state.time += Math.min(parkEvery * 1000, end - state.time);
       }

@@ -79,7 +79,7 @@ export function workingDay(seed: number, weekday: number, fuelL: number): Leg[] 
 }
 
 /** Trouble codes a demo day may show (the live fleet draws from the same kind). */
-const DTCS = ['P0420', 'P0171', 'P0128'];
+export const DTCS = ['P0420', 'P0171', 'P0128'];
 
 /** A long haul: out for over four hours at highway speed, a break, and the same way back. */
 function longHaul(startMinutes: number, heading: number, fuelL: number, legs: Leg[]): Leg[] {

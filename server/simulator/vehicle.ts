@@ -4,6 +4,7 @@
  * raises an alarm or a diagnostic trouble code. Deterministic for a given seed.
  */
 
+import { coolantTempC, supplyV } from './engineReadings';
 import type { LocationInput, ObdRecordInput } from '../telematics/jt808/codec';
 
 export interface City {
@@ -23,7 +24,7 @@ export const CITIES: readonly City[] = [
 
 const KM_PER_DEG_LAT = 111.32;
 const RADIUS_KM = 12;
-const DTC_POOL = ['P0301', 'P0420', 'P0171', 'P0128', 'P0562', 'U0100'];
+export const DTC_POOL = ['P0301', 'P0420', 'P0171', 'P0128', 'P0562', 'U0100'];
 /** A PID record (0x0900) every this many reports while the ignition is on. */
 const OBD_EVERY = 30;
 
@@ -73,6 +74,11 @@ export class SimVehicle {
   /** The DTC list last sent in an OBD record, and reports since the last PID record. */
   private sentDtcs = '';
   private sincePids = 0;
+  /** When the ignition last went on or off, for the coolant and supply readings (engineReadings.ts). */
+  private lastAcc: boolean | null = null;
+  private accChangedAt = 0;
+  /** This vehicle's own offset of its readings (°C, tenths of a volt), from its seed. */
+  private readonly readingOffset: number;
 
   constructor(
     seed: number,
@@ -80,6 +86,8 @@ export class SimVehicle {
     start?: VehicleStart,
   ) {
     this.random = rng(seed);
+    // From the seed itself, not the generator: the routes draw exactly what they drew before.
+    this.readingOffset = ((seed * 7919) % 7) - 3;
     const r = Math.sqrt(this.random()) * RADIUS_KM * 0.8;
     const a = this.random() * 2 * Math.PI;
     this.lat = city.latitude + (r * Math.cos(a)) / KM_PER_DEG_LAT;
@@ -107,6 +115,7 @@ export class SimVehicle {
   /** The report for `now` without moving (answers a location query). */
   report(now: number): LocationInput {
     const acc = this.phase !== 'parked';
+    const sinceS = this.sinceIgnition(acc, now);
     let alarm = 0;
     if (this.speed > 80) alarm |= 1 << 1; // overspeed
     if (this.random() < 0.0005) alarm |= 1 << 7; // main power under-voltage
@@ -128,8 +137,8 @@ export class SimVehicle {
         satellites: 8 + Math.floor(this.random() * 12),
         obd: {
           rpm: acc ? Math.round(750 + this.speed * 28) : 0,
-          coolantTempC: acc ? 88 : 30,
-          powerV: acc ? 27.8 : 25.1,
+          coolantTempC: coolantTempC(acc, sinceS, this.speed, now, this.readingOffset),
+          powerV: supplyV(acc, sinceS, now, this.readingOffset),
           ...(this.dtcs.length ? { dtcs: [...this.dtcs] } : {}),
         },
       },
@@ -161,9 +170,22 @@ export class SimVehicle {
       { id: 0x052a, hex: pidHex((this.fuelL / this.tankL) * 10_000, 2) },
       { id: 0x0535, hex: pidHex(this.speed * 10, 2) },
       { id: 0x0536, hex: pidHex(750 + this.speed * 28, 2) },
-      { id: 0x052d, hex: pidHex(88 + 40, 1) },
+      {
+        id: 0x052d,
+        hex: pidHex(Math.round(coolantTempC(true, this.sinceIgnition(true, now), this.speed, now, this.readingOffset)) + 40, 1),
+      },
     ];
     return { time, subtype: 0x01, pids, position };
+  }
+
+  /** Seconds since the ignition last changed to `acc` (the first report starts the count). */
+  private sinceIgnition(acc: boolean, now: number): number {
+    if (this.lastAcc !== acc) {
+      // A vehicle first seen running has been running a while (the demo starts mid-day).
+      this.accChangedAt = this.lastAcc === null ? now - 3_600_000 : now;
+      this.lastAcc = acc;
+    }
+    return Math.max(0, (now - this.accChangedAt) / 1000);
   }
 
   private advance(dtS: number): void {
