@@ -1,4 +1,5 @@
 import { requestConfig } from './services/http/config';
+import { ensureCatalogue } from './session/bundledCatalogue';
 import { applyDayjsLocale } from './session/dayjsLocale';
 import { currentLanguage } from './session/language';
 import { forgetSession } from './session/logout';
@@ -19,3 +20,14 @@ export const locale = {
 };
 
 applyDayjsLocale(currentLanguage());
+
+/**
+ * The first render waits for the shown language's words (one small chunk), so no page flashes
+ * message keys. Should it fail to load, the page still renders: Root then asks the server for the
+ * language's catalogue.
+ */
+export function render(oldRender: () => void): void {
+  void ensureCatalogue(currentLanguage())
+    .catch(() => undefined)
+    .then(oldRender);
+}

@@ -1,4 +1,4 @@
-// The console's messages are the shared catalogue (schemas/locales), the same words the server uses.
-import { catalogues } from '../../schemas/kit/catalogue';
-
-export default catalogues['es-ES'];
+// Umi's locale plugin imports every file here at start, so each is empty: the language shown loads
+// its catalogue (the shared one of schemas/locales, the words the server uses) before the first
+// render, and another language on a switch (session/bundledCatalogue.ts).
+export default {};

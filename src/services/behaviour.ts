@@ -54,3 +54,73 @@ export const healthTotal = (c: LedgerCriteria) => post<HealthTotal>(`${HEALTH}/t
 export const HEALTH_EXPORT = `${HEALTH}/vehicleDailyHealthFleet/export`;
 /** Where the safety ranking downloads as xlsx (body: `{criteria}`). */
 export const SAFETY_EXPORT = `${BEHAVIOUR}/vehicleSafetyEchart/export`;
+
+/** The kinds of event the safety score weighs (server/intelligence/behaviour/events.ts). */
+export type SafetyEventKind = 'harshAcceleration' | 'harshBraking' | 'sharpTurn' | 'speeding' | 'night' | 'fatigue' | 'distraction';
+export type SpeedingSeverity = 'light' | 'moderate' | 'severe';
+export type ReviewState = 'dismissed' | 'coached';
+
+export interface SafetyEventReview {
+  state: ReviewState;
+  note: string;
+  reviewedBy: string | null;
+  reviewedAt: string | null;
+}
+
+export interface SafetyEvent {
+  kind: SafetyEventKind;
+  at: string;
+  day: string;
+  latitude: number | null;
+  longitude: number | null;
+  count: number;
+  durationS: number;
+  severity: SpeedingSeverity | null;
+  peakKmh: number | null;
+  limitKmh: number | null;
+  source: string;
+  weight: number;
+  normalisedBy: 'distance' | 'drivingTime' | 'drivingHours';
+  /** Points the event takes off the score when it counts. */
+  impact: number;
+  /** Points it takes off now (0 when dismissed). */
+  share: number;
+  review: SafetyEventReview | null;
+}
+
+export interface SafetyExplanation {
+  vehicleId: number;
+  licence: string;
+  orgId: number;
+  orgName: string;
+  begin: string;
+  end: string;
+  weeks: number;
+  distanceKm: number;
+  drivingS: number;
+  score: number | null;
+  percentile: number | null;
+  peers: number;
+  weights: Record<string, number>;
+  weightsFrom: number | null;
+  events: SafetyEvent[];
+}
+
+export interface SafetyExplainCriteria {
+  vehicleId: number;
+  weeks: number;
+}
+
+export interface SafetyReviewBody {
+  vehicleId: number;
+  kind: SafetyEventKind;
+  at: string;
+  state: ReviewState;
+  note: string;
+}
+
+export const safetyExplain = (criteria: SafetyExplainCriteria) =>
+  call<SafetyExplanation>(`${BEHAVIOUR}/safetyExplain`, { method: 'POST', data: { criteria }, quiet: true });
+/** Not quiet: a refused review shows the server's message. */
+export const reviewSafetyEvent = (body: SafetyReviewBody) =>
+  call<SafetyReviewBody>(`${BEHAVIOUR}/safetyEvent/review`, { method: 'PUT', data: body, authority: 'safetyEvent-review' });

@@ -1,7 +1,8 @@
 import { addLocale } from '@umijs/max';
-import { applyCatalogue } from '../../schemas/kit/catalogue';
+import { applyCatalogue } from '../../schemas/kit/catalogueStore';
 import type { Language } from '../../schemas/kit/i18n';
 import { fetchCatalogue } from '../services/labels';
+import { ensureCatalogue } from './bundledCatalogue';
 
 /**
  * Loads a language's effective catalogue from the server (published label and message overrides
@@ -13,11 +14,12 @@ import { fetchCatalogue } from '../services/labels';
 export async function loadCatalogue(lang: Language): Promise<void> {
   let effective;
   try {
-    effective = await fetchCatalogue(lang);
+    // Overrides apply to the keys the bundled catalogue has, so it is in first (if it loads at all).
+    [effective] = await Promise.all([fetchCatalogue(lang), ensureCatalogue(lang).catch(() => undefined)]);
   } catch {
     return;
   }
   applyCatalogue(lang, effective);
-  // Umi keeps the language's antd and dayjs locales when none are given (plugin-locale's addLocale).
+  // Umi keeps the language's dayjs locale when none is given (plugin-locale's addLocale).
   addLocale(lang, effective, undefined as unknown as Parameters<typeof addLocale>[2]);
 }

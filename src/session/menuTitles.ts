@@ -1,4 +1,4 @@
-import { catalogues } from '../../schemas/kit/catalogue';
+import { catalogues } from '../../schemas/kit/catalogueStore';
 import { DEFAULT_LANGUAGE, type Catalogue } from '../../schemas/kit/i18n';
 import { schemaPageEntities } from '../pages/schemaPages.generated';
 import type { ResourceItem } from '../services/passport';

@@ -1,4 +1,6 @@
+import { DEFAULT_LANGUAGE } from '../../schemas/kit/i18n';
 import { authorizedResources, type ResourceItem } from '../services/passport';
+import { ensureCatalogue } from './bundledCatalogue';
 import { buildNavigation, type Navigation } from './navigation';
 import { isGranted, type PermissionRequirement } from './permissionRule';
 import { createStore, useStore } from './store';
@@ -19,8 +21,10 @@ export function loadNavigation(): Promise<Navigation> {
   if (s.status === 'ready') return Promise.resolve(s.nav);
   if (!inFlight) {
     navigationStore.set({ status: 'loading' });
-    inFlight = authorizedResources()
-      .then((tree) => {
+    // Menu titles compare the server's names with the zh-CN catalogue (menuTitles.ts), which a
+    // console shown in another language has not loaded yet; without it the server's names show.
+    inFlight = Promise.all([authorizedResources(), ensureCatalogue(DEFAULT_LANGUAGE).catch(() => undefined)])
+      .then(([tree]) => {
         const items = Array.isArray(tree) ? tree : [];
         const nav = buildNavigation(items);
         navigationStore.set({ status: 'ready', tree: items, nav });

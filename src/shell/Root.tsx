@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { serverMessage } from '../services/http/failure';
 import { feedback } from '../services/http/feedback';
 import { loadSession } from '../session/session';
+import { ANTD_LOCALES } from './antdLocales';
 import FeedbackBridge from './FeedbackBridge';
 import { decide } from '../session/guard';
 import { forgetSession } from '../session/logout';
@@ -65,6 +66,7 @@ export default function Root() {
 
   return (
     <ConfigProvider
+      locale={ANTD_LOCALES[lang]}
       theme={themeFor(settings.themeColor ?? PICKER_DEFAULT_COLOR, session?.themeColor || LOGIN_THEME_COLOR)}
       componentSize={antdSize(settings.size)}
     >

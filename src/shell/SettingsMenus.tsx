@@ -3,6 +3,7 @@ import { setLocale } from '@umijs/max';
 import { Button, Dropdown, Tooltip } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { LANGUAGES, type Language } from '../../schemas/kit/i18n';
+import { ensureCatalogue } from '../session/bundledCatalogue';
 import { applyDayjsLocale } from '../session/dayjsLocale';
 import { currentLanguage } from '../session/language';
 import { UI_SIZES, updateSettings, useSettings } from './settings';
@@ -52,8 +53,15 @@ export function LanguageMenu() {
       selected={currentLanguage()}
       labelOf={(l) => t(`console.languages.${l}`)}
       onChoose={(key) => {
-        applyDayjsLocale(key as Language);
-        setLocale(key, false);
+        const lang = key as Language;
+        // The language's words first (a chunk of their own), so the switch never shows keys; failing
+        // that, Root asks the server for them once the language is set.
+        void ensureCatalogue(lang)
+          .catch(() => undefined)
+          .then(() => {
+            applyDayjsLocale(lang);
+            setLocale(lang, false);
+          });
       }}
       title={t('console.navbar.language')}
       icon={<TranslationOutlined />}

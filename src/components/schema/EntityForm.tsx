@@ -4,7 +4,7 @@ import { Form, type FormInstance } from 'antd';
 import type { RuleObject } from 'antd/es/form';
 import { useMemo, useRef } from 'react';
 import type { SchemaName } from '../../../schemas/generated/registry';
-import { translator } from '../../../schemas/kit/catalogue';
+import { translator } from '../../../schemas/kit/catalogueStore';
 import type { EntitySchema } from '../../../schemas/kit/entity';
 import { DEFAULT_LANGUAGE, matchLanguage } from '../../../schemas/kit/i18n';
 import { failureOf } from '../../services/http/failureOf';

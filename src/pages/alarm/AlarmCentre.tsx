@@ -1,5 +1,8 @@
+import PlaceText from '../../components/location/PlaceText';
 import { DownloadOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
+import { useLocation } from '@umijs/max';
 import {
+  App,
   Button,
   Card,
   DatePicker,
@@ -19,6 +22,7 @@ import {
 import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { UNHANDLED_CURRENT_HOURS } from '../../../schemas/kit/alarmCurrent';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
 import OrgTreeSelect from '../../components/schema/OrgTreeSelect';
 import RefSelect from '../../components/schema/RefSelect';
@@ -28,7 +32,7 @@ import { useDownload } from '../../components/sheet/useDownload';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
-import { LEVEL_COLOURS, typesOf } from './alarmModel';
+import { alarmValueText, LEVEL_COLOURS, typesOf } from './alarmModel';
 import { NO_FILTERS, useAlarmList, type AlarmFilters, type AlarmView } from './useAlarmList';
 import { useAlarmToasts } from './useAlarmToasts';
 
@@ -57,11 +61,25 @@ function StateMark({ alarm, follow }: { alarm: AlarmRow; follow: (id: number) =>
   );
 }
 
-/** One list of the alarm centre: a category's alarms (or all, terminal ones included), current or history, filtered, each handled with a note. */
-function AlarmTable({ category, view, testId }: { category: AlarmCategory | null; view: AlarmView; testId: string }) {
+/**
+ * One list of the alarm centre: a category's alarms (or all, terminal ones included), current or
+ * history, filtered, each handled with a note; `shownId` lists one alarm alone (a link to it).
+ */
+function AlarmTable({
+  category,
+  view,
+  testId,
+  shownId = null,
+}: {
+  category: AlarmCategory | null;
+  view: AlarmView;
+  testId: string;
+  shownId?: number | null;
+}) {
   const t = useT();
   const fmt = useNumberFormat();
-  const [filters, setFilters] = useState<AlarmFilters>(NO_FILTERS);
+  const { message } = App.useApp();
+  const [filters, setFilters] = useState<AlarmFilters>({ ...NO_FILTERS, id: shownId });
   const list = useAlarmList(category, view, filters);
   const [handling, setHandling] = useState<AlarmRow | null>(null);
   const [form] = Form.useForm<{ note: string }>();
@@ -105,11 +123,16 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
       title: t('console.alarm.level'),
       render: (_, a) => <Tag color={LEVEL_COLOURS[a.level] ?? 'default'}>{t(`alarm.levels.${a.level}`)}</Tag>,
     },
-    { key: 'value', title: t('console.alarm.value'), align: 'right', render: (_, a) => (a.value === null ? '' : fmt(a.value, 2)) },
+    {
+      key: 'value',
+      title: t('console.alarm.value'),
+      align: 'right',
+      render: (_, a) => <span data-testid="alarm-value">{alarmValueText(a, fmt, t)}</span>,
+    },
     {
       key: 'place',
       title: t('console.alarm.place'),
-      render: (_, a) => (a.latitude === null || a.longitude === null ? '' : `${fmt(a.latitude, 5)}, ${fmt(a.longitude, 5)}`),
+      render: (_, a) => <PlaceText latitude={a.latitude} longitude={a.longitude} empty="" />,
     },
     {
       key: 'handled',
@@ -221,8 +244,9 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
         okText={t('console.alarm.handle')}
         onOk={async () => {
           const { note } = await form.validateFields();
-          await handleAlarm(handling!.id, note.trim());
+          const done = await handleAlarm(handling!.id, note.trim());
           setHandling(null);
+          void message.success(t('console.alarm.handledOk', { licence: done.licence, type: t(`alarm.types.${done.type}`) }));
           list.reload();
         }}
       >
@@ -243,9 +267,19 @@ function AlarmTable({ category, view, testId }: { category: AlarmCategory | null
   );
 }
 
-/** An alarm centre page: current and history tabs of its category, the all-alarms view where asked, and a live toast (with a chime that can be muted) for each new alarm. */
-export default function AlarmCentre({ category, withAll }: { category: AlarmCategory; withAll?: boolean }) {
+/**
+ * An alarm centre page: current and history tabs of its category (every category when null), the
+ * all-alarms view where asked, and a live toast (with a chime that can be muted) for each new
+ * alarm. `?alarmId=` (the dashboard's link to an alarm) opens the history tab on that alarm alone,
+ * whatever its state, so the alarm a link names is always listed.
+ */
+export default function AlarmCentre({ category, withAll }: { category: AlarmCategory | null; withAll?: boolean }) {
   const t = useT();
+  const { search } = useLocation();
+  const shownId = Number(new URLSearchParams(search).get('alarmId')) || null;
+  const [tab, setTab] = useState<string | null>(null);
+  const active = tab ?? (shownId ? 'history' : 'current');
+  const name = category ?? 'all';
   const [api, holder] = notification.useNotification();
   const toasts = useAlarmToasts((a) =>
     api.warning({
@@ -258,22 +292,27 @@ export default function AlarmCentre({ category, withAll }: { category: AlarmCate
     {
       key: 'current',
       label: t('console.alarm.current'),
-      children: <AlarmTable category={category} view="current" testId={`alarm-${category}-current`} />,
+      children: <AlarmTable category={category} view="current" testId={`alarm-${name}-current`} />,
     },
     {
       key: 'history',
       label: t('console.alarm.history'),
-      children: <AlarmTable category={category} view="history" testId={`alarm-${category}-history`} />,
+      children: <AlarmTable key={shownId ?? 0} category={category} view="history" testId={`alarm-${name}-history`} shownId={shownId} />,
     },
     ...(withAll
       ? [{ key: 'all', label: t('console.alarm.all'), children: <AlarmTable category={null} view="history" testId="alarm-all" /> }]
       : []),
   ];
   return (
-    <Card data-testid={`alarm-page-${category}`}>
+    <Card data-testid={`alarm-page-${name}`}>
       {holder}
+      <Typography.Paragraph type="secondary" data-testid="alarm-current-help">
+        {t('console.alarm.currentHelp', { hours: UNHANDLED_CURRENT_HOURS })}
+      </Typography.Paragraph>
       <Tabs
         destroyInactiveTabPane
+        activeKey={active}
+        onChange={setTab}
         items={items}
         tabBarExtraContent={
           <Space>

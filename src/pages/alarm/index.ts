@@ -5,4 +5,6 @@ export const alarmPages: PageLoaders = {
   'alarm/ai': () => import('./ai'),
   'alarm/obd': () => import('./obd'),
   'alarm/fence': () => import('./fence'),
+  'alarm/terminal': () => import('./terminal'),
+  'alarm/all': () => import('./all'),
 };

@@ -1,6 +1,7 @@
 import { Link } from '@umijs/max';
 import { Badge, Card, Col, Empty, List, Row, Segmented, Skeleton, Space, Statistic, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense, useState } from 'react';
+import { UNHANDLED_CURRENT_HOURS } from '../../../schemas/kit/alarmCurrent';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
 import { parseTime } from '../../utils/formatTime';
 import { useT } from '../../session/useT';
@@ -46,7 +47,7 @@ export default function DashboardPage() {
               <Card hoverable size="small" loading={d.counts.loading}>
                 <Statistic
                   title={
-                    <Tooltip title={t(`console.dashboard.countsHelp.${k}`)}>
+                    <Tooltip title={t(`console.dashboard.countsHelp.${k}`, { hours: UNHANDLED_CURRENT_HOURS })}>
                       <span>{t(`console.dashboard.counts.${k}`)}</span>
                     </Tooltip>
                   }
@@ -149,7 +150,7 @@ export default function DashboardPage() {
       <Card
         size="small"
         title={t('console.dashboard.alarms.title')}
-        extra={<Link to="/alarm/ai">{t('console.dashboard.alarms.more')}</Link>}
+        extra={<Link to="/alarm/all">{t('console.dashboard.alarms.more')}</Link>}
         data-testid="dashboard-alarms"
       >
         {d.alarms.loading ? (

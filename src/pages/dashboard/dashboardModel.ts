@@ -18,7 +18,8 @@ export const COUNT_LINKS: Record<CountKey, string> = {
   online: '/fleet/monitor',
   moving: '/fleet/monitor',
   parked: '/fleet/monitor',
-  alarming: '/alarm/ai',
+  // The vehicles with a current alarm: the every-category list's current tab shows exactly those alarms.
+  alarming: '/alarm/all',
   serviceExpiring: '/fleet/servicePeriod',
 };
 
@@ -33,9 +34,9 @@ export const LEDGER_LINKS: Record<LedgerKey, string> = {
   cost: '/statistics/cost',
 };
 
-/** The alarm centre page of an alarm's category (terminal alarms are in the AI page's all-alarms view). */
+/** The alarm centre page of an alarm's category (each category has one, terminal alarms too). */
 export const alarmPagePath = (category: AlarmCategory | string): string =>
-  category === 'fence' ? '/alarm/fence' : category === 'obd' ? '/alarm/obd' : '/alarm/ai';
+  category === 'fence' ? '/alarm/fence' : category === 'obd' ? '/alarm/obd' : category === 'terminal' ? '/alarm/terminal' : '/alarm/ai';
 
 export type DistributionKey = 'byOrg' | 'byBrand' | 'byStatus';
 export const DISTRIBUTION_KEYS: readonly DistributionKey[] = ['byOrg', 'byBrand', 'byStatus'];

@@ -8,6 +8,8 @@ import type { MapConfig } from '../../services/location';
 import { useT } from '../../session/useT';
 
 import DistrictPicker from './fence/DistrictPicker';
+import FenceStatusAction from './fence/FenceStatusAction';
+import FenceVehiclesAction from './fence/FenceVehicles';
 
 const FenceEditor = lazy(() => import('./fence/FenceEditor'));
 
@@ -61,9 +63,11 @@ function GeometrySection({ form }: { form: FormInstance }) {
 
 /**
  * Geofences (page key `fleet/fence`): the schema page, its dialog drawing the fence on the map
- * (circle, polygon, rectangle, or a route corridor with its width) instead of typing coordinates,
- * or, for a district fence, picking the district from the district tree.
+ * (circle, polygon, rectangle, or a route corridor with its width; a new one opens on the fleet)
+ * instead of typing coordinates, or, for a district fence, picking the district from the district
+ * tree; each row opens or stops its fence and binds it to vehicles or unbinds them.
  */
 export default entityPage('fence', {
   formSection: { fields: ['geometry'], render: ({ form }) => <GeometrySection form={form} /> },
+  rowActions: (row, ctx) => [<FenceStatusAction key="status" row={row} ctx={ctx} />, <FenceVehiclesAction key="vehicles" row={row} />],
 });

@@ -3,7 +3,7 @@ import { useIntl } from '@umijs/max';
 import { Form } from 'antd';
 import type { FormInstance } from 'antd';
 import { useState } from 'react';
-import { translator } from '../../../schemas/kit/catalogue';
+import { translator } from '../../../schemas/kit/catalogueStore';
 import { DEFAULT_LANGUAGE, matchLanguage } from '../../../schemas/kit/i18n';
 import { EntityPage } from '../../components/schema/EntityPage';
 import PolicyParamsInput, { paramsError, type PolicyParams } from './strategy/PolicyParamsInput';

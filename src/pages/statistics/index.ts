@@ -7,4 +7,5 @@ export const statisticsPages: PageLoaders = {
   'statistics/cost': () => import('./cost'),
   'statistics/health': () => import('./health'),
   'statistics/safety': () => import('./safety'),
+  'statistics/safetyExplain': () => import('./safetyExplain'),
 };

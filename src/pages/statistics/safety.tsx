@@ -1,3 +1,4 @@
+import { useNavigate } from '@umijs/max';
 import { Card, Skeleton, Space } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { SAFETY_RANK_COLUMNS, type SafetyRankRow } from '../../../schemas/kit/reportColumns';
@@ -18,6 +19,7 @@ const EChart = lazy(() => import('../../components/charts/EChart'));
 export default function SafetyPage() {
   const t = useT();
   const fmt = useNumberFormat();
+  const navigate = useNavigate();
   const [criteria, setCriteria] = useState<StatsCriteria>(() => initialCriteria(30));
   const report = useCriteriaData(criteria, (c) => safetyReport(ledgerCriteriaOf(c)), { days: [], ranking: [] });
   const days = report?.days ?? [];
@@ -67,6 +69,9 @@ export default function SafetyPage() {
           rows={report?.ranking ?? null}
           rowKey="vehicleId"
           testId="safety-ranking"
+          // A vehicle's row opens the explanation of its score.
+          onRow={(r) => ({ onClick: () => navigate(`/statistics/safetyExplain?vehicleId=${r.vehicleId}`), style: { cursor: 'pointer' } })}
+          title={() => t('console.statistics.safety.rankHelp')}
         />
       </Card>
     </Space>

@@ -1,3 +1,4 @@
+import PlaceText from '../../components/location/PlaceText';
 import { Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { auditEvent } from '../../services/audit';
@@ -34,8 +35,9 @@ export function MessagesTab({ vehicleId, range }: { vehicleId: number; range: Ra
   const place = {
     title: t('console.vehicleDetail.messages.place'),
     key: 'place',
-    render: (_: unknown, r: { latitude: number | null; longitude: number | null }) =>
-      r.latitude === null || r.longitude === null ? '—' : `${r.latitude.toFixed(6)}, ${r.longitude.toFixed(6)}`,
+    render: (_: unknown, r: { latitude: number | null; longitude: number | null }) => (
+      <PlaceText latitude={r.latitude} longitude={r.longitude} />
+    ),
   };
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="detail-messages">

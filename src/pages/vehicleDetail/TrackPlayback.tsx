@@ -1,3 +1,4 @@
+import PlaceText from '../../components/location/PlaceText';
 import { Alert, Button, Card, DatePicker, Empty, List, Select, Slider, Space, Spin, Tabs, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
@@ -174,6 +175,12 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
                             duration: formatDuration(trip.durationS, t),
                           })}
                         </Typography.Text>
+                        <div data-testid="track-trip-places">
+                          <Typography.Text type="secondary">
+                            <PlaceText latitude={trip.start.latitude} longitude={trip.start.longitude} /> →{' '}
+                            <PlaceText latitude={trip.stop.latitude} longitude={trip.stop.longitude} />
+                          </Typography.Text>
+                        </div>
                       </div>
                     </List.Item>
                   )}
@@ -201,6 +208,11 @@ export default function TrackPlayback({ vehicleId, initial }: { vehicleId: numbe
                         <Typography.Text type="secondary">
                           {t('console.vehicleDetail.stopFor', { duration: formatDuration(stop.durationS, t) })}
                         </Typography.Text>
+                        <div>
+                          <Typography.Text type="secondary">
+                            <PlaceText latitude={stop.latitude} longitude={stop.longitude} />
+                          </Typography.Text>
+                        </div>
                       </div>
                     </List.Item>
                   )}

@@ -1,5 +1,5 @@
 import { getLocale, type AxiosError, type AxiosResponse, type RequestConfig, type RequestOptions } from '@umijs/max';
-import { translator } from '../../../schemas/kit/catalogue';
+import { translator } from '../../../schemas/kit/catalogueStore';
 import { DEFAULT_LANGUAGE, matchLanguage } from '../../../schemas/kit/i18n';
 import { apiBase } from './baseUrl';
 import { describeFailure, successText } from './failure';

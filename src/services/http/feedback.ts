@@ -1,17 +1,29 @@
-import { message as staticMessage, Modal, notification as staticNotification } from 'antd';
-import type { MessageInstance } from 'antd/es/message/interface';
 import type { ModalFuncProps } from 'antd';
-import type { NotificationInstance } from 'antd/es/notification/interface';
 import type { FailureFeedback } from './failure';
+
+type Say = (content: string, seconds?: number) => unknown;
 
 /** antd's feedback functions; the shell registers the context-aware ones of `App.useApp()`. */
 export interface FeedbackApi {
-  message: Pick<MessageInstance, 'success' | 'error' | 'warning'>;
-  notification: Pick<NotificationInstance, 'warning'>;
+  message: Record<'success' | 'error' | 'warning', Say>;
+  notification: { warning(config: { message: string; duration?: number }): unknown };
   modal: { confirm(props: ModalFuncProps): unknown };
 }
 
-let api: FeedbackApi = { message: staticMessage, notification: staticNotification, modal: Modal };
+/**
+ * Until the shell registers its own (only a call before the first render could come this early):
+ * antd's static functions, loaded when first needed, so the entry script carries no antd.
+ */
+const later = (use: (antd: typeof import('antd')) => unknown): void => void import('antd').then(use);
+let api: FeedbackApi = {
+  message: {
+    success: (content, seconds) => later((a) => a.message.success(content, seconds)),
+    error: (content, seconds) => later((a) => a.message.error(content, seconds)),
+    warning: (content, seconds) => later((a) => a.message.warning(content, seconds)),
+  },
+  notification: { warning: (config) => later((a) => a.notification.warning(config)) },
+  modal: { confirm: (props) => later((a) => a.Modal.confirm(props)) },
+};
 
 export function registerFeedback(next: FeedbackApi): void {
   api = next;

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,31 +6,20 @@ import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { precompress } from '../../../server/platform/http/precompress';
 import { freePort, http, startServerProcess, type ServerProcess } from '../../helpers/serverProcess';
+import { makeOnce, sourcesDigest } from '../../helpers/madeOnce';
+import { copySeededDataDir } from '../../helpers/seededTemplate';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const SCREENSHOTS = path.join(ROOT, 'screenshots');
 export const ADMIN_PASSWORD = 'Admin2026x';
-export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** Debian's old headless shell when installed (no browser UI to run: about a quarter less CPU a suite), else its Chromium. */
+export const CHROMIUM =
+  process.env.CHROMIUM_PATH ||
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => fs.existsSync(p)) ||
+  '/usr/bin/chromium';
 
 /** Files whose content decides the console build. */
 const BUILD_INPUTS = ['src', 'schemas', 'public', '.umirc.ts', 'package-lock.json'];
-
-function hashTree(hash: crypto.Hash, rel: string): void {
-  const abs = path.join(ROOT, rel);
-  const st = fs.statSync(abs, { throwIfNoEntry: false });
-  if (!st) return;
-  if (st.isDirectory()) {
-    for (const name of fs.readdirSync(abs).sort()) {
-      // Umi's own generated folders change on every build and decide nothing.
-      if (name.startsWith('.umi')) continue;
-      hashTree(hash, path.join(rel, name));
-    }
-    return;
-  }
-  hash.update(rel).update('\0').update(fs.readFileSync(abs)).update('\0');
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Builds the console (about a minute) into a temp dir named by a hash of its sources, so every
@@ -39,25 +27,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * directory keeps two jest workers from building at once.
  */
 export async function buildConsole(): Promise<string> {
-  const hash = crypto.createHash('sha256');
-  for (const rel of BUILD_INPUTS) hashTree(hash, rel);
-  const out = path.join(os.tmpdir(), `fs-console-${hash.digest('hex').slice(0, 16)}`);
+  // Umi's own generated folders change on every build and decide nothing.
+  const digest = sourcesDigest(ROOT, BUILD_INPUTS, (name) => !name.startsWith('.umi'));
+  const out = path.join(os.tmpdir(), `fs-console-${digest.slice(0, 16)}`);
   const done = path.join(out, '.built');
-  const lock = `${out}.lock`;
-  for (;;) {
-    if (fs.existsSync(done)) return out;
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      // Another worker builds; a lock older than 10 minutes belongs to a killed run.
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 600_000) fs.rmSync(lock, { recursive: true, force: true });
-      await sleep(1000);
-    }
-  }
-  try {
-    if (fs.existsSync(done)) return out;
+  // The lock beside the build, which starts by removing what a killed run left in its folder.
+  await makeOnce({ done, lock: `${out}.lock` }, 600_000, async () => {
     fs.rmSync(out, { recursive: true, force: true });
     const r = spawnSync(path.join(ROOT, 'node_modules/.bin/max'), ['build'], {
       cwd: ROOT,
@@ -68,10 +43,8 @@ export async function buildConsole(): Promise<string> {
     // Compressed once here rather than by each suite's server at its start.
     await precompress(out);
     fs.writeFileSync(done, '');
-    return out;
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
+  });
+  return out;
 }
 
 /**
@@ -83,6 +56,10 @@ export async function startConsoleServer(
   env: Record<string, string> = {},
 ): Promise<ServerProcess & { dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fs-e2e-data-'));
+  // The database as the first `npm start` with SEED=demo leaves it, copied (its initdb, migrations and
+  // seed take seconds); a suite that seeds otherwise starts empty.
+  if (env.SEED === undefined && env.ADMIN_PASSWORD === undefined && env.DATABASE_URL === undefined)
+    await copySeededDataDir(dataDir, { adminPassword: ADMIN_PASSWORD, demoAlarms: true });
   const srv = await startServerProcess(
     ROOT,
     { DATA_DIR: dataDir, ADMIN_PASSWORD, SEED: 'demo', CONSOLE_DIR: consoleDir, MAP_TILE_URL: 'off', ...env },

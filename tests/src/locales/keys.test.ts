@@ -11,7 +11,7 @@ import { TRACK_RANGES } from '../../../src/pages/vehicleDetail/playback';
 import { READINGS, SUBTYPES } from '../../../src/pages/vehicleDetail/messageText';
 import { CHOICE_KEYS } from '../../../src/pages/fleet/strategy/RederiveDialog';
 import { COMMAND_STATUSES } from '../../../src/services/commands';
-import { LEVEL_COLOURS, TYPES_BY_CATEGORY } from '../../../src/pages/alarm/alarmModel';
+import { LEVEL_COLOURS, TYPES_BY_CATEGORY, VALUE_UNITS } from '../../../src/pages/alarm/alarmModel';
 import { COUNT_KEYS, DISTRIBUTION_KEYS, LEDGER_KEYS } from '../../../src/pages/dashboard/dashboardModel';
 import { POLICY_PARAMS } from '../../../schemas/kit/policyParams';
 import { entities, schemaEntities } from '../../../schemas/generated/registry';
@@ -97,6 +97,8 @@ const dynamic: Record<string, readonly string[]> = {
   'console.jt808.fields.${key}': READINGS.map((r) => `console.jt808.fields.${r.key}`),
   'alarm.types.${String(p.alarmType)}': [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`),
   'alarm.types.${f.type}': [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`),
+  'alarm.types.${done.type}': [...new Set(Object.values(TYPES_BY_CATEGORY).flat())].map((ty) => `alarm.types.${ty}`),
+  'console.alarm.units.${u.unit}': [...new Set(Object.values(VALUE_UNITS).map((u) => u.unit))].map((k) => `console.alarm.units.${k}`),
   'console.alarm.rederive.${CHOICE_KEYS[m]}': Object.values(CHOICE_KEYS).map((k) => `console.alarm.rederive.${k}`),
   'console.alarm.rederive.${CHOICE_KEYS[m]}Help': Object.values(CHOICE_KEYS).map((k) => `console.alarm.rederive.${k}Help`),
   'console.vehicleDetail.segment.${s.kind}': ['run', 'stop'].map((k) => `console.vehicleDetail.segment.${k}`),
@@ -106,6 +108,9 @@ const dynamic: Record<string, readonly string[]> = {
   'entity.schedule.enums.shift.${r.shift}': SHIFTS.map((v) => `entity.schedule.enums.shift.${v}`),
   'alarm.levels.${f.level}': Object.keys(LEVEL_COLOURS).map((l) => `alarm.levels.${l}`),
   'behaviour.fields.${k}': ['harshAcceleration', 'harshBraking', 'sharpTurn', 'fatigue'].map((k) => `behaviour.fields.${k}`),
+  'console.statistics.safetyExplain.state.${e.review.state}': ['dismissed', 'coached'].map(
+    (k) => `console.statistics.safetyExplain.state.${k}`,
+  ),
   'console.password.${k}': ['oldPassword', 'newPassword', 'confirmPassword', 'oldLength', 'rules', 'cancel', 'submit'].map(
     (k) => `console.password.${k}`,
   ),

@@ -31,6 +31,13 @@ const asMarker = (x: Marker) => x as unknown as L.Marker;
 /** From this zoom on every vehicle draws on its own (a street: clusters would hide who is where). */
 const CLUSTER_UNTIL_ZOOM = 16;
 
+/** The fences' pane: beneath the vehicles' (the overlay pane, z-index 400), above the tiles (200). */
+const FENCE_PANE = 'fences';
+const FENCE_PANE_Z = '350';
+
+/** Whether a point (layer pixels) falls on a drawn path: Leaflet's own hit test (private API, typed here once). */
+const onPath = (l: L.Path, p: L.Point) => (l as L.Path & { _containsPoint(p: L.Point): boolean })._containsPoint(p);
+
 /**
  * The vehicles as canvas markers coloured by status with heading arrows, clustered where they
  * crowd (each cluster shows its count and, as a ring, the share of each status); the followed one
@@ -44,6 +51,8 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
   const fitted = useRef(false);
   const shownSelected = useRef<number | null>(null);
   const box = useRef<HTMLDivElement>(null);
+  /** The vehicle under the pointer: it, not a fence beneath it, names itself. */
+  const hoveredVehicle = useRef<number | null>(null);
   const select = useRef(onSelect);
   select.current = onSelect;
   const label = useRef(t);
@@ -70,6 +79,8 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
         mk.bindTooltip(escapeHtml(v.licence), { direction: 'top', offset: [0, -8] });
         const id = v.vehicleId;
         mk.on('click', () => select.current(id));
+        mk.on('mouseover', () => (hoveredVehicle.current = id));
+        mk.on('mouseout', () => hoveredVehicle.current === id && (hoveredVehicle.current = null));
         added.push(mk);
         markers.current.set(v.vehicleId, mk);
       } else {
@@ -139,8 +150,29 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
           group.addTo(m);
           clusters.current = group;
           sync();
-          // The open fences beneath the vehicles, outlined, named on hover (not clickable: vehicles are).
+          // The open fences beneath the vehicles, outlined, on a canvas of their own in a pane below the
+          // vehicles' canvas, so however many overlap, the pointer over a vehicle reaches the vehicle.
+          // That canvas takes no pointer: the map names the fences under it (away from a vehicle) itself.
+          m.createPane(FENCE_PANE).style.zIndex = FENCE_PANE_Z;
+          const fenceRenderer = L.canvas({ pane: FENCE_PANE, padding: 0.5 });
           const fences = L.layerGroup().addTo(m);
+          const names = new Map<L.Path, string>();
+          const fenceTip = L.tooltip({ direction: 'top', offset: [0, -10], className: 'fs-fence-tooltip' });
+          const nameFences = (e: L.LeafletMouseEvent) => {
+            // A vehicle or a cluster (an element of the marker pane) under the pointer names itself.
+            const onMarker = e.originalEvent.target instanceof Element && e.originalEvent.target.closest('.leaflet-marker-pane');
+            const under =
+              hoveredVehicle.current === null && !onMarker ? [...names].filter(([l]) => onPath(l, e.layerPoint)).map(([, n]) => n) : [];
+            if (!under.length) {
+              if (m.hasLayer(fenceTip)) m.closeTooltip(fenceTip);
+              return;
+            }
+            fenceTip.setContent(under.map(escapeHtml).join('<br>')).setLatLng(e.latlng);
+            if (!m.hasLayer(fenceTip)) m.openTooltip(fenceTip);
+          };
+          const leave = () => m.hasLayer(fenceTip) && m.closeTooltip(fenceTip);
+          m.on('mousemove', nameFences);
+          m.on('mouseout', leave);
           let gone = false;
           openFences().then(
             (page) => {
@@ -151,10 +183,13 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
                   weight: 2,
                   dashArray: '6,4',
                   fillOpacity: 0.06,
-                  interactive: true,
+                  interactive: false,
+                  pane: FENCE_PANE,
+                  renderer: fenceRenderer,
                 });
-                // Drawn beneath the vehicles already on the canvas, which otherwise lose the pointer inside a fence.
-                l?.bindTooltip(escapeHtml(f.name), { sticky: true }).addTo(fences).bringToBack();
+                if (!l) continue;
+                l.addTo(fences);
+                names.set(l, f.name);
               }
               box.current?.setAttribute('data-fences', String(fences.getLayers().length));
             },
@@ -162,6 +197,8 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
           );
           return () => {
             gone = true;
+            m.off('mousemove', nameFences);
+            m.off('mouseout', leave);
             markers.current.clear();
             clusters.current = null;
             map.current = null;

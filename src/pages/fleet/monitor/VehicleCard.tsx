@@ -1,6 +1,7 @@
 import { useNavigate } from '@umijs/max';
 import { Button, Card, Descriptions, Space, Switch, Tag } from 'antd';
 import { useEffect, useState } from 'react';
+import PlaceText from '../../../components/location/PlaceText';
 import ShareLocationButton from '../../../components/location/ShareLocationButton';
 import CommandButton from '../../../components/terminal/CommandButton';
 import { vehicleById, type MonitorItem } from '../../../services/monitor';
@@ -70,6 +71,11 @@ export default function VehicleCard({ vehicle: v, following, onFollow, onClose }
             key: 'driver',
             label: t('console.monitor.driver'),
             children: driver ?? none,
+          },
+          {
+            key: 'place',
+            label: t('console.monitor.place'),
+            children: <PlaceText latitude={v.latitude} longitude={v.longitude} empty={none} />,
           },
           {
             key: 'speed',

@@ -16,9 +16,13 @@ export const STATUS_COLOURS: Record<VehicleStatus, string> = {
   alarming: '#f5222d',
 };
 
-/** Alarming wins; then offline; an online vehicle moves, idles (ACC on, still) or is parked. */
-export function statusOf(v: Pick<MonitorItem, 'online' | 'acc' | 'speed' | 'alarm'>): VehicleStatus {
-  if (v.alarm) return 'alarming';
+/**
+ * Alarming (a current alarm, the server's one definition: the alarm centre's 当前 lists) wins; then
+ * offline; an online vehicle moves, idles (ACC on, still) or is parked. The report's alarm word is
+ * not a status: its bits are alarms once derived.
+ */
+export function statusOf(v: Pick<MonitorItem, 'online' | 'acc' | 'speed' | 'alarming'>): VehicleStatus {
+  if (v.alarming) return 'alarming';
   if (!v.online) return 'offline';
   if (v.acc && (v.speed ?? 0) >= MOVING_KMH) return 'moving';
   if (v.acc) return 'idle';

@@ -41,6 +41,8 @@ export function useMonitorFleet(): { fleet: Fleet | null; live: LiveState; faile
       conn = openLive(getToken, {
         onMessage: (m) => {
           if (m.type === 'positions') setFleet((f) => (f ? applyPositions(f, m.items) : f));
+          // A raised alarm makes its vehicle alarming: the list's changes say so (the server's one definition).
+          if (m.type === 'alarm' && asOf.current) void load(asOf.current);
         },
         onState: (connected, again) => {
           if (!connected) return setLive('reconnecting');

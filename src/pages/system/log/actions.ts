@@ -27,6 +27,7 @@ export const ACTION_KEYS = {
   locationRevoke: 'console.system.log.actions.locationRevoke',
   tripSettingEdit: 'console.system.log.actions.tripSettingEdit',
   safetySettingEdit: 'console.system.log.actions.safetySettingEdit',
+  safetyEventReview: 'console.system.log.actions.safetyEventReview',
   policyRederive: 'console.system.log.actions.policyRederive',
   terminalRefused: 'terminalRegistration.auditActions.terminalRefused',
   terminalSessionReplaced: 'terminalRegistration.auditActions.terminalSessionReplaced',

@@ -28,6 +28,7 @@ const item = (id: number, over: Partial<MonitorItem> = {}): MonitorItem => ({
   mileageKm: 1000,
   time: '2026-11-23T08:00:00.000Z',
   receivedAt: '2026-11-23T08:00:01.000Z',
+  alarming: false,
   ...over,
 });
 
@@ -49,8 +50,9 @@ const pos = (id: number, over: Partial<LivePosition> = {}): LivePosition => ({
 });
 
 describe('monitor model', () => {
-  it('gives each vehicle one status: alarming, then offline, then moving, idle or parked', () => {
-    expect(statusOf(item(1, { alarm: 4, online: false }))).toBe('alarming');
+  it('gives each vehicle one status: alarming (a current alarm, not the alarm word), then offline, then moving, idle or parked', () => {
+    expect(statusOf(item(1, { alarming: true, online: false }))).toBe('alarming');
+    expect(statusOf(item(1, { alarm: 4 }))).toBe('parked');
     expect(statusOf(item(1, { online: false, acc: true, speed: 60 }))).toBe('offline');
     expect(statusOf(item(1, { acc: true, speed: 5 }))).toBe('moving');
     expect(statusOf(item(1, { acc: true, speed: 4 }))).toBe('idle');
