@@ -6,7 +6,7 @@ import { hashPassword } from '../../server/platform/auth/password';
 import type { MemberType } from '../../server/platform/auth/caller';
 import type { Database } from '../../server/platform/db/database';
 import type { AppOptions } from '../../server/app';
-import { seed } from '../../server/seed/seed';
+import { pgliteTemplate, postgresTemplate, seedDemo } from './seededTemplate';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -16,13 +16,19 @@ export const POSTGRES_URL = process.env.TEST_DATABASE_URL || 'postgres://postgre
 
 export const ADMIN_PASSWORD = 'Admin2026x';
 export const MEMBER_PASSWORD = 'Member2026x';
+/** What the test servers' demo seed is given, their templates' and their own alike. */
+const SEEDED = { adminPassword: ADMIN_PASSWORD };
 
-/** A fresh PostgreSQL database for one test file, dropped again by the returned function. */
-export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh PostgreSQL database for one test file, dropped again by the returned function: empty, or
+ * with `seeded` a copy of the migrated, demo-seeded template (seededTemplate.ts).
+ */
+export async function freshPostgres(opts: { seeded?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `fs_test_${crypto.randomBytes(6).toString('hex')}`;
+  const template = opts.seeded ? await postgresTemplate(POSTGRES_URL, SEEDED) : null;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(POSTGRES_URL);
   url.pathname = '/' + name;
@@ -67,10 +73,11 @@ export interface TestServer {
  */
 export async function startTestServer(backend: Backend, opts: { telematics?: boolean } & Partial<AppOptions> = {}): Promise<TestServer> {
   const { telematics, ...appOptions } = opts;
-  const pgdb = backend === 'postgres' ? await freshPostgres() : null;
+  const pgdb = backend === 'postgres' ? await freshPostgres({ seeded: true }) : null;
   const server = await bootstrap({
-    database: pgdb ? { databaseUrl: pgdb.url, poolSize: 4 } : { dataDir: 'memory://' },
-    seed: (db) => seed(db, { demo: true, adminPassword: ADMIN_PASSWORD }),
+    // A copy of the seeded template; bootstrap's migrate and seed then find nothing to do.
+    database: pgdb ? { databaseUrl: pgdb.url, poolSize: 4 } : { dataDir: 'memory://', loadDataDir: await pgliteTemplate(SEEDED) },
+    seed: (db) => seedDemo(db, SEEDED),
     jwtSecret: 'test-secret',
     app: { logLevel: 'silent', ...appOptions },
     telematics: telematics ? { config: { jt808Port: 0, host: '127.0.0.1', tokenTtlHours: 12 } } : undefined,

@@ -48,6 +48,13 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
       WHERE t.terminal_no NOT IN (${demoTerminal(3)}, ${demoTerminal(7)})
       ON CONFLICT (terminal_id) DO UPDATE SET online = excluded.online`.execute(db());
     await sql`UPDATE vehicle SET service_end = ${DAY}::date + (id % 3) * 20 WHERE id % 4 = 0`.execute(db());
+    // Alarms of every kind for the one definition of alarming (alarms/current.ts): open, ended an hour ago
+    // unhandled (alarming), ended two days ago unhandled, ended and handled, open but withdrawn (not).
+    await sql`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, end_time, fired_at, handled, state)
+      SELECT id, 'OverSpeed', 'terminal', 'medium', COALESCE(e, now()) - interval '2 hours', e, COALESCE(e, now()) - interval '2 hours', k = 3,
+             CASE WHEN k = 4 THEN 'withdrawn' ELSE 'current' END
+      FROM (SELECT id, k, CASE k WHEN 0 THEN NULL WHEN 2 THEN now() - interval '2 days' ELSE now() - interval '1 hour' END AS e
+            FROM (SELECT id, id % 7 AS k FROM vehicle WHERE id % 3 = 0) v WHERE k < 5) x`.execute(db());
   });
   afterAll(() => h.close());
 
@@ -83,6 +90,60 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
     // The fixture covers what it means to: some moving, some parked, some offline, some alarming, some expiring.
     const counts = await h.s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {});
     for (const k of ['online', 'offline', 'moving', 'parked', 'alarming', 'serviceExpiring']) expect(counts.body[k]).toBeGreaterThan(0);
+  });
+
+  it('calls a vehicle alarming when it has a current alarm, as the alarm centre lists them, not by the alarm word', async () => {
+    const alarmingIds = (x: { data: Array<{ vehicleId: number; alarming: boolean }> }) =>
+      x.data
+        .filter((v) => v.alarming)
+        .map((v) => v.vehicleId)
+        .sort((a, b) => a - b);
+    const all = await query(admin, { criteria: {}, format: 'items' });
+    const current = await h.s.call(admin, 'POST', '/api/vehicle/alarm/query', { criteria: { current: true }, pageSize: 1000 });
+    expect(current.status).toBe(200);
+    const fromCentre = [...new Set(current.body.data.map((a: { vehicleId: number }) => a.vehicleId))].sort(
+      (a, b) => (a as number) - (b as number),
+    );
+    expect(fromCentre.length).toBeGreaterThan(0);
+    expect(alarmingIds(all)).toEqual(fromCentre);
+    const counts = await h.s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {});
+    expect(counts.body.alarming).toBe(fromCentre.length);
+    // Exactly the open ones and those ended within the day unhandled; an alarm word alone (id % 5 = 0) is not alarming.
+    const rows = await sql<{
+      vehicle_id: number;
+      k: number;
+    }>`SELECT vehicle_id, (vehicle_id % 7)::int AS k FROM alarm WHERE type = 'OverSpeed'`.execute(db());
+    const expected = rows.rows
+      .filter((r) => r.k <= 1)
+      .map((r) => r.vehicle_id)
+      .sort((a, b) => a - b);
+    expect(fromCentre).toEqual(expected);
+    const wordOnly = all.data.find((v: { vehicleId: number; alarm: number }) => v.alarm !== 0 && !expected.includes(v.vehicleId));
+    expect(wordOnly).toMatchObject({ alarming: false });
+    // Handling the one that ended: no longer current, nor alarming, in the very next answer and in the changes since.
+    const ended = current.body.data.find((a: { end: string | null }) => a.end !== null);
+    const before = await query(admin, { criteria: {}, format: 'columns' });
+    const handled = await h.s.call(admin, 'PUT', `/api/vehicle/alarm/${ended.id}/handle`, { note: '已通知司机' });
+    expect(handled.status).toBe(200);
+    const since = await query(admin, { criteria: { since: before.asOf }, format: 'items' });
+    expect(since.full).toBe(false);
+    expect(since.data.find((v: { vehicleId: number }) => v.vehicleId === ended.vehicleId)).toMatchObject({ alarming: false });
+    expect((await h.s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', {})).body.alarming).toBe(fromCentre.length - 1);
+    // A new open alarm on a quiet vehicle: alarming at once, in the changes since too.
+    const quiet = all.data.find((v: { vehicleId: number; alarming: boolean }) => !v.alarming && !expected.includes(v.vehicleId));
+    const mark = await query(admin, { criteria: {}, format: 'columns' });
+    await sql`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, fired_at) VALUES (${quiet.vehicleId}, 'Fatigue', 'ai', 'high', now(), now())`.execute(
+      db(),
+    );
+    const raised = await query(admin, { criteria: { since: mark.asOf }, format: 'items' });
+    expect(raised.data.find((v: { vehicleId: number }) => v.vehicleId === quiet.vehicleId)).toMatchObject({ alarming: true });
+    for (const orgId of [null, await h.s.orgId('HN')])
+      expect((await h.s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', { criteria: { orgId } })).body).toEqual(
+        await vehicleCounts(db(), asCaller(rootPath), orgId, DAY),
+      );
+    expect(withoutAsOf(await query(admin, { criteria: {}, format: 'items' }))).toEqual(
+      JSON.parse(await monitorJson(db(), asCaller(rootPath), {}, 'items')),
+    );
   });
 
   it('shows a position stored through the gateway, and a session ending, in the very next answer', async () => {

@@ -14,6 +14,8 @@ type Body = Record<string, unknown>;
 interface Ids {
   vehicleId: number;
   driverId: number;
+  /** A fuel card of the vehicle, for its transactions. */
+  fuelCardId: number;
 }
 
 /**
@@ -109,6 +111,31 @@ const CASES: Record<string, { body: (ids: Ids) => Body; missing: string; message
     missing: 'email',
     message: '邮箱不能为空',
   },
+  maintenanceSchedule: {
+    body: (i) => ({ name: '一万公里保养', vehicleId: i.vehicleId, intervalKm: 10000, warnKm: 500, intervalDays: 180, warnDays: 10 }),
+    missing: 'name',
+    message: '计划名称不能为空',
+  },
+  workOrder: {
+    body: (i) => ({ title: '更换机油', vehicleId: i.vehicleId, assignee: '王师傅', parts: '机油 4L', cost: 380 }),
+    missing: 'vehicleId',
+    message: '车辆不能为空',
+  },
+  vehicleCost: {
+    body: (i) => ({ vehicleId: i.vehicleId, day: '2026-11-20', kind: 'toll', amount: 45.5, remark: '沪杭高速' }),
+    missing: 'amount',
+    message: '金额（元）不能为空',
+  },
+  fuelCard: {
+    body: (i) => ({ cardNo: '9000123400001111', vehicleId: i.vehicleId, issuer: '中石化' }),
+    missing: 'cardNo',
+    message: '卡号不能为空',
+  },
+  fuelCardTransaction: {
+    body: (i) => ({ cardId: i.fuelCardId, purchasedAt: '2026-11-20T02:00:00.000Z', station: '中石化张江站', litres: 60, amount: 450 }),
+    missing: 'litres',
+    message: '加油量（升）不能为空',
+  },
 };
 
 /** Bodies of the entities tests/server/crud.test.ts covers in depth, for the table-driven checks below. */
@@ -145,7 +172,9 @@ describe.each(BACKENDS)('business entities on %s', (backend) => {
     s = await startTestServer(backend);
     admin = await s.login('admin', ADMIN_PASSWORD);
     const pick = async (url: string) => (await s.call(admin, 'POST', url, { pageSize: 1 })).body.data[0].id as number;
-    ids = { vehicleId: await pick('/api/vehicle/vehicle/query'), driverId: await pick('/api/vehicle/driver/query') };
+    const vehicleId = await pick('/api/vehicle/vehicle/query');
+    const card = await s.call(admin, 'POST', '/api/vehicle/fuelCard', { cardNo: 'CASE-CARD-0001', vehicleId });
+    ids = { vehicleId, driverId: await pick('/api/vehicle/driver/query'), fuelCardId: card.body.id };
   });
   afterAll(() => s.close());
 
