@@ -10,11 +10,20 @@ export default defineConfig({
   request: {},
   locale: {
     default: 'zh-CN',
-    antd: true,
+    // Root gives antd its words (shell/antdLocales.ts): the plugin's provider would bring antd into
+    // the entry script, which the login page needs before any of it.
+    antd: false,
     baseNavigator: true,
     baseSeparator: '-',
   },
+  // Without it the locale plugin bundles moment and three of its locales for nothing: antd 5 and
+  // pro-components format dates with dayjs. `moment` then resolves to dayjs and the plugin switches
+  // dayjs's locale with the language; no dayjs plugin beyond antd's own is needed.
+  moment2dayjs: { preset: 'none' },
   hash: true,
+  // Umi's default polyfill is the whole of core-js, proposals included (100 KB of the entry script,
+  // gzipped); the standard features the targets lack are all the code may use.
+  polyfill: { imports: ['core-js/stable'] },
   // Browser tests build into a temp dir so a run never clobbers dist/.
   outputPath: process.env.CONSOLE_OUTPUT || 'dist',
   history: { type: 'browser' },

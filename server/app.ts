@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -24,8 +26,10 @@ import { serveConsole } from './platform/http/staticConsole';
 import { registerPassport } from './passport';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from './passport/throttle';
 import { registerLocationRoutes } from './location/routes';
+import { OFFLINE_GEOCODING, type GeocodeConfig } from './geocode/config';
+import { registerGeocodeRoutes } from './geocode/routes';
 import { registerConfigParseRoutes } from './configParse/routes';
-import { registerDecodeRoute } from './telematics/routes';
+import { registerDecodeRoute, registerMediaRoutes } from './telematics/routes';
 import { installValidators } from './platform/http/validators';
 import type { TrustProxy } from './config';
 import { upgradeInsecureRequestsOverHttps } from './platform/http/csp';
@@ -37,8 +41,13 @@ import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck, WriteWatch } from './platform/crud/routes';
 import { notifyRuleCheck } from './intelligence/notify/receivers';
+import { checkScheduleBody, checkWorkOrderBody } from './intelligence/maintenance/writeRules';
+import { registerWorkOrderRoutes } from './intelligence/maintenance/workOrderRoutes';
 import { NO_ALLOW, type TargetAllow } from './intelligence/notify/target';
 import { reboundTerminals, TerminalSessions } from './platform/terminalSessions';
+import { parseMetricsAccess, type MetricsAccess } from './platform/metrics/access';
+import { registerMetrics } from './platform/metrics/routes';
+import type { ServerMetrics } from './platform/metrics/serverMetrics';
 
 export interface AppOptions {
   database: Database;
@@ -46,6 +55,8 @@ export interface AppOptions {
   tokenTtlHours?: number;
   /** Built console to serve at /; omitted → API only. */
   consoleDir?: string;
+  /** Where terminals' uploaded media are kept (DATA_DIR/media); omitted → a folder under the OS temp dir. */
+  mediaDir?: string;
   logLevel?: string;
   /** JSON lines (default) or pino-pretty's readable lines. */
   logFormat?: LogFormat;
@@ -63,12 +74,18 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** Credit the map shows for those tiles (HTML of a text and links). */
   mapTileAttribution?: string;
+  /** Reverse geocoding (GEOCODE_*); absent → province / city / district from the shipped boundaries only. */
+  geocode?: GeocodeConfig;
   /** IANA zone of local days in reports (FLEET_TIMEZONE, default Asia/Shanghai). */
   timeZone?: string;
   /** Tells every process's live sockets that sessions ended or changed scope (bootstrap: the bus); absent, nobody is told. */
   sessionsChanged?: AnnounceSessionChange;
   /** OBD alarm item ids mapped to alarm types (OBD_ALARM_TYPES), for re-derivations the routes start. */
   obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
+  /** Who may read GET /metrics (METRICS_TOKEN, METRICS_ALLOW); default loopback only. */
+  metricsAccess?: MetricsAccess;
+  /** The series /metrics shows (bootstrap makes them); absent, no /metrics and no request timing. */
+  metrics?: ServerMetrics;
 }
 
 export const VERSION = '0.1.0';
@@ -176,6 +193,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   const sessionDeps = { db, secret: opts.secret, ttlHours: opts.tokenTtlHours ?? 12 };
   installAuthentication(app, sessionDeps);
+  if (opts.metrics) registerMetrics(app, opts.metrics, opts.metricsAccess ?? parseMetricsAccess(undefined, undefined));
 
   app.get('/api/health', { config: { permission: PUBLIC }, schema: { tags: ['system'] } }, async () => {
     await db.selectFrom('schema_migration').select('name').limit(1).execute();
@@ -187,10 +205,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     sessionsChanged: opts.sessionsChanged ?? (() => undefined),
   });
   registerDecodeRoute(app);
+  registerMediaRoutes(app, db, opts.mediaDir ?? path.join(os.tmpdir(), 'fleet-star-media'));
   registerLabelRoutes(app, { db, overrides: labelOverrides });
   registerProgressRoutes(app);
   /** Entities' own whole-body rules beyond their schemas, by entity name. */
-  const bodyChecks: Readonly<Record<string, BodyCheck>> = { fence: checkFenceBody, notify: notifyRuleCheck(opts.webhookAllow ?? NO_ALLOW) };
+  const bodyChecks: Readonly<Record<string, BodyCheck>> = {
+    fence: checkFenceBody,
+    notify: notifyRuleCheck(opts.webhookAllow ?? NO_ALLOW),
+    maintenanceSchedule: checkScheduleBody,
+    workOrder: checkWorkOrderBody,
+  };
   // Writes that change a terminal's vehicle or organisation reach its live gateway session at once.
   const terminalSessions = new TerminalSessions();
   app.decorate('terminalSessions', terminalSessions);
@@ -214,7 +238,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         attribution: opts.mapTileUrl ? (opts.mapTileAttribution ?? null) : null,
       },
     });
+  registerGeocodeRoutes(app, db, opts.geocode ?? OFFLINE_GEOCODING);
   if (byName.has('configParseFile')) registerConfigParseRoutes(app, { db: db, model: byName.get('configParseFile')! });
+  if (byName.has('workOrder')) registerWorkOrderRoutes(app, { db, workOrders: byName.get('workOrder')! });
 
   registerReports(app, { db, timeZone: opts.timeZone ?? 'Asia/Shanghai' });
   if (byName.has('vehicle') && byName.has('fence') && byName.has('policy'))

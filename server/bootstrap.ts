@@ -21,11 +21,14 @@ import { busSources, startDerivation, type DerivationHandle } from './intelligen
 import { engineDerivers } from './intelligence/engine';
 import { startDerivationThread } from './intelligence/thread/derivationThread';
 import { createAlarmEngine, type AlarmEngine } from './intelligence/alarms/engine';
+import { MaintenanceClock } from './intelligence/maintenance/maintenanceClock';
 import { notifyDispatcher, type RaisedAlarmSink } from './intelligence/notify/dispatcher';
 import type { SmtpConfig } from './intelligence/notify/smtp';
 import type { AlarmType } from './intelligence/alarms/types';
 import { startTelematics, type FleetStarter, type Telematics } from './telematics';
 import { startPartitionMaintenance, type PartitionMaintenance } from './telematics/store/partitions';
+import { createServerMetrics, type ServerMetrics } from './platform/metrics/serverMetrics';
+import { watchDatabase, watchDerivation, watchGateway } from './platform/metrics/sources';
 
 export interface BootstrapOptions {
   database: DatabaseOptions;
@@ -74,6 +77,10 @@ export interface Server {
   secret: string;
   telematics: Telematics | null;
   derivation: DerivationHandle | null;
+  /** The maintenance schedules' clock (with derivation): its alarms are announced as the engine's. */
+  maintenance: MaintenanceClock | null;
+  /** The series GET /metrics shows for this process. */
+  metrics: ServerMetrics;
   /** Closes what was started, in reverse order. */
   close(): Promise<void>;
 }
@@ -92,8 +99,11 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     const secret = await tokenSecret(database.db, opts.jwtSecret);
     // The bus comes after the app (its errors go to the app's log); sessions ended before it exists have no sockets to close.
     let sessionBus: ServerBus | undefined;
+    const metrics = createServerMetrics();
+    watchDatabase(metrics, database);
     const app = await buildApp({
       ...opts.app,
+      metrics,
       database,
       secret,
       sessionsChanged: (reason) => sessionBus?.publish('sessions.changed', { reason }),
@@ -123,6 +133,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     // Subscribers of the bus (the derivation pipeline) start here, before telematics publishes anything.
     let derivation: DerivationHandle | null = null;
     let alarms: AlarmEngine | null = null;
+    let maintenance: MaintenanceClock | null = null;
     if (opts.derivation) {
       const { timeZone, obdAlarmTypes } = opts.derivation;
       const engine = createAlarmEngine({ db: database.db, bus, log: app.log, obdAlarmTypes });
@@ -148,9 +159,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
           derivers: engineDerivers({ alarms: { onRaised: engine.announce, obdAlarmTypes } }),
         });
       undo.push(() => derivation!.close());
-      // The alarm word's own alarms and FireOn, from each committed batch ahead of the derivation pass.
-      const unwatch = alarms.watch(busSources(sharedView(bus, 'alarm-bits')));
-      undo.push(async () => unwatch());
+      watchDerivation(metrics, database.db);
       // Stopped after telematics closes (undo runs in reverse), so the last batches are still derived.
       undo.push(() => alarms!.stop());
     }
@@ -167,6 +176,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         derived,
       });
       undo.push(() => telematics!.close());
+      if (telematics.gateway) watchGateway(metrics, telematics.gateway);
     }
     if (alarms) {
       // New alarms are delivered by the notification rules: the console (unread list and live
@@ -182,9 +192,13 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         smtp: opts.derivation!.smtp,
         allow: opts.app?.webhookAllow,
         log: app.log,
+        onAttempt: (outcome) => metrics.notifyAttempts.inc({ outcome }),
       });
       // Delivered once across processes (a webhook, SMS or mail is sent once); the live push then
       // reaches the members connected to every process (see README, Several gateways).
+      // Counted where raised, once across processes (a queue group like the notifier's): the sum over processes is the fleet's.
+      const unwatchAlarms = sharedView(bus, 'metrics').subscribe('alarm.raised', (a) => metrics.alarms.inc({ type: a.type }));
+      undo.push(async () => unwatchAlarms());
       const unsubscribe = sharedView(bus, 'notify').subscribe('alarm.raised', (a) => notifier.onRaised([{ id: a.alarmId }]));
       undo.push(async () => unsubscribe());
       // Deliveries a previous process left pending (stopped between retries) go on.
@@ -193,8 +207,12 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       // Stopped first on close (undo runs in reverse): retries still waiting stay pending in the log.
       undo.push(() => notifier.stop());
       if (opts.derivation!.clock !== false) alarms.start();
+      // Maintenance due and overdue: clock-driven too, announced through the engine (bus, notification rules).
+      maintenance = new MaintenanceClock(database.db, { timeZone: opts.derivation!.timeZone, onRaised: alarms.announce, log: app.log });
+      if (opts.derivation!.clock !== false) maintenance.start();
+      undo.push(() => maintenance!.stop());
     }
-    return { database, app, bus, secret, telematics, derivation, close };
+    return { database, app, bus, secret, telematics, derivation, maintenance, metrics, close };
   } catch (e) {
     await close();
     throw e;

@@ -2,6 +2,8 @@ import { ALARM_TYPES, isAlarmType, type AlarmType } from './intelligence/alarms/
 import { isMailbox, type SmtpConfig } from './intelligence/notify/smtp';
 import { parseTargetAllow, type TargetAllow } from './intelligence/notify/target';
 import path from 'node:path';
+import { geocodeConfig, type GeocodeConfig } from './geocode/config';
+import { parseMetricsAccess, type MetricsAccess } from './platform/metrics/access';
 import { checksumPolicyFromEnv, type ChecksumPolicy } from './telematics/gateway/checksumPolicy';
 
 export interface Config {
@@ -67,6 +69,8 @@ export interface Config {
   smtp: SmtpConfig | null;
   /** WEBHOOK_ALLOW: non-public hosts and ranges webhook and SMS-gateway rules may post to (default none). */
   webhookAllow: TargetAllow;
+  /** Who may read /metrics: METRICS_TOKEN (Bearer) and METRICS_ALLOW (CIDRs; loopback by default without a token). */
+  metricsAccess: MetricsAccess;
   /** OBD alarm record item ids mapped to alarm types (OBD_ALARM_TYPES: "0x11=PullOut,0x12=Insert"). */
   obdAlarmTypes: ReadonlyMap<number, AlarmType>;
   /**
@@ -74,6 +78,8 @@ export interface Config {
    * gateway (default on with DATABASE_URL; the embedded database cannot be shared with a thread).
    */
   deriveThread: boolean;
+  /** Reverse geocoding of positions into addresses (GEOCODE_PROVIDER, GEOCODE_URL, GEOCODE_KEY…). */
+  geocode: GeocodeConfig;
 }
 
 export interface Jt808LimitsConfig {
@@ -277,7 +283,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoHistoryDays: historyDays(env.DEMO_HISTORY_DAYS),
     smtp: smtpConfig(env),
     webhookAllow: parseTargetAllow(env.WEBHOOK_ALLOW),
+    metricsAccess: parseMetricsAccess(env.METRICS_TOKEN, env.METRICS_ALLOW),
     obdAlarmTypes: obdAlarmTypes(env.OBD_ALARM_TYPES),
     deriveThread: deriveThread(env.DERIVE_THREAD, env.DATABASE_URL || undefined),
+    geocode: geocodeConfig(env),
   };
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compile } from 'json-schema-to-typescript';
 import { effectiveSchema, servedByCrud } from '../../schemas/kit/entity';
-import { LANGUAGES } from '../../schemas/kit/i18n';
+import { LANGUAGES, type Language } from '../../schemas/kit/i18n';
 import { checkSchema, pageKeyProblems } from './checkSchema';
 import { HEADER } from './header';
 import { mockFile } from './mockFile';
@@ -74,21 +74,26 @@ function registryFile(all: SchemaFile[]): string {
   return lines.join('\n') + '\n';
 }
 
-function localesFile(files: SchemaFile[]): string {
+/**
+ * One language's locale files (`locales.<language>.ts`): a module of its own, so the console loads
+ * only the language it shows (the others on a switch) while the server takes all four.
+ */
+function languageLocalesFile(lang: Language, files: SchemaFile[]): string {
+  const lines = [HEADER(`schemas/locales/${lang}/**/*.json`), `import type { LocaleSource } from './locales';`];
+  lines.push(`import messages from '../locales/${lang}/messages.json';`);
+  for (const f of files) lines.push(`import ${ident(f.name)} from '../locales/${lang}/entities/${f.name}.json';`);
+  lines.push('', `export const localeSource: LocaleSource = {`, `  messages,`, `  entities: {`);
+  for (const f of files) lines.push(`    ${f.name}: ${ident(f.name)},`);
+  lines.push(`  },`, `};`);
+  return lines.join('\n') + '\n';
+}
+
+function localesFile(): string {
   const lines = [HEADER('schemas/locales/<language>/**/*.json'), `import type { Language } from '../kit/i18n';`];
-  for (const lang of LANGUAGES) {
-    const l = ident(lang);
-    lines.push(`import ${l}_messages from '../locales/${lang}/messages.json';`);
-    for (const f of files) lines.push(`import ${l}_${ident(f.name)} from '../locales/${lang}/entities/${f.name}.json';`);
-  }
+  for (const lang of LANGUAGES) lines.push(`import { localeSource as ${ident(lang)} } from './locales.${lang}';`);
   lines.push('', `export interface LocaleSource {\n  messages: unknown;\n  entities: Record<string, unknown>;\n}`, '');
   lines.push(`export const localeSources: Record<Language, LocaleSource> = {`);
-  for (const lang of LANGUAGES) {
-    const l = ident(lang);
-    lines.push(`  '${lang}': {`, `    messages: ${l}_messages,`, `    entities: {`);
-    for (const f of files) lines.push(`      ${f.name}: ${l}_${ident(f.name)},`);
-    lines.push(`    },`, `  },`);
-  }
+  for (const lang of LANGUAGES) lines.push(`  '${lang}': ${ident(lang)},`);
   lines.push(`};`);
   return lines.join('\n') + '\n';
 }
@@ -102,7 +107,8 @@ export async function generatedFiles(paths: ProjectPaths): Promise<Map<string, s
   return new Map([
     [path.join(paths.generated, 'types.ts'), await typesFile(files)],
     [path.join(paths.generated, 'registry.ts'), registryFile(files)],
-    [path.join(paths.generated, 'locales.ts'), localesFile(files)],
+    [path.join(paths.generated, 'locales.ts'), localesFile()],
+    ...LANGUAGES.map((lang): [string, string] => [path.join(paths.generated, `locales.${lang}.ts`), languageLocalesFile(lang, files)]),
     [path.join(paths.generated, 'validators.ts'), validatorsFile(files)],
     [path.join(paths.generated, 'policyParamsValidators.ts'), policyParamsValidatorsFile()],
     [path.join(paths.generated, 'labelPreviewValidators.ts'), labelPreviewValidatorsFile(files)],

@@ -11,8 +11,11 @@ import endorsement from '../endorsement.schema.json';
 import expertFault from '../expertFault.schema.json';
 import feedback from '../feedback.schema.json';
 import fence from '../fence.schema.json';
+import fuelCard from '../fuelCard.schema.json';
+import fuelCardTransaction from '../fuelCardTransaction.schema.json';
 import fuelType from '../fuelType.schema.json';
 import interMember from '../interMember.schema.json';
+import maintenanceSchedule from '../maintenanceSchedule.schema.json';
 import member from '../member.schema.json';
 import merchant from '../merchant.schema.json';
 import notice from '../notice.schema.json';
@@ -30,10 +33,12 @@ import task from '../task.schema.json';
 import terminal from '../terminal.schema.json';
 import vehicle from '../vehicle.schema.json';
 import vehicleBrand from '../vehicleBrand.schema.json';
+import vehicleCost from '../vehicleCost.schema.json';
 import vehicleModel from '../vehicleModel.schema.json';
+import workOrder from '../workOrder.schema.json';
 
 /** The entities the generic CRUD serves. */
-export const entityNames = ['apiUser', 'businessInfo', 'configParseFile', 'driver', 'endorsement', 'expertFault', 'feedback', 'fence', 'fuelType', 'interMember', 'merchant', 'notice', 'notify', 'oilPrice', 'oilStation', 'park', 'policy', 'schedule', 'servicePeriod', 'task', 'terminal', 'vehicle', 'vehicleBrand', 'vehicleModel'] as const;
+export const entityNames = ['apiUser', 'businessInfo', 'configParseFile', 'driver', 'endorsement', 'expertFault', 'feedback', 'fence', 'fuelCard', 'fuelCardTransaction', 'fuelType', 'interMember', 'maintenanceSchedule', 'merchant', 'notice', 'notify', 'oilPrice', 'oilStation', 'park', 'policy', 'schedule', 'servicePeriod', 'task', 'terminal', 'vehicle', 'vehicleBrand', 'vehicleCost', 'vehicleModel', 'workOrder'] as const;
 export type EntityName = (typeof entityNames)[number];
 
 /** The entities whose routes are hand-written (`x-entity.handWritten`): schema-described, never served by the CRUD. */
@@ -53,8 +58,11 @@ export const entityFiles: Record<EntityName, EntitySchema> = {
   expertFault: expertFault as unknown as EntitySchema,
   feedback: feedback as unknown as EntitySchema,
   fence: fence as unknown as EntitySchema,
+  fuelCard: fuelCard as unknown as EntitySchema,
+  fuelCardTransaction: fuelCardTransaction as unknown as EntitySchema,
   fuelType: fuelType as unknown as EntitySchema,
   interMember: interMember as unknown as EntitySchema,
+  maintenanceSchedule: maintenanceSchedule as unknown as EntitySchema,
   merchant: merchant as unknown as EntitySchema,
   notice: notice as unknown as EntitySchema,
   notify: notify as unknown as EntitySchema,
@@ -68,7 +76,9 @@ export const entityFiles: Record<EntityName, EntitySchema> = {
   terminal: terminal as unknown as EntitySchema,
   vehicle: vehicle as unknown as EntitySchema,
   vehicleBrand: vehicleBrand as unknown as EntitySchema,
+  vehicleCost: vehicleCost as unknown as EntitySchema,
   vehicleModel: vehicleModel as unknown as EntitySchema,
+  workOrder: workOrder as unknown as EntitySchema,
 };
 
 /** The schemas as the server and console use them (standard properties added). */

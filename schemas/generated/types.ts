@@ -232,6 +232,44 @@ export interface Fence {
 }
 
 /**
+ * A fuel card and the vehicle it fuels: its transactions are matched to that vehicle's refuels.
+ */
+export interface FuelCard {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  cardNo: string;
+  vehicleId: number;
+  issuer?: string;
+  enabled?: boolean;
+  remark?: string;
+  orgName?: string | null;
+  vehicleLicence?: string | null;
+}
+
+/**
+ * A purchase on a fuel card, imported from the card issuer's statement; matched to the card's vehicle's refuel event (matchStatus, set by the server).
+ */
+export interface FuelCardTransaction {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  cardId: number;
+  purchasedAt: string;
+  station?: string;
+  stationLatitude?: number | null;
+  stationLongitude?: number | null;
+  litres: number;
+  amount: number;
+  matchStatus?: "pending" | "matched" | "noRefuel" | "beyondTank";
+  fuelEventId?: number | null;
+  orgName?: string | null;
+  cardNo?: string | null;
+}
+
+/**
  * A fuel grade with its current unit price, used for fuel cost statistics.
  */
 export interface FuelType {
@@ -266,6 +304,32 @@ export interface InterMember {
   passwordResetAt?: string;
   remark?: string;
   orgName?: string | null;
+}
+
+/**
+ * A service item due every so many kilometres, engine hours or days, whichever comes first: for one vehicle, the vehicles of one model, or every vehicle of an organisation and the organisations below it.
+ */
+export interface MaintenanceSchedule {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  vehicleId?: number | null;
+  vehicleModelId?: number | null;
+  intervalKm?: number | null;
+  intervalHours?: number | null;
+  intervalDays?: number | null;
+  warnKm?: number | null;
+  warnHours?: number | null;
+  warnDays?: number | null;
+  startDate?: string | null;
+  startOdometerKm?: number | null;
+  enabled?: boolean;
+  remark?: string;
+  orgName?: string | null;
+  vehicleLicence?: string | null;
+  vehicleModelName?: string | null;
 }
 
 /**
@@ -362,7 +426,9 @@ export interface Notify {
     | "FenceOut"
     | "FuelDrain"
     | "RepeatArrival"
-    | "Skewing";
+    | "Skewing"
+    | "MaintenanceDue"
+    | "MaintenanceOverdue";
   channel: "platform" | "webhook" | "sms" | "email" | "app";
   receivers?: string;
   /**
@@ -677,6 +743,23 @@ export interface VehicleBrand {
 }
 
 /**
+ * A cost of a vehicle on a day besides fuel and work orders: a toll, insurance, a fine, tyres, parking or anything else, entered or imported.
+ */
+export interface VehicleCost {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  vehicleId: number;
+  day: string;
+  kind: "toll" | "insurance" | "fine" | "tyre" | "parking" | "other";
+  amount: number;
+  remark?: string;
+  orgName?: string | null;
+  vehicleLicence?: string | null;
+}
+
+/**
  * A vehicle model (type), optionally under a parent model, with the configuration file its terminals are parsed with.
  */
 export interface VehicleModel {
@@ -694,6 +777,176 @@ export interface VehicleModel {
   configurationFileName?: string | null;
 }
 
+/**
+ * A piece of service work on a vehicle: from a due schedule, a trouble code or by hand; open, in progress, then done or cancelled. A done one with a schedule is that schedule's last service for its vehicle.
+ */
+export interface WorkOrder {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  title: string;
+  vehicleId: number;
+  status?: "open" | "inProgress" | "done" | "cancelled";
+  source?: "manual" | "schedule" | "dtc";
+  scheduleId?: number | null;
+  dtcCode?: string;
+  faultId?: number | null;
+  cause?: string;
+  remedy?: string;
+  assignee?: string;
+  parts?: string;
+  labourHours?: number | null;
+  partsCost?: number | null;
+  labourCost?: number | null;
+  cost?: number | null;
+  serviceOdometerKm?: number | null;
+  serviceEngineHours?: number | null;
+  serviceDate?: string | null;
+  notes?: string;
+  /**
+   * @maxItems 20
+   */
+  photos?:
+    | []
+    | [string]
+    | [string, string]
+    | [string, string, string]
+    | [string, string, string, string]
+    | [string, string, string, string, string]
+    | [string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | null;
+  orgName?: string | null;
+  vehicleLicence?: string | null;
+  scheduleName?: string | null;
+  faultName?: string | null;
+}
+
 export interface EntityTypes {
   apiUser: ApiUser;
   appMember: AppMember;
@@ -704,8 +957,11 @@ export interface EntityTypes {
   expertFault: ExpertFault;
   feedback: Feedback;
   fence: Fence;
+  fuelCard: FuelCard;
+  fuelCardTransaction: FuelCardTransaction;
   fuelType: FuelType;
   interMember: InterMember;
+  maintenanceSchedule: MaintenanceSchedule;
   member: Member;
   merchant: Merchant;
   notice: Notice;
@@ -723,5 +979,7 @@ export interface EntityTypes {
   terminal: Terminal;
   vehicle: Vehicle;
   vehicleBrand: VehicleBrand;
+  vehicleCost: VehicleCost;
   vehicleModel: VehicleModel;
+  workOrder: WorkOrder;
 }

@@ -7,6 +7,8 @@ export interface BehaviourFigures {
   harshBraking: number;
   sharpTurn: number;
   fatigue: number;
+  /** Distraction alarms (active safety's dangerous-driving bit). */
+  distraction: number;
   speedingS: number;
   nightS: number;
   distanceKm: number;

@@ -16,12 +16,15 @@ export interface MonitorItem {
   speed: number | null;
   direction: number | null;
   acc: boolean | null;
+  /** The alarm word of the last report (the terminal's bits, as it sent them). */
   alarm: number | null;
   fuelL: number | null;
   mileageKm: number | null;
   /** ISO 8601 device time of the last report. */
   time: string | null;
   receivedAt: string | null;
+  /** Has a current alarm: open, or ended within the last day and not handled (server/intelligence/alarms/current.ts). */
+  alarming: boolean;
 }
 
 export interface MonitorCriteria {
@@ -51,6 +54,7 @@ export const MONITOR_FIELDS = [
   'mileageKm',
   'time',
   'receivedAt',
+  'alarming',
 ] as const satisfies ReadonlyArray<keyof MonitorItem>;
 
 /**

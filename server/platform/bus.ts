@@ -9,10 +9,18 @@ import type { TelemetryTopics } from './telemetry';
 
 export type Handler<P> = (payload: P) => void | Promise<void>;
 
+export interface SubscribeOptions {
+  /**
+   * Asked before each message is decoded: false skips it. For a listener with nobody to hand it to
+   * (live push without sockets), so a durable bus does not parse every batch for nothing.
+   */
+  active?: () => boolean;
+}
+
 export interface Bus<Topics extends object> {
   publish<K extends keyof Topics>(topic: K, payload: Topics[K]): void;
   /** Every subscriber of every process gets every message. Returns the function that unsubscribes this handler. */
-  subscribe<K extends keyof Topics>(topic: K, handler: Handler<Topics[K]>): () => void;
+  subscribe<K extends keyof Topics>(topic: K, handler: Handler<Topics[K]>, options?: SubscribeOptions): () => void;
   /**
    * Each message goes to one subscriber of `group` across all processes, and is delivered again
    * when its handler fails (work such as derivation, done once however many processes run). In one
@@ -44,12 +52,13 @@ export function createBus<Topics extends object = ServerTopics>(
   onError: (err: unknown, topic: keyof Topics) => void = () => undefined,
 ): Bus<Topics> {
   // One entry per subscription, so subscribing the same function twice delivers twice and each unsubscribe removes one.
-  const handlers = new Map<keyof Topics, Set<{ h: Handler<never> }>>();
+  const handlers = new Map<keyof Topics, Set<{ h: Handler<never>; active?: () => boolean }>>();
   return {
     publish(topic, payload) {
       const set = handlers.get(topic);
       if (!set) return;
-      for (const { h } of [...set]) {
+      for (const { h, active } of [...set]) {
+        if (active && !active()) continue;
         try {
           const r = (h as Handler<typeof payload>)(payload);
           if (r instanceof Promise) r.catch((err: unknown) => onError(err, topic));
@@ -58,10 +67,10 @@ export function createBus<Topics extends object = ServerTopics>(
         }
       }
     },
-    subscribe(topic, handler) {
+    subscribe(topic, handler, options) {
       let set = handlers.get(topic);
       if (!set) handlers.set(topic, (set = new Set()));
-      const entry = { h: handler as Handler<never> };
+      const entry = { h: handler as Handler<never>, active: options?.active };
       set.add(entry);
       return () => void set.delete(entry);
     },

@@ -6,7 +6,7 @@
  * was away (a restarted process, a restarted nats-server) catches up from where it stopped.
  *
  * Publishing never drops: a message is retried until JetStream has stored it, in order, and
- * `settle()` waits for that. Payloads are JSON.
+ * `settle()` waits for that. Payloads are JSON; committed batches in the packed form of storedWire.ts.
  */
 
 import {
@@ -22,6 +22,7 @@ import {
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
 import type { Bus, Handler } from './bus';
+import { packStored, unpackStored } from './storedWire';
 
 export interface NatsBusOptions {
   url: string;
@@ -53,7 +54,7 @@ const consumerName = (group: string, topic: string) => `${group}_${topic}`.repla
  * stored topics) is split by its list, so a 2,000-position batch never exceeds NATS's payload limit.
  */
 function bodies(payload: unknown, max: number): Uint8Array[] {
-  const whole = Buffer.from(JSON.stringify(payload));
+  const whole = Buffer.from(JSON.stringify(packStored(payload)));
   const list = (payload as { inserted?: unknown[] } | null)?.inserted;
   if (whole.length <= max || !Array.isArray(list) || list.length < 2) return [whole];
   const half = list.length >> 1;
@@ -116,6 +117,7 @@ export async function createNatsBus<Topics extends object>(opts: NatsBusOptions)
     next: () => Promise<AsyncIterable<JsMsg> & { stop(): void }>,
     handler: Handler<never>,
     ack: boolean,
+    active?: () => boolean,
   ): () => void {
     let stopped = false;
     let current: { stop(): void } | undefined;
@@ -125,8 +127,10 @@ export async function createNatsBus<Topics extends object>(opts: NatsBusOptions)
           const messages = await next();
           current = messages;
           for await (const m of messages) {
+            // Nobody to hand it to: not decoded (an ordered consumer, nothing to acknowledge).
+            if (active && !active()) continue;
             try {
-              await (handler as Handler<unknown>)(m.json());
+              await (handler as Handler<unknown>)(unpackStored(m.json()));
               if (ack) m.ack();
             } catch (err) {
               onError(err, topic);
@@ -154,13 +158,14 @@ export async function createNatsBus<Topics extends object>(opts: NatsBusOptions)
       for (const body of bodies(payload, max))
         chain = chain.then(() => publishDurably(subj, body)).catch((err: unknown) => onError(err, String(topic)));
     },
-    subscribe(topic, handler) {
+    subscribe(topic, handler, options) {
       // An ordered consumer from now on: every process sees every message (live push).
       return run(
         String(topic),
         async () => (await js.consumers.get(stream, { filter_subjects: subject(topic), deliver_policy: DeliverPolicy.New })).consume(),
         handler as Handler<never>,
         false,
+        options?.active,
       );
     },
     subscribeShared(topic, group, handler) {

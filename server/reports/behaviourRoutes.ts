@@ -1,8 +1,9 @@
 /**
  * Driving behaviour reports (SPEC §7 dailyDrivingBehavior): events by type by day, the safety score
  * by day with the fleet's ranking, and the same score with proposed weights (preview, nothing
- * saved). Scores are computed here from the derived counts (behaviour_day), the ledger's distance
- * and driving time, and each vehicle's organisation's weights (server/intelligence/behaviour/score.ts).
+ * saved). Scores are computed here from the derived events (behaviour_event, less those a review
+ * dismissed), the ledger's distance and driving time, and each vehicle's organisation's weights
+ * (server/intelligence/behaviour/score.ts).
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -10,7 +11,8 @@ import { sql, type Kysely } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
 import type { Caller } from '../platform/auth/caller';
 import type { DB } from '../platform/db/tables';
-import { safetyScore, type ScoreInput } from '../intelligence/behaviour/score';
+import { roundScore, safetyScore, type ScoredEvent } from '../intelligence/behaviour/score';
+import type { BehaviourFigures } from '../../schemas/kit/behaviourFigures';
 import { safetySettingsFor, WEIGHT_KEYS, type SafetyWeights } from '../intelligence/behaviour/settings';
 import { dayCriteria } from './ranges';
 import { date, ledgerBody, listOf, reportRoutes } from './schemas';
@@ -32,14 +34,49 @@ export interface BehaviourCriteria {
   orgId?: number | null;
 }
 
-interface DayRow extends ScoreInput {
+interface DayRow extends BehaviourFigures {
   vehicleId: number;
   licence: string;
   orgPath: string;
   date: string;
+  /** The day's events by kind and severity, less the dismissed ones. */
+  groups: ScoredEvent[];
 }
 
-const eventFigures = { harshAcceleration: int, harshBraking: int, sharpTurn: int, fatigue: int, speedingS: int, nightS: int } as const;
+const eventFigures = {
+  harshAcceleration: int,
+  harshBraking: int,
+  sharpTurn: int,
+  fatigue: int,
+  distraction: int,
+  speedingS: int,
+  nightS: int,
+} as const;
+
+/** A range's figures from its events (counts for the counted kinds, seconds for the runs). */
+export function figuresOf(groups: readonly ScoredEvent[], distanceKm: number, drivingS: number): BehaviourFigures {
+  const f: BehaviourFigures = {
+    harshAcceleration: 0,
+    harshBraking: 0,
+    sharpTurn: 0,
+    fatigue: 0,
+    distraction: 0,
+    speedingS: 0,
+    nightS: 0,
+    distanceKm,
+    drivingS,
+  };
+  for (const g of groups) {
+    if (g.kind === 'speeding') f.speedingS += g.durationS;
+    else if (g.kind === 'night') f.nightS += g.durationS;
+    else f[g.kind] += g.count;
+  }
+  return f;
+}
+
+/** SQL for the events of behaviour_event `e` a review has not dismissed. */
+export const notDismissed = sql`NOT EXISTS (SELECT 1 FROM behaviour_review r
+  WHERE r.vehicle_id = e.vehicle_id AND r.kind = e.kind AND r.at = e.at AND r.state = 'dismissed')`;
 
 export const weightsSchema = {
   type: 'object',
@@ -47,36 +84,54 @@ export const weightsSchema = {
   properties: Object.fromEntries(WEIGHT_KEYS.map((k) => [k, { type: 'number', minimum: 0, maximum: 10 }])),
 } as const;
 
-/** Per vehicle and day in scope: the counts and the ledger's distance and driving time. */
+/** The event groups json_agg gave (PGlite may hand json over as text). */
+export const groupsOf = (raw: unknown): ScoredEvent[] => ((typeof raw === 'string' ? JSON.parse(raw) : raw) as ScoredEvent[] | null) ?? [];
+
+/** Per vehicle and day in scope: the events by kind and severity and the ledger's distance and driving time. */
 async function dayRows(db: Kysely<DB>, caller: Caller, c: BehaviourCriteria): Promise<DayRow[]> {
   if (c.vehicleId) await vehicleInScope(db, caller, c.vehicleId);
-  const r = await sql<DayRow>`
+  const r = await sql<{
+    vehicleId: number;
+    licence: string;
+    orgPath: string;
+    date: string;
+    distanceKm: number;
+    drivingS: number;
+    groups: unknown;
+  }>`
     SELECT v.id AS "vehicleId", v.licence, o.path AS "orgPath", b.day::text AS date,
-           b.harsh_acceleration AS "harshAcceleration", b.harsh_braking AS "harshBraking", b.sharp_turn AS "sharpTurn",
-           b.fatigue, b.speeding_s AS "speedingS", b.night_s AS "nightS",
-           COALESCE(l.mileage_km, 0)::float8 AS "distanceKm", COALESCE(l.driving_s, 0)::int AS "drivingS"
+           COALESCE(l.mileage_km, 0)::float8 AS "distanceKm", COALESCE(l.driving_s, 0)::int AS "drivingS", g.groups
     FROM behaviour_day b JOIN vehicle v ON v.id = b.vehicle_id JOIN organisation o ON o.id = v.org_id
     LEFT JOIN ledger_day l ON l.vehicle_id = b.vehicle_id AND l.day = b.day
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_object('kind', x.kind, 'severity', x.severity, 'count', x.count, 'durationS', x.duration_s)) AS groups
+      FROM (SELECT e.kind, e.severity, sum(e.count)::int AS count, sum(e.duration_s)::int AS duration_s
+            FROM behaviour_event e WHERE e.vehicle_id = b.vehicle_id AND e.day = b.day AND ${notDismissed}
+            GROUP BY e.kind, e.severity) x
+    ) g ON true
     WHERE b.day >= ${c.begin}::date AND b.day <= ${c.end}::date AND ${vehicleScope(caller, { orgId: c.orgId, vehicleId: c.vehicleId })}
     ORDER BY b.day, v.licence`.execute(db);
-  return r.rows;
+  return r.rows.map((row) => {
+    const groups = groupsOf(row.groups);
+    return { ...row, groups, ...figuresOf(groups, Number(row.distanceKm), Number(row.drivingS)) };
+  });
 }
 
-const sumOf = (rows: ScoreInput[]): ScoreInput => {
-  const s: ScoreInput = {
-    harshAcceleration: 0,
-    harshBraking: 0,
-    sharpTurn: 0,
-    fatigue: 0,
-    speedingS: 0,
-    nightS: 0,
-    distanceKm: 0,
-    drivingS: 0,
+const sumOf = (rows: readonly DayRow[]): BehaviourFigures & { groups: ScoredEvent[] } => {
+  const groups = rows.flatMap((r) => r.groups);
+  const distanceKm = Math.round(rows.reduce((s, r) => s + r.distanceKm, 0) * 1000) / 1000;
+  return {
+    ...figuresOf(
+      groups,
+      distanceKm,
+      rows.reduce((s, r) => s + r.drivingS, 0),
+    ),
+    groups,
   };
-  for (const r of rows) for (const k of Object.keys(s) as Array<keyof ScoreInput>) s[k] += Number(r[k]);
-  s.distanceKm = Math.round(s.distanceKm * 1000) / 1000;
-  return s;
 };
+
+/** The figures a report shows (without the groups it scored). */
+const shown = ({ groups: _groups, ...figures }: BehaviourFigures & { groups: ScoredEvent[] }): BehaviourFigures => figures;
 
 /**
  * Scores by day (the fleet's: the mean of its vehicles' scores weighted by their distance) and the
@@ -94,10 +149,10 @@ export async function safetyReport(db: Kysely<DB>, caller: Caller, c: BehaviourC
     }
     return w;
   };
-  const days = new Map<string, { weighted: number; km: number; rows: ScoreInput[] }>();
-  const vehicles = new Map<number, { licence: string; path: string; rows: ScoreInput[] }>();
+  const days = new Map<string, { weighted: number; km: number; rows: DayRow[] }>();
+  const vehicles = new Map<number, { licence: string; path: string; rows: DayRow[] }>();
   for (const r of rows) {
-    const s = safetyScore(r, await weightsOf(r.orgPath));
+    const s = safetyScore(r.groups, r, await weightsOf(r.orgPath));
     const d = days.get(r.date) ?? { weighted: 0, km: 0, rows: [] };
     if (s !== null) {
       d.weighted += s * r.distanceKm;
@@ -112,14 +167,19 @@ export async function safetyReport(db: Kysely<DB>, caller: Caller, c: BehaviourC
   const ranking = [];
   for (const [vehicleId, v] of vehicles) {
     const total = sumOf(v.rows);
-    ranking.push({ vehicleId, licence: v.licence, score: safetyScore(total, await weightsOf(v.path)), ...total });
+    ranking.push({
+      vehicleId,
+      licence: v.licence,
+      score: roundScore(safetyScore(total.groups, total, await weightsOf(v.path))),
+      ...shown(total),
+    });
   }
   ranking.sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.licence.localeCompare(b.licence));
   return {
     days: [...days].map(([day, d]) => ({
       date: day,
       score: d.km > 0 ? Math.round((d.weighted / d.km) * 10) / 10 : null,
-      ...sumOf(d.rows),
+      ...shown(sumOf(d.rows)),
     })),
     ranking: ranking.map((r, i) => ({ rank: r.score === null ? null : i + 1, ...r })),
   };
@@ -153,7 +213,7 @@ export function registerBehaviourRoutes(app: FastifyInstance, { db, timeZone }: 
       const days = new Map<string, DayRow[]>();
       for (const r of rows) days.set(r.date, [...(days.get(r.date) ?? []), r]);
       return [...days].map(([day, rs]) => {
-        const { distanceKm: _d, drivingS: _s, ...events } = sumOf(rs);
+        const { distanceKm: _d, drivingS: _s, ...events } = shown(sumOf(rs));
         return { date: day, ...events };
       });
     },

@@ -2,7 +2,8 @@
  * The dashboard and the live map (SPEC §7 index/*, vehicleReport, monitor/query): counts of the
  * vehicles in scope by state, their distribution, cost over time, one vehicle's state with today's
  * and this month's ledger and its last trip, and every vehicle's latest position. Online means a
- * live gateway session; moving means online with the ACC on at MOVING_KMH or more.
+ * live gateway session; moving means online with the ACC on at MOVING_KMH or more; alarming means
+ * a current alarm of any category (intelligence/alarms/current.ts), not the last report's alarm word.
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -13,9 +14,11 @@ import { idParams, bool, int, nullable, num, str } from '../platform/crud/routeS
 import { likePattern } from '../platform/crud/query';
 import type { DB } from '../platform/db/tables';
 import { MIN_MOVING_KMH } from '../intelligence/trips/segment';
+import { alarmingVehicle } from '../intelligence/alarms/current';
 import { ledgerByDay, ledgerByMonth, ledgerTotals } from './ledgerRoutes';
 import { dayRange, daysBefore, today } from './ranges';
 import { date, ledgerFigures, listOf, tripSchema, reportRoutes } from './schemas';
+import { costRows } from './costRoutes';
 import { vehicleInScope, vehicleScope } from './scope';
 import { tripOut, type ReportDeps } from './tripRoutes';
 import { MONITOR_FIELDS, type MonitorCriteria, type MonitorItem } from '../../schemas/kit/monitor';
@@ -65,6 +68,7 @@ const monitorItem = {
     mileageKm: nullable('number'),
     time: { type: ['string', 'null'], format: 'date-time', description: 'device time of the last report' },
     receivedAt: { type: ['string', 'null'], format: 'date-time' },
+    alarming: { type: 'boolean', description: 'has a current alarm: open, or ended within the last day and not handled' },
   },
 };
 
@@ -78,7 +82,7 @@ export async function vehicleCounts(db: Kysely<DB>, caller: Caller, orgId: numbe
            count(*) FILTER (WHERE NOT ${ONLINE})::int AS offline,
            count(*) FILTER (WHERE ${MOVING})::int AS moving,
            count(*) FILTER (WHERE ${ONLINE} AND NOT ${MOVING})::int AS parked,
-           count(*) FILTER (WHERE COALESCE(s.alarm, 0) <> 0)::int AS alarming,
+           count(*) FILTER (WHERE ${alarmingVehicle('v.id')})::int AS alarming,
            count(*) FILTER (WHERE v.service_end IS NOT NULL AND v.service_end <= ${day}::date + ${SERVICE_WARNING_DAYS}::int)::int AS "serviceExpiring"
     FROM vehicle v ${STATE_JOINS}
     WHERE ${vehicleScope(caller, { orgId })}`.execute(db);
@@ -105,7 +109,7 @@ export async function monitorJson(
   const rows = sql`
       SELECT v.id AS "vehicleId", v.licence, v.org_id AS "orgId", o.name AS "orgName", ${ONLINE} AS online, ${MOVING} AS moving,
              s.latitude, s.longitude, s.speed, s.direction, s.acc, s.alarm, s.fuel_l AS "fuelL", s.mileage_km AS "mileageKm",
-             ${isoText('s.device_time')} AS time, ${isoText('s.received_at')} AS "receivedAt"
+             ${isoText('s.device_time')} AS time, ${isoText('s.received_at')} AS "receivedAt", ${alarmingVehicle('v.id')} AS alarming
       FROM vehicle v JOIN organisation o ON o.id = v.org_id ${STATE_JOINS}
       WHERE ${sql.join(filters, sql` AND `)}`;
   // Columns: one aggregate per field over the sorted rows (the subquery's order feeds each array).
@@ -172,7 +176,7 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
   app.post(
     '/api/vehicle/index/vehicleMoney',
     route(
-      'fuel cost by day (default the last 30 days) and by month (default the last 12 months)',
+      'every cost (fuel, maintenance, other) and the fuel litres by day (default the last 30 days) and by month (default the last 12 months)',
       {
         type: ['object', 'null'],
         additionalProperties: false,
@@ -200,13 +204,30 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
       const begin = c.begin ?? daysBefore(end, 29);
       dayRange(begin, end, timeZone);
       const monthsFrom = c.begin ?? `${Number(end.slice(0, 4)) - 1}-${end.slice(5, 7)}-01`;
-      const [byDay, byMonth] = await Promise.all([
+      // The money is every cost (fuel, maintenance, other: costRoutes.ts); the litres are the ledger's.
+      const [byDay, byMonth, costDays, costMonths] = await Promise.all([
         ledgerByDay(db, caller, { begin, end, orgId: c.orgId }),
         ledgerByMonth(db, caller, { begin: monthsFrom, end, orgId: c.orgId }),
+        costRows(db, caller, { begin, end, orgId: c.orgId }, 'day'),
+        costRows(db, caller, { begin: monthsFrom, end, orgId: c.orgId }, 'month'),
       ]);
+      /** Each day (month) of either, in order: its total cost and its litres. */
+      const merged = (fuel: Array<{ key: string; fuelL: number }>, costs: typeof costDays) => {
+        const litres = new Map(fuel.map((r) => [r.key, r.fuelL]));
+        const total = new Map(costs.map((r) => [r.key, r.total]));
+        return [...new Set([...litres.keys(), ...total.keys()])]
+          .sort()
+          .map((k) => ({ key: k, cost: total.get(k) ?? 0, fuelL: litres.get(k) ?? 0 }));
+      };
       return {
-        byDay: byDay.map((r) => ({ date: r.date, cost: r.cost, fuelL: r.fuelL })),
-        byMonth: byMonth.map((r) => ({ month: r.month, cost: r.cost, fuelL: r.fuelL })),
+        byDay: merged(
+          byDay.map((r) => ({ key: r.date, fuelL: r.fuelL })),
+          costDays,
+        ).map(({ key, ...r }) => ({ date: key, ...r })),
+        byMonth: merged(
+          byMonth.map((r) => ({ key: r.month, fuelL: r.fuelL })),
+          costMonths,
+        ).map(({ key, ...r }) => ({ month: key, ...r })),
       };
     },
   );

@@ -51,7 +51,10 @@ interface Vehicle {
   at: number;
   online: boolean;
   moving: boolean;
+  /** Has a current alarm (alarms/current.ts): the live map's 报警 and the dashboard's 告警中. */
   alarming: boolean;
+  /** The `since` of the look before the one that saw `alarming` change: answers since then list it. */
+  alarmingXid: number;
 }
 
 type State = StateTuple;
@@ -144,6 +147,7 @@ export class MonitorSnapshot {
         online: false,
         moving: false,
         alarming: false,
+        alarmingXid: 0,
       });
       this.structureXid = Math.max(this.structureXid, xid);
       touched.add(id);
@@ -166,6 +170,17 @@ export class MonitorSnapshot {
       if (full) throw new Error('monitor snapshot: counts differ on a full read');
       this.snapshot = null;
       return false;
+    }
+    // Being alarming is read whole each look: a vehicle that changed is re-rendered and listed to
+    // every `since` before this look (the previous look's `since` is at or after each of them).
+    const alarming = new Set(c.alarming);
+    const seenAt = full ? 0 : (this.snapshot?.since ?? 0);
+    for (const v of this.vehicles.values()) {
+      const now = alarming.has(v.id);
+      if (now === v.alarming) continue;
+      v.alarming = now;
+      v.alarmingXid = seenAt;
+      touched.add(v.id);
     }
     // A full read of no vehicle lists no order: none.
     const order = c.order ?? (full ? [] : null);
@@ -192,7 +207,6 @@ export class MonitorSnapshot {
     const s = this.states.get(v.id);
     v.online = v.terminalId !== null && (this.links.get(v.terminalId)?.online ?? false);
     v.moving = !!s && v.online && s[S.acc] && s[S.speed] >= MIN_MOVING_KMH;
-    v.alarming = !!s && s[S.alarm] !== 0;
     const state = s ? s.slice(S.lat, S.xid).map((x) => JSON.stringify(x)) : NULL_STATE;
     const fields = [
       String(v.id),
@@ -202,6 +216,7 @@ export class MonitorSnapshot {
       String(v.online),
       String(v.moving),
       ...state,
+      String(v.alarming),
     ];
     for (let i = 0; i < fields.length; i++) this.columns[i][v.at] = fields[i];
     this.items[v.at] = '{' + MONITOR_FIELDS.map((f, i) => `"${f}":${fields[i]}`).join(',') + '}';
@@ -246,7 +261,7 @@ export class MonitorSnapshot {
     const changed = (v: Vehicle) => {
       const s = this.states.get(v.id);
       const l = v.terminalId !== null ? this.links.get(v.terminalId) : undefined;
-      return (!!s && s[S.xid] >= since!) || (!!l && l.xid >= since!);
+      return (!!s && s[S.xid] >= since!) || (!!l && l.xid >= since!) || v.alarmingXid >= since!;
     };
     const picked: number[] = [];
     const removed: number[] = [];

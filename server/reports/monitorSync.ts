@@ -2,7 +2,7 @@
  * What changed for the live map since the last look, read from the database in one statement:
  * the rows of vehicle, organisation, vehicle_state and terminal_link written by transactions the
  * previous look could not see, each table's row count (a deleted row shows as a count the memory
- * does not reach) and where this look stands. The database stays the one source: every process
+ * does not reach), the alarming vehicles and where this look stands. The database stays the one source: every process
  * sees every commit, whichever process or tool made it, with no event to miss.
  *
  * A row's writer is its xmin, widened to a 64-bit transaction id (xid8) against the snapshot.
@@ -17,6 +17,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
+import { alarmingVehicleIdsJson } from '../intelligence/alarms/current';
 
 /** Where a look stands, as 64-bit transaction ids (they fit 2^53). */
 export interface Snapshot {
@@ -51,6 +52,11 @@ export interface Changes {
   links: { count: number; rows: LinkTuple[] };
   /** Every vehicle id by licence then id in the database's collation, when any vehicle row changed. */
   order: number[] | null;
+  /**
+   * Every alarming vehicle (alarms/current.ts), read whole each look: being alarming also ends by
+   * the clock (an unhandled alarm ages out) and by deleted rows, which no writer id shows.
+   */
+  alarming: number[];
 }
 
 const iso = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -88,9 +94,10 @@ export async function readChanges(db: Kysely<DB>, previous: Snapshot | null): Pr
          FROM vehicle_state s, cur),
       (SELECT json_build_array(count(*), COALESCE(json_agg(json_build_array(l.terminal_id, l.online, ${writer('l')})) FILTER (WHERE ${picked('l')}), '[]'))
          FROM terminal_link l, cur),
-      CASE WHEN EXISTS (SELECT 1 FROM vd) THEN (SELECT json_agg(id ORDER BY licence, id) FROM vehicle) END
+      CASE WHEN EXISTS (SELECT 1 FROM vd) THEN (SELECT json_agg(id ORDER BY licence, id) FROM vehicle) END,
+      ${alarmingVehicleIdsJson()}
     )::text AS body`.execute(db);
-  const [[oldest, xmax], age, vehicleCount, vehicleRows, orgs, states, links, order] = JSON.parse(r.rows[0].body) as [
+  const [[oldest, xmax], age, vehicleCount, vehicleRows, orgs, states, links, order, alarming] = JSON.parse(r.rows[0].body) as [
     [number, number],
     number | null,
     number,
@@ -99,6 +106,7 @@ export async function readChanges(db: Kysely<DB>, previous: Snapshot | null): Pr
     [number, StateTuple[]],
     [number, LinkTuple[]],
     number[] | null,
+    number[],
   ];
   return {
     snapshot: { since: oldest, xmax },
@@ -108,5 +116,6 @@ export async function readChanges(db: Kysely<DB>, previous: Snapshot | null): Pr
     states: { count: states[0], rows: states[1] },
     links: { count: links[0], rows: links[1] },
     order,
+    alarming,
   };
 }

@@ -21,6 +21,8 @@ export interface Database {
   pool?: pg.Pool;
   /** Runs a multi-statement script and `after` in one transaction; rolls back on any error. */
   runScript(script: string, after: (trx: Kysely<DB>) => Promise<void>): Promise<void>;
+  /** PGlite only: the whole data directory as a tarball (what `loadDataDir` starts from). */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite files; 'memory://' for a throw-away database. */
   dataDir?: string;
+  /** PGlite: a new data directory starts as this tarball (`dumpDataDir`) instead of an empty cluster. */
+  loadDataDir?: Blob;
   poolSize?: number;
 }
 
@@ -49,7 +53,7 @@ function setPgParsers() {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
-  return openPGlite(opts.dataDir ?? 'memory://');
+  return openPGlite(opts.dataDir ?? 'memory://', opts.loadDataDir);
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
@@ -82,7 +86,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   };
 }
 
-async function openPGlite(dataDir: string): Promise<Database> {
+async function openPGlite(dataDir: string, loadDataDir: Blob | undefined): Promise<Database> {
   let lock: DataDirLock | null = null;
   if (!dataDir.startsWith('memory://')) {
     const dir = path.resolve(dataDir);
@@ -95,6 +99,7 @@ async function openPGlite(dataDir: string): Promise<Database> {
     client = await PGlite.create(dataDir, {
       // Extensions the migrations create (PostgreSQL ships them as contrib; PGlite needs them loaded).
       extensions: { pg_trgm },
+      loadDataDir,
       parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },
     });
   } catch (e) {
@@ -111,6 +116,12 @@ async function openPGlite(dataDir: string): Promise<Database> {
         await client.exec(script);
         await after(trx);
       });
+    },
+    dumpDataDir: async () => {
+      // Flushed first: a copy that must replay WAL on load would skip each sequence ahead by the
+      // 32 values PostgreSQL logs in advance.
+      await client.exec('CHECKPOINT');
+      return client.dumpDataDir('none');
     },
     close: async () => {
       await db.destroy();

@@ -37,11 +37,20 @@ export interface FeedbackTable extends EntityRow { org_id: number; title: string
 /** Table `fence` of schemas/fence.schema.json. */
 export interface FenceTable extends EntityRow { org_id: number; name: string; fence_type: string; geometry: unknown; alarm_on_enter: Generated<boolean | null>; alarm_on_exit: Generated<boolean | null>; speed_limit: number | null; dwell_seconds: Generated<number | null>; status: Generated<string | null>; remark: string | null; }
 
+/** Table `fuel_card` of schemas/fuelCard.schema.json. */
+export interface FuelCardTable extends EntityRow { org_id: number; card_no: string; vehicle_id: number; issuer: string | null; enabled: Generated<boolean | null>; remark: string | null; }
+
+/** Table `fuel_card_transaction` of schemas/fuelCardTransaction.schema.json. */
+export interface FuelCardTransactionTable extends EntityRow { org_id: number; card_id: number; purchased_at: Timestamp; station: string | null; station_latitude: number | null; station_longitude: number | null; litres: number; amount: number; match_status: Generated<string | null>; fuel_event_id: number | null; }
+
 /** Table `fuel_type` of schemas/fuelType.schema.json. */
 export interface FuelTypeTable extends EntityRow { org_id: number; name: string; category: string; price: number | null; unit: Generated<string | null>; enabled: Generated<boolean | null>; remark: string | null; }
 
 /** Table `inter_member` of schemas/interMember.schema.json. */
 export interface InterMemberTable extends EntityRow { org_id: number; name: string; email: string; mobile: string | null; country: string | null; language: Generated<string | null>; status: Generated<string | null>; expire_date: string | null; password_reset_at: Timestamp | null; remark: string | null; }
+
+/** Table `maintenance_schedule` of schemas/maintenanceSchedule.schema.json. */
+export interface MaintenanceScheduleTable extends EntityRow { org_id: number; name: string; vehicle_id: number | null; vehicle_model_id: number | null; interval_km: number | null; interval_hours: number | null; interval_days: number | null; warn_km: number | null; warn_hours: number | null; warn_days: number | null; start_date: string | null; start_odometer_km: number | null; enabled: Generated<boolean | null>; remark: string | null; }
 
 /** Table `merchant` of schemas/merchant.schema.json. */
 export interface MerchantTable extends EntityRow { org_id: number; name: string; category: Generated<string | null>; contact: string | null; phone: string | null; address: string | null; status: Generated<string | null>; remark: string | null; }
@@ -82,8 +91,14 @@ export interface VehicleTable extends EntityRow { org_id: number; licence: strin
 /** Table `vehicle_brand` of schemas/vehicleBrand.schema.json. */
 export interface VehicleBrandTable extends EntityRow { org_id: number; name: string; manufacturer: string | null; country: string | null; logo: string | null; enabled: Generated<boolean | null>; remark: string | null; }
 
+/** Table `vehicle_cost` of schemas/vehicleCost.schema.json. */
+export interface VehicleCostTable extends EntityRow { org_id: number; vehicle_id: number; day: string; kind: string; amount: number; remark: string | null; }
+
 /** Table `vehicle_model` of schemas/vehicleModel.schema.json. */
 export interface VehicleModelTable extends EntityRow { org_id: number; model_name: string; parent_model_id: number | null; configuration_file_id: number | null; manufacturer: string | null; remark: string | null; }
+
+/** Table `work_order` of schemas/workOrder.schema.json. */
+export interface WorkOrderTable extends EntityRow { org_id: number; title: string; vehicle_id: number; status: Generated<string | null>; source: Generated<string | null>; schedule_id: number | null; dtc_code: string | null; fault_id: number | null; cause: string | null; remedy: string | null; assignee: string | null; parts: string | null; labour_hours: number | null; parts_cost: number | null; labour_cost: number | null; cost: number | null; service_odometer_km: number | null; service_engine_hours: number | null; service_date: string | null; notes: string | null; photos: unknown | null; }
 
 export interface EntityTables {
   api_user: ApiUserTable;
@@ -94,8 +109,11 @@ export interface EntityTables {
   expert_fault: ExpertFaultTable;
   feedback: FeedbackTable;
   fence: FenceTable;
+  fuel_card: FuelCardTable;
+  fuel_card_transaction: FuelCardTransactionTable;
   fuel_type: FuelTypeTable;
   inter_member: InterMemberTable;
+  maintenance_schedule: MaintenanceScheduleTable;
   merchant: MerchantTable;
   notice: NoticeTable;
   notify: NotifyTable;
@@ -109,5 +127,7 @@ export interface EntityTables {
   terminal: TerminalTable;
   vehicle: VehicleTable;
   vehicle_brand: VehicleBrandTable;
+  vehicle_cost: VehicleCostTable;
   vehicle_model: VehicleModelTable;
+  work_order: WorkOrderTable;
 }

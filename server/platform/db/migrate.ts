@@ -5,12 +5,18 @@ import type { Database } from './database';
 
 export const MIGRATIONS_DIR = path.join(__dirname, 'migrations');
 
-/** Migration files in order: names start with a 16-digit timestamp, so text order is time order. */
+const MIGRATION_NAME = /^\d{16}_[a-z0-9_]+\.sql$/;
+
+/**
+ * Migration files in order: names start with a 16-digit timestamp, so text order is time order. An
+ * SQL file named otherwise is refused rather than skipped: skipped, it would never run anywhere.
+ */
 export function migrationFiles(dir = MIGRATIONS_DIR): string[] {
-  return fs
-    .readdirSync(dir)
-    .filter((f) => /^\d{16}_[a-z0-9_]+\.sql$/.test(f))
-    .sort();
+  const sqlFiles = fs.readdirSync(dir).filter((f) => f.endsWith('.sql'));
+  const misnamed = sqlFiles.filter((f) => !MIGRATION_NAME.test(f)).sort();
+  if (misnamed.length)
+    throw new Error(`migration files must be named YYYYMMDDHHmmss00_lower_snake_name.sql (16 digits): ${misnamed.join(', ')} in ${dir}`);
+  return sqlFiles.sort();
 }
 
 /**

@@ -202,6 +202,24 @@ export interface TerminalMessageTable {
   flags: unknown;
 }
 
+/** One uploaded photo, recording or clip; its file is DATA_DIR/media/<sha256[0..2]>/<sha256>. */
+export interface MediaTable {
+  id: Generated<string>;
+  terminal_id: number;
+  vehicle_id: number | null;
+  media_id: string | number;
+  type: number;
+  format: number;
+  event: number;
+  channel: number;
+  latitude: number | null;
+  longitude: number | null;
+  taken_at: Date | string | null;
+  received_at: Generated<Date>;
+  sha256: string;
+  bytes: number;
+}
+
 /** One reported position per (terminal, device time). */
 export interface PositionTable {
   terminal_id: number;
@@ -358,6 +376,8 @@ export interface LedgerDayTable {
   day: string;
   org_id: number;
   mileage_km: number;
+  /** The part of mileage_km measured from the filtered GNSS track (the rest from the odometer). */
+  gnss_km: Generated<number>;
   fuel_l: number;
   refuel_l: number;
   drain_l: number;
@@ -409,6 +429,32 @@ export interface BehaviourDayTable {
   sources: string[];
 }
 
+export interface BehaviourEventTable {
+  vehicle_id: number;
+  day: string;
+  org_id: number;
+  kind: string;
+  at: Timestamp;
+  latitude: number | null;
+  longitude: number | null;
+  count: number;
+  duration_s: number;
+  severity: string | null;
+  peak_kmh: number | null;
+  limit_kmh: number | null;
+  source: string;
+}
+
+export interface BehaviourReviewTable {
+  vehicle_id: number;
+  kind: string;
+  at: Timestamp;
+  state: 'dismissed' | 'coached';
+  note: string;
+  reviewed_by: number | null;
+  reviewed_at: Generated<Timestamp>;
+}
+
 export interface HealthDayTable {
   vehicle_id: number;
   day: string;
@@ -448,6 +494,7 @@ export interface DB extends EntityDB {
   terminal_identity: TerminalIdentityTable;
   terminal_refusal: TerminalRefusalTable;
   terminal_message: TerminalMessageTable;
+  media: MediaTable;
   position: PositionTable;
   vehicle_state: VehicleStateTable;
   terminal_command: TerminalCommandTable;
@@ -465,6 +512,8 @@ export interface DB extends EntityDB {
   track_minute_cover: TrackMinuteCoverTable;
   safety_setting: SafetySettingTable;
   behaviour_day: BehaviourDayTable;
+  behaviour_event: BehaviourEventTable;
+  behaviour_review: BehaviourReviewTable;
   health_day: HealthDayTable;
   label_override: LabelOverrideTable;
   label_version: LabelVersionTable;

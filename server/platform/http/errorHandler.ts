@@ -36,6 +36,8 @@ function classify(error: FastifyError & DbError, req: FastifyRequest, unique: Un
   if (error.code?.startsWith('FST_ERR_CTP') && error.statusCode === 400) return new AppError(400, 'error.badJson');
   if (error.statusCode === 413) return new AppError(413, 'error.payloadTooLarge');
   if (error.statusCode === 429) return new AppError(429, 'http.tooManyRequests');
+  // A framework or plugin error is about the request's form, never a business rule: its 406 is a 400.
+  if (error.statusCode === 406) return new AppError(400, 'http.badRequest');
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new AppError(error.statusCode, 'http.badRequest');
   return null;
 }

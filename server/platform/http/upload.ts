@@ -19,12 +19,27 @@ export interface Upload {
 const human = (bytes: number) => (bytes >= 1 << 20 ? `${bytes / (1 << 20)} MB` : `${Math.round(bytes / 1024)} KB`);
 
 /**
+ * A failure of the multipart parser as the caller's input: too large stays 413; a form cut short
+ * (the parser's error carries no status) or one it rates 406 (a field declared JSON that is not)
+ * is malformed input, 400 (SPEC §8: 406 is for business rules).
+ */
+function uploadFailure(e: unknown, rule: UploadRule): AppError {
+  if (e instanceof AppError) return e;
+  const status = (e as { statusCode?: number }).statusCode;
+  if (status === 413) return new AppError(413, 'upload.tooLarge', { limit: human(rule.maxBytes) });
+  if (status !== undefined && status >= 500) throw e;
+  return new AppError(400, 'upload.incomplete');
+}
+
+/**
  * The one file of a multipart request, read into memory only up to `maxBytes` (the stream is cut
  * there), of an accepted extension; every refusal is a localised 400 or 413.
  */
 export async function readUpload(req: FastifyRequest, rule: UploadRule): Promise<Upload> {
   if (!req.isMultipart()) throw new AppError(400, rule.missingKey);
-  const part = await req.file({ limits: { fileSize: rule.maxBytes, files: 1 } });
+  const part = await req.file({ limits: { fileSize: rule.maxBytes, files: 1 } }).catch((e: unknown) => {
+    throw uploadFailure(e, rule);
+  });
   if (!part) throw new AppError(400, rule.missingKey);
   const filename = part.filename ?? '';
   const dot = filename.lastIndexOf('.');
@@ -35,7 +50,6 @@ export async function readUpload(req: FastifyRequest, rule: UploadRule): Promise
   try {
     return { filename, data: await part.toBuffer() };
   } catch (e) {
-    if ((e as { statusCode?: number }).statusCode === 413) throw new AppError(413, 'upload.tooLarge', { limit: human(rule.maxBytes) });
-    throw e;
+    throw uploadFailure(e, rule);
   }
 }
