@@ -6,18 +6,31 @@ import type { Page, Request } from 'playwright-core';
  * Failed API calls, page errors and console errors of a page, to be empty at the end.
  * `cancelled`: requests the test aborts on purpose (a cancelled download), which are no failure.
  * A call still under way when the page is left (a progress read, a poll) is aborted by the browser
- * as the next page loads: the user sees nothing fail, so neither does this.
+ * as the next page loads: the user sees nothing fail, so neither does this. That holds too for a
+ * call the old page sends after the next load began (a component mounting as the user leaves):
+ * until the new document commits, every call is the old page's.
  */
 export function watch(page: Page, cancelled: (url: string) => boolean = () => false): string[] {
   const problems: string[] = [];
-  /** Page loads begun so far, and how many had begun when each call was sent. */
+  /** Page loads begun so far, whether one has begun and not yet committed, and the loads begun when each call was sent. */
   let loads = 0;
+  let leaving = false;
   const loadsAtSend = new WeakMap<Request, number>();
+  const sentLeaving = new WeakSet<Request>();
   page.on('request', (r) => {
-    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) loads += 1;
-    else loadsAtSend.set(r, loads);
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) {
+      loads += 1;
+      leaving = true;
+      return;
+    }
+    loadsAtSend.set(r, loads);
+    if (leaving) sentLeaving.add(r);
   });
-  const leftBehind = (r: Request) => r.failure()?.errorText === 'net::ERR_ABORTED' && (loadsAtSend.get(r) ?? loads) < loads;
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) leaving = false;
+  });
+  const leftBehind = (r: Request) =>
+    r.failure()?.errorText === 'net::ERR_ABORTED' && (sentLeaving.has(r) || (loadsAtSend.get(r) ?? loads) < loads);
   page.on('response', (r) => {
     if (r.url().includes('/api/') && r.status() >= 400) problems.push(`${r.request().method()} ${r.url()} → ${r.status()}`);
   });
