@@ -26,8 +26,9 @@ export interface Deriver {
    * Optional: widen a dirty range [from, to) so it starts and ends on the boundaries of the rows
    * this deriver keeps (a trip or stop is rebuilt whole). The pipeline calls every deriver's
    * extend, in order, each on the ranges the ones before it widened, and reads the union. A
-   * deriver with extend is handed the window from where its own widening (with theirs) starts, not
-   * from where a later one's does: the trips need not walk an alarm policy's hours of look-back.
+   * deriver with extend is handed the window its own widening (with theirs) spans, not what a
+   * later one's adds at either end: the trips need not walk an alarm policy's hours of look-back,
+   * and a trip reaching past the trips' own end is not rebuilt from a window that stops inside it.
    * Derivers without extend get the whole window. Runs inside the window's transaction.
    */
   extend?(trx: Kysely<DB>, vehicleId: number, range: TimeRange, pass?: DerivePass): Promise<TimeRange>;

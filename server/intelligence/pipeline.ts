@@ -135,16 +135,27 @@ interface ToHold {
 
 const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
 
-/** The part of a window from `from` on (a later start than its own), with the position before it. */
-function windowFrom(w: DeriveWindow, from: number): DeriveWindow {
-  if (!(from > w.from)) return w;
-  const i = firstAtOrAfter(w.positions, from);
+/**
+ * The part of a window a deriver widened to itself: from `range.from` on (with the position before
+ * it) and before `range.to` (with the first position at or after it). A deriver never sees what only
+ * a later deriver's widening brought in: its rows there are unchanged by its own account, and
+ * rebuilding them from a window cut in the middle of one (a trip reaching past the end) would
+ * truncate them.
+ */
+function windowWithin(w: DeriveWindow, range: TimeRange): DeriveWindow {
+  const cutFrom = range.from > w.from;
+  const cutTo = range.to < w.to;
+  if (!cutFrom && !cutTo) return w;
+  const i = cutFrom ? firstAtOrAfter(w.positions, range.from) : 0;
+  const j = cutTo ? firstAtOrAfter(w.positions, range.to) : w.positions.length;
   return {
     ...w,
-    from,
-    positions: w.positions.slice(i),
-    obdRecords: timeSlice(w.obdRecords, from, Infinity),
+    from: cutFrom ? range.from : w.from,
+    to: cutTo ? range.to : w.to,
+    positions: i > 0 || j < w.positions.length ? w.positions.slice(i, j) : w.positions,
+    obdRecords: timeSlice(w.obdRecords, cutFrom ? range.from : -Infinity, cutTo ? range.to : Infinity),
     before: i > 0 ? w.positions[i - 1] : w.before,
+    after: j < w.positions.length ? w.positions[j] : w.after,
   };
 }
 
@@ -519,9 +530,9 @@ export class DerivationPipeline {
     const present = work.filter((w) => contexts.has(w.vehicleId));
     if (!present.length) return [];
     let ranges: VehicleRange[] = present.map((w) => ({ vehicleId: w.vehicleId, ...w.range }));
-    // Where each deriver that widens needs its windows to start: the widening of those before it and
-    // its own, not that of those after (an alarm policy's hours of look-back are not the trips').
-    const ownFrom = new Map<Deriver, number[]>();
+    // Where each deriver that widens needs its windows to start and end: the widening of those before
+    // it and its own, not that of those after (an alarm policy's hours of look-back are not the trips').
+    const own = new Map<Deriver, TimeRange[]>();
     for (const d of this.derivers) {
       let wider: TimeRange[];
       if (d.extendMany) wider = await d.extendMany(trx, ranges, pass);
@@ -530,9 +541,9 @@ export class DerivationPipeline {
         for (const r of ranges) wider.push(await d.extend(trx, r.vehicleId, r, pass));
       } else continue;
       ranges = ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: Math.min(r.from, wider[i].from), to: Math.max(r.to, wider[i].to) }));
-      ownFrom.set(
+      own.set(
         d,
-        ranges.map((r) => r.from),
+        ranges.map((r) => ({ from: r.from, to: r.to })),
       );
     }
     t = this.lap('extend', t);
@@ -543,8 +554,8 @@ export class DerivationPipeline {
     });
     t = this.lap('read', t);
     for (const d of this.derivers) {
-      const own = ownFrom.get(d);
-      const mine = own ? windows.map((w, i) => windowFrom(w, own[i])) : windows;
+      const itsOwn = own.get(d);
+      const mine = itsOwn ? windows.map((w, i) => windowWithin(w, itsOwn[i])) : windows;
       if (d.rebuildMany) await d.rebuildMany(trx, mine, pass);
       else for (const w of mine) await d.rebuild(trx, w, pass);
       t = this.lap(d.name, t);
