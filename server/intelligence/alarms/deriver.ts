@@ -292,9 +292,17 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       // Only clock-driven alarms are closed alongside, which the replacing never touches: once for the batch.
       const raised = await replaceAlarmsMany(trx, replacements, [closeClockAlarms(windows.map((w) => w.vehicle.vehicleId))]);
       const onRaised = opts.onRaised;
-      const created = windows.flatMap((w, i) =>
-        newlyDecided(raised[i], replacements[i].found, reads[i], w.dirty).map((a) => ({ ...a, orgPath: w.vehicle.orgPath })),
+      const announced = await newlyDecided(
+        trx,
+        windows.map((w, i) => ({
+          vehicleId: w.vehicle.vehicleId,
+          stored: raised[i],
+          found: replacements[i].found,
+          read: reads[i],
+          dirty: w.dirty,
+        })),
       );
+      const created = windows.flatMap((w, i) => announced[i].map((a) => ({ ...a, orgPath: w.vehicle.orgPath })));
       // Announced once committed, so whoever hears of an alarm can read it (outside a pipeline
       // pass, a direct rebuild in tests, at once).
       if (onRaised && created.length) (pass ? pass.afterCommit : (f: () => void) => f())(() => onRaised(created));
