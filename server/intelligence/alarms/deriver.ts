@@ -292,6 +292,8 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       // Only clock-driven alarms are closed alongside, which the replacing never touches: once for the batch.
       const raised = await replaceAlarmsMany(trx, replacements, [closeClockAlarms(windows.map((w) => w.vehicle.vehicleId))]);
       const onRaised = opts.onRaised;
+      // Nobody to tell (a rebuild without announcements): nothing to decide, no statement for it.
+      if (!onRaised) return;
       const announced = await newlyDecided(
         trx,
         windows.map((w, i) => ({
@@ -305,7 +307,7 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       const created = windows.flatMap((w, i) => announced[i].map((a) => ({ ...a, orgPath: w.vehicle.orgPath })));
       // Announced once committed, so whoever hears of an alarm can read it (outside a pipeline
       // pass, a direct rebuild in tests, at once).
-      if (onRaised && created.length) (pass ? pass.afterCommit : (f: () => void) => f())(() => onRaised(created));
+      if (created.length) (pass ? pass.afterCommit : (f: () => void) => f())(() => onRaised(created));
     },
   };
   return deriver;

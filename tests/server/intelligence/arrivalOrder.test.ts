@@ -199,7 +199,7 @@ describe.each(BACKENDS.filter((b) => !process.env.ARRIVAL_BACKEND || b === proce
     }
 
     /**
-     * Every alarm stored now announced exactly once, and none twice. An alarm later data showed to be
+     * No alarm announced twice and, with EVERY_ANNOUNCED, every alarm stored now announced. An alarm later data showed to be
      * part of another (two merged) may have been announced before it went: what live data showed.
      */
     async function announcedOnce(): Promise<void> {
