@@ -15,6 +15,7 @@ export type Leg =
       kmh: number;
       /** degrees from north */ heading: number;
       /** trouble codes the OBD block lists while driving */ dtcs?: string[];
+      /** a haul that leaves town: the town's bounds do not turn it */ outOfTown?: boolean;
     }
   | { kind: 'idle'; minutes: number }
   | {
@@ -37,6 +38,11 @@ export interface ScriptOptions {
   parkEveryS?: number;
   fuelPerKm?: number;
   idleLPerH?: number;
+  /**
+   * Where the town's streets end: a drive past this distance from its centre turns towards the
+   * centre there and goes on (the town's ring road), unless its leg leaves town.
+   */
+  town?: { latitude: number; longitude: number; radiusKm: number };
 }
 
 const KM_PER_DEG_LAT = 111.32;
@@ -63,9 +69,12 @@ export function playLegs(state: ScriptState, legs: Leg[], opts: ScriptOptions = 
   for (const leg of legs) {
     const end = state.time + leg.minutes * 60_000;
     if (leg.kind === 'drive') {
-      const h = (leg.heading * Math.PI) / 180;
+      let heading = leg.heading;
+      const town = leg.outOfTown ? undefined : opts.town;
       while (state.time < end) {
-        report(true, leg.kmh, leg.heading, leg.dtcs);
+        if (town) heading = turnedIn(state, heading, town);
+        const h = (heading * Math.PI) / 180;
+        report(true, leg.kmh, heading, leg.dtcs);
         const dt = Math.min(driveEvery * 1000, end - state.time);
         const km = (leg.kmh * dt) / 3_600_000;
         state.latitude += (km * Math.cos(h)) / KM_PER_DEG_LAT;
@@ -95,4 +104,15 @@ export function playLegs(state: ScriptState, legs: Leg[], opts: ScriptOptions = 
     }
   }
   return out;
+}
+
+/** The heading from `at` on: towards the town's centre once past its radius and heading further out. */
+function turnedIn(at: ScriptState, heading: number, town: NonNullable<ScriptOptions['town']>): number {
+  const north = (town.latitude - at.latitude) * KM_PER_DEG_LAT;
+  const east = (town.longitude - at.longitude) * KM_PER_DEG_LAT * Math.cos((at.latitude * Math.PI) / 180);
+  if (Math.hypot(north, east) <= town.radiusKm) return heading;
+  const inward = ((Math.atan2(east, north) * 180) / Math.PI + 360) % 360;
+  // Still heading inwards (within 90° of the centre): it goes on as it was.
+  const off = Math.abs(((heading - inward + 540) % 360) - 180);
+  return off < 90 ? heading : inward;
 }

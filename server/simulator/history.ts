@@ -6,10 +6,10 @@
  */
 
 import type { LocationInput } from '../telematics/jt808/codec';
-import { playLegs, type Leg, type ScriptState } from './dayScript';
+import { playLegs, type Leg, type ScriptOptions, type ScriptState } from './dayScript';
 import type { FleetTerminal } from './fleet';
 import { SimTerminal } from './terminal';
-import { CITIES, rng } from './vehicle';
+import { CITIES, rng, type City } from './vehicle';
 
 export interface HistoryOptions {
   host: string;
@@ -40,7 +40,7 @@ const TANK_L = 400;
  * (now and then idling in traffic), a lunch break, back to the depot, parked overnight. Sundays
  * are mostly rest days. Refuels when the tank runs low; rarely a suspected drain at night.
  */
-export function workingDay(seed: number, weekday: number, fuelL: number): Leg[] {
+export function workingDay(seed: number, weekday: number, fuelL: number, city: Pick<City, 'inland'>): Leg[] {
   const random = rng(seed);
   const between = (a: number, b: number) => a + random() * (b - a);
   if (weekday === 0 && random() < 0.7) return [{ kind: 'park', minutes: 1440 }];
@@ -50,7 +50,11 @@ export function workingDay(seed: number, weekday: number, fuelL: number): Leg[] 
   // Drawn apart, so the ordinary days stay what they were: now and then a long haul out of town
   // and back (over four hours at the wheel, above town speeds), now and then a trouble code.
   const rare = rng(seed * 31 + 5);
-  if (weekday !== 0 && rare() < 0.12) return longHaul(minutes, Math.floor(rare() * 4) * 90, fuelL, legs);
+  if (weekday !== 0 && rare() < 0.12) {
+    const heading = city.inland[Math.floor(rare() * 4) % city.inland.length];
+    // Each haul its own length: a customer 270 to 350 km away, driven at 65 to 80 km/h.
+    return longHaul(minutes, heading, 245 + Math.floor(rare() * 40), 65 + Math.floor(rare() * 16), fuelL, legs);
+  }
   const dtc = rare() < 0.1 ? [DTCS[Math.floor(rare() * DTCS.length)]] : undefined;
   const runs = 2 + Math.floor(random() * 4);
   let heading = Math.floor(random() * 4) * 90 + between(-20, 20);
@@ -82,13 +86,11 @@ export function workingDay(seed: number, weekday: number, fuelL: number): Leg[] 
 export const DTCS = ['P0420', 'P0171', 'P0128'];
 
 /** A long haul: out for over four hours at highway speed, a break, and the same way back. */
-function longHaul(startMinutes: number, heading: number, fuelL: number, legs: Leg[]): Leg[] {
-  const driveMinutes = 250;
-  const kmh = 75;
+function longHaul(startMinutes: number, heading: number, driveMinutes: number, kmh: number, fuelL: number, legs: Leg[]): Leg[] {
   const refuel = Math.max(0, Math.round(TANK_L * 0.9 - fuelL));
-  legs.push({ kind: 'drive', minutes: driveMinutes, kmh, heading });
+  legs.push({ kind: 'drive', minutes: driveMinutes, kmh, heading, outOfTown: true });
   legs.push({ kind: 'park', minutes: 60, ...(refuel ? { refuelL: refuel } : {}) });
-  legs.push({ kind: 'drive', minutes: driveMinutes, kmh, heading: (heading + 180) % 360 });
+  legs.push({ kind: 'drive', minutes: driveMinutes, kmh, heading: (heading + 180) % 360, outOfTown: true });
   legs.push({ kind: 'park', minutes: 1440 - startMinutes - 2 * driveMinutes - 60 });
   return legs;
 }
@@ -111,14 +113,45 @@ export function historyDays(
     odometerKm: 20_000 + Math.floor(random() * 80_000),
     fuelL: 150 + random() * 200,
   };
+  const depot = { latitude: state.latitude, longitude: state.longitude };
+  // Runs about town stay in its streets (on land); only a long haul leaves.
+  const script: ScriptOptions = {
+    driveEveryS: 60,
+    parkEveryS: 600,
+    fuelPerKm: 0.3,
+    town: { latitude: city.latitude, longitude: city.longitude, radiusKm: city.radiusKm },
+  };
   const out: LocationInput[][] = [];
   for (let d = 0; d <= opts.days && state.time < until; d++) {
     const weekday = new Date(state.time + offset).getUTCDay();
-    const legs = workingDay(index * 100_003 + d * 31 + 7, weekday, state.fuelL);
-    out.push(playLegs(state, legs, { driveEveryS: 60, parkEveryS: 600, fuelPerKm: 0.3 }).filter((r) => Number(r.time) < until));
+    const legs = homeAtNight(workingDay(index * 100_003 + d * 31 + 7, weekday, state.fuelL, city), state, depot, script);
+    out.push(playLegs(state, legs, script).filter((r) => Number(r.time) < until));
   }
   return out;
 }
+
+/**
+ * The day's legs ending back at the depot: the runs' headings only roughly return, and a month of
+ * such days would wander off town (into the sea, beside Shanghai and Shenzhen). Before the night
+ * the vehicle drives straight home at town speed, out of the night's park.
+ */
+function homeAtNight(legs: Leg[], from: ScriptState, depot: { latitude: number; longitude: number }, script: ScriptOptions): Leg[] {
+  const night = legs[legs.length - 1];
+  if (legs.length < 2 || night.kind !== 'park') return legs;
+  // Where the day's runs end: played on a copy, which plays nothing out.
+  const end = { ...from };
+  playLegs(end, legs.slice(0, -1), script);
+  const north = (depot.latitude - end.latitude) * KM_PER_DEG_LAT;
+  const east = (depot.longitude - end.longitude) * KM_PER_DEG_LAT * Math.cos((end.latitude * Math.PI) / 180);
+  const km = Math.hypot(north, east);
+  const kmh = 40;
+  const minutes = Math.round((km / kmh) * 60);
+  if (minutes < 2 || minutes >= night.minutes) return legs;
+  const heading = ((Math.atan2(east, north) * 180) / Math.PI + 360) % 360;
+  return [...legs.slice(0, -1), { kind: 'drive', minutes, kmh: Math.round((km / minutes) * 600) / 10, heading }, { ...night, minutes: night.minutes - minutes }];
+}
+
+const KM_PER_DEG_LAT = 111.32;
 
 /** Uploads every terminal's history through the gateway; resolves once all of it is acknowledged. */
 export async function playHistory(opts: HistoryOptions): Promise<{ positions: number }> {

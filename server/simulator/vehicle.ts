@@ -13,17 +13,23 @@ export interface City {
   longitude: number;
   /** Street grid rotation, degrees. */
   gridAngle: number;
+  /** How far from the centre the town's vehicles drive (they turn back beyond it): inside it is all land. */
+  radiusKm: number;
+  /** Headings (degrees from north) a long haul out of town may take and stay on land for 350 km. */
+  inland: readonly number[];
 }
 
-/** Areas of the demo organisations' fleets. */
+/**
+ * Areas of the demo organisations' fleets. Each centre and radius keeps the streets on land:
+ * Hangzhou's north of West Lake and the Qiantang, Shenzhen's north of the bay and the border.
+ */
 export const CITIES: readonly City[] = [
-  { name: 'shanghai', latitude: 31.2304, longitude: 121.4737, gridAngle: 12 },
-  { name: 'hangzhou', latitude: 30.2741, longitude: 120.1551, gridAngle: -8 },
-  { name: 'shenzhen', latitude: 22.5431, longitude: 114.0579, gridAngle: 20 },
+  { name: 'shanghai', latitude: 31.2304, longitude: 121.4737, gridAngle: 12, radiusKm: 12, inland: [225, 300, 315] },
+  { name: 'hangzhou', latitude: 30.35, longitude: 120.17, gridAngle: -8, radiusKm: 7, inland: [230, 270, 340] },
+  { name: 'shenzhen', latitude: 22.65, longitude: 114.05, gridAngle: 20, radiusKm: 7, inland: [0, 45, 315] },
 ];
 
 const KM_PER_DEG_LAT = 111.32;
-const RADIUS_KM = 12;
 export const DTC_POOL = ['P0301', 'P0420', 'P0171', 'P0128', 'P0562', 'U0100'];
 /** A PID record (0x0900) every this many reports while the ignition is on. */
 const OBD_EVERY = 30;
@@ -88,7 +94,7 @@ export class SimVehicle {
     this.random = rng(seed);
     // From the seed itself, not the generator: the routes draw exactly what they drew before.
     this.readingOffset = ((seed * 7919) % 7) - 3;
-    const r = Math.sqrt(this.random()) * RADIUS_KM * 0.8;
+    const r = Math.sqrt(this.random()) * city.radiusKm * 0.8;
     const a = this.random() * 2 * Math.PI;
     this.lat = city.latitude + (r * Math.cos(a)) / KM_PER_DEG_LAT;
     this.lon = city.longitude + (r * Math.sin(a)) / (KM_PER_DEG_LAT * Math.cos((city.latitude * Math.PI) / 180));
@@ -229,7 +235,7 @@ export class SimVehicle {
     // Turn left or right sometimes; always turn back towards the centre when far out.
     const dLat = (this.lat - this.city.latitude) * KM_PER_DEG_LAT;
     const dLon = (this.lon - this.city.longitude) * KM_PER_DEG_LAT * Math.cos((this.lat * Math.PI) / 180);
-    if (Math.hypot(dLat, dLon) > RADIUS_KM) {
+    if (Math.hypot(dLat, dLon) > this.city.radiusKm) {
       const home = ((Math.atan2(-dLon, -dLat) * 180) / Math.PI + 360) % 360;
       this.heading = this.city.gridAngle + Math.round((home - this.city.gridAngle) / 90) * 90;
     } else if (this.random() < 0.4) {

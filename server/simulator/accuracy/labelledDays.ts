@@ -130,7 +130,7 @@ export function labelledDays(opts: {
       const day = new Date(start + 8 * 3_600_000).toISOString().slice(0, 10);
       const weekday = new Date(start + 8 * 3_600_000).getUTCDay();
       const seed = v * 100_003 + d * 31 + 7;
-      const legs = withEvents(workingDay(seed, weekday, state.fuelL), seed + 1, state.fuelL);
+      const legs = withEvents(workingDay(seed, weekday, state.fuelL, city), seed + 1, state.fuelL);
       const profile = profiles[(v + d) % profiles.length];
       const truth = dayTruth(start, legs, SCRIPT);
       const clean = playLegs(state, legs, SCRIPT);
