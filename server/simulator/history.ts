@@ -148,7 +148,11 @@ function homeAtNight(legs: Leg[], from: ScriptState, depot: { latitude: number; 
   const minutes = Math.round((km / kmh) * 60);
   if (minutes < 2 || minutes >= night.minutes) return legs;
   const heading = ((Math.atan2(east, north) * 180) / Math.PI + 360) % 360;
-  return [...legs.slice(0, -1), { kind: 'drive', minutes, kmh: Math.round((km / minutes) * 600) / 10, heading }, { ...night, minutes: night.minutes - minutes }];
+  return [
+    ...legs.slice(0, -1),
+    { kind: 'drive', minutes, kmh: Math.round((km / minutes) * 600) / 10, heading },
+    { ...night, minutes: night.minutes - minutes },
+  ];
 }
 
 const KM_PER_DEG_LAT = 111.32;

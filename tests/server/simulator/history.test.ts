@@ -16,13 +16,16 @@ const DAYS = 30;
  */
 describe('the demo fleet’s month', () => {
   const districts = new OfflineDistricts();
-  const fleet = Array.from({ length: TERMINALS }, (_, i) => ({ phone: `0139${String(i).padStart(8, '0')}`, city: CITIES[i % CITIES.length] }));
+  const fleet = Array.from({ length: TERMINALS }, (_, i) => ({
+    phone: `0139${String(i).padStart(8, '0')}`,
+    city: CITIES[i % CITIES.length],
+  }));
   const months = fleet.map((t, i) => historyDays(i, t, { days: DAYS, until: UNTIL }));
 
   /**
    * Of these positions, those no district holds. A street may cross a river (the Huangpu, by bridge
    * or tunnel) or a sliver between two districts' simplified borders: a few such are the town's; a
-   * fleet wandering out to sea makes many (before the town bounds, 632 of about 6,800 here).
+   * fleet wandering out to sea makes many (before the town bounds, 632 of about 11,500 here).
    */
   const expectOnLand = async (positions: ReadonlyArray<{ latitude: number; longitude: number }>) => {
     const offshore: string[] = [];
