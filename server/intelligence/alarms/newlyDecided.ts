@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { firstAtOrAfter, type DeriveObdRecord, type DerivePosition, type TimeRange } from '../deriver';
-import { alarmKey, type StoredAlarm } from './store';
+import { alarmKey, rowOf, type StoredAlarm } from './store';
 import type { AlarmInterval } from './types';
 
 /** The time of the first of these (in time order) at or after `at`; Infinity when none is. */
@@ -19,48 +19,58 @@ export interface StoredOfWindow {
 }
 
 /**
- * Of the alarms a pass stored anew, those to announce (console, webhooks, SMS): each one decided by
- * a report or OBD record no earlier pass had. The deciding report is the first at or after the
- * moment the alarm fired. One in the window's dirty range is new. One before it was there for an
- * earlier pass to find, and the alarm is new only because the settings changed since (a policy
- * added or lowered, a fence drawn, which rebuilds the window's history): stored and listed, but not
- * pushed as though it had just happened, or an edited policy would replay hours of a vehicle's
- * past as fresh alarms. Unless that report was stored after the vehicle's last pass began: a pass
- * reads every committed report of its window, also those whose marks the next pass takes (stored
- * a moment before, or a blind-area upload under way), and that next pass finds the alarm stored
- * already. Without a dirty range (a rebuild asked for by hand) every one is announced.
- * Returns the announced per window, in order; one statement for the pass when any is in doubt.
+ * Of the alarms of a pass's windows, those to announce (console, webhooks, SMS), each exactly once:
+ * decided by a report or OBD record no earlier pass had. The deciding report is the first at or
+ * after the moment the alarm fired. One in the window's dirty range (the marks the pass took) is
+ * new. One before it was there for an earlier pass to find, and an alarm stored anew all the same
+ * is new only because the settings changed since (a policy added or lowered, a fence drawn, which
+ * rebuilds the window's history): stored and listed, but not pushed as though it had just
+ * happened, or an edited policy would replay hours of a vehicle's past as fresh alarms. Such an
+ * alarm is stored unannounced (`alarm.announced`), and so is one decided by a report the pass read
+ * before taking its marks (stored a moment before, or a blind-area upload under way): the pass
+ * that takes that report's marks finds the alarm again and announces it then. Without a dirty
+ * range (a rebuild asked for by hand) every one is announced. Returns the announced per window, in
+ * order; two statements for the pass at most: the unannounced alarms, and their flags set.
  */
 export async function newlyDecided(trx: Kysely<DB>, windows: readonly StoredOfWindow[]): Promise<StoredAlarm[][]> {
   const out: StoredAlarm[][] = windows.map(() => []);
-  const doubt: Array<{ w: number; alarm: StoredAlarm; at: number; obd: boolean }> = [];
-  windows.forEach(({ stored, found, read, dirty }, w) => {
-    if (!dirty) {
-      out[w].push(...stored);
-      return;
-    }
-    if (!stored.length) return;
+  const r = await sql<{ id: number; vehicle_id: number; type: string; subject: string; begin: number }>`
+    SELECT id, vehicle_id, type, subject, (extract(epoch FROM begin_time) * 1000)::float8 AS begin FROM alarm
+    WHERE vehicle_id = ANY(${windows.map((w) => w.vehicleId)}::int[]) AND NOT announced AND state = 'current'`.execute(trx);
+  const waiting = new Map(r.rows.map((x) => [alarmKey(x.vehicle_id, x.type, x.subject, Math.round(Number(x.begin))), x.id]));
+  const flags: Array<{ id: number; announced: boolean }> = [];
+  windows.forEach(({ vehicleId, stored, found, read, dirty }, w) => {
+    const anew = new Set(stored.map((a) => a.id));
+    // The alarms found again that an earlier pass left unannounced, as they are now.
+    const again = found.flatMap((a): StoredAlarm[] => {
+      const id = waiting.get(alarmKey(vehicleId, a.type, a.subject, a.begin));
+      return id === undefined || anew.has(id) ? [] : [{ id, ...rowOf(vehicleId, a) }];
+    });
+    if (!stored.length && !again.length) return;
     // One vehicle's alarms: keyed without it.
     const firedAt = new Map(found.map((a) => [alarmKey(0, a.type, a.subject, a.begin), a.firedAt]));
-    for (const alarm of stored) {
+    // An alarm stored anew is new from the dirty range's start on; one stored before, only when its
+    // deciding report is one of the marks taken now (and not a late upload's earlier in time).
+    const decidedNow = (alarm: StoredAlarm, upTo: number) => {
+      if (!dirty) return true;
       const at = firedAt.get(alarmKey(0, alarm.type, alarm.subject, alarm.begin)) ?? alarm.begin;
-      const position = firstFrom(read.positions, at);
-      const record = firstFrom(read.obdRecords, at);
-      const decided = Math.min(position, record);
-      if (decided >= dirty.from) out[w].push(alarm);
-      else doubt.push({ w, alarm, at: decided, obd: record < position });
+      const decided = Math.min(firstFrom(read.positions, at), firstFrom(read.obdRecords, at));
+      return decided >= dirty.from && decided < upTo;
+    };
+    for (const alarm of stored) {
+      if (decidedNow(alarm, Infinity)) out[w].push(alarm);
+      else flags.push({ id: alarm.id, announced: false });
+    }
+    for (const alarm of again) {
+      if (!decidedNow(alarm, dirty ? dirty.to : Infinity)) continue;
+      out[w].push(alarm);
+      flags.push({ id: alarm.id, announced: true });
     }
   });
-  if (!doubt.length) return out;
-  const vehicleIds = doubt.map((d) => windows[d.w].vehicleId);
-  const r = await sql<{ k: number }>`
-    SELECT i.k FROM unnest(${doubt.map((_, k) => k)}::int[], ${vehicleIds}::int[], ${doubt.map((d) => new Date(d.at).toISOString())}::timestamptz[], ${doubt.map((d) => d.obd)}::boolean[]) AS i(k, vehicle_id, t, obd)
-    LEFT JOIN derive_state s ON s.vehicle_id = i.vehicle_id
-    WHERE s.derived_at IS NULL
-      OR (NOT i.obd AND EXISTS (SELECT 1 FROM position p WHERE p.vehicle_id = i.vehicle_id AND p.device_time = i.t AND p.received_at > s.derived_at))
-      OR (i.obd AND EXISTS (SELECT 1 FROM obd_record o WHERE o.vehicle_id = i.vehicle_id AND o.device_time = i.t AND o.received_at > s.derived_at))`.execute(
-    trx,
-  );
-  for (const { k } of r.rows) out[doubt[k].w].push(doubt[k].alarm);
+  if (flags.length)
+    await sql`
+      UPDATE alarm a SET announced = f.announced
+      FROM unnest(${flags.map((f) => f.id)}::int[], ${flags.map((f) => f.announced)}::boolean[]) AS f(id, announced)
+      WHERE a.id = f.id`.execute(trx);
   return out;
 }
