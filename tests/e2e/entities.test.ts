@@ -1,7 +1,7 @@
 import type { Locator, Page, Request } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { schemaPageEntities } from '../../src/pages/schemaPages.generated';
-import { flatTree, screenshot, useConsoleSuite } from './helpers/console';
+import { entityRows, entityTable, flatTree, listReloading as reloading, screenshot, useConsoleSuite } from './helpers/console';
 import { settled, tableFits } from './helpers/pageChecks';
 
 /**
@@ -31,8 +31,8 @@ async function adminPage() {
   return { ...opened, requests };
 }
 
-const table = (page: Page, entity: string) => page.getByTestId(`entity-page-${entity}`);
-const rows = (page: Page, entity: string) => table(page, entity).locator('.ant-table-tbody tr.ant-table-row');
+const table = entityTable;
+const rows = entityRows;
 
 /** The texts of one column (by its title) on the page shown. */
 async function column(page: Page, entity: string, title: string): Promise<string[]> {
@@ -42,18 +42,6 @@ async function column(page: Page, entity: string, title: string): Promise<string
     if (i < 0) throw new Error(`no column ${t} in ${heads.join('|')}`);
     return [...root.querySelectorAll('.ant-table-tbody tr.ant-table-row')].map((tr) => (tr.children[i] as HTMLElement).innerText.trim());
   }, title);
-}
-
-/** Runs an action, waits for the list query it causes and for the table to show its answer. */
-async function reloading(page: Page, entity: string, action: () => Promise<unknown>) {
-  const [response] = await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'),
-    action(),
-  ]);
-  expect(response.status()).toBe(200);
-  // While loading, the table is masked and takes no clicks.
-  await table(page, entity).locator('.ant-table-wrapper .ant-spin-spinning').waitFor({ state: 'detached' });
-  return response.json() as Promise<{ total: number; data: Array<Record<string, unknown>> }>;
 }
 
 const errorToasts = (page: Page) => page.locator('.ant-message-notice .ant-message-error').allInnerTexts();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { readXlsx, XLSX_TYPE, xlsxOf } from '../helpers/xlsx';
-import { entityRows, entityTable, screenshot, useConsoleSuite } from './helpers/console';
+import { entityRows, entityTable, listReloading, screenshot, useConsoleSuite } from './helpers/console';
 import { settled } from './helpers/pageChecks';
 
 /**
@@ -18,14 +18,7 @@ const { api } = suite;
 const table = (page: Page) => entityTable(page, 'vehicle');
 const rows = (page: Page) => entityRows(page, 'vehicle');
 
-async function reloading(page: Page, action: () => Promise<unknown>) {
-  const [response] = await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle/query') && r.request().method() === 'POST'),
-    action(),
-  ]);
-  expect(response.status()).toBe(200);
-  await table(page).locator('.ant-table-wrapper .ant-spin-spinning').waitFor({ state: 'detached' });
-}
+const reloading = (page: Page, action: () => Promise<unknown>) => listReloading(page, 'vehicle', action);
 
 describe("the first-time administrator's path", () => {
   it('adds and edits with bad input, imports the template filled from its dropdowns, imports an export again', async () => {
@@ -61,6 +54,8 @@ describe("the first-time administrator's path", () => {
     await form.getByLabel('车牌号', { exact: true }).fill(' 沪ad 12345 ');
     await reloading(page, () => form.getByRole('button', { name: /确\s*定/ }).click());
     expect((await api('POST', '/vehicle/vehicle/query', { criteria: { licence: '沪AD12345' } })).data[0].licence).toBe('沪AD12345');
+    // The drawer's mask takes clicks until it has gone.
+    await form.waitFor({ state: 'hidden' });
 
     // Edit: a service end before its start is refused on the field; a good edit toasts.
     await reloading(page, async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { http } from '../helpers/serverProcess';
 import { readXlsx, xlsxOf } from '../helpers/xlsx';
-import { screenshot, useConsoleSuite } from './helpers/console';
+import { entityRows, entityTable, listReloading as reloading, screenshot, useConsoleSuite } from './helpers/console';
 import { settled } from './helpers/pageChecks';
 
 /**
@@ -16,18 +16,8 @@ const suite = useConsoleSuite();
 const { api } = suite;
 const adminPage = () => suite.adminPage();
 
-const table = (page: Page, entity: string) => page.getByTestId(`entity-page-${entity}`);
-const rows = (page: Page, entity: string) => table(page, entity).locator('.ant-table-tbody tr.ant-table-row');
-
-/** Runs an action and waits for the list query it causes. */
-async function reloading(page: Page, entity: string, action: () => Promise<unknown>) {
-  const [response] = await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST'),
-    action(),
-  ]);
-  expect(response.status()).toBe(200);
-  return response.json() as Promise<{ total: number; data: Array<Record<string, unknown>> }>;
-}
+const table = entityTable;
+const rows = entityRows;
 
 async function search(page: Page, entity: string, keyword: string) {
   const box = table(page, entity).getByPlaceholder('搜索关键字');

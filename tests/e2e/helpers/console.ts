@@ -240,3 +240,27 @@ export function useConsoleSuite(options: { env?: () => Promise<Record<string, st
 /** An entity page's table and its data rows (not the placeholder or measure rows). */
 export const entityTable = (page: Page, entity: string) => page.getByTestId(`entity-page-${entity}`);
 export const entityRows = (page: Page, entity: string) => entityTable(page, entity).locator('.ant-table-tbody tr.ant-table-row');
+
+/**
+ * Runs an action, waits for the list query it causes and for the table to show its answer (while
+ * loading, the table is masked and takes no clicks). The answer is awaited longer than an action
+ * may take, so an action that cannot happen (a control covered, a field not found) fails with its
+ * own reason rather than as a missing answer.
+ */
+export async function listReloading(
+  page: Page,
+  entity: string,
+  action: () => Promise<unknown>,
+): Promise<{ total: number; data: Array<Record<string, unknown>> }> {
+  const answered = page.waitForResponse(
+    (r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST',
+    { timeout: 60_000 },
+  );
+  // Kept from rejecting unheard while the action runs; awaited just below.
+  answered.catch(() => undefined);
+  await action();
+  const response = await answered;
+  if (response.status() !== 200) throw new Error(`${entity} list answered ${response.status()}`);
+  await entityTable(page, entity).locator('.ant-table-wrapper .ant-spin-spinning').waitFor({ state: 'detached' });
+  return response.json();
+}

@@ -162,6 +162,31 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     ]);
   });
 
+  it('announces an ignition once when the night before it is uploaded late, hours before it', async () => {
+    const vehicleId = await rig.vehicleOf(demoTerminal(2));
+    const terminal = rig.terminal(demoTerminal(2));
+    await terminal.connect();
+    // The ignition comes first: with nothing before it, it is no ignition yet.
+    // 00:10 in Shanghai: a local day after the evening's.
+    const ignition = new ScriptedDay(START + 16 * 3_600_000 + 10 * 60_000, HOME).step(60, 0, { acc: true }).reports;
+    for (const r of ignition) terminal.report(r);
+    await terminal.drain(60_000);
+    await rig.settled();
+    expect(await alarmIds(vehicleId, 'FireOn')).toEqual([]);
+    // Then the parked evening, its last report (22:30) an hour and forty minutes before the
+    // ignition: further than any of the vehicle's policies looks back. The pass reaches on to the
+    // ignition by the trips' widening (on to the first trip after the range; with none, to the newest
+    // report), and the night's marks, not the ignition's, decide it.
+    const night = new ScriptedDay(START + 11 * 3_600_000, HOME).step(4 * 3_600, 0, { acc: false, every: 1_800 }).reports;
+    terminal.reportBatch(night, true);
+    await terminal.drain(60_000);
+    await rig.settled();
+    const stored = await sql<{ id: number; begin: Date; announced: boolean }>`
+      SELECT id, begin_time AS begin, announced FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'FireOn'`.execute(rig.s.database.db);
+    expect(stored.rows.map((a) => [a.begin.getTime(), a.announced])).toEqual([[ignition[0].time, true]]);
+    expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FireOn').map((a) => a.id)).toEqual([stored.rows[0].id]);
+  });
+
   it('raises FireOn from the committed batch from the pass that commits, and announces it once', async () => {
     const day = new ScriptedDay(START, HOME).step(300, 0, { acc: false }).step(60, 0, { acc: true });
     const vehicleId = await rig.vehicleOf(demoTerminal(4));
