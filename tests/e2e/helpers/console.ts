@@ -252,10 +252,9 @@ export async function listReloading(
   entity: string,
   action: () => Promise<unknown>,
 ): Promise<{ total: number; data: Array<Record<string, unknown>> }> {
-  const answered = page.waitForResponse(
-    (r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST',
-    { timeout: 60_000 },
-  );
+  const answered = page.waitForResponse((r) => r.url().endsWith(`/api/vehicle/${entity}/query`) && r.request().method() === 'POST', {
+    timeout: 60_000,
+  });
   // Kept from rejecting unheard while the action runs; awaited just below.
   answered.catch(() => undefined);
   await action();
