@@ -126,7 +126,8 @@ teams.forEach((team, t) => {
       debug: false,
       inUse: true,
     });
-    const driverName = surnames[n % 10] + givenNames[(n * 3) % 10];
+    // Every tenth driver a name on, so no two of the fleet share one (up to a hundred).
+    const driverName = surnames[n % 10] + givenNames[(n * 3 + Math.floor(n / 10)) % 10];
     drivers.push({
       org: team.org,
       name: driverName,

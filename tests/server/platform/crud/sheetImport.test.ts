@@ -138,7 +138,13 @@ describe.each(BACKENDS)('spreadsheet import an administrator can trust on %s', (
     const brandOrg = await s.call(admin, 'GET', `/api/vehicle/vehicleBrand/query/${got.body.data[1].brandId}`);
     expect(brandOrg.body.orgId).toBe(await s.orgId('HD'));
 
-    // From the root organisation, 东风 is 华东's and 华南's; 吴杰 drives in 杭州 and 深圳, not in 上海.
+    // From the root organisation, 东风 is 华东's and 华南's; 吴杰 drives in 杭州 and, from now, in 深圳 too, not in 上海.
+    const namesake = await s.call(admin, 'PUT', '/api/vehicle/driver', {
+      name: '吴杰',
+      mobile: '13900000109',
+      orgId: await s.orgId('HN-SZ'),
+    });
+    expect(namesake.status).toBe(201);
     const bad = await xlsxOf([
       ['车牌号', '品牌', '司机', '所属组织', '车辆状态'],
       ['沪E00002', '东风', null, null, '维修'],
