@@ -9,8 +9,8 @@
  * alarm opened a minute or a month ago.
  *
  * Carried are the alarms whose every source is a rule that can go on from the stored row alone:
- * the alarm word's bits, trouble codes, and the policy's Idle, StopLongTime and OverSpeed runs.
- * The others (Low from battery readings, Fatigue's drive and rest, Trail's anchor, a fence's speed
+ * the alarm word's bits, trouble codes, and the policy's Idle, StopLongTime, OverSpeed and Low
+ * (battery readings) runs. The others (Fatigue's drive and rest, Trail's anchor, a fence's speed
  * limit, Skewing, FuelDrain, the clock's stops) still make the window reach back to their begin
  * (store.ts windowBounds).
  */
@@ -22,7 +22,7 @@ import { POSITION_COLUMNS, toPosition, type PositionRow } from '../windowLoad';
 import { CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
 
 /** Types whose policy run goes on from its first report (detectors/policyRules.ts conditionRuns). */
-export const RUN_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Idle', 'StopLongTime', 'OverSpeed']);
+export const RUN_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Idle', 'StopLongTime', 'OverSpeed', 'Low']);
 
 /**
  * Whether stored alarm `a` (a SQL alias) is carried rather than reached back to: the one definition,

@@ -113,6 +113,9 @@ export interface AlarmRead {
   before?: DerivePosition | null;
 }
 
+/** The runs whose value is an extreme over all their reports, and which one. */
+const RUN_EXTREMES: Partial<Record<AlarmType, (a: number, b: number) => number>> = { OverSpeed: Math.max, Low: Math.min };
+
 const hasSource = (a: AlarmInterval, source: string) => ((a.detail?.sources as unknown[] | undefined) ?? []).includes(source);
 
 /**
@@ -166,11 +169,13 @@ export async function detectAlarms(
   if (skew) found.push(...skewing(positions, read.tasks, skewRule(skew)));
   if (policies.has('FuelDrain')) found.push(...read.drains);
   const merged = mergeIntervals(found);
-  // A carried OverSpeed's peak over the reports before the range counts too (the range reads only its first).
+  // A carried run's extreme over the reports before the range counts too (the range reads only its
+  // first): OverSpeed's peak speed, Low's lowest reading.
   for (const m of merged) {
-    if (m.type !== 'OverSpeed') continue;
+    const extreme = RUN_EXTREMES[m.type];
+    if (!extreme) continue;
     const c = carried.find(({ interval: a }) => a.type === m.type && a.subject === m.subject && a.begin === m.begin);
-    if (c && c.interval.value !== null) m.value = Math.max(m.value ?? 0, c.interval.value);
+    if (c && c.interval.value !== null) m.value = m.value === null ? c.interval.value : extreme(m.value, c.interval.value);
   }
   return merged;
 }

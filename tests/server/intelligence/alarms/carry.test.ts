@@ -10,8 +10,8 @@ const STOLEN_BIT = 26;
 
 /**
  * Alarms open for days are carried into each pass, not reached back to (carry.ts): a pass of one
- * new report reads about its own look-back, however long a trouble code, a terminal alarm bit or an
- * idling run has lasted, and finds the same alarms as a rebuild of all the vehicle's history.
+ * new report reads about its own look-back, however long a trouble code, a terminal alarm bit, an
+ * idling run or a flat battery has lasted, and finds the same alarms as a rebuild of all the vehicle's history.
  */
 describe.each(BACKENDS)('alarms carried into each pass, on %s', (backend) => {
   let rig: AlarmRig;
@@ -21,6 +21,7 @@ describe.each(BACKENDS)('alarms carried into each pass, on %s', (backend) => {
     for (const body of [
       { name: 'c-Fault', alarmType: 'Fault', threshold: null, durationMinutes: null },
       { name: 'c-Idle', alarmType: 'Idle', threshold: null, durationMinutes: 5 },
+      { name: 'c-Low', alarmType: 'Low', threshold: 11.8, durationMinutes: 5 },
     ]) {
       const r = await rig.s.call(hd, 'PUT', '/api/vehicle/policy', body);
       if (r.status !== 201) throw new Error(JSON.stringify(r.body));
@@ -100,5 +101,38 @@ describe.each(BACKENDS)('alarms carried into each pass, on %s', (backend) => {
     expect(await rows(vehicleId)).toEqual(closed);
     const announced = rig.raised.filter((a) => a.vehicleId === vehicleId).map((a) => a.id);
     expect(new Set(announced).size).toBe(announced.length);
+  }, 600_000);
+
+  it('goes on with a weak battery open for three days, keeping its lowest reading, until a reading clears it', async () => {
+    const phone = demoTerminal(8);
+    const vehicleId = await rig.vehicleOf(phone);
+    // A failing alternator: every hour ten minutes' drive and fifty parked for three days, the battery
+    // reading 11.4 V throughout, at its lowest once on the second day.
+    const hour = (d: ScriptedDay, h: number, volts: number) =>
+      d
+        .step(10 * 60, 40, { every: 120, heading: h % 2 ? 90 : 270, volts })
+        .step(50 * 60, 0, { acc: false, every: 600, volts: h === 36 ? 10.9 : volts });
+    const day = new ScriptedDay(START, HOME);
+    for (let h = 0; h < 72; h++) hour(day, h, 11.4);
+    await rig.send(phone, day.reports, { blind: true, chunk: 50 });
+    const low = async () => (await rows(vehicleId)).filter((a) => a.type === 'Low');
+    const open = await low();
+    expect(open.map((a) => [a.begin, a.end, a.value])).toEqual([[START, null, 10.9]]);
+    // Live readings, one at a time: each pass reads the current trip or stop and its look-back, not the alarm's three days.
+    const live = hour(new ScriptedDay(day.time, day.position), 72, 11.5).reports;
+    for (const r of live) {
+      const before = (await rig.derivation.stats()).positionsDerived;
+      await rig.send(phone, [r]);
+      expect((await rig.derivation.stats()).positionsDerived - before).toBeLessThan(30);
+    }
+    expect(await low()).toEqual(open);
+    // Repaired: the alarm ends at the first good reading, still the same alarm with its lowest reading.
+    const charged = new ScriptedDay(day.time + 3_600_000, day.position).step(60, 40, { volts: 13.8 }).reports;
+    for (const r of charged) await rig.send(phone, [r]);
+    const closed = await low();
+    expect(closed.map((a) => [a.id, a.begin, a.end, a.value])).toEqual([[open[0].id, START, charged[0].time, 10.9]]);
+    // A rebuild of everything finds exactly the same.
+    await rig.derivation.pipeline.rebuild(vehicleId, { from: -Infinity, to: Infinity });
+    expect(await low()).toEqual(closed);
   }, 600_000);
 });
