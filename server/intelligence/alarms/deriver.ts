@@ -180,6 +180,34 @@ export async function detectAlarms(
   return merged;
 }
 
+const sameKey = (a: AlarmInterval, b: AlarmInterval) => a.type === b.type && a.subject === b.subject && a.begin === b.begin;
+
+/**
+ * A carried alarm its rule does not find again was stored before reports that now lie between it
+ * and the window (stored, their marks not yet taken): going on from the stored alarm would lose
+ * it, or move its row onto a later alarm of its type. Rare; for that window the detectors read
+ * back to the earliest carried alarm's begin and carry nothing, as before carrying, and the
+ * replacement still starts at the window (what begins before it is only read).
+ */
+async function detectReadingBack(
+  trx: Kysely<DB>,
+  vehicleId: number,
+  read: AlarmRead,
+  detect: (read: AlarmRead) => Promise<AlarmInterval[]>,
+): Promise<AlarmInterval[]> {
+  const from = Math.min(...(read.carried ?? []).map((c) => c.interval.begin));
+  const earlier = [{ vehicleId, from, to: read.range.from }];
+  const [[positions], [obdRecords]] = await Promise.all([loadPositionsMany(trx, earlier), loadObdRecordsMany(trx, earlier)]);
+  return detect({
+    ...read,
+    positions: [...positions, ...read.positions],
+    obdRecords: [...obdRecords, ...read.obdRecords],
+    range: { from, to: read.range.to },
+    carried: [],
+    before: null,
+  });
+}
+
 export interface AlarmDeriverOptions {
   /** Told about each alarm a rebuild created, after the rebuild (notifications). */
   onRaised?: (alarms: RaisedAlarm[]) => void;
@@ -267,21 +295,19 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       for (const [i, window] of windows.entries()) {
         const { vehicleId, orgPath } = window.vehicle;
         const { positions, obdRecords, range } = reads[i];
-        const found = await detectAlarms(
-          vehicleId,
-          orgPath,
-          {
-            positions,
-            obdRecords,
-            range,
-            tasks: tasks.get(i) ?? [],
-            drains: drains.get(i) ?? [],
-            carried: carriedOf[i],
-            before: window.before,
-          },
-          lookups,
-          opts.obdAlarmTypes,
-        );
+        const read: AlarmRead = {
+          positions,
+          obdRecords,
+          range,
+          tasks: tasks.get(i) ?? [],
+          drains: drains.get(i) ?? [],
+          carried: carriedOf[i],
+          before: window.before,
+        };
+        const detect = (r: AlarmRead) => detectAlarms(vehicleId, orgPath, r, lookups, opts.obdAlarmTypes);
+        let found = await detect(read);
+        if (carriedOf[i].some((c) => !found.some((f) => sameKey(f, c.interval))))
+          found = await detectReadingBack(trx, vehicleId, read, detect);
         if (policiesOf[i].has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
         // Up to the newest report read: what begins after it is the next pass's to find.
         const readTo = newestOf({ positions, obdRecords }) + 1;

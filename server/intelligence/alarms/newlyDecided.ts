@@ -28,9 +28,10 @@ export interface StoredOfWindow {
  * happened, or an edited policy would replay hours of a vehicle's past as fresh alarms. Such an
  * alarm is stored unannounced (`alarm.announced`), and so is one decided by a report the pass read
  * before taking its marks (stored a moment before, or a blind-area upload under way): the pass
- * that takes that report's marks finds the alarm again and announces it then. Without a dirty
- * range (a rebuild asked for by hand) every one is announced. Returns the announced per window, in
- * order; two statements for the pass at most: the unannounced alarms, and their flags set.
+ * that takes the marks of a report it was decided from finds the alarm again and announces it
+ * then. Without a dirty range (a rebuild asked for by hand) every one is announced. Returns the
+ * announced per window, in order; two statements for the pass at most: the unannounced alarms, and
+ * their flags set.
  */
 export async function newlyDecided(trx: Kysely<DB>, windows: readonly StoredOfWindow[]): Promise<StoredAlarm[][]> {
   const out: StoredAlarm[][] = windows.map(() => []);
@@ -49,20 +50,28 @@ export async function newlyDecided(trx: Kysely<DB>, windows: readonly StoredOfWi
     if (!stored.length && !again.length) return;
     // One vehicle's alarms: keyed without it.
     const firedAt = new Map(found.map((a) => [alarmKey(0, a.type, a.subject, a.begin), a.firedAt]));
-    // An alarm stored anew is new from the dirty range's start on; one stored before, only when its
-    // deciding report is one of the marks taken now (and not a late upload's earlier in time).
-    const decidedNow = (alarm: StoredAlarm, upTo: number) => {
-      if (!dirty) return true;
+    const decidedAt = (alarm: StoredAlarm) => {
       const at = firedAt.get(alarmKey(0, alarm.type, alarm.subject, alarm.begin)) ?? alarm.begin;
-      const decided = Math.min(firstFrom(read.positions, at), firstFrom(read.obdRecords, at));
-      return decided >= dirty.from && decided < upTo;
+      return Math.min(firstFrom(read.positions, at), firstFrom(read.obdRecords, at));
     };
+    // An alarm stored anew is new from the dirty range's start on.
     for (const alarm of stored) {
-      if (decidedNow(alarm, Infinity)) out[w].push(alarm);
+      if (!dirty || decidedAt(alarm) >= dirty.from) out[w].push(alarm);
       else flags.push({ id: alarm.id, announced: false });
     }
+    // One stored before, when the marks taken now hold one of the reports it was decided from: from
+    // its begin to its deciding report, and the one before too for an alarm decided at its first
+    // (an ignition: the report before had the ACC off). The Idle an earlier pass read whole, before
+    // its first minutes' marks were taken, is announced by the pass that takes them, though its
+    // deciding report came earlier; one decided before the marks taken now (a late upload's, or
+    // settings changed) is not.
     for (const alarm of again) {
-      if (!decidedNow(alarm, dirty ? dirty.to : Infinity)) continue;
+      if (dirty) {
+        const decided = decidedAt(alarm);
+        const first = firstAtOrAfter(read.positions, alarm.begin);
+        const from = decided <= alarm.begin && first > 0 ? read.positions[first - 1].time : alarm.begin;
+        if (!(decided >= dirty.from && from < dirty.to)) continue;
+      }
       out[w].push(alarm);
       flags.push({ id: alarm.id, announced: true });
     }
