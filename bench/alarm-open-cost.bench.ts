@@ -1,7 +1,7 @@
 /**
  * The cost of a pass with an alarm open for a long time (DESIGN.md: cost flat in history). One
- * vehicle reports an hour's pattern (ten minutes' drive, fifty parked) with a trouble code and the
- * terminal's theft bit on every report, for 1, 7 and 30 days, uploaded as blind-area batches and
+ * vehicle reports an hour's pattern (ten minutes' drive, fifty parked) with a trouble code, the
+ * terminal's theft bit and a weak battery (under a Low policy) on every report, for 1, 7 and 30 days, uploaded as blind-area batches and
  * derived (every deriver of the engine, alarms and behaviour included). Then 20 live reports, each
  * derived before the next: per pass, the positions the derivers were handed, the milliseconds of
  * the whole pass and of the alarm deriver (medians). With the open alarms carried into each pass
@@ -23,6 +23,7 @@ const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite').split(',') as Array<'p
 const DAYS = (process.env.BENCH_DAYS || '1,7,30').split(',').map(Number);
 const LIVE = 20;
 const STOLEN_BIT = 26;
+const VOLTS = 11.4;
 const HOME = { latitude: 31.2, longitude: 121.4 };
 
 async function once(kind: 'pglite' | 'postgres', days: number): Promise<BenchResult> {
@@ -31,6 +32,9 @@ async function once(kind: 'pglite' | 'postgres', days: number): Promise<BenchRes
   await sql`INSERT INTO policy (org_id, name, alarm_type, enabled) SELECT id, 'bench fault', 'Fault', true FROM organisation WHERE parent_id IS NULL`.execute(
     db,
   );
+  // A weak battery all along: the policy's Low run is open as long as the code and the bit.
+  await sql`INSERT INTO policy (org_id, name, alarm_type, enabled, threshold, duration_minutes)
+    SELECT id, 'bench low', 'Low', true, 11.8, 5 FROM organisation WHERE parent_id IS NULL`.execute(db);
   const engine = createAlarmEngine({ db });
   const derivation = await startDerivation({
     db,
@@ -46,8 +50,8 @@ async function once(kind: 'pglite' | 'postgres', days: number): Promise<BenchRes
     const day = new ScriptedDay(start, HOME);
     for (let h = 0; h < days * 24; h++)
       day
-        .step(10 * 60, 40, { every: 120, heading: h % 2 ? 90 : 270, dtcs: ['P0301'], alarmBits: [STOLEN_BIT] })
-        .step(50 * 60, 0, { acc: false, every: 600, dtcs: ['P0301'], alarmBits: [STOLEN_BIT] });
+        .step(10 * 60, 40, { every: 120, heading: h % 2 ? 90 : 270, dtcs: ['P0301'], alarmBits: [STOLEN_BIT], volts: VOLTS })
+        .step(50 * 60, 0, { acc: false, every: 600, dtcs: ['P0301'], alarmBits: [STOLEN_BIT], volts: VOLTS });
     for (let i = 0; i < day.reports.length; i += 200) terminal.reportBatch(day.reports.slice(i, i + 200), true);
     await terminal.drain(600_000);
     await g.writer.flush();
@@ -57,6 +61,7 @@ async function once(kind: 'pglite' | 'postgres', days: number): Promise<BenchRes
       every: 60,
       dtcs: ['P0301'],
       alarmBits: [STOLEN_BIT],
+      volts: VOLTS,
     }).reports;
     for (const r of live) {
       const before = await derivation.stats();
@@ -75,7 +80,7 @@ async function once(kind: 'pglite' | 'postgres', days: number): Promise<BenchRes
     }
     const open = await sql<{
       n: number;
-    }>`SELECT count(*)::int AS n FROM alarm WHERE end_time IS NULL AND type IN ('Fault', 'Stolen')`.execute(db);
+    }>`SELECT count(*)::int AS n FROM alarm WHERE end_time IS NULL AND type IN ('Fault', 'Stolen', 'Low')`.execute(db);
     return {
       name: `alarm.openCost.${kind}, open ${days} d`,
       historyReports: day.reports.length,
