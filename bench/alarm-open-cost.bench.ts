@@ -1,8 +1,9 @@
 /**
  * The cost of a pass with an alarm open for a long time (DESIGN.md: cost flat in history). One
  * vehicle reports an hour's pattern (ten minutes' drive, fifty parked) with a trouble code, the
- * terminal's theft bit and a weak battery (under a Low policy) on every report, for 1, 7 and 30 days, uploaded as blind-area batches and
- * derived (every deriver of the engine, alarms and behaviour included). Then 20 live reports, each
+ * terminal's theft bit and a weak battery (under a Low policy) on every report, for 1, 7 and 30
+ * days, uploaded as blind-area batches and derived (every deriver of the engine, alarms and
+ * behaviour included). Then 20 live reports, each
  * derived before the next: per pass, the positions the derivers were handed, the milliseconds of
  * the whole pass and of the alarm deriver (medians). With the open alarms carried into each pass
  * (alarms/carry.ts) all three stay flat; reaching back to the alarms' begin, they grow with the days.

@@ -19,7 +19,7 @@ import { HOUR, MINUTE } from './detectors/motionRules';
 import { faultIntervals, obdAlarmIntervals } from './detectors/obd';
 import { dtcReports, expertLookup } from './dtcReports';
 import { overSpeedRule, policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
-import { mergeIntervals } from './merge';
+import { mergeIntervals, worse } from './merge';
 import { orgPathsOf, type PolicySet } from './policies';
 import { alarmWindowBounds } from './ignitionReach';
 import { closeClockAlarms, replaceAlarmsMany, type AlarmReplacement, type RaisedAlarm } from './store';
@@ -113,8 +113,11 @@ export interface AlarmRead {
   before?: DerivePosition | null;
 }
 
-/** The runs whose value is an extreme over all their reports, and which one. */
-const RUN_EXTREMES: Partial<Record<AlarmType, (a: number, b: number) => number>> = { OverSpeed: Math.max, Low: Math.min };
+/** The runs whose value is the worst over all their reports (merge.ts `worse`): OverSpeed's peak, Low's lowest. */
+const RUN_EXTREMES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Low']);
+
+/** Whether two alarms are of one key (vehicle aside): type, subject and begin. */
+const sameKey = (a: AlarmInterval, b: AlarmInterval) => a.type === b.type && a.subject === b.subject && a.begin === b.begin;
 
 const hasSource = (a: AlarmInterval, source: string) => ((a.detail?.sources as unknown[] | undefined) ?? []).includes(source);
 
@@ -172,15 +175,12 @@ export async function detectAlarms(
   // A carried run's extreme over the reports before the range counts too (the range reads only its
   // first): OverSpeed's peak speed, Low's lowest reading.
   for (const m of merged) {
-    const extreme = RUN_EXTREMES[m.type];
-    if (!extreme) continue;
-    const c = carried.find(({ interval: a }) => a.type === m.type && a.subject === m.subject && a.begin === m.begin);
-    if (c && c.interval.value !== null) m.value = m.value === null ? c.interval.value : extreme(m.value, c.interval.value);
+    if (!RUN_EXTREMES.has(m.type)) continue;
+    const c = carried.find(({ interval }) => sameKey(interval, m));
+    if (c) m.value = worse(m.type, m.value, c.interval.value);
   }
   return merged;
 }
-
-const sameKey = (a: AlarmInterval, b: AlarmInterval) => a.type === b.type && a.subject === b.subject && a.begin === b.begin;
 
 /**
  * A carried alarm its rule does not find again was stored before reports that now lie between it

@@ -8,7 +8,7 @@ import type { AlarmInterval } from './types';
 const endOf = (i: AlarmInterval) => (i.end === null ? Infinity : i.end);
 
 /** For Low the worst value is the lowest; for everything else the highest. */
-const worse = (type: string, a: number | null, b: number | null): number | null => {
+export const worse = (type: string, a: number | null, b: number | null): number | null => {
   if (a === null) return b;
   if (b === null) return a;
   return type === 'Low' ? Math.min(a, b) : Math.max(a, b);
