@@ -123,7 +123,7 @@ interface PassWork {
    * The worker's (absent for a rebuild outside it): where the marks taken begin and the newest time
    * they cover, and the sequence derived last, which decide whether a held window still serves. The pass writes derivedSeq + 1.
    */
-  taken?: { from: number; to: number; derivedSeq: number };
+  taken?: { from: number; to: number; derivedSeq: number; snapshot: string };
 }
 
 /** A window a committed pass may hold for the next. */
@@ -411,10 +411,12 @@ export class DerivationPipeline {
   private async derivePendingIn(trx: Kysely<DB>, vehicleIds: number[], committed: Array<() => void>): Promise<ToHold[]> {
     const states = new Map((await lockStates(trx, vehicleIds)).map((s) => [s.vehicle_id, s]));
     // The marks committed by now; later ones stay for the next pass (this one may not read their reports).
+    // With the snapshot they were taken in: a report it does not see has had no mark taken yet (newlyDecided.ts).
     const marks = (
-      await sql<{ vehicle_id: number; f: Date; t: Date }>`
+      await sql<{ vehicle_id: number; f: Date; t: Date; snapshot: string }>`
       WITH taken AS (DELETE FROM derive_mark WHERE vehicle_id = ANY(${vehicleIds}::int[]) RETURNING vehicle_id, pending_from, pending_to)
-      SELECT vehicle_id, min(pending_from) AS f, max(pending_to) AS t FROM taken GROUP BY vehicle_id ORDER BY vehicle_id`.execute(trx)
+      SELECT vehicle_id, min(pending_from) AS f, max(pending_to) AS t, pg_current_snapshot()::text AS snapshot
+      FROM taken GROUP BY vehicle_id ORDER BY vehicle_id`.execute(trx)
     ).rows;
     const work = marks.flatMap((mark): PassWork[] => {
       const state = states.get(mark.vehicle_id);
@@ -425,7 +427,13 @@ export class DerivationPipeline {
       // the range they span, widened by the derivers to whole trips and stops.
       const to = watermark === null || pendingTo > watermark ? Infinity : pendingTo + 1;
       const from = ms(mark.f)!;
-      return [{ vehicleId: mark.vehicle_id, range: { from, to }, taken: { from, to: pendingTo, derivedSeq: Number(state.derived_seq) } }];
+      return [
+        {
+          vehicleId: mark.vehicle_id,
+          range: { from, to },
+          taken: { from, to: pendingTo, derivedSeq: Number(state.derived_seq), snapshot: mark.snapshot },
+        },
+      ];
     });
     return this.rebuildIn(trx, work, committed);
   }
@@ -526,7 +534,8 @@ export class DerivationPipeline {
       work.map((w) => w.vehicleId),
       this.opts.timeZone,
     );
-    const pass: DerivePass = { lookups, afterCommit: (f) => committed.push(f), vehicles: contexts };
+    const alarmSettings = this.settings.alarmSettings;
+    const pass: DerivePass = { lookups, afterCommit: (f) => committed.push(f), vehicles: contexts, alarmSettings };
     const present = work.filter((w) => contexts.has(w.vehicleId));
     if (!present.length) return [];
     let ranges: VehicleRange[] = present.map((w) => ({ vehicleId: w.vehicleId, ...w.range }));
@@ -563,9 +572,15 @@ export class DerivationPipeline {
     const newest = windows.map((w) => (w.positions.length ? w.positions[w.positions.length - 1].time : NaN));
     // A rebuild outside the worker takes no marks and keeps the sequence: it reads no report a held window lacks.
     const seqs = present.map((w) => (w.taken ? w.taken.derivedSeq + 1 : null));
+    // A worker's pass also keeps the snapshot it took its marks in and the alarms' settings it judged
+    // by; when those changed, the snapshot of the last pass before (what was judged by the old ones).
     await sql`
-      UPDATE derive_state d SET watermark = GREATEST(d.watermark, i.watermark), derived_at = now(), derived_seq = COALESCE(i.seq, d.derived_seq)
-      FROM unnest(${present.map((w) => w.vehicleId)}::int[], ${newest.map((t) => boundOf(t)?.toISOString() ?? null)}::timestamptz[], ${seqs}::bigint[]) AS i(vehicle_id, watermark, seq)
+      UPDATE derive_state d SET watermark = GREATEST(d.watermark, i.watermark), derived_at = now(), derived_seq = COALESCE(i.seq, d.derived_seq),
+        marks_snapshot = COALESCE(i.snapshot::pg_snapshot, d.marks_snapshot),
+        judged_from = CASE WHEN i.snapshot IS NOT NULL AND d.alarm_settings <> ${alarmSettings} THEN d.marks_snapshot ELSE d.judged_from END,
+        alarm_settings = CASE WHEN i.snapshot IS NULL THEN d.alarm_settings ELSE ${alarmSettings} END
+      FROM unnest(${present.map((w) => w.vehicleId)}::int[], ${newest.map((t) => boundOf(t)?.toISOString() ?? null)}::timestamptz[], ${seqs}::bigint[],
+        ${present.map((w) => w.taken?.snapshot ?? null)}::text[]) AS i(vehicle_id, watermark, seq, snapshot)
       WHERE d.vehicle_id = i.vehicle_id`.execute(trx);
     this.lap('watermark', t);
     this.stats.windows += windows.length;

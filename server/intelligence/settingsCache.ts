@@ -44,6 +44,8 @@ export interface DerivePass {
   afterCommit(announce: () => void): void;
   /** The pass's vehicles (organisation paths, settings), as the pipeline read them for the windows. */
   vehicles?: ReadonlyMap<number, VehicleContext>;
+  /** The version of the alarms' settings the pass judges by (a pipeline's pass: SettingsCache.alarmSettings). */
+  alarmSettings?: string;
 }
 
 /** Entries beyond this (fences are per vehicle) are dropped all at once: the next passes read them again. */
@@ -89,10 +91,18 @@ export const lookupsOnce = (db: Kysely<DB>): DeriveLookups => new Memo().over(db
 /** The lookups of a pass when the pipeline gave them, else read once for this call. */
 export const lookupsOf = (db: Kysely<DB>, pass: DerivePass | undefined): DeriveLookups => pass?.lookups ?? lookupsOnce(db);
 
-/** The versions of the tables the lookups read, as one value that grows with every change. */
-async function versionOf(db: Kysely<DB>): Promise<string> {
-  const r = await sql<{ v: string | null }>`SELECT sum(version)::text AS v FROM derive_setting_version`.execute(db);
-  return r.rows[0]?.v ?? '0';
+/** The tables whose edits change which alarms the reports make: policies, fences and their links, organisations' paths. */
+const ALARM_SETTINGS = ['policy', 'fence', 'vehicle_fence', 'organisation'];
+
+/**
+ * The versions of the tables the lookups read, as one value that grows with every change; and
+ * those of the alarms' settings alone.
+ */
+async function versionOf(db: Kysely<DB>): Promise<{ all: string; alarms: string }> {
+  const r = await sql<{ v: string | null; a: string | null }>`
+    SELECT sum(version)::text AS v, sum(version) FILTER (WHERE table_name = ANY(${ALARM_SETTINGS}::text[]))::text AS a
+    FROM derive_setting_version`.execute(db);
+  return { all: r.rows[0]?.v ?? '0', alarms: r.rows[0]?.a ?? '0' };
 }
 
 export class SettingsCache {
@@ -101,9 +111,13 @@ export class SettingsCache {
   /** Passes that found the versions moved (tests and the bench read it). */
   invalidations = 0;
 
+  /** The alarms' settings as the last pass read them (`derive_state.alarm_settings`: newlyDecided.ts). */
+  alarmSettings = '0';
+
   /** At the start of a pass, in its transaction: the lookups, emptied first if a table changed since the last pass. */
   async forPass(db: Kysely<DB>): Promise<DeriveLookups> {
-    const version = await versionOf(db);
+    const { all: version, alarms } = await versionOf(db);
+    this.alarmSettings = alarms;
     if (version !== this.version || this.memo.size > MAX_ENTRIES) {
       if (this.version !== null) this.invalidations++;
       this.memo = new Memo();

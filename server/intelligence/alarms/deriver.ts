@@ -331,9 +331,10 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
           vehicleId: w.vehicle.vehicleId,
           stored: raised[i],
           found: replacements[i].found,
-          read: reads[i],
+          read: { ...reads[i], before: w.before },
           dirty: w.dirty,
         })),
+        pass?.alarmSettings,
       );
       const created = windows.flatMap((w, i) => announced[i].map((a) => ({ ...a, orgPath: w.vehicle.orgPath })));
       // Announced once committed, so whoever hears of an alarm can read it (outside a pipeline

@@ -303,6 +303,12 @@ export interface DeriveStateTable {
   /** Passes of the worker that consumed marks (a held window serves the pass after the one that held it). */
   derived_seq: Generated<number>;
   derived_at: Timestamp | null;
+  /** The snapshot (`pg_snapshot` as text) of the statement that took the last pass's marks. */
+  marks_snapshot: string | null;
+  /** The version of the alarms' settings the last pass judged by. */
+  alarm_settings: string | null;
+  /** Since those last changed, the marks snapshot of the last pass before: what it saw was judged by the old ones. */
+  judged_from: string | null;
 }
 
 /** What one store commit stored of a vehicle, appended for the next pass (server/intelligence/pipeline.ts). */

@@ -187,6 +187,78 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId && a.type === 'FireOn').map((a) => a.id)).toEqual([stored.rows[0].id]);
   });
 
+  it('announces once an ignition and its idling that a late upload split off a longer run, read by a pass before their marks were written', async () => {
+    const phone = demoTerminal(1);
+    const vehicleId = await rig.vehicleOf(phone);
+    const terminal = rig.terminal(phone);
+    await terminal.connect();
+    // The evening ends idling with the ACC on; the morning starts idling at the same place, drives
+    // and parks: with nothing between, one idling run from the evening on, and no ignition.
+    const evening = new ScriptedDay(START + 10 * 3_600_000, HOME).step(90, 0, { acc: true }).reports;
+    const morningAt = START + 16 * 3_600_000;
+    const morning = new ScriptedDay(morningAt, HOME).step(90, 0, { acc: true }).step(300, 40).step(600, 0, { acc: false });
+    for (const r of [...evening, ...morning.reports]) terminal.report(r);
+    await terminal.drain(60_000);
+    await rig.settled();
+    expect(await alarmIds(vehicleId, 'FireOn')).toEqual([]);
+    // The night, parked with the ACC off, comes as a blind-area upload, and its mark is written late:
+    // as when a pass starts between the upload's commit and its mark (the mark held here, then written).
+    const pipeline = rig.derivation.pipeline;
+    const held: Parameters<typeof pipeline.mark>[0] = [];
+    pipeline.mark = (spans) => {
+      held.push(...spans);
+      return Promise.resolve();
+    };
+    try {
+      const night = new ScriptedDay(START + 11 * 3_600_000, HOME).step(4 * 3_600, 0, { acc: false, every: 1_800 }).reports;
+      terminal.reportBatch(night, true);
+      await terminal.drain(60_000);
+      await rig.gateway.writer.flush();
+      expect(held.map((s) => s.vehicleId)).toEqual([vehicleId]);
+    } finally {
+      delete (pipeline as { mark?: unknown }).mark; // the class's own again
+    }
+    // The next trip. Its first reports' passes roll back, so the window the pipeline held is
+    // dropped (as after a restart) and the pass that commits reads its window anew from the
+    // database: back to the trip before (the trips' widening), with the night's last report before
+    // it. So it finds the ignition and the idling, though no pass has taken the night's mark.
+    const nextAt = morning.time;
+    const next = morning
+      .step(60, 0, { acc: true })
+      .step(120, 40)
+      .reports.filter((r) => (r.time as number) >= nextAt);
+    failing = true;
+    const failed = failures;
+    try {
+      for (const r of next.slice(0, -1)) terminal.report(r);
+      await terminal.drain(60_000);
+      await rig.gateway.writer.flush();
+      await until(async () => failures > failed, 20_000);
+      await pipeline.idle();
+    } finally {
+      failing = false;
+    }
+    terminal.report(next[next.length - 1]);
+    await terminal.drain(60_000);
+    await rig.settled();
+    expect(await alarmIds(vehicleId, 'FireOn')).toHaveLength(2);
+    await pipeline.mark(held);
+    await rig.settled();
+    const stored = await sql<{ id: number; type: string; begin: Date; announced: boolean }>`
+      SELECT id, type, begin_time AS begin, announced FROM alarm
+      WHERE vehicle_id = ${vehicleId} AND type IN ('FireOn', 'Idle') AND begin_time = ${new Date(morningAt)} ORDER BY type`.execute(
+      rig.s.database.db,
+    );
+    expect(stored.rows.map((a) => [a.type, a.begin.getTime(), a.announced])).toEqual([
+      ['FireOn', morningAt, true],
+      ['Idle', morningAt, true],
+    ]);
+    const heard = rig.raised.filter(
+      (a) => a.vehicleId === vehicleId && a.begin === morningAt && (a.type === 'FireOn' || a.type === 'Idle'),
+    );
+    expect(heard.map((a) => a.id).sort()).toEqual(stored.rows.map((a) => a.id).sort());
+  });
+
   it('raises FireOn from the committed batch from the pass that commits, and announces it once', async () => {
     const day = new ScriptedDay(START, HOME).step(300, 0, { acc: false }).step(60, 0, { acc: true });
     const vehicleId = await rig.vehicleOf(demoTerminal(4));
