@@ -231,6 +231,25 @@ export const uniqueIndexName = (table: string, columns: string[]) => `${table}_$
 export const identityTable = (table: string) => `${table}_identity`;
 export const identityIndexName = (table: string) => `${identityTable(table)}_pkey`;
 
+/** The column of `<table>_identity` naming the row an identity belongs to. */
+export const identityOwnerColumn = (table: string) => `${table}_id`;
+
+/**
+ * A natural key: what names one stored row to a person (a licence, a VIN, a terminal's number).
+ * `unique`: the properties together (x-entity.unique); `tenant`: the property within the tenant's
+ * tree (uniqueInTenant); `identity`: any of the properties, as a device identity (x-entity.identity).
+ */
+export type NaturalKey = { kind: 'unique' | 'tenant' | 'identity'; props: string[] };
+
+/** Every natural key the schema declares: an imported row naming one of them is that row. */
+export function naturalKeys(x: XEntity): NaturalKey[] {
+  return [
+    ...(x.unique ?? []).map((props): NaturalKey => ({ kind: 'unique', props })),
+    ...(x.uniqueInTenant ?? []).map((p): NaturalKey => ({ kind: 'tenant', props: [p] })),
+    ...(x.identity ? [{ kind: 'identity' as const, props: x.identity }] : []),
+  ];
+}
+
 /**
  * A device identity as compared: leading zeros ignored (the JT/T 808 header zero-pads the phone to
  * its BCD width), all zeros being '0'. The database's terminal_identity_of() is the same rule.

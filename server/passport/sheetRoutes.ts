@@ -21,7 +21,7 @@ import { templateColumns } from '../platform/crud/sheet/choices';
 import { importColumns, readOnlyColumns, type SheetColumn } from '../platform/crud/sheet/columns';
 import { readSheet, type SheetRows } from '../platform/crud/sheet/read';
 import { requestTimeZone } from '../platform/crud/sheet/timeZone';
-import { checkImportRows, type CheckedRows, type RowErrors } from '../platform/crud/sheet/validate';
+import { checkCreateRows, type CheckedRows, type RowErrors } from '../platform/crud/sheet/validate';
 import { attachment, templateBuffer, XLSX_TYPE } from '../platform/crud/sheet/workbook';
 import type { DB } from '../platform/db/tables';
 import { AppError } from '../platform/http/errors';
@@ -153,7 +153,7 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
         async () => readSheet((await readUpload(req, XLSX_UPLOAD)).data),
         async (sheet) => {
           const caller = callerOf(req);
-          const c = await checkImportRows(db, m, caller, sheet, cols, t(req), readOnlyColumns(m), requestTimeZone(req));
+          const c = await checkCreateRows(db, m, caller, sheet, cols, t(req), readOnlyColumns(m), requestTimeZone(req));
           await check(req, caller, c, sheet);
           return c;
         },

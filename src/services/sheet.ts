@@ -1,3 +1,4 @@
+import type { SheetReport as SheetAnswer } from '../../schemas/kit/sheetReport';
 import type { ServerFieldError } from './http/failureOf';
 import { reportFailure } from './http/config';
 import { call, readBlobFailure } from './http/call';
@@ -7,12 +8,13 @@ import { call, readBlobFailure } from './http/call';
  * multipart form data. Each sends the permission code of its route as X-Authority.
  */
 
-/** What `importValidate` / `renewValidate` answer, and `import` / `renew` with a 400. */
-export interface SheetReport {
-  success: boolean;
-  message: string;
-  total: number;
-  invalid: number;
+export type { RowPlan } from '../../schemas/kit/sheetReport';
+
+/**
+ * What `importValidate` / `renewValidate` answer, and `import` / `renew` with a 400: the server's
+ * answer (schemas/kit/sheetReport.ts), its errors read as the console reads any field error.
+ */
+export interface SheetReport extends Omit<SheetAnswer, 'rows'> {
   rows: Array<{ row: number; errors: ServerFieldError[] }>;
 }
 

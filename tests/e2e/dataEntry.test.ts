@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { XLSX_TYPE, xlsxOf } from '../helpers/xlsx';
+import { readXlsx, XLSX_TYPE, xlsxOf } from '../helpers/xlsx';
 import { ADMIN_PASSWORD, entityRows, login, screenshot, useConsoleSuite } from './helpers/console';
 import { settled } from './helpers/pageChecks';
 
@@ -169,6 +170,51 @@ describe('data entry an admin can trust', () => {
     await page.locator('.ant-message').getByText('取消时导入已完成，数据已保存').waitFor();
     await released();
     expect(await stored()).toBe(total);
+    await context.close();
+  });
+
+  it('re-imports an exported page: the preview says what is created, updated and unchanged, then the vehicle is updated', async () => {
+    const { page, context } = await suite.adminPage();
+    await vehicleList(page);
+    await page.getByTestId('sheet-export').click();
+    await settled(page); // the menu, once it stands still
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('.ant-dropdown:visible').getByText('导出当前页', { exact: true }).click(),
+    ]);
+    const rows = await readXlsx(fs.readFileSync((await download.path())!));
+    const header = rows[0] as string[];
+    const body = rows.slice(1).map((r) => [...r]);
+    const licence = body[0][header.indexOf('车牌号')] as string;
+    const stored = (await api('POST', '/vehicle/vehicle/query', { criteria: { licence } })).data[0];
+    const [status, label] = stored.status === 'repair' ? ['normal', '正常'] : ['repair', '维修中'];
+    body[0][header.indexOf('车辆状态')] = label;
+
+    await page.getByTestId('sheet-import').click();
+    const dialog = page.locator('.ant-modal-content').filter({ has: page.getByTestId('sheet-template') });
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'export.xlsx', mimeType: XLSX_TYPE, buffer: await xlsxOf([header, ...body], '数据') });
+    const plan = dialog.getByTestId('sheet-plan');
+    await plan.waitFor();
+    expect(await plan.getByTestId('sheet-plan-created').innerText()).toBe('新增 0 行');
+    expect(await plan.getByTestId('sheet-plan-updated').innerText()).toBe('更新 1 行');
+    expect(await plan.getByTestId('sheet-plan-unchanged').innerText()).toBe(`${body.length - 1} 行无变化`);
+    const updates = dialog.getByTestId('sheet-plan-updates').locator('.ant-table-tbody tr.ant-table-row');
+    expect(await updates.allInnerTexts()).toEqual([expect.stringMatching(new RegExp(`^2\\s+车牌号：${licence}\\s+车辆状态$`))]);
+    await screenshot(page, 'entry-import-preview');
+
+    const [stored201] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/vehicle/import') && r.request().method() === 'POST'),
+      dialog.getByTestId('sheet-apply').click(),
+    ]);
+    expect(stored201.status()).toBe(201);
+    await page
+      .locator('.ant-message')
+      .getByText(`导入完成：新增0条，更新1条，${body.length - 1}条无变化`)
+      .waitFor();
+    const after = (await api('POST', '/vehicle/vehicle/query', { criteria: { licence } })).data[0];
+    expect(after).toMatchObject({ id: stored.id, status });
     await context.close();
   });
 

@@ -276,7 +276,7 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   await step('vehicle import validate, not xlsx', 'POST', '/api/vehicle/vehicle/importValidate', fileForm('a,b', 'rows.csv', 'text/csv'));
   await step('vehicle import validate, no file', 'POST', '/api/vehicle/vehicle/importValidate', new FormData());
   await step('vehicle import', 'POST', '/api/vehicle/vehicle/import', fileForm(good, 'rows.xlsx', XLSX));
-  await step('vehicle import again: duplicates', 'POST', '/api/vehicle/vehicle/import', fileForm(good, 'rows.xlsx', XLSX));
+  await step('vehicle import again: every row unchanged', 'POST', '/api/vehicle/vehicle/import', fileForm(good, 'rows.xlsx', XLSX));
   await step('vehicle after the import', 'POST', '/api/vehicle/vehicle/query', { criteria: { licence: '沪M1234' } });
   const renewTemplate = await side.call(admin, 'GET', '/api/vehicle/terminal/template');
   out.push(await comparable('terminal template', renewTemplate));

@@ -17,7 +17,9 @@ import { templateColumns } from './sheet/choices';
 import { importGate } from './sheet/importGate';
 import { requestTimeZone } from './sheet/timeZone';
 import { readSheet, type SheetRows } from './sheet/read';
-import { insertRows, renewRows } from './sheet/store';
+import { insertRows, renewRows, updateRows } from './sheet/store';
+import { mergedOver } from './sheet/changes';
+import { sheetDoneSchema, sheetReportSchema, type RowPlan, type SheetDone, type SheetReport } from '../../../schemas/kit/sheetReport';
 import type { BodyCheck, WriteWatch } from './routes';
 import { checkImportRows, checkRenewRows, type CheckedRows } from './sheet/validate';
 import { attachment, streamWorkbook, templateBuffer, XLSX_TYPE } from './sheet/workbook';
@@ -46,14 +48,35 @@ export function exportBodySchema(m: EntityModel): Record<string, unknown> {
   return { ...q, properties: { ...q.properties, ids } };
 }
 
-/** What importValidate answers (and import with a 400): the rows' errors in the caller's language. */
-export const sheetReport = (c: CheckedRows, t: Translate) => ({
-  success: !c.errors.length,
-  message: c.errors.length ? t('sheet.invalidRows', { count: c.errors.length }) : t('sheet.valid', { count: c.bodies.length }),
-  total: c.bodies.length,
-  invalid: c.errors.length,
-  rows: c.errors,
-});
+/** How many valid rows of an import create, update and leave unchanged a record. */
+export function planCounts(plan: RowPlan[]): { created: number; updated: number; unchanged: number } {
+  const n = (a: RowPlan['action']) => plan.filter((p) => p.action === a).length;
+  return { created: n('create'), updated: n('update'), unchanged: n('unchanged') };
+}
+
+/**
+ * What importValidate answers (and import with a 400): the rows' errors in the caller's language,
+ * and for an import what each valid row will do.
+ */
+export const sheetReport = (c: CheckedRows, t: Translate): SheetReport => {
+  const total = c.plan ? c.plan.length + c.errors.length : c.bodies.length;
+  return {
+    success: !c.errors.length,
+    message: c.errors.length ? t('sheet.invalidRows', { count: c.errors.length }) : t('sheet.valid', { count: total }),
+    total,
+    invalid: c.errors.length,
+    rows: c.errors,
+    ...(c.plan ? { ...planCounts(c.plan), plan: c.plan } : {}),
+  };
+};
+
+/** What a stored import answers: a file of new rows says so as before; one that updated says how many of each. */
+export function importDone(c: CheckedRows, t: Translate): SheetDone {
+  const counts = planCounts(c.plan ?? []);
+  const total = c.plan?.length ?? c.bodies.length;
+  const message = counts.updated || counts.unchanged ? t('sheet.importedUpdated', counts) : t('sheet.imported', { count: counts.created });
+  return { success: true, message, total, ...counts };
+}
 
 /**
  * Runs an upload's read, check and store inside the server's import gate: one crafted file could
@@ -181,24 +204,35 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: Ent
       if (c.errors.length) return reply.status(400).send({ ...report(req, c), code: 'sheet.invalidRows' });
       const caller = callerOf(req);
       const bodies = c.bodies.map((b) => b.body);
-      progress.phase('store', bodies.length);
+      const updates = c.updates ?? [];
+      progress.phase('store', bodies.length + updates.length);
       // All or nothing: a cancel before the last statement throws inside the transaction, which rolls back.
       await db.transaction().execute(async (trx) => {
-        await (renew ? renewRows(trx, m, caller, bodies, progress) : insertRows(trx, m, caller, bodies, progress));
-        progress.done(bodies.length);
+        if (renew) await renewRows(trx, m, caller, bodies, progress);
+        else {
+          await insertRows(trx, m, caller, bodies, progress);
+          await updateRows(trx, m, caller, updates, progress, bodies.length);
+        }
+        progress.done(bodies.length + updates.length);
         progress.finish();
       });
-      // Renewal writes only the renewed fields (dates); an import creates rows.
-      if (!renew) await watch?.(bodies.map((after) => ({ after })));
-      const message = t(req)(renew ? 'sheet.renewed' : 'sheet.imported', { count: bodies.length });
-      return reply.status(renew ? 200 : 201).send({ success: true, message, total: bodies.length });
+      if (renew) {
+        // Renewal writes only the renewed fields (dates).
+        return reply.status(200).send({ success: true, message: t(req)('sheet.renewed', { count: bodies.length }), total: bodies.length });
+      }
+      await watch?.([
+        ...bodies.map((after) => ({ after })),
+        ...updates.map((u) => ({ before: u.before, after: mergedOver(u.before, u.changes) })),
+      ]);
+      return reply.status(201).send(importDone(c, t(req)));
     });
   };
   const upload = { headers: progressHeaders };
-  each('importValidate', upload, validateRoute(checkImportRows, false));
-  each('import', upload, applyRoute(checkImportRows, false));
+  const checkedAnswer = { ...upload, response: { 200: sheetReportSchema } };
+  each('importValidate', checkedAnswer, validateRoute(checkImportRows, false));
+  each('import', { ...upload, response: { 201: sheetDoneSchema } }, applyRoute(checkImportRows, false));
   if (x.renew) {
-    each('renewValidate', upload, validateRoute(checkRenewRows, true));
-    each('renew', upload, applyRoute(checkRenewRows, true));
+    each('renewValidate', checkedAnswer, validateRoute(checkRenewRows, true));
+    each('renew', { ...upload, response: { 200: sheetDoneSchema } }, applyRoute(checkRenewRows, true));
   }
 }

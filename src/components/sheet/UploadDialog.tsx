@@ -13,6 +13,7 @@ import { itemTitle } from '../schema/labels';
 import { entityTitle, fieldLabel } from './labels';
 import { fileProblem, humanSize, SHEET_EXTENSION, SHEET_MAX_BYTES, SHEET_MAX_ROWS } from './limits';
 import { errorLines, isSheetReport, type ErrorLine, type SheetReport } from './report';
+import ImportPlan from './ImportPlan';
 import { downloadSheet, uploadSheet } from '../../services/sheet';
 import { saveBlob } from '../../utils/saveBlob';
 import type { UploadFlow } from './sheetCalls';
@@ -32,7 +33,8 @@ const SHOWN_HERE = new Set([400, 406, 413]);
 
 /**
  * Import or renewal by spreadsheet (SPEC §9): template, file (xlsx only, size-checked first), the
- * server's check of every row shown as a table of row / field / message in the user's language —
+ * server's check of every row shown as a table of row / field / message in the user's language, or
+ * once all are valid the preview of what the import creates and updates (ImportPlan) —
  * nothing is stored until every row is valid and the user confirms. While the server checks or
  * stores, the rows so far out of all show with a cancel; a cancelled import stores nothing (the
  * server rolls it back), and if it finished first the user is told it was stored.
@@ -218,7 +220,6 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
 }
 
 function Outcome({ state, entity }: { state: ReturnType<typeof uploadStep>; entity: string }) {
-  const t = useT();
   switch (state.phase) {
     case 'choose':
       if (state.notice) return <Alert type="info" showIcon message={state.notice} data-testid="sheet-cancelled" />;
@@ -229,15 +230,7 @@ function Outcome({ state, entity }: { state: ReturnType<typeof uploadStep>; enti
       return <Alert type="error" showIcon message={state.message} data-testid="sheet-problem" />;
     case 'valid':
     case 'applying':
-      return (
-        <Alert
-          type="success"
-          showIcon
-          message={state.report.message}
-          description={t('console.sheet.confirmHint', { count: state.report.total })}
-          data-testid="sheet-valid"
-        />
-      );
+      return <ImportPlan report={state.report} entity={entity} />;
     case 'invalid':
       return <ErrorTable report={state.report} entity={entity} />;
   }

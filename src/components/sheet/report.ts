@@ -1,4 +1,4 @@
-import type { SheetReport } from '../../services/sheet';
+import type { RowPlan, SheetReport } from '../../services/sheet';
 
 export type { SheetReport } from '../../services/sheet';
 
@@ -34,4 +34,31 @@ export function errorLines(report: SheetReport, labelOf: (field: string) => stri
         message: e.message,
       })),
     );
+}
+
+/** One line of the preview's table: a row that updates a stored record, the key that named it and what changes. */
+export interface UpdateLine {
+  key: string;
+  row: number;
+  /** The matched key as the user reads it: its fields' labels and the values the row gave. */
+  matched: string;
+  changed: string;
+}
+
+/** The rows of an import's plan that update a record, in file order, their fields named by `labelOf`. */
+export function updateLines(
+  report: SheetReport,
+  labelOf: (field: string) => string,
+  separator: string,
+  keyText: (fields: string, value: string) => string,
+): UpdateLine[] {
+  return (report.plan ?? [])
+    .filter((p): p is RowPlan & { key: NonNullable<RowPlan['key']> } => p.action === 'update' && !!p.key)
+    .sort((a, b) => a.row - b.row)
+    .map((p) => ({
+      key: String(p.row),
+      row: p.row,
+      matched: keyText(p.key.fields.map(labelOf).join(separator), p.key.value),
+      changed: (p.changed ?? []).map(labelOf).join(separator),
+    }));
 }

@@ -56,6 +56,17 @@ export function readOnlyColumns(m: EntityModel): SheetColumn[] {
   return exportColumns(m).filter((c) => !writable.has(c.key));
 }
 
+/**
+ * Read-only columns an update by import must leave as they are (refused when changed): all but those
+ * the server rewrites on every write (the update time, the stamp), which an earlier import of the
+ * same file has already moved on.
+ */
+export function guardedReadOnly(m: EntityModel, readOnly: SheetColumn[]): SheetColumn[] {
+  const stamp = m.schema['x-entity'].stamp;
+  const rewritten = new Set(['updatedAt', ...(stamp ? [stamp.operator, stamp.time] : [])]);
+  return readOnly.filter((c) => !rewritten.has(c.key));
+}
+
 /** Renewal template: the matching property, then the renewed ones. */
 export function renewColumns(m: EntityModel): SheetColumn[] {
   const renew = m.schema['x-entity'].renew!;

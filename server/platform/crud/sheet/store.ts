@@ -2,7 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Caller } from '../../auth/caller';
 import type { EntityModel } from '../model';
 import type { Progress } from '../../progress/board';
-import { dbValue } from '../write';
+import { assignments, dbValue } from '../write';
+import { scopeCondition } from '../query';
+import { notFound } from '../../http/errors';
 import type { DB } from '../../db/tables';
 
 type Body = Record<string, unknown>;
@@ -46,4 +48,31 @@ export async function renewRows(trx: Kysely<DB>, m: EntityModel, caller: Caller,
     if (m.stamp) sets.push(sql`${sql.raw(m.stamp.operatorCol)} = ${caller.name}`, sql`${sql.raw(m.stamp.timeCol)} = now()`);
     await sql`UPDATE ${sql.raw(m.table)} SET ${sql.join([...sets, sql`updated_at = now()`])} WHERE id = ${b.id}`.execute(trx);
   }
+}
+
+/**
+ * Writes an import's updates: each record's changed columns (and the stamp), scoped again to the
+ * caller; a record gone meanwhile fails the whole import (the transaction rolls back).
+ */
+export async function updateRows(
+  trx: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  updates: Array<{ id: number; changes: Body }>,
+  progress?: StoreProgress,
+  doneBefore = 0,
+): Promise<void> {
+  for (const [i, u] of updates.entries()) {
+    if (i % 100 === 0) {
+      progress?.check();
+      progress?.done(doneBefore + i);
+    }
+    const sets = assignments(m, u.changes, caller).map(([c, v]) => sql`${sql.raw(c)} = ${v}`);
+    const r =
+      await sql`UPDATE ${sql.raw(m.table)} t SET ${sql.join([...sets, sql`updated_at = now()`])} WHERE t.id = ${u.id} AND ${scopeCondition(m, caller)} RETURNING t.id`.execute(
+        trx,
+      );
+    if (!r.rows.length) throw notFound();
+  }
+  progress?.done(doneBefore + updates.length);
 }

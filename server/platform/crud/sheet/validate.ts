@@ -1,35 +1,42 @@
 import type { ValidateFunction } from 'ajv';
 import { sql, type Kysely } from 'kysely';
 import { createAjv } from '../../../../schemas/kit/ajv';
-import { deviceIdentity, identityTable, normaliseBody, tenantPath } from '../../../../schemas/kit/entity';
-import { renderFieldError, toFieldErrors, type FieldError } from '../../../../schemas/kit/errors';
+import { normaliseBody } from '../../../../schemas/kit/entity';
+import type { RowPlan, SheetRowErrors } from '../../../../schemas/kit/sheetReport';
+import { renderFieldError, toFieldErrors } from '../../../../schemas/kit/errors';
 import type { Translate } from '../../../../schemas/kit/i18n';
 import type { Caller } from '../../auth/caller';
 import { AppError } from '../../http/errors';
 import type { EntityModel, RefModel } from '../model';
-import { coerce, headerIndex, type SheetColumn } from './columns';
+import { coerce, guardedReadOnly, headerIndex, type SheetColumn } from './columns';
+import { changesOf, loadMatches, mergedOver, readOnlyChanged } from './changes';
+import { identifyRows } from './identify';
+import type { Body, RowFieldError, SheetRow } from './row';
+import type { Row as StoredRow } from '../query';
 import type { SheetRows } from './read';
 import { refScope } from '../query';
 import type { DB } from '../../db/tables';
 import type { BodyCheck } from '../routes';
 import { pathUnder } from '../../scope';
 
-type Body = Record<string, unknown>;
+export type RowErrors = SheetRowErrors;
 
-/** A row's field error; `labelList` names several fields (a unique set) rendered together. */
-interface RowFieldError extends FieldError {
-  labelList?: string[];
-}
-
-export interface RowErrors {
+/** A valid row that updates the record its natural key named: the record as stored, and what changes. */
+export interface RowUpdate {
   row: number;
-  errors: Array<{ field: string; key: string; message: string }>;
+  id: number;
+  before: StoredRow;
+  changes: Body;
 }
 
 export interface CheckedRows {
-  /** Every row's body (create body for import; `{id, …fields}` for renew). */
+  /** Rows to create (import) or to renew (`{id, …fields}`); an import's rows with errors are here too, with errors. */
   bodies: Array<{ row: number; body: Body }>;
   errors: RowErrors[];
+  /** An import's updates of stored records (their rows are not in `bodies`). */
+  updates?: RowUpdate[];
+  /** An import's plan: what each valid row does. */
+  plan?: RowPlan[];
 }
 
 const ajv = createAjv();
@@ -81,16 +88,6 @@ async function resolveLabels(
   return out;
 }
 
-interface Row {
-  row: number;
-  body: Body;
-  errs: RowFieldError[];
-  /** Cells as read, by column key, so an error can quote what was written. */
-  raw: Body;
-  /** Path of the organisation the row goes to (the caller's unless its organisation column names another). */
-  orgPath: string;
-}
-
 const refError = (m: EntityModel, ref: RefModel, key: string, params: Record<string, string | number> = {}): RowFieldError => ({
   field: ref.prop,
   key,
@@ -110,7 +107,7 @@ async function resolveOrganisations(
   m: EntityModel,
   caller: Caller,
   ref: RefModel,
-  rows: Row[],
+  rows: SheetRow[],
   rowOrg: boolean,
 ): Promise<void> {
   const texts = [
@@ -154,7 +151,7 @@ async function resolveOrganisations(
  * (nearest first), then anywhere in the caller's scope when that is a single row. A label that
  * still names several rows is refused naming their organisations.
  */
-async function resolveRefs(db: Kysely<DB>, m: EntityModel, caller: Caller, ref: RefModel, rows: Row[]): Promise<void> {
+async function resolveRefs(db: Kysely<DB>, m: EntityModel, caller: Caller, ref: RefModel, rows: SheetRow[]): Promise<void> {
   const labels = [
     ...new Set(
       rows
@@ -195,101 +192,13 @@ async function resolveRefs(db: Kysely<DB>, m: EntityModel, caller: Caller, ref: 
   }
 }
 
-/** Unique sets: a repeat inside the file names the earlier row; a clash with stored rows says so. */
-async function checkUnique(db: Kysely<DB>, m: EntityModel, caller: Caller, rows: Row[]): Promise<void> {
-  for (const set of m.uniqueSets) {
-    const valueOf = (body: Body, p: string) => (p === 'orgId' ? (body.orgId ?? caller.orgId) : body[p]);
-    const labelList = set.filter((p) => p !== 'orgId').map((p) => `${m.labelPrefix}.${p}`);
-    const field = set[set.length - 1];
-    const keyed = rows.filter((r) => set.every((p) => valueOf(r.body, p) !== undefined && valueOf(r.body, p) !== null));
-    const seen = new Map<string, number>();
-    for (const r of keyed) {
-      const k = JSON.stringify(set.map((p) => String(valueOf(r.body, p))));
-      const first = seen.get(k);
-      if (first === undefined) seen.set(k, r.row);
-      else r.errs.push({ field, key: 'sheet.duplicateInFile', params: { row: first }, labelList });
-    }
-    const cols = set.map((p) => sql.raw(`${m.columns.get(p)!}::text`));
-    for (let i = 0; i < keyed.length; i += 1000) {
-      const chunk = keyed.slice(i, i + 1000);
-      // One array per column (not a parameter per cell): the statement keeps one shape however many
-      // rows, which the embedded PGlite spun on when the same many-parameter statement ran again.
-      const arrays = set.map((p) => sql`${chunk.map((r) => String(valueOf(r.body, p)))}::text[]`);
-      const found = await sql<
-        Record<string, string>
-      >`SELECT ${sql.join(cols)} FROM ${sql.raw(m.table)} WHERE (${sql.join(cols)}) IN (SELECT * FROM unnest(${sql.join(arrays)}))`.execute(
-        db,
-      );
-      const existing = new Set(found.rows.map((row) => JSON.stringify(Object.values(row))));
-      for (const r of chunk) {
-        if (existing.has(JSON.stringify(set.map((p) => String(valueOf(r.body, p))))))
-          r.errs.push({ field, key: 'error.duplicate', params: {}, labelList });
-      }
-    }
-  }
-}
-
-/**
- * x-entity.identity: a value (leading zeros ignored) repeated by another row of the file names the
- * earlier row; one held by a stored row of any organisation is refused with the create route's
- * words, which say nothing of that row.
- */
-async function checkIdentity(db: Kysely<DB>, m: EntityModel, rows: Row[]): Promise<void> {
-  const props = m.schema['x-entity'].identity;
-  if (!props) return;
-  const labelList = props.map((p) => `${m.labelPrefix}.${p}`);
-  const claims = rows.flatMap((r) =>
-    props.filter((p) => r.body[p] !== undefined && r.body[p] !== null).map((p) => ({ r, p, identity: deviceIdentity(String(r.body[p])) })),
-  );
-  const first = new Map<string, Row>();
-  for (const c of claims) {
-    const earlier = first.get(c.identity);
-    if (!earlier) first.set(c.identity, c.r);
-    else if (earlier !== c.r)
-      c.r.errs.push({ field: c.p, key: 'sheet.duplicateInFile', params: { row: earlier.row }, labelList: [`${m.labelPrefix}.${c.p}`] });
-  }
-  if (!claims.length) return;
-  const held = await sql<{
-    identity: string;
-  }>`SELECT identity FROM ${sql.table(identityTable(m.table))} WHERE identity = ANY(${[...first.keys()]}::text[])`.execute(db);
-  const taken = new Set(held.rows.map((h) => h.identity));
-  for (const c of claims) if (taken.has(c.identity)) c.r.errs.push({ field: c.p, key: 'error.identityTaken', params: {}, labelList });
-}
-
 const shown = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v));
 
 /**
  * Row errors in the caller's words, quoting what the cell held: an enum lists its allowed labels,
  * any other schema failure adds the value after the message.
  */
-/** `uniqueInTenant` properties: a repeat within one tenant in the file, or a stored row of that tenant. */
-async function checkTenantUnique(db: Kysely<DB>, m: EntityModel, rows: Row[]): Promise<void> {
-  for (const p of m.schema['x-entity'].uniqueInTenant ?? []) {
-    const keyed = rows.filter((r) => r.body[p] !== undefined && r.body[p] !== null);
-    const labelKey = `${m.labelPrefix}.${p}`;
-    const seen = new Map<string, number>();
-    for (const r of keyed) {
-      const k = `${tenantPath(r.orgPath)}\u0000${String(r.body[p])}`;
-      const first = seen.get(k);
-      if (first === undefined) seen.set(k, r.row);
-      else r.errs.push({ field: p, key: 'sheet.duplicateInFile', params: { row: first }, labelList: [labelKey] });
-    }
-    const values = [...new Set(keyed.map((r) => String(r.body[p])))];
-    if (!values.length) continue;
-    const found = await sql<{
-      v: string;
-      path: string;
-    }>`SELECT t.${sql.raw(m.columns.get(p)!)}::text AS v, o.path FROM ${sql.raw(m.table)} t JOIN organisation o ON o.id = t.org_id WHERE t.${sql.raw(m.columns.get(p)!)}::text = ANY(${values}::text[])`.execute(
-      db,
-    );
-    const taken = new Set(found.rows.map((f) => `${tenantPath(f.path)}\u0000${f.v}`));
-    for (const r of keyed)
-      if (taken.has(`${tenantPath(r.orgPath)}\u0000${String(r.body[p])}`))
-        r.errs.push({ field: p, key: 'validation.duplicateInTenant', params: {}, labelKey });
-  }
-}
-
-function render(m: EntityModel, cols: SheetColumn[], r: Row, t: Translate): RowErrors['errors'] {
+function render(m: EntityModel, cols: SheetColumn[], r: SheetRow, t: Translate): RowErrors['errors'] {
   return r.errs.map((fe) => {
     const col = cols.find((c) => c.key === fe.field || c.ref?.prop === fe.field);
     const raw = col ? r.raw[col.key] : undefined;
@@ -298,37 +207,71 @@ function render(m: EntityModel, cols: SheetColumn[], r: Row, t: Translate): RowE
       const message = t('sheet.enumInvalid', { field: t(fe.labelKey ?? col.labelKey), value: shown(raw), allowed: allowed.join('、') });
       return { field: fe.field, key: 'sheet.enumInvalid', message };
     }
-    const params = fe.labelList ? { ...fe.params, fields: fe.labelList.map((k) => t(k)).join('、') } : fe.params;
+    const list = (keys: string[] | undefined) => keys?.map((k) => t(k)).join('、');
+    const params = {
+      ...fe.params,
+      ...(fe.labelList ? { fields: list(fe.labelList)! } : {}),
+      ...(fe.otherList ? { others: list(fe.otherList)! } : {}),
+    };
     const message = renderFieldError({ ...fe, params }, t);
     const quote = raw !== undefined && fe.key.startsWith('validation.') && fe.key !== 'validation.required';
     return { field: fe.field, key: fe.key, message: quote ? t('sheet.withValue', { message, value: shown(raw) }) : message };
   });
 }
 
-function parseRows(m: EntityModel, sheet: SheetRows, cols: SheetColumn[], readOnly: SheetColumn[], zone?: string): Row[] {
+function parseRows(m: EntityModel, sheet: SheetRows, cols: SheetColumn[], readOnly: SheetColumn[], zone?: string): SheetRow[] {
   const byIndex = mapHeaders(sheet.headers, cols, readOnly);
+  const readOnlyIndex = headerIndex(readOnly);
+  const readOnlyAt = sheet.headers.map((h) => readOnlyIndex.get(h.trim().toLowerCase()));
   return sheet.rows.map(({ row, cells }) => {
     const body: Body = {};
     const raw: Body = {};
+    const readOnlyRaw: Body = {};
+    const given = new Set<string>();
     byIndex.forEach((c, i) => {
       if (c && cells[i] !== undefined) {
         raw[c.key] = cells[i];
         body[c.key] = coerce(m, c, cells[i], zone);
+        given.add(c.ref?.prop ?? c.key);
       }
     });
-    return { row, body, errs: [], raw, orgPath: '' };
+    readOnlyAt.forEach((c, i) => {
+      if (c && !byIndex[i] && cells[i] !== undefined) readOnlyRaw[c.key] = cells[i];
+    });
+    return { row, body, errs: [], raw, readOnlyRaw, orgPath: '', given };
   });
 }
 
-function finish(m: EntityModel, cols: SheetColumn[], rows: Row[], t: Translate): CheckedRows {
+/** Each valid row's plan, and the bodies to create and the updates to write. */
+function planOf(rows: SheetRow[], changes: Map<SheetRow, Body>): Pick<CheckedRows, 'plan' | 'updates'> & { creates: SheetRow[] } {
+  const valid = rows.filter((r) => !r.errs.length);
+  const plan = valid.map((r): RowPlan => {
+    if (!r.match) return { row: r.row, action: 'create' };
+    const changed = Object.keys(changes.get(r) ?? {});
+    return { row: r.row, action: changed.length ? 'update' : 'unchanged', key: r.match.key, ...(changed.length ? { changed } : {}) };
+  });
+  const updates = valid.flatMap((r): RowUpdate[] => {
+    const c = changes.get(r);
+    return r.match?.stored && c && Object.keys(c).length ? [{ row: r.row, id: r.match.id, before: r.match.stored, changes: c }] : [];
+  });
+  return { plan, updates, creates: valid.filter((r) => !r.match) };
+}
+
+function finish(m: EntityModel, cols: SheetColumn[], rows: SheetRow[], t: Translate, extra: Partial<CheckedRows> = {}): CheckedRows {
   return {
     bodies: rows.map(({ row, body }) => ({ row, body })),
     errors: rows.filter((r) => r.errs.length).map((r) => ({ row: r.row, errors: render(m, cols, r, t) })),
+    ...extra,
   };
 }
 
-/** Import rows checked as creates: relations resolved, the create schema, the entity's own rule, unique sets. */
-export async function checkImportRows(
+/**
+ * Import rows: relations resolved, the update schema (what the row gives is well-formed), the
+ * natural keys looked up (identify.ts), then a row naming no record checked as a create (the create
+ * schema) and one naming a record as its update (read-only columns unchanged); the entity's own
+ * rule over what would be stored. A row equal to its record is unchanged: nothing is written.
+ */
+export const checkImportRows = (
   db: Kysely<DB>,
   m: EntityModel,
   caller: Caller,
@@ -338,6 +281,31 @@ export async function checkImportRows(
   readOnly: SheetColumn[] = [],
   zone?: string,
   bodyCheck?: BodyCheck,
+): Promise<CheckedRows> => checkRows(db, m, caller, sheet, cols, t, readOnly, zone, bodyCheck, false);
+
+/** Import rows that can only be new (the passport's accounts and organisations): a row naming a stored record is a duplicate. */
+export const checkCreateRows = (
+  db: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  sheet: SheetRows,
+  cols: SheetColumn[],
+  t: Translate,
+  readOnly: SheetColumn[] = [],
+  zone?: string,
+): Promise<CheckedRows> => checkRows(db, m, caller, sheet, cols, t, readOnly, zone, undefined, true);
+
+async function checkRows(
+  db: Kysely<DB>,
+  m: EntityModel,
+  caller: Caller,
+  sheet: SheetRows,
+  cols: SheetColumn[],
+  t: Translate,
+  readOnly: SheetColumn[],
+  zone: string | undefined,
+  bodyCheck: BodyCheck | undefined,
+  createOnly: boolean,
 ): Promise<CheckedRows> {
   const rows = parseRows(m, sheet, cols, readOnly, zone);
   for (const r of rows) {
@@ -347,29 +315,46 @@ export async function checkImportRows(
   // The row's own organisation first: the other relations are looked up from it.
   for (const c of cols) if (c.ref?.isOrganisation) await resolveOrganisations(db, m, caller, c.ref, rows, c.ref.prop === 'orgId');
   for (const c of cols) if (c.ref && !c.ref.isOrganisation) await resolveRefs(db, m, caller, c.ref, rows);
-  const validate = validator(m.createSchema);
+  const wellFormed = validator(m.updateSchema);
   for (const r of rows) {
     normaliseBody(m.schema, r.body);
-    if (!validate(r.body)) r.errs.push(...toFieldErrors(validate.errors, m.labelPrefix));
+    if (!wellFormed(r.body)) r.errs.push(...toFieldErrors(wellFormed.errors, m.labelPrefix));
   }
-  if (bodyCheck) for (const r of rows) if (!r.errs.length) r.errs.push(...(await bodyCheck(r.body, { db, caller })));
-  await checkUnique(
-    db,
+  const ok = () => rows.filter((r) => !r.errs.length);
+  await identifyRows(db, m, caller, ok(), cols, createOnly);
+  await loadMatches(db, m, caller, ok());
+  const create = validator(m.createSchema);
+  const guarded = guardedReadOnly(m, readOnly);
+  const changes = new Map<SheetRow, Body>();
+  for (const r of ok()) {
+    // Gone from the caller's scope between the look-up and the load (deleted meanwhile): a new record.
+    if (r.match && !r.match.stored) delete r.match;
+    const stored = r.match?.stored;
+    if (!stored) {
+      if (!create(r.body)) r.errs.push(...toFieldErrors(create.errors, m.labelPrefix));
+      continue;
+    }
+    for (const c of readOnlyChanged(m, r, stored, guarded, zone))
+      r.errs.push({ field: c.key, key: 'sheet.readOnlyChanged', params: {}, labelKey: c.labelKey });
+    changes.set(r, changesOf(m, r, stored));
+  }
+  if (bodyCheck)
+    for (const r of ok()) {
+      const stored = r.match?.stored;
+      const c = changes.get(r);
+      if (stored && c && !Object.keys(c).length) continue; // unchanged: nothing is written
+      r.errs.push(...(await bodyCheck(stored ? mergedOver(stored, c ?? {}) : r.body, { db, caller })));
+    }
+  if (createOnly) return finish(m, cols, rows, t);
+  const { creates, ...plan } = planOf(rows, changes);
+  const failed = rows.filter((r) => r.errs.length);
+  return finish(
     m,
-    caller,
-    rows.filter((r) => !r.errs.length),
+    cols,
+    [...creates, ...failed].sort((a, b) => a.row - b.row),
+    t,
+    plan,
   );
-  await checkTenantUnique(
-    db,
-    m,
-    rows.filter((r) => !r.errs.length),
-  );
-  await checkIdentity(
-    db,
-    m,
-    rows.filter((r) => !r.errs.length),
-  );
-  return finish(m, cols, rows, t);
 }
 
 const renewSchemas = new WeakMap<EntityModel, Record<string, unknown>>();

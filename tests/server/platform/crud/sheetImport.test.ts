@@ -56,7 +56,18 @@ describe.each(BACKENDS)('spreadsheet import an administrator can trust on %s', (
     // A member's second concurrent upload may be told to wait (429); every answered one is the same.
     const answered = answers.filter((a) => a.status === 200);
     expect(answered.length).toBeGreaterThanOrEqual(12);
-    for (const a of answered) expect(a.body).toEqual({ success: true, message: '全部41行数据有效', total: 41, invalid: 0, rows: [] });
+    for (const a of answered)
+      expect(a.body).toEqual({
+        success: true,
+        message: '全部41行数据有效',
+        total: 41,
+        invalid: 0,
+        rows: [],
+        created: 41,
+        updated: 0,
+        unchanged: 0,
+        plan: Array.from({ length: 41 }, (_, i) => ({ row: i + 2, action: 'create' })),
+      });
     for (const a of answers.filter((x) => x.status !== 200))
       expect(a).toMatchObject({ status: 429, body: { message: '您的上一个导入尚未完成，请完成后再试' } });
     const m = members[0];
