@@ -41,9 +41,12 @@ describe.each(BACKENDS)('a policy added later on %s', (backend) => {
     const day = new ScriptedDay(START, HOME)
       .step(600, 0, { acc: true, alarmBits: [GNSS_ANTENNA_BIT] })
       .step(120, 40, { alarmBits: [GNSS_ANTENNA_BIT] });
+    // Five hours before, ten minutes idling too, a drive and a stop: history the pass after the
+    // edit does not reach, until a late upload's window does.
+    const older = new ScriptedDay(START - 5 * 3_600_000, HOME).step(600, 0, { acc: true }).step(120, 40).step(300, 0, { acc: false });
     const phone = demoTerminal(17);
     const vehicleId = await rig.vehicleOf(phone);
-    await rig.send(phone, day.reports);
+    await rig.send(phone, [...older.reports, ...day.reports]);
     expect(await idles(vehicleId)).toEqual([]);
     const antenna = await sql<{
       end: Date | null;
@@ -79,8 +82,13 @@ describe.each(BACKENDS)('a policy added later on %s', (backend) => {
     const late = new ScriptedDay(START - 3_600_000, HOME).step(180, 0, { acc: true }).step(60, 40);
     await rig.send(phone, late.reports, { blind: true });
     const all = await idles(vehicleId);
-    expect(all.map((a) => a.begin)).toEqual([START - 3_600_000, START, idleFrom]);
+    // Its window reaches back to the trip five hours before too, whose idling the new policy makes an
+    // alarm: history all the same (its reports were there before the edit), so not announced.
+    expect(all.map((a) => a.begin)).toEqual([START - 5 * 3_600_000, START - 3_600_000, START, idleFrom]);
     const heardLate = rig.raised.slice(heardBefore).filter((a) => a.vehicleId === vehicleId && a.type === 'Idle');
-    expect(heardLate.map((a) => a.id)).toEqual([stored[1].id, all[0].id]);
+    expect(heardLate.map((a) => a.id)).toEqual([stored[1].id, all[1].id]);
+    const flags = await sql<{ announced: boolean }>`
+      SELECT announced FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Idle' ORDER BY begin_time`.execute(rig.s.database.db);
+    expect(flags.rows.map((r) => r.announced)).toEqual([false, true, false, true]);
   });
 });
