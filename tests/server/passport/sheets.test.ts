@@ -1,5 +1,5 @@
 import { BACKENDS, type TestServer, useTestServer } from '../../helpers/testServer';
-import { multipartFile, XLSX } from '../../helpers/multipart';
+import { XLSX, uploadSheet, inLanguage } from '../../helpers/multipart';
 import { downloadFrom, readXlsx, xlsxOf } from '../../helpers/xlsx';
 
 interface RowReport {
@@ -15,16 +15,7 @@ describe.each(BACKENDS)('organisation and account spreadsheets on %s', (backend)
     admin = token;
   });
 
-  const upload = async (token: string, url: string, file: Buffer, lang?: string) => {
-    const { payload, headers } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
-    });
-    return { status: res.statusCode, body: JSON.parse(res.body) };
-  };
+  const upload = (token: string, url: string, file: Buffer, lang?: string) => uploadSheet(s.app, token, url, file, inLanguage(lang));
   const errorsOf = (rows: RowReport[], row: number) => rows.find((r) => r.row === row)?.errors ?? [];
   const count = async (table: 'organisation' | 'member', column: 'code' | 'login_name', values: string[]) =>
     (await s.database.db.selectFrom(table).select('id').where(column, 'in', values).execute()).length;

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { isLicencePlate } from '../../../../schemas/kit/vehicleCodes';
 import { BACKENDS, type TestServer, useTestServer } from '../../../helpers/testServer';
-import { multipartFile, XLSX } from '../../../helpers/multipart';
+import { uploadSheet } from '../../../helpers/multipart';
 import { xlsxOf } from '../../../helpers/xlsx';
 
 describe('licence plate formats', () => {
@@ -56,11 +56,7 @@ describe.each(BACKENDS)('what people type, checked and normalised on %s', (backe
     s = server;
     admin = token;
   });
-  const upload = async (token: string, url: string, file: Buffer) => {
-    const { payload, headers } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({ method: 'POST', url, payload, headers: { ...headers, authorization: `Bearer ${token}` } });
-    return { status: res.statusCode, body: JSON.parse(res.body) };
-  };
+  const upload = (token: string, url: string, file: Buffer) => uploadSheet(s.app, token, url, file);
   const add = (token: string, body: object) => s.call(token, 'POST', '/api/vehicle/vehicle', body);
 
   it('trims and upper-cases plates and VINs, refuses what is no plate, and keeps plates unique in the tenant tree', async () => {

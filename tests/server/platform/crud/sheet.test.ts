@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { BACKENDS, type TestServer, useTestServer } from '../../../helpers/testServer';
-import { multipartFile, XLSX } from '../../../helpers/multipart';
+import { XLSX, uploadSheet, inLanguage } from '../../../helpers/multipart';
 import { downloadFrom, readXlsx, xlsxOf } from '../../../helpers/xlsx';
 
 describe.each(BACKENDS)('spreadsheet export, template and import on %s', (backend) => {
@@ -11,16 +11,8 @@ describe.each(BACKENDS)('spreadsheet export, template and import on %s', (backen
     admin = token;
   });
 
-  const upload = async (token: string, url: string, file: Buffer, lang?: string, name = 'rows.xlsx') => {
-    const { payload, headers } = multipartFile(name, file, XLSX);
-    const res = await s.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
-    });
-    return { status: res.statusCode, body: JSON.parse(res.body) };
-  };
+  const upload = (token: string, url: string, file: Buffer, lang?: string, name = 'rows.xlsx') =>
+    uploadSheet(s.app, token, url, file, inLanguage(lang), name);
   const download = (token: string, method: 'GET' | 'POST', url: string, body?: object, lang?: string) =>
     downloadFrom(s, token, method, url, body, lang);
 

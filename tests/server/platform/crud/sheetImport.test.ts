@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { BACKENDS, type TestServer, useTestServer } from '../../../helpers/testServer';
-import { multipartFile, XLSX } from '../../../helpers/multipart';
+import { uploadSheet } from '../../../helpers/multipart';
 import { downloadFrom, readXlsx, xlsxOf } from '../../../helpers/xlsx';
 
 /** The parts of an xlsx in the order Excel writes them: the worksheet before styles and shared strings. */
@@ -32,11 +32,8 @@ describe.each(BACKENDS)('spreadsheet import an administrator can trust on %s', (
     admin = token;
   });
 
-  const upload = async (token: string, url: string, file: Buffer, headers: Record<string, string> = {}) => {
-    const { payload, headers: h } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({ method: 'POST', url, payload, headers: { ...h, authorization: `Bearer ${token}`, ...headers } });
-    return { status: res.statusCode, body: JSON.parse(res.body) };
-  };
+  const upload = (token: string, url: string, file: Buffer, headers: Record<string, string> = {}) =>
+    uploadSheet(s.app, token, url, file, headers);
 
   it('gives the same answer for one file with real date cells uploaded many times at once', async () => {
     const wb = new ExcelJS.Workbook();

@@ -2,7 +2,7 @@ import JSZip from 'jszip';
 import { importGate, ImportGate } from '../../../../server/platform/crud/sheet/importGate';
 import { MAX_XLSX_ENTRIES } from '../../../../server/platform/crud/sheet/zipLimits';
 import { BACKENDS, type TestServer, useTestServer } from '../../../helpers/testServer';
-import { multipartFile, XLSX } from '../../../helpers/multipart';
+import { uploadSheet, inLanguage } from '../../../helpers/multipart';
 import { downloadFrom, readXlsx, xlsxOf } from '../../../helpers/xlsx';
 
 /** The central directory's and local header's declared uncompressed size of `name`, rewritten. */
@@ -47,16 +47,7 @@ describe.each(BACKENDS)('spreadsheet import limits and round trips on %s', (back
     admin = token;
   });
 
-  const upload = async (token: string, url: string, file: Buffer, lang?: string) => {
-    const { payload, headers } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
-    });
-    return { status: res.statusCode, body: JSON.parse(res.body) };
-  };
+  const upload = (token: string, url: string, file: Buffer, lang?: string) => uploadSheet(s.app, token, url, file, inLanguage(lang));
 
   it('refuses a small xlsx that inflates into a huge cell before parsing it, in the caller language', async () => {
     const bomb = await xlsxOf([['品牌名称'], ['x'.repeat(48 * 1024 * 1024)]]);

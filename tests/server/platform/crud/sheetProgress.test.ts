@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BACKENDS, type TestServer, useTestServer } from '../../../helpers/testServer';
-import { multipartFile, XLSX } from '../../../helpers/multipart';
+import { multipartFile, XLSX, uploadSheet } from '../../../helpers/multipart';
 import { xlsxOf } from '../../../helpers/xlsx';
 
 /** Rows so far out of all, per member, of exports and imports, and a cancelled import that stores nothing (issue 14). */
@@ -19,16 +19,8 @@ describe.each(BACKENDS)('export and import progress on %s', (backend) => {
     xlsxOf([['车牌号'], ...Array.from({ length: file }, (_, i) => [`${prefix}${String(10000 + i)}`])], '数据');
   const count = async (prefix: string) =>
     (await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { criteria: { keyword: prefix }, pageSize: 1 })).body.total as number;
-  const upload = async (token: string, url: string, file: Buffer, pid?: string) => {
-    const { payload, headers } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: { ...headers, authorization: `Bearer ${token}`, ...(pid ? { 'x-progress-id': pid } : {}) },
-    });
-    return { status: res.statusCode, body: JSON.parse(res.body) };
-  };
+  const upload = (token: string, url: string, file: Buffer, pid?: string) =>
+    uploadSheet(s.app, token, url, file, pid ? { 'x-progress-id': pid } : {});
 
   it("reports an export's rows written out of all, to the member who asked only", async () => {
     const total = (await s.call(admin, 'POST', '/api/vehicle/vehicle/query', { pageSize: 1 })).body.total as number;

@@ -1,5 +1,5 @@
 import { BACKENDS, type TestServer, useTestServer } from '../../../helpers/testServer';
-import { multipartFile, XLSX } from '../../../helpers/multipart';
+import { uploadSheet, inLanguage } from '../../../helpers/multipart';
 import { downloadFrom, readXlsx, xlsxOf } from '../../../helpers/xlsx';
 
 interface Vehicle {
@@ -20,16 +20,7 @@ describe.each(BACKENDS)('re-importing an export on %s', (backend) => {
     admin = token;
   });
 
-  const upload = async (token: string, url: string, file: Buffer, lang?: string) => {
-    const { payload, headers } = multipartFile('rows.xlsx', file, XLSX);
-    const res = await s.app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: { ...headers, authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
-    });
-    return { status: res.statusCode, body: JSON.parse(res.body) };
-  };
+  const upload = (token: string, url: string, file: Buffer, lang?: string) => uploadSheet(s.app, token, url, file, inLanguage(lang));
   const check = (token: string, file: Buffer, lang?: string) => upload(token, '/api/vehicle/vehicle/importValidate', file, lang);
   const apply = (token: string, file: Buffer) => upload(token, '/api/vehicle/vehicle/import', file);
   const shanghai = async (token: string): Promise<Vehicle[]> =>
