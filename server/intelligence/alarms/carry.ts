@@ -10,9 +10,9 @@
  *
  * Carried are the alarms whose every source is a rule that can go on from the stored row alone:
  * the alarm word's bits, trouble codes, and the policy's Idle, StopLongTime, OverSpeed and Low
- * (battery readings) runs. The others (Fatigue's drive and rest, Trail's anchor, a fence's speed
- * limit, Skewing, FuelDrain, the clock's stops) still make the window reach back to their begin
- * (store.ts windowBounds).
+ * (battery readings) runs. The others open for a while (Fatigue's drive and rest, Trail's anchor, a
+ * fence's speed limit, Skewing, the clock's stops) still make the window reach back to their begin
+ * (store.ts windowBounds); a FuelDrain is an instant, never open, so it never does.
  */
 
 import { sql, type Kysely, type RawBuilder } from 'kysely';
