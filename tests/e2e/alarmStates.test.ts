@@ -72,6 +72,8 @@ describe('alarm centre history', () => {
       .getByTestId('alarm-shown')
       .filter({ hasText: `告警 #${successor.id}` })
       .waitFor();
+    // The list of two gives way to the successor's alone.
+    await table.locator('tr.ant-table-row').nth(1).waitFor({ state: 'detached' });
     await table.locator('tr.ant-table-row').filter({ hasText: '司机在等货' }).waitFor();
     expect(await table.locator('tr.ant-table-row').count()).toBe(1);
     expect(await table.getByTestId('alarm-state').count()).toBe(0);

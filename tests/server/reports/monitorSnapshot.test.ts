@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Caller } from '../../../server/platform/auth/caller';
 import { monitorJson, vehicleCounts } from '../../../server/reports/dashboardRoutes';
 import { MonitorSnapshot } from '../../../server/reports/monitorSnapshot';
+import { today } from '../../../server/reports/ranges';
 import { BACKENDS } from '../../helpers/testServer';
 import { demoTerminal, startGateway, terminalIdOf, until, type GatewayHarness } from '../telematics/gateway/harness';
 
@@ -21,7 +22,8 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
   /** The administrator's organisation (the root). */
   let rootPath: string;
   const db = () => h.s.database.db;
-  const DAY = '2026-11-24';
+  /** The day the server counts services from: today in the fleet's zone (the app's default). */
+  const day = () => today('Asia/Shanghai').day;
   const asCaller = (orgPath: string) => ({ orgPath }) as Caller; // the SQL reference reads only the path
   const query = async (token: string, body: object) => {
     const r = await h.s.call(token, 'POST', '/api/vehicle/monitor/query', body);
@@ -47,7 +49,7 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
       SELECT v.terminal_id, NULL, v.id % 2 = 0 FROM vehicle v JOIN terminal t ON t.id = v.terminal_id
       WHERE t.terminal_no NOT IN (${demoTerminal(3)}, ${demoTerminal(7)})
       ON CONFLICT (terminal_id) DO UPDATE SET online = excluded.online`.execute(db());
-    await sql`UPDATE vehicle SET service_end = ${DAY}::date + (id % 3) * 20 WHERE id % 4 = 0`.execute(db());
+    await sql`UPDATE vehicle SET service_end = ${day()}::date + (id % 3) * 20 WHERE id % 4 = 0`.execute(db());
     // Alarms of every kind for the one definition of alarming (alarms/current.ts): open, ended an hour ago
     // unhandled (alarming), ended two days ago unhandled, ended and handled, open but withdrawn (not).
     await sql`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, end_time, fired_at, handled, state)
@@ -84,7 +86,7 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
       }
       for (const orgId of [null, hn, hd]) {
         const r = await h.s.call(token, 'POST', '/api/vehicle/index/vehicleCount', { criteria: { orgId } });
-        expect(r.body).toEqual(await vehicleCounts(db(), asCaller(path), orgId, DAY));
+        expect(r.body).toEqual(await vehicleCounts(db(), asCaller(path), orgId, day()));
       }
     }
     // The fixture covers what it means to: some moving, some parked, some offline, some alarming, some expiring.
@@ -139,7 +141,7 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
     expect(raised.data.find((v: { vehicleId: number }) => v.vehicleId === quiet.vehicleId)).toMatchObject({ alarming: true });
     for (const orgId of [null, await h.s.orgId('HN')])
       expect((await h.s.call(admin, 'POST', '/api/vehicle/index/vehicleCount', { criteria: { orgId } })).body).toEqual(
-        await vehicleCounts(db(), asCaller(rootPath), orgId, DAY),
+        await vehicleCounts(db(), asCaller(rootPath), orgId, day()),
       );
     expect(withoutAsOf(await query(admin, { criteria: {}, format: 'items' }))).toEqual(
       JSON.parse(await monitorJson(db(), asCaller(rootPath), {}, 'items')),
