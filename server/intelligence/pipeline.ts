@@ -23,7 +23,7 @@ import {
 } from './deriver';
 import { loadVehicleContexts, loadWindows } from './windowLoad';
 import { dayStart, localDay } from './localDay';
-import { SettingsCache, type DerivePass } from './settingsCache';
+import { judgedFromSql, SettingsCache, type DerivePass } from './settingsCache';
 import { DEFAULT_HELD_LIMITS, heldFrom, HeldWindows, newestOf, type HeldLimits, type HeldWindow } from './heldWindows';
 
 /** What a store commit tells the pipeline: per vehicle, the device times it stored. */
@@ -411,7 +411,7 @@ export class DerivationPipeline {
   private async derivePendingIn(trx: Kysely<DB>, vehicleIds: number[], committed: Array<() => void>): Promise<ToHold[]> {
     const states = new Map((await lockStates(trx, vehicleIds)).map((s) => [s.vehicle_id, s]));
     // The marks committed by now; later ones stay for the next pass (this one may not read their reports).
-    // With the snapshot they were taken in: a report it does not see has had no mark taken yet (newlyDecided.ts).
+    // With the snapshot they were taken in: what it sees was judged by this pass's settings or older (newlyDecided.ts).
     const marks = (
       await sql<{ vehicle_id: number; f: Date; t: Date; snapshot: string }>`
       WITH taken AS (DELETE FROM derive_mark WHERE vehicle_id = ANY(${vehicleIds}::int[]) RETURNING vehicle_id, pending_from, pending_to)
@@ -577,7 +577,7 @@ export class DerivationPipeline {
     await sql`
       UPDATE derive_state d SET watermark = GREATEST(d.watermark, i.watermark), derived_at = now(), derived_seq = COALESCE(i.seq, d.derived_seq),
         marks_snapshot = COALESCE(i.snapshot::pg_snapshot, d.marks_snapshot),
-        judged_from = CASE WHEN i.snapshot IS NOT NULL AND d.alarm_settings <> ${alarmSettings} THEN d.marks_snapshot ELSE d.judged_from END,
+        judged_from = CASE WHEN i.snapshot IS NULL THEN d.judged_from ELSE ${judgedFromSql(alarmSettings)} END,
         alarm_settings = CASE WHEN i.snapshot IS NULL THEN d.alarm_settings ELSE ${alarmSettings} END
       FROM unnest(${present.map((w) => w.vehicleId)}::int[], ${newest.map((t) => boundOf(t)?.toISOString() ?? null)}::timestamptz[], ${seqs}::bigint[],
         ${present.map((w) => w.taken?.snapshot ?? null)}::text[]) AS i(vehicle_id, watermark, seq, snapshot)

@@ -9,7 +9,7 @@
  * committing during a pass is the next pass's, as it was when each pass read the tables itself.
  */
 
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../platform/db/tables';
 import type { VehicleContext } from './samples';
 import { policiesFor, type PolicySet } from './alarms/policies';
@@ -90,6 +90,15 @@ export const lookupsOnce = (db: Kysely<DB>): DeriveLookups => new Memo().over(db
 
 /** The lookups of a pass when the pipeline gave them, else read once for this call. */
 export const lookupsOf = (db: Kysely<DB>, pass: DerivePass | undefined): DeriveLookups => pass?.lookups ?? lookupsOnce(db);
+
+/**
+ * The snapshot whose reports were judged by the alarms' settings before their last change, for a
+ * pass judging by `alarmSettings` (`d`: the vehicle's derive_state row): its marks snapshot when
+ * they changed since its last pass, else the one kept (judged_from). One rule for the pass that
+ * keeps it (pipeline.ts) and the one that reads it (alarms/newlyDecided.ts).
+ */
+export const judgedFromSql = (alarmSettings: string | undefined): RawBuilder<string | null> =>
+  sql<string | null>`CASE WHEN d.alarm_settings <> ${alarmSettings ?? null}::text THEN d.marks_snapshot ELSE d.judged_from END`;
 
 /** The tables whose edits change which alarms the reports make: policies, fences and their links, organisations' paths. */
 const ALARM_SETTINGS = ['policy', 'fence', 'vehicle_fence', 'organisation'];

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { firstAtOrAfter, type DeriveObdRecord, type DerivePosition, type TimeRange } from '../deriver';
+import { judgedFromSql } from '../settingsCache';
 import { alarmKey, type StoredAlarm } from './store';
 import type { AlarmInterval } from './types';
 
@@ -42,7 +43,7 @@ async function historyOf(
       ${spans.map((s) => iso(s.from))}::timestamptz[], ${spans.map((s) => iso(s.to))}::timestamptz[]) AS s(id, vehicle_id, f, t)
     CROSS JOIN n
     JOIN derive_state d ON d.vehicle_id = s.vehicle_id
-    CROSS JOIN LATERAL (SELECT CASE WHEN d.alarm_settings <> ${alarmSettings ?? null}::text THEN d.marks_snapshot ELSE d.judged_from END AS judged) j
+    CROSS JOIN LATERAL (SELECT ${judgedFromSql(alarmSettings)} AS judged) j
     WHERE j.judged IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM position p WHERE p.vehicle_id = s.vehicle_id AND p.device_time BETWEEN s.f AND s.t AND ${unseen(sql`p.xmin`)})
       AND NOT EXISTS (SELECT 1 FROM obd_record o WHERE o.vehicle_id = s.vehicle_id AND o.device_time BETWEEN s.f AND s.t AND ${unseen(sql`o.xmin`)})`.execute(
