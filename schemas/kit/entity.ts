@@ -176,6 +176,9 @@ export interface PropertySchema {
   'x-notBefore'?: string;
 }
 
+/** The type a property holds besides null. */
+export const baseType = (p: PropertySchema): string | undefined => (Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type);
+
 export interface EntitySchema {
   $schema?: string;
   $id?: string;
@@ -368,7 +371,7 @@ export function queryBodySchema(schema: EntitySchema): Record<string, unknown> {
 }
 
 function criterionValueSchema(p: PropertySchema): PropertySchema {
-  const base = Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type;
+  const base = baseType(p);
   const out: PropertySchema = { type: (base ?? 'string') as PropertySchema['type'] };
   if (p.enum) out.enum = p.enum.filter((v) => v !== null);
   if (base === 'string') out.maxLength = 100;

@@ -1,4 +1,4 @@
-import { createBodySchema, type EntitySchema, type PropertySchema } from './entity';
+import { baseType, createBodySchema, type EntitySchema, type PropertySchema } from './entity';
 
 /**
  * The analyst's live preview (issue 17 §3): an entity's create form as a plain JSON Schema rjsf
@@ -11,8 +11,6 @@ import { createBodySchema, type EntitySchema, type PropertySchema } from './enti
 const DROPPED = ['x-ui', 'x-ref', 'x-column', 'x-normalize'];
 
 export const previewSchemaId = (entity: string) => `labelPreview-${entity}`;
-
-const baseType = (p: PropertySchema) => (Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type);
 
 /**
  * The create body of an entity (effective schema) as a form: writable scalar properties only

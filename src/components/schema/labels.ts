@@ -1,4 +1,4 @@
-import type { EntitySchema, PropertySchema } from '../../../schemas/kit/entity';
+import { baseType, type EntitySchema, type PropertySchema } from '../../../schemas/kit/entity';
 
 /** Catalogue keys of an entity's labels (schemas/locales/<lang>/entities/<entity>.json via the catalogue). */
 export const titleKey = (entity: string) => `entity.${entity}.title`;
@@ -12,10 +12,7 @@ export const fieldLabelKey = (entity: string, prop: string) => `${fieldsPrefix(e
 export const enumLabelKey = (entity: string, prop: string, value: string | number | boolean) =>
   `entity.${entity}.enums.${prop}.${String(value)}`;
 
-/** The type a property holds besides null. */
-export function baseType(p: PropertySchema): string | undefined {
-  return Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type;
-}
+export { baseType };
 
 export const isNumeric = (p: PropertySchema) => baseType(p) === 'integer' || baseType(p) === 'number';
 export const isDateTime = (p: PropertySchema) => p.format === 'date-time';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { PropertySchema } from '../../../../schemas/kit/entity';
+import { baseType, type PropertySchema } from '../../../../schemas/kit/entity';
 import type { Caller } from '../../auth/caller';
 import type { DB } from '../../db/tables';
 import type { EntityModel } from '../model';
@@ -24,7 +24,7 @@ function stableJson(v: unknown): string {
  */
 export function comparable(p: PropertySchema | undefined, v: unknown): string {
   if (v === null || v === undefined) return 'null';
-  const type = Array.isArray(p?.type) ? p.type.find((t) => t !== 'null') : p?.type;
+  const type = p && baseType(p);
   if (p?.format === 'date-time') {
     const at = v instanceof Date ? v.getTime() : Date.parse(String(v));
     return Number.isNaN(at) ? String(v) : String(Math.floor(at / 1000));

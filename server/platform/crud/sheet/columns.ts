@@ -1,5 +1,5 @@
 import type { CellValue } from 'exceljs';
-import type { PropertySchema } from '../../../../schemas/kit/entity';
+import { baseType, type PropertySchema } from '../../../../schemas/kit/entity';
 import { catalogues } from '../../../../schemas/kit/catalogue';
 import type { Translate } from '../../../../schemas/kit/i18n';
 import type { EntityModel, RefModel } from '../model';
@@ -17,7 +17,6 @@ export interface SheetColumn {
 }
 
 const position = (p: PropertySchema) => p['x-ui']?.order ?? 999;
-const baseType = (p: PropertySchema) => (Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type);
 
 function columnFor(m: EntityModel, prop: string): SheetColumn {
   const ref = m.refs.find((r) => r.prop === prop);

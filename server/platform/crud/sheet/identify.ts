@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import {
+  baseType,
   deviceIdentity,
   identityOwnerColumn,
   identityTable,
@@ -65,7 +66,7 @@ function claimsOf(m: EntityModel, caller: Caller, rows: SheetRow[], cols: SheetC
 
 /** Casts a text parameter to the column's type, so a date or a number compares as itself. */
 function typed(p: PropertySchema | undefined, value: ReturnType<typeof sql.ref>) {
-  const type = Array.isArray(p?.type) ? p.type.find((t) => t !== 'null') : p?.type;
+  const type = p && baseType(p);
   if (p?.format === 'date-time') return sql`${value}::timestamptz`;
   if (p?.format === 'date') return sql`${value}::date`;
   if (type === 'integer') return sql`${value}::bigint`;
