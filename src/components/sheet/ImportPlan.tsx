@@ -1,7 +1,7 @@
 import { Alert, Space, Table, Tag, Typography } from 'antd';
 import { useT } from '../../session/useT';
 import { fieldLabel } from './labels';
-import { updateLines, type SheetReport, type UpdateLine } from './report';
+import { linesPagination, updateLines, type SheetReport, type UpdateLine } from './report';
 
 /**
  * The preview of a checked import before the user confirms it: how many rows create, update and
@@ -47,7 +47,7 @@ export default function ImportPlan({ report, entity }: { report: SheetReport; en
             size="small"
             rowKey="key"
             dataSource={lines}
-            pagination={lines.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+            pagination={linesPagination(lines.length)}
             columns={[
               { title: t('console.sheet.row'), dataIndex: 'row', width: 90 },
               { title: t('console.sheet.planKey'), dataIndex: 'matched' },

@@ -12,7 +12,7 @@ import { templateFileName } from './fileNames';
 import { itemTitle } from '../schema/labels';
 import { entityTitle, fieldLabel } from './labels';
 import { fileProblem, humanSize, SHEET_EXTENSION, SHEET_MAX_BYTES, SHEET_MAX_ROWS } from './limits';
-import { errorLines, isSheetReport, type ErrorLine, type SheetReport } from './report';
+import { errorLines, isSheetReport, linesPagination, type ErrorLine, type SheetReport } from './report';
 import ImportPlan from './ImportPlan';
 import { downloadSheet, uploadSheet } from '../../services/sheet';
 import { saveBlob } from '../../utils/saveBlob';
@@ -269,7 +269,7 @@ function ErrorTable({ report, entity }: { report: SheetReport; entity: string })
         size="small"
         rowKey="key"
         dataSource={lines}
-        pagination={lines.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+        pagination={linesPagination(lines.length)}
         columns={[
           { title: t('console.sheet.row'), dataIndex: 'row', width: 90 },
           { title: t('console.sheet.field'), dataIndex: 'fieldLabel', width: 180 },

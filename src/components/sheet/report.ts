@@ -62,3 +62,6 @@ export function updateLines(
       changed: (p.changed ?? []).map(labelOf).join(separator),
     }));
 }
+
+/** A report's table of lines (errors, updates): ten a page, and no pager for ten or fewer. */
+export const linesPagination = (count: number) => (count > 10 ? { pageSize: 10, showSizeChanger: false } : false);
