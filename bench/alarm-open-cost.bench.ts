@@ -12,12 +12,8 @@
  */
 
 import { sql } from 'kysely';
-import { startDerivation } from '../server/intelligence';
-import { createAlarmEngine } from '../server/intelligence/alarms/engine';
-import { engineDerivers } from '../server/intelligence/engine';
-import { SimTerminal } from '../server/simulator/terminal';
 import { ScriptedDay } from '../tests/server/intelligence/alarms/scriptedDay';
-import { median, benchGateway } from './telematics/setup';
+import { benchEngine, benchGateway, median } from './telematics/setup';
 import { runAsScript, type BenchResult } from './lib';
 
 const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite').split(',') as Array<'pglite' | 'postgres'>;
@@ -36,15 +32,8 @@ async function once(kind: 'pglite' | 'postgres', days: number): Promise<BenchRes
   // A weak battery all along: the policy's Low run is open as long as the code and the bit.
   await sql`INSERT INTO policy (org_id, name, alarm_type, enabled, threshold, duration_minutes)
     SELECT id, 'bench low', 'Low', true, 11.8, 5 FROM organisation WHERE parent_id IS NULL`.execute(db);
-  const engine = createAlarmEngine({ db });
-  const derivation = await startDerivation({
-    db,
-    timeZone: 'Asia/Shanghai',
-    sources: [g.writer],
-    oneConnection: kind === 'pglite',
-    derivers: engineDerivers({ alarms: { onRaised: engine.announce } }),
-  });
-  const terminal = new SimTerminal({ host: '127.0.0.1', port: g.port, phone: g.phones[0] });
+  const run = await benchEngine(g, kind);
+  const { derivation, terminal } = run;
   try {
     await terminal.connect();
     const start = Date.now() - days * 86_400_000 - 3_600_000;
@@ -91,10 +80,7 @@ async function once(kind: 'pglite' | 'postgres', days: number): Promise<BenchRes
       alarmDeriverMs: +median(passes.map((p) => p.alarmsMs)).toFixed(1),
     };
   } finally {
-    terminal.destroy();
-    await derivation.close();
-    await engine.stop();
-    await g.close();
+    await run.close();
   }
 }
 

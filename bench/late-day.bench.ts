@@ -10,13 +10,10 @@
  */
 
 import { sql } from 'kysely';
-import { startDerivation } from '../server/intelligence';
-import { createAlarmEngine } from '../server/intelligence/alarms/engine';
-import { engineDerivers } from '../server/intelligence/engine';
 import type { RaisedAlarm } from '../server/intelligence/alarms/store';
-import { SimTerminal } from '../server/simulator/terminal';
 import { ScriptedDay } from '../tests/server/intelligence/alarms/scriptedDay';
-import { median, benchGateway } from './telematics/setup';
+import { dayStart, localDay } from '../server/intelligence/localDay';
+import { benchEngine, benchGateway, median } from './telematics/setup';
 import { runAsScript, type BenchResult } from './lib';
 
 const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite').split(',') as Array<'pglite' | 'postgres'>;
@@ -24,10 +21,10 @@ const RUNS = Number(process.env.BENCH_RUNS || 3);
 /** Reports per 0x0704 upload. */
 const BATCH = Number(process.env.BENCH_BATCH || 100);
 const HOME = { latitude: 31.2, longitude: 121.4 };
-const DAY_MS = 86_400_000;
+const ZONE = 'Asia/Shanghai';
 
-/** Yesterday from local midnight (Shanghai): 8,640 reports, one every 10 s. */
-function yesterday(midnight: number): ScriptedDay {
+/** Yesterday from its local midnight to the next: 8,640 reports, one every 10 s. */
+function yesterday(midnight: number, next: number): ScriptedDay {
   const day = new ScriptedDay(midnight, HOME)
     .step(7 * 3_600, 0, { acc: false }) // the night, parked
     .step(5 * 60, 0, { acc: true }) // warming up: Idle
@@ -38,7 +35,7 @@ function yesterday(midnight: number): ScriptedDay {
     .step(3 * 60, 0, { acc: true })
     .step(55 * 60, 55, { heading: 270 })
     .step(2 * 60, 105);
-  return day.step((midnight + DAY_MS - day.time) / 1000, 0, { acc: false }); // the evening and night
+  return day.step((next - day.time) / 1000, 0, { acc: false }); // the evening and night
 }
 
 async function once(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
@@ -54,20 +51,13 @@ async function once(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       SELECT id, ${name}, ${type}, true, ${threshold}, ${minutes}, ${params === null ? null : JSON.stringify(params)}::jsonb
       FROM organisation WHERE parent_id IS NULL`.execute(db);
   const announced: Array<{ at: number; alarm: RaisedAlarm }> = [];
-  const engine = createAlarmEngine({ db, onRaised: (a) => announced.push(...a.map((alarm) => ({ at: performance.now(), alarm }))) });
-  const derivation = await startDerivation({
-    db,
-    timeZone: 'Asia/Shanghai',
-    sources: [g.writer],
-    oneConnection: kind === 'pglite',
-    derivers: engineDerivers({ alarms: { onRaised: engine.announce } }),
-  });
-  const terminal = new SimTerminal({ host: '127.0.0.1', port: g.port, phone: g.phones[0] });
+  const run = await benchEngine(g, kind, (a) => announced.push(...a.map((alarm) => ({ at: performance.now(), alarm }))));
+  const { derivation, terminal } = run;
   try {
     await terminal.connect();
-    // Local midnight in Shanghai (UTC+8) of yesterday.
-    const todayMidnight = Math.floor((Date.now() + 8 * 3_600_000) / DAY_MS) * DAY_MS - 8 * 3_600_000;
-    const midnight = todayMidnight - DAY_MS;
+    // Yesterday from its local midnight.
+    const todayMidnight = dayStart(localDay(Date.now(), ZONE), ZONE);
+    const midnight = dayStart(localDay(todayMidnight - 1, ZONE), ZONE);
     const live = new ScriptedDay(Math.max(todayMidnight, Date.now() - 3_600_000), HOME).step(3_000, 40, { acc: true, every: 30 }).reports;
     for (const r of live) terminal.report(r);
     await terminal.drain(60_000);
@@ -76,7 +66,7 @@ async function once(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     const before = await derivation.stats();
     const was = { positions: before.positionsDerived, batches: before.batches };
     announced.length = 0;
-    const day = yesterday(midnight).reports;
+    const day = yesterday(midnight, todayMidnight).reports;
     const t0 = performance.now();
     for (let i = 0; i < day.length; i += BATCH) terminal.reportBatch(day.slice(i, i + BATCH), true);
     await terminal.drain(600_000);
@@ -101,10 +91,7 @@ async function once(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
       positionsDerived: after.positionsDerived - was.positions,
     };
   } finally {
-    terminal.destroy();
-    await derivation.close();
-    await engine.stop();
-    await g.close();
+    await run.close();
   }
 }
 

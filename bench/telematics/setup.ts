@@ -9,6 +9,11 @@ import { Jt808Gateway } from '../../server/telematics/gateway/server';
 import { PositionWriter } from '../../server/telematics/store/writer';
 import { freshPostgres } from '../../tests/helpers/testServer';
 import { provisionTerminals } from './provision';
+import { startDerivation } from '../../server/intelligence';
+import { createAlarmEngine } from '../../server/intelligence/alarms/engine';
+import type { RaisedAlarm } from '../../server/intelligence/alarms/store';
+import { engineDerivers } from '../../server/intelligence/engine';
+import { SimTerminal } from '../../server/simulator/terminal';
 
 export interface BenchGateway {
   database: Database;
@@ -79,3 +84,31 @@ export function median(xs: number[]): number {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The whole engine on a bench gateway, as bootstrap wires it for one process: the alarm engine
+ * announcing what the passes raise (to `onRaised` too), the derivation with every deriver, and one
+ * simulated terminal on the gateway's first phone. `close` ends all of them and the gateway.
+ */
+export async function benchEngine(g: BenchGateway, kind: 'pglite' | 'postgres', onRaised?: (alarms: RaisedAlarm[]) => void) {
+  const db = g.database.db;
+  const engine = createAlarmEngine({ db, onRaised });
+  const derivation = await startDerivation({
+    db,
+    timeZone: 'Asia/Shanghai',
+    sources: [g.writer],
+    oneConnection: kind === 'pglite',
+    derivers: engineDerivers({ alarms: { onRaised: engine.announce } }),
+  });
+  const terminal = new SimTerminal({ host: '127.0.0.1', port: g.port, phone: g.phones[0] });
+  return {
+    derivation,
+    terminal,
+    async close() {
+      terminal.destroy();
+      await derivation.close();
+      await engine.stop();
+      await g.close();
+    },
+  };
+}
