@@ -26,7 +26,7 @@ import { startDerivation } from '../server/intelligence';
 import { createAlarmEngine } from '../server/intelligence/alarms/engine';
 import { engineDerivers } from '../server/intelligence/engine';
 import { startDerivationThread } from '../server/intelligence/thread/derivationThread';
-import { notifyDispatcher } from '../server/intelligence/notify/dispatcher';
+import { notifyDispatcher } from '../server/notify/dispatcher';
 import { SimTerminal } from '../server/simulator/terminal';
 import { LiveHub, type LiveMessage } from '../server/telematics/live/hub';
 import { monitorEventLoopDelay } from 'node:perf_hooks';

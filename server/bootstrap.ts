@@ -21,9 +21,9 @@ import { busSources, startDerivation, type DerivationHandle } from './intelligen
 import { engineDerivers } from './intelligence/engine';
 import { startDerivationThread } from './intelligence/thread/derivationThread';
 import { createAlarmEngine, type AlarmEngine } from './intelligence/alarms/engine';
-import { MaintenanceClock } from './intelligence/maintenance/maintenanceClock';
-import { notifyDispatcher, type RaisedAlarmSink } from './intelligence/notify/dispatcher';
-import type { SmtpConfig } from './intelligence/notify/smtp';
+import { MaintenanceClock } from './maintenance/maintenanceClock';
+import { notifyDispatcher, type RaisedAlarmSink } from './notify/dispatcher';
+import type { SmtpConfig } from './notify/smtp';
 import type { AlarmType } from './intelligence/alarms/types';
 import { startTelematics, type FleetStarter, type Telematics } from './telematics';
 import { startPartitionMaintenance, type PartitionMaintenance } from './telematics/store/partitions';

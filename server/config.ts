@@ -1,6 +1,6 @@
 import { ALARM_TYPES, isAlarmType, type AlarmType } from './intelligence/alarms/types';
-import { isMailbox, type SmtpConfig } from './intelligence/notify/smtp';
-import { parseTargetAllow, type TargetAllow } from './intelligence/notify/target';
+import { isMailbox, type SmtpConfig } from './notify/smtp';
+import { parseTargetAllow, type TargetAllow } from './notify/target';
 import path from 'node:path';
 import { geocodeConfig, type GeocodeConfig } from './geocode/config';
 import { parseMetricsAccess, type MetricsAccess } from './platform/metrics/access';

@@ -1,5 +1,5 @@
 /**
- * What "current" means for alarms, shared by the server (server/intelligence/alarms/current.ts, the
+ * What "current" means for alarms, shared by the server (server/alarmCentre/current.ts, the
  * one SQL definition) and the console (the words that explain it): open, or ended less than this
  * many hours ago and not handled yet.
  */

@@ -23,7 +23,7 @@ export interface MonitorItem {
   /** ISO 8601 device time of the last report. */
   time: string | null;
   receivedAt: string | null;
-  /** Has a current alarm: open, or ended within the last day and not handled (server/intelligence/alarms/current.ts). */
+  /** Has a current alarm: open, or ended within the last day and not handled (server/alarmCentre/current.ts). */
   alarming: boolean;
 }
 

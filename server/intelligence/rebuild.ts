@@ -1,7 +1,7 @@
 /**
  * A rebuild of every deriver of the engine (engine.ts) over a range, vehicle after vehicle, each in
  * its own transaction: `npm run derive`, and a policy's re-derivation the admin asks for
- * (alarms/rederiveRoute.ts). It announces no alarm, and keeps every handled one (alarms/store.ts).
+ * (server/alarmCentre/rederiveRoute.ts). It announces no alarm, and keeps every handled one (alarms/store.ts).
  * Safe beside the running derivation: a vehicle's rebuild locks it as a pass does.
  */
 

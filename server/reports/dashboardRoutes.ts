@@ -14,7 +14,7 @@ import { idParams, bool, int, nullable, num, str } from '../platform/crud/routeS
 import { likePattern } from '../platform/crud/query';
 import type { DB } from '../platform/db/tables';
 import { MIN_MOVING_KMH } from '../intelligence/trips/segment';
-import { alarmingVehicle } from '../intelligence/alarms/current';
+import { alarmingVehicle } from '../alarmCentre/current';
 import { ledgerByDay, ledgerByMonth, ledgerTotals } from './ledgerRoutes';
 import { dayRange, daysBefore, today } from './ranges';
 import { date, ledgerFigures, listOf, tripSchema, reportRoutes } from './schemas';

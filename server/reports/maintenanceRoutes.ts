@@ -9,8 +9,8 @@ import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../../schemas/kit/authority';
 import { idParams, int, str } from '../platform/crud/routeSpec';
 import { localDay } from '../intelligence/localDay';
-import { DUE_STATES, DUE_TRIGGERS, type DueState } from '../intelligence/maintenance/dueStatus';
-import { scheduleUsage, type ScheduleUsage } from '../intelligence/maintenance/scheduleUsage';
+import { DUE_STATES, DUE_TRIGGERS, type DueState } from '../maintenance/dueStatus';
+import { scheduleUsage, type ScheduleUsage } from '../maintenance/scheduleUsage';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
 

@@ -17,7 +17,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
-import { alarmingVehicleIdsJson } from '../intelligence/alarms/current';
+import { alarmingVehicleIdsJson } from '../alarmCentre/current';
 
 /** Where a look stands, as 64-bit transaction ids (they fit 2^53). */
 export interface Snapshot {

@@ -3,7 +3,7 @@ import { NONE } from '../../schemas/kit/authority';
 import { call } from './http/call';
 import { downloadSheet, type DownloadWatch } from './sheet';
 
-/** The console's alarm calls (server/intelligence/alarms): the list, handling with a note. */
+/** The console's alarm calls (server/alarmCentre): the list, handling with a note. */
 
 export type AlarmCategory = 'terminal' | 'fence' | 'ai' | 'obd';
 

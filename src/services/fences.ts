@@ -26,14 +26,14 @@ export interface DistrictOption {
   children?: DistrictOption[];
 }
 
-/** Provinces, cities and counties (server/intelligence/alarms/districtRoutes.ts); any member. */
+/** Provinces, cities and counties (server/alarmCentre/districtRoutes.ts); any member. */
 export const districtTree = () => call<DistrictOption[]>('/vehicle/district/tree/options', { method: 'GET' });
 
 /** SPEC §4: a fence is opened and stopped by separate calls (server/fleet/fenceRoutes.ts); each answers the fence. */
 export const openFence = (id: number) => call<FenceShape>(`/vehicle/fence/open/${id}`, { method: 'POST' });
 export const stopFence = (id: number) => call<FenceShape>(`/vehicle/fence/stop/${id}`, { method: 'POST' });
 
-/** One vehicle bound to a fence (server/intelligence/alarms/fenceLinkRoutes.ts). */
+/** One vehicle bound to a fence (server/alarmCentre/fenceLinkRoutes.ts). */
 export interface FenceLink {
   id: number;
   fenceId: number;

@@ -41,7 +41,7 @@ export const EXTRA_ALARM_TYPES = [
   'Stolen',
   'IllegalDoorOpen',
   'ObdAlarm',
-  // Maintenance schedules (intelligence/maintenance/), raised by their own clock.
+  // Maintenance schedules (server/maintenance/), raised by their own clock.
   'MaintenanceDue',
   'MaintenanceOverdue',
 ] as const;

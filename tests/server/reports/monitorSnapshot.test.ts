@@ -50,7 +50,7 @@ describe.each(BACKENDS)('the live map answered from memory on %s', (backend) => 
       WHERE t.terminal_no NOT IN (${demoTerminal(3)}, ${demoTerminal(7)})
       ON CONFLICT (terminal_id) DO UPDATE SET online = excluded.online`.execute(db());
     await sql`UPDATE vehicle SET service_end = ${day()}::date + (id % 3) * 20 WHERE id % 4 = 0`.execute(db());
-    // Alarms of every kind for the one definition of alarming (alarms/current.ts): open, ended an hour ago
+    // Alarms of every kind for the one definition of alarming (alarmCentre/current.ts): open, ended an hour ago
     // unhandled (alarming), ended two days ago unhandled, ended and handled, open but withdrawn (not).
     await sql`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, end_time, fired_at, handled, state)
       SELECT id, 'OverSpeed', 'terminal', 'medium', COALESCE(e, now()) - interval '2 hours', e, COALESCE(e, now()) - interval '2 hours', k = 3,

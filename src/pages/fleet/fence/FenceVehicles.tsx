@@ -8,7 +8,7 @@ import { bindVehicles, fenceLinks, unbindVehicle, type FenceLink } from '../../.
 import Permission from '../../../session/Permission';
 import { useT } from '../../../session/useT';
 
-/** Binding and unbinding vehicles is editing the fence (server/intelligence/alarms/fenceLinkRoutes.ts). */
+/** Binding and unbinding vehicles is editing the fence (server/alarmCentre/fenceLinkRoutes.ts). */
 export const FENCE_LINK_CODE = 'fence-edit';
 
 /**

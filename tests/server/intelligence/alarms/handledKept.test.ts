@@ -148,7 +148,7 @@ describe.each(BACKENDS)('handled alarms kept on %s', (backend) => {
     const found = await listed(vehicleId);
     expect(found.map((a) => a.begin)).toEqual([new Date(START + 30_000).toISOString(), new Date(second + 30_000).toISOString()]);
     await handle(found[0].id, '已核实');
-    // The unhandled one is in the history list (it ended more than a day ago, so it is not current: alarms/current.ts).
+    // The unhandled one is in the history list (it ended more than a day ago, so it is not current: alarmCentre/current.ts).
     expect((await listed(vehicleId, { handled: false })).length).toBeGreaterThan(0);
 
     await rig.send(

@@ -193,7 +193,7 @@ describe.each(BACKENDS)('alarm lifecycle and routes on %s', (backend) => {
     expect(
       (await query(admin, { category: 'terminal', status: 'closed' })).body.data.every((r: { status: string }) => r.status === 'closed'),
     ).toBe(true);
-    // Current: open, or ended within the last day and not handled (alarms/current.ts). These ended days ago: history only.
+    // Current: open, or ended within the last day and not handled (alarmCentre/current.ts). These ended days ago: history only.
     const currentTypes = async () =>
       ((await query(admin, { vehicleId: hdVehicle, current: true })).body.data.map((r: { type: string }) => r.type) as string[]).sort();
     expect(await currentTypes()).toEqual([]);

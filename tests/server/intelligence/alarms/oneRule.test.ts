@@ -22,7 +22,7 @@ const AI = `${ALARMS}/detectors/aiRules.ts`;
 const DRAIN = `${ALARMS}/detectors/fuelDrain.ts`;
 const OFFLINE_CLOCK = `${ALARMS}/offlineClock.ts`;
 const STOP_CLOCK = `${ALARMS}/stopClock.ts`;
-const MAINTENANCE_CLOCK = 'intelligence/maintenance/maintenanceAlarms.ts';
+const MAINTENANCE_CLOCK = 'maintenance/maintenanceAlarms.ts';
 
 /** Each type's rules (files relative to server/). */
 const RULES: Record<AlarmType, readonly string[]> = {

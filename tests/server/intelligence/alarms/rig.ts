@@ -6,10 +6,10 @@
 import { sql } from 'kysely';
 import { startDerivation, type Derivation, type Deriver } from '../../../../server/intelligence';
 import { createAlarmEngine, type AlarmEngine } from '../../../../server/intelligence/alarms/engine';
-import { notifyDispatcher, type NotifyDispatcher } from '../../../../server/intelligence/notify/dispatcher';
+import { notifyDispatcher, type NotifyDispatcher } from '../../../../server/notify/dispatcher';
 import type { RaisedAlarm } from '../../../../server/intelligence/alarms/store';
-import type { SmtpConfig } from '../../../../server/intelligence/notify/smtp';
-import type { TargetAllow } from '../../../../server/intelligence/notify/target';
+import type { SmtpConfig } from '../../../../server/notify/smtp';
+import type { TargetAllow } from '../../../../server/notify/target';
 import { createBus } from '../../../../server/platform/bus';
 import type { AlarmRaised } from '../../../../server/platform/telemetry';
 import type { LocationInput, ObdRecordInput } from '../../../../server/telematics/jt808/codec';

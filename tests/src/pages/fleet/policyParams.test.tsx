@@ -1,6 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
-import { policyParamsErrors } from '../../../../server/intelligence/alarms/policyParamsCheck';
+import { policyParamsErrors } from '../../../../server/alarmCentre/policyParamsCheck';
 import PolicyParamsInput, { paramsError, type PolicyParams } from '../../../../src/pages/fleet/strategy/PolicyParamsInput';
 import { translator } from '../../../../schemas/kit/catalogue';
 import { renderFieldError } from '../../../../schemas/kit/errors';

