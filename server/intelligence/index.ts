@@ -3,10 +3,8 @@
  * engine's derivers in the order engine.ts lists them.
  */
 
-import type { Kysely } from 'kysely';
-import type { DB } from '../platform/db/tables';
 import type { Deriver } from './deriver';
-import { DerivationPipeline, type PipelineLog, type PipelineStats } from './pipeline';
+import { DerivationPipeline, type PipelineOptions, type PipelineStats } from './pipeline';
 import { engineDerivers } from './engine';
 import { subscribeStored, type StoredSource } from './subscription';
 
@@ -20,23 +18,17 @@ export function intelligenceDerivers(): Deriver[] {
   return engineDerivers({ alarms: null });
 }
 
-export interface DerivationOptions {
-  db: Kysely<DB>;
-  timeZone: string;
+/** The pipeline's own options, forwarded as given; its derivers from `derivers` or the defaults. */
+export interface DerivationOptions extends Pick<
+  PipelineOptions,
+  'db' | 'timeZone' | 'log' | 'lingerMs' | 'batchSize' | 'oneConnection' | 'workers'
+> {
   /** The writers whose commits feed the pipeline (positions, OBD records). */
   sources: StoredSource[];
-  log?: PipelineLog;
   /** Every deriver, in order (engine.ts's engineDerivers). Absent: intelligenceDerivers, then `extraDerivers`. */
   derivers?: Deriver[];
   /** Without `derivers`: derivers run after intelligenceDerivers (tests). */
   extraDerivers?: Deriver[];
-  lingerMs?: number;
-  /** Vehicles derived together in one transaction (the pipeline's default unless set). */
-  batchSize?: number;
-  /** The database has one connection (PGlite; the pipeline then derives smaller batches). */
-  oneConnection?: boolean;
-  /** Batches derived at once (the pipeline's default unless set). */
-  workers?: number;
 }
 
 /** A running derivation, in this thread or its own (thread/derivationThread.ts). */
@@ -56,17 +48,9 @@ export interface Derivation extends DerivationHandle {
 
 /** Subscribes the pipeline to the writers and resumes what a previous process left pending. */
 export async function startDerivation(opts: DerivationOptions): Promise<Derivation> {
-  const pipeline = new DerivationPipeline({
-    db: opts.db,
-    timeZone: opts.timeZone,
-    log: opts.log,
-    lingerMs: opts.lingerMs,
-    batchSize: opts.batchSize,
-    oneConnection: opts.oneConnection,
-    workers: opts.workers,
-    derivers: opts.derivers ?? [...intelligenceDerivers(), ...(opts.extraDerivers ?? [])],
-  });
-  const unsubscribe = subscribeStored(opts.sources, pipeline);
+  const { sources, derivers, extraDerivers, ...options } = opts;
+  const pipeline = new DerivationPipeline({ ...options, derivers: derivers ?? [...intelligenceDerivers(), ...(extraDerivers ?? [])] });
+  const unsubscribe = subscribeStored(sources, pipeline);
   await pipeline.start();
   return {
     pipeline,

@@ -104,11 +104,3 @@ export function localDaysOf(items: ReadonlyArray<{ time: number }>, timeZone: st
   }
   return days;
 }
-
-/** Every local day from the one holding `from` through the one holding `to`. */
-export function daysBetween(from: number, to: number, timeZone: string): string[] {
-  const out: string[] = [];
-  const last = localDay(to, timeZone);
-  for (let d = localDay(from, timeZone); d <= last; d = nextDay(d)) out.push(d);
-  return out;
-}

@@ -234,39 +234,6 @@ function byOrd<R extends { ord: number | string }, T>(count: number, rows: reado
   return out;
 }
 
-/**
- * For each item, the vehicle's positions from the first of its last stored trip that began at or
- * before `at`, up to `to`, with the position before that trip (the trips deriver's own window start:
- * trips/tripDeriver.ts): one statement for all. null for a vehicle with no such trip.
- */
-export async function loadFromLastTrip(
-  db: Kysely<DB>,
-  items: ReadonlyArray<{ vehicleId: number; at: number; to: number }>,
-): Promise<Array<{ positions: DerivePosition[]; before: DerivePosition | null } | null>> {
-  if (!items.length) return [];
-  const r = await sql<PositionRow & { ord: number; side: 'in' | 'before' }>`
-    WITH s AS (
-      SELECT w.ord, w.vehicle_id, w.hi, (SELECT max(t.begin_time) FROM trip t WHERE t.vehicle_id = w.vehicle_id AND t.begin_time <= w.lo) AS start
-      FROM ${rangesTable(items.map((i) => ({ vehicleId: i.vehicleId, from: i.at, to: i.to })))}
-    )
-    SELECT s.ord, 'in' AS side, p.* FROM s CROSS JOIN LATERAL (
-      SELECT ${POSITION_COLUMNS}, terminal_id FROM position WHERE vehicle_id = s.vehicle_id AND device_time >= s.start AND device_time < s.hi ORDER BY device_time, terminal_id
-    ) p WHERE s.start IS NOT NULL
-    UNION ALL
-    SELECT s.ord, 'before' AS side, b.* FROM s CROSS JOIN LATERAL (
-      SELECT ${POSITION_COLUMNS}, terminal_id FROM position WHERE vehicle_id = s.vehicle_id AND device_time < s.start ORDER BY device_time DESC, terminal_id DESC LIMIT 1
-    ) b WHERE s.start IS NOT NULL
-    ORDER BY ord, ms, terminal_id`.execute(db);
-  const out: Array<{ positions: DerivePosition[]; before: DerivePosition | null } | null> = items.map(() => null);
-  for (const row of r.rows) {
-    const i = Number(row.ord) - 1;
-    const stretch = (out[i] ??= { positions: [], before: null });
-    if (row.side === 'before') stretch.before = toPosition(row);
-    else stretch.positions.push(toPosition(row));
-  }
-  return out;
-}
-
 /** loadPositions for several ranges (of any vehicles, overlapping or not) in one statement: each range's positions, in the order given. */
 export async function loadPositionsMany(db: Kysely<DB>, ranges: Ranges): Promise<DerivePosition[][]> {
   if (!ranges.length) return [];

@@ -5,7 +5,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
-import { nearestPolicies, type AlarmPolicy } from './policies';
+import { nearestPolicies, POLICY_COLUMNS, type AlarmPolicy, type PolicyRow } from './policies';
 import type { AlarmType } from './types';
 
 export interface ClockPolicies {
@@ -16,17 +16,8 @@ export interface ClockPolicies {
 
 export async function clockPolicies(db: Kysely<DB>, type: AlarmType): Promise<ClockPolicies> {
   const rows = (
-    await sql<{
-      id: number;
-      org_id: number;
-      alarm_type: string;
-      threshold: number | null;
-      duration_minutes: number | null;
-      params: unknown;
-      path: string;
-      depth: number;
-    }>`
-      SELECT p.id, p.org_id, p.alarm_type, p.threshold, p.duration_minutes, p.params, o.path, length(o.path) AS depth
+    await sql<PolicyRow & { path: string }>`
+      SELECT ${POLICY_COLUMNS}, o.path
       FROM policy p JOIN organisation o ON o.id = p.org_id
       WHERE p.enabled AND p.alarm_type = ${type}`.execute(db)
   ).rows;

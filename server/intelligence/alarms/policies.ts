@@ -21,7 +21,8 @@ export interface AlarmPolicy {
 
 export type PolicySet = ReadonlyMap<AlarmType, AlarmPolicy>;
 
-interface PolicyRow {
+/** A policy row with its organisation's depth, as POLICY_COLUMNS selects it over `policy p JOIN organisation o`. */
+export interface PolicyRow {
   id: number;
   org_id: number;
   alarm_type: string;
@@ -30,6 +31,8 @@ interface PolicyRow {
   params?: unknown;
   depth: number;
 }
+
+export const POLICY_COLUMNS = sql.raw('p.id, p.org_id, p.alarm_type, p.threshold, p.duration_minutes, p.params, length(o.path) AS depth');
 
 /** Numeric parameters only: anything else was refused on write, or predates the schema. */
 function paramsOf(raw: unknown): Record<string, number> {
@@ -61,7 +64,7 @@ export function nearestPolicies(rows: readonly PolicyRow[]): Map<AlarmType, Alar
 /** The policies in force for vehicles of the organisation at `orgPath` ('/1/4/9/'). */
 export async function policiesFor(db: Kysely<DB>, orgPath: string): Promise<Map<AlarmType, AlarmPolicy>> {
   const r = await sql<PolicyRow>`
-    SELECT p.id, p.org_id, p.alarm_type, p.threshold, p.duration_minutes, p.params, length(o.path) AS depth
+    SELECT ${POLICY_COLUMNS}
     FROM policy p JOIN organisation o ON o.id = p.org_id
     WHERE p.enabled AND ${pathAbove('o.path', orgPath)}`.execute(db);
   return nearestPolicies(r.rows);

@@ -42,10 +42,6 @@ export const ALARM_BIT_TYPES: readonly AlarmType[] = [
   'IllegalDoorOpen', // 31
 ];
 
-/** The alarm word's bits of a type, as one mask. */
-export const bitsOf = (type: AlarmType): number =>
-  ALARM_BIT_TYPES.reduce((word, t, bit) => (t === type ? (word | (1 << bit)) >>> 0 : word), 0);
-
 const POWER_DOWN_BIT = 8;
 
 /** A bit's interval as it opens: from a report that sets it, or carried open from an earlier pass. */
