@@ -1,7 +1,8 @@
 /**
  * The alarm clock: the types a report cannot raise in time run on a timer instead. OfflineLongTime
  * (a silent terminal sends nothing to react to) and StopLongTime (a parked terminal often goes
- * quiet before the stop is long enough).
+ * quiet before the stop is long enough). Maintenance falling due runs on a clock of its own, the
+ * same timer with its own rule (server/maintenance/maintenanceClock.ts).
  */
 
 import type { Kysely } from 'kysely';
@@ -13,10 +14,19 @@ import type { RaisedAlarm } from './store';
 export interface AlarmClockOptions {
   /** Epoch ms now (tests move it). */
   now?: () => number;
-  /** Tick period, ms (default 60 s). */
+  /** Tick period, ms (default: the clock's own). */
   intervalMs?: number;
   onRaised?: (alarms: RaisedAlarm[]) => void;
   log?: { warn(obj: object, msg: string): void };
+}
+
+/** What a clock evaluates as of a moment: the alarms it raised. */
+export type ClockRule = (at: number) => Promise<RaisedAlarm[]>;
+
+/** A clock's name in its log and its default tick period. */
+export interface ClockKind {
+  name: string;
+  intervalMs: number;
 }
 
 export class AlarmClock {
@@ -25,7 +35,8 @@ export class AlarmClock {
   private readonly now: () => number;
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly rule: ClockRule,
+    private readonly kind: ClockKind,
     private readonly opts: AlarmClockOptions = {},
   ) {
     this.now = opts.now ?? Date.now;
@@ -33,7 +44,7 @@ export class AlarmClock {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), this.opts.intervalMs ?? 60_000);
+    this.timer = setInterval(() => void this.tick(), this.opts.intervalMs ?? this.kind.intervalMs);
     this.timer.unref();
   }
 
@@ -43,22 +54,27 @@ export class AlarmClock {
     await this.ticking;
   }
 
-  /** One evaluation (never two at once); answers the alarms it opened. */
-  tick(): Promise<RaisedAlarm[]> {
+  /** One evaluation (never two at once) as of `at` (default now); answers the alarms it raised. */
+  tick(at?: number): Promise<RaisedAlarm[]> {
     if (this.ticking) return this.ticking;
-    this.ticking = this.evaluate()
+    this.ticking = this.rule(at ?? this.now())
+      .then((raised) => {
+        if (raised.length) this.opts.onRaised?.(raised);
+        return raised;
+      })
       .catch((err: unknown) => {
-        this.opts.log?.warn({ err }, 'alarm clock failed');
+        this.opts.log?.warn({ err }, `${this.kind.name} failed`);
         return [];
       })
       .finally(() => (this.ticking = null));
     return this.ticking;
   }
-
-  private async evaluate(): Promise<RaisedAlarm[]> {
-    const now = this.now();
-    const raised = [...(await offlineAlarms(this.db, now)), ...(await stopAlarms(this.db, now))];
-    if (raised.length) this.opts.onRaised?.(raised);
-    return raised;
-  }
 }
+
+/** The engine's clock: OfflineLongTime and StopLongTime, every minute. */
+export const engineClock = (db: Kysely<DB>, opts: AlarmClockOptions): AlarmClock =>
+  new AlarmClock(
+    async (now) => [...(await offlineAlarms(db, now)), ...(await stopAlarms(db, now))],
+    { name: 'alarm clock', intervalMs: 60_000 },
+    opts,
+  );

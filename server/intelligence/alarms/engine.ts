@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import type { ServerBus } from '../../platform/bus';
 import type { DB } from '../../platform/db/tables';
 import type { Deriver } from '../deriver';
-import { AlarmClock, type AlarmClockOptions } from './clock';
+import { engineClock, type AlarmClock, type AlarmClockOptions } from './clock';
 import { alarmDeriver } from './deriver';
 import type { RaisedAlarm } from './store';
 import type { AlarmType } from './types';
@@ -44,7 +44,7 @@ export function createAlarmEngine(opts: AlarmEngineOptions): AlarmEngine {
     for (const a of alarms)
       opts.bus?.publish('alarm.raised', { alarmId: a.id, vehicleId: a.vehicleId, orgPath: a.orgPath, type: a.type, at: a.begin });
   };
-  const clock = new AlarmClock(opts.db, { now: opts.now, intervalMs: opts.intervalMs, log: opts.log, onRaised: announce });
+  const clock = engineClock(opts.db, { now: opts.now, intervalMs: opts.intervalMs, log: opts.log, onRaised: announce });
   return {
     deriver: alarmDeriver({ onRaised: announce, obdAlarmTypes: opts.obdAlarmTypes }),
     clock,
