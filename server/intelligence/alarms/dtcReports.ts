@@ -7,7 +7,6 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import { OBD_DTC_SUBTYPE, type DeriveObdRecord, type DerivePosition } from '../samples';
 import { expertKey, parseDtc, positionDtcs, type DtcReport, type ExpertFaultMatch, type ParsedDtc } from './detectors/obd';
-import type { AlarmLevel } from './types';
 
 /** A position as the trouble-code rule reads it. */
 export type DtcPosition = Pick<DerivePosition, 'time' | 'latitude' | 'longitude' | 'extras'>;
@@ -31,21 +30,11 @@ export function dtcReports(positions: readonly DtcPosition[], obdRecords: readon
 /** The expert fault library's entry for one code (by SPN/FMI, or by P-code), the first by id; null when none. */
 export async function expertFaultFor(db: Kysely<DB>, d: ParsedDtc): Promise<ExpertFaultMatch | null> {
   if (d.kind === 'other') return null;
-  const r = await sql<{
-    id: number;
-    name: string;
-    level: AlarmLevel;
-    cause: string | null;
-    resolvent: string;
-    maintenance_measures: string | null;
-  }>`
-    SELECT id, name, level, cause, resolvent, maintenance_measures FROM expert_fault
+  const r = await sql<ExpertFaultMatch>`
+    SELECT id, name, level, cause, resolvent, maintenance_measures AS "maintenanceMeasures" FROM expert_fault
     WHERE ${d.kind === 'j1939' ? sql`spn = ${d.spn} AND fmi = ${d.fmi}` : sql`upper(dtc_code) = ${d.code}`}
     ORDER BY id LIMIT 1`.execute(db);
-  const f = r.rows[0];
-  return f
-    ? { id: f.id, name: f.name, level: f.level, cause: f.cause, resolvent: f.resolvent, maintenanceMeasures: f.maintenance_measures }
-    : null;
+  return r.rows[0] ?? null;
 }
 
 /** Where the library's entry for a code is read (the pass's lookups: settingsCache.ts). */
