@@ -10,8 +10,7 @@ import { subscribeStored, type StoredSource } from './subscription';
 
 export { busSources } from './subscription';
 
-export type { Deriver, DeriveWindow, DerivePosition, DeriveObdRecord, VehicleContext, TripSettings, TimeRange } from './deriver';
-export { DerivationPipeline } from './pipeline';
+export type { Deriver } from './deriver';
 
 /** The engine without its alarms and what reads them: trips, the ledger, the replay's levels (engine.ts). */
 export function intelligenceDerivers(): Deriver[] {
