@@ -178,7 +178,7 @@ async function lockStates(trx: Kysely<DB>, vehicleIds: readonly number[]): Promi
 
 export class DerivationPipeline {
   readonly stats: PipelineStats = noStats();
-  private readonly derivers: Deriver[];
+  private readonly derivers: readonly Deriver[];
   private readonly queue = new Set<number>();
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | undefined;
@@ -203,16 +203,6 @@ export class DerivationPipeline {
     }
     this.derivers = [...opts.derivers];
     this.held = opts.hold === false ? null : new HeldWindows(opts.hold ?? DEFAULT_HELD_LIMITS);
-  }
-
-  /** Adds a deriver after those given at construction (the alarm engine registers its own). */
-  register(deriver: Deriver): void {
-    if (this.derivers.some((d) => d.name === deriver.name)) throw new Error(`two derivers named ${deriver.name}`);
-    this.derivers.push(deriver);
-  }
-
-  get deriverNames(): string[] {
-    return this.derivers.map((d) => d.name);
   }
 
   /**
