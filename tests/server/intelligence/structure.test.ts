@@ -81,19 +81,19 @@ function deriverDefinitions(): Array<{ name: string; file: string }> {
 /** Lines of TypeScript under server/intelligence, as `find server/intelligence -name '*.ts' | xargs cat | wc -l` counts them. */
 const lineCount = () => [...parsed.keys()].reduce((n, f) => n + (fs.readFileSync(f, 'utf8').match(/\n/g) ?? []).length, 0);
 
-/** Where a file registers HTTP routes: a call of `app.get/post/put/delete/patch/route`, or a `register…Routes`/`register…Route` it defines. */
+/** Where a file registers HTTP routes or hooks: a call of `app.get/post/put/delete/patch/route/addHook`, or a `register…Route(s)`/`register…Feature` it defines. */
 function routeRegistrations(file: string, src: ts.SourceFile): string[] {
   const out: string[] = [];
   const visit = (n: ts.Node): void => {
     if (
       ts.isCallExpression(n) &&
       ts.isPropertyAccessExpression(n.expression) &&
-      /^(get|post|put|delete|patch|route)$/.test(n.expression.name.text) &&
+      /^(get|post|put|delete|patch|route|addHook)$/.test(n.expression.name.text) &&
       /^(app|fastify|server|instance)$/.test(n.expression.expression.getText())
     )
       out.push(`${path.relative(ROOT, file)}: ${n.expression.getText()}`);
     const defined = ts.isFunctionDeclaration(n) ? n.name : ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) ? n.name : undefined;
-    if (defined && /^register\w*Routes?$/.test(defined.text)) out.push(`${path.relative(ROOT, file)}: ${defined.text}`);
+    if (defined && /^register\w*(Routes?|Feature)$/.test(defined.text)) out.push(`${path.relative(ROOT, file)}: ${defined.text}`);
     ts.forEachChild(n, visit);
   };
   visit(src);
