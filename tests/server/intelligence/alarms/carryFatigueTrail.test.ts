@@ -81,7 +81,7 @@ describe.each(BACKENDS)('Fatigue and Trail carried into each pass, on %s', (back
     leg(more, 20);
     leg(more, 21);
     for (const n of await live(phone, more.reports)) expect(n).toBeLessThan(80);
-    const lastDrive = more.reports.filter((r) => r.speed > 0).at(-1)!.time as number;
+    const lastDrive = more.reports.filter((r) => (r.speed ?? 0) > 0).at(-1)!.time as number;
     expect(await rows(vehicleId, 'Fatigue')).toEqual([{ ...open, value: Math.round((lastDrive - START) / 60_000) }]);
     // Half an hour's rest ends it twenty minutes after the stop began; the drive after begins afresh.
     const rest = new ScriptedDay(more.time, more.position).step(30 * 60, 0, { acc: false, every: 300 }).step(15 * 60, 40, { every: 300 });
