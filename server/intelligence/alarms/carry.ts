@@ -10,9 +10,12 @@
  *
  * Carried are the alarms whose every source is a rule that can go on from the stored row alone:
  * the alarm word's bits, trouble codes, and the policy's Idle, StopLongTime, OverSpeed and Low
- * (battery readings) runs. The others open for a while (Fatigue's drive and rest, Trail's anchor, a
- * fence's speed limit, Skewing, the clock's stops) still make the window reach back to their begin
- * (store.ts windowBounds); a FuelDrain is an instant, never open, so it never does.
+ * (battery readings) runs; and those whose rule goes on from the stored row and a few reports read
+ * by key (WALK_TYPES): Fatigue from the drive's first report, the last moving report before the
+ * window and the one after it (where a rest under way at the window's start began), Trail from
+ * its anchor and the tow's reports since its last moving one (ignitionReach.ts). The others open
+ * for a while (a fence's speed limit, Skewing, the clock's stops) still make the window reach back
+ * to their begin (store.ts windowBounds); a FuelDrain is an instant, never open, so it never does.
  */
 
 import { sql, type Kysely, type RawBuilder } from 'kysely';
@@ -20,9 +23,13 @@ import type { DB } from '../../platform/db/tables';
 import type { DerivePosition } from '../deriver';
 import { POSITION_COLUMNS, toPosition, type PositionRow } from '../windowLoad';
 import { CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
+import { MOVING_KMH } from './detectors/motionRules';
 
 /** Types whose policy run goes on from its first report (detectors/policyRules.ts conditionRuns). */
 export const RUN_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Idle', 'StopLongTime', 'OverSpeed', 'Low']);
+
+/** Types whose policy rule walks on from the stored alarm and a few reports read by key (deriver.ts runPrefixes). */
+export const WALK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Fatigue', 'Trail']);
 
 /**
  * Whether stored alarm `a` (a SQL alias) is carried rather than reached back to: the one definition,
@@ -35,15 +42,17 @@ export function carryable(a: string): RawBuilder<boolean> {
       jsonb_typeof(${d} -> 'sources') = 'array' AND jsonb_array_length(${d} -> 'sources') > 0
       AND NOT EXISTS (
         SELECT 1 FROM jsonb_array_elements_text(${d} -> 'sources') AS src(s)
-        WHERE src.s NOT LIKE 'bit:%' AND NOT (src.s = 'policy' AND ${t} = ANY(${[...RUN_TYPES]}::text[])))))`;
+        WHERE src.s NOT LIKE 'bit:%' AND NOT (src.s = 'policy' AND ${t} = ANY(${[...RUN_TYPES, ...WALK_TYPES]}::text[])))))`;
 }
 
 /** A stored alarm going on into a window: as an interval, with its row's id and, for a run, its first report. */
 export interface CarriedAlarm {
   id: number;
   interval: AlarmInterval;
-  /** The run's first report (RUN_TYPES with a policy source), or null. */
+  /** The run's first report (RUN_TYPES with a policy source; Fatigue: the drive's), or null. */
   first: DerivePosition | null;
+  /** Fatigue: the last moving report before the window and the report after it, when before the window. */
+  walk: DerivePosition[];
 }
 
 interface CarriedRow {
@@ -61,6 +70,8 @@ interface CarriedRow {
   detail: Record<string, unknown> | null;
   /** The run's first report, as the window readers read positions. */
   first: PositionRow | null;
+  moved: PositionRow | null;
+  after: PositionRow | null;
 }
 
 /**
@@ -77,15 +88,26 @@ export async function carriedAlarms(
   const r = await sql<CarriedRow>`
     SELECT w.ord, a.id, a.type, a.subject, (extract(epoch FROM a.begin_time) * 1000)::float8 AS begin,
       (extract(epoch FROM a.end_time) * 1000)::float8 AS "end", (extract(epoch FROM a.fired_at) * 1000)::float8 AS fired,
-      a.level, a.latitude, a.longitude, a.value, a.detail, CASE WHEN p.ms IS NULL THEN NULL ELSE to_jsonb(p) END AS first
+      a.level, a.latitude, a.longitude, a.value, a.detail, CASE WHEN p.ms IS NULL THEN NULL ELSE to_jsonb(p) END AS first,
+      CASE WHEN m.ms IS NULL THEN NULL ELSE to_jsonb(m) - 'at' END AS moved, CASE WHEN r.ms IS NULL THEN NULL ELSE to_jsonb(r) END AS after
     FROM unnest(${asked.map((i) => windows[i].vehicleId)}::int[], ${asked.map((i) => new Date(windows[i].from).toISOString())}::timestamptz[])
       WITH ORDINALITY AS w(vehicle_id, lo, ord)
     JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.lo AND (a.end_time IS NULL OR a.end_time >= w.lo)
       AND a.state = 'current' AND a.type <> ALL (${[...CLOCK_TYPES]}::text[]) AND ${carryable('a')}
     LEFT JOIN LATERAL (
-      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = a.vehicle_id AND device_time = a.begin_time AND a.type = ANY(${[...RUN_TYPES]}::text[])
+      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = a.vehicle_id AND device_time = a.begin_time AND a.type = ANY(${[...RUN_TYPES, 'Fatigue']}::text[])
       ORDER BY terminal_id LIMIT 1
     ) p ON true
+    -- Fatigue: where the driving was last seen before the window, and the report after (a rest under way began there).
+    LEFT JOIN LATERAL (
+      SELECT ${POSITION_COLUMNS}, device_time AS at FROM position
+      WHERE vehicle_id = a.vehicle_id AND a.type = 'Fatigue' AND device_time >= a.begin_time AND device_time < w.lo AND speed >= ${MOVING_KMH}
+      ORDER BY device_time DESC, terminal_id DESC LIMIT 1
+    ) m ON true
+    LEFT JOIN LATERAL (
+      SELECT ${POSITION_COLUMNS} FROM position WHERE vehicle_id = a.vehicle_id AND device_time > m.at AND device_time < w.lo
+      ORDER BY device_time, terminal_id LIMIT 1
+    ) r ON m.at IS NOT NULL
     ORDER BY w.ord, a.begin_time, a.id`.execute(db);
   for (const x of r.rows) {
     const first = x.first === null ? null : toPosition(x.first);
@@ -93,6 +115,7 @@ export async function carriedAlarms(
     out[asked[Number(x.ord) - 1]].push({
       id: x.id,
       first,
+      walk: [x.moved, x.after].flatMap((p) => (p === null ? [] : [toPosition(p)])),
       interval: {
         type: x.type,
         subject: x.subject,

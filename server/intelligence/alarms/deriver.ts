@@ -21,7 +21,7 @@ import { dtcReports, expertLookup } from './dtcReports';
 import { overSpeedRule, policyIntervals, RULE_DEFAULTS } from './detectors/policyRules';
 import { mergeIntervals, worse } from './merge';
 import { orgPathsOf, type PolicySet } from './policies';
-import { alarmWindowBounds } from './ignitionReach';
+import { alarmWindowBounds, trailPrefixes } from './ignitionReach';
 import { closeClockAlarms, replaceAlarmsMany, type AlarmReplacement, type RaisedAlarm } from './store';
 import type { AlarmInterval, AlarmType } from './types';
 import { lookupsOf, type DeriveLookups } from '../settingsCache';
@@ -111,10 +111,12 @@ export interface AlarmRead {
   /** Alarms open at the range's start that its rules go on from (carry.ts), and the report just before the range. */
   carried?: readonly CarriedAlarm[];
   before?: DerivePosition | null;
+  /** Under a Trail policy: the reports its rule reads before the range (ignitionReach.ts trailPrefixes). */
+  trail?: readonly DerivePosition[];
 }
 
-/** The runs whose value is the worst over all their reports (merge.ts `worse`): OverSpeed's peak, Low's lowest. */
-const RUN_EXTREMES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Low']);
+/** The runs whose value is the worst over all their reports (merge.ts `worse`): OverSpeed's peak, Low's lowest, Trail's farthest. */
+const RUN_EXTREMES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Low', 'Trail']);
 
 /** Whether two alarms are of one key (vehicle aside): type, subject and begin. */
 const sameKey = (a: AlarmInterval, b: AlarmInterval) => a.type === b.type && a.subject === b.subject && a.begin === b.begin;
@@ -123,14 +125,21 @@ const hasSource = (a: AlarmInterval, source: string) => ((a.detail?.sources as u
 
 /**
  * Per type, the reports its rule reads before the range: for a carried run its first report and the
- * one just before the range; for FireOn the report just before the range.
+ * one just before the range; for FireOn the report just before the range; for a carried Fatigue the
+ * drive's first report, its last moving one and the one after (carry.ts); for Trail its anchor and
+ * tow (read.trail).
  */
 function runPrefixes(read: AlarmRead): Map<AlarmType, DerivePosition[]> {
   const prefixes = new Map<AlarmType, DerivePosition[]>();
   const start = read.positions[0]?.time ?? Infinity;
   // An ignition at the window's first report is one when the report before it had the ACC off.
   if (read.before && read.before.time < start) prefixes.set('FireOn', [read.before]);
-  for (const { interval, first } of read.carried ?? []) {
+  if (read.trail?.length) prefixes.set('Trail', [...read.trail]);
+  for (const { interval, first, walk } of read.carried ?? []) {
+    if (interval.type === 'Fatigue' && first && first.time < start && hasSource(interval, 'policy')) {
+      prefixes.set('Fatigue', [first, ...walk.filter((p) => p.time > first.time && p.time < start)]);
+      continue;
+    }
     if (!first || !RUN_TYPES.has(interval.type) || !hasSource(interval, 'policy') || !(first.time < start)) continue;
     const before = read.before;
     prefixes.set(interval.type, before && before.time > first.time && before.time < start ? [first, before] : [first]);
@@ -197,7 +206,11 @@ async function detectReadingBack(
 ): Promise<AlarmInterval[]> {
   const from = Math.min(...(read.carried ?? []).map((c) => c.interval.begin));
   const earlier = [{ vehicleId, from, to: read.range.from }];
-  const [[positions], [obdRecords]] = await Promise.all([loadPositionsMany(trx, earlier), loadObdRecordsMany(trx, earlier)]);
+  const [[positions], [obdRecords], [trail]] = await Promise.all([
+    loadPositionsMany(trx, earlier),
+    loadObdRecordsMany(trx, earlier),
+    read.trail ? trailPrefixes(trx, earlier) : [undefined],
+  ]);
   return detect({
     ...read,
     positions: [...positions, ...read.positions],
@@ -205,6 +218,7 @@ async function detectReadingBack(
     range: { from, to: read.range.to },
     carried: [],
     before: null,
+    trail,
   });
 }
 
@@ -223,7 +237,7 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
     },
     /**
      * Back by the longest policy's reach and out to whole alarms: one statement for all the ranges
-     * (two outside a pass); with a Trail policy, back to where the ignition went off too (ignitionReach.ts).
+     * (two outside a pass); with a Trail policy, back to a towing under way that is not carried (ignitionReach.ts).
      */
     async extendMany(trx, ranges, pass) {
       const lookups = lookupsOf(trx, pass);
@@ -282,14 +296,17 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
         reads.flatMap((r, i) => (policiesOf[i].has(type) ? [{ i, vehicleId: r.vehicleId, ...r.range }] : []));
       const skewed = under('Skewing');
       const drained = under('FuelDrain');
-      const [tasksOf, drainsOf, carriedOf] = await Promise.all([
+      const towed = windows.flatMap((w, i) => (policiesOf[i].has('Trail') ? [{ i, vehicleId: w.vehicle.vehicleId, from: w.from }] : []));
+      const [tasksOf, drainsOf, carriedOf, trailsOf] = await Promise.all([
         routeTasksMany(trx, skewed),
         fuelDrainsMany(trx, drained),
         carriedAlarms(
           trx,
           windows.map((w) => ({ vehicleId: w.vehicle.vehicleId, from: w.from })),
         ),
+        trailPrefixes(trx, towed),
       ]);
+      const trails = new Map(towed.map((x, k) => [x.i, trailsOf[k]]));
       const tasks = new Map(skewed.map((x, k) => [x.i, tasksOf[k]]));
       const drains = new Map(drained.map((x, k) => [x.i, drainsOf[k]]));
       for (const [i, window] of windows.entries()) {
@@ -303,6 +320,7 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
           drains: drains.get(i) ?? [],
           carried: carriedOf[i],
           before: window.before,
+          trail: trails.get(i),
         };
         const detect = (r: AlarmRead) => detectAlarms(vehicleId, orgPath, r, lookups, opts.obdAlarmTypes);
         let found = await detect(read);
