@@ -45,8 +45,17 @@ export interface Deriver {
    */
   extendMany?(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>, pass?: DerivePass): Promise<TimeRange[]>;
   /**
-   * Optional: rebuild() for the windows of several vehicles in one transaction, with set-wise
-   * statements. Must leave exactly the rows rebuild() would leave for each window.
+   * Optional, with extend and rebuildMany: this deriver widens for its own walk (the trips: back to
+   * the trip before, for the stop its fuel is read from). Its rebuildMany then answers, per window,
+   * the earliest device time of a row it changed that a later deriver reads (-Infinity: unknown),
+   * and a later deriver whose own widening of the range starts no later is handed only that
+   * (pipeline.ts): a vehicle parked for days is not walked back to the trip before its stop.
    */
-  rebuildMany?(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass?: DerivePass): Promise<void>;
+  readonly widensForItself?: boolean;
+  /**
+   * Optional: rebuild() for the windows of several vehicles in one transaction, with set-wise
+   * statements. Must leave exactly the rows rebuild() would leave for each window. A deriver that
+   * widensForItself answers what it changed (above).
+   */
+  rebuildMany?(trx: Kysely<DB>, windows: readonly DeriveWindow[], pass?: DerivePass): Promise<void | readonly number[]>;
 }

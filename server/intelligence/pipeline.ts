@@ -90,6 +90,8 @@ export interface PipelineStats {
   /** Positions read from the database for the windows (the rest came from the held windows). */
   positionsRead: number;
   failures: number;
+  /** Positions handed to each deriver (by name): what one that walks its window whole walks. */
+  positionsHanded: Record<string, number>;
   /** Milliseconds spent per phase ('extend', 'read', each deriver's name, 'watermark'): where a pass goes. */
   phaseMs: Record<string, number>;
   /** Batches derived (each one transaction), and the longest one's milliseconds: what a report may wait behind. */
@@ -104,6 +106,7 @@ export const noStats = (): PipelineStats => ({
   positionsDerived: 0,
   positionsRead: 0,
   failures: 0,
+  positionsHanded: {},
   phaseMs: {},
   batches: 0,
   longestBatchMs: 0,
@@ -441,6 +444,31 @@ export class DerivationPipeline {
     this.announce(committed);
   }
 
+  /** The ranges widened by a deriver's extend, each to the union with its own (null: it does not widen). */
+  private async widen(trx: Kysely<DB>, d: Deriver, ranges: VehicleRange[], pass: DerivePass): Promise<VehicleRange[] | null> {
+    let wider: TimeRange[];
+    if (d.extendMany) wider = await d.extendMany(trx, ranges, pass);
+    else if (d.extend) {
+      wider = [];
+      for (const r of ranges) wider.push(await d.extend(trx, r.vehicleId, r, pass));
+    } else return null;
+    return ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: Math.min(r.from, wider[i].from), to: Math.max(r.to, wider[i].to) }));
+  }
+
+  /** widen() of the ranges given, the others left null. */
+  private async widenSome(
+    trx: Kysely<DB>,
+    d: Deriver,
+    ranges: Array<VehicleRange | null>,
+    pass: DerivePass,
+  ): Promise<Array<VehicleRange | null>> {
+    const some = ranges.filter((r): r is VehicleRange => r !== null);
+    const wider = some.length ? await this.widen(trx, d, some, pass) : null;
+    if (!wider) return ranges;
+    let k = 0;
+    return ranges.map((r) => (r ? wider[k++] : null));
+  }
+
   /** Adds the time since `t0` to a phase of the stats; answers now, the next phase's start. */
   private lap(phase: string, t0: number): number {
     const now = performance.now();
@@ -532,14 +560,13 @@ export class DerivationPipeline {
     // Where each deriver that widens needs its windows to start and end: the widening of those before
     // it and its own, not that of those after (an alarm policy's hours of look-back are not the trips').
     const own = new Map<Deriver, TimeRange[]>();
+    // The ranges before a deriver that widens for itself did (what the derivers after it widen from).
+    let unwidened: VehicleRange[] | null = null;
     for (const d of this.derivers) {
-      let wider: TimeRange[];
-      if (d.extendMany) wider = await d.extendMany(trx, ranges, pass);
-      else if (d.extend) {
-        wider = [];
-        for (const r of ranges) wider.push(await d.extend(trx, r.vehicleId, r, pass));
-      } else continue;
-      ranges = ranges.map((r, i) => ({ vehicleId: r.vehicleId, from: Math.min(r.from, wider[i].from), to: Math.max(r.to, wider[i].to) }));
+      const wider = await this.widen(trx, d, ranges, pass);
+      if (!wider) continue;
+      if (d.widensForItself) unwidened ??= ranges;
+      ranges = wider;
       own.set(
         d,
         ranges.map((r) => ({ from: r.from, to: r.to })),
@@ -552,11 +579,31 @@ export class DerivationPipeline {
       return { ...w, dirty: present[i].range, ...(taken ? { marked: taken.to } : {}), ...(heldOf[i] ? { continues: true } : {}) };
     });
     t = this.lap('read', t);
+    // After a deriver that widens for itself: per window, the range the derivers after it need, from
+    // its own start or the earliest row it changed on, with their own widening (null: its whole widening).
+    let bare: Array<VehicleRange | null> | null = null;
     for (const d of this.derivers) {
+      if (bare) bare = await this.widenSome(trx, d, bare, pass);
       const itsOwn = own.get(d);
-      const mine = itsOwn ? windows.map((w, i) => windowWithin(w, itsOwn[i])) : windows;
-      if (d.rebuildMany) await d.rebuildMany(trx, mine, pass);
+      const mine = windows.map((w, i) => {
+        const b = bare?.[i];
+        // The rest of the window the deriver before walked for itself holds nothing it changed.
+        if (b && b.from >= w.from && b.to <= w.to) return windowWithin(w, b);
+        return itsOwn ? windowWithin(w, itsOwn[i]) : w;
+      });
+      let changed: void | readonly number[] = undefined;
+      if (d.rebuildMany) changed = await d.rebuildMany(trx, mine, pass);
       else for (const w of mine) await d.rebuild(trx, w, pass);
+      if (d.widensForItself && unwidened) {
+        const from = unwidened;
+        const was: Array<VehicleRange | null> | null = bare;
+        bare = from.map((r, i): VehicleRange | null => {
+          const c = changed?.[i] ?? -Infinity;
+          const b: VehicleRange | null = was ? was[i] : r;
+          return b && c > -Infinity ? { vehicleId: b.vehicleId, from: Math.min(b.from, c), to: b.to } : null;
+        });
+      }
+      for (const w of mine) this.stats.positionsHanded[d.name] = (this.stats.positionsHanded[d.name] ?? 0) + w.positions.length;
       t = this.lap(d.name, t);
     }
     const newest = windows.map((w) => (w.positions.length ? w.positions[w.positions.length - 1].time : NaN));

@@ -17,6 +17,7 @@ import { rangesTable } from '../windowLoad';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
 import type { Segment } from './segment';
 import { TripCarries } from './tripCarry';
+import { TripChanges } from './tripChanges';
 import { TripWalk, type TripsFound } from './tripWalk';
 
 const ms = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
@@ -132,12 +133,15 @@ const windowRanges = (windows: readonly DeriveWindow[]) => windows.map((w) => ({
 /** The trips deriver, with its own carries (tripCarry.ts): one per pipeline. */
 export function tripDeriver(): Deriver {
   const carries = new TripCarries();
+  const changes = new TripChanges();
   return {
     name: 'trips',
+    // Back to the trip before, for this walk alone: what it changed is answered (tripChanges.ts).
+    widensForItself: true,
     extend: async (trx, vehicleId, range) => (await extendTrips(trx, [{ vehicleId, ...range }]))[0],
     extendMany: (trx, ranges) => extendTrips(trx, ranges),
-    rebuild: (trx, w) => rebuildTrips(trx, [w], carries),
-    rebuildMany: (trx, windows) => rebuildTrips(trx, windows, carries),
+    rebuild: async (trx, w) => void (await rebuildTrips(trx, [w], carries, changes)),
+    rebuildMany: (trx, windows) => rebuildTrips(trx, windows, carries, changes),
   };
 }
 
@@ -156,8 +160,16 @@ async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>)
   }));
 }
 
-async function rebuildTrips(trx: Kysely<DB>, windows: readonly DeriveWindow[], carries: TripCarries): Promise<void> {
-  const all = windows.map((w) => tripRows(w, carries.walk(w)));
+/** Replaces the windows' rows; answers, per window, the earliest trip or fuel event it changed (tripChanges.ts). */
+async function rebuildTrips(
+  trx: Kysely<DB>,
+  windows: readonly DeriveWindow[],
+  carries: TripCarries,
+  changes: TripChanges,
+): Promise<number[]> {
+  const walks = windows.map((w) => carries.walkOn(w));
+  const all = windows.map((w, i) => tripRows(w, walks[i].found));
+  const changedFrom = windows.map((w, i) => changes.changedFrom(w.vehicle.vehicleId, all[i], walks[i].resumed, w.marked !== undefined));
   const inWindow = (column: string) => sql`t.vehicle_id = w.vehicle_id AND t.${sql.id(column)} >= w.lo AND t.${sql.id(column)} < w.hi`;
   await replaceRows(trx, rangesTable(windowRanges(windows)), [
     rowSet({
@@ -182,4 +194,5 @@ async function rebuildTrips(trx: Kysely<DB>, windows: readonly DeriveWindow[], c
       owned: inWindow('time'),
     }),
   ]);
+  return changedFrom;
 }
