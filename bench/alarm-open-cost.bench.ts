@@ -4,7 +4,8 @@
  * terminal's theft bit and a weak battery (under a Low policy) on every report, for 1, 7 and 30
  * days, uploaded as blind-area batches and derived (every deriver of the engine, alarms and
  * behaviour included). Then 20 live reports, each
- * derived before the next: per pass, the positions the derivers were handed, the milliseconds of
+ * derived before the next: per pass, the positions of the pass's window and those the alarm deriver
+ * was handed, the milliseconds of
  * the whole pass and of the alarm deriver (medians). With the open alarms carried into each pass
  * (alarms/carry.ts) all three stay flat; reaching back to the alarms' begin, they grow with the days.
  *
@@ -95,13 +96,15 @@ async function once(kind: 'pglite' | 'postgres', days: number, open: Open): Prom
     await terminal.drain(600_000);
     await g.writer.flush();
     await derivation.idle();
-    const passes: Array<{ positions: number; ms: number; alarmsMs: number }> = [];
+    const passes: Array<{ positions: number; alarmPositions: number; ms: number; alarmsMs: number }> = [];
     const after = new ScriptedDay(day.time, day.position);
     script.live(after);
     const live = after.reports;
     for (const r of live) {
       const before = await derivation.stats();
-      const was = { positions: before.positionsDerived, alarms: before.phaseMs.alarms ?? 0 };
+      // A commit before positionsHanded handed the alarm deriver the whole window (positionsDerived).
+      const alarmPositions = (stats: typeof before) => stats.positionsHanded?.alarms ?? stats.positionsDerived;
+      const was = { positions: before.positionsDerived, alarmPositions: alarmPositions(before), alarms: before.phaseMs.alarms ?? 0 };
       const t0 = performance.now();
       terminal.report(r);
       await terminal.drain(60_000);
@@ -110,6 +113,7 @@ async function once(kind: 'pglite' | 'postgres', days: number, open: Open): Prom
       const after = await derivation.stats();
       passes.push({
         positions: after.positionsDerived - was.positions,
+        alarmPositions: alarmPositions(after) - was.alarmPositions,
         ms: performance.now() - t0,
         alarmsMs: (after.phaseMs.alarms ?? 0) - was.alarms,
       });
@@ -122,6 +126,7 @@ async function once(kind: 'pglite' | 'postgres', days: number, open: Open): Prom
       historyReports: day.reports.length,
       openAlarms: kept.rows[0].n,
       positionsPerPass: median(passes.map((p) => p.positions)),
+      alarmPositionsPerPass: median(passes.map((p) => p.alarmPositions)),
       passMs: +median(passes.map((p) => p.ms)).toFixed(1),
       alarmDeriverMs: +median(passes.map((p) => p.alarmsMs)).toFixed(1),
     };
