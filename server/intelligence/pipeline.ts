@@ -583,7 +583,10 @@ export class DerivationPipeline {
     // its own start or the earliest row it changed on, with their own widening (null: its whole widening).
     let bare: Array<VehicleRange | null> | null = null;
     for (const d of this.derivers) {
-      if (bare) bare = await this.widenSome(trx, d, bare, pass);
+      if (bare) {
+        bare = await this.widenSome(trx, d, bare, pass);
+        t = this.lap('extend', t);
+      }
       const itsOwn = own.get(d);
       const mine = windows.map((w, i) => {
         const b = bare?.[i];
