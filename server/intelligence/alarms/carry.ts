@@ -56,13 +56,14 @@ export function carryable(a: string): RawBuilder<boolean> {
   const d = sql.ref(`${a}.detail`);
   const sourced = RUN_SOURCES.filter(([, source]) => source !== null);
   const sourceless = RUN_SOURCES.flatMap(([type, source]) => (source === null ? [type] : []));
-  return sql<boolean>`(${t} = 'Fault' OR ${t} = ANY(${sourceless}::text[]) OR (
+  // Never NULL (a detail without sources): an alarm not carried is reached back to.
+  return sql<boolean>`coalesce(${t} = 'Fault' OR ${t} = ANY(${sourceless}::text[]) OR (
       jsonb_typeof(${d} -> 'sources') = 'array' AND jsonb_array_length(${d} -> 'sources') > 0
       AND NOT EXISTS (
         SELECT 1 FROM jsonb_array_elements_text(${d} -> 'sources') AS src(s)
         WHERE src.s NOT LIKE 'bit:%' AND NOT EXISTS (
           SELECT 1 FROM unnest(${sourced.map(([type]) => type)}::text[], ${sourced.map(([, source]) => source)}::text[]) AS r(type, source)
-          WHERE r.type = ${t} AND src.s LIKE r.source))))`;
+          WHERE r.type = ${t} AND src.s LIKE r.source))), false)`;
 }
 
 /** A stored alarm going on into a window: as an interval, with its row's id and, for a run, its first report. */
