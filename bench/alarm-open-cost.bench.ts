@@ -106,7 +106,11 @@ const CASE: Record<CaseName, Case> = {
       for (let k = 0; k < hours * 6; k++) day.step(10 * 60, 90, { every: 120, heading: k % 2 ? 270 : 90 });
       return day;
     },
-    live: async (_db, day) => new ScriptedDay(day.time, day.position).step(LIVE * 60, 90, { every: 60, heading: 90 }).reports,
+    // Ten minutes east and ten back: still inside the zone, still speeding.
+    live: async (_db, day) =>
+      new ScriptedDay(day.time, day.position)
+        .step((LIVE / 2) * 60, 90, { every: 60, heading: 90 })
+        .step((LIVE / 2) * 60, 90, { every: 60, heading: 270 }).reports,
   },
   clock: {
     types: ['StopLongTime'],
