@@ -2,6 +2,7 @@ import L from 'leaflet';
 import '../../../components/map/leafletGlobal';
 import 'leaflet.markercluster';
 import 'leaflet.markercluster/dist/MarkerCluster.css';
+import './monitor.css';
 import { useEffect, useRef } from 'react';
 import BaseMap from '../../../components/map/BaseMap';
 import { clusterIcon } from '../../../components/map/clusterIcon';
@@ -14,16 +15,19 @@ import type { MonitorItem } from '../../../services/monitor';
 import { useT } from '../../../session/useT';
 import { hasPosition, statusOf, STATUSES, STATUS_COLOURS, type VehicleStatus } from './monitorModel';
 import { escapeHtml } from '../../../utils/escapeHtml';
+import { PLAIN_STYLE, PLATE_TOOLTIPS, plateMode, SELECTED_STYLE, type PlateMode } from './plates';
 
 export interface MonitorMapProps {
   config: MapConfig;
   vehicles: readonly MonitorItem[];
   selectedId: number | null;
   followId: number | null;
+  /** Every vehicle's plate beside its marker (else a plate shows on hover, and the chosen vehicle's always). */
+  plates: boolean;
   onSelect: (id: number) => void;
 }
 
-type Marker = L.CircleMarker & { options: HeadingMarkerOptions & { status: VehicleStatus } };
+type Marker = L.CircleMarker & { options: HeadingMarkerOptions & { status: VehicleStatus }; plateMode?: PlateMode };
 
 /** The group's types name L.Marker, but it clusters any layer with a position (circle markers too). */
 const asMarker = (x: Marker) => x as unknown as L.Marker;
@@ -43,7 +47,7 @@ const onPath = (l: L.Path, p: L.Point) => (l as L.Path & { _containsPoint(p: L.P
  * crowd (each cluster shows its count and, as a ring, the share of each status); the followed one
  * stays centred, and choosing a vehicle opens its cluster.
  */
-export default function MonitorMap({ config, vehicles, selectedId, followId, onSelect }: MonitorMapProps) {
+export default function MonitorMap({ config, vehicles, selectedId, followId, plates, onSelect }: MonitorMapProps) {
   const t = useT();
   const map = useRef<L.Map | null>(null);
   const clusters = useRef<L.MarkerClusterGroup | null>(null);
@@ -72,11 +76,20 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
       const status = statusOf(v);
       const colour = STATUS_COLOURS[status];
       const chosen = v.vehicleId === selectedId;
-      const style = { color: colour, fillColor: colour, heading: v.direction, radius: chosen ? 9 : 6, weight: chosen ? 3 : 1, status };
+      const style = chosen
+        ? {
+            color: SELECTED_STYLE.ring,
+            fillColor: colour,
+            heading: v.direction,
+            radius: SELECTED_STYLE.radius,
+            weight: SELECTED_STYLE.weight,
+            status,
+          }
+        : { color: colour, fillColor: colour, heading: v.direction, ...PLAIN_STYLE, status };
+      const mode = plateMode(chosen, plates);
       let mk = markers.current.get(v.vehicleId);
       if (!mk) {
         mk = new HeadingMarker(at, { ...style, fillOpacity: 0.85 }) as Marker;
-        mk.bindTooltip(escapeHtml(v.licence), { direction: 'top', offset: [0, -8] });
         const id = v.vehicleId;
         mk.on('click', () => select.current(id));
         mk.on('mouseover', () => (hoveredVehicle.current = id));
@@ -90,6 +103,13 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
         if (mk.options.status !== status) restyled = true;
         mk.setStyle(style as L.PathOptions);
       }
+      if (mk.plateMode !== mode) {
+        mk.unbindTooltip();
+        mk.bindTooltip(escapeHtml(v.licence), PLATE_TOOLTIPS[mode]);
+        mk.plateMode = mode;
+      }
+      // Drawn last, so no neighbour covers it.
+      if (chosen && m.hasLayer(mk)) mk.bringToFront();
     }
     if (added.length) group.addLayers(added);
     const gone: Marker[] = [];

@@ -1,0 +1,183 @@
+import type { Page } from 'playwright-core';
+import type { Box, ChartLayout } from '../../src/components/charts/chartLayout';
+import { screenshot, useConsoleSuite } from './helpers/console';
+
+/**
+ * What a manager reads on a phone (390×844) and a desktop (1440×900), in a real browser against
+ * `npm start` on a fresh demo database with a small demo fleet reporting live: the monitor's map
+ * and list, plates on the map and the chosen vehicle, the sidebar's labels in English, the
+ * dashboard doughnut's counts and chart legends clear of their axes.
+ */
+jest.setTimeout(300_000);
+
+const suite = useConsoleSuite({ demoFleet: { terminals: 4, historyDays: 2 } });
+const { api } = suite;
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+
+interface Item {
+  vehicleId: number;
+  licence: string;
+  latitude: number | null;
+}
+
+/** A fresh browser profile of this size in a language, signed in as admin. */
+const adminPage = (size: { width: number; height: number }, locale = 'zh-CN') =>
+  suite.adminPage(locale, (page) => page.setViewportSize(size));
+
+/** The monitor, once it lists the whole fleet and the map has drawn. */
+async function openMonitor(page: Page): Promise<Item[]> {
+  const all = (await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Item[];
+  await page.goto('/fleet/monitor');
+  await page.waitForSelector(`[data-testid=monitor-page][data-vehicles="${all.length}"]`);
+  await page.getByTestId('monitor-map').waitFor();
+  return all;
+}
+
+/** The plates drawn beside markers on the map: their texts, and whether each sits to the right of its marker. */
+const plates = (page: Page, selector = '.leaflet-tooltip.fs-plate') =>
+  page.$$eval(selector, (els) =>
+    els.map((e) => ({ text: (e as HTMLElement).innerText, right: e.classList.contains('leaflet-tooltip-right') })),
+  );
+
+/** Where a chart drew its legend and axes (EChart's data-layout), once it has drawn. */
+async function layoutOf(page: Page, testId: string): Promise<ChartLayout> {
+  const chart = page.locator(`[data-testid=${testId}][data-layout]`);
+  await chart.locator('canvas').waitFor();
+  await chart.scrollIntoViewIfNeeded();
+  return JSON.parse((await chart.getAttribute('data-layout')) ?? '{}') as ChartLayout;
+}
+
+const bottom = (b: Box) => b.y + b.height;
+
+describe('monitor', () => {
+  it('on a phone the map spans the screen and the list opens in a drawer; choosing a vehicle closes it and marks it on the map', async () => {
+    const { page, context, external } = await adminPage(PHONE);
+    const all = await openMonitor(page);
+    const positioned = all.find((v) => v.latitude !== null);
+    expect(positioned).toBeDefined();
+    const width = await page.evaluate(() => document.documentElement.clientWidth);
+    const map = (await page.getByTestId('monitor-map').boundingBox())!;
+    expect(map.x).toBe(0);
+    expect(map.width).toBe(width);
+    // No list beside the map: it waits in a drawer.
+    expect(await page.getByTestId('monitor-row').count()).toBe(0);
+    await screenshot(page, 'monitor-phone');
+    await page.getByTestId('monitor-list-toggle').click();
+    const drawer = page.locator('.ant-drawer-open');
+    await drawer.getByTestId('monitor-row').first().waitFor();
+    expect(await drawer.getByTestId('monitor-row').count()).toBe(all.length);
+    await screenshot(page, 'monitor-phone-list');
+    await drawer.locator(`[data-testid=monitor-row][data-vehicle-id="${positioned!.vehicleId}"]`).click();
+    await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
+    // The chosen vehicle stands out on the map, its plate beside it.
+    await page.locator('.leaflet-tooltip.fs-plate-selected').waitFor();
+    expect(await plates(page, '.leaflet-tooltip.fs-plate-selected')).toEqual([{ text: positioned!.licence, right: true }]);
+    await screenshot(page, 'monitor-phone-selected');
+    expect(external).toEqual([]);
+    await context.close();
+  });
+
+  it('on a desktop the list stands beside the map; "show plates" puts each plate beside its marker, and the chosen one stands out', async () => {
+    const { page, context, external } = await adminPage(DESKTOP);
+    const all = await openMonitor(page);
+    const licences = new Set(all.map((v) => v.licence));
+    expect(await page.getByTestId('monitor-list-toggle').count()).toBe(0);
+    expect(await page.getByTestId('monitor-row').count()).toBe(all.length);
+    // Plates show on hover only until the switch is on.
+    expect(await plates(page)).toEqual([]);
+    await page.getByTestId('monitor-plates').click();
+    await page.locator('.leaflet-tooltip.fs-plate').first().waitFor();
+    const shown = await plates(page);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const p of shown) {
+      expect(licences.has(p.text)).toBe(true);
+      expect(p.right).toBe(true);
+    }
+    expect(new Set(shown.map((p) => p.text)).size).toBe(shown.length);
+    await screenshot(page, 'monitor-plates');
+
+    const chosen = all.find((v) => v.latitude !== null)!;
+    await page.locator(`[data-testid=monitor-row][data-vehicle-id="${chosen.vehicleId}"]`).click();
+    await page.locator('.leaflet-tooltip.fs-plate-selected').waitFor();
+    expect(await plates(page, '.leaflet-tooltip.fs-plate-selected')).toEqual([{ text: chosen.licence, right: true }]);
+    await screenshot(page, 'monitor-selected');
+    // Plates off: only the chosen vehicle keeps its plate.
+    await page.getByTestId('monitor-plates').click();
+    await page.waitForFunction(() => document.querySelectorAll('.leaflet-tooltip.fs-plate').length === 1);
+    expect(await plates(page)).toEqual([{ text: chosen.licence, right: true }]);
+    expect(external).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('sidebar', () => {
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])('in English every menu label reads in full on a %s', async (name, size) => {
+    const { page, context } = await adminPage(size, 'en-US');
+    if (size === PHONE) {
+      await page.getByTestId('sidebar-toggle').click();
+      await page.locator('.ant-drawer-open [data-testid=sidebar-menu]').waitFor();
+    }
+    const menu = page.locator('.fs-sidebar [data-testid=sidebar-menu]').first();
+    // Every area open, one after the other (an area's entries show once it has unfolded).
+    for (;;) {
+      const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');
+      if ((await closed.count()) === 0) break;
+      await closed.first().click();
+      await page.waitForFunction(() => !document.querySelector('.fs-sidebar .ant-motion-collapse'));
+    }
+    const clipped = await menu.evaluate((m) =>
+      [...m.querySelectorAll<HTMLElement>('.ant-menu-title-content')]
+        .filter((el) => {
+          const item = el.closest<HTMLElement>('.ant-menu-item, .ant-menu-submenu-title')!;
+          const r = el.getBoundingClientRect();
+          const box = item.getBoundingClientRect();
+          return el.scrollWidth > el.clientWidth + 1 || r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5 || r.top < box.top - 0.5;
+        })
+        .map((el) => el.innerText),
+    );
+    expect(await menu.locator('.ant-menu-title-content').count()).toBeGreaterThan(20);
+    expect(clipped).toEqual([]);
+    await screenshot(page, `sidebar-en-${name}`);
+    await context.close();
+  });
+});
+
+describe('charts', () => {
+  it('the dashboard doughnut’s legend gives each bucket’s count', async () => {
+    const dis = (await api('POST', '/vehicle/index/vehicleDis', { criteria: {} })) as Record<
+      'byOrg',
+      Array<{ name: string | null; count: number }>
+    >;
+    const { page, context } = await adminPage(DESKTOP);
+    const layout = await layoutOf(page, 'dashboard-distribution');
+    for (const b of dis.byOrg) expect(layout.legendText).toContain(`${b.name}  ${b.count}`);
+    await screenshot(page, 'dashboard-doughnut');
+    await context.close();
+  });
+
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ])('every legend stands clear of its axes on a %s, in English', async (name, size) => {
+    const { page, context } = await adminPage(size, 'en-US');
+    const charts: Array<[string, string]> = [
+      ['/dashboard', 'dashboard-top7'],
+      ['/statistics/safety', 'safety-chart'],
+      ['/statistics/safety', 'safety-events'],
+      ['/statistics/fuel', 'fuel-chart'],
+    ];
+    for (const [path, testId] of charts) {
+      if (new URL(page.url()).pathname !== path) await page.goto(path);
+      const { legend, axes } = await layoutOf(page, testId);
+      expect({ testId, drawn: legend !== null && axes !== null }).toEqual({ testId, drawn: true });
+      expect({ testId, legendBottom: bottom(legend!) <= axes!.y }).toEqual({ testId, legendBottom: true });
+      if (path === '/statistics/safety' && testId === 'safety-events') await screenshot(page, `statistics-safety-${name}`);
+    }
+    await context.close();
+  });
+});
