@@ -51,6 +51,12 @@ async function layoutOf(page: Page, testId: string): Promise<ChartLayout> {
 
 const bottom = (b: Box) => b.y + b.height;
 
+/** Two frames, then until no drawer is sliding (rc-motion tags an element only while it moves). */
+async function drawerStill(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(() => !document.querySelector('.ant-drawer [class*="-motion-"]'));
+}
+
 describe('monitor', () => {
   it('on a phone the map spans the screen and the list opens in a drawer; choosing a vehicle closes it and marks it on the map', async () => {
     const { page, context, external } = await adminPage(PHONE);
@@ -67,13 +73,20 @@ describe('monitor', () => {
     await page.getByTestId('monitor-list-toggle').click();
     const drawer = page.locator('.ant-drawer-open');
     await drawer.getByTestId('monitor-row').first().waitFor();
+    await drawerStill(page);
     expect(await drawer.getByTestId('monitor-row').count()).toBe(all.length);
     await screenshot(page, 'monitor-phone-list');
     await drawer.locator(`[data-testid=monitor-row][data-vehicle-id="${positioned!.vehicleId}"]`).click();
     await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
-    // The chosen vehicle stands out on the map, its plate beside it.
-    await page.locator('.leaflet-tooltip.fs-plate-selected').waitFor();
+    await drawerStill(page);
+    // The chosen vehicle stands out on the map, its plate beside it, above its card.
+    const plate = page.locator('.leaflet-tooltip.fs-plate-selected');
+    await plate.waitFor();
     expect(await plates(page, '.leaflet-tooltip.fs-plate-selected')).toEqual([{ text: positioned!.licence, right: true }]);
+    const card = (await page.getByTestId('vehicle-card').boundingBox())!;
+    const shownAt = (await plate.boundingBox())!;
+    expect(bottom(shownAt)).toBeLessThanOrEqual(card.y);
+    expect(card.x + card.width).toBeLessThanOrEqual(width);
     await screenshot(page, 'monitor-phone-selected');
     expect(external).toEqual([]);
     await context.close();

@@ -12,6 +12,20 @@ import VehicleCard from './monitor/VehicleCard';
 
 const MonitorMap = lazy(() => import('./monitor/MonitorMap'));
 
+/** The chosen vehicle's card: top right over the map, or on a phone over its lower half, scrolling if longer. */
+const CARD_BESIDE: CSSProperties = { position: 'absolute', top: 12, right: 12, zIndex: 1000 };
+const CARD_BELOW: CSSProperties = {
+  position: 'absolute',
+  left: 8,
+  right: 8,
+  bottom: 8,
+  zIndex: 1000,
+  maxHeight: '50%',
+  overflow: 'auto',
+  display: 'flex',
+  justifyContent: 'center',
+};
+
 /** The shell's content padding (shell.css .fs-content), which the map spans on a phone. */
 const CONTENT_PADDING = 16;
 
@@ -137,6 +151,7 @@ export default function MonitorPage() {
                 selectedId={selectedId}
                 followId={following ? selectedId : null}
                 plates={plates}
+                cardBelow={mobile}
                 onSelect={choose}
               />
             </Suspense>
@@ -156,7 +171,7 @@ export default function MonitorPage() {
           <Spin style={{ display: 'block', margin: '80px auto' }} />
         )}
         {selected && (
-          <div style={{ position: 'absolute', top: 12, right: 12, zIndex: 1000 }}>
+          <div style={mobile ? CARD_BELOW : CARD_BESIDE}>
             <VehicleCard vehicle={selected} following={following} onFollow={setFollowing} onClose={() => setSelectedId(null)} />
           </div>
         )}

@@ -24,6 +24,8 @@ export interface MonitorMapProps {
   followId: number | null;
   /** Every vehicle's plate beside its marker (else a plate shows on hover, and the chosen vehicle's always). */
   plates: boolean;
+  /** The chosen vehicle's card covers the map's lower half (a phone): a newly chosen vehicle is shown in the upper one. */
+  cardBelow?: boolean;
   onSelect: (id: number) => void;
 }
 
@@ -47,7 +49,7 @@ const onPath = (l: L.Path, p: L.Point) => (l as L.Path & { _containsPoint(p: L.P
  * crowd (each cluster shows its count and, as a ring, the share of each status); the followed one
  * stays centred, and choosing a vehicle opens its cluster.
  */
-export default function MonitorMap({ config, vehicles, selectedId, followId, plates, onSelect }: MonitorMapProps) {
+export default function MonitorMap({ config, vehicles, selectedId, followId, plates, cardBelow = false, onSelect }: MonitorMapProps) {
   const t = useT();
   const map = useRef<L.Map | null>(null);
   const clusters = useRef<L.MarkerClusterGroup | null>(null);
@@ -128,7 +130,13 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, pla
     }
     // A newly chosen vehicle inside a cluster: zoom until it stands alone.
     const chosen = selectedId === null ? undefined : markers.current.get(selectedId);
-    if (chosen && shownSelected.current !== selectedId) group.zoomToShowLayer(asMarker(chosen));
+    if (chosen && shownSelected.current !== selectedId) {
+      if (cardBelow) {
+        // Standing alone (no cluster at a street's zoom), half way across and a quarter of the way down: above the card.
+        m.setView(chosen.getLatLng(), Math.max(m.getZoom(), CLUSTER_UNTIL_ZOOM), { animate: false });
+        m.panBy([0, m.getSize().y / 4], { animate: false });
+      } else group.zoomToShowLayer(asMarker(chosen));
+    }
     shownSelected.current = selectedId;
     const followed = followId === null ? undefined : markers.current.get(followId);
     if (followed) {
