@@ -271,3 +271,31 @@ describe('today’s figures', () => {
     expect(driven).toBeGreaterThan(0);
   });
 });
+
+describe('vehicle detail', () => {
+  it('names each policy’s alarm type in the language, never by its code, and reads speeds rounded', async () => {
+    const all = (await api('POST', '/vehicle/monitor/query', { criteria: {} })).data as Array<Item & { speed: number | null }>;
+    const vehicle = all.find((v) => v.latitude !== null && v.speed !== null)!;
+    const { page, context, external } = await adminPage(DESKTOP);
+    await page.goto(`/vehicleDetail/vehicleDetail/${vehicle.vehicleId}`);
+    await page.getByTestId('vehicle-detail').waitFor();
+    await page.getByRole('tab', { name: '运输统计与策略' }).click();
+    await page.getByTestId('detail-policy').first().waitFor();
+    const types = await page.getByTestId('detail-policy').locator('.ant-tag').allInnerTexts();
+    expect(types.length).toBeGreaterThan(0);
+    // The demo's policies: overspeed, fatigue, idling, faults, each by its Chinese name (OverSpeed, Fatigue… are codes).
+    for (const type of types) expect(type).toMatch(/^[^A-Za-z]+$/);
+    // A threshold with its unit: the demo's overspeed policy, 70 km/h.
+    await page.getByTestId('detail-policy').filter({ hasText: '超速报警' }).getByText('阈值 70 km/h', { exact: true }).waitFor();
+    await screenshot(page, 'detail-statistics-policies');
+    await page.getByRole('tab', { name: '车况与工况' }).click();
+    const condition = page.getByTestId('detail-condition');
+    await condition.getByText(/km\/h/).first().waitFor();
+    // Every speed with a tenth at most (never 59.599998474121094 km/h).
+    const speeds = [...(await condition.innerText()).matchAll(/([\d.,]+) km\/h/g)].map((m) => m[1]);
+    expect(speeds.length).toBeGreaterThan(0);
+    for (const s of speeds) expect(s).toMatch(/^[\d,]+(\.\d)?$/);
+    expect(external).toEqual([]);
+    await context.close();
+  });
+});
