@@ -36,8 +36,8 @@ async function openMonitor(page: Page): Promise<Item[]> {
 }
 
 /** The plates drawn beside markers on the map: their texts, and whether each sits to the right of its marker. */
-const plates = (page: Page, selector = '.leaflet-tooltip.fs-plate') =>
-  page.$$eval(selector, (els) =>
+const plates = (page: Page) =>
+  page.$$eval('.leaflet-tooltip.fs-plate', (els) =>
     els.map((e) => ({ text: (e as HTMLElement).innerText, right: e.classList.contains('leaflet-tooltip-right') })),
   );
 
@@ -79,20 +79,21 @@ describe('monitor', () => {
     await drawer.locator(`[data-testid=monitor-row][data-vehicle-id="${positioned!.vehicleId}"]`).click();
     await page.locator('.ant-drawer-open').waitFor({ state: 'detached' });
     await drawerStill(page);
-    // The chosen vehicle stands out on the map, its plate beside it, above its card.
-    const plate = page.locator('.leaflet-tooltip.fs-plate-selected');
-    await plate.waitFor();
-    expect(await plates(page, '.leaflet-tooltip.fs-plate-selected')).toEqual([{ text: positioned!.licence, right: true }]);
+    // The chosen vehicle stands out on the map, in its halo, above its card.
+    const halo = page.locator(`.fs-selected-halo[data-vehicle-id="${positioned!.vehicleId}"]`);
+    await halo.waitFor();
+    expect(await page.locator('.fs-selected-halo').count()).toBe(1);
     const card = (await page.getByTestId('vehicle-card').boundingBox())!;
-    const shownAt = (await plate.boundingBox())!;
+    const shownAt = (await halo.boundingBox())!;
     expect(bottom(shownAt)).toBeLessThanOrEqual(card.y);
+    expect(shownAt.y).toBeGreaterThanOrEqual(map.y);
     expect(card.x + card.width).toBeLessThanOrEqual(width);
     await screenshot(page, 'monitor-phone-selected');
     expect(external).toEqual([]);
     await context.close();
   });
 
-  it('on a desktop the list stands beside the map; "show plates" puts each plate beside its marker, and the chosen one stands out', async () => {
+  it('on a desktop the list stands beside the map; "show plates" puts each plate beside its marker, and the chosen vehicle stands out', async () => {
     const { page, context, external } = await adminPage(DESKTOP);
     const all = await openMonitor(page);
     const licences = new Set(all.map((v) => v.licence));
@@ -111,15 +112,22 @@ describe('monitor', () => {
     expect(new Set(shown.map((p) => p.text)).size).toBe(shown.length);
     await screenshot(page, 'monitor-plates');
 
+    // No halo until a vehicle is chosen; then one, round it, and its plate still among the others.
+    expect(await page.locator('.fs-selected-halo').count()).toBe(0);
     const chosen = all.find((v) => v.latitude !== null)!;
     await page.locator(`[data-testid=monitor-row][data-vehicle-id="${chosen.vehicleId}"]`).click();
-    await page.locator('.leaflet-tooltip.fs-plate-selected').waitFor();
-    expect(await plates(page, '.leaflet-tooltip.fs-plate-selected')).toEqual([{ text: chosen.licence, right: true }]);
+    await page.locator(`.fs-selected-halo[data-vehicle-id="${chosen.vehicleId}"]`).waitFor();
+    expect(await page.locator('.fs-selected-halo').count()).toBe(1);
+    await page.waitForFunction(
+      (l) => [...document.querySelectorAll('.leaflet-tooltip.fs-plate')].some((p) => p.textContent === l),
+      chosen.licence,
+    );
     await screenshot(page, 'monitor-selected');
-    // Plates off: only the chosen vehicle keeps its plate.
+    // Plates off: none left; closing the card lets the vehicle go.
     await page.getByTestId('monitor-plates').click();
-    await page.waitForFunction(() => document.querySelectorAll('.leaflet-tooltip.fs-plate').length === 1);
-    expect(await plates(page)).toEqual([{ text: chosen.licence, right: true }]);
+    await page.waitForFunction(() => document.querySelectorAll('.leaflet-tooltip.fs-plate').length === 0);
+    await page.getByTestId('vehicle-card').getByRole('button', { name: '关闭' }).click();
+    await page.locator('.fs-selected-halo').waitFor({ state: 'detached' });
     expect(external).toEqual([]);
     await context.close();
   });

@@ -15,14 +15,14 @@ import type { MonitorItem } from '../../../services/monitor';
 import { useT } from '../../../session/useT';
 import { hasPosition, statusOf, STATUSES, STATUS_COLOURS, type VehicleStatus } from './monitorModel';
 import { escapeHtml } from '../../../utils/escapeHtml';
-import { PLAIN_STYLE, PLATE_TOOLTIPS, plateMode, SELECTED_STYLE, type PlateMode } from './plates';
+import { HALO_PANE, HALO_PANE_Z, haloMarker, PLAIN_STYLE, PLATE_TOOLTIPS, plateMode, SELECTED_STYLE, type PlateMode } from './plates';
 
 export interface MonitorMapProps {
   config: MapConfig;
   vehicles: readonly MonitorItem[];
   selectedId: number | null;
   followId: number | null;
-  /** Every vehicle's plate beside its marker (else a plate shows on hover, and the chosen vehicle's always). */
+  /** Every vehicle's plate beside its marker (else a plate shows on hover). */
   plates: boolean;
   /** The chosen vehicle's card covers the map's lower half (a phone): a newly chosen vehicle is shown in the upper one. */
   cardBelow?: boolean;
@@ -56,6 +56,7 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, pla
   const markers = useRef(new Map<number, Marker>());
   const fitted = useRef(false);
   const shownSelected = useRef<number | null>(null);
+  const halo = useRef<L.Marker | null>(null);
   const box = useRef<HTMLDivElement>(null);
   /** The vehicle under the pointer: it, not a fence beneath it, names itself. */
   const hoveredVehicle = useRef<number | null>(null);
@@ -88,7 +89,7 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, pla
             status,
           }
         : { color: colour, fillColor: colour, heading: v.direction, ...PLAIN_STYLE, status };
-      const mode = plateMode(chosen, plates);
+      const mode = plateMode(plates);
       let mk = markers.current.get(v.vehicleId);
       if (!mk) {
         mk = new HeadingMarker(at, { ...style, fillOpacity: 0.85 }) as Marker;
@@ -130,6 +131,14 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, pla
     }
     // A newly chosen vehicle inside a cluster: zoom until it stands alone.
     const chosen = selectedId === null ? undefined : markers.current.get(selectedId);
+    if (!chosen) {
+      halo.current?.remove();
+      halo.current = null;
+    } else {
+      if (!halo.current) halo.current = haloMarker(chosen.getLatLng()).addTo(m);
+      else halo.current.setLatLng(chosen.getLatLng());
+      halo.current.getElement()?.setAttribute('data-vehicle-id', String(selectedId));
+    }
     if (chosen && shownSelected.current !== selectedId) {
       if (cardBelow) {
         // Standing alone (no cluster at a street's zoom), half way across and a quarter of the way down: above the card.
@@ -159,6 +168,7 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, pla
         onReady={(m) => {
           map.current = m;
           fitted.current = false;
+          m.createPane(HALO_PANE).style.zIndex = HALO_PANE_Z;
           const group = L.markerClusterGroup({
             chunkedLoading: true,
             showCoverageOnHover: false,
@@ -228,6 +238,7 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, pla
             m.off('mousemove', nameFences);
             m.off('mouseout', leave);
             markers.current.clear();
+            halo.current = null;
             clusters.current = null;
             map.current = null;
           };
