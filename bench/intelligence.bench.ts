@@ -63,7 +63,8 @@ const PARTS = (process.env.BENCH_PARTS || 'derive,read').split(',');
 const READS = (process.env.BENCH_READS || 'monitor,ledger,replay').split(',');
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 30);
 
-const DAY_LEGS: Leg[] = [
+/** One vehicle's scripted day (also bench/derive-cpu.bench.ts's). */
+export const DAY_LEGS: Leg[] = [
   { kind: 'park', minutes: 420 },
   { kind: 'drive', minutes: 45, kmh: 40, heading: 90 },
   { kind: 'idle', minutes: 3 },
@@ -76,7 +77,7 @@ const DAY_LEGS: Leg[] = [
 ];
 
 /** A decoded-like body for toRecord (the store path from the decoder on). */
-function bodyOf(r: ReturnType<typeof playLegs>[number]): LocationBody {
+export function bodyOf(r: ReturnType<typeof playLegs>[number]): LocationBody {
   const status = r.status as { accOn: boolean };
   return {
     alarm: { raw: 0 },
