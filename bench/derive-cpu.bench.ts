@@ -8,9 +8,13 @@
  * in µs per stored position; on PostgreSQL the database's client backends are read from /proc apart.
  *
  *   npx tsx bench/derive-cpu.bench.ts   (BENCH_BACKENDS=pglite,postgres; BENCH_CPU_VEHICLES=50;
- *   BENCH_CPU_MODES=rebuild,live; BENCH_CPU_PER_PASS=3 reports per vehicle per live pass)
+ *   BENCH_CPU_MODES=rebuild,live; BENCH_CPU_PER_PASS=3 reports per vehicle per live pass;
+ *   BENCH_CPU_PROFILE=/tmp/x.cpuprofile profiles each mode's passes (and, live, the storing between them), for bench/telematics/profileSummary.ts)
  */
 
+import fs from 'node:fs';
+import type { Profiler } from 'node:inspector';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/platform/db/tables';
@@ -35,11 +39,31 @@ const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite,postgres').split(',') as
 const VEHICLES = Number(process.env.BENCH_CPU_VEHICLES || 50);
 const MODES = (process.env.BENCH_CPU_MODES || 'rebuild,live').split(',');
 const PER_PASS = Number(process.env.BENCH_CPU_PER_PASS || 3);
+const PROFILE = process.env.BENCH_CPU_PROFILE;
 const START = Date.parse('2026-11-10T16:00:00Z');
 
 interface Day {
   identity: TerminalIdentity;
   records: PositionRecord[];
+}
+
+/** With BENCH_CPU_PROFILE: V8's sampling profiler, on while a mode runs (setup left out; one start per mode, as each stop costs). */
+const profiler = PROFILE ? new Session() : null;
+const profiles: Profiler.Profile[] = [];
+
+/** The passes' profiles as one (node ids shifted apart): self time per function sums over them. */
+function writeProfiles(file: string): void {
+  const merged: Profiler.Profile = { nodes: [], samples: [], timeDeltas: [], startTime: 0, endTime: 0 };
+  let shift = 0;
+  for (const p of profiles) {
+    const id = (n: number) => n + shift;
+    merged.nodes.push(...p.nodes.map((n) => ({ ...n, id: id(n.id), children: n.children?.map(id) })));
+    merged.samples!.push(...(p.samples ?? []).map(id));
+    merged.timeDeltas!.push(...(p.timeDeltas ?? []));
+    merged.endTime += p.endTime - p.startTime;
+    shift += Math.max(...p.nodes.map((n) => n.id));
+  }
+  fs.writeFileSync(file, JSON.stringify(merged));
 }
 
 /** The database's client backends (PostgreSQL only; PGlite runs inside this process). */
@@ -124,6 +148,7 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> {
       const derived0 = pipeline.stats.positionsDerived;
       const t0 = performance.now();
       const load = os.loadavg()[0];
+      await profiler?.post('Profiler.start');
       if (mode === 'rebuild') {
         positions = (await store(writer, fleet, 0, length)).count;
         Object.assign(
@@ -146,6 +171,7 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> {
           spent.databaseMs += c.databaseMs;
         }
       }
+      if (profiler) profiles.push((await profiler.post('Profiler.stop')).profile);
       out.push({
         name: `derivation CPU, ${mode === 'rebuild' ? 'a whole day rebuilt per vehicle' : `live passes of ${PER_PASS} reports per vehicle`} (${kind}, all derivers, demo policies)`,
         vehicles: fleet.length,
@@ -168,7 +194,12 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> {
 
 export async function run(): Promise<BenchResult[]> {
   const out: BenchResult[] = [];
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+  }
   for (const kind of BACKENDS) out.push(...(await measure(kind)));
+  if (PROFILE) writeProfiles(PROFILE);
   return out;
 }
 
