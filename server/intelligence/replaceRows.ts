@@ -51,7 +51,7 @@ const id = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * One statement's CTEs for a row set: its rows (n), the owned rows no longer found (d), the upsert (u).
  * The text around the rows' arrays is written as plain SQL rather than assembled from Kysely's
  * identifier and join nodes: names and types come from the code, and compiling those nodes for every
- * column of every pass was a tenth of a live pass's CPU (docs/benchmarks.md, Derivation pace).
+ * column of every pass was several per cent of a live pass's CPU (docs/benchmarks.md, Derivation pace).
  */
 function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): RawBuilder<unknown>[] {
   const n = `n${i}`;
