@@ -22,8 +22,6 @@ import { DerivationPipeline, type StoredSpan } from '../server/intelligence/pipe
 import { intelligenceDerivers } from '../server/intelligence';
 import { alarmDeriver } from '../server/intelligence/alarms/deriver';
 import { behaviourDeriver } from '../server/intelligence/behaviour/deriver';
-import { playLegs } from '../server/simulator/dayScript';
-import { toRecord, type PositionRecord, type TerminalIdentity } from '../server/telematics/store/records';
 import { PositionWriter } from '../server/telematics/store/writer';
 import { spansOf } from '../server/intelligence/subscription';
 import { openDatabase } from '../server/platform/db/database';
@@ -33,7 +31,7 @@ import { freshPostgres } from '../tests/helpers/testServer';
 import { runAsScript, type BenchResult } from './lib';
 import { provisionTerminals } from './telematics/provision';
 import { CpuWindow } from './telematics/cluster';
-import { DAY_LEGS, bodyOf } from './intelligence.bench';
+import { scriptedDays } from './intelligence.bench';
 
 const BACKENDS = (process.env.BENCH_BACKENDS || 'pglite,postgres').split(',') as Array<'pglite' | 'postgres'>;
 const VEHICLES = Number(process.env.BENCH_CPU_VEHICLES || 50);
@@ -42,10 +40,7 @@ const PER_PASS = Number(process.env.BENCH_CPU_PER_PASS || 3);
 const PROFILE = process.env.BENCH_CPU_PROFILE;
 const START = Date.parse('2026-11-10T16:00:00Z');
 
-interface Day {
-  identity: TerminalIdentity;
-  records: PositionRecord[];
-}
+type Day = Awaited<ReturnType<typeof scriptedDays>>[number];
 
 /** With BENCH_CPU_PROFILE: V8's sampling profiler, on while a mode runs (setup left out; one start per mode, as each stop costs). */
 const profiler = PROFILE ? new Session() : null;
@@ -84,26 +79,6 @@ async function cpuOf(db: Kysely<DB>, postgres: boolean, work: () => Promise<void
   return { processMs: (c.user + c.system) / 1000, databaseMs: window.spentMs([...new Set([...pids, ...after])]) };
 }
 
-async function days(db: Kysely<DB>, phones: string[]): Promise<Day[]> {
-  const ids = await sql<{ terminal_id: number; vehicle_id: number }>`
-    SELECT t.id AS terminal_id, v.id AS vehicle_id FROM terminal t JOIN vehicle v ON v.terminal_id = t.id
-    WHERE t.terminal_no = ANY(${phones}::text[]) ORDER BY t.id`.execute(db);
-  return ids.rows.map((row, i) => {
-    const identity: TerminalIdentity = {
-      terminalId: row.terminal_id,
-      terminalNo: phones[i],
-      sim: '',
-      orgId: 0,
-      orgPath: '/',
-      vehicleId: row.vehicle_id,
-      licence: null,
-      vehicleOrgPath: null,
-    };
-    const state = { time: START, latitude: 31.2 + i * 0.001, longitude: 121.4, odometerKm: 10_000, fuelL: 200 };
-    return { identity, records: playLegs(state, DAY_LEGS).map((r) => toRecord(identity, bodyOf(r), false)!) };
-  });
-}
-
 /** Stores tick `from` up to `to` (exclusive) of every vehicle; the spans the writer committed. */
 async function store(writer: PositionWriter, fleet: Day[], from: number, to: number): Promise<{ spans: StoredSpan[]; count: number }> {
   const spans: StoredSpan[] = [];
@@ -139,7 +114,7 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> {
     await pipeline.start();
     const out: BenchResult[] = [];
     for (const [m, mode] of MODES.entries()) {
-      const fleet = await days(db, phones.slice(m * VEHICLES, (m + 1) * VEHICLES));
+      const fleet = await scriptedDays(db, phones.slice(m * VEHICLES, (m + 1) * VEHICLES), 1);
       const length = Math.max(...fleet.map((d) => d.records.length));
       const end = START + 86_400_000;
       let positions = 0;
@@ -154,7 +129,7 @@ async function measure(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> {
         Object.assign(
           spent,
           await cpuOf(db, !!pg, async () => {
-            for (const d of fleet) await pipeline.rebuild(d.identity.vehicleId!, { from: START, to: end });
+            for (const d of fleet) await pipeline.rebuild(d.vehicleId, { from: START, to: end });
           }),
         );
         passes = fleet.length;
