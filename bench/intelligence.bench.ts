@@ -22,7 +22,7 @@ import { intelligenceDerivers } from '../server/intelligence';
 import { alarmDeriver } from '../server/intelligence/alarms/deriver';
 import { behaviourDeriver } from '../server/intelligence/behaviour/deriver';
 import { playLegs, type Leg } from '../server/simulator/dayScript';
-import { toRecord, type TerminalIdentity } from '../server/telematics/store/records';
+import { toRecord, type PositionRecord, type TerminalIdentity } from '../server/telematics/store/records';
 import { PositionWriter } from '../server/telematics/store/writer';
 import { subscribeStored } from '../server/intelligence/subscription';
 import type { LocationBody } from '../server/telematics/jt808/codec';
@@ -92,6 +92,37 @@ function bodyOf(r: ReturnType<typeof playLegs>[number]): LocationBody {
 }
 
 /**
+ * The provisioned terminals' vehicles, each with `dayCount` scripted days from 2026-11-10 (local
+ * midnight in Shanghai) as stored records, in terminal order (also bench/derive-cpu.bench.ts's).
+ */
+export async function scriptedDays(
+  db: Kysely<DB>,
+  phones: string[],
+  dayCount: number,
+): Promise<Array<{ vehicleId: number; identity: TerminalIdentity; records: PositionRecord[] }>> {
+  const ids = await sql<{ terminal_id: number; vehicle_id: number }>`
+    SELECT t.id AS terminal_id, v.id AS vehicle_id FROM terminal t JOIN vehicle v ON v.terminal_id = t.id
+    WHERE t.terminal_no = ANY(${phones}::text[]) ORDER BY t.id`.execute(db);
+  const start = Date.parse('2026-11-10T16:00:00Z');
+  return ids.rows.map((row, i) => {
+    const identity: TerminalIdentity = {
+      terminalId: row.terminal_id,
+      terminalNo: phones[i],
+      sim: '',
+      orgId: 0,
+      orgPath: '/',
+      vehicleId: row.vehicle_id,
+      licence: null,
+      vehicleOrgPath: null,
+    };
+    // Days follow each other: the script's state (time, place, odometer, fuel) carries over.
+    const state = { time: start, latitude: 31.2 + i * 0.001, longitude: 121.4, odometerKm: 10_000, fuelL: 200 };
+    const reports = Array.from({ length: dayCount }, () => playLegs(state, DAY_LEGS)).flat();
+    return { vehicleId: row.vehicle_id, identity, records: reports.map((r) => toRecord(identity, bodyOf(r), false)!) };
+  });
+}
+
+/**
  * The derivation's lag behind the store, sampled every 500 ms: how long ago the oldest tick not yet
  * derived for every vehicle was handed to the store (a vehicle is derived up to its oldest mark, or its
  * watermark when it has none). Every vehicle plays the same script, so a tick's
@@ -142,27 +173,7 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     await migrate(database);
     await seed(database.db, { demo: true, adminPassword: 'Admin2026x', demoAlarms: DEMO_ALARMS });
     const phones = await provisionTerminals(database.db, DERIVE_VEHICLES);
-    const ids = await sql<{ terminal_id: number; vehicle_id: number }>`
-      SELECT t.id AS terminal_id, v.id AS vehicle_id FROM terminal t JOIN vehicle v ON v.terminal_id = t.id WHERE t.terminal_no = ANY(${phones}::text[]) ORDER BY t.id`.execute(
-      database.db,
-    );
-    const start = Date.parse('2026-11-10T16:00:00Z');
-    const days = ids.rows.map((row, i) => {
-      const identity: TerminalIdentity = {
-        terminalId: row.terminal_id,
-        terminalNo: phones[i],
-        sim: '',
-        orgId: 0,
-        orgPath: '/',
-        vehicleId: row.vehicle_id,
-        licence: null,
-        vehicleOrgPath: null,
-      };
-      // Days follow each other: the script's state (time, place, odometer, fuel) carries over.
-      const state = { time: start, latitude: 31.2 + i * 0.001, longitude: 121.4, odometerKm: 10_000, fuelL: 200 };
-      const reports = Array.from({ length: DERIVE_DAYS }, () => playLegs(state, DAY_LEGS)).flat();
-      return { identity, records: reports.map((r) => toRecord(identity, bodyOf(r), false)!) };
-    });
+    const days = await scriptedDays(database.db, phones, DERIVE_DAYS);
     const writer = new PositionWriter(database.db, { concurrency: pg ? 4 : 1 });
     const derivers = DERIVE_ALL ? [...intelligenceDerivers(), alarmDeriver(), behaviourDeriver()] : intelligenceDerivers();
     const pipeline = new DerivationPipeline({
@@ -184,7 +195,7 @@ async function derivePace(kind: 'pglite' | 'postgres'): Promise<BenchResult> {
     const lag = DERIVE_RATE
       ? sampleLag(
           database.db,
-          ids.rows.map((r) => r.vehicle_id),
+          days.map((d) => d.vehicleId),
           days[0].records.map((r) => r.deviceTime),
         )
       : null;

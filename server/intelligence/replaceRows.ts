@@ -44,10 +44,18 @@ export const alongside = (statements: ReadonlyArray<RawBuilder<unknown>>): RawBu
 
 const param = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
-/** One statement's CTEs for a row set: its rows (n), the owned rows no longer found (d), the upsert (u). */
+/** A quoted identifier, as Kysely's PostgreSQL compiler writes one. */
+const id = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * One statement's CTEs for a row set: its rows (n), the owned rows no longer found (d), the upsert (u).
+ * The text around the rows' arrays is written as plain SQL rather than assembled from Kysely's
+ * identifier and join nodes: names and types come from the code, and compiling those nodes for every
+ * column of every pass was several per cent of a live pass's CPU (docs/benchmarks.md, Derivation pace).
+ */
 function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): RawBuilder<unknown>[] {
-  const n = sql.raw(`n${i}`);
-  const cols = sql.join(set.columns.map(([c]) => sql.id(c)));
+  const n = `n${i}`;
+  const cols = set.columns.map(([c]) => id(c)).join(', ');
   const arrays = sql.join(
     set.columns.map(([c, type]) =>
       isArrayType(type)
@@ -55,35 +63,30 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
         : sql`${set.rows.map((r) => param(r[c]))}::${sql.raw(type)}[]`,
     ),
   );
-  const values = sql.join(
-    set.columns.map(([c, type]) =>
+  const values = set.columns
+    .map(([c, type]) =>
       isArrayType(type)
-        ? sql`CASE WHEN x.${sql.id(c)} IS NULL THEN NULL ELSE ARRAY(SELECT e FROM jsonb_array_elements_text(x.${sql.id(c)}) WITH ORDINALITY AS a(e, i) ORDER BY i)::${sql.raw(type)} END AS ${sql.id(c)}`
-        : sql`x.${sql.id(c)}`,
-    ),
-  );
-  const table = sql.table(set.table);
-  const rest = set.columns.filter(([c]) => !set.key.includes(c));
-  const out = [sql`${n} AS (SELECT ${values} FROM unnest(${arrays}) AS x(${cols}))`];
+        ? `CASE WHEN x.${id(c)} IS NULL THEN NULL ELSE ARRAY(SELECT e FROM jsonb_array_elements_text(x.${id(c)}) WITH ORDINALITY AS a(e, i) ORDER BY i)::${type} END AS ${id(c)}`
+        : `x.${id(c)}`,
+    )
+    .join(', ');
+  const table = id(set.table);
+  const rest = set.columns.filter(([c]) => !set.key.includes(c)).map(([c]) => id(c));
+  const out = [sql`${sql.raw(`${n} AS (SELECT ${values} FROM unnest(`)}${arrays}${sql.raw(`) AS x(${cols}))`)}`];
   if (set.owned) {
     if (!windows) throw new Error(`rows of ${set.table} owned by windows, and no windows given`);
-    const same = sql.join(
-      set.key.map((k) => sql`${n}.${sql.id(k)} = t.${sql.id(k)}`),
-      sql` AND `,
-    );
+    const same = set.key.map((k) => `${n}.${id(k)} = t.${id(k)}`).join(' AND ');
     out.push(
-      sql`${sql.raw(`d${i}`)} AS (DELETE FROM ${table} t USING w WHERE ${set.owned} AND NOT EXISTS (SELECT 1 FROM ${n} WHERE ${same}))`,
+      sql`${sql.raw(`d${i} AS (DELETE FROM ${table} t USING w WHERE `)}${set.owned}${sql.raw(` AND NOT EXISTS (SELECT 1 FROM ${n} WHERE ${same}))`)}`,
     );
   }
   if (set.rows.length) {
-    const excluded = (c: string) => sql`excluded.${sql.id(c)}`;
-    const current = (c: string) => sql`${table}.${sql.id(c)}`;
     const update = rest.length
-      ? sql`DO UPDATE SET ${sql.join(rest.map(([c]) => sql`${sql.id(c)} = ${excluded(c)}`))}
-          WHERE (${sql.join(rest.map(([c]) => current(c)))}) IS DISTINCT FROM (${sql.join(rest.map(([c]) => excluded(c)))})`
-      : sql`DO NOTHING`;
+      ? `DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(', ')}
+          WHERE (${rest.map((c) => `${table}.${c}`).join(', ')}) IS DISTINCT FROM (${rest.map((c) => `excluded.${c}`).join(', ')})`
+      : 'DO NOTHING';
     out.push(
-      sql`${sql.raw(`u${i}`)} AS (INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${n} ON CONFLICT (${sql.join(set.key.map((k) => sql.id(k)))}) ${update})`,
+      sql.raw(`u${i} AS (INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${n} ON CONFLICT (${set.key.map(id).join(', ')}) ${update})`),
     );
   }
   return out;

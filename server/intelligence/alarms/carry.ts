@@ -2,31 +2,54 @@
  * Open alarms carried into a window instead of reached back to. A pass derives from its window's
  * start on; an alarm of the vehicle that began before that start and is still open there (or ends
  * inside the window) is taken as it is stored, and its rule goes on from it: the alarm word's bit
- * stays set, the trouble code stays listed, the condition run (idling, standing, speeding) goes on
- * from its first report. Everything before the window's start is unchanged since the pass that
- * stored the alarm (a window starts before every report it was marked for), so going on from the
- * stored alarm finds what reading back to its begin would, and a pass costs the same whether the
- * alarm opened a minute or a month ago.
+ * stays set, the trouble code stays listed, the condition run (idling, standing, speeding, off the
+ * route) goes on from its first report. Everything before the window's start is unchanged since
+ * the pass that stored the alarm (a window starts before every report it was marked for), so going
+ * on from the stored alarm finds what reading back to its begin would, and a pass costs the same
+ * whether the alarm opened a minute or a month ago.
  *
  * Carried are the alarms whose every source is a rule that can go on from the stored row alone:
- * the alarm word's bits, trouble codes, and the policy's Idle, StopLongTime, OverSpeed and Low
- * (battery readings) runs; and those whose rule goes on from the stored row and a few reports read
- * by key (WALK_TYPES): Fatigue from the drive's first report, the last moving report before the
- * window and the one after it (where a rest under way at the window's start began), Trail from
- * its anchor and the tow's reports since its last moving one (ignitionReach.ts). The others open
- * for a while (a fence's speed limit, Skewing, the clock's stops) still make the window reach back
- * to their begin (store.ts windowBounds); a FuelDrain is an instant, never open, so it never does.
+ * the alarm word's bits, trouble codes, the condition runs of RUN_SOURCES, keyed by type and
+ * subject (one alarm of a key is open at a time): the policy's Idle, StopLongTime, OverSpeed and
+ * Low (battery readings), a fence's speed limit, Skewing off a task's route, and the clock's stops;
+ * and those whose rule goes on from the stored row and a few reports read by key (WALK_TYPES):
+ * Fatigue from the drive's first report, the last moving report before the window and the one
+ * after it (where a rest under way at the window's start began), Trail from its anchor and the
+ * tow's reports since its last moving one (ignitionReach.ts). Anything else open (none raised
+ * today) makes the window reach back to its begin (store.ts windowBounds); a FuelDrain is an
+ * instant, never open, so it never does.
  */
 
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DerivePosition } from '../deriver';
 import { POSITION_COLUMNS, toPosition, type PositionRow } from '../windowLoad';
-import { CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
+import { CLOCK_SOURCE, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
 import { MOVING_KMH } from './detectors/motionRules';
 
-/** Types whose policy run goes on from its first report (detectors/policyRules.ts conditionRuns). */
-export const RUN_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Idle', 'StopLongTime', 'OverSpeed', 'Low']);
+/**
+ * The condition runs (detectors/runs.ts conditionRuns) that go on from their first report: per
+ * type, the source whose run it is (a LIKE pattern), or null for a type raised without sources,
+ * whose subject names its run.
+ */
+const RUN_SOURCES: ReadonlyArray<readonly [AlarmType, string | null]> = [
+  ['Idle', 'policy'],
+  ['StopLongTime', 'policy'],
+  // The clock's stop is the policy's standing run that no report has shown long enough yet (stopClock.ts).
+  ['StopLongTime', CLOCK_SOURCE],
+  ['OverSpeed', 'policy'],
+  // A fence's speed limit: its walk goes on settled inside (detectors/fences.ts).
+  ['OverSpeed', 'fence:%'],
+  ['Low', 'policy'],
+  // Off a task's route: the subject is the task (detectors/aiRules.ts skewing).
+  ['Skewing', null],
+];
+
+/** Types with a condition run that goes on from its first report. */
+export const RUN_TYPES: ReadonlySet<AlarmType> = new Set(RUN_SOURCES.map(([type]) => type));
+
+/** A carried run's key: its type and subject (one alarm of a key is open at a time). */
+export const runKey = (type: AlarmType, subject: string) => `${type}\u0000${subject}`;
 
 /** Types whose policy rule walks on from the stored alarm and a few reports read by key (deriver.ts runPrefixes). */
 export const WALK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Fatigue', 'Trail']);
@@ -38,18 +61,24 @@ export const WALK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['Fatigue',
 export function carryable(a: string): RawBuilder<boolean> {
   const t = sql.ref(`${a}.type`);
   const d = sql.ref(`${a}.detail`);
-  return sql<boolean>`(${t} = 'Fault' OR (
+  // The walks' rules are the policy's.
+  const sourced = [...RUN_SOURCES.filter(([, source]) => source !== null), ...[...WALK_TYPES].map((type) => [type, 'policy'] as const)];
+  const sourceless = RUN_SOURCES.flatMap(([type, source]) => (source === null ? [type] : []));
+  // Never NULL (a detail without sources): an alarm not carried is reached back to.
+  return sql<boolean>`coalesce(${t} = 'Fault' OR ${t} = ANY(${sourceless}::text[]) OR (
       jsonb_typeof(${d} -> 'sources') = 'array' AND jsonb_array_length(${d} -> 'sources') > 0
       AND NOT EXISTS (
         SELECT 1 FROM jsonb_array_elements_text(${d} -> 'sources') AS src(s)
-        WHERE src.s NOT LIKE 'bit:%' AND NOT (src.s = 'policy' AND ${t} = ANY(${[...RUN_TYPES, ...WALK_TYPES]}::text[])))))`;
+        WHERE src.s NOT LIKE 'bit:%' AND NOT EXISTS (
+          SELECT 1 FROM unnest(${sourced.map(([type]) => type)}::text[], ${sourced.map(([, source]) => source)}::text[]) AS r(type, source)
+          WHERE r.type = ${t} AND src.s LIKE r.source))), false)`;
 }
 
 /** A stored alarm going on into a window: as an interval, with its row's id and, for a run, its first report. */
 export interface CarriedAlarm {
   id: number;
   interval: AlarmInterval;
-  /** The run's first report (RUN_TYPES with a policy source; Fatigue: the drive's), or null. */
+  /** The run's first report (RUN_TYPES; Fatigue: the drive's), or null. */
   first: DerivePosition | null;
   /** Fatigue: the last moving report before the window and the report after it, when before the window. */
   walk: DerivePosition[];

@@ -23,12 +23,12 @@ import { mergeIntervals, worse } from './merge';
 import { orgPathsOf, type PolicySet } from './policies';
 import { alarmWindowBounds, trailPrefixes } from './ignitionReach';
 import { closeClockAlarms, replaceAlarmsMany, type AlarmReplacement, type RaisedAlarm } from './store';
-import type { AlarmInterval, AlarmType } from './types';
+import { CLOCK_SOURCE, type AlarmInterval, type AlarmType } from './types';
 import { lookupsOf, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
 import { newlyDecided } from './newlyDecided';
 import { newestOf } from '../heldWindows';
-import { carriedAlarms, carriedBits, RUN_TYPES, type CarriedAlarm } from './carry';
+import { carriedAlarms, carriedBits, runKey, RUN_TYPES, type CarriedAlarm } from './carry';
 
 /**
  * Context every window gets beyond the longest policy duration: enough for transitions (ACC,
@@ -115,37 +115,70 @@ export interface AlarmRead {
   trail?: readonly DerivePosition[];
 }
 
-/** The runs whose value is the worst over all their reports (merge.ts `worse`): OverSpeed's peak, Low's lowest, Trail's farthest. */
-const RUN_EXTREMES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Low', 'Trail']);
+/** The runs whose value is the worst over all their reports (merge.ts `worse`): OverSpeed's peak, Low's lowest, Trail's and Skewing's farthest. */
+const RUN_EXTREMES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'Low', 'Trail', 'Skewing']);
 
 /** Whether two alarms are of one key (vehicle aside): type, subject and begin. */
 const sameKey = (a: AlarmInterval, b: AlarmInterval) => a.type === b.type && a.subject === b.subject && a.begin === b.begin;
 
 const hasSource = (a: AlarmInterval, source: string) => ((a.detail?.sources as unknown[] | undefined) ?? []).includes(source);
 
+/** A carried run (carry.ts): the alarm as stored, and the reports its rule reads before the range. */
+interface CarriedRun {
+  alarm: AlarmInterval;
+  /** Its first report and the one just before the range. */
+  prefix: DerivePosition[];
+}
+
+/** The carried runs, by key (carry.ts runKey): each rule goes on from the run of its own key and source. */
+function carriedRuns(read: AlarmRead): Map<string, CarriedRun> {
+  const runs = new Map<string, CarriedRun>();
+  const start = read.positions[0]?.time ?? Infinity;
+  const before = read.before;
+  for (const { interval, first } of read.carried ?? []) {
+    // Fatigue's first report is its drive's, not a condition run's (policyPrefixes).
+    if (!first || !(first.time < start) || !RUN_TYPES.has(interval.type)) continue;
+    runs.set(runKey(interval.type, interval.subject), {
+      alarm: interval,
+      prefix: before && before.time > first.time && before.time < start ? [first, before] : [first],
+    });
+  }
+  return runs;
+}
+
+/** A policy's run goes on from a carried alarm it raised; StopLongTime's from the clock's stop too, the same standing run (stopClock.ts). */
+const POLICY_RUN_SOURCES = ['policy', CLOCK_SOURCE];
+
 /**
- * Per type, the reports its rule reads before the range: for a carried run its first report and the
- * one just before the range; for FireOn the report just before the range; for a carried Fatigue the
- * drive's first report, its last moving one and the one after (carry.ts); for Trail its anchor and
- * tow (read.trail).
+ * Per type, the reports its policy rule reads before the range: for a carried run of its own its
+ * first report and the one just before the range; for FireOn the report just before the range; for
+ * a carried Fatigue the drive's first report, its last moving one and the one after (carry.ts); for
+ * Trail its anchor and tow (read.trail).
  */
-function runPrefixes(read: AlarmRead): Map<AlarmType, DerivePosition[]> {
+function policyPrefixes(read: AlarmRead, runs: ReadonlyMap<string, CarriedRun>): Map<AlarmType, DerivePosition[]> {
   const prefixes = new Map<AlarmType, DerivePosition[]>();
   const start = read.positions[0]?.time ?? Infinity;
   // An ignition at the window's first report is one when the report before it had the ACC off.
   if (read.before && read.before.time < start) prefixes.set('FireOn', [read.before]);
   if (read.trail?.length) prefixes.set('Trail', [...read.trail]);
-  for (const { interval, first, walk } of read.carried ?? []) {
-    if (interval.type === 'Fatigue' && first && first.time < start && hasSource(interval, 'policy')) {
+  for (const { alarm, prefix } of runs.values())
+    if (alarm.subject === '' && POLICY_RUN_SOURCES.some((s) => hasSource(alarm, s))) prefixes.set(alarm.type, prefix);
+  for (const { interval, first, walk } of read.carried ?? [])
+    if (interval.type === 'Fatigue' && first && first.time < start && hasSource(interval, 'policy'))
       prefixes.set('Fatigue', [first, ...walk.filter((p) => p.time > first.time && p.time < start)]);
-      continue;
-    }
-    if (!first || !RUN_TYPES.has(interval.type) || !hasSource(interval, 'policy') || !(first.time < start)) continue;
-    const before = read.before;
-    prefixes.set(interval.type, before && before.time > first.time && before.time < start ? [first, before] : [first]);
-  }
   return prefixes;
 }
+
+/** Per task, the reports its Skewing reads before the range (a carried run off its route). */
+function skewPrefixes(runs: ReadonlyMap<string, CarriedRun>): Map<number, DerivePosition[]> {
+  const prefixes = new Map<number, DerivePosition[]>();
+  for (const { alarm, prefix } of runs.values())
+    if (alarm.type === 'Skewing' && typeof alarm.detail?.taskId === 'number') prefixes.set(alarm.detail.taskId, prefix);
+  return prefixes;
+}
+
+/** The reports before the range of the stop a carried StopLongTime runs in (its policy's, or the clock's). */
+const stopPrefix = (read: AlarmRead) => carriedRuns(read).get(runKey('StopLongTime', ''))?.prefix ?? [];
 
 /** Everything the detectors find in these reports (merged, not yet cut to a window). */
 export async function detectAlarms(
@@ -162,8 +195,15 @@ export async function detectAlarms(
     const from = carriedBits(interval);
     return from.length ? [{ alarm: interval, bits: from }] : [];
   });
-  const found: AlarmInterval[] = [...alarmWordIntervals(positions, bits), ...policyIntervals(positions, policies, runPrefixes(read))];
-  for (const fence of await lookups.fences(vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence));
+  const runs = carriedRuns(read);
+  const found: AlarmInterval[] = [
+    ...alarmWordIntervals(positions, bits),
+    ...policyIntervals(positions, policies, policyPrefixes(read, runs)),
+  ];
+  // A carried OverSpeed goes on in the walk of the fence whose speed limit it came from (fences.ts).
+  const speeding = runs.get(runKey('OverSpeed', ''));
+  const fenceCarry = speeding ? { alarm: speeding.alarm, before: speeding.prefix[speeding.prefix.length - 1] } : undefined;
+  for (const fence of await lookups.fences(vehicleId, orgPath)) found.push(...fenceIntervals(positions, fence, fenceCarry));
   if (policies.has('Fault')) {
     const reports = dtcReports(positions, read.obdRecords);
     found.push(
@@ -178,7 +218,7 @@ export async function detectAlarms(
   const repeat = policies.get('RepeatArrival');
   if (repeat) found.push(...repeatArrival(positions, repeatParams(repeat)));
   const skew = policies.get('Skewing');
-  if (skew) found.push(...skewing(positions, read.tasks, skewRule(skew)));
+  if (skew) found.push(...skewing(positions, read.tasks, skewRule(skew), skewPrefixes(runs)));
   if (policies.has('FuelDrain')) found.push(...read.drains);
   const merged = mergeIntervals(found);
   // A carried run's extreme over the reports before the range counts too (the range reads only its
@@ -189,6 +229,35 @@ export async function detectAlarms(
     if (c) m.value = worse(m.type, m.value, c.interval.value);
   }
   return merged;
+}
+
+/**
+ * The tasks of the carried Skewing alarms that the windows' own read missed (a task that ended
+ * while its vehicle's reports ended off the route, before the window): read too, in one statement
+ * for the pass and only when one is missing, so the run goes on as a read back to its begin would.
+ */
+async function addCarriedTasks(
+  trx: Kysely<DB>,
+  tasks: Map<number, RouteTask[]>,
+  skewed: ReadonlyArray<TimeRange & { i: number; vehicleId: number }>,
+  carriedOf: readonly CarriedAlarm[][],
+): Promise<void> {
+  const missing = skewed.flatMap((x) => {
+    const have = new Set((tasks.get(x.i) ?? []).map((t) => t.id));
+    const begins = carriedOf[x.i].flatMap(({ interval: a }) =>
+      a.type === 'Skewing' && typeof a.detail?.taskId === 'number' && !have.has(a.detail.taskId) ? [a.begin] : [],
+    );
+    return begins.length ? [{ ...x, from: Math.min(...begins) }] : [];
+  });
+  if (!missing.length) return;
+  const more = await routeTasksMany(trx, missing);
+  missing.forEach((x, k) => {
+    const have = new Set((tasks.get(x.i) ?? []).map((t) => t.id));
+    tasks.set(
+      x.i,
+      [...(tasks.get(x.i) ?? []), ...more[k].filter((t) => !have.has(t.id))].sort((a, b) => a.id - b.id),
+    );
+  });
 }
 
 /**
@@ -308,6 +377,7 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
       ]);
       const trails = new Map(towed.map((x, k) => [x.i, trailsOf[k]]));
       const tasks = new Map(skewed.map((x, k) => [x.i, tasksOf[k]]));
+      await addCarriedTasks(trx, tasks, skewed, carriedOf);
       const drains = new Map(drained.map((x, k) => [x.i, drainsOf[k]]));
       for (const [i, window] of windows.entries()) {
         const { vehicleId, orgPath } = window.vehicle;
@@ -322,11 +392,16 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
           before: window.before,
           trail: trails.get(i),
         };
-        const detect = (r: AlarmRead) => detectAlarms(vehicleId, orgPath, r, lookups, opts.obdAlarmTypes);
+        const detect = async (r: AlarmRead) => {
+          const all = await detectAlarms(vehicleId, orgPath, r, lookups, opts.obdAlarmTypes);
+          // The clock's stops the reports still end in, read with the stop's carried run (stopClock.ts).
+          if (policiesOf[i].has('StopLongTime'))
+            all.push(...(await clockStopsKept(trx, vehicleId, [...stopPrefix(r), ...r.positions], all)));
+          return all;
+        };
         let found = await detect(read);
         if (carriedOf[i].some((c) => !found.some((f) => sameKey(f, c.interval))))
           found = await detectReadingBack(trx, vehicleId, read, detect);
-        if (policiesOf[i].has('StopLongTime')) found.push(...(await clockStopsKept(trx, vehicleId, positions, found)));
         // Up to the newest report read: what begins after it is the next pass's to find.
         const readTo = newestOf({ positions, obdRecords }) + 1;
         replacements.push({

@@ -13,6 +13,8 @@ import * as echarts from 'echarts/core';
 import type { EChartsCoreOption } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/lib/core';
+import { useRef } from 'react';
+import { chartLayout } from './chartLayout';
 
 echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
@@ -28,6 +30,7 @@ export interface EChartProps {
 }
 
 export default function EChart({ option, loading, empty, emptyText, height = 280, testId, onItemClick }: EChartProps) {
+  const box = useRef<HTMLDivElement>(null);
   if (loading) return <Skeleton active paragraph={{ rows: 6 }} data-testid={testId ? `${testId}-loading` : undefined} />;
   if (empty)
     return (
@@ -39,12 +42,16 @@ export default function EChart({ option, loading, empty, emptyText, height = 280
       </div>
     );
   return (
-    <div data-testid={testId}>
+    <div data-testid={testId} ref={box}>
       <ReactEChartsCore
         echarts={echarts}
         option={option}
         notMerge
         style={{ height, width: '100%' }}
+        onChartReady={(chart: echarts.ECharts) =>
+          // Each drawing done (first, new data, a resize): where its legend and axes went, on the element.
+          chart.on('finished', () => box.current?.setAttribute('data-layout', JSON.stringify(chartLayout(chart))))
+        }
         onEvents={onItemClick ? { click: (p: { dataIndex: number; name: string; seriesIndex: number }) => onItemClick(p) } : undefined}
       />
     </div>

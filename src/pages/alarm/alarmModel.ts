@@ -41,7 +41,11 @@ export const typesOf = (category: AlarmCategory | null): readonly string[] =>
 export const LEVEL_COLOURS: Record<string, string> = { low: 'blue', medium: 'gold', high: 'orange', critical: 'red' };
 
 /** The unit of an alarm's value (its peak, or how long or far the condition ran) by type; a type without one carries no value. */
-export const VALUE_UNITS: Record<string, { unit: 'kmh' | 'v' | 'l' | 'min' | 'h' | 'm' | 'times'; digits: number }> = {
+interface ValueUnit {
+  unit: 'kmh' | 'v' | 'l' | 'min' | 'h' | 'm' | 'times';
+  digits: number;
+}
+export const VALUE_UNITS: Record<string, ValueUnit> = {
   OverSpeed: { unit: 'kmh', digits: 0 },
   OverSpeedWarning: { unit: 'kmh', digits: 0 },
   Low: { unit: 'v', digits: 2 },
@@ -55,9 +59,18 @@ export const VALUE_UNITS: Record<string, { unit: 'kmh' | 'v' | 'l' | 'min' | 'h'
   RepeatArrival: { unit: 'times', digits: 0 },
 };
 
+/** A number rounded for people, with its unit when it has one. */
+const measured = (value: number, u: ValueUnit | undefined, fmt: FormatNumber, t: (key: string) => string): string =>
+  u ? `${fmt(value, u.digits)} ${t(`console.alarm.units.${u.unit}`)}` : fmt(value, 2);
+
 /** An alarm's value as people read it: rounded, with its unit ("249 km/h"); empty without a value. */
 export function alarmValueText(a: Pick<AlarmRow, 'type' | 'value'>, fmt: FormatNumber, t: (key: string) => string): string {
-  if (a.value === null) return '';
-  const u = VALUE_UNITS[a.type];
-  return u ? `${fmt(a.value, u.digits)} ${t(`console.alarm.units.${u.unit}`)}` : fmt(a.value, 2);
+  return a.value === null ? '' : measured(a.value, VALUE_UNITS[a.type], fmt, t);
 }
+
+/** The types whose policy threshold is measured as their alarm's value is: a speed, a voltage (schemas/kit/policyParams.ts). */
+const THRESHOLD_TYPES: ReadonlySet<string> = new Set(['OverSpeed', 'OverSpeedWarning', 'Low']);
+
+/** A policy's threshold as people read it: "70 km/h" for an overspeed policy. */
+export const policyThresholdText = (type: string, threshold: number, fmt: FormatNumber, t: (key: string) => string): string =>
+  measured(threshold, THRESHOLD_TYPES.has(type) ? VALUE_UNITS[type] : undefined, fmt, t);

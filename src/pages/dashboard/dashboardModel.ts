@@ -41,15 +41,26 @@ export const alarmPagePath = (category: AlarmCategory | string): string =>
 export type DistributionKey = 'byOrg' | 'byBrand' | 'byStatus';
 export const DISTRIBUTION_KEYS: readonly DistributionKey[] = ['byOrg', 'byBrand', 'byStatus'];
 
-/** A doughnut of vehicles per bucket; `label` names a bucket (translated status, "no brand"…). */
+/**
+ * A doughnut of vehicles per bucket, its legend naming each bucket with its count; `label` names a
+ * bucket (translated status, "no brand"…).
+ */
 export function distributionOption(buckets: readonly Bucket[], label: (b: Bucket) => string, fmt: FormatNumber): EChartsCoreOption {
+  const data = buckets.map((b) => ({ name: label(b), value: b.count }));
+  const counts = new Map(data.map((d) => [d.name, d.value]));
   return {
     // A formatter's answer is HTML: the bucket's name (an organisation's, a brand's, a label) is escaped.
     tooltip: {
       trigger: 'item',
       formatter: (p: { name: string; value: number; percent: number }) => `${escapeHtml(p.name)}: ${fmt(p.value)} (${fmt(p.percent, 1)}%)`,
     },
-    legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle' },
+    legend: {
+      type: 'scroll',
+      orient: 'vertical',
+      right: 0,
+      top: 'middle',
+      formatter: (name: string) => `${name}  ${fmt(counts.get(name) ?? 0)}`,
+    },
     series: [
       {
         type: 'pie',
@@ -57,7 +68,7 @@ export function distributionOption(buckets: readonly Bucket[], label: (b: Bucket
         center: ['35%', '50%'],
         avoidLabelOverlap: true,
         label: { show: false },
-        data: buckets.map((b) => ({ name: label(b), value: b.count })),
+        data,
       },
     ],
   };
@@ -73,7 +84,8 @@ export function top7Option(
   const shown = [...rows].reverse();
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => fmt(v, 1) },
-    legend: { data: [seriesName], top: 0 },
+    // One line at most (a scroll legend never wraps), above the grid's top.
+    legend: { type: 'scroll', data: [seriesName], top: 0 },
     grid: { left: 8, right: 24, top: 28, bottom: 8, containLabel: true },
     xAxis: { type: 'value', axisLabel: { formatter: (v: number) => fmt(v) } },
     yAxis: { type: 'category', data: shown.map((r) => r.licence) },

@@ -1,38 +1,49 @@
-import { Alert, Badge, Card, Empty, Input, Space, Spin, Tag, Tree, Typography } from 'antd';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { UnorderedListOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Drawer, Space, Spin, Switch } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useState, type CSSProperties } from 'react';
+import { useIsMobile } from '../../shell/device';
 import { useMapConfig } from '../../components/map/useMapConfig';
 import { loadOrgTree, type OrgNode } from '../../services/entity';
 import { useT } from '../../session/useT';
-import {
-  findOrg,
-  orgCounts,
-  statusCounts,
-  statusOf,
-  STATUSES,
-  STATUS_COLOURS,
-  subtreeIds,
-  visibleVehicles,
-  type VehicleStatus,
-} from './monitor/monitorModel';
+import { findOrg, orgCounts, statusCounts, statusOf, subtreeIds, visibleVehicles, type VehicleStatus } from './monitor/monitorModel';
+import MonitorList, { type OrgTreeItem } from './monitor/MonitorList';
 import { useMonitorFleet } from './monitor/useMonitorFleet';
 import VehicleCard from './monitor/VehicleCard';
-import { useNumberFormat } from '../../components/charts/useNumberFormat';
 
 const MonitorMap = lazy(() => import('./monitor/MonitorMap'));
 
-/** Rows of the side list shown at once: the map shows them all, the list the first ones. */
-const LIST_LIMIT = 200;
+/** The chosen vehicle's card: top right over the map, or on a phone over its lower half, scrolling if longer. */
+const CARD_BESIDE: CSSProperties = { position: 'absolute', top: 12, right: 12, zIndex: 1000 };
+const CARD_BELOW: CSSProperties = {
+  position: 'absolute',
+  left: 8,
+  right: 8,
+  bottom: 8,
+  zIndex: 1000,
+  maxHeight: '50%',
+  overflow: 'auto',
+  display: 'flex',
+  justifyContent: 'center',
+};
 
-interface TreeItem {
-  key: number;
-  title: string;
-  children?: TreeItem[];
-}
+/** The shell's content padding (shell.css .fs-content), which the map spans on a phone. */
+const CONTENT_PADDING = 16;
+
+/** Clear of Leaflet's zoom buttons (top left, 30 px wide at 10 px from the edges). */
+const MAP_TOOLBAR: CSSProperties = {
+  position: 'absolute',
+  top: 10,
+  left: 52,
+  zIndex: 1000,
+  padding: '2px 8px',
+  background: '#fff',
+  borderRadius: 4,
+  boxShadow: '0 1px 5px rgba(0, 0, 0, 0.3)',
+};
 
 /** Live monitor (`fleet/monitor`): every vehicle in scope on the map, live over the WebSocket. */
 export default function MonitorPage() {
   const t = useT();
-  const fmt = useNumberFormat();
   const config = useMapConfig();
   const { fleet, live, failed } = useMonitorFleet();
   const [orgTree, setOrgTree] = useState<OrgNode[]>([]);
@@ -41,6 +52,9 @@ export default function MonitorPage() {
   const [status, setStatus] = useState<VehicleStatus | null>(null);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [following, setFollowing] = useState(false);
+  const mobile = useIsMobile();
+  const [listOpen, setListOpen] = useState(false);
+  const [plates, setPlates] = useState(false);
 
   useEffect(() => {
     loadOrgTree().then(setOrgTree, () => setOrgTree([]));
@@ -48,7 +62,7 @@ export default function MonitorPage() {
 
   const counts = useMemo(() => (fleet ? orgCounts(orgTree, fleet) : new Map()), [orgTree, fleet]);
   const treeData = useMemo(() => {
-    const toItem = (n: OrgNode): TreeItem => {
+    const toItem = (n: OrgNode): OrgTreeItem => {
       const c = counts.get(n.value);
       return {
         key: n.value,
@@ -73,77 +87,50 @@ export default function MonitorPage() {
     setFollowing(false);
   };
 
+  const list = (
+    <MonitorList
+      shown={shown}
+      loaded={!!fleet}
+      byStatus={byStatus}
+      status={status}
+      onStatus={setStatus}
+      onKeyword={setKeyword}
+      treeData={treeData}
+      orgId={orgId}
+      onOrg={setOrgId}
+      selectedId={selectedId}
+      onChoose={(id) => {
+        choose(id);
+        setListOpen(false);
+      }}
+    />
+  );
+
   return (
-    <div style={{ display: 'flex', gap: 12 }} data-testid="monitor-page" data-live={live} data-vehicles={fleet?.size ?? -1}>
-      <Card size="small" style={{ width: 280, flex: 'none' }} styles={{ body: { padding: 8 } }}>
-        <Input.Search
-          allowClear
-          placeholder={t('console.monitor.search')}
-          onChange={(e) => setKeyword(e.target.value)}
-          data-testid="monitor-search"
-        />
-        <Space wrap size={4} style={{ margin: '8px 0' }}>
-          {STATUSES.map((s) => (
-            <Tag.CheckableTag key={s} checked={status === s} onChange={(on) => setStatus(on ? s : null)} data-testid={`status-${s}`}>
-              <Badge color={STATUS_COLOURS[s]} /> {t(`console.monitor.status.${s}`)} {byStatus[s]}
-            </Tag.CheckableTag>
-          ))}
-        </Space>
-        {/* Mounted once the tree is there, so it opens expanded. */}
-        {treeData.length > 0 && (
-          <Tree
-            blockNode
-            defaultExpandAll
-            treeData={treeData}
-            selectedKeys={orgId === null ? [] : [orgId]}
-            onSelect={(keys) => setOrgId(keys.length ? Number(keys[0]) : null)}
-            style={{ maxHeight: 220, overflow: 'auto' }}
-            data-testid="monitor-org-tree"
-          />
-        )}
-        <div
-          style={{
-            maxHeight: 'calc(100vh - 520px)',
-            minHeight: 160,
-            overflow: 'auto',
-            marginTop: 8,
-          }}
-          data-testid="monitor-list"
+    <div
+      // On a phone the map takes the whole width (past the content's padding) and the list a drawer.
+      style={mobile ? { margin: `-${CONTENT_PADDING}px -${CONTENT_PADDING}px 0` } : { display: 'flex', gap: 12 }}
+      data-testid="monitor-page"
+      data-live={live}
+      data-vehicles={fleet?.size ?? -1}
+    >
+      {mobile ? (
+        <Drawer
+          open={listOpen}
+          onClose={() => setListOpen(false)}
+          placement="left"
+          width="min(320px, 85vw)"
+          title={t('console.monitor.listToggle', { count: shown.length })}
+          styles={{ body: { padding: 8 } }}
+          data-testid="monitor-drawer"
         >
-          {shown.length === 0 && fleet && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />}
-          {shown.slice(0, LIST_LIMIT).map((v) => (
-            <div
-              key={v.vehicleId}
-              role="button"
-              tabIndex={0}
-              onClick={() => choose(v.vehicleId)}
-              onKeyDown={(e) => e.key === 'Enter' && choose(v.vehicleId)}
-              data-testid="monitor-row"
-              data-vehicle-id={v.vehicleId}
-              data-lat={v.latitude ?? ''}
-              data-lng={v.longitude ?? ''}
-              style={{
-                display: 'flex',
-                justifyContent: 'space-between',
-                padding: '4px 6px',
-                cursor: 'pointer',
-                borderRadius: 4,
-                background: v.vehicleId === selectedId ? '#e6f4ff' : undefined,
-              }}
-            >
-              <span>
-                <Badge color={STATUS_COLOURS[statusOf(v)]} /> {v.licence}
-              </span>
-              <Typography.Text type="secondary">
-                {v.speed === null ? '' : t('console.monitor.speedValue', { speed: fmt(v.speed, 1) })}
-              </Typography.Text>
-            </div>
-          ))}
-          {shown.length > LIST_LIMIT && (
-            <Typography.Text type="secondary">{t('console.monitor.more', { count: shown.length - LIST_LIMIT })}</Typography.Text>
-          )}
-        </div>
-      </Card>
+          {list}
+        </Drawer>
+      ) : (
+        <Card size="small" style={{ width: 280, flex: 'none' }} styles={{ body: { padding: 8 } }}>
+          {list}
+        </Card>
+      )}
       <div style={{ flex: 1, position: 'relative', minWidth: 0 }}>
         {failed && <Alert type="error" showIcon message={t('console.monitor.loadFailed')} style={{ marginBottom: 8 }} />}
         {live === 'reconnecting' && (
@@ -156,20 +143,35 @@ export default function MonitorPage() {
           />
         )}
         {config && fleet ? (
-          <Suspense fallback={<Spin />}>
-            <MonitorMap
-              config={config}
-              vehicles={shown}
-              selectedId={selectedId}
-              followId={following ? selectedId : null}
-              onSelect={choose}
-            />
-          </Suspense>
+          <div style={{ position: 'relative' }}>
+            <Suspense fallback={<Spin />}>
+              <MonitorMap
+                config={config}
+                vehicles={shown}
+                selectedId={selectedId}
+                followId={following ? selectedId : null}
+                plates={plates}
+                cardBelow={mobile}
+                onSelect={choose}
+              />
+            </Suspense>
+            {/* Beside the zoom buttons, over the map. */}
+            <Space size={8} style={MAP_TOOLBAR} data-testid="monitor-toolbar">
+              {mobile && (
+                <Button size="small" icon={<UnorderedListOutlined />} onClick={() => setListOpen(true)} data-testid="monitor-list-toggle">
+                  {t('console.monitor.listToggle', { count: shown.length })}
+                </Button>
+              )}
+              <label>
+                <Switch size="small" checked={plates} onChange={setPlates} data-testid="monitor-plates" /> {t('console.monitor.showPlates')}
+              </label>
+            </Space>
+          </div>
         ) : (
           <Spin style={{ display: 'block', margin: '80px auto' }} />
         )}
         {selected && (
-          <div style={{ position: 'absolute', top: 12, right: 12, zIndex: 1000 }}>
+          <div style={mobile ? CARD_BELOW : CARD_BESIDE}>
             <VehicleCard vehicle={selected} following={following} onFollow={setFollowing} onClose={() => setSelectedId(null)} />
           </div>
         )}

@@ -38,7 +38,8 @@ export function seriesOption(categories: readonly string[], series: readonly Ser
           ...items.map((i) => `${i.marker}${escapeHtml(i.seriesName)}: ${fmt(i.value, series[i.seriesIndex]?.digits ?? 0)}`),
         ].join('<br/>'),
     },
-    legend: { data: series.map((s) => s.name), top: 0 },
+    // One line at most (a scroll legend never wraps onto the axes), above the grid's top.
+    legend: { type: 'scroll', data: series.map((s) => s.name), top: 0 },
     grid: { left: 8, right: 8, top: 32, bottom: 8, containLabel: true },
     xAxis: { type: 'category', data: [...categories] },
     yAxis: [

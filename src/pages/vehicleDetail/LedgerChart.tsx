@@ -19,7 +19,8 @@ export default function LedgerChart({ months, series }: LedgerChartProps) {
     const chart = echarts.init(box.current);
     chart.setOption({
       tooltip: { trigger: 'axis' },
-      legend: {},
+      // One line at most (a scroll legend never wraps onto the axes), above the grid's top.
+      legend: { type: 'scroll', top: 0 },
       grid: { left: 48, right: 48, bottom: 32, top: 40 },
       xAxis: { type: 'category', data: [...months] },
       yAxis: [{ type: 'value' }, { type: 'value' }],

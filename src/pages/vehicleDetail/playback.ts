@@ -59,11 +59,16 @@ export function indexAt(points: readonly ReplayPoint[], t: number): number {
   return lo;
 }
 
-/** Where playback starts: the first report that moves (a day's track begins parked at midnight), else the first. */
+/**
+ * Where playback starts: the first report that moves (a day's track begins parked at midnight), else
+ * the first. A vehicle that has only just set off moves first at the range's last report, which would
+ * leave nothing to play: it starts at the report before, as it sets off.
+ */
 export function firstMovement(points: readonly ReplayPoint[]): number | null {
   if (!points.length) return null;
-  const moving = points.find((p) => p[3] > 0);
-  return timeOf(moving ?? points[0]);
+  const i = points.findIndex((p) => p[3] > 0);
+  if (i < 0) return timeOf(points[0]);
+  return timeOf(points[i === points.length - 1 ? Math.max(0, i - 1) : i]);
 }
 
 /** The points of [begin, end] as [latitude, longitude] pairs, for zooming to a trip or a stop. */

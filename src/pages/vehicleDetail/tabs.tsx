@@ -18,6 +18,7 @@ import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
 import { formatDuration } from '../../utils/duration';
 import { statusOf } from '../fleet/monitor/monitorModel';
+import { policyThresholdText } from '../alarm/alarmModel';
 import LedgerChart from './LedgerChart';
 import { newestFirst, policiesFor } from './detailModel';
 import { faultTitle } from './messageText';
@@ -113,6 +114,7 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
 /** The ledger by month (charts) and the policies that apply to the vehicle. */
 export function StatisticsTab({ vehicleId, orgId, orgPath }: { vehicleId: number; orgId: number; orgPath: readonly number[] }) {
   const t = useT();
+  const fmt = useNumberFormat();
   const [months, setMonths] = useState<(LedgerFigures & { month: string })[] | null>(null);
   const [policies, setPolicies] = useState<Row[] | null>(null);
   useEffect(() => {
@@ -157,7 +159,9 @@ export function StatisticsTab({ vehicleId, orgId, orgPath }: { vehicleId: number
                 <Typography.Text strong>{String(p.name)}</Typography.Text>
                 <Tag>{t(`alarm.types.${String(p.alarmType)}`)}</Tag>
                 {p.threshold !== null && p.threshold !== undefined && (
-                  <span>{t('console.vehicleDetail.threshold', { value: String(p.threshold) })}</span>
+                  <span>
+                    {t('console.vehicleDetail.threshold', { value: policyThresholdText(String(p.alarmType), Number(p.threshold), fmt, t) })}
+                  </span>
                 )}
                 {p.durationMinutes !== null && p.durationMinutes !== undefined && (
                   <span>{t('console.vehicleDetail.minutes', { minutes: String(p.durationMinutes) })}</span>

@@ -105,13 +105,24 @@ export function routeDistance(task: RouteTask): (x: { latitude: number; longitud
 /** Whether a task's route can be measured against (a line has two points at least). */
 export const hasRoute = (task: RouteTask) => task.line.length >= 2;
 
-export function skewing(positions: readonly DerivePosition[], tasks: readonly RouteTask[], rule: SkewRule): AlarmInterval[] {
+/**
+ * Skewing off each task's route. `prefixes`: per task id, reports to read before these (a carried
+ * run's first report and the one before these: alarms/carry.ts), so a run open before them goes on
+ * from its first report.
+ */
+export function skewing(
+  positions: readonly DerivePosition[],
+  tasks: readonly RouteTask[],
+  rule: SkewRule,
+  prefixes: ReadonlyMap<number, readonly DerivePosition[]> = new Map(),
+): AlarmInterval[] {
   const { corridorM, minMs } = rule;
   const out: AlarmInterval[] = [];
   for (const task of tasks) {
     if (!hasRoute(task)) continue;
     const off = routeDistance(task);
-    const during = positions.filter((x) => x.time >= task.begin && x.time <= task.end);
+    const prefix = prefixes.get(task.id);
+    const during = (prefix ? [...prefix, ...positions] : positions).filter((x) => x.time >= task.begin && x.time <= task.end);
     for (const r of conditionRuns(during, (x) => off(x) > corridorM)) {
       if (heldMs(r) < minMs) continue;
       const first = r.points[0];

@@ -193,14 +193,32 @@ export function walkSpeedLimits(
   return walk;
 }
 
-/** Crossings of one fence, and speeding inside it. */
-export function fenceIntervals(positions: readonly DerivePosition[], fence: FenceRule): AlarmInterval[] {
+/** An OverSpeed open before the reports (carried: alarms/carry.ts), and the report just before them. */
+export interface FenceCarry {
+  alarm: AlarmInterval;
+  before: DerivePosition;
+}
+
+/**
+ * Crossings of one fence, and speeding inside it. `carried`: an OverSpeed open before these reports;
+ * when it is this fence's run, still going on at the report before them (fast inside the fence,
+ * where the walk had settled), the walk goes on from there: settled inside, speeding since the
+ * alarm's begin.
+ */
+export function fenceIntervals(positions: readonly DerivePosition[], fence: FenceRule, carried?: FenceCarry): AlarmInterval[] {
   const out: AlarmInterval[] = [];
   const dwellMs = fence.dwellSeconds * 1000;
   const subject = `fence:${fence.id}`;
-  let state: boolean | null = null;
+  const limited = limitsSpeed(fence);
+  const goesOn =
+    limited &&
+    carried !== undefined &&
+    ((carried.alarm.detail?.sources as unknown[] | undefined) ?? []).includes(subject) &&
+    carried.before.speed > fence.speedLimit! &&
+    inside(fence.area, carried.before);
+  let state: boolean | null = goesOn ? true : null;
   let candidate: DerivePosition | null = null;
-  let speeding: AlarmInterval | null = null;
+  let speeding: AlarmInterval | null = goesOn ? { ...speedingAt(carried.before, fence), ...carriedRun(carried.alarm) } : null;
   const event = (type: 'FenceIn' | 'FenceOut', p: DerivePosition): AlarmInterval => ({
     type,
     subject,
@@ -215,7 +233,6 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
   });
   // One walk: the crossings settle as settledInside settles (settleStep), so whether a report
   // counts as inside for the fence's speed limit is read off the same state.
-  const limited = limitsSpeed(fence);
   for (const p of positions) {
     const now = inside(fence.area, p);
     if (now === state) candidate = null;
@@ -231,19 +248,7 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
       }
     }
     const fast = limited && state === true && now && p.speed > fence.speedLimit!;
-    if (fast && !speeding)
-      speeding = {
-        type: 'OverSpeed',
-        subject: '',
-        begin: p.time,
-        end: null,
-        firedAt: p.time,
-        latitude: p.latitude,
-        longitude: p.longitude,
-        value: p.speed,
-        fenceId: fence.id,
-        detail: { sources: [subject], limitKmh: fence.speedLimit },
-      };
+    if (fast && !speeding) speeding = speedingAt(p, fence);
     else if (fast && speeding) speeding.value = Math.max(speeding.value ?? 0, p.speed);
     else if (!fast && speeding) {
       speeding.end = p.time;
@@ -254,3 +259,28 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
   if (speeding) out.push(speeding);
   return out;
 }
+
+/** Speeding inside a fence with a speed limit, from report `p` on. */
+function speedingAt(p: DerivePosition, fence: FenceRule): AlarmInterval {
+  return {
+    type: 'OverSpeed',
+    subject: '',
+    begin: p.time,
+    end: null,
+    firedAt: p.time,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    value: p.speed,
+    fenceId: fence.id,
+    detail: { sources: [`fence:${fence.id}`], limitKmh: fence.speedLimit },
+  };
+}
+
+/** Where a carried run began, when it fired and its worst value so far, as stored. */
+const carriedRun = (a: AlarmInterval) => ({
+  begin: a.begin,
+  firedAt: a.firedAt,
+  latitude: a.latitude,
+  longitude: a.longitude,
+  value: a.value,
+});

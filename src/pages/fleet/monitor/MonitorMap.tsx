@@ -2,6 +2,7 @@ import L from 'leaflet';
 import '../../../components/map/leafletGlobal';
 import 'leaflet.markercluster';
 import 'leaflet.markercluster/dist/MarkerCluster.css';
+import './monitor.css';
 import { useEffect, useRef } from 'react';
 import BaseMap from '../../../components/map/BaseMap';
 import { clusterIcon } from '../../../components/map/clusterIcon';
@@ -14,16 +15,21 @@ import type { MonitorItem } from '../../../services/monitor';
 import { useT } from '../../../session/useT';
 import { hasPosition, statusOf, STATUSES, STATUS_COLOURS, type VehicleStatus } from './monitorModel';
 import { escapeHtml } from '../../../utils/escapeHtml';
+import { HALO_PANE, HALO_PANE_Z, haloMarker, PLAIN_STYLE, PLATE_TOOLTIPS, plateMode, SELECTED_STYLE, type PlateMode } from './plates';
 
 export interface MonitorMapProps {
   config: MapConfig;
   vehicles: readonly MonitorItem[];
   selectedId: number | null;
   followId: number | null;
+  /** Every vehicle's plate beside its marker (else a plate shows on hover). */
+  plates: boolean;
+  /** The chosen vehicle's card covers the map's lower half (a phone): a newly chosen vehicle is shown in the upper one. */
+  cardBelow?: boolean;
   onSelect: (id: number) => void;
 }
 
-type Marker = L.CircleMarker & { options: HeadingMarkerOptions & { status: VehicleStatus } };
+type Marker = L.CircleMarker & { options: HeadingMarkerOptions & { status: VehicleStatus }; plateMode?: PlateMode };
 
 /** The group's types name L.Marker, but it clusters any layer with a position (circle markers too). */
 const asMarker = (x: Marker) => x as unknown as L.Marker;
@@ -43,13 +49,14 @@ const onPath = (l: L.Path, p: L.Point) => (l as L.Path & { _containsPoint(p: L.P
  * crowd (each cluster shows its count and, as a ring, the share of each status); the followed one
  * stays centred, and choosing a vehicle opens its cluster.
  */
-export default function MonitorMap({ config, vehicles, selectedId, followId, onSelect }: MonitorMapProps) {
+export default function MonitorMap({ config, vehicles, selectedId, followId, plates, cardBelow = false, onSelect }: MonitorMapProps) {
   const t = useT();
   const map = useRef<L.Map | null>(null);
   const clusters = useRef<L.MarkerClusterGroup | null>(null);
   const markers = useRef(new Map<number, Marker>());
   const fitted = useRef(false);
   const shownSelected = useRef<number | null>(null);
+  const halo = useRef<L.Marker | null>(null);
   const box = useRef<HTMLDivElement>(null);
   /** The vehicle under the pointer: it, not a fence beneath it, names itself. */
   const hoveredVehicle = useRef<number | null>(null);
@@ -72,11 +79,20 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
       const status = statusOf(v);
       const colour = STATUS_COLOURS[status];
       const chosen = v.vehicleId === selectedId;
-      const style = { color: colour, fillColor: colour, heading: v.direction, radius: chosen ? 9 : 6, weight: chosen ? 3 : 1, status };
+      const style = chosen
+        ? {
+            color: SELECTED_STYLE.ring,
+            fillColor: colour,
+            heading: v.direction,
+            radius: SELECTED_STYLE.radius,
+            weight: SELECTED_STYLE.weight,
+            status,
+          }
+        : { color: colour, fillColor: colour, heading: v.direction, ...PLAIN_STYLE, status };
+      const mode = plateMode(plates);
       let mk = markers.current.get(v.vehicleId);
       if (!mk) {
         mk = new HeadingMarker(at, { ...style, fillOpacity: 0.85 }) as Marker;
-        mk.bindTooltip(escapeHtml(v.licence), { direction: 'top', offset: [0, -8] });
         const id = v.vehicleId;
         mk.on('click', () => select.current(id));
         mk.on('mouseover', () => (hoveredVehicle.current = id));
@@ -90,6 +106,13 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
         if (mk.options.status !== status) restyled = true;
         mk.setStyle(style as L.PathOptions);
       }
+      if (mk.plateMode !== mode) {
+        mk.unbindTooltip();
+        mk.bindTooltip(escapeHtml(v.licence), PLATE_TOOLTIPS[mode]);
+        mk.plateMode = mode;
+      }
+      // Drawn last, so no neighbour covers it.
+      if (chosen && m.hasLayer(mk)) mk.bringToFront();
     }
     if (added.length) group.addLayers(added);
     const gone: Marker[] = [];
@@ -108,7 +131,21 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
     }
     // A newly chosen vehicle inside a cluster: zoom until it stands alone.
     const chosen = selectedId === null ? undefined : markers.current.get(selectedId);
-    if (chosen && shownSelected.current !== selectedId) group.zoomToShowLayer(asMarker(chosen));
+    if (!chosen) {
+      halo.current?.remove();
+      halo.current = null;
+    } else {
+      if (!halo.current) halo.current = haloMarker(chosen.getLatLng()).addTo(m);
+      else halo.current.setLatLng(chosen.getLatLng());
+      halo.current.getElement()?.setAttribute('data-vehicle-id', String(selectedId));
+    }
+    if (chosen && shownSelected.current !== selectedId) {
+      if (cardBelow) {
+        // Standing alone (no cluster at a street's zoom), half way across and a quarter of the way down: above the card.
+        m.setView(chosen.getLatLng(), Math.max(m.getZoom(), CLUSTER_UNTIL_ZOOM), { animate: false });
+        m.panBy([0, m.getSize().y / 4], { animate: false });
+      } else group.zoomToShowLayer(asMarker(chosen));
+    }
     shownSelected.current = selectedId;
     const followed = followId === null ? undefined : markers.current.get(followId);
     if (followed) {
@@ -131,6 +168,7 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
         onReady={(m) => {
           map.current = m;
           fitted.current = false;
+          m.createPane(HALO_PANE).style.zIndex = HALO_PANE_Z;
           const group = L.markerClusterGroup({
             chunkedLoading: true,
             showCoverageOnHover: false,
@@ -200,6 +238,7 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, onS
             m.off('mousemove', nameFences);
             m.off('mouseout', leave);
             markers.current.clear();
+            halo.current = null;
             clusters.current = null;
             map.current = null;
           };

@@ -60,7 +60,7 @@ export default function VehicleCard({ vehicle: v, following, onFollow, onClose }
           ×
         </Button>
       }
-      style={{ width: 320 }}
+      style={{ width: 320, maxWidth: '100%' }}
     >
       <Descriptions
         size="small"

@@ -1,5 +1,5 @@
 import { numberFormatter } from '../../../../src/components/charts/numberFormat';
-import { alarmValueText } from '../../../../src/pages/alarm/alarmModel';
+import { alarmValueText, policyThresholdText } from '../../../../src/pages/alarm/alarmModel';
 import { alarmPagePath, COUNT_LINKS } from '../../../../src/pages/dashboard/dashboardModel';
 import { translate } from '../../../../schemas/kit/catalogue';
 
@@ -18,6 +18,13 @@ describe('alarm values and links', () => {
     expect(alarmValueText({ type: 'Trail', value: 1234 }, fmt, zh)).toBe('1,234 米');
     expect(alarmValueText({ type: 'RepeatArrival', value: 3 }, fmt, zh)).toBe('3 次');
     expect(alarmValueText({ type: 'Crash', value: null }, fmt, zh)).toBe('');
+  });
+
+  it('writes a policy threshold with the unit of what it measures', () => {
+    expect(policyThresholdText('OverSpeed', 70, fmt, zh)).toBe('70 km/h');
+    expect(policyThresholdText('Low', 11.5, fmt, en)).toBe('11.5 V');
+    // A type whose threshold has no fixed measure (durations are durationMinutes): the number alone.
+    expect(policyThresholdText('Fault', 3, fmt, zh)).toBe('3');
   });
 
   it('leads every category to a page that lists it, and the alarming count to every current alarm', () => {

@@ -41,6 +41,11 @@ describe('track playback', () => {
     expect(firstMovement([])).toBeNull();
   });
 
+  it('starts as the vehicle sets off when it moves only at the last report, so there is a track to play', () => {
+    expect(firstMovement([P(0, 22, 114, 0), P(1, 22, 114, 0), P(2, 22.01, 114, 30)])).toBe(t0 + 60_000);
+    expect(firstMovement([P(0, 22, 114, 30)])).toBe(t0);
+  });
+
   it('picks the points of a trip or a stop, for zooming to it', () => {
     expect(pointsBetween(points, t0 + 60_000, t0 + 180_000)).toEqual([
       [22.01, 114],
