@@ -48,8 +48,8 @@ export interface Deriver {
    * Optional, with extend and rebuildMany: this deriver widens for its own walk (the trips: back to
    * the trip before, for the stop its fuel is read from). Its rebuildMany then answers, per window,
    * the earliest device time of a row it changed that a later deriver reads (-Infinity: unknown),
-   * and a later deriver whose own widening of the range starts no later is handed only that
-   * (pipeline.ts): a vehicle parked for days is not walked back to the trip before its stop.
+   * and where it changed none (Infinity) a later deriver is handed only its own widening of the
+   * range (pipeline.ts): a vehicle parked for days is not walked back to the trip before its stop.
    */
   readonly widensForItself?: boolean;
   /**

@@ -579,8 +579,8 @@ export class DerivationPipeline {
       return { ...w, dirty: present[i].range, ...(taken ? { marked: taken.to } : {}), ...(heldOf[i] ? { continues: true } : {}) };
     });
     t = this.lap('read', t);
-    // After a deriver that widens for itself: per window, the range the derivers after it need, from
-    // its own start or the earliest row it changed on, with their own widening (null: its whole widening).
+    // After a deriver that widens for itself: per window where it changed nothing the derivers after
+    // it read, the range before its widening, with theirs (null: its whole widening).
     let bare: Array<VehicleRange | null> | null = null;
     for (const d of this.derivers) {
       if (bare) {
@@ -603,7 +603,9 @@ export class DerivationPipeline {
         bare = from.map((r, i): VehicleRange | null => {
           const c = changed?.[i] ?? -Infinity;
           const b: VehicleRange | null = was ? was[i] : r;
-          return b && c > -Infinity ? { vehicleId: b.vehicleId, from: Math.min(b.from, c), to: b.to } : null;
+          // Only where it changed nothing the later derivers read: a trip it changed (an open one) may
+          // reach back past their own widening, and they are then handed its whole widening.
+          return b && c === Infinity ? b : null;
         });
       }
       for (const w of mine) this.stats.positionsHanded[d.name] = (this.stats.positionsHanded[d.name] ?? 0) + w.positions.length;

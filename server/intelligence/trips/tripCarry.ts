@@ -35,11 +35,6 @@ export class TripCarries {
 
   /** The trips of a window, going on from the last pass's walk when it may, and what the next pass may go on from. */
   walk(w: DeriveWindow): TripsFound {
-    return this.walkOn(w).found;
-  }
-
-  /** walk(), and whether it went on from the last pass's walk. */
-  walkOn(w: DeriveWindow): { found: TripsFound; resumed: boolean } {
     const { positions, vehicle } = w;
     const stopMinutes = vehicle.settings.stopMinutes;
     const carry = this.usable(w);
@@ -63,7 +58,7 @@ export class TripCarries {
       else this.byVehicle.delete(vehicle.vehicleId);
     }
     walk.walkTo(positions.length);
-    return { found: walk.result(w.after, w.obdRecords), resumed: carry !== null };
+    return walk.result(w.after, w.obdRecords);
   }
 
   private usable(w: DeriveWindow): TripCarry | null {

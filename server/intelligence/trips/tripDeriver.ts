@@ -167,9 +167,10 @@ async function rebuildTrips(
   carries: TripCarries,
   changes: TripChanges,
 ): Promise<number[]> {
-  const walks = windows.map((w) => carries.walkOn(w));
-  const all = windows.map((w, i) => tripRows(w, walks[i].found));
-  const changedFrom = windows.map((w, i) => changes.changedFrom(w.vehicle.vehicleId, all[i], walks[i].resumed, w.marked !== undefined));
+  const all = windows.map((w) => tripRows(w, carries.walk(w)));
+  const changedFrom = windows.map((w, i) =>
+    changes.changedFrom(w.vehicle.vehicleId, w.from, all[i], w.continues === true, w.marked !== undefined),
+  );
   const inWindow = (column: string) => sql`t.vehicle_id = w.vehicle_id AND t.${sql.id(column)} >= w.lo AND t.${sql.id(column)} < w.hi`;
   await replaceRows(trx, rangesTable(windowRanges(windows)), [
     rowSet({
