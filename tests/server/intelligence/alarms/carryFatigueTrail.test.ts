@@ -42,16 +42,7 @@ describe.each(BACKENDS)('Fatigue and Trail carried into each pass, on %s', (back
       value: a.value,
     }));
 
-  /** Sends each report live, derived before the next; answers the positions each pass was handed. */
-  const live = async (phone: string, reports: readonly LocationInput[]) => {
-    const read: number[] = [];
-    for (const r of reports) {
-      const before = (await rig.derivation.stats()).positionsDerived;
-      await rig.send(phone, [r]);
-      read.push((await rig.derivation.stats()).positionsDerived - before);
-    }
-    return read;
-  };
+  const live = (phone: string, reports: readonly LocationInput[]) => rig.sendLive(phone, reports);
 
   /** What a rebuild of all the vehicle's history finds equals what the passes stored; nothing announced twice. */
   const rebuiltAlike = async (vehicleId: number, type: string) => {

@@ -55,16 +55,7 @@ describe.each(BACKENDS)('condition runs carried into each pass, on %s', (backend
       sources: ((typeof a.detail === 'string' ? JSON.parse(a.detail) : a.detail) as { sources?: string[] } | null)?.sources ?? null,
     }));
 
-  /** Sends reports one at a time, each derived before the next: the positions each pass was handed. */
-  const live = async (phone: string, reports: readonly LocationInput[]) => {
-    const handed: number[] = [];
-    for (const r of reports) {
-      const before = (await rig.derivation.stats()).positionsDerived;
-      await rig.send(phone, [r]);
-      handed.push((await rig.derivation.stats()).positionsDerived - before);
-    }
-    return handed;
-  };
+  const live = (phone: string, reports: readonly LocationInput[]) => rig.sendLive(phone, reports);
 
   /** Where the alarm deriver starts a pass of the vehicle's reports from `at` on. */
   const reach = async (vehicleId: number, at: number) =>

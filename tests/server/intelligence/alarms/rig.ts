@@ -30,6 +30,8 @@ export interface AlarmRig extends GatewayHarness {
   clockAhead: number;
   /** Sends reports as one terminal (live, one message each) and waits until all are derived. */
   send(phone: string, reports: LocationInput[], opts?: { blind?: boolean; chunk?: number }): Promise<void>;
+  /** Sends reports one at a time, each derived before the next: the positions each pass was handed. */
+  sendLive(phone: string, reports: readonly LocationInput[]): Promise<number[]>;
   /** Sends OBD records (0x0900) as one terminal and waits until all are derived. */
   sendObd(phone: string, records: ObdRecordInput[]): Promise<void>;
   /** Waits until the pipeline has nothing pending. */
@@ -121,6 +123,15 @@ export async function startAlarmRig(
     await t.drain(60_000);
     await settled();
   };
+  const sendLive: AlarmRig['sendLive'] = async (phone, reports) => {
+    const handed: number[] = [];
+    for (const r of reports) {
+      const before = (await derivation.stats()).positionsDerived;
+      await send(phone, [r]);
+      handed.push((await derivation.stats()).positionsDerived - before);
+    }
+    return handed;
+  };
   const vehicleOf = async (phone: string) =>
     (
       await sql<{ id: number }>`SELECT v.id FROM vehicle v JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${phone}`.execute(
@@ -135,6 +146,7 @@ export async function startAlarmRig(
     raised,
     published,
     send,
+    sendLive,
     sendObd,
     settled,
     vehicleOf,
