@@ -291,6 +291,22 @@ async function detectReadingBack(
   });
 }
 
+/** Per range (in order), the time of the vehicle's first report at or after its end; -Infinity when none or unbounded. */
+async function firstReportsFrom(trx: Kysely<DB>, ranges: ReadonlyArray<{ vehicleId: number; to: number }>): Promise<number[]> {
+  const out = ranges.map(() => -Infinity);
+  const asked = ranges.flatMap((r, i) => (Number.isFinite(r.to) ? [i] : []));
+  if (!asked.length) return out;
+  // Forwards along the (vehicle, time) index: one step each.
+  const r = await sql<{ ord: number; ms: number | null }>`
+    SELECT w.ord, (extract(epoch FROM p.t) * 1000)::float8 AS ms
+    FROM unnest(${asked.map((i) => ranges[i].vehicleId)}::int[], ${asked.map((i) => new Date(ranges[i].to).toISOString())}::timestamptz[]) WITH ORDINALITY AS w(vehicle_id, hi, ord)
+    LEFT JOIN LATERAL (SELECT device_time AS t FROM position WHERE vehicle_id = w.vehicle_id AND device_time >= w.hi ORDER BY device_time LIMIT 1) p ON true`.execute(
+    trx,
+  );
+  for (const row of r.rows) if (row.ms !== null) out[asked[Number(row.ord) - 1]] = Math.round(Number(row.ms));
+  return out;
+}
+
 export interface AlarmDeriverOptions {
   /** Told about each alarm a rebuild created, after the rebuild (notifications). */
   onRaised?: (alarms: RaisedAlarm[]) => void;
@@ -325,12 +341,16 @@ export function alarmDeriver(opts: AlarmDeriverOptions = {}): Deriver {
         lookback.push(policies ? lookbackMs(policies) : MARGIN_MS);
         anchored.push(policies?.has('Trail') === true);
       }
+      const next = await firstReportsFrom(trx, ranges);
       return alarmWindowBounds(
         trx,
         ranges.map((r, i) => ({
           vehicleId: r.vehicleId,
           from: r.from - lookback[i],
-          to: Number.isFinite(r.to) ? r.to + lookback[i] : Infinity,
+          // On to the first report after the range too, however far: its rules read the report
+          // before it (an ignition is one after a report with the ignition off), which the range may
+          // have just put there.
+          to: Number.isFinite(r.to) ? Math.max(r.to + lookback[i], next[i] + 1) : Infinity,
         })),
         anchored,
       );
