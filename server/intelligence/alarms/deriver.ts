@@ -292,18 +292,16 @@ async function detectReadingBack(
 }
 
 /** Per range (in order), the time of the vehicle's first report at or after its end; -Infinity when none or unbounded. */
-async function firstReportsFrom(trx: Kysely<DB>, ranges: ReadonlyArray<{ vehicleId: number; to: number }>): Promise<number[]> {
+async function firstReportsFrom(trx: Kysely<DB>, ranges: ReadonlyArray<TimeRange & { vehicleId: number }>): Promise<number[]> {
   const out = ranges.map(() => -Infinity);
-  const asked = ranges.flatMap((r, i) => (Number.isFinite(r.to) ? [i] : []));
-  if (!asked.length) return out;
-  // Forwards along the (vehicle, time) index: one step each.
-  const r = await sql<{ ord: number; ms: number | null }>`
-    SELECT w.ord, (extract(epoch FROM p.t) * 1000)::float8 AS ms
-    FROM unnest(${asked.map((i) => ranges[i].vehicleId)}::int[], ${asked.map((i) => new Date(ranges[i].to).toISOString())}::timestamptz[]) WITH ORDINALITY AS w(vehicle_id, hi, ord)
-    LEFT JOIN LATERAL (SELECT device_time AS t FROM position WHERE vehicle_id = w.vehicle_id AND device_time >= w.hi ORDER BY device_time LIMIT 1) p ON true`.execute(
+  if (!ranges.some((r) => Number.isFinite(r.to))) return out;
+  // Forwards along the (vehicle, time) index: one step each (nothing lies at or after +infinity).
+  const r = await sql<{ ord: number; ms: number }>`
+    SELECT w.ord, (extract(epoch FROM p.t) * 1000)::float8 AS ms FROM ${rangesTable(ranges)}
+    JOIN LATERAL (SELECT device_time AS t FROM position WHERE vehicle_id = w.vehicle_id AND device_time >= w.hi ORDER BY device_time LIMIT 1) p ON true`.execute(
     trx,
   );
-  for (const row of r.rows) if (row.ms !== null) out[asked[Number(row.ord) - 1]] = Math.round(Number(row.ms));
+  for (const row of r.rows) out[Number(row.ord) - 1] = Math.round(Number(row.ms));
   return out;
 }
 
