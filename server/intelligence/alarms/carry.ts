@@ -24,7 +24,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { DerivePosition } from '../deriver';
 import { POSITION_COLUMNS, toPosition, type PositionRow } from '../windowLoad';
-import { CLOCK_SOURCE, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
+import { CLOCK_SOURCE, CLOCK_TYPES, sourcesOf, type AlarmInterval, type AlarmType } from './types';
 import { MOVING_KMH } from './detectors/motionRules';
 
 /**
@@ -164,6 +164,6 @@ export async function carriedAlarms(
 
 /** The alarm word's bits a carried alarm came from (`bit:N` sources). */
 export function carriedBits(a: AlarmInterval): number[] {
-  const sources = (a.detail?.sources as unknown[] | undefined) ?? [];
+  const sources = sourcesOf(a);
   return sources.flatMap((s) => (typeof s === 'string' && s.startsWith('bit:') ? [Number(s.slice(4))] : []));
 }

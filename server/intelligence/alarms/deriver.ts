@@ -23,7 +23,7 @@ import { mergeIntervals, worse } from './merge';
 import { orgPathsOf, type PolicySet } from './policies';
 import { alarmWindowBounds, trailPrefixes } from './ignitionReach';
 import { closeClockAlarms, replaceAlarmsMany, type AlarmReplacement, type RaisedAlarm } from './store';
-import { CLOCK_SOURCE, type AlarmInterval, type AlarmType } from './types';
+import { CLOCK_SOURCE, hasSource, type AlarmInterval, type AlarmType } from './types';
 import { lookupsOf, type DeriveLookups } from '../settingsCache';
 import { clockStopsKept } from './stopClock';
 import { newlyDecided } from './newlyDecided';
@@ -120,8 +120,6 @@ const RUN_EXTREMES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OverSpeed', 'L
 
 /** Whether two alarms are of one key (vehicle aside): type, subject and begin. */
 const sameKey = (a: AlarmInterval, b: AlarmInterval) => a.type === b.type && a.subject === b.subject && a.begin === b.begin;
-
-const hasSource = (a: AlarmInterval, source: string) => ((a.detail?.sources as unknown[] | undefined) ?? []).includes(source);
 
 /** A carried run (carry.ts): the alarm as stored, and the reports its rule reads before the range. */
 interface CarriedRun {

@@ -3,7 +3,7 @@
  * alarm word, a policy, a fence…) become one, so at most one alarm of a key is open at a time.
  */
 
-import type { AlarmInterval } from './types';
+import { sourcesOf, type AlarmInterval } from './types';
 
 const endOf = (i: AlarmInterval) => (i.end === null ? Infinity : i.end);
 
@@ -16,7 +16,7 @@ export const worse = (type: string, a: number | null, b: number | null): number 
 
 function combine(a: AlarmInterval, b: AlarmInterval): AlarmInterval {
   const end = Math.max(endOf(a), endOf(b));
-  const sources = new Set<unknown>([...((a.detail?.sources as unknown[]) ?? []), ...((b.detail?.sources as unknown[]) ?? [])]);
+  const sources = new Set<unknown>([...sourcesOf(a), ...sourcesOf(b)]);
   return {
     ...a,
     ...(b.level && (!a.level || rank(b.level) > rank(a.level)) ? { level: b.level } : {}),

@@ -125,4 +125,10 @@ export interface AlarmInterval {
   detail?: Record<string, unknown>;
 }
 
+/** The rules an alarm came from (its detail's `sources`: 'policy', 'bit:N', 'fence:ID', 'clock'). */
+export const sourcesOf = (a: Pick<AlarmInterval, 'detail'>): unknown[] => (a.detail?.sources as unknown[] | undefined) ?? [];
+
+/** Whether an alarm came from this rule among others. */
+export const hasSource = (a: Pick<AlarmInterval, 'detail'>, source: string): boolean => sourcesOf(a).includes(source);
+
 export const isAlarmType = (s: string): s is AlarmType => (ALARM_TYPES as readonly string[]).includes(s);

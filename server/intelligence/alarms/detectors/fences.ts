@@ -10,7 +10,7 @@ import { lineString, polygon as turfPolygon, point } from '@turf/helpers';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import type { Feature, LineString, Polygon, MultiPolygon } from 'geojson';
 import type { DerivePosition } from '../../samples';
-import type { AlarmInterval } from '../types';
+import { hasSource, type AlarmInterval } from '../types';
 import { boundaryOf } from '../districts';
 import * as motionRules from './motionRules';
 
@@ -213,7 +213,7 @@ export function fenceIntervals(positions: readonly DerivePosition[], fence: Fenc
   const goesOn =
     limited &&
     carried !== undefined &&
-    ((carried.alarm.detail?.sources as unknown[] | undefined) ?? []).includes(subject) &&
+    hasSource(carried.alarm, subject) &&
     carried.before.speed > fence.speedLimit! &&
     inside(fence.area, carried.before);
   let state: boolean | null = goesOn ? true : null;
