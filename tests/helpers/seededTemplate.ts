@@ -20,6 +20,11 @@ import { makeOnce, sourcesDigest } from './madeOnce';
 const ROOT = path.resolve(__dirname, '../..');
 const INPUTS = ['server', 'schemas'];
 const STALE_LOCK_MS = 300_000;
+/**
+ * Another key's template is dropped only once it is this old: checkouts of other sources (worktrees)
+ * may be running tests on the same machine and PostgreSQL with theirs right now.
+ */
+const OTHER_KEY_KEPT_MS = 6 * 3_600_000;
 
 let sources: string | undefined;
 /** The template's name: the sources' hash (once per process), the seed's options and the UTC day. */
@@ -48,10 +53,14 @@ async function migrateAndSeed(database: Database, options: SeedOptions): Promise
   await seedDemo(database.db, options);
 }
 
-/** Removes what older sources or days left in the temp folder: the same prefix, another key. */
+/** Removes what older sources or days left in the temp folder: the same prefix, another key, not touched for hours. */
 function dropOlder(prefix: string, key: string): void {
-  for (const name of fs.readdirSync(os.tmpdir()))
-    if (name.startsWith(prefix) && !name.includes(key)) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(prefix) || name.includes(key)) continue;
+    const file = path.join(os.tmpdir(), name);
+    const touched = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (Date.now() - touched > OTHER_KEY_KEPT_MS) fs.rmSync(file, { recursive: true, force: true });
+  }
 }
 
 /** The seeded PGlite data directory, as a tarball to start a memory database from. */
@@ -122,10 +131,14 @@ export async function postgresTemplate(url: string, options: SeedOptions): Promi
       }
       // Marked a template only once it is whole: a run killed half-way leaves one the next run redoes.
       await admin.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true`);
-      // Yesterday's and older sources' templates go (a template must be unmarked to be dropped).
+      // Its making time, so that another checkout's run drops it only once it is hours old.
+      await admin.query(`COMMENT ON DATABASE ${name} IS '${Date.now()}'`);
+      // Older sources' and days' templates go once hours old (a template must be unmarked to be dropped).
       const old = await admin.query<{ datname: string }>(
-        "SELECT datname FROM pg_database WHERE datname ~ '^fs_seeded_[0-9a-f]{16}$' AND datname <> $1",
-        [name],
+        `SELECT datname FROM pg_database
+          WHERE datname ~ '^fs_seeded_[0-9a-f]{16}$' AND datname <> $1
+            AND coalesce(nullif(shobj_description(oid, 'pg_database'), '')::bigint, 0) < $2`,
+        [name, Date.now() - OTHER_KEY_KEPT_MS],
       );
       for (const { datname } of old.rows) {
         await admin.query(`ALTER DATABASE ${datname} WITH IS_TEMPLATE false`);
