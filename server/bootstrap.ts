@@ -143,6 +143,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         if (!opts.database.databaseUrl) throw new Error('the derivation thread needs a PostgreSQL databaseUrl');
         derivation = await startDerivationThread({
           databaseUrl: opts.database.databaseUrl,
+          prepare: opts.database.prepare,
           timeZone,
           obdAlarmTypes,
           sources,
