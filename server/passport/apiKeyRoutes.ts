@@ -162,7 +162,12 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: PassportDeps): 
 
   app.post('/api/vehicle/apiUser/:id/keys', {
     config: { ...ROUTE, labels: 'apiKey.fields' },
-    schema: { tags: ['apiUser'], summary: 'create a key for an API user; its secret is answered this once', params: idParams, body: createBody },
+    schema: {
+      tags: ['apiUser'],
+      summary: 'create a key for an API user; its secret is answered this once',
+      params: idParams,
+      body: createBody,
+    },
     handler: async (req: FastifyRequest, reply) => {
       const caller = callerOf(req);
       const body = req.body as { name: string; orgId?: number; codes: string[]; days: number; rateLimit?: number | null };
@@ -229,7 +234,10 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: PassportDeps): 
       // Revoking twice changes nothing.
       await db
         .updateTable('api_key')
-        .set({ revoked_at: sql<Date>`COALESCE(revoked_at, now())`, revoked_by_name: sql<string>`COALESCE(revoked_by_name, ${caller.name})` })
+        .set({
+          revoked_at: sql<Date>`COALESCE(revoked_at, now())`,
+          revoked_by_name: sql<string>`COALESCE(revoked_by_name, ${caller.name})`,
+        })
         .where('id', '=', key.id)
         .execute();
       await auditRequest(db, req, caller, 'apiKeyRevoke', `apiUser:${key.api_user_id}`, { keyId: key.id, prefix: key.prefix });
