@@ -107,7 +107,14 @@ function KeysDrawer({ apiUserId, name, onClose }: { apiUserId: number; name: str
           }
         />
       )}
-      <Form<NewApiKey> form={form} layout="inline" onFinish={(v) => void create(v)} initialValues={{ days: 365 }} style={{ rowGap: 8 }}>
+      <Form<NewApiKey>
+        form={form}
+        name="api-key-form"
+        layout="inline"
+        onFinish={(v) => void create(v)}
+        initialValues={{ days: 365 }}
+        style={{ rowGap: 8 }}
+      >
         <Form.Item name="name" label={t('apiKey.fields.name')} rules={[{ required: true, max: 64 }]}>
           <Input style={{ width: 160 }} maxLength={64} />
         </Form.Item>
