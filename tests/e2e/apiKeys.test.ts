@@ -1,4 +1,4 @@
-import { entityRows, useConsoleSuite } from './helpers/console';
+import { entityRows, screenshot, useConsoleSuite } from './helpers/console';
 import { openPage, settled, watch } from './helpers/pageChecks';
 
 /**
@@ -37,6 +37,7 @@ describe('API keys on the API user page', () => {
     const { key, prefix } = (await created.json()) as { key: string; prefix: string };
     await expect(page.getByTestId('api-key-secret').inputValue()).resolves.toBe(key);
     await drawer.getByText(prefix).waitFor();
+    await screenshot(page, 'api-keys-created');
     await page.getByTestId('api-key-created').getByRole('button', { name: '我已保存' }).click();
     await page.getByTestId('api-key-created').waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(key);
