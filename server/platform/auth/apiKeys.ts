@@ -85,6 +85,37 @@ export function ipAllowed(whitelist: string | null, address: string): boolean {
 
 const sameHash = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+interface KeyState {
+  revoked_at: Date | string | null;
+  enabled: boolean;
+  expires_at: Date | string;
+  api_user_enabled: boolean | null;
+  api_user_expire_date: string | null;
+  ip_whitelist: string | null;
+  key_org_status: string;
+  /** The creator's account state (accountRefusal's fields) and organisation path. */
+  status: string;
+  org_status: string;
+  expire_date: string | null;
+  member_path: string;
+  path: string;
+}
+
+/** Why a found key may not act now from this address, or null when it may. */
+function keyRefusal(k: KeyState, address: string, now = new Date()): KeyRefusal | null {
+  const today = now.toISOString().slice(0, 10);
+  if (k.revoked_at) return 'revoked';
+  if (!k.enabled) return 'disabled';
+  if (new Date(k.expires_at).getTime() <= now.getTime()) return 'expired';
+  if (k.api_user_enabled === false) return 'apiUserDisabled';
+  if (k.api_user_expire_date && k.api_user_expire_date < today) return 'apiUserExpired';
+  if (!ipAllowed(k.ip_whitelist, address)) return 'ipNotAllowed';
+  if (k.key_org_status !== 'enabled') return 'orgDisabled';
+  // The creator must still be able to act and to see the key's organisation: a key never outlives its grant.
+  if (accountRefusal(k, today) || !pathInSubtree(k.member_path, k.path)) return 'creatorInvalid';
+  return null;
+}
+
 /** The caller a key acts as now, or why it may not act. */
 export async function checkApiKey(db: Kysely<DB>, key: string, address: string): Promise<KeyCheck> {
   const prefix = KEY_PATTERN.exec(key)?.[1];
@@ -128,28 +159,13 @@ export async function checkApiKey(db: Kysely<DB>, key: string, address: string):
     .select(orgStatusInTree('mo').as('org_status'))
     .where('k.prefix', '=', prefix)
     .executeTakeFirst();
-  if (!row || !sameHash(row.secret_hash, hashApiKey(key))) return { refusal: 'unknown', prefix };
+  if (!row) return { refusal: 'unknown', prefix };
   const found = { keyId: row.id, orgId: row.org_id, prefix };
-  const today = new Date().toISOString().slice(0, 10);
-  const refusal: KeyRefusal | null = row.revoked_at
-    ? 'revoked'
-    : !row.enabled
-      ? 'disabled'
-      : new Date(row.expires_at).getTime() <= Date.now()
-        ? 'expired'
-        : row.api_user_enabled === false
-          ? 'apiUserDisabled'
-          : row.api_user_expire_date && row.api_user_expire_date < today
-            ? 'apiUserExpired'
-            : !ipAllowed(row.ip_whitelist, address)
-              ? 'ipNotAllowed'
-              : row.key_org_status !== 'enabled'
-                ? 'orgDisabled'
-                : // The creator must still be able to act and to see the key's organisation: a key never outlives its grant.
-                  accountRefusal(row, today) || !pathInSubtree(row.member_path, row.path)
-                  ? 'creatorInvalid'
-                  : null;
+  // A wrong secret behind a real prefix is audited in the key's organisation, where its owners see it.
+  if (!sameHash(row.secret_hash, hashApiKey(key))) return { ...found, refusal: 'unknown' };
+  const refusal = keyRefusal(row, address);
   if (refusal) return { ...found, refusal };
+  // The column holds only MemberType values (checked where members are written), as sessions.ts reads it.
   const memberType = row.member_type as MemberType;
   // The key's codes that its creator still holds: creating it never widened a grant, nor does time.
   const held = await grantedCodes(db, { id: row.member_id, memberType, orgIsSystem: row.member_org_is_system }, row.application);
