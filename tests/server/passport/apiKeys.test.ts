@@ -97,6 +97,9 @@ describe.each(BACKENDS)('API keys on %s', (backend) => {
     // A code the creator no longer holds is gone from the key at once.
     await s.database.db.deleteFrom('member_role').where('member_id', '=', lead.id).execute();
     expect((await withKey(key, 'PUT', `/api/vehicle/vehicle/${sh.id}`, { remark: '再改' })).status).toBe(403);
+    // And a creator who may no longer act takes the key along.
+    await s.database.db.updateTable('member').set({ status: 'disabled' }).where('id', '=', lead.id).execute();
+    expect((await withKey(key, 'GET', `/api/vehicle/vehicle/queryById/${sh.id}`)).body.code).toBe('apiKey.refused.creatorInvalid');
   });
 
   it('lets nobody grant beyond their own subtree and codes, nor reach another subtree’s API users', async () => {
