@@ -172,8 +172,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     openapi: {
       openapi: '3.1.0',
       info: { title: '车管星 · Fleet Star API', version: VERSION },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      // A signed-in person's token, or an integrator's API key (docs/api.md#api-keys).
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });

@@ -127,7 +127,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('加油卡交易', '/maintenance', 'fuelCardTransaction', 'TransactionOutlined', crud('fuelCardTransaction', '加油卡交易')),
   ]),
   area('运营管理', 'operation', 'ShopOutlined', [
-    page('API用户', '/operation', 'apiUser', 'ApiOutlined', crud('apiUser', 'API用户')),
+    page('API用户', '/operation', 'apiUser', 'ApiOutlined', [...crud('apiUser', 'API用户'), ['管理API密钥', 'apiUser-key']]),
     page('商户信息', '/operation', 'business', 'ShopOutlined', crud('merchant', '商户')),
     page('企业信息', '/operation', 'businessInfo', 'BankOutlined', crud('businessInfo', '企业信息')),
     page('公告', '/operation', 'notice', 'SoundOutlined', crud('notice', '公告')),

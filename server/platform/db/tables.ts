@@ -288,6 +288,32 @@ export interface LocationTicketTable {
   revoked_by_name: string | null;
 }
 
+/** A key of an API user (migration api_key): hashed, scoped, rate-limited, revocable. */
+export interface ApiKeyTable {
+  id: Generated<number>;
+  api_user_id: number;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  org_id: number;
+  application: string;
+  /** The action codes granted, as a JSON array. */
+  codes: string;
+  expires_at: Timestamp;
+  rate_limit: number | null;
+  enabled: Generated<boolean>;
+  revoked_at: Timestamp | null;
+  revoked_by_name: string | null;
+  created_by: number;
+  created_by_name: string;
+  created_at: Generated<Date>;
+  use_count: Generated<number>;
+  last_used_at: Timestamp | null;
+  last_used_ip: string | null;
+  window_start: Timestamp | null;
+  window_count: Generated<number>;
+}
+
 /** The XML of a configuration parse file, beside its row. */
 export interface ConfigParseContentTable {
   file_id: number;
@@ -505,6 +531,7 @@ export interface DB extends EntityDB {
   vehicle_state: VehicleStateTable;
   terminal_command: TerminalCommandTable;
   location_ticket: LocationTicketTable;
+  api_key: ApiKeyTable;
   config_parse_content: ConfigParseContentTable;
   derive_state: DeriveStateTable;
   derive_mark: DeriveMarkTable;
