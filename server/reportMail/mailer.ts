@@ -136,7 +136,7 @@ export function reportMailer(deps: ReportMailDeps): ReportMailer {
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<SendRecord[]> | null = null;
 
-  /** Makes, mails and records one send; never throws (a failure is recorded). */
+  /** Makes, mails and records one send: a sheet or mail failure is recorded in the send, not thrown. */
   async function send(
     s: ScheduleRow,
     trigger: SendRecord['trigger'],

@@ -16,7 +16,9 @@ function SendNowAction({ row }: { row: Row }) {
   const send = async () => {
     try {
       const r = await sendReportNow(row.id);
-      if (r.status === 'sent') void message.success(t('console.reportSchedule.sent', { begin: r.periodBegin, end: r.periodEnd }));
+      const period = { begin: r.periodBegin, end: r.periodEnd };
+      if (r.status === 'sent')
+        void message.success(t(r.periodBegin === r.periodEnd ? 'console.reportSchedule.sentDay' : 'console.reportSchedule.sent', period));
       else void message.error(t('console.reportSchedule.failed', { error: r.error ?? '' }));
     } catch {
       // the request layer showed the failure
