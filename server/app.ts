@@ -35,8 +35,10 @@ import type { TrustProxy } from './config';
 import { upgradeInsecureRequestsOverHttps } from './platform/http/csp';
 import { installNulByteGuard } from './platform/http/nulBytes';
 import { installJsonBodyParser } from './platform/http/jsonBody';
-import { registerReports } from './reports';
-import { registerAlarmFeature } from './alarmCentre';
+import { registerReports, reportSheetMakers } from './reports';
+import { checkReportScheduleBody, registerReportMailRoutes, reportMailer, type ReportMailer } from './reportMail';
+import type { SmtpConfig } from './notify/smtp';
+import { alarmListSheet, registerAlarmFeature } from './alarmCentre';
 import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck, WriteWatch } from './platform/crud/routes';
@@ -86,6 +88,8 @@ export interface AppOptions {
   metricsAccess?: MetricsAccess;
   /** The series /metrics shows (bootstrap makes them); absent, no /metrics and no request timing. */
   metrics?: ServerMetrics;
+  /** The mail server scheduled reports are sent through (SMTP_*, as e-mail notifications); absent, their sends fail with a clear error. */
+  smtp?: SmtpConfig | null;
 }
 
 export const VERSION = '0.1.0';
@@ -102,6 +106,8 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalogue: RouteEntry[];
+    /** Scheduled reports' sender: bootstrap starts its clock (tests tick it). */
+    reportMail: ReportMailer;
   }
 }
 
@@ -217,6 +223,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     notify: notifyRuleCheck(opts.webhookAllow ?? NO_ALLOW),
     maintenanceSchedule: checkScheduleBody,
     workOrder: checkWorkOrderBody,
+    reportSchedule: checkReportScheduleBody,
   };
   // Writes that change a terminal's vehicle or organisation reach its live gateway session at once.
   const terminalSessions = new TerminalSessions();
@@ -246,6 +253,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (byName.has('workOrder')) registerWorkOrderRoutes(app, { db, workOrders: byName.get('workOrder')! });
 
   registerReports(app, { db, timeZone: opts.timeZone ?? 'Asia/Shanghai' });
+  // Scheduled reports attach the exports' own sheets; the clock is started by bootstrap, "send now" is a route.
+  const reportMail = reportMailer({
+    db,
+    timeZone: opts.timeZone ?? 'Asia/Shanghai',
+    smtp: opts.smtp,
+    sheets: { ...reportSheetMakers({ db, timeZone: opts.timeZone ?? 'Asia/Shanghai' }), alarms: alarmListSheet(db) },
+    log: app.log,
+  });
+  app.decorate('reportMail', reportMail);
+  if (byName.has('reportSchedule')) registerReportMailRoutes(app, { db, mailer: reportMail });
   if (byName.has('vehicle') && byName.has('fence') && byName.has('policy'))
     registerAlarmFeature(app, {
       db,

@@ -1,10 +1,11 @@
 /** The report routes over derived data: trips and track, the ledger, the dashboard and the live map, trip settings, driving behaviour and health, safety settings and the score's explanation and reviews, team monitoring, maintenance status, costs. */
 
 import type { FastifyInstance } from 'fastify';
-import { registerBehaviourRoutes } from './behaviourRoutes';
-import { registerDailyRoutes } from './dailyRoutes';
+import { registerBehaviourRoutes, safetySheet } from './behaviourRoutes';
+import { dailySheet, registerDailyRoutes } from './dailyRoutes';
 import { registerDashboardRoutes } from './dashboardRoutes';
-import { registerHealthRoutes } from './healthRoutes';
+import { healthSheet, registerHealthRoutes } from './healthRoutes';
+import { sheetMaker } from './reportSheet';
 import { registerSafetyExplainRoutes } from './safetyExplainRoutes';
 import { registerSafetySettingRoutes } from './safetySettingRoutes';
 import { registerLedgerRoutes } from './ledgerRoutes';
@@ -16,6 +17,7 @@ import { registerTeamRoutes } from './teamRoutes';
 import { registerTripRoutes, type ReportDeps } from './tripRoutes';
 
 export type { ReportDeps };
+export type { SheetContext, SheetMaker } from './reportSheet';
 
 export function registerReports(app: FastifyInstance, deps: ReportDeps): void {
   registerTripRoutes(app, deps);
@@ -32,3 +34,10 @@ export function registerReports(app: FastifyInstance, deps: ReportDeps): void {
   registerMaintenanceRoutes(app, deps);
   registerCostRoutes(app, deps);
 }
+
+/** The report sheets a scheduled report may attach, by report: the exports' own makers. */
+export const reportSheetMakers = (deps: ReportDeps) => ({
+  daily: dailySheet(deps),
+  safety: sheetMaker(safetySheet(deps)),
+  health: sheetMaker(healthSheet(deps)),
+});

@@ -143,6 +143,10 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('健康指数', '/statistics', 'health', 'HeartOutlined'),
     page('安全统计', '/statistics', 'safety', 'SafetyOutlined', [['审核安全事件', 'safetyEvent-review']]),
     page('安全评分解读', '/statistics', 'safetyExplain', 'SafetyOutlined', [], { hidden: true, activeMenu: '/statistics/safety' }),
+    page('定时报表', '/statistics', 'reportSchedule', 'MailOutlined', [
+      ...crud('reportSchedule', '定时报表'),
+      ['立即发送报表', 'reportSchedule-send'],
+    ]),
   ]),
   area('车队监控', 'team', 'TeamOutlined', [
     page('违规记录', '/team', 'breakRules', 'WarningOutlined'),

@@ -499,10 +499,28 @@ export interface HealthDayTable {
   alarm_count: number;
 }
 
+/** One send of a scheduled report (server/reportMail): scheduled or "send now", what it covered, how it ended. */
+export interface ReportSendTable {
+  id: Generated<number>;
+  schedule_id: number;
+  trigger: 'schedule' | 'manual';
+  due_at: Timestamp | null;
+  attempt: Generated<number>;
+  period_begin: string;
+  period_end: string;
+  recipients: string;
+  started_at: Generated<Date>;
+  finished_at: Timestamp | null;
+  status: Generated<'sending' | 'sent' | 'failed'>;
+  error: string | null;
+  size_bytes: number | null;
+}
+
 /** Columns hand migrations added to entity tables (not in their schemas: never served by the CRUD). */
 interface EntityColumnsAdded {
   config_parse_file: { stored_name: string | null };
   inter_member: { password_hash: string | null };
+  report_schedule: { due_at: Generated<Date>; attempts: Generated<number>; retry_at: Timestamp | null };
 }
 
 type EntityDB = {
@@ -550,4 +568,5 @@ export interface DB extends EntityDB {
   health_day: HealthDayTable;
   label_override: LabelOverrideTable;
   label_version: LabelVersionTable;
+  report_send: ReportSendTable;
 }
