@@ -7,7 +7,9 @@ import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
 
-const STATUS_COLOURS: Record<ReportSend['status'], string> = { sending: 'processing', sent: 'success', failed: 'error' };
+export const STATUS_COLOURS: Record<ReportSend['status'], string> = { sending: 'processing', sent: 'success', failed: 'error' };
+/** A send's triggers, each with its label. */
+export const TRIGGERS: ReadonlyArray<ReportSend['trigger']> = ['schedule', 'manual'];
 
 /** Sends the schedule's last complete period now, after confirmation, and says how it went. */
 function SendNowAction({ row }: { row: Row }) {
@@ -38,7 +40,6 @@ function HistoryDialog({ row, onClose }: { row: Row; onClose: () => void }) {
   useEffect(() => {
     reportSends(row.id).then(setSends, () => setSends([]));
   }, [row.id]);
-  const k = (key: string) => t(`console.reportSchedule.${key}`);
   return (
     <Modal
       open
@@ -57,30 +58,35 @@ function HistoryDialog({ row, onClose }: { row: Row; onClose: () => void }) {
         pagination={false}
         scroll={{ x: 900 }}
         columns={[
-          { title: k('time'), dataIndex: 'startedAt', width: 170, render: (v: string) => parseTime(v) },
+          { title: t('console.reportSchedule.time'), dataIndex: 'startedAt', width: 170, render: (v: string) => parseTime(v) },
           {
-            title: k('period'),
+            title: t('console.reportSchedule.period'),
             key: 'period',
             width: 190,
             render: (_, s) => (s.periodBegin === s.periodEnd ? s.periodBegin : `${s.periodBegin} – ${s.periodEnd}`),
           },
-          { title: k('trigger'), dataIndex: 'trigger', width: 100, render: (v: ReportSend['trigger']) => k(`triggers.${v}`) },
-          { title: k('attempt'), dataIndex: 'attempt', width: 70 },
-          { title: k('recipients'), dataIndex: 'recipients', ellipsis: true },
           {
-            title: k('status'),
+            title: t('console.reportSchedule.trigger'),
+            dataIndex: 'trigger',
+            width: 100,
+            render: (v: ReportSend['trigger']) => t(`console.reportSchedule.triggers.${v}`),
+          },
+          { title: t('console.reportSchedule.attempt'), dataIndex: 'attempt', width: 70 },
+          { title: t('console.reportSchedule.recipients'), dataIndex: 'recipients', ellipsis: true },
+          {
+            title: t('console.reportSchedule.status'),
             dataIndex: 'status',
             width: 90,
-            render: (v: ReportSend['status']) => <Tag color={STATUS_COLOURS[v]}>{k(`statuses.${v}`)}</Tag>,
+            render: (v: ReportSend['status']) => <Tag color={STATUS_COLOURS[v]}>{t(`console.reportSchedule.statuses.${v}`)}</Tag>,
           },
           {
-            title: k('size'),
+            title: t('console.reportSchedule.size'),
             dataIndex: 'sizeBytes',
             width: 90,
             render: (v: number | null) => (v === null ? '' : `${(v / 1024).toFixed(1)} KB`),
           },
           {
-            title: k('error'),
+            title: t('console.reportSchedule.error'),
             dataIndex: 'error',
             ellipsis: true,
             render: (v: string | null) => <Typography.Text type="danger">{v ?? ''}</Typography.Text>,
