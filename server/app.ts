@@ -39,6 +39,7 @@ import { registerReports, reportSheetMakers } from './reports';
 import { checkReportScheduleBody, registerReportMailRoutes, reportMailer, type ReportMailer } from './reportMail';
 import type { SmtpConfig } from './notify/smtp';
 import { alarmListSheet, registerAlarmFeature } from './alarmCentre';
+import { registerSubscriptionRoutes } from './subscriptions';
 import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck, WriteWatch } from './platform/crud/routes';
@@ -270,6 +271,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       timeZone: opts.timeZone ?? 'Asia/Shanghai',
       obdAlarmTypes: opts.obdAlarmTypes,
     });
+  if (byName.has('vehicle')) registerSubscriptionRoutes(app, db, opts.webhookAllow ?? NO_ALLOW);
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {

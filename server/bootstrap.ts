@@ -11,6 +11,7 @@ import { buildApp, type AppOptions } from './app';
 import type { Config } from './config';
 import { tokenSecret } from './platform/auth/secret';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { startSubscriptions } from './subscriptions';
 import { createBus, sharedView, type ServerBus, type ServerTopics } from './platform/bus';
 import { createNatsBus } from './platform/natsBus';
 import { reportMisassignedRoles } from './passport/roleScope';
@@ -208,6 +209,14 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       if (resumed) app.log.info({ resumed }, 'pending alarm notifications resumed');
       // Stopped first on close (undo runs in reverse): retries still waiting stay pending in the log.
       undo.push(() => notifier.stop());
+      // Event subscriptions: alarms and positions queued in the outbox, sent by every process that ticks.
+      const subscriptions = startSubscriptions(bus, {
+        db: database.db,
+        allow: opts.app?.webhookAllow,
+        clock: opts.derivation!.clock !== false,
+        log: app.log,
+      });
+      undo.push(() => subscriptions.stop());
       if (opts.derivation!.clock !== false) alarms.start();
       // Maintenance due and overdue: clock-driven too, announced through the engine (bus, notification rules).
       maintenance = new MaintenanceClock(database.db, { timeZone: opts.derivation!.timeZone, onRaised: alarms.announce, log: app.log });

@@ -60,6 +60,8 @@ export async function postSigned(
   secret: string | null,
   nowMs: number,
   timeoutMs: number,
+  /** Further headers (an event subscription's delivery key and event type). */
+  extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<PostResult> {
   // A literal address is connected to without a lookup: it is checked here; names (localhost too)
   // are checked by the agents' lookup on the addresses actually connected to.
@@ -71,6 +73,7 @@ export async function postSigned(
   const target = new URL(url);
   const timestamp = String(Math.floor(nowMs / 1000));
   const headers: Record<string, string> = {
+    ...extraHeaders,
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),
     [TIMESTAMP_HEADER]: timestamp,

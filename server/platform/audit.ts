@@ -37,7 +37,12 @@ export type AuditAction =
   | 'apiKeyCreate'
   | 'apiKeyUpdate'
   | 'apiKeyRevoke'
-  | 'apiKeyRefused';
+  | 'apiKeyRefused'
+  | 'subscriptionCreate'
+  | 'subscriptionUpdate'
+  | 'subscriptionDelete'
+  | 'subscriptionReplay'
+  | 'subscriptionPaused';
 
 export interface AuditEntry {
   action: AuditAction | string;

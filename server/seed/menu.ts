@@ -128,6 +128,10 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
   ]),
   area('运营管理', 'operation', 'ShopOutlined', [
     page('API用户', '/operation', 'apiUser', 'ApiOutlined', [...crud('apiUser', 'API用户'), ['管理API密钥', 'apiUser-key']]),
+    page('事件订阅', '/operation', 'subscription', 'ApiOutlined', [
+      ...crud('subscription', '事件订阅'),
+      ['重放订阅事件', 'subscription-replay'],
+    ]),
     page('商户信息', '/operation', 'business', 'ShopOutlined', crud('merchant', '商户')),
     page('企业信息', '/operation', 'businessInfo', 'BankOutlined', crud('businessInfo', '企业信息')),
     page('公告', '/operation', 'notice', 'SoundOutlined', crud('notice', '公告')),

@@ -40,6 +40,11 @@ export const ACTION_KEYS = {
   apiKeyUpdate: 'apiKey.auditActions.apiKeyUpdate',
   apiKeyRevoke: 'apiKey.auditActions.apiKeyRevoke',
   apiKeyRefused: 'apiKey.auditActions.apiKeyRefused',
+  subscriptionCreate: 'subscription.auditActions.subscriptionCreate',
+  subscriptionUpdate: 'subscription.auditActions.subscriptionUpdate',
+  subscriptionDelete: 'subscription.auditActions.subscriptionDelete',
+  subscriptionReplay: 'subscription.auditActions.subscriptionReplay',
+  subscriptionPaused: 'subscription.auditActions.subscriptionPaused',
 } as const;
 
 const CLIENT_PREFIX = 'client:';
