@@ -255,6 +255,14 @@ describe.each(BACKENDS)('passport permissions and isolation on %s', (backend) =>
       .id;
     const hnKey = (await s.call(admin, 'POST', `/api/vehicle/apiUser/${hnApiUser}/keys`, { name: 'k', days: 1, codes: ['vehicle-edit'] }))
       .body.id;
+    const hnSubscription = (
+      await s.call(admin, 'POST', '/api/vehicle/subscription', {
+        name: '华南订阅',
+        url: 'https://hooks.example.com/hn',
+        eventTypes: ['alarm'],
+        orgId: hn,
+      })
+    ).body.id;
     const ids = {
       vehicle: await pick('/api/vehicle/vehicle/query'),
       terminal: await pick('/api/vehicle/terminal/query'),
@@ -293,6 +301,11 @@ describe.each(BACKENDS)('passport permissions and isolation on %s', (backend) =>
       ['POST', `/api/vehicle/apiUser/${hnApiUser}/keys`, { name: '越界', days: 1, codes: ['vehicle-edit'] }],
       ['PUT', `/api/vehicle/apiKey/${hnKey}`, { enabled: false }],
       ['DELETE', `/api/vehicle/apiKey/${hnKey}`],
+      ['GET', `/api/vehicle/subscription/${hnSubscription}`],
+      ['PUT', `/api/vehicle/subscription/${hnSubscription}`, { state: 'paused' }],
+      ['DELETE', `/api/vehicle/subscription/${hnSubscription}`],
+      ['POST', `/api/vehicle/subscription/${hnSubscription}/replay`, { from: '2026-01-01T00:00:00Z' }],
+      ['POST', `/api/vehicle/subscription/${hnSubscription}/delivery/query`, {}],
     ];
     for (const [method, url, body] of attempts) {
       const r = await s.call(hd, method as 'GET', url, body);
@@ -311,6 +324,7 @@ describe.each(BACKENDS)('passport permissions and isolation on %s', (backend) =>
     const members = await s.call(hd, 'POST', '/api/passport/member/query', { pageSize: 500 });
     expect(members.body.data.some((m: { orgName: string }) => m.orgName.startsWith('华南') || m.orgName === '深圳车队')).toBe(false);
     expect((await s.call(hd, 'GET', '/api/passport/role/all')).body.some((r: { id: number }) => r.id === hnRole)).toBe(false);
+    expect((await s.call(hd, 'GET', '/api/vehicle/subscription')).body).toEqual([]);
     expect((await s.call(hd, 'POST', '/api/vehicle/org', { code: 'IN-HN', name: '放进华南', parentId: hn })).status).toBe(400);
     expect((await s.call(hd, 'POST', '/api/passport/role', { name: 'r', orgId: hn })).status).toBe(400);
     expect(
@@ -325,7 +339,18 @@ describe.each(BACKENDS)('passport permissions and isolation on %s', (backend) =>
         })
       ).status,
     ).toBe(400);
+    expect(
+      (
+        await s.call(hd, 'POST', '/api/vehicle/subscription', {
+          name: 'x',
+          url: 'https://hooks.example.com/x',
+          eventTypes: ['alarm'],
+          orgId: hn,
+        })
+      ).status,
+    ).toBe(400);
     // B still has everything.
     expect((await s.call(admin, 'GET', `/api/vehicle/vehicle/queryById/${ids.vehicle}`)).status).toBe(200);
+    expect((await s.call(admin, 'GET', `/api/vehicle/subscription/${hnSubscription}`)).body.state).toBe('active');
   });
 });
