@@ -288,13 +288,13 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
       config: { permission: SUBSCRIPTION_REMOVE, labels: LABELS },
       schema: { tags: ['subscription'], summary: 'delete an event subscription and its outbox', params: idParams },
     },
-    async (req) => {
+    async (req, reply) => {
       const caller = callerOf(req);
       const { id } = req.params as { id: number };
       const before = await inScope(caller, id);
       await sql`DELETE FROM subscription WHERE id = ${id}`.execute(db);
       await auditRequest(db, req, caller, 'subscriptionDelete', before.name, { id });
-      return { id };
+      return reply.code(204).send();
     },
   );
 

@@ -4,4 +4,5 @@ import type { PageLoaders } from '../pageModule';
 export const operationPages: PageLoaders = {
   'operation/apiUser': () => import('./apiUser'),
   'operation/feedback': () => import('./feedback'),
+  'operation/subscription': () => import('./subscription'),
 };

@@ -254,7 +254,7 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
     expect((await s.call(hd, 'PUT', `/api/vehicle/subscription/${id}`, {})).status).toBe(400);
     const renamed = await s.call(hd, 'PUT', `/api/vehicle/subscription/${id}`, { name: 'ERP 2', vehicleIds: null });
     expect(renamed.body).toMatchObject({ name: 'ERP 2', vehicleIds: null, url: `${hook.url}/events` });
-    expect((await s.call(hd, 'DELETE', `/api/vehicle/subscription/${id}`)).status).toBe(200);
+    expect((await s.call(hd, 'DELETE', `/api/vehicle/subscription/${id}`)).status).toBe(204);
     expect((await s.call(hd, 'GET', `/api/vehicle/subscription/${id}`)).status).toBe(404);
   });
 });
