@@ -4,7 +4,10 @@ import { signBody } from '../../../server/notify/webhook';
 import type { StoredPositions, TerminalIdentity } from '../../../server/platform/telemetry';
 import { subscriptionDelivery, type SubscriptionDelivery } from '../../../server/subscriptions/deliverer';
 import { alarmEvents, positionEvents } from '../../../server/subscriptions/events';
+import { startSubscriptions } from '../../../server/subscriptions';
 import { enqueue, PAUSE_AFTER_MS } from '../../../server/subscriptions/outbox';
+import { createBus } from '../../../server/platform/bus';
+import { until } from '../telematics/gateway/harness';
 import { BACKENDS, startTestServer, type TestServer } from '../../helpers/testServer';
 import { receiver, type Receiver } from '../notify/receiver';
 
@@ -246,6 +249,45 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
     await delivery.drain(t0 + PAUSE_AFTER_MS + 3 * MIN);
     expect(hook.hits.slice(before).map(keyOf)).toEqual([`${id}:position:9000:${base + MIN}`, `${id}:position:9000:${base + 2 * MIN}`]);
     expect((await s.call(hd, 'GET', `/api/vehicle/subscription/${id}`)).body.pending).toBe(0);
+  });
+
+  it('queues what the bus announces, as the server wires it', async () => {
+    const db = s.database.db;
+    const bus = createBus();
+    const feed = startSubscriptions(bus, { db, allow, clock: false });
+    try {
+      const alarm = await sql<{ id: number }>`
+        INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, fired_at)
+        VALUES (${vehicles[0].id}, 'Crash', 'terminal', 'critical', '', ${new Date(base + 3 * MIN).toISOString()}::timestamptz, now()) RETURNING id`.execute(
+        db,
+      );
+      bus.publish('alarm.raised', {
+        alarmId: alarm.rows[0].id,
+        vehicleId: vehicles[0].id,
+        orgPath: vehicles[0].path,
+        type: 'Crash',
+        at: base + 3 * MIN,
+      });
+      bus.publish('positions.stored', positions([{ vehicle: 1, at: base + 3 * MIN }]));
+      const queued = async () =>
+        (
+          await sql<{
+            key: string;
+          }>`SELECT event_key AS key FROM subscription_delivery WHERE subscription_id = ${id} AND status = 'pending' ORDER BY event_key`.execute(
+            db,
+          )
+        ).rows.map((r) => r.key);
+      await until(async () => (await queued()).length === 2);
+      expect(await queued()).toEqual([`alarm:${alarm.rows[0].id}`, `position:9001:${base + 3 * MIN}`]);
+      const before = hook.hits.length;
+      await feed.delivery.drain(Date.now() + 8 * 60 * MIN);
+      expect(hook.hits.slice(before).map(keyOf).sort()).toEqual([
+        `${id}:alarm:${alarm.rows[0].id}`,
+        `${id}:position:9001:${base + 3 * MIN}`,
+      ]);
+    } finally {
+      await feed.stop();
+    }
   });
 
   it('changes and deletes a subscription', async () => {
