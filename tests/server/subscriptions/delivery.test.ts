@@ -290,6 +290,33 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
     }
   });
 
+  it('sends each event once when several processes drain the outbox together, still in order per vehicle', async () => {
+    const times = Array.from({ length: 15 }, (_, i) => base + (10 + i) * MIN);
+    await enqueue(
+      s.database.db,
+      positionEvents(
+        positions(
+          times.flatMap((at) => [
+            { vehicle: 0, at },
+            { vehicle: 1, at },
+          ]),
+        ),
+      ),
+    );
+    const other = subscriptionDelivery({ db: s.database.db, allow, timeoutMs: 2000, batch: 1 });
+    const before = hook.hits.length;
+    try {
+      const now = Date.now() + 9 * 60 * MIN;
+      await Promise.all([delivery.drain(now), other.drain(now), delivery.drain(now)]);
+    } finally {
+      await other.stop();
+    }
+    const sent = hook.hits.slice(before).map((h) => JSON.parse(h.body) as { id: string; vehicleId: number });
+    expect(sent).toHaveLength(30);
+    for (const v of [0, 1])
+      expect(sent.filter((e) => e.vehicleId === vehicles[v].id).map((e) => e.id)).toEqual(times.map((at) => `position:900${v}:${at}`));
+  });
+
   it('changes and deletes a subscription', async () => {
     const moved = await s.call(hd, 'PUT', `/api/vehicle/subscription/${id}`, { url: 'http://[::1]/' }, 'en-US');
     expect(moved).toMatchObject({ status: 400, body: { code: 'notify.targetForbidden' } });
