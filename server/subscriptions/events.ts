@@ -1,6 +1,7 @@
 /**
  * The events subscriptions carry, built from what the product already announces: an alarm raised
- * by the alarm engine ('alarm.raised') and the positions the writer committed ('positions.stored').
+ * by the alarm engine ('alarm.raised': alarms, fence entries and exits, maintenance due) and the
+ * positions the writer committed ('positions.stored').
  * Each event has a key unique to it (the outbox keeps it once per subscription), the vehicle it
  * is ordered by, and the JSON body every subscriber receives.
  */
@@ -9,8 +10,15 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
 import type { StoredPositions } from '../platform/telemetry';
 
-export const EVENT_TYPES = ['position', 'alarm'] as const;
+export const EVENT_TYPES = ['position', 'alarm', 'geofence', 'maintenance'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Maintenance due and overdue, announced as alarms by the maintenance clock. */
+const MAINTENANCE_ALARMS: ReadonlySet<string> = new Set(['MaintenanceDue', 'MaintenanceOverdue']);
+
+/** An alarm's event type: fence entries and exits are 'geofence', maintenance due and overdue 'maintenance'. */
+export const alarmEventType = (type: string, category: string): EventType =>
+  MAINTENANCE_ALARMS.has(type) ? 'maintenance' : category === 'fence' ? 'geofence' : 'alarm';
 
 export interface OutboxEvent {
   /** Unique to the event: 'alarm:12', 'position:3:1733550000000' (terminal and device time). */
@@ -54,7 +62,8 @@ export async function alarmEvents(db: Kysely<DB>, ids: readonly number[]): Promi
     const detail = typeof a.detail === 'string' ? (JSON.parse(a.detail) as unknown) : a.detail;
     const data = { ...a, begin: time.toISOString(), end: a.end === null ? null : new Date(a.end).toISOString(), detail };
     const key = `alarm:${a.id}`;
-    return { key, type: 'alarm', vehicleId: a.vehicleId, orgPath, time, body: bodyOf(key, 'alarm', time, a.vehicleId, licence, data) };
+    const type = alarmEventType(a.type, a.category);
+    return { key, type, vehicleId: a.vehicleId, orgPath, time, body: bodyOf(key, type, time, a.vehicleId, licence, data) };
   });
 }
 

@@ -8,7 +8,7 @@ export const SUBSCRIPTION_CODES = {
   replay: 'subscription-replay',
 } as const;
 
-export const EVENT_TYPES = ['position', 'alarm'] as const;
+export const EVENT_TYPES = ['position', 'alarm', 'geofence', 'maintenance'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface Subscription {

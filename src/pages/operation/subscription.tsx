@@ -49,6 +49,8 @@ const STATUS_KEY: Record<DeliveryStatus, string> = {
 const EVENT_KEY: Record<EventType, string> = {
   position: 'subscription.console.events.position',
   alarm: 'subscription.console.events.alarm',
+  geofence: 'subscription.console.events.geofence',
+  maintenance: 'subscription.console.events.maintenance',
 };
 const PAGE_SIZE = 20;
 

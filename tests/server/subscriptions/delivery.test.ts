@@ -255,7 +255,24 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
     const db = s.database.db;
     const bus = createBus();
     const feed = startSubscriptions(bus, { db, allow, clock: false });
+    const types = await s.call(hd, 'PUT', `/api/vehicle/subscription/${id}`, { eventTypes: ['position', 'alarm', 'geofence'] });
+    expect(types.body.eventTypes).toEqual(['position', 'alarm', 'geofence']);
     try {
+      // A fence exit is a geofence event (subscribed), maintenance due a maintenance event (not subscribed).
+      const other = await sql<{ id: number; type: string }>`
+        INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, fired_at)
+        VALUES (${vehicles[1].id}, 'FenceOut', 'fence', 'medium', '', ${new Date(base + 2 * MIN).toISOString()}::timestamptz, now()),
+               (${vehicles[1].id}, 'MaintenanceDue', 'obd', 'low', '', ${new Date(base + 2 * MIN).toISOString()}::timestamptz, now())
+        RETURNING id, type`.execute(db);
+      for (const a of other.rows)
+        bus.publish('alarm.raised', {
+          alarmId: a.id,
+          vehicleId: vehicles[1].id,
+          orgPath: vehicles[1].path,
+          type: a.type,
+          at: base + 2 * MIN,
+        });
+      const fenceOut = other.rows.find((a) => a.type === 'FenceOut')!.id;
       const alarm = await sql<{ id: number }>`
         INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, fired_at)
         VALUES (${vehicles[0].id}, 'Crash', 'terminal', 'critical', '', ${new Date(base + 3 * MIN).toISOString()}::timestamptz, now()) RETURNING id`.execute(
@@ -277,14 +294,15 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
             db,
           )
         ).rows.map((r) => r.key);
-      await until(async () => (await queued()).length === 2);
-      expect(await queued()).toEqual([`alarm:${alarm.rows[0].id}`, `position:9001:${base + 3 * MIN}`]);
+      await until(async () => (await queued()).length === 3);
+      expect(await queued()).toEqual([`alarm:${alarm.rows[0].id}`, `alarm:${fenceOut}`, `position:9001:${base + 3 * MIN}`].sort());
       const before = hook.hits.length;
       await feed.delivery.drain(Date.now() + 8 * 60 * MIN);
-      expect(hook.hits.slice(before).map(keyOf).sort()).toEqual([
-        `${id}:alarm:${alarm.rows[0].id}`,
-        `${id}:position:9001:${base + 3 * MIN}`,
-      ]);
+      const sent = hook.hits.slice(before);
+      expect(sent.map(keyOf).sort()).toEqual(
+        [`${id}:alarm:${alarm.rows[0].id}`, `${id}:alarm:${fenceOut}`, `${id}:position:9001:${base + 3 * MIN}`].sort(),
+      );
+      expect(sent.find((h) => keyOf(h) === `${id}:alarm:${fenceOut}`)!.headers['x-fleet-event']).toBe('geofence');
     } finally {
       await feed.stop();
     }
