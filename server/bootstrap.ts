@@ -215,6 +215,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         allow: opts.app?.webhookAllow,
         clock: opts.derivation!.clock !== false,
         log: app.log,
+        onAttempt: (outcome) => metrics.subscriptionAttempts.inc({ outcome }),
       });
       undo.push(() => subscriptions.stop());
       if (opts.derivation!.clock !== false) alarms.start();

@@ -25,6 +25,7 @@ export interface ServerMetrics {
   ackLatency: FixedHistogram;
   alarms: Counter<'type'>;
   notifyAttempts: Counter<'outcome'>;
+  subscriptionAttempts: Counter<'outcome'>;
 }
 
 export function createServerMetrics(): ServerMetrics {
@@ -96,6 +97,12 @@ export function createServerMetrics(): ServerMetrics {
     notifyAttempts: new Counter({
       name: 'fleet_notify_attempts_total',
       help: 'Webhook, SMS and e-mail delivery attempts by outcome (delivered, retry: failed and retried later, failed: given up)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    subscriptionAttempts: new Counter({
+      name: 'fleet_subscription_attempts_total',
+      help: 'Event subscription delivery attempts by outcome (delivered, retry: failed and retried later, failed: given up)',
       labelNames: ['outcome'],
       registers,
     }),
