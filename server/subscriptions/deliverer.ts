@@ -10,7 +10,7 @@ import { writeAudit } from '../platform/audit';
 import type { DB } from '../platform/db/tables';
 import { NO_ALLOW, type TargetAllow } from '../notify/target';
 import { postSigned, webhookAgents } from '../notify/webhook';
-import { claim, pauseFailing, record, type Claimed } from './outbox';
+import { claim, pauseFailing, record, type Claimed, type Outcome } from './outbox';
 
 export const DELIVERY_HEADER = 'x-fleet-delivery';
 export const EVENT_HEADER = 'x-fleet-event';
@@ -53,15 +53,14 @@ export function subscriptionDelivery(opts: SubscriptionDeliveryOptions): Subscri
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
 
-  const send = async (c: Claimed, nowMs: number): Promise<void> => {
+  const send = async (c: Claimed, nowMs: number): Promise<{ claimed: Claimed; outcome: Outcome }> => {
     const started = performance.now();
     const r = await postSigned(agents, c.url, c.body, c.secret, nowMs, timeoutMs, {
       [DELIVERY_HEADER]: deliveryKey(c),
       [EVENT_HEADER]: c.eventType,
     });
     if (r.detail) opts.log?.warn({ deliveryId: c.id, detail: r.detail }, 'event subscription delivery failed');
-    const outcome = await record(db, c, { ok: r.ok, status: r.status, error: r.error, latencyMs: performance.now() - started }, nowMs);
-    opts.onAttempt?.(outcome);
+    return { claimed: c, outcome: { ok: r.ok, status: r.status, error: r.error, latencyMs: performance.now() - started } };
   };
 
   const tick = async (nowMs = now()): Promise<number> => {
@@ -74,7 +73,8 @@ export function subscriptionDelivery(opts: SubscriptionDeliveryOptions): Subscri
         detail: { id: p.id, url: p.url },
       });
     const claimed = await claim(db, nowMs, batch);
-    await Promise.all(claimed.map((c) => send(c, nowMs)));
+    const outcomes = await record(db, await Promise.all(claimed.map((c) => send(c, nowMs))), nowMs);
+    for (const o of outcomes) opts.onAttempt?.(o);
     return claimed.length;
   };
 

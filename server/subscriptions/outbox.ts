@@ -94,27 +94,41 @@ export interface Outcome {
 }
 
 /**
- * Keeps an attempt's outcome: delivered; or failed again, retried after `retryDelayMs` unless the
- * retry window has passed since its first attempt (then 'failed', given up). The subscription's
- * `failing_since` is cleared by a success and set by the first failure after one.
+ * Keeps the outcomes of a pass's attempts, in one statement: delivered; or failed again, retried
+ * after `retryDelayMs` unless the retry window has passed since its first attempt (then 'failed',
+ * given up). A subscription's `failing_since` is cleared by a success and set by the first failure
+ * after one.
  */
-export async function record(db: Kysely<DB>, c: Claimed, o: Outcome, nowMs: number): Promise<'delivered' | 'retry' | 'failed'> {
-  const attempts = c.attempts + 1;
-  const first = c.firstAttemptAt ? new Date(c.firstAttemptAt).getTime() : nowMs;
-  const status = o.ok ? 'delivered' : nowMs - first >= RETRY_WINDOW_MS ? 'failed' : 'pending';
-  const next = status === 'pending' ? nowMs + retryDelayMs(attempts) : nowMs;
+export async function record(
+  db: Kysely<DB>,
+  attempts: ReadonlyArray<{ claimed: Claimed; outcome: Outcome }>,
+  nowMs: number,
+): Promise<Array<'delivered' | 'retry' | 'failed'>> {
+  if (!attempts.length) return [];
+  const rows = attempts.map(({ claimed: c, outcome: o }) => {
+    const n = c.attempts + 1;
+    const first = c.firstAttemptAt ? new Date(c.firstAttemptAt).getTime() : nowMs;
+    const status: 'delivered' | 'failed' | 'pending' = o.ok ? 'delivered' : nowMs - first >= RETRY_WINDOW_MS ? 'failed' : 'pending';
+    return { c, o, n, first, status, next: status === 'pending' ? nowMs + retryDelayMs(n) : nowMs };
+  });
   await sql`
-    UPDATE subscription_delivery SET status = ${status}, attempts = ${attempts}, http_status = ${o.status}, error = ${o.error},
-           latency_ms = ${Math.round(o.latencyMs)}, first_attempt_at = ${at(first)}::timestamptz, next_at = ${at(next)}::timestamptz,
-           lease_until = NULL, updated_at = ${at(nowMs)}::timestamptz
-    WHERE id = ${c.id}`.execute(db);
-  if (o.ok)
-    await sql`UPDATE subscription SET failing_since = NULL WHERE id = ${c.subscriptionId} AND failing_since IS NOT NULL`.execute(db);
-  else
-    await sql`UPDATE subscription SET failing_since = ${at(nowMs)}::timestamptz WHERE id = ${c.subscriptionId} AND failing_since IS NULL`.execute(
+    UPDATE subscription_delivery d SET status = u.status, attempts = u.attempts, http_status = u.http_status, error = u.error,
+           latency_ms = u.latency_ms, first_attempt_at = u.first_attempt_at, next_at = u.next_at, lease_until = NULL,
+           updated_at = ${at(nowMs)}::timestamptz
+    FROM unnest(${rows.map((r) => r.c.id)}::bigint[], ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.n)}::int[],
+                ${rows.map((r) => r.o.status)}::int[], ${rows.map((r) => r.o.error)}::text[], ${rows.map((r) => Math.round(r.o.latencyMs))}::int[],
+                ${rows.map((r) => at(r.first))}::timestamptz[], ${rows.map((r) => at(r.next))}::timestamptz[])
+         AS u(id, status, attempts, http_status, error, latency_ms, first_attempt_at, next_at)
+    WHERE d.id = u.id`.execute(db);
+  const succeeded = [...new Set(rows.filter((r) => r.o.ok).map((r) => r.c.subscriptionId))];
+  const failed = [...new Set(rows.filter((r) => !r.o.ok).map((r) => r.c.subscriptionId))].filter((id) => !succeeded.includes(id));
+  if (succeeded.length)
+    await sql`UPDATE subscription SET failing_since = NULL WHERE id = ANY (${succeeded}::int[]) AND failing_since IS NOT NULL`.execute(db);
+  if (failed.length)
+    await sql`UPDATE subscription SET failing_since = ${at(nowMs)}::timestamptz WHERE id = ANY (${failed}::int[]) AND failing_since IS NULL`.execute(
       db,
     );
-  return status === 'pending' ? 'retry' : status;
+  return rows.map((r) => (r.status === 'pending' ? 'retry' : r.status));
 }
 
 /** Pauses the active subscriptions with no success for `PAUSE_AFTER_MS` since a failure; answers them. */
