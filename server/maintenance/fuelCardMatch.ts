@@ -16,7 +16,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
 import type { RaisedAlarm } from '../intelligence/alarms/store';
-import { ALARM_META } from '../intelligence/alarms/types';
+import { raiseOnce } from './clockAlarm';
 
 export const MATCH_WINDOW_MS = 10 * 60_000;
 export const LITRES_TOLERANCE = 0.1;
@@ -116,46 +116,24 @@ async function raiseSuspects(
   suspects: readonly Candidate[],
   settled: Map<number, { status: MatchStatus }>,
 ): Promise<RaisedAlarm[]> {
-  const meta = ALARM_META.FuelCardSuspect;
   const raised: RaisedAlarm[] = [];
   for (const c of suspects) {
-    const subject = `fuelCard:${c.id}`;
     const reason = settled.get(c.id)!.status;
-    const detail = {
-      transactionId: c.id,
-      cardNo: c.card_no,
-      station: c.station,
-      litres: c.litres,
-      amount: c.amount,
-      tankL: c.tank,
-      reason,
-    };
-    const at = new Date(now);
-    const r = await sql<{ id: number; latitude: number | null; longitude: number | null }>`
-      INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail)
-      SELECT ${c.vehicle_id}, 'FuelCardSuspect', ${meta.category}, ${meta.level}, ${subject}, ${c.purchased_at}, ${c.purchased_at}, ${at},
-             (SELECT latitude FROM vehicle_state WHERE vehicle_id = ${c.vehicle_id}), (SELECT longitude FROM vehicle_state WHERE vehicle_id = ${c.vehicle_id}),
-             ${c.litres}, ${JSON.stringify(detail)}::jsonb
-      ON CONFLICT (vehicle_id, type, subject) WHERE type = 'FuelCardSuspect' DO NOTHING
-      RETURNING id, latitude, longitude`.execute(db);
-    const row = r.rows[0];
-    if (row)
-      raised.push({
-        id: row.id,
+    const alarm = await raiseOnce(
+      db,
+      {
         vehicleId: c.vehicle_id,
         orgPath: c.org_path,
         type: 'FuelCardSuspect',
-        subject,
-        begin: c.purchased_at.getTime(),
-        end: c.purchased_at.getTime(),
-        level: meta.level,
-        category: meta.category,
-        latitude: row.latitude,
-        longitude: row.longitude,
+        subject: `fuelCard:${c.id}`,
+        at: c.purchased_at.getTime(),
+        firedAt: now,
         value: c.litres,
-        fenceId: null,
-        detail,
-      });
+        detail: { transactionId: c.id, cardNo: c.card_no, station: c.station, litres: c.litres, amount: c.amount, tankL: c.tank, reason },
+      },
+      ['FuelCardSuspect'],
+    );
+    if (alarm) raised.push(alarm);
   }
   return raised;
 }
