@@ -120,6 +120,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('实时监控', '/fleet', 'monitor', 'EnvironmentOutlined'),
   ]),
   area('保养维修', 'maintenance', 'ToolOutlined', [
+    page('保养状态', '/maintenance', 'status', 'AlertOutlined'),
     page('保养计划', '/maintenance', 'schedule', 'ToolOutlined', crud('maintenanceSchedule', '保养计划')),
     page('维修工单', '/maintenance', 'workOrder', 'FileDoneOutlined', crud('workOrder', '维修工单')),
     page('其他费用', '/maintenance', 'vehicleCost', 'MoneyCollectOutlined', crud('vehicleCost', '费用')),

@@ -17,6 +17,7 @@ import { POLICY_PARAMS } from '../../../schemas/kit/policyParams';
 import { entities, schemaEntities } from '../../../schemas/generated/registry';
 import { BREAK_RULE_COLUMNS, HEALTH_VEHICLE_COLUMNS, SAFETY_RANK_COLUMNS, SCHEDULE_COLUMNS } from '../../../schemas/kit/reportColumns';
 import { HEALTH_BANDS } from '../../../src/services/behaviour';
+import { DUE_STATES } from '../../../src/services/maintenance';
 import { STATUS_COLOURS as SEND_STATUSES, TRIGGERS as SEND_TRIGGERS } from '../../../src/pages/statistics/reportSchedule';
 
 const SHIFTS = (entities.schedule.properties.shift as { enum?: string[] }).enum ?? [];
@@ -69,6 +70,12 @@ const dynamic: Record<string, readonly string[]> = {
   'console.dashboard.units.${LEDGER_UNITS[k]}': ['km', 'l', 'yuan'].map((k) => `console.dashboard.units.${k}`),
   'console.reportSchedule.statuses.${v}': Object.keys(SEND_STATUSES).map((v) => `console.reportSchedule.statuses.${v}`),
   'console.reportSchedule.triggers.${v}': SEND_TRIGGERS.map((v) => `console.reportSchedule.triggers.${v}`),
+  ...Object.fromEntries(
+    ['console.maintenance.states.${s}', 'console.maintenance.states.${v}'].map((k) => [
+      k,
+      DUE_STATES.map((s) => `console.maintenance.states.${s}`),
+    ]),
+  ),
   'console.statistics.fuel.${e.kind}': ['refuel', 'drain'].map((k) => `console.statistics.fuel.${k}`),
   'entity.vehicle.enums.status.${String(b.key)}': ((entities.vehicle.properties.status as { enum?: string[] }).enum ?? []).map(
     (v) => `entity.vehicle.enums.status.${v}`,
