@@ -36,6 +36,7 @@ import { upgradeInsecureRequestsOverHttps } from './platform/http/csp';
 import { installNulByteGuard } from './platform/http/nulBytes';
 import { installJsonBodyParser } from './platform/http/jsonBody';
 import { registerReports } from './reports';
+import { registerDriverCardRoutes } from './drivers/cardRoutes';
 import { registerAlarmFeature } from './alarmCentre';
 import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
@@ -243,6 +244,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (byName.has('workOrder')) registerWorkOrderRoutes(app, { db, workOrders: byName.get('workOrder')! });
 
   registerReports(app, { db, timeZone: opts.timeZone ?? 'Asia/Shanghai' });
+  if (byName.has('driver') && byName.has('vehicle')) registerDriverCardRoutes(app, { db });
   if (byName.has('vehicle') && byName.has('fence') && byName.has('policy'))
     registerAlarmFeature(app, {
       db,

@@ -1,8 +1,9 @@
-/** The report routes over derived data: trips and track, the ledger, the dashboard and the live map, trip settings, driving behaviour and health, safety settings and the score's explanation and reviews, team monitoring, maintenance status, costs. */
+/** The report routes over derived data: trips and track, the ledger, the dashboard and the live map, trip settings, driving behaviour and health, safety settings and the score's explanation and reviews, team monitoring, maintenance status, costs, statistics per driver. */
 
 import type { FastifyInstance } from 'fastify';
 import { registerBehaviourRoutes } from './behaviourRoutes';
 import { registerDailyRoutes } from './dailyRoutes';
+import { registerDriverStatsRoutes } from './driverStatsRoutes';
 import { registerDashboardRoutes } from './dashboardRoutes';
 import { registerHealthRoutes } from './healthRoutes';
 import { registerSafetyExplainRoutes } from './safetyExplainRoutes';
@@ -31,4 +32,5 @@ export function registerReports(app: FastifyInstance, deps: ReportDeps): void {
   registerTeamRoutes(app, deps);
   registerMaintenanceRoutes(app, deps);
   registerCostRoutes(app, deps);
+  registerDriverStatsRoutes(app, deps);
 }

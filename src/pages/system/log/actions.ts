@@ -36,6 +36,7 @@ export const ACTION_KEYS = {
   labelDraft: 'labels.auditActions.labelDraft',
   labelPublish: 'labels.auditActions.labelPublish',
   labelReset: 'labels.auditActions.labelReset',
+  driverCardAssign: 'driverCard.auditAssign',
 } as const;
 
 const CLIENT_PREFIX = 'client:';
