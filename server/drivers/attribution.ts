@@ -97,3 +97,12 @@ export async function attributeSpans(
   const index = await sessionIndex(db, sql`v.id = ANY (${ids}::int[])`, from, to);
   return spans.map((s) => index.ofSpan(s.vehicleId, s.begin, s.end));
 }
+
+/** Each instant's driver (behaviour events, alarms: their time), reading only the sessions they need. */
+export async function attributeInstants(db: Kysely<DB>, points: ReadonlyArray<{ vehicleId: number; at: number }>): Promise<Attribution[]> {
+  if (!points.length) return [];
+  const times = points.map((p) => p.at);
+  const ids = [...new Set(points.map((p) => p.vehicleId))];
+  const index = await sessionIndex(db, sql`v.id = ANY (${ids}::int[])`, Math.min(...times), Math.max(...times));
+  return points.map((p) => index.at(p.vehicleId, p.at));
+}
