@@ -1,5 +1,7 @@
 import { Alert, Card, Descriptions, Empty, List, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import type { Translate } from '../../../schemas/kit/i18n';
+import type { DriverRef } from '../../services/drivers';
 import type { Row } from '../../services/entity';
 import {
   monthLedger,
@@ -23,6 +25,12 @@ import LedgerChart from './LedgerChart';
 import { newestFirst, policiesFor } from './detailModel';
 import { faultTitle } from './messageText';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
+
+/** A trip's driver by IC card session: the driver, a card no driver holds, or unassigned. */
+export function driverText(d: DriverRef | undefined, t: Translate): string {
+  if (!d) return t('console.statistics.driver.unassigned');
+  return d.driverName ?? t('console.statistics.driver.unknownCard', { card: d.cardNo });
+}
 
 /** Trips of a range, paged, and the range's run and stop segments. */
 export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; range: Range; onReplay: (r: Range) => void }) {
@@ -68,6 +76,7 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
             render: (v: number) => t('console.monitor.mileageValue', { km: v.toFixed(1) }),
           },
           { title: t('console.vehicleDetail.duration'), dataIndex: 'durationS', render: (v: number) => formatDuration(v, t) },
+          { title: t('console.vehicleDetail.driver'), key: 'driver', render: (_: unknown, trip: Trip) => driverText(trip.driver, t) },
           {
             title: t('console.vehicleDetail.maxSpeed'),
             dataIndex: 'maxSpeed',
