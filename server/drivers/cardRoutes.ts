@@ -1,7 +1,8 @@
 /**
- * Driver sessions and IC cards: the sessions of the vehicles in the caller's subtree, the cards
- * read there that no driver holds (the unknown cards), and a card assigned to a driver, which names
- * the driver of every session of that card, past and future (sessions keep the card, not the driver).
+ * IC cards: the cards read by the vehicles of the caller's subtree that no driver holds (the
+ * unknown cards), and a card assigned to a driver, which names the driver of every session of that
+ * card, past and future (sessions keep the card, not the driver). The sessions themselves are a
+ * report (server/reports/driverStatsRoutes.ts).
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +14,6 @@ import { idParam, int, num, str } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { AppError, notFound } from '../platform/http/errors';
 import { orgUnder, pathAbove, pathOfOrg, pathUnder } from '../platform/scope';
-import { sessionsOverlapping } from './sessions';
 
 export interface DriverCardDeps {
   db: Kysely<DB>;
@@ -22,26 +22,9 @@ export interface DriverCardDeps {
 const LABELS = 'driverCard.fields';
 /** Assigning a card edits the driver. */
 export const ASSIGN_CARD_PERMISSION = 'driver-edit';
-const MAX_RANGE_MS = 366 * 86_400_000;
 const instant = { type: 'string', format: 'date-time' } as const;
-const nullableInt = { type: ['integer', 'null'] } as const;
 const nullableStr = { type: ['string', 'null'] } as const;
 const cardNo = { type: 'string', pattern: '^[0-9A-Z-]{4,20}$' } as const;
-
-const sessionRow = {
-  type: 'object',
-  properties: {
-    vehicleId: int,
-    licence: str,
-    cardNo: str,
-    driverId: nullableInt,
-    driverName: nullableStr,
-    begin: instant,
-    end: { type: ['string', 'null'], format: 'date-time', description: 'null while the card is in' },
-    beginEventId: str,
-    endEventId: nullableStr,
-  },
-} as const;
 
 const unknownRow = {
   type: 'object',
@@ -67,70 +50,6 @@ function vehiclesOf(callerPath: string, c: { orgId?: number | null; vehicleId?: 
 }
 
 export function registerDriverCardRoutes(app: FastifyInstance, { db }: DriverCardDeps): void {
-  app.post(
-    '/api/vehicle/driverSession/query',
-    {
-      config: { permission: NONE, labels: LABELS },
-      schema: {
-        tags: ['driver'],
-        summary: 'driver sessions (IC card in to out) overlapping a time range, of the vehicles in scope',
-        body: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['criteria'],
-          properties: {
-            criteria: {
-              type: 'object',
-              additionalProperties: false,
-              required: ['begin', 'end'],
-              properties: {
-                begin: instant,
-                end: instant,
-                vehicleId: { ...idParam, type: ['integer', 'null'] },
-                orgId: { ...idParam, type: ['integer', 'null'] },
-                driverId: { ...idParam, type: ['integer', 'null'] },
-                cardNo: { ...cardNo, type: ['string', 'null'] },
-              },
-            },
-          },
-        },
-        response: { 200: { type: 'array', items: sessionRow } },
-      },
-    },
-    async (req) => {
-      const caller = callerOf(req);
-      const c = (
-        req.body as { criteria: { begin: string; end: string; vehicleId?: number; orgId?: number; driverId?: number; cardNo?: string } }
-      ).criteria;
-      const from = Date.parse(c.begin);
-      const to = Date.parse(c.end);
-      if (!(to > from))
-        throw new AppError(400, 'reports.endBeforeBegin', {}, [
-          { field: 'criteria.end', key: 'reports.endBeforeBegin', params: {}, labelKey: 'reports.fields.end' },
-        ]);
-      if (to - from > MAX_RANGE_MS)
-        throw new AppError(400, 'reports.rangeTooLong', { limit: 366 }, [
-          { field: 'criteria.end', key: 'reports.rangeTooLong', params: { limit: 366 }, labelKey: 'reports.fields.end' },
-        ]);
-      const sessions = await sessionsOverlapping(db, vehiclesOf(caller.orgPath, c), from, to);
-      const licences = new Map<number, string>();
-      const ids = [...new Set(sessions.map((s) => s.vehicleId))];
-      if (ids.length)
-        for (const v of (
-          await sql<{ id: number; licence: string }>`SELECT id, licence FROM vehicle WHERE id = ANY (${ids}::int[])`.execute(db)
-        ).rows)
-          licences.set(v.id, v.licence);
-      return sessions
-        .filter((s) => (!c.driverId || s.driverId === c.driverId) && (!c.cardNo || s.cardNo === c.cardNo))
-        .map((s) => ({
-          ...s,
-          licence: licences.get(s.vehicleId) ?? '',
-          begin: new Date(s.begin).toISOString(),
-          end: s.end === null ? null : new Date(s.end).toISOString(),
-        }));
-    },
-  );
-
   app.post(
     '/api/vehicle/driverCard/unknown',
     {

@@ -15,12 +15,13 @@ import type { Caller } from '../platform/auth/caller';
 import { idParam, int, num } from '../platform/crud/routeSpec';
 import type { DB, TripTable } from '../platform/db/tables';
 import { driverKey, sessionIndex, type Attribution } from '../drivers/attribution';
+import { sessionsOverlapping } from '../drivers/sessions';
 import { ledgerOfDay, type LedgerTrip } from '../intelligence/ledger/ledgerDeriver';
 import { localDay, nextDay } from '../intelligence/localDay';
 import { roundScore, safetyScore, type ScoredEvent } from '../intelligence/behaviour/score';
 import { safetySettingsFor } from '../intelligence/behaviour/settings';
 import { figuresOf, notDismissed } from './behaviourRoutes';
-import { dayCriteria } from './ranges';
+import { dayCriteria, timeRange } from './ranges';
 import { reportExportRoute } from './reportSheet';
 import { date, driverRefSchema, instant, ledgerBody, listOf, reportRoutes } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
@@ -200,9 +201,76 @@ const statsRow = {
   },
 };
 
+const sessionRow = {
+  type: 'object',
+  properties: {
+    vehicleId: int,
+    licence: { type: 'string' },
+    cardNo: { type: 'string' },
+    driverId: { type: ['integer', 'null'] },
+    driverName: { type: ['string', 'null'] },
+    begin: instant,
+    end: { ...instant, type: ['string', 'null'], description: 'null while the card is in' },
+    beginEventId: { type: 'string' },
+    endEventId: { type: ['string', 'null'] },
+  },
+} as const;
+
 export function registerDriverStatsRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
   const criteriaOf = (body: unknown) => dayCriteria<DriverCriteria>(body, timeZone);
   const body = ledgerBody(criteriaExtra);
+
+  app.post(
+    '/api/vehicle/driverSession/query',
+    route(
+      'driver sessions (IC card in to out) overlapping a time range, of the vehicles in scope',
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['criteria'],
+        properties: {
+          criteria: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['begin', 'end'],
+            properties: {
+              begin: instant,
+              end: instant,
+              vehicleId: { ...idParam, type: ['integer', 'null'] },
+              orgId: { ...idParam, type: ['integer', 'null'] },
+              driverId: { ...idParam, type: ['integer', 'null'] },
+              cardNo: { type: ['string', 'null'], maxLength: 20 },
+            },
+          },
+        },
+      },
+      listOf(sessionRow),
+    ),
+    async (req) => {
+      const caller = callerOf(req);
+      const c = (
+        req.body as { criteria: { begin: string; end: string; vehicleId?: number; orgId?: number; driverId?: number; cardNo?: string } }
+      ).criteria;
+      const { from, to } = timeRange(c.begin, c.end, 'criteria.');
+      const sessions = await sessionsOverlapping(db, vehicleScope(caller, c), from, to);
+      const ids = [...new Set(sessions.map((s) => s.vehicleId))];
+      const licences = new Map(
+        ids.length
+          ? (
+              await sql<{ id: number; licence: string }>`SELECT id, licence FROM vehicle WHERE id = ANY (${ids}::int[])`.execute(db)
+            ).rows.map((v) => [v.id, v.licence])
+          : [],
+      );
+      return sessions
+        .filter((s) => (!c.driverId || s.driverId === c.driverId) && (!c.cardNo || s.cardNo === c.cardNo))
+        .map((s) => ({
+          ...s,
+          licence: licences.get(s.vehicleId) ?? '',
+          begin: new Date(s.begin).toISOString(),
+          end: s.end === null ? null : new Date(s.end).toISOString(),
+        }));
+    },
+  );
 
   app.post(
     `${BASE}/byDriver`,
