@@ -257,18 +257,20 @@ describe.each(BACKENDS)('driver sessions from IC cards on %s', (backend) => {
       // A remove without an insert: no session.
       cardOut(at('09:00')),
       cardIn(card('QC500001'), at('10:00')),
+      // A card the reader could not read: the session before ends, none opens.
+      { status: 1, time: iso(at('11:00')), readResult: 2 },
     ];
     // Late first: the remove at 08:00 and the 10:00 insert, then the rest as a blind-area upload would.
     await send(t, [], [events[2], events[4], events[3]]);
-    await send(t, [], [events[1], events[0], events[0]]);
+    await send(t, [], [events[1], events[5], events[0], events[0]]);
     const r = await sessionsOf(admin, vehicleId);
     expect(r.status).toBe(200);
     expect(r.body.map((x: { cardNo: string; begin: string; end: string | null }) => [x.cardNo, x.begin, x.end])).toEqual([
       ['QC500001', iso(at('06:00')), iso(at('07:00'))],
       ['QC500002', iso(at('07:00')), iso(at('08:00'))],
-      ['QC500001', iso(at('10:00')), null],
+      ['QC500001', iso(at('10:00')), iso(at('11:00'))],
     ]);
-    expect(await s.database.db.selectFrom('driver_card_event').select('id').where('vehicle_id', '=', vehicleId).execute()).toHaveLength(5);
+    expect(await s.database.db.selectFrom('driver_card_event').select('id').where('vehicle_id', '=', vehicleId).execute()).toHaveLength(6);
     // A window starting inside a session still finds it open.
     const inside = await sessionsOf(admin, vehicleId, at('07:30'), at('07:45'));
     expect(inside.body.map((x: { cardNo: string; begin: string }) => [x.cardNo, x.begin])).toEqual([['QC500002', iso(at('07:00'))]]);

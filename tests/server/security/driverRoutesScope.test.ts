@@ -51,6 +51,15 @@ describe.each(BACKENDS)('driver identity routes stay in their organisation on %s
       db,
     );
 
+    // An alarm that began inside the driver's session, one after it (the unknown card's), and a withdrawn one (not counted).
+    const alarm = (at: number, state = 'current') =>
+      sql`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, end_time, fired_at, state)
+        VALUES (${v.id}, 'OverSpeed', 'terminal', 'medium', ${new Date(at)}, ${new Date(at + 60_000)}, ${new Date(at)}, ${state})`.execute(
+        db,
+      );
+    await alarm(AT + 900_000);
+    await alarm(AT + 8_000_000);
+    await alarm(AT + 1_000_000, 'withdrawn');
     const outsider = await s.memberToken('HN-SZ', 'orgUser', ['driver-edit']);
     const range = { begin: new Date(AT - 86_400_000).toISOString(), end: new Date(AT + 86_400_000).toISOString() };
     const days = { begin: DAY, end: DAY };
@@ -73,7 +82,10 @@ describe.each(BACKENDS)('driver identity routes stay in their organisation on %s
       'POST /api/vehicle/driverStatistics/byDriver': {
         body: { criteria: { ...days, vehicleId: v.id } },
         ours: (body) =>
-          expect(body).toEqual([expect.objectContaining({ kind: 'driver', driverId: v.driverId, tripCount: 1, mileageKm: 12 })]),
+          expect(body).toEqual([
+            expect.objectContaining({ kind: 'driver', driverId: v.driverId, tripCount: 1, mileageKm: 12, alarmCount: 1 }),
+            expect.objectContaining({ kind: 'unknownCard', cardNo: 'QC424242', tripCount: 0, alarmCount: 1 }),
+          ]),
         theirs: (body, status) => expect([status, body]).toEqual([404, expect.anything()]),
       },
       'POST /api/vehicle/driverStatistics/byDriver/export': {
