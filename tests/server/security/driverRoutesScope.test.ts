@@ -60,6 +60,11 @@ describe.each(BACKENDS)('driver identity routes stay in their organisation on %s
     await alarm(AT + 900_000);
     await alarm(AT + 8_000_000);
     await alarm(AT + 1_000_000, 'withdrawn');
+    // A harsh braking inside the driver's session.
+    await sql`INSERT INTO behaviour_event (vehicle_id, day, org_id, kind, at, count, duration_s, source)
+      VALUES (${v.id}, ${DAY}, (SELECT org_id FROM vehicle WHERE id = ${v.id}), 'harshBraking', ${new Date(AT + 1_200_000)}, 1, 0, 'computed')`.execute(
+      db,
+    );
     const outsider = await s.memberToken('HN-SZ', 'orgUser', ['driver-edit']);
     const range = { begin: new Date(AT - 86_400_000).toISOString(), end: new Date(AT + 86_400_000).toISOString() };
     const days = { begin: DAY, end: DAY };
@@ -83,7 +88,7 @@ describe.each(BACKENDS)('driver identity routes stay in their organisation on %s
         body: { criteria: { ...days, vehicleId: v.id } },
         ours: (body) =>
           expect(body).toEqual([
-            expect.objectContaining({ kind: 'driver', driverId: v.driverId, tripCount: 1, mileageKm: 12, alarmCount: 1 }),
+            expect.objectContaining({ kind: 'driver', driverId: v.driverId, tripCount: 1, mileageKm: 12, alarmCount: 1, harshBraking: 1 }),
             expect.objectContaining({ kind: 'unknownCard', cardNo: 'QC424242', tripCount: 0, alarmCount: 1 }),
           ]),
         theirs: (body, status) => expect([status, body]).toEqual([404, expect.anything()]),
@@ -138,6 +143,13 @@ describe.each(BACKENDS)('driver identity routes stay in their organisation on %s
     const rows = await readXlsx(file.data);
     expect(rows[0]).toEqual(expect.arrayContaining(['Driven by', 'Driver', 'IC card number', 'Mileage (km)']));
     expect(rows[1]).toEqual(expect.arrayContaining(['Driver', v.cardNo]));
+    // The safety explanation names the driver of each event.
+    const explained = await s.call(admin, 'POST', '/api/vehicle/dailyDrivingBehavior/safetyExplain', {
+      criteria: { vehicleId: v.id, end: DAY },
+    });
+    expect(explained.body.events).toEqual([
+      expect.objectContaining({ kind: 'harshBraking', driver: { driverId: v.driverId, driverName: expect.any(String), cardNo: v.cardNo } }),
+    ]);
     // The outsider's attempt left the card unassigned.
     expect((await db.selectFrom('driver').select('card_no').where('card_no', '=', 'QC424242').execute()).length).toBe(0);
   });
