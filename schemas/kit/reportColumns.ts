@@ -99,6 +99,24 @@ export const DRIVER_STATS_COLUMNS: ReadonlyArray<ReportColumn<DriverStatsRow>> =
   ...behaviourColumns<DriverStatsRow>(),
 ];
 
+/** One driver's share of the ledger on one local day (statistics/driver, by day). */
+export interface DriverDayRow extends Pick<
+  DriverStatsRow,
+  'kind' | 'driverId' | 'driverName' | 'cardNo' | 'mileageKm' | 'drivingS' | 'tripCount'
+> {
+  date: string;
+}
+
+export const DRIVER_DAY_COLUMNS: ReadonlyArray<ReportColumn<DriverDayRow>> = [
+  text<DriverDayRow>('date', 'reports.ledger.date'),
+  { key: 'kind', labelKey: 'driverStats.columns.kind', kind: 'enum', enumPrefix: 'driverStats.kinds', value: (r) => r.kind },
+  text<DriverDayRow>('driverName', 'reports.columns.driver'),
+  text<DriverDayRow>('cardNo', 'driverStats.columns.cardNo'),
+  num<DriverDayRow>('mileageKm', 'reports.ledger.mileageKm', 1),
+  { key: 'drivingH', labelKey: 'reports.ledger.drivingH', kind: 'number', digits: 2, value: (r) => hours(r.drivingS) },
+  num<DriverDayRow>('tripCount', 'reports.ledger.tripCount'),
+];
+
 export interface HealthVehicleRow {
   vehicleId: number;
   licence: string;

@@ -1,4 +1,4 @@
-import type { DriverStatsRow } from '../../schemas/kit/reportColumns';
+import type { DriverDayRow, DriverStatsRow } from '../../schemas/kit/reportColumns';
 import { call } from './http/call';
 import type { LedgerCriteria } from './reports';
 
@@ -24,6 +24,8 @@ export const ASSIGN_CARD_CODE = 'driver-edit';
 
 export const driverStats = (criteria: LedgerCriteria) =>
   call<DriverStatsRow[]>(`${STATS}/byDriver`, { method: 'POST', data: { criteria }, quiet: true });
+export const driverDays = (criteria: LedgerCriteria) =>
+  call<DriverDayRow[]>(`${STATS}/byDay`, { method: 'POST', data: { criteria }, quiet: true });
 /** Where the per-driver figures download as xlsx (body: `{criteria}`). */
 export const DRIVER_STATS_EXPORT = `${STATS}/byDriver/export`;
 

@@ -11,7 +11,7 @@ jest.setTimeout(300_000);
 
 const suite = useConsoleSuite({ demoFleet: { terminals: 4, historyDays: 2 } });
 
-it('lists the figures per driver and the card no driver holds', async () => {
+it('lists the figures per driver, per driver and day, and the card no driver holds', async () => {
   let problems: string[] = [];
   const { page, context } = await suite.adminPage('en-US', (p) => {
     problems = watch(p);
@@ -27,6 +27,8 @@ it('lists the figures per driver and the card no driver holds', async () => {
   await table.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
   expect(await table.locator('.ant-table-tbody tr.ant-table-row').count()).toBe(rows.length);
   await table.getByText(drivers[0].driverName!).first().waitFor();
+  // The ledger split per driver and day.
+  await page.getByTestId('driver-days').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
   const cards = page.getByTestId('unknown-cards');
   await cards.getByText('QC900001').waitFor();
   await cards.getByTestId('assign-card').first().waitFor();

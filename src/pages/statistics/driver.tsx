@@ -1,19 +1,27 @@
 import { App, Button, Card, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { DRIVER_STATS_COLUMNS, type DriverStatsRow } from '../../../schemas/kit/reportColumns';
+import { DRIVER_DAY_COLUMNS, DRIVER_STATS_COLUMNS, type DriverDayRow, type DriverStatsRow } from '../../../schemas/kit/reportColumns';
 import RefSelect from '../../components/schema/RefSelect';
 import ReportExportButton from '../../components/statistics/ReportExportButton';
 import ReportTable from '../../components/statistics/ReportTable';
 import StatsFilter from '../../components/statistics/StatsFilter';
 import { initialCriteria, type StatsCriteria } from '../../components/statistics/statsCriteria';
-import { ASSIGN_CARD_CODE, assignCard, DRIVER_STATS_EXPORT, driverStats, unknownCards, type UnknownCard } from '../../services/drivers';
+import {
+  ASSIGN_CARD_CODE,
+  assignCard,
+  driverDays,
+  DRIVER_STATS_EXPORT,
+  driverStats,
+  unknownCards,
+  type UnknownCard,
+} from '../../services/drivers';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
 import { ledgerCriteriaOf } from './statisticsModel';
 import { useCriteriaData } from './useCriteriaData';
 
-const rowKey = (r: DriverStatsRow) => `${r.kind}:${r.driverId ?? r.cardNo ?? ''}`;
+const rowKey = (r: Pick<DriverStatsRow, 'kind' | 'driverId' | 'cardNo'>) => `${r.kind}:${r.driverId ?? r.cardNo ?? ''}`;
 
 /** Assigns an unknown card to a driver of the caller's subtree, then reloads the page's figures. */
 function AssignCard({ card, onDone }: { card: UnknownCard; onDone: () => void }) {
@@ -61,6 +69,7 @@ export default function DriverStatisticsPage() {
   // A new object reloads both tables (after an assignment as after a filter change).
   const reload = () => setCriteria((c) => ({ ...c }));
   const rows = useCriteriaData(criteria, (c) => driverStats(ledgerCriteriaOf(c)), []);
+  const days = useCriteriaData(criteria, (c) => driverDays(ledgerCriteriaOf(c)), []);
   const cards = useCriteriaData(criteria, (c) => unknownCards({ orgId: c.orgId, vehicleId: c.vehicleId }), []);
 
   return (
@@ -83,6 +92,9 @@ export default function DriverStatisticsPage() {
       >
         <Typography.Paragraph type="secondary">{t('console.statistics.driver.help')}</Typography.Paragraph>
         <ReportTable<DriverStatsRow> columns={DRIVER_STATS_COLUMNS} rows={rows} rowKey={rowKey} testId="driver-stats" />
+      </Card>
+      <Card size="small" title={t('console.statistics.driver.byDay')}>
+        <ReportTable<DriverDayRow> columns={DRIVER_DAY_COLUMNS} rows={days} rowKey={(r) => `${r.date}:${rowKey(r)}`} testId="driver-days" />
       </Card>
       <Card size="small" title={t('console.statistics.driver.unknownCards')}>
         <Table<UnknownCard>
