@@ -1,7 +1,5 @@
 import { Alert, Card, Descriptions, Empty, List, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import type { Translate } from '../../../schemas/kit/i18n';
-import type { DriverRef } from '../../services/drivers';
 import type { Row } from '../../services/entity';
 import {
   monthLedger,
@@ -21,16 +19,11 @@ import { parseTime } from '../../utils/formatTime';
 import { formatDuration } from '../../utils/duration';
 import { statusOf } from '../fleet/monitor/monitorModel';
 import { policyThresholdText } from '../alarm/alarmModel';
+import { driverText } from '../statistics/driverModel';
 import LedgerChart from './LedgerChart';
 import { newestFirst, policiesFor } from './detailModel';
 import { faultTitle } from './messageText';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
-
-/** A trip's driver by IC card session: the driver, a card no driver holds, or unassigned. */
-export function driverText(d: DriverRef | undefined, t: Translate): string {
-  if (!d) return t('console.statistics.driver.unassigned');
-  return d.driverName ?? t('console.statistics.driver.unknownCard', { card: d.cardNo });
-}
 
 /** Trips of a range, paged, and the range's run and stop segments. */
 export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; range: Range; onReplay: (r: Range) => void }) {
