@@ -9,6 +9,7 @@
  *
  *   npx tsx bench/derive-cpu.bench.ts   (BENCH_BACKENDS=pglite,postgres; BENCH_CPU_VEHICLES=50;
  *   BENCH_CPU_MODES=rebuild,live; BENCH_CPU_PER_PASS=3 reports per vehicle per live pass;
+ *   DATABASE_PREPARE=0 runs the statements unprepared (PostgreSQL);
  *   BENCH_CPU_PROFILE=/tmp/x.cpuprofile profiles each mode's passes (and, live, the storing between them), for bench/telematics/profileSummary.ts)
  */
 
@@ -38,6 +39,8 @@ const VEHICLES = Number(process.env.BENCH_CPU_VEHICLES || 50);
 const MODES = (process.env.BENCH_CPU_MODES || 'rebuild,live').split(',');
 const PER_PASS = Number(process.env.BENCH_CPU_PER_PASS || 3);
 const PROFILE = process.env.BENCH_CPU_PROFILE;
+/** DATABASE_PREPARE=0: statements unprepared, as before 2026-12-07 (to compare side by side). */
+const PREPARE = process.env.DATABASE_PREPARE !== '0';
 const START = Date.parse('2026-11-10T16:00:00Z');
 
 type Day = Awaited<ReturnType<typeof scriptedDays>>[number];
@@ -97,7 +100,7 @@ async function store(writer: PositionWriter, fleet: Day[], from: number, to: num
 
 async function measure(kind: 'pglite' | 'postgres'): Promise<BenchResult[]> {
   const pg = kind === 'postgres' ? await freshPostgres() : null;
-  const database = await openDatabase(pg ? { databaseUrl: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
+  const database = await openDatabase(pg ? { databaseUrl: pg.url, poolSize: 8, prepare: PREPARE } : { dataDir: 'memory://' });
   const db = database.db;
   try {
     await migrate(database);

@@ -35,9 +35,11 @@ import type { TrustProxy } from './config';
 import { upgradeInsecureRequestsOverHttps } from './platform/http/csp';
 import { installNulByteGuard } from './platform/http/nulBytes';
 import { installJsonBodyParser } from './platform/http/jsonBody';
-import { registerReports } from './reports';
+import { registerReports, reportSheetMakers } from './reports';
 import { registerDriverCardRoutes } from './drivers/cardRoutes';
-import { registerAlarmFeature } from './alarmCentre';
+import { checkReportScheduleBody, registerReportMailRoutes, reportMailer, type ReportMailer } from './reportMail';
+import type { SmtpConfig } from './notify/smtp';
+import { alarmListSheet, registerAlarmFeature } from './alarmCentre';
 import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck, WriteWatch } from './platform/crud/routes';
@@ -87,6 +89,8 @@ export interface AppOptions {
   metricsAccess?: MetricsAccess;
   /** The series /metrics shows (bootstrap makes them); absent, no /metrics and no request timing. */
   metrics?: ServerMetrics;
+  /** The mail server scheduled reports are sent through (SMTP_*, as e-mail notifications); absent, their sends fail with a clear error. */
+  smtp?: SmtpConfig | null;
 }
 
 export const VERSION = '0.1.0';
@@ -103,6 +107,8 @@ export interface RouteEntry {
 declare module 'fastify' {
   interface FastifyInstance {
     routeCatalogue: RouteEntry[];
+    /** Scheduled reports' sender: bootstrap starts its clock (tests tick it). */
+    reportMail: ReportMailer;
   }
 }
 
@@ -173,8 +179,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     openapi: {
       openapi: '3.1.0',
       info: { title: '车管星 · Fleet Star API', version: VERSION },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      // A signed-in person's token, or an integrator's API key (docs/api.md#api-keys).
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
@@ -215,6 +224,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     notify: notifyRuleCheck(opts.webhookAllow ?? NO_ALLOW),
     maintenanceSchedule: checkScheduleBody,
     workOrder: checkWorkOrderBody,
+    reportSchedule: checkReportScheduleBody,
   };
   // Writes that change a terminal's vehicle or organisation reach its live gateway session at once.
   const terminalSessions = new TerminalSessions();
@@ -244,6 +254,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (byName.has('workOrder')) registerWorkOrderRoutes(app, { db, workOrders: byName.get('workOrder')! });
 
   registerReports(app, { db, timeZone: opts.timeZone ?? 'Asia/Shanghai' });
+  // Scheduled reports attach the exports' own sheets; the clock is started by bootstrap, "send now" is a route.
+  const reportMail = reportMailer({
+    db,
+    timeZone: opts.timeZone ?? 'Asia/Shanghai',
+    smtp: opts.smtp,
+    sheets: { ...reportSheetMakers({ db, timeZone: opts.timeZone ?? 'Asia/Shanghai' }), alarms: alarmListSheet(db) },
+    log: app.log,
+  });
+  app.decorate('reportMail', reportMail);
+  if (byName.has('reportSchedule')) registerReportMailRoutes(app, { db, mailer: reportMail });
   if (byName.has('driver') && byName.has('vehicle')) registerDriverCardRoutes(app, { db });
   if (byName.has('vehicle') && byName.has('fence') && byName.has('policy'))
     registerAlarmFeature(app, {

@@ -103,6 +103,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     watchDatabase(metrics, database);
     const app = await buildApp({
       ...opts.app,
+      smtp: opts.app?.smtp ?? opts.derivation?.smtp,
       metrics,
       database,
       secret,
@@ -143,6 +144,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         if (!opts.database.databaseUrl) throw new Error('the derivation thread needs a PostgreSQL databaseUrl');
         derivation = await startDerivationThread({
           databaseUrl: opts.database.databaseUrl,
+          prepare: opts.database.prepare,
           timeZone,
           obdAlarmTypes,
           sources,
@@ -211,6 +213,11 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       maintenance = new MaintenanceClock(database.db, { timeZone: opts.derivation!.timeZone, onRaised: alarms.announce, log: app.log });
       if (opts.derivation!.clock !== false) maintenance.start();
       undo.push(() => maintenance!.stop());
+      // Scheduled reports: every process may tick, each firing is claimed once across them.
+      if (opts.derivation!.clock !== false) {
+        app.reportMail.start();
+        undo.push(() => app.reportMail.stop());
+      }
     }
     return { database, app, bus, secret, telematics, derivation, maintenance, metrics, close };
   } catch (e) {

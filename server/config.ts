@@ -78,6 +78,11 @@ export interface Config {
    * gateway (default on with DATABASE_URL; the embedded database cannot be shared with a thread).
    */
   deriveThread: boolean;
+  /**
+   * DATABASE_PREPARE: name repeated statements so PostgreSQL plans them once per connection
+   * (default on; "0" for a pooler in transaction mode that cannot keep prepared statements).
+   */
+  databasePrepare: boolean;
   /** Reverse geocoding of positions into addresses (GEOCODE_PROVIDER, GEOCODE_URL, GEOCODE_KEY…). */
   geocode: GeocodeConfig;
 }
@@ -245,6 +250,12 @@ function deriveThread(value: string | undefined, databaseUrl: string | undefined
   return value === '1';
 }
 
+function databasePrepare(value: string | undefined): boolean {
+  if (value === undefined || value === '') return true;
+  if (value !== '0' && value !== '1') throw new Error(`DATABASE_PREPARE must be "1" or "0", got "${value}"`);
+  return value === '1';
+}
+
 function historyDays(value: string | undefined): number {
   if (value === undefined || value === '') return 30;
   const n = Number(value);
@@ -286,6 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsAccess: parseMetricsAccess(env.METRICS_TOKEN, env.METRICS_ALLOW),
     obdAlarmTypes: obdAlarmTypes(env.OBD_ALARM_TYPES),
     deriveThread: deriveThread(env.DERIVE_THREAD, env.DATABASE_URL || undefined),
+    databasePrepare: databasePrepare(env.DATABASE_PREPARE),
     geocode: geocodeConfig(env),
   };
 }

@@ -19,7 +19,7 @@ async function main() {
   }
   if (isPrimaryOfWorkers(config)) return runPrimary(config);
   const server = await bootstrap({
-    database: { databaseUrl: config.databaseUrl, dataDir: config.dataDir },
+    database: { databaseUrl: config.databaseUrl, dataDir: config.dataDir, prepare: config.databasePrepare },
     seed: async (db) => {
       const seeded = await seed(db, {
         demo: config.seed === 'demo',

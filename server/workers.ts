@@ -16,7 +16,7 @@ import { seed } from './seed/seed';
 export async function runPrimary(config: Config): Promise<void> {
   if (!config.databaseUrl) throw new Error('GATEWAY_WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process');
   if (!config.natsUrl) throw new Error('GATEWAY_WORKERS above 1 needs NATS_URL: live push and commands must reach every worker');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 2 });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 2, prepare: config.databasePrepare });
   try {
     await migrate(database);
     await seed(database.db, { demo: config.seed === 'demo', adminPassword: config.adminPassword });

@@ -26,6 +26,7 @@ import oilStation from '../locales/en-US/entities/oilStation.json';
 import organisation from '../locales/en-US/entities/organisation.json';
 import park from '../locales/en-US/entities/park.json';
 import policy from '../locales/en-US/entities/policy.json';
+import reportSchedule from '../locales/en-US/entities/reportSchedule.json';
 import resource from '../locales/en-US/entities/resource.json';
 import role from '../locales/en-US/entities/role.json';
 import schedule from '../locales/en-US/entities/schedule.json';
@@ -64,6 +65,7 @@ export const localeSource: LocaleSource = {
     organisation: organisation,
     park: park,
     policy: policy,
+    reportSchedule: reportSchedule,
     resource: resource,
     role: role,
     schedule: schedule,

@@ -26,6 +26,7 @@ import oilStation from '../locales/es-ES/entities/oilStation.json';
 import organisation from '../locales/es-ES/entities/organisation.json';
 import park from '../locales/es-ES/entities/park.json';
 import policy from '../locales/es-ES/entities/policy.json';
+import reportSchedule from '../locales/es-ES/entities/reportSchedule.json';
 import resource from '../locales/es-ES/entities/resource.json';
 import role from '../locales/es-ES/entities/role.json';
 import schedule from '../locales/es-ES/entities/schedule.json';
@@ -64,6 +65,7 @@ export const localeSource: LocaleSource = {
     organisation: organisation,
     park: park,
     policy: policy,
+    reportSchedule: reportSchedule,
     resource: resource,
     role: role,
     schedule: schedule,

@@ -26,6 +26,7 @@ import oilStation from '../locales/ja-JP/entities/oilStation.json';
 import organisation from '../locales/ja-JP/entities/organisation.json';
 import park from '../locales/ja-JP/entities/park.json';
 import policy from '../locales/ja-JP/entities/policy.json';
+import reportSchedule from '../locales/ja-JP/entities/reportSchedule.json';
 import resource from '../locales/ja-JP/entities/resource.json';
 import role from '../locales/ja-JP/entities/role.json';
 import schedule from '../locales/ja-JP/entities/schedule.json';
@@ -64,6 +65,7 @@ export const localeSource: LocaleSource = {
     organisation: organisation,
     park: park,
     policy: policy,
+    reportSchedule: reportSchedule,
     resource: resource,
     role: role,
     schedule: schedule,

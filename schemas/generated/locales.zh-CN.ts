@@ -26,6 +26,7 @@ import oilStation from '../locales/zh-CN/entities/oilStation.json';
 import organisation from '../locales/zh-CN/entities/organisation.json';
 import park from '../locales/zh-CN/entities/park.json';
 import policy from '../locales/zh-CN/entities/policy.json';
+import reportSchedule from '../locales/zh-CN/entities/reportSchedule.json';
 import resource from '../locales/zh-CN/entities/resource.json';
 import role from '../locales/zh-CN/entities/role.json';
 import schedule from '../locales/zh-CN/entities/schedule.json';
@@ -64,6 +65,7 @@ export const localeSource: LocaleSource = {
     organisation: organisation,
     park: park,
     policy: policy,
+    reportSchedule: reportSchedule,
     resource: resource,
     role: role,
     schedule: schedule,

@@ -25,6 +25,7 @@ import oilStation from '../oilStation.schema.json';
 import organisation from '../organisation.schema.json';
 import park from '../park.schema.json';
 import policy from '../policy.schema.json';
+import reportSchedule from '../reportSchedule.schema.json';
 import resource from '../resource.schema.json';
 import role from '../role.schema.json';
 import schedule from '../schedule.schema.json';
@@ -38,7 +39,7 @@ import vehicleModel from '../vehicleModel.schema.json';
 import workOrder from '../workOrder.schema.json';
 
 /** The entities the generic CRUD serves. */
-export const entityNames = ['apiUser', 'businessInfo', 'configParseFile', 'driver', 'endorsement', 'expertFault', 'feedback', 'fence', 'fuelCard', 'fuelCardTransaction', 'fuelType', 'interMember', 'maintenanceSchedule', 'merchant', 'notice', 'notify', 'oilPrice', 'oilStation', 'park', 'policy', 'schedule', 'servicePeriod', 'task', 'terminal', 'vehicle', 'vehicleBrand', 'vehicleCost', 'vehicleModel', 'workOrder'] as const;
+export const entityNames = ['apiUser', 'businessInfo', 'configParseFile', 'driver', 'endorsement', 'expertFault', 'feedback', 'fence', 'fuelCard', 'fuelCardTransaction', 'fuelType', 'interMember', 'maintenanceSchedule', 'merchant', 'notice', 'notify', 'oilPrice', 'oilStation', 'park', 'policy', 'reportSchedule', 'schedule', 'servicePeriod', 'task', 'terminal', 'vehicle', 'vehicleBrand', 'vehicleCost', 'vehicleModel', 'workOrder'] as const;
 export type EntityName = (typeof entityNames)[number];
 
 /** The entities whose routes are hand-written (`x-entity.handWritten`): schema-described, never served by the CRUD. */
@@ -70,6 +71,7 @@ export const entityFiles: Record<EntityName, EntitySchema> = {
   oilStation: oilStation as unknown as EntitySchema,
   park: park as unknown as EntitySchema,
   policy: policy as unknown as EntitySchema,
+  reportSchedule: reportSchedule as unknown as EntitySchema,
   schedule: schedule as unknown as EntitySchema,
   servicePeriod: servicePeriod as unknown as EntitySchema,
   task: task as unknown as EntitySchema,

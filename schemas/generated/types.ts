@@ -567,6 +567,41 @@ export interface Policy {
 }
 
 /**
+ * A statistics report mailed as xlsx on a schedule: which report, for the organisation's subtree or one vehicle, daily, weekly or monthly at a local time (FLEET_TIMEZONE, the zone of the ledger's days), covering the previous complete day, week or month, in one language, to e-mail addresses.
+ */
+export interface ReportSchedule {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  report: "daily" | "safety" | "health" | "alarms";
+  vehicleId?: number | null;
+  frequency: "daily" | "weekly" | "monthly";
+  /**
+   * weekly: the day it is sent, 1 Monday … 7 Sunday
+   */
+  weekday?: number | null;
+  /**
+   * monthly: the day of the month it is sent (1–28, so every month has it)
+   */
+  monthDay?: number | null;
+  /**
+   * HH:mm, local time (FLEET_TIMEZONE)
+   */
+  sendTime: string;
+  /**
+   * e-mail addresses, separated by commas, semicolons or spaces
+   */
+  recipients: string;
+  language?: "zh-CN" | "en-US" | "es-ES" | "ja-JP";
+  enabled?: boolean;
+  remark?: string;
+  orgName?: string | null;
+  vehicleLicence?: string | null;
+}
+
+/**
  * A menu or action of one application; Action codes are what routes check. Its routes are the passport's own (server/passport/resourceRoutes.ts): a tree per application.
  */
 export interface Resource {
@@ -975,6 +1010,7 @@ export interface EntityTypes {
   organisation: Organisation;
   park: Park;
   policy: Policy;
+  reportSchedule: ReportSchedule;
   resource: Resource;
   role: Role;
   schedule: Schedule;

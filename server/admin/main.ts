@@ -87,7 +87,12 @@ async function main(): Promise<void> {
   const commands: Record<string, (db: Kysely<DB>, login: string) => Promise<string>> = { 'reset-password': resetPassword, unlock };
   if (!command || !commands[command] || !login || rest.length) throw new UsageError(USAGE);
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 1,
+    prepare: config.databasePrepare,
+  });
   try {
     console.log(await commands[command](database.db, login));
   } finally {

@@ -13,6 +13,8 @@ import { installPolicyParamsCheck } from './policyParamsCheck';
 import { registerAlarmRoutes } from './routes';
 import { registerNotifyRoutes } from '../notify/routes';
 import { registerRederiveRoute } from './rederiveRoute';
+import { alarmSheet } from './exportRoute';
+import { toQuery } from './query';
 import type { AlarmType } from '../intelligence/alarms/types';
 
 export interface AlarmFeatureDeps {
@@ -33,3 +35,6 @@ export function registerAlarmFeature(app: FastifyInstance, deps: AlarmFeatureDep
   registerNotifyRoutes(app, deps.db);
   registerRederiveRoute(app, deps);
 }
+
+/** The alarm list's xlsx of a list body, as its export writes it (a scheduled report attaches it). */
+export const alarmListSheet = (db: Kysely<DB>) => alarmSheet(db, (b) => toQuery(b));

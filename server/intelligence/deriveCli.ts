@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${args}\n${USAGE}`);
     return 2;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, prepare: config.databasePrepare });
   try {
     await migrate(database);
     const started = Date.now();

@@ -1,8 +1,8 @@
 /**
- * A small SMTP client (RFC 5321) for alarm e-mail: EHLO, optional AUTH PLAIN, MAIL FROM, RCPT TO,
- * DATA, QUIT over one TCP (or implicit-TLS) connection. The message is UTF-8 plain text, its body
- * base64-encoded and its subject RFC 2047-encoded, so no content can break the SMTP framing or
- * add headers. STARTTLS is not spoken: use implicit TLS (port 465) or a relay on a trusted network.
+ * A small SMTP client (RFC 5321) for alarm and report e-mail: EHLO, optional AUTH PLAIN, MAIL FROM,
+ * RCPT TO, DATA, QUIT over one TCP (or implicit-TLS) connection. The message is UTF-8 plain text,
+ * with attached files as a multipart/mixed message (RFC 2046), every part base64-encoded and the
+ * subject and file names RFC 2047-encoded, so no content can break the SMTP framing or add headers. STARTTLS is not spoken: use implicit TLS (port 465) or a relay on a trusted network.
  */
 
 import net from 'node:net';
@@ -22,10 +22,17 @@ export interface SmtpConfig {
   timeoutMs?: number;
 }
 
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 export interface MailMessage {
   to: string[];
   subject: string;
   text: string;
+  attachments?: readonly MailAttachment[];
 }
 
 export class SmtpError extends Error {
@@ -43,22 +50,46 @@ export const isMailbox = (s: string): boolean => /^[^\s<>@,;"]+@[^\s<>@,;"]+\.[^
 
 const encodeWord = (s: string) => (/^[\x20-\x7e]*$/.test(s) ? s : `=?UTF-8?B?${Buffer.from(s, 'utf8').toString('base64')}?=`);
 
-/** The message as sent after DATA (headers, blank line, base64 body), CRLF line ends. */
+const base64Lines = (b: Buffer) => b.toString('base64').replace(/.{1,76}/g, '$&\r\n');
+
+/** A quoted header parameter: RFC 2047-encoded unless plain ASCII without quotes or backslashes. */
+const paramValue = (s: string) => `"${/^[\x20-\x7e]*$/.test(s) && !/["\\]/.test(s) ? s : encodeWord(s)}"`;
+
+/** The message as sent after DATA (headers, blank line, base64 body or parts), CRLF line ends. */
 export function formatMessage(from: string, msg: MailMessage, now = new Date()): string {
-  const body = Buffer.from(msg.text, 'utf8')
-    .toString('base64')
-    .replace(/.{1,76}/g, '$&\r\n');
-  return [
+  const head = [
     `From: ${from}`,
     `To: ${msg.to.join(', ')}`,
     `Subject: ${encodeWord(msg.subject)}`,
     `Date: ${now.toUTCString()}`,
     `Message-ID: <${randomUUID()}@${from.split('@')[1]}>`,
     'MIME-Version: 1.0',
+  ];
+  const text = [
     'Content-Type: text/plain; charset=utf-8',
     'Content-Transfer-Encoding: base64',
     '',
-    body,
+    base64Lines(Buffer.from(msg.text, 'utf8')),
+  ];
+  if (!msg.attachments?.length) return [...head, ...text].join('\r\n');
+  // Base64 never contains '=_', so the boundary cannot occur in a part.
+  const boundary = `=_${randomUUID()}`;
+  return [
+    ...head,
+    `Content-Type: multipart/mixed; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    ...text,
+    ...msg.attachments.flatMap((a) => [
+      `--${boundary}`,
+      `Content-Type: ${a.contentType}; name=${paramValue(a.filename)}`,
+      'Content-Transfer-Encoding: base64',
+      `Content-Disposition: attachment; filename=${paramValue(a.filename)}`,
+      '',
+      base64Lines(a.content),
+    ]),
+    `--${boundary}--`,
+    '',
   ].join('\r\n');
 }
 

@@ -21,7 +21,7 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
   const { db } = deps;
 
   app.post('/api/passport/member/:id/simulate-login', {
-    config: { permission: 'member-simulate' },
+    config: { permission: 'member-simulate', personOnly: true },
     schema: { tags: ['member'], summary: 'Simulate login as a member of the caller subtree', params: idParams },
     handler: async (req) => {
       const caller = callerOf(req);
@@ -52,7 +52,7 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
   });
 
   app.post('/api/passport/member/simulate-logout', {
-    config: { permission: NONE },
+    config: { permission: NONE, personOnly: true },
     schema: { tags: ['member'], summary: 'End a simulated login; the origin session carries on' },
     handler: async (req) => {
       const caller = callerOf(req);

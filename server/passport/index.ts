@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { registerApiKeyRoutes } from './apiKeyRoutes';
 import { registerAppMemberRoutes } from './appMemberRoutes';
 import { registerAuditRoutes } from './auditRoutes';
 import type { PassportDeps } from './deps';
@@ -11,7 +12,7 @@ import { registerResourceRoutes } from './resourceRoutes';
 import { registerRoleRoutes } from './roleRoutes';
 import { registerSecurityRoutes } from './securityRoutes';
 
-/** Every passport route: sessions, accounts, organisations, roles, resources, impersonation, audit. */
+/** Every passport route: sessions, accounts, organisations, roles, resources, impersonation, audit, API keys. */
 export function registerPassport(app: FastifyInstance, deps: PassportDeps): void {
   registerLoginRoutes(app, deps);
   registerOrgRoutes(app, deps);
@@ -23,4 +24,5 @@ export function registerPassport(app: FastifyInstance, deps: PassportDeps): void
   registerImpersonationRoutes(app, deps);
   registerAuditRoutes(app, deps);
   registerSecurityRoutes(app, deps);
+  registerApiKeyRoutes(app, deps);
 }

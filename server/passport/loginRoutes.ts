@@ -101,7 +101,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
   });
 
   app.post('/api/logout', {
-    config: { permission: NONE, passwordScope: true },
+    config: { permission: NONE, passwordScope: true, personOnly: true },
     schema: { tags: ['passport'], summary: 'Log out: the token is revoked' },
     handler: async (req, reply) => {
       const caller = callerOf(req);
@@ -112,7 +112,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
   });
 
   app.post('/api/passport/member/change-password', {
-    config: { permission: NONE, passwordScope: true, labels: 'passport.fields' },
+    config: { permission: NONE, passwordScope: true, personOnly: true, labels: 'passport.fields' },
     schema: {
       tags: ['passport'],
       summary: 'Change own password (also with a weak-password token); revokes every session',
@@ -148,7 +148,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
   });
 
   app.get('/api/passport/member/current', {
-    config: { permission: NONE, passwordScope: true },
+    config: { permission: NONE, passwordScope: true, personOnly: true },
     schema: { tags: ['passport'], summary: "The caller's member id, name and organisation type" },
     handler: async (req) => {
       const c = callerOf(req);

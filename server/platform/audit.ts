@@ -33,7 +33,11 @@ export type AuditAction =
   | 'terminalIdentityClash'
   | 'labelDraft'
   | 'labelPublish'
-  | 'labelReset';
+  | 'labelReset'
+  | 'apiKeyCreate'
+  | 'apiKeyUpdate'
+  | 'apiKeyRevoke'
+  | 'apiKeyRefused';
 
 export interface AuditEntry {
   action: AuditAction | string;

@@ -18,7 +18,7 @@ import { dayCriteria } from './ranges';
 import { date, ledgerBody, listOf, reportRoutes } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
-import { reportExportRoute } from './reportSheet';
+import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { SAFETY_RANK_COLUMNS } from '../../schemas/kit/reportColumns';
 import { int, num } from '../platform/crud/routeSpec';
 
@@ -197,7 +197,15 @@ const safetyAnswer = {
   },
 };
 
-export function registerBehaviourRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+/** The vehicles ranked by safety score over the range, as the export and a scheduled report write them. */
+export const safetySheet = ({ db, timeZone }: ReportDeps): ReportSheet<Awaited<ReturnType<typeof safetyReport>>['ranking'][number]> => ({
+  titleKey: 'reports.sheets.safety',
+  columns: SAFETY_RANK_COLUMNS,
+  rows: async (caller, body) => (await safetyReport(db, caller, dayCriteria<BehaviourCriteria>(body, timeZone))).ranking,
+});
+
+export function registerBehaviourRoutes(app: FastifyInstance, deps: ReportDeps): void {
+  const { db, timeZone } = deps;
   const criteriaOf = (body: unknown) => dayCriteria<BehaviourCriteria>(body, timeZone);
 
   app.post(
@@ -224,12 +232,7 @@ export function registerBehaviourRoutes(app: FastifyInstance, { db, timeZone }: 
     route('safety score by local day, and the ranking of the vehicles over the range', ledgerBody(), safetyAnswer),
     async (req) => safetyReport(db, callerOf(req), criteriaOf(req.body)),
   );
-  reportExportRoute(
-    app,
-    `${BASE}/vehicleSafetyEchart`,
-    { labels: LABELS, tag: 'behaviour', body: ledgerBody(), titleKey: 'reports.sheets.safety', columns: SAFETY_RANK_COLUMNS },
-    async (req) => (await safetyReport(db, callerOf(req), criteriaOf(req.body))).ranking,
-  );
+  reportExportRoute(app, `${BASE}/vehicleSafetyEchart`, { labels: LABELS, tag: 'behaviour', body: ledgerBody() }, safetySheet(deps));
 
   const previewBody = ledgerBody();
   app.post(

@@ -10,13 +10,12 @@ import { translator } from '../../schemas/kit/catalogue';
 import { LEDGER_COLUMNS, type LedgerDayVehicleRow } from '../../schemas/kit/ledgerColumns';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE, type Caller } from '../platform/auth/caller';
-import { attachment, tableWorkbook, XLSX_TYPE } from '../platform/crud/sheet/workbook';
+import { tableWorkbook } from '../platform/crud/sheet/workbook';
 import type { DB } from '../platform/db/tables';
-import { requestLanguage } from '../platform/http/language';
-import { progressHeaders, trackRequest } from '../platform/progress/track';
-import { addRows } from './reportSheet';
+import { progressHeaders } from '../platform/progress/track';
+import { addRows, sendReportSheet, type SheetMaker } from './reportSheet';
 import { FIGURES, ledgerFrom, ledgerTotals, type LedgerCriteria } from './ledgerRoutes';
-import { dayRange } from './ranges';
+import { dayCriteria } from './ranges';
 import { vehicleScope } from './scope';
 import { ledgerBody, ledgerFigures, ledgerRow, listOf, reportRoutes } from './schemas';
 import type { ReportDeps } from './tripRoutes';
@@ -57,17 +56,36 @@ export async function fuelEvents(
   ).rows;
 }
 
-export function registerDailyRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
-  const criteriaOf = (req: FastifyRequest) => {
-    const c = (req.body as { criteria: LedgerCriteria }).criteria;
-    return { ...c, ...dayRange(c.begin, c.end, timeZone) };
+/** The ledger rows by day and vehicle of a `{criteria}` body, with their totals. */
+async function dailyReport({ db, timeZone }: ReportDeps, caller: Caller, body: unknown) {
+  const c = dayCriteria<LedgerCriteria>(body, timeZone);
+  const [rows, total] = await Promise.all([ledgerByDayAndVehicle(db, caller, c), ledgerTotals(db, caller, c)]);
+  return { rows, total };
+}
+
+/** The daily report as xlsx, totals row last: what the export answers and a scheduled report attaches. */
+export const dailySheet =
+  (deps: ReportDeps): SheetMaker =>
+  async (ctx, body) => {
+    const { rows, total } = await dailyReport(deps, ctx.caller, body);
+    ctx.progress.phase('write', rows.length);
+    const t = translator(ctx.language);
+    const title = t('reports.ledger.sheetTitle');
+    const sheet = tableWorkbook(
+      title,
+      LEDGER_COLUMNS.map((col) => t(col.labelKey)),
+    );
+    await addRows(ctx.progress, rows, 0, (r) => sheet.addRow(LEDGER_COLUMNS.map((col) => col.value(r))));
+    sheet.addRow(
+      LEDGER_COLUMNS.map((col, i) => (i === 0 ? t('reports.ledger.total') : col.value(total))),
+      true,
+    );
+    return { title, buffer: await sheet.buffer() };
   };
-  const report = async (req: FastifyRequest) => {
-    const caller = callerOf(req);
-    const c = criteriaOf(req);
-    const [rows, total] = await Promise.all([ledgerByDayAndVehicle(db, caller, c), ledgerTotals(db, caller, c)]);
-    return { rows, total };
-  };
+
+export function registerDailyRoutes(app: FastifyInstance, deps: ReportDeps): void {
+  const criteriaOf = (req: FastifyRequest) => dayCriteria<LedgerCriteria>(req.body, deps.timeZone);
+  const report = async (req: FastifyRequest) => dailyReport(deps, callerOf(req), req.body);
 
   app.post(
     BASE,
@@ -97,9 +115,10 @@ export function registerDailyRoutes(app: FastifyInstance, { db, timeZone }: Repo
         },
       }),
     ),
-    async (req) => fuelEvents(db, callerOf(req), criteriaOf(req)),
+    async (req) => fuelEvents(deps.db, callerOf(req), criteriaOf(req)),
   );
 
+  const make = dailySheet(deps);
   app.post(
     `${BASE}/export`,
     {
@@ -111,30 +130,6 @@ export function registerDailyRoutes(app: FastifyInstance, { db, timeZone }: Repo
         headers: progressHeaders,
       },
     },
-    async (req, reply) => {
-      const progress = trackRequest(req, reply, 'write');
-      const { rows, total } = await report(req);
-      progress.phase('write', rows.length);
-      const t = translator(requestLanguage(req));
-      const sheet = tableWorkbook(
-        t('reports.ledger.sheetTitle'),
-        LEDGER_COLUMNS.map((col) => t(col.labelKey)),
-      );
-      await addRows(progress, rows, 0, (r) => sheet.addRow(LEDGER_COLUMNS.map((col) => col.value(r))));
-      sheet.addRow(
-        LEDGER_COLUMNS.map((col, i) => (i === 0 ? t('reports.ledger.total') : col.value(total))),
-        true,
-      );
-      const out = await sheet.buffer();
-      return reply
-        .header('content-type', XLSX_TYPE)
-        .header(
-          'content-disposition',
-          attachment(
-            `${t('reports.ledger.sheetTitle')} ${(req.body as { criteria: LedgerCriteria }).criteria.begin}_${(req.body as { criteria: LedgerCriteria }).criteria.end}`,
-          ),
-        )
-        .send(out);
-    },
+    async (req, reply) => sendReportSheet(req, reply, make),
   );
 }

@@ -22,7 +22,7 @@ import { roundScore, safetyScore, type ScoredEvent } from '../intelligence/behav
 import { safetySettingsFor } from '../intelligence/behaviour/settings';
 import { figuresOf, notDismissed } from './behaviourRoutes';
 import { dayCriteria, timeRange } from './ranges';
-import { reportExportRoute } from './reportSheet';
+import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { date, driverRefSchema, instant, ledgerBody, listOf, reportRoutes } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
@@ -177,6 +177,13 @@ export async function driverStats(db: Kysely<DB>, caller: Caller, c: DriverCrite
   return rows.sort(order);
 }
 
+/** The figures per driver as the export writes them (a scheduled report could attach the same maker). */
+export const driverStatsSheet = ({ db, timeZone }: ReportDeps): ReportSheet<DriverStatsRow> => ({
+  titleKey: 'driverStats.sheet',
+  columns: DRIVER_STATS_COLUMNS,
+  rows: async (caller, body) => driverStats(db, caller, dayCriteria<DriverCriteria>(body, timeZone), timeZone),
+});
+
 const criteriaExtra = { driverId: { ...idParam, type: ['integer', 'null'] } };
 const who = {
   kind: { enum: ['driver', 'unknownCard', 'unassigned'] },
@@ -281,12 +288,7 @@ export function registerDriverStatsRoutes(app: FastifyInstance, { db, timeZone }
     ),
     async (req) => driverStats(db, callerOf(req), criteriaOf(req.body), timeZone),
   );
-  reportExportRoute(
-    app,
-    `${BASE}/byDriver`,
-    { labels: LABELS, tag: 'driver', body, titleKey: 'driverStats.sheet', columns: DRIVER_STATS_COLUMNS },
-    async (req) => driverStats(db, callerOf(req), criteriaOf(req.body), timeZone),
-  );
+  reportExportRoute(app, `${BASE}/byDriver`, { labels: LABELS, tag: 'driver', body }, driverStatsSheet({ db, timeZone }));
 
   app.post(
     `${BASE}/byDay`,

@@ -15,7 +15,7 @@ import { date, ledgerBody, listOf, reportRoutes } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
 import type { HealthVehicleRow } from '../../schemas/kit/reportColumns';
-import { reportExportRoute } from './reportSheet';
+import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { HEALTH_VEHICLE_COLUMNS } from '../../schemas/kit/reportColumns';
 import { int } from '../platform/crud/routeSpec';
 
@@ -92,11 +92,31 @@ const vehicleSchema = {
 };
 const countsSchema = { vehicles: int, healthy: int, attention: int, fault: int } as const;
 
-export function registerHealthRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+/** Each vehicle's last day in the range, worst index first (the bands are ranges of the index, so each band stays worst first too). */
+const worstFirstOf =
+  ({ db, timeZone }: ReportDeps) =>
+  async (caller: Caller, body: unknown) =>
+    (await latest(db, caller, dayCriteria<BehaviourCriteria>(body, timeZone))).sort(
+      (a, b) => a.index - b.index || a.licence.localeCompare(b.licence),
+    );
+
+/** The fleet's vehicles by health, worst first (narrowed to `criteria.band` when given), as the export and a scheduled report write them. */
+export const healthSheet = (deps: ReportDeps): ReportSheet<Awaited<ReturnType<ReturnType<typeof worstFirstOf>>>[number]> => {
+  const worstFirst = worstFirstOf(deps);
+  return {
+    titleKey: 'reports.sheets.health',
+    columns: HEALTH_VEHICLE_COLUMNS,
+    rows: async (caller, body) => {
+      const band = (body as { criteria: { band?: HealthBand | null } }).criteria.band;
+      return (await worstFirst(caller, body)).filter((r) => !band || r.band === band);
+    },
+  };
+};
+
+export function registerHealthRoutes(app: FastifyInstance, deps: ReportDeps): void {
+  const { db, timeZone } = deps;
   const criteriaOf = (body: unknown) => dayCriteria<BehaviourCriteria>(body, timeZone);
-  /** Each vehicle's last day in the range, worst index first (the bands are ranges of the index, so each band stays worst first too). */
-  const worstFirst = async (caller: Caller, body: unknown) =>
-    (await latest(db, caller, criteriaOf(body))).sort((a, b) => a.index - b.index || a.licence.localeCompare(b.licence));
+  const worstFirst = worstFirstOf(deps);
 
   app.post(
     `${BASE}/vehicleDailyHealthEchart`,
@@ -138,17 +158,8 @@ export function registerHealthRoutes(app: FastifyInstance, { db, timeZone }: Rep
   reportExportRoute(
     app,
     `${BASE}/vehicleDailyHealthFleet`,
-    {
-      labels: LABELS,
-      tag: 'health',
-      body: ledgerBody({ band: { enum: ['healthy', 'attention', 'fault', null] } }),
-      titleKey: 'reports.sheets.health',
-      columns: HEALTH_VEHICLE_COLUMNS,
-    },
-    async (req) => {
-      const band = (req.body as { criteria: { band?: HealthBand | null } }).criteria.band;
-      return (await worstFirst(callerOf(req), req.body)).filter((r) => !band || r.band === band);
-    },
+    { labels: LABELS, tag: 'health', body: ledgerBody({ band: { enum: ['healthy', 'attention', 'fault', null] } }) },
+    healthSheet(deps),
   );
 
   app.post(

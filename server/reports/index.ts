@@ -1,11 +1,12 @@
 /** The report routes over derived data: trips and track, the ledger, the dashboard and the live map, trip settings, driving behaviour and health, safety settings and the score's explanation and reviews, team monitoring, maintenance status, costs, statistics per driver. */
 
 import type { FastifyInstance } from 'fastify';
-import { registerBehaviourRoutes } from './behaviourRoutes';
-import { registerDailyRoutes } from './dailyRoutes';
+import { registerBehaviourRoutes, safetySheet } from './behaviourRoutes';
+import { dailySheet, registerDailyRoutes } from './dailyRoutes';
 import { registerDriverStatsRoutes } from './driverStatsRoutes';
 import { registerDashboardRoutes } from './dashboardRoutes';
-import { registerHealthRoutes } from './healthRoutes';
+import { healthSheet, registerHealthRoutes } from './healthRoutes';
+import { sheetMaker } from './reportSheet';
 import { registerSafetyExplainRoutes } from './safetyExplainRoutes';
 import { registerSafetySettingRoutes } from './safetySettingRoutes';
 import { registerLedgerRoutes } from './ledgerRoutes';
@@ -17,6 +18,7 @@ import { registerTeamRoutes } from './teamRoutes';
 import { registerTripRoutes, type ReportDeps } from './tripRoutes';
 
 export type { ReportDeps };
+export type { SheetContext, SheetMaker } from './reportSheet';
 
 export function registerReports(app: FastifyInstance, deps: ReportDeps): void {
   registerTripRoutes(app, deps);
@@ -34,3 +36,10 @@ export function registerReports(app: FastifyInstance, deps: ReportDeps): void {
   registerCostRoutes(app, deps);
   registerDriverStatsRoutes(app, deps);
 }
+
+/** The report sheets a scheduled report may attach, by report: the exports' own makers. */
+export const reportSheetMakers = (deps: ReportDeps) => ({
+  daily: dailySheet(deps),
+  safety: sheetMaker(safetySheet(deps)),
+  health: sheetMaker(healthSheet(deps)),
+});

@@ -174,16 +174,14 @@ export function registerTeamRoutes(app: FastifyInstance, { db, timeZone }: Repor
   );
 
   const sheet = { labels: LABELS, tag: 'team', body } as const;
-  reportExportRoute(
-    app,
-    `${BASE}/breakRules`,
-    { ...sheet, titleKey: 'reports.sheets.breakRules', columns: BREAK_RULE_COLUMNS },
-    async (req) => (await breakRules(db, callerOf(req), criteriaOf(req.body), timeZone)).slice(0, TEAM_ROW_LIMIT),
-  );
-  reportExportRoute(
-    app,
-    `${BASE}/orderSchedule`,
-    { ...sheet, titleKey: 'reports.sheets.orderSchedule', columns: SCHEDULE_COLUMNS },
-    async (req) => (await orderSchedule(db, callerOf(req), criteriaOf(req.body), timeZone)).slice(0, TEAM_ROW_LIMIT),
-  );
+  reportExportRoute(app, `${BASE}/breakRules`, sheet, {
+    titleKey: 'reports.sheets.breakRules',
+    columns: BREAK_RULE_COLUMNS,
+    rows: async (caller, b) => (await breakRules(db, caller, criteriaOf(b), timeZone)).slice(0, TEAM_ROW_LIMIT),
+  });
+  reportExportRoute(app, `${BASE}/orderSchedule`, sheet, {
+    titleKey: 'reports.sheets.orderSchedule',
+    columns: SCHEDULE_COLUMNS,
+    rows: async (caller, b) => (await orderSchedule(db, caller, criteriaOf(b), timeZone)).slice(0, TEAM_ROW_LIMIT),
+  });
 }

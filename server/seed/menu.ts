@@ -127,7 +127,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('加油卡交易', '/maintenance', 'fuelCardTransaction', 'TransactionOutlined', crud('fuelCardTransaction', '加油卡交易')),
   ]),
   area('运营管理', 'operation', 'ShopOutlined', [
-    page('API用户', '/operation', 'apiUser', 'ApiOutlined', crud('apiUser', 'API用户')),
+    page('API用户', '/operation', 'apiUser', 'ApiOutlined', [...crud('apiUser', 'API用户'), ['管理API密钥', 'apiUser-key']]),
     page('商户信息', '/operation', 'business', 'ShopOutlined', crud('merchant', '商户')),
     page('企业信息', '/operation', 'businessInfo', 'BankOutlined', crud('businessInfo', '企业信息')),
     page('公告', '/operation', 'notice', 'SoundOutlined', crud('notice', '公告')),
@@ -144,6 +144,10 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('司机统计', '/statistics', 'driver', 'IdcardOutlined'),
     page('安全统计', '/statistics', 'safety', 'SafetyOutlined', [['审核安全事件', 'safetyEvent-review']]),
     page('安全评分解读', '/statistics', 'safetyExplain', 'SafetyOutlined', [], { hidden: true, activeMenu: '/statistics/safety' }),
+    page('定时报表', '/statistics', 'reportSchedule', 'MailOutlined', [
+      ...crud('reportSchedule', '定时报表'),
+      ['立即发送报表', 'reportSchedule-send'],
+    ]),
   ]),
   area('车队监控', 'team', 'TeamOutlined', [
     page('违规记录', '/team', 'breakRules', 'WarningOutlined'),

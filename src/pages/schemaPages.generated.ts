@@ -34,6 +34,7 @@ export const schemaPageEntities: Readonly<Record<string, EntityName>> = {
   'operation/oilPrice': 'oilPrice',
   'operation/oilStation': 'oilStation',
   'operation/park': 'park',
+  'statistics/reportSchedule': 'reportSchedule',
   'system/interMember': 'interMember',
 };
 

@@ -31,6 +31,7 @@ export {
   HeartOutlined,
   IdcardOutlined,
   LineChartOutlined,
+  MailOutlined,
   MenuOutlined,
   MessageOutlined,
   MobileOutlined,

@@ -118,3 +118,22 @@ export function readMail(data: string): { headers: Record<string, string>; subje
     body: Buffer.from(rest.join('\r\n\r\n').replace(/\r\n/g, ''), 'base64').toString('utf8'),
   };
 }
+
+/** The parts of a received multipart message (as `formatMessage` writes one): each part's headers and decoded content. */
+export function readParts(data: string): Array<{ headers: Record<string, string>; content: Buffer }> {
+  const { headers } = readMail(data);
+  const boundary = /boundary="([^"]+)"/.exec(headers['content-type'] ?? '')?.[1];
+  if (!boundary) return [];
+  return data
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const [head, ...rest] = part.replace(/^\r\n/, '').split('\r\n\r\n');
+      return {
+        headers: Object.fromEntries(
+          head.split('\r\n').map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        ),
+        content: Buffer.from(rest.join('').replace(/\r\n/g, ''), 'base64'),
+      };
+    });
+}

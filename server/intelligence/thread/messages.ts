@@ -13,6 +13,8 @@ export interface ThreadConfig {
   databaseUrl: string;
   /** Connections of the thread's own pool (default DERIVE_THREAD_POOL). */
   poolSize?: number;
+  /** Prepare repeated statements (DatabaseOptions.prepare; default on). */
+  prepare?: boolean;
   timeZone: string;
   obdAlarmTypes?: ReadonlyMap<number, AlarmType>;
   /** The behaviour deriver after the alarms, as the server runs it (default true). */

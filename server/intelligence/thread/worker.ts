@@ -34,7 +34,7 @@ const log: PipelineLog = {
 };
 
 async function main(): Promise<void> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.poolSize });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.poolSize, prepare: config.prepare });
   // Fed by the messages below, not by writers of its own; resumes what was pending before it answers.
   const { pipeline } = await startDerivation({
     db: database.db,

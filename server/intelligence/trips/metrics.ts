@@ -143,8 +143,10 @@ export function tripMetrics(
   const odo = odometerKm(s);
   const distance = odo ?? s.gnssKm;
   const durationH = (end - begin) / 3_600_000;
+  // Read back from just before the trip, not from `first`: a stop whose fixes drifted keeps its
+  // anchor where it parked, and a refuel after that anchor belongs to the stop, not to the trip.
   const startLevel =
-    (first.time < begin ? standingLevel(fuel, first.time, 'before', events) : null) ?? levelAt(fuel, first.time, end, 'start');
+    (first.time < begin ? standingLevel(fuel, begin - 1, 'before', events) : null) ?? levelAt(fuel, first.time, end, 'start');
   const endLevel = standingLevel(fuel, end, 'after', events) ?? levelAt(fuel, first.time, end, 'end');
   let fuelL: number | null = null;
   if (startLevel !== null && endLevel !== null) {

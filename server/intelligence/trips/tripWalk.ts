@@ -53,6 +53,7 @@ export interface WalkPoint {
   eventsLength: number;
   samplesLength: number;
   runFuelLength: number;
+  lastDrift: number;
 }
 
 const copyHeld = (h: Held | null): Held | null => (h === null ? null : h.kind === 'trip' ? { ...h, sums: copySums(h.sums) } : { ...h });
@@ -70,6 +71,13 @@ export class TripWalk {
   private runSums: TripSums | null = null;
   /** The stationary run fuel events are read from (two or more standing positions in a row). */
   private run: StandingRun | null = null;
+  /**
+   * The last parked drift walked while a run was open (-1: none). Drift is no place, but its level
+   * is read standing: a run that ends without a standing position after it reaches on to it, or a
+   * stop whose fixes wander off for good would lose the refuel or drain in it. Not at a relocation,
+   * which walks the positions after the last good one again, afresh.
+   */
+  private lastDrift = -1;
   /** Segments closed, fuel events of runs that ended, and the positions' own level samples (`before`'s first). */
   private readonly closed: Held[];
   private readonly events: FuelEvent[];
@@ -125,6 +133,7 @@ export class TripWalk {
     w.runSums = point.runSums;
     w.run = point.run && { ...point.run, fuel: point.run.fuel };
     if (w.run) w.run.fuel.length = point.runFuelLength;
+    w.lastDrift = point.lastDrift;
     return w;
   }
 
@@ -148,6 +157,7 @@ export class TripWalk {
       eventsLength: this.events.length,
       samplesLength: this.samples.length,
       runFuelLength: this.run?.fuel.length ?? 0,
+      lastDrift: this.lastDrift,
     };
   }
 
@@ -174,7 +184,10 @@ export class TripWalk {
           this.relocate();
           continue;
         }
-        if (isDrift(good, p, km)) continue;
+        if (isDrift(good, p, km)) {
+          if (this.run) this.lastDrift = i;
+          continue;
+        }
       }
       const moving = isMoving(p, good, km);
       this.stand(i, moving);
@@ -195,6 +208,7 @@ export class TripWalk {
     }
     this.current = null;
     this.run = null;
+    this.lastDrift = -1;
     this.runStart = -1;
     this.runSums = null;
     this.good = null;
@@ -209,10 +223,18 @@ export class TripWalk {
       return;
     }
     if (this.run) {
-      const e = runEvent(this.positions, this.run, this.tankCapacityL);
+      const e = runEvent(this.positions, this.reachingDrift(this.run), this.tankCapacityL);
       if (e) this.events.push(e);
       this.run = null;
     }
+  }
+
+  /** The run as it closes: reaching on to the parked drift walked after its last standing position (lastDrift). */
+  private reachingDrift(run: StandingRun): StandingRun {
+    if (this.lastDrift <= run.last) return run;
+    const reached = { ...run, fuel: [...run.fuel] };
+    growRun(reached, this.positions, this.lastDrift, this.tankCapacityL);
+    return reached;
   }
 
   private openTrip(i: number, p: DerivePosition, km: number): Held {
@@ -287,7 +309,7 @@ export class TripWalk {
 
   /** The fuel events of what was walked, with the open run closed as the walk's end leaves it (changes nothing the walk holds). */
   fuelEvents(): FuelEvent[] {
-    const last = this.run && runEvent(this.positions, this.run, this.tankCapacityL);
+    const last = this.run && runEvent(this.positions, this.reachingDrift(this.run), this.tankCapacityL);
     return last ? [...this.events, last] : [...this.events];
   }
 

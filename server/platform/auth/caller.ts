@@ -29,6 +29,8 @@ export interface Caller {
   /** The member's organisation is a system organisation (the platform operator's). */
   orgIsSystem: boolean;
   codes: ReadonlySet<string>;
+  /** Set when an API key calls (on behalf of `memberId`, its creator): routes for people only refuse it. */
+  apiKey?: { id: number; apiUserId: number };
 }
 
 export { NONE };

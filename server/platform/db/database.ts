@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { checkDataDirAccess, lockDataDir, type DataDirLock } from './dataDirLock';
 import { PGliteDialect } from './pgliteDialect';
+import { prepareRepeated } from './preparedStatements';
 import type { DB } from './tables';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -34,6 +35,8 @@ export interface DatabaseOptions {
   /** PGlite: a new data directory starts as this tarball (`dumpDataDir`) instead of an empty cluster. */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** PostgreSQL: prepare repeated statements once per connection (preparedStatements.ts); default on. */
+  prepare?: boolean;
 }
 
 // DATE stays 'YYYY-MM-DD' (a Date would shift by the server's time zone); int8 and numeric are
@@ -52,11 +55,11 @@ function setPgParsers() {
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10, opts.prepare ?? true);
   return openPGlite(opts.dataDir ?? 'memory://', opts.loadDataDir);
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, prepare: boolean): Promise<Database> {
   setPgParsers();
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client whose connection drops (server restart, terminated backend) is replaced by the
@@ -67,6 +70,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   // crash the process too. Its next statement fails instead, and the pool discards the client on
   // release (it is no longer queryable), so the pool reconnects once the server is back.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  if (prepare) prepareRepeated(pool);
   // Fail fast with a clear message when the server is unreachable.
   const probe = await pool.connect();
   probe.release();

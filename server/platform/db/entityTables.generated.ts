@@ -73,6 +73,9 @@ export interface ParkTable extends EntityRow { org_id: number; name: string; add
 /** Table `policy` of schemas/policy.schema.json. */
 export interface PolicyTable extends EntityRow { org_id: number; name: string; alarm_type: string; threshold: number | null; duration_minutes: number | null; params: unknown | null; notify_platform: Generated<boolean | null>; notify_sms: Generated<boolean | null>; enabled: Generated<boolean | null>; remark: string | null; }
 
+/** Table `report_schedule` of schemas/reportSchedule.schema.json. */
+export interface ReportScheduleTable extends EntityRow { org_id: number; name: string; report: string; vehicle_id: number | null; frequency: Generated<string>; weekday: number | null; month_day: number | null; send_time: Generated<string>; recipients: string; language: Generated<string | null>; enabled: Generated<boolean | null>; remark: string | null; }
+
 /** Table `schedule` of schemas/schedule.schema.json. */
 export interface ScheduleTable extends EntityRow { org_id: number; driver_id: number; vehicle_id: number | null; work_date: string; shift: string; route: string | null; remark: string | null; }
 
@@ -121,6 +124,7 @@ export interface EntityTables {
   oil_station: OilStationTable;
   park: ParkTable;
   policy: PolicyTable;
+  report_schedule: ReportScheduleTable;
   schedule: ScheduleTable;
   service_period: ServicePeriodTable;
   task: TaskTable;

@@ -303,6 +303,32 @@ export interface LocationTicketTable {
   revoked_by_name: string | null;
 }
 
+/** A key of an API user (migration api_key): hashed, scoped, rate-limited, revocable. */
+export interface ApiKeyTable {
+  id: Generated<number>;
+  api_user_id: number;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  org_id: number;
+  application: string;
+  /** The action codes granted, as a JSON array. */
+  codes: string;
+  expires_at: Timestamp;
+  rate_limit: number | null;
+  enabled: Generated<boolean>;
+  revoked_at: Timestamp | null;
+  revoked_by_name: string | null;
+  created_by: number;
+  created_by_name: string;
+  created_at: Generated<Date>;
+  use_count: Generated<number>;
+  last_used_at: Timestamp | null;
+  last_used_ip: string | null;
+  window_start: Timestamp | null;
+  window_count: Generated<number>;
+}
+
 /** The XML of a configuration parse file, beside its row. */
 export interface ConfigParseContentTable {
   file_id: number;
@@ -488,10 +514,28 @@ export interface HealthDayTable {
   alarm_count: number;
 }
 
+/** One send of a scheduled report (server/reportMail): scheduled or "send now", what it covered, how it ended. */
+export interface ReportSendTable {
+  id: Generated<number>;
+  schedule_id: number;
+  trigger: 'schedule' | 'manual';
+  due_at: Timestamp | null;
+  attempt: Generated<number>;
+  period_begin: string;
+  period_end: string;
+  recipients: string;
+  started_at: Generated<Date>;
+  finished_at: Timestamp | null;
+  status: Generated<'sending' | 'sent' | 'failed'>;
+  error: string | null;
+  size_bytes: number | null;
+}
+
 /** Columns hand migrations added to entity tables (not in their schemas: never served by the CRUD). */
 interface EntityColumnsAdded {
   config_parse_file: { stored_name: string | null };
   inter_member: { password_hash: string | null };
+  report_schedule: { due_at: Generated<Date>; attempts: Generated<number>; retry_at: Timestamp | null };
 }
 
 type EntityDB = {
@@ -521,6 +565,7 @@ export interface DB extends EntityDB {
   vehicle_state: VehicleStateTable;
   terminal_command: TerminalCommandTable;
   location_ticket: LocationTicketTable;
+  api_key: ApiKeyTable;
   config_parse_content: ConfigParseContentTable;
   derive_state: DeriveStateTable;
   derive_mark: DeriveMarkTable;
@@ -539,4 +584,5 @@ export interface DB extends EntityDB {
   health_day: HealthDayTable;
   label_override: LabelOverrideTable;
   label_version: LabelVersionTable;
+  report_send: ReportSendTable;
 }

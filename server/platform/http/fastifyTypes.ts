@@ -20,6 +20,8 @@ declare module 'fastify' {
      * system organisation may call it, whatever codes others hold.
      */
     sharedWrite?: boolean;
+    /** Only for a person signed in (password, own profile, sessions, API keys): an API key is refused with 403. */
+    personOnly?: boolean;
   }
   interface FastifyRequest {
     caller?: Caller;

@@ -9,4 +9,5 @@ export const statisticsPages: PageLoaders = {
   'statistics/health': () => import('./health'),
   'statistics/safety': () => import('./safety'),
   'statistics/safetyExplain': () => import('./safetyExplain'),
+  'statistics/reportSchedule': () => import('./reportSchedule'),
 };

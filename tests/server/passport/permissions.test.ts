@@ -251,6 +251,10 @@ describe.each(BACKENDS)('passport permissions and isolation on %s', (backend) =>
       (await s.call(admin, 'POST', url, { criteria, pageSize: 1 })).body.data[0].id as number;
     const hnMember = (await s.addMember('HN', 'orgUser')).id;
     const hnRole = (await s.call(admin, 'POST', '/api/passport/role', { name: '华南角色', orgId: hn })).body.id;
+    const hnApiUser = (await s.call(admin, 'POST', '/api/vehicle/apiUser', { name: '华南集成', appKey: 'hn-integrator', orgId: hn })).body
+      .id;
+    const hnKey = (await s.call(admin, 'POST', `/api/vehicle/apiUser/${hnApiUser}/keys`, { name: 'k', days: 1, codes: ['vehicle-edit'] }))
+      .body.id;
     const ids = {
       vehicle: await pick('/api/vehicle/vehicle/query'),
       terminal: await pick('/api/vehicle/terminal/query'),
@@ -285,6 +289,10 @@ describe.each(BACKENDS)('passport permissions and isolation on %s', (backend) =>
       ['PUT', `/api/passport/role/${hnRole}/authorize`, { resourceIds: [] }],
       ['GET', `/api/passport/role/${hnRole}/resources`],
       ['GET', `/api/passport/resource/assignable/${hnRole}`],
+      ['GET', `/api/vehicle/apiUser/${hnApiUser}/keys`],
+      ['POST', `/api/vehicle/apiUser/${hnApiUser}/keys`, { name: '越界', days: 1, codes: ['vehicle-edit'] }],
+      ['PUT', `/api/vehicle/apiKey/${hnKey}`, { enabled: false }],
+      ['DELETE', `/api/vehicle/apiKey/${hnKey}`],
     ];
     for (const [method, url, body] of attempts) {
       const r = await s.call(hd, method as 'GET', url, body);

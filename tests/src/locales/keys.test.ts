@@ -24,6 +24,7 @@ import {
   SCHEDULE_COLUMNS,
 } from '../../../schemas/kit/reportColumns';
 import { HEALTH_BANDS } from '../../../src/services/behaviour';
+import { STATUS_COLOURS as SEND_STATUSES, TRIGGERS as SEND_TRIGGERS } from '../../../src/pages/statistics/reportSchedule';
 
 const SHIFTS = (entities.schedule.properties.shift as { enum?: string[] }).enum ?? [];
 const REPORT_COLUMNS = [
@@ -80,6 +81,8 @@ const dynamic: Record<string, readonly string[]> = {
   'console.dashboard.ledger.${period}': ['today', 'month'].map((k) => `console.dashboard.ledger.${k}`),
   'console.dashboard.top7.${d.top7By}Series': ['mileage', 'fuel'].map((k) => `console.dashboard.top7.${k}Series`),
   'console.dashboard.units.${LEDGER_UNITS[k]}': ['km', 'l', 'yuan'].map((k) => `console.dashboard.units.${k}`),
+  'console.reportSchedule.statuses.${v}': Object.keys(SEND_STATUSES).map((v) => `console.reportSchedule.statuses.${v}`),
+  'console.reportSchedule.triggers.${v}': SEND_TRIGGERS.map((v) => `console.reportSchedule.triggers.${v}`),
   'console.statistics.fuel.${e.kind}': ['refuel', 'drain'].map((k) => `console.statistics.fuel.${k}`),
   'entity.vehicle.enums.status.${String(b.key)}': ((entities.vehicle.properties.status as { enum?: string[] }).enum ?? []).map(
     (v) => `entity.vehicle.enums.status.${v}`,

@@ -36,6 +36,10 @@ export const ACTION_KEYS = {
   labelDraft: 'labels.auditActions.labelDraft',
   labelPublish: 'labels.auditActions.labelPublish',
   labelReset: 'labels.auditActions.labelReset',
+  apiKeyCreate: 'apiKey.auditActions.apiKeyCreate',
+  apiKeyUpdate: 'apiKey.auditActions.apiKeyUpdate',
+  apiKeyRevoke: 'apiKey.auditActions.apiKeyRevoke',
+  apiKeyRefused: 'apiKey.auditActions.apiKeyRefused',
   driverCardAssign: 'driverCard.auditAssign',
 } as const;
 

@@ -43,8 +43,10 @@ const JITTER_STEP_KM = 0.03;
  * reads these (motion, stationary runs, GNSS distance), so they are computed once per window.
  */
 export interface Steps {
-  /** Indexes of positions that are GNSS jumps. */
+  /** Indexes of positions that are GNSS jumps, or parked drift (skipped as jumps are). */
   jumps: boolean[];
+  /** Of those, the parked drift: standing, so a stationary run reaches it. */
+  drift: boolean[];
   /** km from the last good position before (the window's `before` at first); NaN when there is none. */
   km: Float64Array;
   /** Where the rules start afresh after a relocation (the first position after the last good one): everything before is closed as it stood, and the position has nothing before it. */
@@ -53,6 +55,7 @@ export interface Steps {
 
 export function steps(positions: readonly DerivePosition[], before: DerivePosition | null): Steps {
   const jumps = new Array<boolean>(positions.length).fill(false);
+  const drift = new Array<boolean>(positions.length).fill(false);
   const fresh = new Array<boolean>(positions.length).fill(false);
   const km = new Float64Array(positions.length).fill(NaN);
   let good = before;
@@ -61,6 +64,7 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
   for (let i = 0; i < positions.length; i++) {
     const p = positions[i];
     jumps[i] = false;
+    drift[i] = false;
     fresh[i] = restart;
     km[i] = NaN;
     if (!good || restart) {
@@ -85,12 +89,13 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
     if (isDrift(good, p, d)) {
       // Parked drift: skipped as a jump is.
       jumps[i] = true;
+      drift[i] = true;
       continue;
     }
     good = p;
     goodIndex = i;
   }
-  return { jumps, km, fresh };
+  return { jumps, drift, km, fresh };
 }
 
 /** `at`: steps(positions, before), when the caller has them already. */
@@ -185,7 +190,7 @@ export function segment(
   return out;
 }
 
-/** [first, last] index pairs of consecutive standing positions (two or more), jumps left out. */
+/** [first, last] index pairs of consecutive standing positions (two or more), jumps left out; parked drift after a standing position reaches its run. */
 export function stationaryRuns(positions: DerivePosition[], at: Steps, before: DerivePosition | null): Array<[number, number]> {
   const { jumps, km } = at;
   const runs: Array<[number, number]> = [];
@@ -193,7 +198,10 @@ export function stationaryRuns(positions: DerivePosition[], at: Steps, before: D
   let start = -1;
   let last = -1;
   for (let i = 0; i < positions.length; i++) {
-    if (jumps[i]) continue;
+    if (jumps[i]) {
+      if (at.drift[i] && start >= 0) last = i;
+      continue;
+    }
     const p = positions[i];
     if (at.fresh[i]) {
       if (start >= 0 && last > start) runs.push([start, last]);
@@ -260,7 +268,8 @@ export function standingLevel(samples: FuelSample[], at: number, side: 'before' 
 /**
  * Refuels and suspected drains over the stationary runs of the window: `runs` are [first, last]
  * index pairs of positions where the vehicle stood (see stationaryRuns). A drain is detected at the
- * first standing position (not a jump) up to which the run already reads as a drain.
+ * first standing position (not a jump; or the parked drift the run ends at) up to which the run
+ * already reads as a drain.
  */
 export function fuelEvents(
   positions: DerivePosition[],
@@ -292,7 +301,7 @@ export function fuelEvents(
     const at = run.find((p) => (delta > 0 ? p.fuelL! >= half : p.fuelL! <= half)) ?? run[0];
     let detectedAt: number | null = null;
     for (let e = first + 1; kind === 'drain' && detectedAt === null && e <= last; e++)
-      if (!jumps[e] && stepOver(first, e)?.kind === 'drain') detectedAt = positions[e].time;
+      if ((!jumps[e] || e === last) && stepOver(first, e)?.kind === 'drain') detectedAt = positions[e].time;
     out.push({
       kind,
       time: at.time,
@@ -397,7 +406,8 @@ export function tripMetrics(
   }
   const durationH = (trip.end - trip.begin) / 3_600_000;
   const startLevel =
-    (first.time < trip.begin ? standingLevel(fuel, first.time, 'before', events) : null) ?? levelAt(fuel, first.time, trip.end, 'start');
+    (first.time < trip.begin ? standingLevel(fuel, trip.begin - 1, 'before', events) : null) ??
+    levelAt(fuel, first.time, trip.end, 'start');
   const endLevel = standingLevel(fuel, trip.end, 'after', events) ?? levelAt(fuel, first.time, trip.end, 'end');
   let fuelL: number | null = null;
   if (startLevel !== null && endLevel !== null) {

@@ -63,6 +63,7 @@ describe('HTTP surface', () => {
     expect(JSON.parse((await app.inject({ url: '/api/health' })).body)).toMatchObject({ status: 'ok', database: 'pglite' });
     const doc = JSON.parse((await app.inject({ url: '/api/docs/json' })).body);
     expect(doc.openapi).toBe('3.1.0');
+    expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining(['/api/login', '/api/vehicle/vehicleBrand', '/api/vehicle/fuelType/query', '/api/vehicle/terminal/{id}']),
     );
