@@ -432,7 +432,8 @@ export interface Notify {
     | "RepeatArrival"
     | "Skewing"
     | "MaintenanceDue"
-    | "MaintenanceOverdue";
+    | "MaintenanceOverdue"
+    | "FuelCardSuspect";
   channel: "platform" | "webhook" | "sms" | "email" | "app";
   receivers?: string;
   /**
