@@ -142,6 +142,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('行驶日报', '/statistics', 'daily', 'CalendarOutlined'),
     page('油耗统计', '/statistics', 'fuel', 'LineChartOutlined'),
     page('健康指数', '/statistics', 'health', 'HeartOutlined'),
+    page('司机统计', '/statistics', 'driver', 'IdcardOutlined'),
     page('安全统计', '/statistics', 'safety', 'SafetyOutlined', [['审核安全事件', 'safetyEvent-review']]),
     page('安全评分解读', '/statistics', 'safetyExplain', 'SafetyOutlined', [], { hidden: true, activeMenu: '/statistics/safety' }),
     page('定时报表', '/statistics', 'reportSchedule', 'MailOutlined', [

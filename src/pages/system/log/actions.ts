@@ -40,6 +40,7 @@ export const ACTION_KEYS = {
   apiKeyUpdate: 'apiKey.auditActions.apiKeyUpdate',
   apiKeyRevoke: 'apiKey.auditActions.apiKeyRevoke',
   apiKeyRefused: 'apiKey.auditActions.apiKeyRefused',
+  driverCardAssign: 'driverCard.auditAssign',
 } as const;
 
 const CLIENT_PREFIX = 'client:';
