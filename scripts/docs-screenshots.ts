@@ -54,6 +54,7 @@ const SHOTS: Shot[] = [
   { name: 'statistics-cost', path: '/statistics/cost' },
   { name: 'statistics-health', path: '/statistics/health' },
   { name: 'statistics-safety', path: '/statistics/safety' },
+  { name: 'maintenance-status', path: '/maintenance/status', ready: '[data-testid=maintenance-usage]' },
   { name: 'team-break-rules', path: '/team/breakRules' },
   { name: 'team-order-schedule', path: '/team/orderSchedule' },
   { name: 'fleet-vehicles', path: '/fleet/vehicleList', ready: '.ant-table-tbody tr.ant-table-row' },

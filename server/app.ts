@@ -36,6 +36,7 @@ import { upgradeInsecureRequestsOverHttps } from './platform/http/csp';
 import { installNulByteGuard } from './platform/http/nulBytes';
 import { installJsonBodyParser } from './platform/http/jsonBody';
 import { registerReports, reportSheetMakers } from './reports';
+import { registerDriverCardRoutes } from './drivers/cardRoutes';
 import { checkReportScheduleBody, registerReportMailRoutes, reportMailer, type ReportMailer } from './reportMail';
 import type { SmtpConfig } from './notify/smtp';
 import { alarmListSheet, registerAlarmFeature } from './alarmCentre';
@@ -264,6 +265,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('reportMail', reportMail);
   if (byName.has('reportSchedule')) registerReportMailRoutes(app, { db, mailer: reportMail });
+  if (byName.has('driver') && byName.has('vehicle')) registerDriverCardRoutes(app, { db });
   if (byName.has('vehicle') && byName.has('fence') && byName.has('policy'))
     registerAlarmFeature(app, {
       db,

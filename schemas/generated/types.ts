@@ -102,6 +102,10 @@ export interface Driver {
   licenseExpire?: string;
   hireDate?: string;
   status?: "active" | "leave" | "left";
+  /**
+   * The qualification certificate number the driver's IC card carries: the card reader's reports name the driver by it.
+   */
+  cardNo?: string;
   remark?: string;
   orgName?: string | null;
 }
@@ -428,7 +432,8 @@ export interface Notify {
     | "RepeatArrival"
     | "Skewing"
     | "MaintenanceDue"
-    | "MaintenanceOverdue";
+    | "MaintenanceOverdue"
+    | "FuelCardSuspect";
   channel: "platform" | "webhook" | "sms" | "email" | "app";
   receivers?: string;
   /**

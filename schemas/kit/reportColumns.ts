@@ -70,6 +70,53 @@ export const SAFETY_RANK_COLUMNS: ReadonlyArray<ReportColumn<SafetyRankRow>> = [
   { key: 'nightH', labelKey: 'reports.columns.nightH', kind: 'number', digits: 2, value: (r) => hours(r.nightS) },
 ];
 
+/** One driver's figures over a range (statistics/driver): a driver, a card no driver holds, or the unassigned rest. */
+export interface DriverStatsRow extends BehaviourCounts {
+  kind: 'driver' | 'unknownCard' | 'unassigned';
+  driverId: number | null;
+  driverName: string | null;
+  cardNo: string | null;
+  mileageKm: number;
+  drivingS: number;
+  idleS: number;
+  tripCount: number;
+  fuelL: number;
+  maxSpeed: number;
+  score: number | null;
+  alarmCount: number;
+  nightS: number;
+}
+
+export const DRIVER_STATS_COLUMNS: ReadonlyArray<ReportColumn<DriverStatsRow>> = [
+  { key: 'kind', labelKey: 'driverStats.columns.kind', kind: 'enum', enumPrefix: 'driverStats.kinds', value: (r) => r.kind },
+  text<DriverStatsRow>('driverName', 'reports.columns.driver'),
+  text<DriverStatsRow>('cardNo', 'driverStats.columns.cardNo'),
+  num<DriverStatsRow>('mileageKm', 'reports.ledger.mileageKm', 1),
+  { key: 'drivingH', labelKey: 'reports.ledger.drivingH', kind: 'number', digits: 2, value: (r) => hours(r.drivingS) },
+  num<DriverStatsRow>('tripCount', 'reports.ledger.tripCount'),
+  num<DriverStatsRow>('score', 'reports.columns.score', 1),
+  num<DriverStatsRow>('alarmCount', 'reports.columns.alarmCount'),
+  ...behaviourColumns<DriverStatsRow>(),
+];
+
+/** One driver's share of the ledger on one local day (statistics/driver, by day). */
+export interface DriverDayRow extends Pick<
+  DriverStatsRow,
+  'kind' | 'driverId' | 'driverName' | 'cardNo' | 'mileageKm' | 'drivingS' | 'tripCount'
+> {
+  date: string;
+}
+
+export const DRIVER_DAY_COLUMNS: ReadonlyArray<ReportColumn<DriverDayRow>> = [
+  text<DriverDayRow>('date', 'reports.ledger.date'),
+  { key: 'kind', labelKey: 'driverStats.columns.kind', kind: 'enum', enumPrefix: 'driverStats.kinds', value: (r) => r.kind },
+  text<DriverDayRow>('driverName', 'reports.columns.driver'),
+  text<DriverDayRow>('cardNo', 'driverStats.columns.cardNo'),
+  num<DriverDayRow>('mileageKm', 'reports.ledger.mileageKm', 1),
+  { key: 'drivingH', labelKey: 'reports.ledger.drivingH', kind: 'number', digits: 2, value: (r) => hours(r.drivingS) },
+  num<DriverDayRow>('tripCount', 'reports.ledger.tripCount'),
+];
+
 export interface HealthVehicleRow {
   vehicleId: number;
   licence: string;

@@ -8,11 +8,12 @@
  * alarm, says whether it is still due.
  */
 
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
 import { localDay } from '../intelligence/localDay';
 import type { RaisedAlarm } from '../intelligence/alarms/store';
-import { ALARM_META, type AlarmType } from '../intelligence/alarms/types';
+import type { AlarmType } from '../intelligence/alarms/types';
+import { raiseOnce } from './clockAlarm';
 import { scheduleUsage, type ScheduleUsage } from './scheduleUsage';
 
 export const MAINTENANCE_ALARM_TYPES = ['MaintenanceDue', 'MaintenanceOverdue'] as const satisfies readonly AlarmType[];
@@ -31,9 +32,6 @@ export async function maintenanceAlarms(db: Kysely<DB>, now: number, timeZone: s
   const due = (await scheduleUsage(db, localDay(now, timeZone), timeZone)).filter((u) => u.status.state !== 'ok');
   const raised: RaisedAlarm[] = [];
   for (const u of due) {
-    const type: AlarmType = u.status.state === 'overdue' ? 'MaintenanceOverdue' : 'MaintenanceDue';
-    const meta = ALARM_META[type];
-    const subject = cycleSubject(u);
     const detail = {
       scheduleId: u.scheduleId,
       scheduleName: u.scheduleName,
@@ -44,33 +42,21 @@ export async function maintenanceAlarms(db: Kysely<DB>, now: number, timeZone: s
       baseDay: u.baseDay,
       dueDay: u.dueDay,
     };
-    const value = remainingOf(u);
-    const at = new Date(now);
-    const r = await sql<{ id: number; latitude: number | null; longitude: number | null }>`
-      INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, latitude, longitude, value, detail)
-      SELECT ${u.vehicleId}, ${type}, ${meta.category}, ${meta.level}, ${subject}, ${at}, ${at}, ${at},
-             (SELECT latitude FROM vehicle_state WHERE vehicle_id = ${u.vehicleId}), (SELECT longitude FROM vehicle_state WHERE vehicle_id = ${u.vehicleId}),
-             ${value}, ${JSON.stringify(detail)}::jsonb
-      ON CONFLICT (vehicle_id, type, subject) WHERE type IN ('MaintenanceDue', 'MaintenanceOverdue') DO NOTHING
-      RETURNING id, latitude, longitude`.execute(db);
-    const row = r.rows[0];
-    if (row)
-      raised.push({
-        id: row.id,
+    const alarm = await raiseOnce(
+      db,
+      {
         vehicleId: u.vehicleId,
         orgPath: u.orgPath,
-        type,
-        subject,
-        begin: now,
-        end: now,
-        level: meta.level,
-        category: meta.category,
-        latitude: row.latitude,
-        longitude: row.longitude,
-        value,
-        fenceId: null,
+        type: u.status.state === 'overdue' ? 'MaintenanceOverdue' : 'MaintenanceDue',
+        subject: cycleSubject(u),
+        at: now,
+        firedAt: now,
+        value: remainingOf(u),
         detail,
-      });
+      },
+      MAINTENANCE_ALARM_TYPES,
+    );
+    if (alarm) raised.push(alarm);
   }
   return raised;
 }

@@ -1,8 +1,9 @@
-/** The report routes over derived data: trips and track, the ledger, the dashboard and the live map, trip settings, driving behaviour and health, safety settings and the score's explanation and reviews, team monitoring, maintenance status, costs. */
+/** The report routes over derived data: trips and track, the ledger, the dashboard and the live map, trip settings, driving behaviour and health, safety settings and the score's explanation and reviews, team monitoring, maintenance status, costs, statistics per driver. */
 
 import type { FastifyInstance } from 'fastify';
 import { registerBehaviourRoutes, safetySheet } from './behaviourRoutes';
 import { dailySheet, registerDailyRoutes } from './dailyRoutes';
+import { registerDriverStatsRoutes } from './driverStatsRoutes';
 import { registerDashboardRoutes } from './dashboardRoutes';
 import { healthSheet, registerHealthRoutes } from './healthRoutes';
 import { sheetMaker } from './reportSheet';
@@ -33,6 +34,7 @@ export function registerReports(app: FastifyInstance, deps: ReportDeps): void {
   registerTeamRoutes(app, deps);
   registerMaintenanceRoutes(app, deps);
   registerCostRoutes(app, deps);
+  registerDriverStatsRoutes(app, deps);
 }
 
 /** The report sheets a scheduled report may attach, by report: the exports' own makers. */

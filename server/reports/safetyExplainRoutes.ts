@@ -1,7 +1,7 @@
 /**
  * Why a vehicle's safety score is what it is: over a rolling window (default four weeks to a day),
  * each event with its place, the weight it is scored with, its share of the score and its review,
- * and the vehicle's percentile among its organisation's vehicles. And the review of one event
+ * and the vehicle's percentile among its organisation's vehicles (each event with its driver by IC card session). And the review of one event
  * (dismissed as false: it leaves the score; coached: it stays), audited, kept in its own table so
  * that re-derivation never deletes it.
  */
@@ -17,9 +17,10 @@ import { idParam, int, num } from '../platform/crud/routeSpec';
 import { EVENT_KINDS, SPEEDING_SEVERITIES, type EventKind, type SpeedingSeverity } from '../intelligence/behaviour/events';
 import { impactOf, NORMALISED_BY, safetyScore, weightOf, type Exposure, type ScoredEvent } from '../intelligence/behaviour/score';
 import { safetySettingsFor, WEIGHT_KEYS } from '../intelligence/behaviour/settings';
+import { attributeInstants } from '../drivers/attribution';
 import { groupsOf, notDismissed } from './behaviourRoutes';
 import { daysBefore, today } from './ranges';
-import { date, instant, listOf } from './schemas';
+import { date, driverRefSchema, instant, listOf } from './schemas';
 import { vehicleInScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
 
@@ -108,7 +109,11 @@ export async function explainScore(db: Kysely<DB>, vehicleId: number, orgId: num
     LEFT JOIN member m ON m.id = r.reviewed_by
     WHERE e.vehicle_id = ${vehicleId} AND e.day >= ${begin}::date AND e.day <= ${end}::date
     ORDER BY e.at, e.kind`.execute(db);
-  const events = r.rows.map((e) => {
+  const drivers = await attributeInstants(
+    db,
+    r.rows.map((e) => ({ vehicleId, at: new Date(e.at).getTime() })),
+  );
+  const events = r.rows.map((e, i) => {
     const scored: ScoredEvent = { kind: e.kind, severity: e.severity, count: Number(e.count), durationS: Number(e.durationS) };
     // What the event takes off the score as it stands, and what it would if it counted.
     const impact = impactOf(scored, exposure, w);
@@ -128,6 +133,7 @@ export async function explainScore(db: Kysely<DB>, vehicleId: number, orgId: num
       normalisedBy: NORMALISED_BY[e.kind],
       impact,
       share: e.state === 'dismissed' ? 0 : impact,
+      driver: drivers[i],
       review: e.state
         ? {
             state: e.state,
@@ -192,6 +198,7 @@ const explainAnswer = {
         normalisedBy: { enum: ['distance', 'drivingTime', 'drivingHours'] },
         impact: { type: 'number', description: 'points the event takes off the score when it counts' },
         share: { type: 'number', description: 'points it takes off now: 0 when dismissed' },
+        driver: driverRefSchema,
         review: {
           type: ['object', 'null'],
           properties: {

@@ -13,6 +13,13 @@ export const place = {
   properties: { latitude: num, longitude: num, time: instant },
 } as const;
 
+/** Who drove, by the IC card sessions: null when no card session covers it (unassigned). */
+export const driverRefSchema = {
+  type: ['object', 'null'],
+  description: 'the driver by IC card session (driverId null: a card no driver holds); null: unassigned',
+  properties: { driverId: { type: ['integer', 'null'] }, driverName: { type: ['string', 'null'] }, cardNo: { type: 'string' } },
+} as const;
+
 export const tripSchema = {
   type: 'object',
   properties: {
@@ -29,6 +36,7 @@ export const tripSchema = {
     open: { type: 'boolean', description: 'no stop has ended it yet' },
     start: place,
     stop: place,
+    driver: driverRefSchema,
   },
 } as const;
 

@@ -11,6 +11,7 @@ import { NONE } from '../platform/auth/caller';
 import { idParam } from '../platform/crud/routeSpec';
 import type { DB, TripTable } from '../platform/db/tables';
 import { notFound } from '../platform/http/errors';
+import { attributeSpans } from '../drivers/attribution';
 import { timeRange } from './ranges';
 import {
   listOf,
@@ -58,6 +59,15 @@ export const tripOut = (t: TripRow) => ({
   start: { latitude: t.start_latitude, longitude: t.start_longitude, time: iso(t.begin_time) },
   stop: { latitude: t.end_latitude, longitude: t.end_longitude, time: iso(t.end_time) },
 });
+
+/** Trips as answered, each with its driver by the card sessions (server/drivers/attribution.ts). */
+export async function withDrivers(db: Kysely<DB>, trips: readonly TripRow[]) {
+  const drivers = await attributeSpans(
+    db,
+    trips.map((t) => ({ vehicleId: t.vehicle_id, begin: new Date(t.begin_time).getTime(), end: new Date(t.end_time).getTime() })),
+  );
+  return trips.map((t, i) => ({ ...tripOut(t), driver: drivers[i] }));
+}
 
 interface StopRow {
   begin_time: Date;
@@ -143,7 +153,13 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
           LIMIT ${body.pageSize} OFFSET ${(body.pageIndex - 1) * body.pageSize}`.execute(db),
         sql<{ n: number }>`SELECT count(*)::int AS n FROM trip WHERE ${where}`.execute(db),
       ]);
-      return { data: rows.rows.map(tripOut), total: count.rows[0].n, totalExact: true, pageIndex: body.pageIndex, pageSize: body.pageSize };
+      return {
+        data: await withDrivers(db, rows.rows),
+        total: count.rows[0].n,
+        totalExact: true,
+        pageIndex: body.pageIndex,
+        pageSize: body.pageSize,
+      };
     },
   );
 
@@ -251,7 +267,7 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
       const fuelL = Math.round(trips.rows.reduce((s, t) => s + (t.fuel_l ?? 0), 0) * 100) / 100;
       return {
         points,
-        trips: trips.rows.map(tripOut),
+        trips: await withDrivers(db, trips.rows),
         stops: stops.rows.map(stopOut),
         summary: { ...summary, tripCount: trips.rows.length, idleS, fuelL },
       };

@@ -137,6 +137,8 @@ teams.forEach((team, t) => {
       licenseClass: i % 2 ? 'B2' : 'A2',
       licenseExpire: `${2027 + (n % 4)}-06-30`,
       status: 'active',
+      // The qualification certificate number on the driver's IC card (the simulator's card reports carry it).
+      cardNo: `QC${310000 + n * 97}`,
     });
     const serviceEnd = i === PER_TEAM - 1 ? '2026-01-31' : `${2027 + (n % 2)}-12-31`;
     vehicles.push({

@@ -120,6 +120,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('实时监控', '/fleet', 'monitor', 'EnvironmentOutlined'),
   ]),
   area('保养维修', 'maintenance', 'ToolOutlined', [
+    page('保养状态', '/maintenance', 'status', 'AlertOutlined'),
     page('保养计划', '/maintenance', 'schedule', 'ToolOutlined', crud('maintenanceSchedule', '保养计划')),
     page('维修工单', '/maintenance', 'workOrder', 'FileDoneOutlined', crud('workOrder', '维修工单')),
     page('其他费用', '/maintenance', 'vehicleCost', 'MoneyCollectOutlined', crud('vehicleCost', '费用')),
@@ -145,6 +146,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('行驶日报', '/statistics', 'daily', 'CalendarOutlined'),
     page('油耗统计', '/statistics', 'fuel', 'LineChartOutlined'),
     page('健康指数', '/statistics', 'health', 'HeartOutlined'),
+    page('司机统计', '/statistics', 'driver', 'IdcardOutlined'),
     page('安全统计', '/statistics', 'safety', 'SafetyOutlined', [['审核安全事件', 'safetyEvent-review']]),
     page('安全评分解读', '/statistics', 'safetyExplain', 'SafetyOutlined', [], { hidden: true, activeMenu: '/statistics/safety' }),
     page('定时报表', '/statistics', 'reportSchedule', 'MailOutlined', [

@@ -7,6 +7,7 @@ import { demoFixtures } from '../seed/fixtures';
 import type { Jt808Version } from '../telematics/jt808/codec';
 import type { FleetStarter } from '../telematics';
 import { createMonthPartition, MONTHLY_TABLES, monthOf } from '../telematics/store/partitions';
+import { UNKNOWN_CARD_TERMINAL, UNKNOWN_DEMO_CARD } from './cards';
 import { Fleet, type FleetTerminal } from './fleet';
 import { playHistory } from './history';
 import { CITIES } from './vehicle';
@@ -31,9 +32,13 @@ export async function demoFleet(db: Kysely<DB>, count: number): Promise<FleetTer
     longitude: number | null;
     mileage_km: number | null;
     fuel_l: number | null;
+    card_no: string | null;
+    driver_name: string | null;
   }>`
-    SELECT t.terminal_no, t.protocol, o.code AS team, l.auth_code, s.latitude, s.longitude, s.mileage_km, s.fuel_l
+    SELECT t.terminal_no, t.protocol, o.code AS team, l.auth_code, s.latitude, s.longitude, s.mileage_km, s.fuel_l,
+           d.card_no, d.name AS driver_name
     FROM terminal t LEFT JOIN vehicle v ON v.terminal_id = t.id LEFT JOIN organisation o ON o.id = v.org_id
+    LEFT JOIN driver d ON d.id = v.driver_id
     LEFT JOIN terminal_link l ON l.terminal_id = t.id LEFT JOIN vehicle_state s ON s.vehicle_id = v.id
     WHERE t.terminal_no IN (${sql.join(numbers)}) AND t.in_use IS NOT FALSE`.execute(db);
   const byTeam = new Map<string, typeof r.rows>();
@@ -55,6 +60,13 @@ export async function demoFleet(db: Kysely<DB>, count: number): Promise<FleetTer
         row.latitude === null || row.longitude === null
           ? undefined
           : { latitude: row.latitude, longitude: row.longitude, mileageKm: row.mileage_km, fuelL: row.fuel_l },
+      // The vehicle's usual driver carries their card; one vehicle's driver a card the platform does not know.
+      card:
+        row.terminal_no === numbers[UNKNOWN_CARD_TERMINAL]
+          ? UNKNOWN_DEMO_CARD
+          : row.card_no
+            ? { cardNo: row.card_no, name: row.driver_name ?? '' }
+            : undefined,
     });
   }
   return out;

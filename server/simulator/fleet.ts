@@ -7,6 +7,7 @@
 import type { Jt808Version, LocationInput } from '../telematics/jt808/codec';
 import { ClosedError, NoReplyError, RefusedError, SimTerminal } from './terminal';
 import type { LatencyHistogram } from './latency';
+import { LiveCardHolder, type SimCard } from './cards';
 import { CITIES, SimVehicle, type City, type VehicleStart } from './vehicle';
 
 export interface FleetTerminal {
@@ -17,6 +18,8 @@ export interface FleetTerminal {
   authCode?: string;
   /** Where its vehicle was last seen: the run starts there (absent: somewhere in its city). */
   start?: VehicleStart;
+  /** The IC card its driver inserts and removes (absent: the vehicle sends no card events). */
+  card?: SimCard;
 }
 
 export interface FleetOptions {
@@ -72,6 +75,7 @@ class Member {
   private outageLeft = 0;
   private clock = Date.now();
   private buffered: LocationInput[] = [];
+  private readonly cards: LiveCardHolder | null;
   blindBatches = 0;
   connects = 0;
   refused = false;
@@ -95,6 +99,7 @@ class Member {
       ackLatency: o.ackLatency,
     });
     this.terminal.authCode = spec.authCode;
+    this.cards = spec.card ? new LiveCardHolder(spec.card) : null;
     this.terminal.on('close', () => this.onClose());
   }
 
@@ -150,6 +155,8 @@ class Member {
     const step = this.fleet.opts.timeStepMs;
     this.clock = step ? this.clock + step : Date.now();
     const report = this.vehicle.step((step ?? this.fleet.opts.intervalMs) / 1000, this.clock);
+    const card = this.cards?.next(report);
+    if (card) t.cardEvent(card); // kept by the terminal until acknowledged, like its reports
     const chance = this.fleet.opts.outageChance ?? 1 / 400;
     if (this.outageLeft === 0 && chance > 0 && Math.random() < chance) this.outageLeft = 5 + Math.floor(Math.random() * 20);
     if (this.outageLeft > 0) {

@@ -8,6 +8,7 @@
 import type { LocationInput } from '../telematics/jt808/codec';
 import { playLegs, type Leg, type ScriptOptions, type ScriptState } from './dayScript';
 import type { FleetTerminal } from './fleet';
+import { dayCardEvents } from './cards';
 import { SimTerminal } from './terminal';
 import { CITIES, rng, type City } from './vehicle';
 
@@ -172,6 +173,8 @@ export async function playHistory(opts: HistoryOptions): Promise<{ positions: nu
         terminals.map(async (t, i) => {
           const reports = perTerminal[i][day] ?? [];
           for (let k = 0; k < reports.length; k += BATCH_ITEMS) t.reportBatch(reports.slice(k, k + BATCH_ITEMS), true);
+          const card = opts.terminals[i].card;
+          if (card) for (const e of dayCardEvents(reports, card)) t.cardEvent(e);
           positions += reports.length;
           await t.drain(120_000).catch((err: unknown) => {
             if (!opts.stopped?.()) throw err;

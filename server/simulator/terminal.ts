@@ -14,6 +14,7 @@ import {
   MsgId,
   PARAM,
   type DecodedMessage,
+  type DriverIdentityBody,
   type Jt808BodyInput,
   type Jt808Version,
   type LocationInput,
@@ -192,6 +193,11 @@ export class SimTerminal extends EventEmitter {
   reportBatch(items: LocationInput[], blind: boolean): boolean {
     this.stats.positions += items.length;
     return this.sendTracked({ msgId: MsgId.BatchLocation, body: { type: blind ? 1 : 0, items } }, items);
+  }
+
+  /** Sends a 0x0702 IC card report (a card inserted or removed); kept until acknowledged. */
+  cardEvent(body: DriverIdentityBody): boolean {
+    return this.sendTracked({ msgId: MsgId.DriverIdentity, body }, []);
   }
 
   heartbeat(): void {

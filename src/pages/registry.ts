@@ -2,6 +2,7 @@ import type { PageLoader } from './pageModule';
 import { alarmPages } from './alarm';
 import { dashboardPages } from './dashboard';
 import { fleetPages } from './fleet';
+import { maintenancePages } from './maintenance';
 import { operationPages } from './operation';
 import { schemaPages } from './schemaPages';
 import { statisticsPages } from './statistics';
@@ -23,6 +24,7 @@ export const pageRegistry: Readonly<Record<string, PageLoader>> = {
   ...dashboardPages,
   ...alarmPages,
   ...fleetPages,
+  ...maintenancePages,
   ...operationPages,
   ...statisticsPages,
   ...systemPages,

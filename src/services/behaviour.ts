@@ -1,5 +1,6 @@
 import type { BehaviourFigures } from '../../schemas/kit/behaviourFigures';
 import type { HealthVehicleRow, SafetyRankRow } from '../../schemas/kit/reportColumns';
+import type { DriverRef } from './drivers';
 import { call } from './http/call';
 import type { LedgerCriteria } from './reports';
 
@@ -86,6 +87,8 @@ export interface SafetyEvent {
   /** Points it takes off now (0 when dismissed). */
   share: number;
   review: SafetyEventReview | null;
+  /** Who drove, by IC card session. */
+  driver?: DriverRef;
 }
 
 export interface SafetyExplanation {

@@ -2,6 +2,7 @@ import type { Page } from '../../schemas/kit/entity';
 import type { ObdMessage, PositionMessage } from '../../schemas/kit/telemetry';
 import type { LiveRaisedAlarm } from '../../schemas/kit/monitor';
 import type { Row } from './entity';
+import type { DriverRef } from './drivers';
 import { call } from './http/call';
 import type { MonitorItem } from './monitor';
 
@@ -26,6 +27,8 @@ export interface Trip {
   avgSpeed: number;
   start: TripPoint;
   stop: TripPoint;
+  /** Who drove, by IC card session (absent on answers that do not attribute). */
+  driver?: DriverRef;
 }
 
 export interface Segment {

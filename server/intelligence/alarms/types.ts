@@ -44,6 +44,8 @@ export const EXTRA_ALARM_TYPES = [
   // Maintenance schedules (server/maintenance/), raised by their own clock.
   'MaintenanceDue',
   'MaintenanceOverdue',
+  // A fuel card purchase with no refuel seen, or more litres than the tank (server/maintenance/fuelCardMatch.ts).
+  'FuelCardSuspect',
 ] as const;
 
 export const ALARM_TYPES = [...SPEC_ALARM_TYPES, ...EXTRA_ALARM_TYPES] as const;
@@ -93,13 +95,14 @@ export const ALARM_META: Record<AlarmType, { category: AlarmCategory; level: Ala
   // Vehicle health, beside the trouble codes they are often serviced with.
   MaintenanceDue: { category: 'obd', level: 'low' },
   MaintenanceOverdue: { category: 'obd', level: 'medium' },
+  FuelCardSuspect: { category: 'ai', level: 'high' },
 };
 
 /**
  * Types raised by the clock rather than by reports: the report deriver never rebuilds them. The
  * maintenance ones are instant (never open), so closing open clock alarms never touches them.
  */
-export const CLOCK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OfflineLongTime', 'MaintenanceDue', 'MaintenanceOverdue']);
+export const CLOCK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OfflineLongTime', 'MaintenanceDue', 'MaintenanceOverdue', 'FuelCardSuspect']);
 
 /** Marks, in `detail.sources`, a StopLongTime the clock opened past a quiet terminal's last report (stopClock.ts). */
 export const CLOCK_SOURCE = 'clock';

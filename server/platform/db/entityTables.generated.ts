@@ -23,7 +23,7 @@ export interface BusinessInfoTable extends EntityRow { org_id: number; company_n
 export interface ConfigParseFileTable extends EntityRow { org_id: number; name: string; enabled: Generated<boolean | null>; file_name: string | null; file_size: number | null; latest_operator: string | null; latest_operated_at: Timestamp | null; remark: string | null; }
 
 /** Table `driver` of schemas/driver.schema.json. */
-export interface DriverTable extends EntityRow { org_id: number; name: string; mobile: string; gender: string | null; license_no: string | null; license_class: string | null; license_expire: string | null; hire_date: string | null; status: Generated<string | null>; remark: string | null; }
+export interface DriverTable extends EntityRow { org_id: number; name: string; mobile: string; gender: string | null; license_no: string | null; license_class: string | null; license_expire: string | null; hire_date: string | null; status: Generated<string | null>; card_no: string | null; remark: string | null; }
 
 /** Table `endorsement` of schemas/endorsement.schema.json. */
 export interface EndorsementTable extends EntityRow { org_id: number; vehicle_id: number; insurer: string | null; policy_no: string; endorsement_no: string; change_type: Generated<string | null>; effective_date: string | null; premium_change: number | null; content: string | null; }

@@ -202,6 +202,21 @@ export interface TerminalMessageTable {
   flags: unknown;
 }
 
+/** A card inserted into or removed from a vehicle's IC card reader (0x0702), by device time. */
+export interface DriverCardEventTable {
+  id: Generated<string>;
+  terminal_id: number;
+  vehicle_id: number;
+  at: Timestamp;
+  action: 'in' | 'out';
+  card_no: string | null;
+  read_result: number | null;
+  holder_name: string | null;
+  issuer: string | null;
+  id_number: string | null;
+  received_at: Generated<Date>;
+}
+
 /** One uploaded photo, recording or clip; its file is DATA_DIR/media/<sha256[0..2]>/<sha256>. */
 export interface MediaTable {
   id: Generated<string>;
@@ -545,6 +560,7 @@ export interface DB extends EntityDB {
   terminal_refusal: TerminalRefusalTable;
   terminal_message: TerminalMessageTable;
   media: MediaTable;
+  driver_card_event: DriverCardEventTable;
   position: PositionTable;
   vehicle_state: VehicleStateTable;
   terminal_command: TerminalCommandTable;

@@ -18,7 +18,6 @@ export const KEPT_DECODED: ReadonlySet<number> = new Set<number>([
   MsgId.VehicleControlResponse,
   MsgId.AreasResponse,
   MsgId.RecorderData,
-  MsgId.DriverIdentity,
   MsgId.CanData,
   MsgId.MediaEvent,
   MsgId.MediaData,

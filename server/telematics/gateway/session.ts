@@ -29,6 +29,7 @@ import { OBD_RECORD_TYPE, toObdRow } from '../store/obdRecords';
 import { positionFault, toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
 import type { SessionHost } from './host';
 import { checksumAction } from './checksumPolicy';
+import { cardEventOf, keepCardEvent } from './cardEvents';
 import { bodyBytesHex, describeBody, KEPT_DECODED } from './decodedMessages';
 import { keepMessage, type KeptMessage } from './messageLog';
 import { checkAuthentication, registerTerminal } from './registration';
@@ -326,6 +327,9 @@ export class Session {
       case MsgId.Waybill:
         this.keep(m, { kind: 'waybill', text: m.body.text, bodyHex: m.body.hex });
         return;
+      case MsgId.DriverIdentity:
+        this.cardEvent(m);
+        return;
       case MsgId.MediaData:
         if (this.host.media) this.saveMedia(m);
         else this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
@@ -539,11 +543,43 @@ export class Session {
       encryption: h.encryption,
     };
     if (h.protocolVersion !== undefined) m.protocolVersion = h.protocolVersion;
+    if (!h.packet && h.msgId === MsgId.DriverIdentity && this.isOwn(m)) {
+      this.refuseCard(m, reason);
+      return true;
+    }
     if (h.packet || !KEPT_DECODED.has(h.msgId) || !this.isOwn(m)) return false;
     this.host.log.info({ terminalId: this.terminalId, msgId: h.msgId, reason }, 'jt808 malformed body kept');
     const body = packet.subarray(h.bodyOffset, Math.min(packet.length - 1, h.bodyOffset + h.bodyLength));
     this.keep(m, { kind: 'malformed', text: reason, bodyHex: body.toString('hex') }, MESSAGE_ERROR);
     return true;
+  }
+
+  /**
+   * 0x0702: the card event it stands for is written, then acknowledged; a report that is none
+   * (cardEvents.ts says why) is refused as a message error with the reason logged, and nothing is kept.
+   */
+  private cardEvent(m: Extract<KnownMessage, { msgId: typeof MsgId.DriverIdentity }>): void {
+    const what = cardEventOf(this.identity!, m.body, Date.now());
+    if ('reason' in what) return this.refuseCard(m, what.reason);
+    this.pendingRecords++;
+    keepCardEvent(this.host.db, what.event)
+      .then(
+        () => this.reply(m, OK),
+        (err: unknown) => {
+          this.host.stats.storeFailures++;
+          this.host.log.warn({ err, terminalId: this.terminalId }, 'jt808 card event not kept');
+        },
+      )
+      .finally(() => {
+        this.pendingRecords--;
+        this.updateFlow();
+      });
+  }
+
+  private refuseCard(m: Header, reason: string): void {
+    this.host.stats.refusedMessages++;
+    this.host.log.info({ terminalId: this.terminalId, msgId: m.msgId, reason }, 'jt808 driver identity refused');
+    this.reply(m, MESSAGE_ERROR);
   }
 
   /** A waybill or a vendor message: written, then acknowledged (the terminal resends if the write fails). */

@@ -5,7 +5,7 @@ import type { AlarmCategory, AlarmRow } from '../../services/alarms';
 
 /** The types a page's type filter offers (the server's alarm model, by category). */
 export const TYPES_BY_CATEGORY: Record<AlarmCategory, readonly string[]> = {
-  ai: ['Fatigue', 'FuelDrain', 'RepeatArrival', 'Skewing'],
+  ai: ['Fatigue', 'FuelDrain', 'RepeatArrival', 'Skewing', 'FuelCardSuspect'],
   fence: ['FenceIn', 'FenceOut', 'AreaInOut', 'RouteInOut'],
   obd: ['Fault', 'ObdAlarm', 'MaintenanceDue', 'MaintenanceOverdue'],
   terminal: [

@@ -19,6 +19,7 @@ import {
   type DistributionKey,
 } from './dashboardModel';
 import HealthBandsCard from './HealthBandsCard';
+import MaintenanceCard from './MaintenanceCard';
 import { useDashboard } from './useDashboard';
 
 const EChart = lazy(() => import('../../components/charts/EChart'));
@@ -182,6 +183,7 @@ export default function DashboardPage() {
         )}
       </Card>
       <HealthBandsCard />
+      <MaintenanceCard />
     </Space>
   );
 }

@@ -9,6 +9,7 @@ import { reviewSafetyEvent, type ReviewState, type SafetyEvent } from '../../ser
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
+import { driverText } from './driverModel';
 import SafetyEventMap from './SafetyEventMap';
 import {
   DEFAULT_WINDOW_WEEKS,
@@ -61,6 +62,7 @@ export default function SafetyExplainPage() {
 
   const columns: ColumnsType<SafetyEvent> = [
     { key: 'at', title: t('console.statistics.safetyExplain.time'), render: (_, e) => parseTime(e.at) ?? '' },
+    { key: 'driver', title: t('console.vehicleDetail.driver'), render: (_, e) => driverText(e.driver, t) },
     {
       key: 'kind',
       title: t('console.statistics.safetyExplain.kind'),

@@ -12,6 +12,7 @@ import { useViewRoute } from '../../shell/viewRoute';
 import { statusOf, STATUS_COLOURS } from '../fleet/monitor/monitorModel';
 import { orgLine, tabOf, type DetailTab } from './detailModel';
 import { trackRange } from './playback';
+import { MaintenanceTab } from './MaintenanceTab';
 import { MessagesTab } from './MessagesTab';
 import { ConditionTab, HistoryTab, StatisticsTab } from './tabs';
 import TrackPlayback from './TrackPlayback';
@@ -116,6 +117,7 @@ export default function VehicleDetailPage() {
             children: <StatisticsTab vehicleId={id} orgId={report.vehicle.orgId} orgPath={line} />,
           },
           { key: 'condition', label: t('console.vehicleDetail.tab.condition'), children: <ConditionTab vehicleId={id} report={report} /> },
+          { key: 'maintenance', label: t('console.vehicleDetail.tab.maintenance'), children: <MaintenanceTab vehicleId={id} /> },
         ]}
       />
     </Card>

@@ -19,6 +19,7 @@ import { parseTime } from '../../utils/formatTime';
 import { formatDuration } from '../../utils/duration';
 import { statusOf } from '../fleet/monitor/monitorModel';
 import { policyThresholdText } from '../alarm/alarmModel';
+import { driverText } from '../statistics/driverModel';
 import LedgerChart from './LedgerChart';
 import { newestFirst, policiesFor } from './detailModel';
 import { faultTitle } from './messageText';
@@ -68,6 +69,7 @@ export function HistoryTab({ vehicleId, range, onReplay }: { vehicleId: number; 
             render: (v: number) => t('console.monitor.mileageValue', { km: v.toFixed(1) }),
           },
           { title: t('console.vehicleDetail.duration'), dataIndex: 'durationS', render: (v: number) => formatDuration(v, t) },
+          { title: t('console.vehicleDetail.driver'), key: 'driver', render: (_: unknown, trip: Trip) => driverText(trip.driver, t) },
           {
             title: t('console.vehicleDetail.maxSpeed'),
             dataIndex: 'maxSpeed',

@@ -15,12 +15,27 @@ import { LEVEL_COLOURS, TYPES_BY_CATEGORY, VALUE_UNITS } from '../../../src/page
 import { COUNT_KEYS, DISTRIBUTION_KEYS, LEDGER_KEYS } from '../../../src/pages/dashboard/dashboardModel';
 import { POLICY_PARAMS } from '../../../schemas/kit/policyParams';
 import { entities, schemaEntities } from '../../../schemas/generated/registry';
-import { BREAK_RULE_COLUMNS, HEALTH_VEHICLE_COLUMNS, SAFETY_RANK_COLUMNS, SCHEDULE_COLUMNS } from '../../../schemas/kit/reportColumns';
+import {
+  BREAK_RULE_COLUMNS,
+  DRIVER_DAY_COLUMNS,
+  DRIVER_STATS_COLUMNS,
+  HEALTH_VEHICLE_COLUMNS,
+  SAFETY_RANK_COLUMNS,
+  SCHEDULE_COLUMNS,
+} from '../../../schemas/kit/reportColumns';
 import { HEALTH_BANDS } from '../../../src/services/behaviour';
+import { DUE_STATES } from '../../../src/services/maintenance';
 import { STATUS_COLOURS as SEND_STATUSES, TRIGGERS as SEND_TRIGGERS } from '../../../src/pages/statistics/reportSchedule';
 
 const SHIFTS = (entities.schedule.properties.shift as { enum?: string[] }).enum ?? [];
-const REPORT_COLUMNS = [...BREAK_RULE_COLUMNS, ...HEALTH_VEHICLE_COLUMNS, ...SAFETY_RANK_COLUMNS, ...SCHEDULE_COLUMNS] as ReadonlyArray<{
+const REPORT_COLUMNS = [
+  ...BREAK_RULE_COLUMNS,
+  ...HEALTH_VEHICLE_COLUMNS,
+  ...SAFETY_RANK_COLUMNS,
+  ...SCHEDULE_COLUMNS,
+  ...DRIVER_STATS_COLUMNS,
+  ...DRIVER_DAY_COLUMNS,
+] as ReadonlyArray<{
   labelKey: string;
 }>;
 
@@ -69,6 +84,12 @@ const dynamic: Record<string, readonly string[]> = {
   'console.dashboard.units.${LEDGER_UNITS[k]}': ['km', 'l', 'yuan'].map((k) => `console.dashboard.units.${k}`),
   'console.reportSchedule.statuses.${v}': Object.keys(SEND_STATUSES).map((v) => `console.reportSchedule.statuses.${v}`),
   'console.reportSchedule.triggers.${v}': SEND_TRIGGERS.map((v) => `console.reportSchedule.triggers.${v}`),
+  ...Object.fromEntries(
+    ['console.maintenance.states.${s}', 'console.maintenance.states.${v}'].map((k) => [
+      k,
+      DUE_STATES.map((s) => `console.maintenance.states.${s}`),
+    ]),
+  ),
   'console.statistics.fuel.${e.kind}': ['refuel', 'drain'].map((k) => `console.statistics.fuel.${k}`),
   'entity.vehicle.enums.status.${String(b.key)}': ((entities.vehicle.properties.status as { enum?: string[] }).enum ?? []).map(
     (v) => `entity.vehicle.enums.status.${v}`,

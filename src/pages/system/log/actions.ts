@@ -45,6 +45,7 @@ export const ACTION_KEYS = {
   subscriptionDelete: 'subscription.auditActions.subscriptionDelete',
   subscriptionReplay: 'subscription.auditActions.subscriptionReplay',
   subscriptionPaused: 'subscription.auditActions.subscriptionPaused',
+  driverCardAssign: 'driverCard.auditAssign',
 } as const;
 
 const CLIENT_PREFIX = 'client:';

@@ -23,6 +23,7 @@ const DRAIN = `${ALARMS}/detectors/fuelDrain.ts`;
 const OFFLINE_CLOCK = `${ALARMS}/offlineClock.ts`;
 const STOP_CLOCK = `${ALARMS}/stopClock.ts`;
 const MAINTENANCE_CLOCK = 'maintenance/maintenanceAlarms.ts';
+const FUEL_CARD_CLOCK = 'maintenance/fuelCardMatch.ts';
 
 /** Each type's rules (files relative to server/). */
 const RULES: Record<AlarmType, readonly string[]> = {
@@ -64,6 +65,8 @@ const RULES: Record<AlarmType, readonly string[]> = {
   // Schedules falling due: the calendar and the odometer, on the maintenance clock.
   MaintenanceDue: [MAINTENANCE_CLOCK],
   MaintenanceOverdue: [MAINTENANCE_CLOCK],
+  // Fuel card purchases against the refuels seen, on the same clock.
+  FuelCardSuspect: [FUEL_CARD_CLOCK],
 };
 
 function sourceFiles(dir: string): string[] {
@@ -115,7 +118,9 @@ describe('one rule, one place', () => {
 
   it('writes alarm rows only from the pass and the clock, and announces them only from the engine', () => {
     const writers = files.filter((f) => /INSERT INTO alarm\b/.test(f.text)).map((f) => f.rel);
-    expect(writers.sort()).toEqual([`${ALARMS}/offlineClock.ts`, `${ALARMS}/stopClock.ts`, `${ALARMS}/store.ts`, MAINTENANCE_CLOCK].sort());
+    expect(writers.sort()).toEqual(
+      [`${ALARMS}/offlineClock.ts`, `${ALARMS}/stopClock.ts`, `${ALARMS}/store.ts`, 'maintenance/clockAlarm.ts'].sort(),
+    );
     const publishers = files.filter((f) => /publish\(\s*'alarm\.raised'/.test(f.text)).map((f) => f.rel);
     expect(publishers).toEqual([`${ALARMS}/engine.ts`]);
   });

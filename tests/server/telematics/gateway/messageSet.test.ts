@@ -2,6 +2,7 @@
  * The 2019 messages the gateway decodes and keeps, over real TCP on both databases: each is
  * acknowledged once written, its decoded body kept as JSON beside its bytes; a body that does not
  * decode is kept raw with the reason and answered "message error"; 0x0004 gets the server's time.
+ * (0x0702 driver identity has a table of its own: tests/server/drivers/driverSessions.test.ts.)
  */
 import {
   encodeFrame,
@@ -49,14 +50,11 @@ describe.each(BACKENDS)('the 2019 message set through the gateway on %s', (backe
       .orderBy('id')
       .execute();
 
-  it('keeps driver identity, media events, attributes and CAN data decoded, acknowledging each once written', async () => {
+  it('keeps events, media events, attributes and CAN data decoded, acknowledging each once written', async () => {
     const phone = demoTerminal(7);
     const raw = await online(phone);
     const messages: Jt808BodyInput[] = [
-      {
-        msgId: MsgId.DriverIdentity,
-        body: { status: 1, time: T, readResult: 0, name: '张三', certificate: 'QC123456', issuer: '上海运管', validUntil: '20271231' },
-      },
+      { msgId: MsgId.EventReport, body: { eventId: 7 } },
       { msgId: MsgId.MediaEvent, body: { mediaId: 42, type: 0, format: 0, event: 3, channel: 1 } },
       {
         msgId: MsgId.AttributesResponse,
@@ -87,7 +85,7 @@ describe.each(BACKENDS)('the 2019 message set through the gateway on %s', (backe
     expect(replies.slice(2).map(answer).sort(bySerial)).toEqual(messages.map((m, i) => [m.msgId, serials[i], 0]));
     const rows = new Map((await kept(phone)).map((r) => [r.msg_id, r]));
     expect([...rows.values()].map((r) => r.kind)).toEqual(messages.map(() => 'decoded'));
-    expect(JSON.parse(rows.get(MsgId.DriverIdentity)!.text!)).toMatchObject({ status: 1, time: T, name: '张三', certificate: 'QC123456' });
+    expect(JSON.parse(rows.get(MsgId.EventReport)!.text!)).toEqual({ eventId: 7 });
     expect(JSON.parse(rows.get(MsgId.MediaEvent)!.text!)).toEqual({ mediaId: 42, type: 0, format: 0, event: 3, channel: 1 });
     expect(rows.get(MsgId.MediaEvent)!.body_hex).toBe('0000002a00000301');
     expect(JSON.parse(rows.get(MsgId.AttributesResponse)!.text!)).toMatchObject({ model: 'ANY', iccid: '89860012345678901234' });
@@ -121,24 +119,24 @@ describe.each(BACKENDS)('the 2019 message set through the gateway on %s', (backe
   it('keeps a body that does not decode raw with the reason, answers "message error", and carries on', async () => {
     const phone = demoTerminal(9);
     const raw = await online(phone);
-    // A card record cut before its validity date.
-    const cut = encodeFrame({ msgId: MsgId.DriverIdentity, phone, serial: 60 }, Buffer.from('0126112116000000' + '00', 'hex'));
+    // A media event cut before its event code.
+    const cut = encodeFrame({ msgId: MsgId.MediaEvent, phone, serial: 60 }, Buffer.from('0000002a0000', 'hex'));
     raw.sendBytes(cut);
     raw.send(phone, { msgId: MsgId.Heartbeat });
     const replies = await raw.waitFor(4);
     // The heartbeat is answered at once, the kept body once written: in either order.
     expect(replies.slice(2).map(answer)).toEqual(
       expect.arrayContaining([
-        [MsgId.DriverIdentity, 60, 2],
+        [MsgId.MediaEvent, 60, 2],
         [MsgId.Heartbeat, 3, 0],
       ]),
     );
     expect(await kept(phone)).toEqual([
       {
         kind: 'malformed',
-        msg_id: MsgId.DriverIdentity,
-        text: expect.stringMatching(/BAD_BODY: 0x0702: certificate needs 20 bytes/),
-        body_hex: '012611211600000000',
+        msg_id: MsgId.MediaEvent,
+        text: expect.stringMatching(/BAD_BODY: 0x0800: event needs 1 bytes/),
+        body_hex: '0000002a0000',
       },
     ]);
     expect(raw.closed).toBe(false);

@@ -1,0 +1,62 @@
+import { call } from './http/call';
+
+/** Maintenance due state (server/reports/maintenanceRoutes.ts) and a work order from a schedule (server/maintenance/workOrderRoutes.ts). */
+
+export const DUE_STATES = ['overdue', 'due', 'ok'] as const;
+export type DueState = (typeof DUE_STATES)[number];
+
+/** The code that creates work orders (the work order schema's create permission). */
+export const WORK_ORDER_ADD_CODE = 'workOrder-add';
+
+/** One schedule × vehicle: what it used since its last service, what is left, its state. */
+export interface ScheduleUsage {
+  scheduleId: number;
+  scheduleName: string;
+  vehicleId: number;
+  licence: string;
+  orgId: number;
+  state: DueState;
+  trigger: 'km' | 'hours' | 'days' | null;
+  baseDay: string;
+  dueDay: string | null;
+  lastWorkOrderId: number | null;
+  odometerKm: number | null;
+  usedKm: number | null;
+  usedHours: number | null;
+  usedDays: number;
+  intervalKm: number | null;
+  intervalHours: number | null;
+  intervalDays: number | null;
+  remainingKm: number | null;
+  remainingHours: number | null;
+  remainingDays: number | null;
+}
+
+export type DueCounts = Record<DueState, number>;
+
+export interface MaintenanceStatus {
+  counts: DueCounts;
+  data: ScheduleUsage[];
+}
+
+export interface MaintenanceCriteria {
+  orgId?: number | null;
+  vehicleId?: number | null;
+  state?: DueState | null;
+}
+
+/** Every schedule × vehicle in the caller's scope, overdue first, and the counts per state (of all states). */
+export const maintenanceStatus = (criteria: MaintenanceCriteria = {}) =>
+  call<MaintenanceStatus>('/vehicle/maintenance/status', { method: 'POST', data: { criteria } });
+
+/** One vehicle's schedules with their state. */
+export const vehicleMaintenance = (vehicleId: number) =>
+  call<MaintenanceStatus>(`/vehicle/maintenance/vehicle/${vehicleId}`, { method: 'GET' });
+
+/** A work order for a vehicle's schedule (titled by the schedule); refused while one is unfinished. */
+export const workOrderFromSchedule = (scheduleId: number, vehicleId: number) =>
+  call<{ id: number }>('/vehicle/workOrder/fromSchedule', {
+    method: 'POST',
+    data: { scheduleId, vehicleId },
+    authority: WORK_ORDER_ADD_CODE,
+  });
