@@ -12,7 +12,7 @@ import type { FieldError } from '../../schemas/kit/errors';
 import type { BodyCheck } from '../platform/crud/routes';
 import { pathOfOrg, pathUnder } from '../platform/scope';
 import { isMailbox } from './smtp';
-import { literalTargetProblem, type TargetAllow } from './target';
+import { targetFieldError, type TargetAllow } from './target';
 
 /** The receivers as written, one each. */
 const receiverEntries = (receivers: unknown): string[] =>
@@ -29,16 +29,8 @@ const LABEL = 'entity.notify.fields';
 export function notifyRuleCheck(allow: TargetAllow): BodyCheck {
   return async (body, { db, caller }) => {
     const errors: FieldError[] = [];
-    if (typeof body.url === 'string' && body.url) {
-      const problem = literalTargetProblem(body.url, allow);
-      if (problem)
-        errors.push({
-          field: 'url',
-          key: problem === 'scheme' ? 'notify.urlNotHttp' : 'notify.targetForbidden',
-          params: {},
-          labelKey: `${LABEL}.url`,
-        });
-    }
+    const target = typeof body.url === 'string' && body.url ? targetFieldError(body.url, allow, `${LABEL}.url`) : null;
+    if (target) errors.push(target);
     const logins = [...new Set(receiverEntries(body.receivers).filter((x) => !isPhoneNumber(x) && !isMailbox(x.toLowerCase())))];
     if (logins.length) {
       const ruleOrg = typeof body.orgId === 'number' ? body.orgId : caller.orgId;

@@ -10,6 +10,7 @@
 
 import dns from 'node:dns';
 import net from 'node:net';
+import type { FieldError } from '../../schemas/kit/errors';
 
 /** What the operator allows beyond public addresses: host names (exact, or `*.` suffixes) and address ranges. */
 export interface TargetAllow {
@@ -178,4 +179,11 @@ export function parseTargetAllow(value: string | undefined): TargetAllow {
     } else throw new Error(`WEBHOOK_ALLOW: "${entry}" is not a host name, address or CIDR range`);
   }
   return { names, suffixes, ranges, text: entries.join(',') };
+}
+
+/** A target URL field's error as every form that takes one reports it (a rule's, a subscription's), or null when allowed. */
+export function targetFieldError(url: string, allow: TargetAllow, labelKey: string): FieldError | null {
+  const problem = literalTargetProblem(url, allow);
+  if (!problem) return null;
+  return { field: 'url', key: problem === 'scheme' ? 'notify.urlNotHttp' : 'notify.targetForbidden', params: {}, labelKey };
 }

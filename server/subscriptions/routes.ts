@@ -20,7 +20,7 @@ import type { DB } from '../platform/db/tables';
 import { invalid, notFound } from '../platform/http/errors';
 import { offsetOf, pageOf, pagingBodySchema, pagingOf } from '../platform/paging';
 import { pathOfOrg, pathUnder } from '../platform/scope';
-import { literalTargetProblem, type TargetAllow } from '../notify/target';
+import { targetFieldError, type TargetAllow } from '../notify/target';
 import { deliveryKey } from './deliverer';
 import { EVENT_TYPES } from './events';
 import { replay, resume } from './outbox';
@@ -134,16 +134,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
     orgId: number,
   ): Promise<void> => {
     const errors: FieldError[] = [];
-    if (body.url !== undefined) {
-      const problem = literalTargetProblem(body.url, allow);
-      if (problem)
-        errors.push({
-          field: 'url',
-          key: problem === 'scheme' ? 'notify.urlNotHttp' : 'notify.targetForbidden',
-          params: {},
-          labelKey: `${LABELS}.url`,
-        });
-    }
+    const target = body.url !== undefined ? targetFieldError(body.url, allow, `${LABELS}.url`) : null;
+    if (target) errors.push(target);
     if (body.orgId !== undefined) {
       const r = await sql`SELECT 1 FROM organisation o WHERE o.id = ${orgId} AND ${pathUnder('o.path', caller.orgPath)}`.execute(db);
       if (!r.rows.length) errors.push({ field: 'orgId', key: 'subscription.orgOutside', params: {}, labelKey: `${LABELS}.orgId` });

@@ -1,11 +1,11 @@
-import { Alert, App, Button, Drawer, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Drawer, Form, Input, InputNumber, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import OrgTreeSelect from '../../components/schema/OrgTreeSelect';
 import type { Row } from '../../components/schema/pageContract';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
-import { copyText } from '../../utils/copyText';
+import SecretShownOnce from '../../components/secret/SecretShownOnce';
 import {
   API_KEY_CODE,
   createApiKey,
@@ -84,27 +84,17 @@ function KeysDrawer({ apiUserId, name, onClose }: { apiUserId: number; name: str
   return (
     <Drawer open title={t('apiKey.console.title', { name })} onClose={onClose} width={960} destroyOnHidden>
       {created && (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 16 }}
-          data-testid="api-key-created"
-          message={t('apiKey.console.shownOnce')}
-          description={
-            <Space.Compact style={{ width: '100%' }}>
-              <Input readOnly value={created.key} onFocus={(e) => e.target.select()} data-testid="api-key-secret" />
-              <Button
-                onClick={async () => {
-                  if (await copyText(created.key)) void message.success(t('apiKey.console.copied'));
-                }}
-              >
-                {t('apiKey.console.copy')}
-              </Button>
-              <Button type="primary" onClick={() => setCreated(null)}>
-                {t('apiKey.console.done')}
-              </Button>
-            </Space.Compact>
-          }
+        <SecretShownOnce
+          secret={created.key}
+          labels={{
+            shownOnce: t('apiKey.console.shownOnce'),
+            copy: t('apiKey.console.copy'),
+            copied: t('apiKey.console.copied'),
+            done: t('apiKey.console.done'),
+          }}
+          testId="api-key-created"
+          secretTestId="api-key-secret"
+          onDone={() => setCreated(null)}
         />
       )}
       <Form<NewApiKey>

@@ -1,27 +1,11 @@
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Checkbox,
-  DatePicker,
-  Drawer,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Space,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
+import { App, Button, Card, Checkbox, DatePicker, Drawer, Form, Input, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useCallback, useEffect, useState } from 'react';
 import OrgTreeSelect from '../../components/schema/OrgTreeSelect';
 import RefSelect from '../../components/schema/RefSelect';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
-import { copyText } from '../../utils/copyText';
+import SecretShownOnce from '../../components/secret/SecretShownOnce';
 import { parseTime } from '../../utils/formatTime';
 import {
   createSubscription,
@@ -57,7 +41,6 @@ const PAGE_SIZE = 20;
 /** Event subscriptions: list, create (the secret shown once), pause and resume, delete, the delivery log and replay. */
 export default function SubscriptionPage() {
   const t = useT();
-  const { message } = App.useApp();
   const [rows, setRows] = useState<Subscription[]>([]);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedSubscription | null>(null);
@@ -90,27 +73,17 @@ export default function SubscriptionPage() {
       }
     >
       {created && (
-        <Alert
-          type="warning"
-          showIcon
-          style={{ marginBottom: 16 }}
-          data-testid="subscription-created"
-          message={t('subscription.console.shownOnce')}
-          description={
-            <Space.Compact style={{ width: '100%' }}>
-              <Input readOnly value={created.secret} onFocus={(e) => e.target.select()} data-testid="subscription-secret" />
-              <Button
-                onClick={async () => {
-                  if (await copyText(created.secret)) void message.success(t('subscription.console.copied'));
-                }}
-              >
-                {t('subscription.console.copy')}
-              </Button>
-              <Button type="primary" onClick={() => setCreated(null)}>
-                {t('subscription.console.done')}
-              </Button>
-            </Space.Compact>
-          }
+        <SecretShownOnce
+          secret={created.secret}
+          labels={{
+            shownOnce: t('subscription.console.shownOnce'),
+            copy: t('subscription.console.copy'),
+            copied: t('subscription.console.copied'),
+            done: t('subscription.console.done'),
+          }}
+          testId="subscription-created"
+          secretTestId="subscription-secret"
+          onDone={() => setCreated(null)}
         />
       )}
       <Table<Subscription>
