@@ -3,7 +3,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
 import StatsFilter from '../../components/statistics/StatsFilter';
 import { initialCriteria, type StatsCriteria } from '../../components/statistics/statsCriteria';
-import { costSummary, type CostGroup, type CostRow, type CostSummary } from '../../services/costs';
+import { costSummary, type CostRow, type CostSummary } from '../../services/costs';
 import { useT } from '../../session/useT';
 import { COST_PARTS, COST_TOTALS, costDigits, type CostLabel, type CostTableGroup } from './costModel';
 import { ledgerCriteriaOf, seriesOption } from './statisticsModel';
