@@ -24,6 +24,7 @@ export default function CostPage() {
   const [criteria, setCriteria] = useState<StatsCriteria>(() => initialCriteria(30));
   const [grain, setGrain] = useState<Grain>('day');
   const [group, setGroup] = useState<CostTableGroup>('vehicle');
+  // A failed call (the API layer shows why) leaves no figures rather than zeros.
   const failed: CostSummary | undefined = undefined;
   const periods = useCriteriaData(
     useMemo(() => ({ ...ledgerCriteriaOf(criteria), by: grain }), [criteria, grain]),
