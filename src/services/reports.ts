@@ -79,12 +79,6 @@ export const ledgerDaily = (criteria: LedgerCriteria) =>
 /** Where the same rows and totals download as an xlsx, in the table's columns (body: `{criteria}`). */
 export const LEDGER_DAILY_EXPORT = `${LEDGER}/mileageAndFuelByDayAndVehicle/export`;
 
-export type LedgerOrgRow = LedgerFigures & { orgId: number; orgName: string; vehicles: number };
-
-/** The ledger summed per organisation (each vehicle's own), most cost first. */
-export const ledgerByOrg = (criteria: LedgerCriteria) =>
-  call<LedgerOrgRow[]>(`${LEDGER}/mileageAndFuelByOrg`, { method: 'POST', data: { criteria }, ...quiet });
-
 export interface FuelEvent {
   id: number;
   vehicleId: number;

@@ -134,9 +134,9 @@ describe('statistics', () => {
     ]);
     await page.getByTestId('fuel-chart').locator('canvas').waitFor();
 
-    await openPage(page, '/statistics/cost', 'dailyDrivingBehavior/mileageAndFuelByDay');
+    await openPage(page, '/statistics/cost', 'cost/summary');
     await page.getByTestId('cost-chart').locator('canvas').waitFor();
-    await page.getByTestId('cost-vehicles').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    await page.getByTestId('cost-rows').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await screenshot(page, 'statistics-cost');
     expect(problems).toEqual([]);
     await context.close();

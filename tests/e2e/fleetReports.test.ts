@@ -150,9 +150,14 @@ describe('statistics', () => {
     await page.locator('[data-testid=health-chart] canvas, [data-testid=health-chart-empty]').first().waitFor();
     await page.getByTestId('health-total-healthy').locator('.ant-statistic-content-value').waitFor();
 
-    await openPage(page, '/statistics/cost', 'dailyDrivingBehavior/mileageAndFuelByOrg');
-    await rowsOf(page, 'cost-orgs').first().waitFor();
-    await rowsOf(page, 'cost-vehicles').first().waitFor();
+    await openPage(page, '/statistics/cost', 'cost/summary');
+    await rowsOf(page, 'cost-rows').first().waitFor();
+    await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/vehicle/cost/summary') && r.request().postDataJSON().criteria.by === 'org'),
+      page.getByTestId('cost-group').getByText('按组织').click(),
+    ]);
+    await page.getByTestId('cost-rows').locator('thead').getByText('组织', { exact: true }).waitFor();
+    await rowsOf(page, 'cost-rows').first().waitFor();
 
     await openPage(page, '/fleet/vehicle', 'dailyDrivingBehavior/mileageAndFuelByDay');
     await page.getByTestId('statistics-fuel').getByTestId('fuel-chart').locator('canvas').waitFor();

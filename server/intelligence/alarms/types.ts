@@ -102,7 +102,12 @@ export const ALARM_META: Record<AlarmType, { category: AlarmCategory; level: Ala
  * Types raised by the clock rather than by reports: the report deriver never rebuilds them. The
  * maintenance ones are instant (never open), so closing open clock alarms never touches them.
  */
-export const CLOCK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>(['OfflineLongTime', 'MaintenanceDue', 'MaintenanceOverdue', 'FuelCardSuspect']);
+export const CLOCK_TYPES: ReadonlySet<AlarmType> = new Set<AlarmType>([
+  'OfflineLongTime',
+  'MaintenanceDue',
+  'MaintenanceOverdue',
+  'FuelCardSuspect',
+]);
 
 /** Marks, in `detail.sources`, a StopLongTime the clock opened past a quiet terminal's last report (stopClock.ts). */
 export const CLOCK_SOURCE = 'clock';

@@ -12,7 +12,7 @@ export interface LedgerVehicleTableProps {
   testId: string;
 }
 
-/** The ledger per vehicle beside a `LedgerTrendCard` (fuel and cost pages): licence first, then the page's figures. */
+/** The ledger per vehicle beside a `LedgerTrendCard` (the fuel page): licence first, then the page's figures. */
 export default function LedgerVehicleTable({ title, series, columns, testId }: LedgerVehicleTableProps) {
   const t = useT();
   return (

@@ -1,92 +1,145 @@
-import { Card, Space, Table } from 'antd';
-import { useState } from 'react';
+import { Card, Col, Row, Segmented, Skeleton, Space, Statistic, Table } from 'antd';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
 import StatsFilter from '../../components/statistics/StatsFilter';
 import { initialCriteria, type StatsCriteria } from '../../components/statistics/statsCriteria';
-import { ledgerByOrg, type LedgerOrgRow } from '../../services/reports';
+import { costSummary, type CostRow, type CostSummary } from '../../services/costs';
 import { useT } from '../../session/useT';
-import LedgerTrendCard from './LedgerTrendCard';
-import LedgerVehicleTable from './LedgerVehicleTable';
-import { ledgerCriteriaOf, per100Km } from './statisticsModel';
+import { COST_PARTS, COST_TOTALS, costDigits, type CostLabel, type CostTableGroup } from './costModel';
+import { ledgerCriteriaOf, seriesOption } from './statisticsModel';
 import { useCriteriaData } from './useCriteriaData';
-import { useLedgerSeries, type Grain } from './useLedgerSeries';
+import type { Grain } from './useLedgerSeries';
 
-/** Cost: fuel cost by day or month, by vehicle and by organisation (cost per 100 km beside each). */
+const EChart = lazy(() => import('../../components/charts/EChart'));
+
+/**
+ * Cost: the true cost of the vehicles in the filter's range from the cost summary (fuel from the
+ * ledger, maintenance from done work orders, the other costs entered or imported): the totals, the
+ * three costs stacked by day or month, and a table by vehicle, model or organisation with cost per
+ * km and per day.
+ */
 export default function CostPage() {
   const t = useT();
   const fmt = useNumberFormat();
   const [criteria, setCriteria] = useState<StatsCriteria>(() => initialCriteria(30));
   const [grain, setGrain] = useState<Grain>('day');
-  const s = useLedgerSeries(criteria, grain);
-  const orgs = useCriteriaData(criteria, (c) => ledgerByOrg(ledgerCriteriaOf(c)), []);
+  const [group, setGroup] = useState<CostTableGroup>('vehicle');
+  // A failed call (the API layer shows why) leaves no figures rather than zeros.
+  const failed: CostSummary | undefined = undefined;
+  const periods = useCriteriaData(
+    useMemo(() => ({ ...ledgerCriteriaOf(criteria), by: grain }), [criteria, grain]),
+    costSummary,
+    failed,
+  );
+  const table = useCriteriaData(
+    useMemo(() => ({ ...ledgerCriteriaOf(criteria), by: group }), [criteria, group]),
+    costSummary,
+    failed,
+  );
+  const totals = table?.totals;
+  const label = (k: CostLabel) => t(`console.statistics.cost.${k}`);
+  const rows = periods?.rows ?? [];
+  const option = seriesOption(
+    rows.map((r) => r.label),
+    COST_PARTS.map((p) => ({ name: label(p), kind: 'bar' as const, stack: 'cost', values: rows.map((r) => r[p]), digits: 2 })),
+    fmt,
+  );
+  const figure = (key: Exclude<CostLabel, CostTableGroup>) => ({
+    key,
+    title: label(key),
+    align: 'right' as const,
+    render: (_: unknown, r: CostRow) => fmt(r[key], costDigits(key)),
+    sorter: (a: CostRow, b: CostRow) => (a[key] ?? -1) - (b[key] ?? -1),
+  });
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="statistics-cost">
       <Card size="small">
         <StatsFilter value={criteria} onChange={setCriteria} />
       </Card>
-      <LedgerTrendCard
-        title={t('console.statistics.cost.title')}
-        series={s}
-        grain={grain}
-        onGrain={setGrain}
-        figure="cost"
-        barName={t('reports.ledger.cost')}
-        lineName={t('console.statistics.cost.per100')}
-        testId="cost-chart"
-      />
-      <LedgerVehicleTable
-        title={t('console.statistics.cost.perVehicle')}
-        series={s}
-        testId="cost-vehicles"
-        columns={[
-          {
-            key: 'cost',
-            title: t('reports.ledger.cost'),
-            align: 'right',
-            render: (_, r) => fmt(r.cost, 2),
-            sorter: (a, b) => a.cost - b.cost,
-            defaultSortOrder: 'descend',
-          },
-          { key: 'fuelL', title: t('reports.ledger.fuelL'), align: 'right', render: (_, r) => fmt(r.fuelL, 2) },
-          { key: 'mileageKm', title: t('reports.ledger.mileageKm'), align: 'right', render: (_, r) => fmt(r.mileageKm, 1) },
-          {
-            key: 'per100',
-            title: t('console.statistics.cost.per100'),
-            align: 'right',
-            render: (_, r) => fmt(per100Km(r.cost, r.mileageKm), 2),
-          },
-        ]}
-      />
-      <Card size="small" title={t('console.statistics.cost.perOrg')}>
-        <Table<LedgerOrgRow>
+      <Row gutter={[16, 16]} data-testid="cost-totals">
+        {COST_TOTALS.map((k) => (
+          <Col key={k} xs={12} md={8} xl={4}>
+            <Card size="small" loading={table === null} data-testid={`cost-total-${k}`}>
+              <Statistic title={label(k)} value={totals ? fmt(totals[k], costDigits(k)) : '–'} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+      <Card
+        size="small"
+        title={t('console.statistics.cost.breakdown')}
+        extra={
+          <Segmented
+            size="small"
+            value={grain}
+            onChange={(g) => setGrain(g as Grain)}
+            options={[
+              { value: 'day', label: t('console.statistics.byDay') },
+              { value: 'month', label: t('console.statistics.byMonth') },
+            ]}
+          />
+        }
+      >
+        <Suspense fallback={<Skeleton active />}>
+          <EChart
+            testId="cost-chart"
+            loading={periods === null}
+            empty={!rows.length}
+            emptyText={t('console.statistics.empty')}
+            option={option}
+          />
+        </Suspense>
+      </Card>
+      <Card
+        size="small"
+        title={t('console.statistics.cost.table')}
+        extra={
+          <Segmented
+            size="small"
+            value={group}
+            onChange={(g) => setGroup(g as CostTableGroup)}
+            data-testid="cost-group"
+            options={[
+              { value: 'vehicle', label: t('console.statistics.cost.byVehicle') },
+              { value: 'model', label: t('console.statistics.cost.byModel') },
+              { value: 'org', label: t('console.statistics.cost.byOrg') },
+            ]}
+          />
+        }
+      >
+        <Table<CostRow>
           size="small"
-          rowKey="orgId"
-          loading={orgs === null}
-          dataSource={orgs ?? []}
+          rowKey="key"
+          loading={table === null}
+          dataSource={table?.rows ?? []}
           locale={{ emptyText: t('console.statistics.empty') }}
           pagination={{ defaultPageSize: 10 }}
           scroll={{ x: 'max-content' }}
-          data-testid="cost-orgs"
+          data-testid="cost-rows"
           columns={[
-            { key: 'orgName', title: t('console.statistics.org'), dataIndex: 'orgName', fixed: 'left' },
-            { key: 'vehicles', title: t('console.statistics.cost.vehicles'), align: 'right', render: (_, r) => fmt(r.vehicles) },
             {
-              key: 'cost',
-              title: t('reports.ledger.cost'),
-              align: 'right',
-              render: (_, r) => fmt(r.cost, 2),
-              sorter: (a, b) => a.cost - b.cost,
-              defaultSortOrder: 'descend',
+              key: 'label',
+              title: label(group),
+              fixed: 'left',
+              // A vehicle without a model is summed under an empty one.
+              render: (_, r) => r.label || t('console.statistics.cost.noModel'),
             },
-            { key: 'fuelL', title: t('reports.ledger.fuelL'), align: 'right', render: (_, r) => fmt(r.fuelL, 2) },
-            { key: 'mileageKm', title: t('reports.ledger.mileageKm'), align: 'right', render: (_, r) => fmt(r.mileageKm, 1) },
-            {
-              key: 'per100',
-              title: t('console.statistics.cost.per100'),
-              align: 'right',
-              render: (_, r) => fmt(per100Km(r.cost, r.mileageKm), 2),
-            },
+            ...(group === 'vehicle'
+              ? []
+              : [
+                  {
+                    key: 'vehicles',
+                    title: t('console.statistics.cost.vehicles'),
+                    align: 'right' as const,
+                    render: (_: unknown, r: CostRow) => fmt(r.vehicles),
+                  },
+                ]),
+            ...COST_PARTS.map(figure),
+            { ...figure('total'), defaultSortOrder: 'descend' as const },
+            figure('mileageKm'),
+            figure('perKm'),
+            figure('perDay'),
           ]}
         />
       </Card>

@@ -23,6 +23,8 @@ export interface SeriesSpec {
   /** Drawn against the right-hand axis. */
   right?: boolean;
   digits: number;
+  /** Bars of the same stack are drawn on top of each other. */
+  stack?: string;
 }
 
 /** Bars and lines over a category axis (days or months), with a tooltip and a legend. */
@@ -56,6 +58,7 @@ export function seriesOption(categories: readonly string[], series: readonly Ser
       type: s.kind,
       yAxisIndex: s.right ? 1 : 0,
       data: s.values,
+      stack: s.stack,
       barMaxWidth: 24,
       smooth: s.kind === 'line',
     })),

@@ -25,6 +25,7 @@ import {
 } from '../../../schemas/kit/reportColumns';
 import { HEALTH_BANDS } from '../../../src/services/behaviour';
 import { DUE_STATES } from '../../../src/services/maintenance';
+import { COST_LABELS } from '../../../src/pages/statistics/costModel';
 import { STATUS_COLOURS as SEND_STATUSES, TRIGGERS as SEND_TRIGGERS } from '../../../src/pages/statistics/reportSchedule';
 
 const SHIFTS = (entities.schedule.properties.shift as { enum?: string[] }).enum ?? [];
@@ -90,6 +91,7 @@ const dynamic: Record<string, readonly string[]> = {
       DUE_STATES.map((s) => `console.maintenance.states.${s}`),
     ]),
   ),
+  'console.statistics.cost.${k}': COST_LABELS.map((k) => `console.statistics.cost.${k}`),
   'console.statistics.fuel.${e.kind}': ['refuel', 'drain'].map((k) => `console.statistics.fuel.${k}`),
   'entity.vehicle.enums.status.${String(b.key)}': ((entities.vehicle.properties.status as { enum?: string[] }).enum ?? []).map(
     (v) => `entity.vehicle.enums.status.${v}`,
