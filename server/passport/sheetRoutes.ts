@@ -150,7 +150,10 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
     const checked = (req: FastifyRequest, progress: Progress): Promise<CheckedRows> =>
       checkedWithProgress(
         progress,
-        async () => readSheet((await readUpload(req, XLSX_UPLOAD)).data),
+        async () => {
+          const upload = await readUpload(req, XLSX_UPLOAD);
+          return readSheet(upload.data, upload.filename);
+        },
         async (sheet) => {
           const caller = callerOf(req);
           const c = await checkCreateRows(db, m, caller, sheet, cols, t(req), readOnlyColumns(m), requestTimeZone(req));

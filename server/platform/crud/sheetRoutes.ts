@@ -27,7 +27,12 @@ import type { DB } from '../db/tables';
 
 /** Rows fetched per export query: big enough to amortise the round trip, small enough to stay flat. */
 export const EXPORT_BATCH = 2000;
-export const XLSX_UPLOAD = { maxBytes: 5 * 1024 * 1024, extensions: ['.xlsx'], missingKey: 'sheet.noFile', wrongTypeKey: 'sheet.notXlsx' };
+export const XLSX_UPLOAD = {
+  maxBytes: 5 * 1024 * 1024,
+  extensions: ['.xlsx', '.csv'],
+  missingKey: 'sheet.noFile',
+  wrongTypeKey: 'sheet.notXlsx',
+};
 
 /** Most rows an export may name by id: a page on screen (the console's largest page is far smaller). */
 export const EXPORT_MAX_IDS = 1000;
@@ -177,7 +182,10 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: Ent
   const checked = (req: FastifyRequest, progress: Progress, check: Check, renew: boolean): Promise<CheckedRows> =>
     checkedWithProgress(
       progress,
-      async () => readSheet((await readUpload(req, XLSX_UPLOAD)).data),
+      async () => {
+        const upload = await readUpload(req, XLSX_UPLOAD);
+        return readSheet(upload.data, upload.filename);
+      },
       (sheet) =>
         check(
           db,

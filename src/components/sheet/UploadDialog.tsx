@@ -11,7 +11,7 @@ import { useT } from '../../session/useT';
 import { templateFileName } from './fileNames';
 import { itemTitle } from '../schema/labels';
 import { entityTitle, fieldLabel } from './labels';
-import { fileProblem, humanSize, SHEET_EXTENSION, SHEET_MAX_BYTES, SHEET_MAX_ROWS } from './limits';
+import { fileProblem, humanSize, SHEET_EXTENSIONS, SHEET_MAX_BYTES, SHEET_MAX_ROWS } from './limits';
 import { errorLines, isSheetReport, linesPagination, type ErrorLine, type SheetReport } from './report';
 import ImportPlan from './ImportPlan';
 import { downloadSheet, uploadSheet } from '../../services/sheet';
@@ -193,7 +193,7 @@ export default function UploadDialog({ open, flow, entity, onClose, onDone }: Pr
           </Button>
         </Typography.Paragraph>
         <Upload.Dragger
-          accept={SHEET_EXTENSION}
+          accept={SHEET_EXTENSIONS.join(',')}
           multiple={false}
           showUploadList={false}
           disabled={busy}

@@ -19,7 +19,7 @@ it('tells the console the limits the server applies', () => {
   expect({
     bytes: consoleLimits.SHEET_MAX_BYTES,
     rows: consoleLimits.SHEET_MAX_ROWS,
-    ext: [consoleLimits.SHEET_EXTENSION],
+    ext: consoleLimits.SHEET_EXTENSIONS,
     ids: CONSOLE_MAX_IDS,
   }).toEqual({
     bytes: XLSX_UPLOAD.maxBytes,
