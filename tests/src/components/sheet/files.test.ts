@@ -29,7 +29,8 @@ describe('chosen file', () => {
 
   it('refuses other types, empty files and files over the limit, with message keys', () => {
     expect(fileProblem({ name: 'rows.xls', size: 10 })).toEqual({ key: 'console.sheet.notXlsx' });
-    expect(fileProblem({ name: 'rows.csv', size: 10 })).toEqual({ key: 'console.sheet.notXlsx' });
+    expect(fileProblem({ name: 'rows.txt', size: 10 })).toEqual({ key: 'console.sheet.notXlsx' });
+    expect(fileProblem({ name: 'Rows.CSV', size: 10 })).toBeNull();
     expect(fileProblem({ name: 'xlsx', size: 10 })).toEqual({ key: 'console.sheet.notXlsx' });
     expect(fileProblem({ name: 'rows.xlsx', size: 0 })).toEqual({ key: 'console.sheet.emptyFile' });
     expect(fileProblem({ name: 'rows.xlsx', size: SHEET_MAX_BYTES + 1 })).toEqual({
