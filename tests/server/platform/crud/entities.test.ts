@@ -131,6 +131,18 @@ const CASES: Record<string, { body: (ids: Ids) => Body; missing: string; message
     missing: 'cardNo',
     message: '卡号不能为空',
   },
+  reportSchedule: {
+    body: () => ({
+      name: '每日行驶日报',
+      report: 'daily',
+      frequency: 'daily',
+      sendTime: '07:30',
+      recipients: 'fleet@example.com',
+      language: 'zh-CN',
+    }),
+    missing: 'recipients',
+    message: '收件人（邮箱）不能为空',
+  },
   fuelCardTransaction: {
     body: (i) => ({ cardId: i.fuelCardId, purchasedAt: '2026-11-20T02:00:00.000Z', station: '中石化张江站', litres: 60, amount: 450 }),
     missing: 'litres',
