@@ -48,9 +48,9 @@ describe('terminals', () => {
       ['', '14400990003', 'obd', 'no number'],
     ]);
 
-    // Only xlsx files are sent.
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'rows.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b') });
-    await dialog.getByTestId('sheet-problem').getByText('只能上传 xlsx 文件').waitFor();
+    // Only xlsx and csv files are sent.
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'rows.txt', mimeType: 'text/plain', buffer: Buffer.from('a,b') });
+    await dialog.getByTestId('sheet-problem').getByText('只能上传 xlsx 或 csv 文件').waitFor();
 
     await dialog.locator('input[type=file]').setInputFiles({ name: 'terminals-bad.xlsx', mimeType: XLSX_TYPE, buffer: bad });
     const errors = dialog.getByTestId('sheet-errors');

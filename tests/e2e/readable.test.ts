@@ -144,6 +144,8 @@ describe('sidebar', () => {
       await page.locator('.ant-drawer-open [data-testid=sidebar-menu]').waitFor();
     }
     const menu = page.locator('.fs-sidebar [data-testid=sidebar-menu]').first();
+    // The account's menu loaded: its areas are there (before, the sidebar holds no area to open).
+    await menu.locator('.ant-menu-submenu').first().waitFor();
     // Every area open, one after the other (an area's entries show once it has unfolded).
     for (;;) {
       const closed = menu.locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title');

@@ -97,7 +97,7 @@ describe('npm run dev:mock', () => {
     expect(audit.status).toBe(200);
     // An upload goes through Umi's multipart parsing and on to the server's xlsx check; a download comes back as bytes.
     const form = new FormData();
-    form.append('file', new Blob(['a,b'], { type: 'text/csv' }), '车辆.csv');
+    form.append('file', new Blob(['a,b'], { type: 'text/plain' }), '车辆.txt');
     const upload = await fetch(`${base}/vehicle/vehicle/importValidate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}` },

@@ -273,7 +273,12 @@ export async function consoleScenario(side: Side): Promise<Step[]> {
   const bad = await xlsxFrom(template.body as Buffer, [{ 车牌号: '' }, { 车牌号: '沪M12347', '车架号（VIN）': 'not-a-vin' }]);
   await step('vehicle import validate', 'POST', '/api/vehicle/vehicle/importValidate', fileForm(good, '车辆导入.xlsx', XLSX));
   await step('vehicle import validate, bad rows', 'POST', '/api/vehicle/vehicle/importValidate', fileForm(bad, 'rows.xlsx', XLSX), 'en-US');
-  await step('vehicle import validate, not xlsx', 'POST', '/api/vehicle/vehicle/importValidate', fileForm('a,b', 'rows.csv', 'text/csv'));
+  await step(
+    'vehicle import validate, neither xlsx nor csv',
+    'POST',
+    '/api/vehicle/vehicle/importValidate',
+    fileForm('a,b', 'rows.txt', 'text/plain'),
+  );
   await step('vehicle import validate, no file', 'POST', '/api/vehicle/vehicle/importValidate', new FormData());
   await step('vehicle import', 'POST', '/api/vehicle/vehicle/import', fileForm(good, 'rows.xlsx', XLSX));
   await step('vehicle import again: every row unchanged', 'POST', '/api/vehicle/vehicle/import', fileForm(good, 'rows.xlsx', XLSX));
