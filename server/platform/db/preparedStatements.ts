@@ -15,8 +15,12 @@ import type pg from 'pg';
 
 /** Statements named at most; later new texts run unnamed. */
 const MAX_NAMED = 400;
-/** Texts counted at most before the count starts again (the named ones stay named). */
-const MAX_SEEN = 20_000;
+/**
+ * Texts remembered as seen once at most before they are forgotten (the named ones stay named): whole
+ * statement texts of a few kilobytes each, so a few megabytes. A repeated statement comes back
+ * within a pass, long before a few thousand one-off texts have passed.
+ */
+const MAX_SEEN = 2_000;
 
 /** The name of each prepared text (one per process: a name means the same text on every connection). */
 const named = new Map<string, string>();
