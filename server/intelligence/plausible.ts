@@ -11,6 +11,8 @@
  *   multipath outlier a few hundred metres off while driving implies far less than MAX_KMH, yet
  *   lengthens the track by twice its error. Over longer gaps speeds at the ends say nothing of the
  *   way between (a terminal that sleeps), so only MAX_KMH applies.
+ * - A fix within those bounds is still a detour when the way through it is longer than the speeds
+ *   drove while the way past it is not (isDetour): the trips' distance then goes past it.
  * - An odometer's advance is sane when it never runs backwards and never outruns MAX_KMH over the
  *   time between its readings (half a kilometre of rounding allowed), and, over a track of at least
  *   FROZEN_MIN_KM, when it covers at least FROZEN_SHARE of it (a frozen odometer reads 0). A trip
@@ -57,6 +59,31 @@ export function isJump(from: JumpFix, to: JumpFix, km: number): boolean {
   if (km / h > MAX_KMH) return true;
   const kmh = Math.max(from.speed, to.speed);
   return ms < SPEED_CHECK_MS && kmh >= SPEED_KMH && km > kmh * MARGIN * h + SPEED_SLACK_KM;
+}
+
+/**
+ * How far the way through a fix may exceed what the reported speeds cover before the fix is a
+ * detour (isDetour): GNSS speed is Doppler-measured and a road between fixes is at most as long as
+ * the speed over the time, so the way through two true fixes never exceeds it by more than the
+ * fixes' jitter.
+ */
+export const DETOUR_MARGIN = 1.02;
+export const DETOUR_SLACK_KM = 0.04;
+
+/**
+ * Whether fix `b`, between the good fixes `a` and `c` (all reporting speed, `a` to `c` under
+ * SPEED_CHECK_MS), is a detour: a multipath outlier too close to be a jump (isJump), yet one that
+ * lengthens the track. The way a→b→c (`viaKm`) is longer than the faster speed of each step covers
+ * in its time, while the way straight past it (`pastKm`, a→c) is not. A real bend fails the first
+ * test (the road through it is what the speeds drove); an outlier's error lengthens both steps.
+ * Decided once `c` is known, so the trips measure b's steps until then (metrics.ts).
+ */
+export function isDetour(a: JumpFix, b: JumpFix, c: JumpFix, viaKm: number, pastKm: number): boolean {
+  if (c.time - a.time >= SPEED_CHECK_MS || b.time <= a.time || c.time <= b.time) return false;
+  if (a.speed < SPEED_KMH || b.speed < SPEED_KMH || c.speed < SPEED_KMH) return false;
+  const drivenKm = (Math.max(a.speed, b.speed) * (b.time - a.time) + Math.max(b.speed, c.speed) * (c.time - b.time)) / 3_600_000;
+  const boundKm = drivenKm * DETOUR_MARGIN + DETOUR_SLACK_KM;
+  return viaKm > boundKm && pastKm <= boundKm;
 }
 
 /** A track at least this long is long enough to tell a frozen odometer. */

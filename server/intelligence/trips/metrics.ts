@@ -12,11 +12,14 @@
 
 import type { DerivePosition } from '../deriver';
 import { levelAt, round1, standingLevel, type FuelEvent, type FuelSample } from './fuel';
-import { FROZEN_MIN_KM, odometerPlausible } from '../plausible';
+import { distanceKm as geoDistanceKm } from '../geo';
+import { FROZEN_MIN_KM, isDetour as detour, odometerPlausible } from '../plausible';
 import { MIN_MOVING_KMH as MOVING_KMH } from './segment';
 
 /** Read once: under tsx an imported binding is a getter call on every use, here per position (segment.ts). */
 const MIN_MOVING_KMH = MOVING_KMH;
+const distanceKm = geoDistanceKm;
+const isDetour = detour;
 
 export interface TripMetrics {
   distanceKm: number;
@@ -43,6 +46,13 @@ export interface TripSums {
   last: number;
   /** The last point summed (the start, then `positions[last]`). */
   prev: DerivePosition | null;
+  /**
+   * The point the track came to `prev` from and the length of that step, counted as distance
+   * (null: none, or not while moving): `prev` is a detour (plausible.ts) when the next point shows
+   * the way through it too long, and the step is then taken back.
+   */
+  beforePrev: DerivePosition | null;
+  prevKm: number;
   maxSpeed: number;
   gnssKm: number;
   /** Σ over the good positions before `last` with the ACC on and standing: the time to the next position, at most the stop minutes. */
@@ -81,6 +91,8 @@ export function startSums(start: DerivePosition | null): TripSums {
     start,
     last: -1,
     prev: start,
+    beforePrev: null,
+    prevKm: 0,
     maxSpeed: 0,
     gnssKm: 0,
     idleMs: 0,
@@ -104,10 +116,25 @@ export function addToSums(s: TripSums, positions: readonly DerivePosition[], i: 
     if (q.acc && q.speed < MIN_MOVING_KMH) s.idleMs += Math.min(positions[s.last + 1].time - q.time, stopMs);
   }
   if (p.speed > s.maxSpeed) s.maxSpeed = p.speed;
-  const prev = s.prev;
+  let prev = s.prev;
+  const before = s.beforePrev;
+  if (before && prev && p.speed >= MIN_MOVING_KMH) {
+    const pastKm = distanceKm(before, p);
+    if (isDetour(before, prev, p, s.prevKm + km, pastKm)) {
+      // `prev` was an outlier: its step is taken back and the track goes past it.
+      s.gnssKm -= s.prevKm;
+      s.movingKm -= s.prevKm;
+      prev = before;
+      km = pastKm;
+    }
+  }
   if (prev && !(km < JITTER_STEP_KM && p.speed < MIN_MOVING_KMH && prev.speed < MIN_MOVING_KMH)) s.gnssKm += km;
-  if (prev && p.speed >= MIN_MOVING_KMH) s.movingKm += km;
+  const moving = prev !== null && p.speed >= MIN_MOVING_KMH;
+  if (moving) s.movingKm += km;
   takeOdometer(s, p);
+  // Only a step counted both ways can be taken back (a moving point's step is never jitter).
+  s.beforePrev = moving ? prev : null;
+  s.prevKm = moving ? km : 0;
   s.prev = p;
   s.last = i;
 }

@@ -12,7 +12,9 @@
  * - a GNSS jump (implied speed above MAX_KMH from the last good position, beyond JITTER_KM, or
  *   far beyond the speeds the fixes report: plausible.ts) is left out of motion and distance, and
  *   the last good position stays the anchor (an outlier is skipped, the step over it measured from
- *   before it);
+ *   before it). An outlier close enough to pass is taken back when the next position is a jump from
+ *   it but not from the good position before it, both driving (isShownOutlier): else the true
+ *   positions after it would all be jumps until a relocation;
  * - so is parked drift: a position with the ACC off and no speed, more than JITTER_KM (and at most
  *   DRIFT_KM) from a good position that stood too. The anchor stays where the vehicle parked, so a
  *   stop's wandering fixes neither move it nor lengthen the next trip's first step;
@@ -31,12 +33,21 @@
  */
 
 import type { DerivePosition } from '../deriver';
-import { JITTER_KM } from '../plausible';
+import { isJump, JITTER_KM, SPEED_CHECK_MS } from '../plausible';
 
 export { isJump, JITTER_KM, MAX_KMH, RELOCATION_MS } from '../plausible';
 export const MIN_MOVING_KMH = 5;
 /** Farther than this from where it stood is no drift (a vehicle moved without ACC or speed: the walk takes it as it is). */
 export const DRIFT_KM = 1;
+
+const driving = (p: DerivePosition) => p.acc && p.speed >= MIN_MOVING_KMH;
+
+/**
+ * Whether the good position `b`, driven to from the good position `a`, was an outlier that `c`
+ * (`acKm` from `a`) shows up, `c` being a jump from `b`: it is none from `a`, within SPEED_CHECK_MS.
+ */
+export const isShownOutlier = (a: DerivePosition, b: DerivePosition, c: DerivePosition, acKm: number): boolean =>
+  driving(a) && driving(b) && c.time - a.time < SPEED_CHECK_MS && !isJump(a, c, acKm);
 
 /** Whether `p` is parked drift from the good position `good` it is `km` from (see the header). */
 export const isDrift = (good: DerivePosition, p: DerivePosition, km: number): boolean =>

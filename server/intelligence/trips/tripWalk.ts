@@ -5,11 +5,13 @@
  * - whether it is a GNSS jump, a relocation or parked drift, and its distance from the good position before it;
  * - where trips and stops begin and end;
  * - the sums each trip measures (metrics.ts), and the stationary runs fuel events are found in.
- * What it has walked is never changed by what comes after, except in two places the walk keeps
+ * What it has walked is never changed by what comes after, except in three places the walk keeps
  * apart: a trip ends back where a stationary run began once the run lasts the stop minutes (the
- * trip's sums are kept as they stood at the run's start), and the open segment and stationary run
- * at the walk's end are closed only in `result()`, which changes nothing it holds. A relocation
- * (segment.ts) closes what was walked and walks again the positions it had skipped as jumps.
+ * trip's sums are kept as they stood at the run's start); a driving position the next one shows up
+ * as an outlier is taken back (the trip as it stood before it is kept: segment.ts isShownOutlier);
+ * and the open segment and stationary run at the walk's end are closed only in `result()`, which
+ * changes nothing it holds. A relocation (segment.ts) closes what was walked and walks again the
+ * positions it had skipped as jumps.
  */
 
 import type { DeriveObdRecord, DerivePosition } from '../deriver';
@@ -21,10 +23,17 @@ import type { Segment, StopSegment, TripSegment } from './segment';
 
 /** Read once: under tsx an imported binding is a getter call on every use, and these run per position (segment.ts). */
 const distanceKm = geoDistanceKm;
-const { isMoving, isJump, isDrift, RELOCATION_MS } = segmentRules;
+const { isMoving, isJump, isDrift, isShownOutlier, RELOCATION_MS, MIN_MOVING_KMH } = segmentRules;
 
 /** A segment as the walk holds it: a trip with its sums. */
 type Held = StopSegment | (TripSegment & { sums: TripSums });
+
+/** The open trip as it stood before its last good position was added (to take that position back). */
+interface TripBefore {
+  sums: TripSums;
+  last: number;
+  end: number;
+}
 
 export interface WalkedTrip {
   segment: TripSegment;
@@ -44,6 +53,9 @@ export interface WalkPoint {
   next: number;
   good: DerivePosition | null;
   goodIndex: number;
+  goodBefore: DerivePosition | null;
+  goodBeforeIndex: number;
+  tripBefore: TripBefore | null;
   current: Held | null;
   runStart: number;
   runStartTime: number;
@@ -57,6 +69,7 @@ export interface WalkPoint {
 }
 
 const copyHeld = (h: Held | null): Held | null => (h === null ? null : h.kind === 'trip' ? { ...h, sums: copySums(h.sums) } : { ...h });
+const copyBefore = (b: TripBefore | null): TripBefore | null => b && { ...b, sums: copySums(b.sums) };
 
 export class TripWalk {
   /** Index of the next position to walk. */
@@ -64,6 +77,14 @@ export class TripWalk {
   /** The last good position walked (not a GNSS jump), or the window's `before`; its index (-1: `before`). */
   private good: DerivePosition | null;
   private goodIndex = -1;
+  /**
+   * The good position before `good` and its index, and the open trip as it stood before `good`
+   * extended it (null: `good` did not drive on from a driving position): what a position that shows
+   * `good` up as an outlier goes back to (segment.ts isShownOutlier).
+   */
+  private goodBefore: DerivePosition | null = null;
+  private goodBeforeIndex = -1;
+  private tripBefore: TripBefore | null = null;
   private current: Held | null = null;
   /** Within a trip: index where the current stationary run began (-1: none), its time, and the trip's sums there. */
   private runStart = -1;
@@ -127,6 +148,9 @@ export class TripWalk {
     w.next = point.next;
     w.good = point.good;
     w.goodIndex = point.goodIndex;
+    w.goodBefore = point.goodBefore;
+    w.goodBeforeIndex = point.goodBeforeIndex;
+    w.tripBefore = copyBefore(point.tripBefore);
     w.current = copyHeld(point.current);
     w.runStart = point.runStart;
     w.runStartTime = point.runStartTime;
@@ -148,6 +172,9 @@ export class TripWalk {
       next: this.next,
       good: this.good,
       goodIndex: this.goodIndex,
+      goodBefore: this.goodBefore,
+      goodBeforeIndex: this.goodBeforeIndex,
+      tripBefore: copyBefore(this.tripBefore),
       current: copyHeld(this.current),
       runStart: this.runStart,
       runStartTime: this.runStartTime,
@@ -173,16 +200,25 @@ export class TripWalk {
         if (own) this.samples.push(own);
         sampledTo = i + 1;
       }
-      const good = this.good;
+      let good = this.good;
       let km = NaN;
       if (good) {
         km = distanceKm(good, p);
         if (isJump(good, p, km)) {
-          if (p.time - good.time < RELOCATION_MS) continue;
-          // Relocated: afresh from the first position after the anchor (the loop's i++ goes there).
-          i = this.goodIndex;
-          this.relocate();
-          continue;
+          const back = this.goodBefore;
+          const backKm = back && this.tripBefore ? distanceKm(back, p) : NaN;
+          if (back && this.tripBefore && isShownOutlier(back, good, p, backKm)) {
+            // `good` was an outlier: the trip goes back to how it stood before it, and on from `back`.
+            this.takeBackGood(back);
+            good = back;
+            km = backKm;
+          } else {
+            if (p.time - good.time < RELOCATION_MS) continue;
+            // Relocated: afresh from the first position after the anchor (the loop's i++ goes there).
+            i = this.goodIndex;
+            this.relocate();
+            continue;
+          }
         }
         if (isDrift(good, p, km)) {
           if (this.run) this.lastDrift = i;
@@ -190,12 +226,33 @@ export class TripWalk {
         }
       }
       const moving = isMoving(p, good, km);
+      const current = this.current;
+      this.tripBefore =
+        good && current?.kind === 'trip' && good.acc && good.speed >= MIN_MOVING_KMH && p.acc && p.speed >= MIN_MOVING_KMH
+          ? { sums: copySums(current.sums), last: current.last, end: current.end }
+          : null;
       this.stand(i, moving);
       this.segment(i, p, moving, km);
+      this.goodBefore = good;
+      this.goodBeforeIndex = this.goodIndex;
       this.good = p;
       this.goodIndex = i;
     }
     if (end > this.next) this.next = end;
+  }
+
+  /** Takes the last good position back (an outlier the next one showed up): the open trip as it stood before it, `back` the good position again. */
+  private takeBackGood(back: DerivePosition): void {
+    const trip = this.current as Held & { kind: 'trip' }; // tripBefore is only kept while a trip is open
+    const before = this.tripBefore!;
+    trip.sums = before.sums;
+    trip.last = before.last;
+    trip.end = before.end;
+    this.tripBefore = null;
+    this.good = back;
+    this.goodIndex = this.goodBeforeIndex;
+    this.goodBefore = null;
+    this.goodBeforeIndex = -1;
   }
 
   /** A relocation (segment.ts): closes what was walked as it stands, so the walk goes on as from a window's first position, with nothing before it. */
@@ -213,6 +270,9 @@ export class TripWalk {
     this.runSums = null;
     this.good = null;
     this.goodIndex = -1;
+    this.goodBefore = null;
+    this.goodBeforeIndex = -1;
+    this.tripBefore = null;
   }
 
   /** The stationary runs fuel events are read from. */

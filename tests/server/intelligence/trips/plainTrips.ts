@@ -18,6 +18,7 @@ import {
   isDrift,
   isJump,
   isMoving,
+  isShownOutlier,
   MAX_KMH,
   MIN_MOVING_KMH,
   RELOCATION_MS,
@@ -25,7 +26,7 @@ import {
   type TripSegment,
 } from '../../../../server/intelligence/trips/segment';
 
-import { FROZEN_MIN_KM, FROZEN_SHARE } from '../../../../server/intelligence/plausible';
+import { FROZEN_MIN_KM, FROZEN_SHARE, isDetour } from '../../../../server/intelligence/plausible';
 import type { TripMetrics } from '../../../../server/intelligence/trips/metrics';
 import type { TripsFound } from '../../../../server/intelligence/trips/tripWalk';
 
@@ -60,6 +61,9 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
   const km = new Float64Array(positions.length).fill(NaN);
   let good = before;
   let goodIndex = -1;
+  // The good position before `good` (-2: none): `good` is taken back as an outlier when a jump from it is none from there.
+  let back: DerivePosition | null = null;
+  let backIndex = -2;
   let restart = false;
   for (let i = 0; i < positions.length; i++) {
     const p = positions[i];
@@ -71,20 +75,31 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
       restart = false;
       good = p;
       goodIndex = i;
+      back = null;
       continue;
     }
-    const d = distanceKm(good, p);
+    let d = distanceKm(good, p);
     km[i] = d;
     if (isJump(good, p, d)) {
-      if (p.time - good.time < RELOCATION_MS) {
-        jumps[i] = true;
+      const backKm = back ? distanceKm(back, p) : NaN;
+      if (back && backIndex >= 0 && isShownOutlier(back, good, p, backKm)) {
+        jumps[goodIndex] = true;
+        good = back;
+        goodIndex = backIndex;
+        back = null;
+        d = backKm;
+        km[i] = d;
+      } else {
+        if (p.time - good.time < RELOCATION_MS) {
+          jumps[i] = true;
+          continue;
+        }
+        // A relocation: everything from the first position after the last good one again, afresh.
+        km[i] = NaN;
+        i = goodIndex;
+        restart = true;
         continue;
       }
-      // A relocation: everything from the first position after the last good one again, afresh.
-      km[i] = NaN;
-      i = goodIndex;
-      restart = true;
-      continue;
     }
     if (isDrift(good, p, d)) {
       // Parked drift: skipped as a jump is.
@@ -92,6 +107,8 @@ export function steps(positions: readonly DerivePosition[], before: DerivePositi
       drift[i] = true;
       continue;
     }
+    back = good;
+    backIndex = goodIndex;
     good = p;
     goodIndex = i;
   }
@@ -348,13 +365,10 @@ function odometerKm(positions: DerivePosition[], at: Steps, trip: TripSegment, s
     return true;
   };
   if (start && !take(start)) return null;
-  let prev = start;
-  for (let i = trip.first; i <= trip.last; i++) {
-    if (at.jumps[i]) continue;
-    const p = positions[i];
-    if (prev && p.speed >= MIN_MOVING_KMH) track += at.km[i];
-    prev = p;
-    if (!take(p)) return null;
+  for (const s of tripWay(positions, at, trip, start)) {
+    track -= s.takenBackKm;
+    if (s.from && s.point.speed >= MIN_MOVING_KMH) track += s.km;
+    if (!take(s.point)) return null;
   }
   if (n < 2) return null;
   const km = b!.mileageKm! - a!.mileageKm!;
@@ -365,18 +379,55 @@ function odometerKm(positions: DerivePosition[], at: Steps, trip: TripSegment, s
   return km;
 }
 
-/** The track's length over the trip's points, its steps read from the window's. */
-function gnssKm(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition | null): number {
-  let km = 0;
+/** A good point of a trip's way: the step to it (from `from`: past a detour when the point before was one), and the step taken back because that point was. */
+interface WayStep {
+  point: DerivePosition;
+  from: DerivePosition | null;
+  km: number;
+  takenBackKm: number;
+}
+
+/**
+ * The trip's way over its good points, steps read from the window's: a moving point whose way
+ * through is too long (plausible.ts isDetour, judged from the point after it) has its step taken
+ * back, and the step after it goes from the point before it.
+ */
+function tripWay(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition | null): WayStep[] {
+  const out: WayStep[] = [];
   let prev = start;
+  // The point before `prev` and the step between, while that step was a moving one.
+  let before: DerivePosition | null = null;
+  let prevKm = 0;
   for (let i = trip.first; i <= trip.last; i++) {
     if (at.jumps[i]) continue;
     const p = positions[i];
-    if (prev) {
-      const step = at.km[i];
-      if (!(step < JITTER_STEP_KM && p.speed < MIN_MOVING_KMH && prev.speed < MIN_MOVING_KMH)) km += step;
+    let from: DerivePosition | null = prev;
+    let km = at.km[i];
+    let takenBackKm = 0;
+    if (before && prev && p.speed >= MIN_MOVING_KMH) {
+      const pastKm = distanceKm(before, p);
+      if (isDetour(before, prev, p, prevKm + km, pastKm)) {
+        takenBackKm = prevKm;
+        from = before;
+        km = pastKm;
+      }
     }
+    out.push({ point: p, from, km, takenBackKm });
+    const moving: boolean = from !== null && p.speed >= MIN_MOVING_KMH;
+    before = moving ? from : null;
+    prevKm = moving ? km : 0;
     prev = p;
+  }
+  return out;
+}
+
+/** The track's length over the trip's way. */
+function gnssKm(positions: DerivePosition[], at: Steps, trip: TripSegment, start: DerivePosition | null): number {
+  let km = 0;
+  for (const s of tripWay(positions, at, trip, start)) {
+    km -= s.takenBackKm;
+    const from = s.from;
+    if (from && !(s.km < JITTER_STEP_KM && s.point.speed < MIN_MOVING_KMH && from.speed < MIN_MOVING_KMH)) km += s.km;
   }
   return km;
 }

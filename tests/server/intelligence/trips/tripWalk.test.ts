@@ -39,6 +39,8 @@ const stepArb = fc.record({
     { weight: 4, arbitrary: fc.integer({ min: 41, max: 1_500 }) },
     { weight: 1, arbitrary: fc.constant(100_000) },
   ),
+  /** Metres off the track to the east for this one report (a multipath outlier close enough to pass as a step). */
+  sideM: fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: -600, max: 600 }) }),
   odometer: fc.oneof(fc.constant(null), fc.constant('up' as const), fc.constant('back' as const)),
   fuel: fc.oneof(
     { weight: 3, arbitrary: fc.constant(null) },
@@ -81,6 +83,7 @@ const driveOf = (minLength: number): fc.Arbitrary<Drive> =>
           acc: s.acc,
           speed: s.speed,
           latitude: 31.2 + (jump ? 1 : north / 111_000),
+          longitude: 121.4 + s.sideM / 95_000,
           mileageKm: s.odometer === null ? null : Math.round(km * 10) / 10,
           fuelL: s.fuel === null || obd ? null : fuel,
         });
