@@ -128,7 +128,24 @@ const FUEL_EVENT_COLUMNS: ReadonlyArray<Column<Insertable<FuelEventTable>>> = [
   ['detected_at', 'timestamptz'],
 ];
 
-const windowRanges = (windows: readonly DeriveWindow[]) => windows.map((w) => ({ vehicleId: w.vehicle.vehicleId, from: w.from, to: w.to }));
+/**
+ * The rows a window owns. A window that begins at a trip with reports before it (extend() went back
+ * to the trip before the one its range starts in) holds that trip as context only: its stop after it
+ * lies before the range, so nothing of it can change, and the window lacks the stop it started from,
+ * whose standing levels its fuel is read from (metrics.ts). Its stored row stands; the window owns
+ * what begins after it.
+ */
+function ownRows(w: DeriveWindow, rows: WindowRows): WindowRows {
+  if (!contextTrip(w, rows)) return rows;
+  return { ...rows, trips: rows.trips.slice(1) };
+}
+
+const contextTrip = (w: DeriveWindow, rows: WindowRows) =>
+  w.before !== null && Number.isFinite(w.from) && rows.trips.length > 0 && ms(rows.trips[0].begin_time ?? null) === w.from;
+
+/** The windows' owned ranges: from just after a context trip's begin (ownRows), where nothing else begins. */
+const ownedRanges = (windows: readonly DeriveWindow[], rows: readonly WindowRows[]) =>
+  windows.map((w, i) => ({ vehicleId: w.vehicle.vehicleId, from: w.from + (contextTrip(w, rows[i]) ? 1 : 0), to: w.to }));
 
 /** The trips deriver, with its own carries (tripCarry.ts): one per pipeline. */
 export function tripDeriver(): Deriver {
@@ -167,12 +184,15 @@ async function rebuildTrips(
   carries: TripCarries,
   changes: TripChanges,
 ): Promise<number[]> {
-  const all = windows.map((w) => tripRows(w, carries.walk(w)));
+  const raw = windows.map((w) => tripRows(w, carries.walk(w)));
+  const all = windows.map((w, i) => ownRows(w, raw[i]));
+  const owned = ownedRanges(windows, raw);
+  // From where the window owns rows: a context trip the last pass wrote is not this one's to have changed.
   const changedFrom = windows.map((w, i) =>
-    changes.changedFrom(w.vehicle.vehicleId, w.from, all[i], w.continues === true, w.marked !== undefined),
+    changes.changedFrom(w.vehicle.vehicleId, owned[i].from, all[i], w.continues === true, w.marked !== undefined),
   );
   const inWindow = (column: string) => sql`t.vehicle_id = w.vehicle_id AND t.${sql.id(column)} >= w.lo AND t.${sql.id(column)} < w.hi`;
-  await replaceRows(trx, rangesTable(windowRanges(windows)), [
+  await replaceRows(trx, rangesTable(owned), [
     rowSet({
       table: 'trip',
       columns: TRIP_COLUMNS,
