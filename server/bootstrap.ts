@@ -8,11 +8,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buildApp, type AppOptions } from './app';
-import type { Config } from './config';
 import { tokenSecret } from './platform/auth/secret';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { startSubscriptions } from './subscriptions';
 import { createBus, sharedView, type ServerBus, type ServerTopics } from './platform/bus';
+import type { ClosedTrip } from './platform/telemetry';
 import { createNatsBus } from './platform/natsBus';
 import { reportMisassignedRoles } from './passport/roleScope';
 import { openDatabase, type Database, type DatabaseOptions } from './platform/db/database';
@@ -26,7 +26,7 @@ import { MaintenanceClock } from './maintenance/maintenanceClock';
 import { notifyDispatcher, type RaisedAlarmSink } from './notify/dispatcher';
 import type { SmtpConfig } from './notify/smtp';
 import type { AlarmType } from './intelligence/alarms/types';
-import { startTelematics, type FleetStarter, type Telematics } from './telematics';
+import { startTelematics, type FleetStarter, type Telematics, type TelematicsOptions } from './telematics';
 import { startPartitionMaintenance, type PartitionMaintenance } from './telematics/store/partitions';
 import { createServerMetrics, type ServerMetrics } from './platform/metrics/serverMetrics';
 import { watchDatabase, watchDerivation, watchGateway } from './platform/metrics/sources';
@@ -65,7 +65,7 @@ export interface BootstrapOptions {
   nats?: { url: string };
   /** Starts the JT/T 808 gateway and its routes; absent, no telematics (its routes are not registered). */
   telematics?: {
-    config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum'>>;
+    config: TelematicsOptions['config'];
     fleet?: FleetStarter;
   };
 }
@@ -141,6 +141,8 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       const engine = createAlarmEngine({ db: database.db, bus, log: app.log, obdAlarmTypes });
       alarms = engine;
       const sources = busSources(sharedView(bus, 'derive'));
+      // Closed trips go out on the bus (event subscriptions queue them), whichever thread derived them.
+      const onTripsClosed = (trips: ClosedTrip[]) => bus.publish('trips.closed', { trips });
       if (opts.derivation.thread) {
         if (!opts.database.databaseUrl) throw new Error('the derivation thread needs a PostgreSQL databaseUrl');
         derivation = await startDerivationThread({
@@ -150,6 +152,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
           obdAlarmTypes,
           sources,
           onRaised: engine.announce,
+          onTripsClosed,
           log: app.log,
         });
       } else
@@ -159,7 +162,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
           sources,
           oneConnection: database.kind === 'pglite',
           log: app.log,
-          derivers: engineDerivers({ alarms: { onRaised: engine.announce, obdAlarmTypes } }),
+          derivers: engineDerivers({ alarms: { onRaised: engine.announce, obdAlarmTypes }, trips: { onClosed: onTripsClosed } }),
         });
       undo.push(() => derivation!.close());
       watchDerivation(metrics, database.db);

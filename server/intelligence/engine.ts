@@ -7,7 +7,7 @@
  */
 
 import type { Deriver } from './deriver';
-import { tripDeriver } from './trips/tripDeriver';
+import { tripDeriver, type TripDeriverOptions } from './trips/tripDeriver';
 import { ledgerDeriver } from './ledger/ledgerDeriver';
 import { trackMinuteDeriver } from './track/minuteDeriver';
 import { alarmDeriver, type AlarmDeriverOptions } from './alarms/deriver';
@@ -18,13 +18,15 @@ export interface EngineOptions {
   alarms: AlarmDeriverOptions | null;
   /** Driving behaviour and the health index (default: on while the alarms are). */
   behaviour?: boolean;
+  /** The trips deriver's options (where closed trips are announced). */
+  trips?: TripDeriverOptions;
 }
 
 export function engineDerivers(opts: EngineOptions): Deriver[] {
   const alarms = opts.alarms && alarmDeriver(opts.alarms);
   return [
     // Trips, stops and fuel events (fills, suspected drains), from the positions.
-    tripDeriver(),
+    tripDeriver(opts.trips),
     // The daily ledger: one row per vehicle and local day, from the trips and fuel events just rebuilt.
     ledgerDeriver,
     // The replay's minute levels (one- and ten-minute buckets of the track).

@@ -77,6 +77,43 @@ export interface TelemetryTopics {
    * across processes, then pushed by every process to the members connected to it.
    */
   'alarm.pushed': AlarmPushed;
+  /** Trips a derivation pass closed or changed once closed, after it committed (event subscriptions listen). */
+  'trips.closed': TripsClosed;
+  /** A downlink command answered, refused or expired (its row in terminal_command is final). */
+  'command.finished': CommandFinished;
+  /** A media file a terminal uploaded, stored for the first time. */
+  'media.stored': MediaStored;
+}
+
+/** A closed trip as the trips deriver wrote it (times epoch ms). */
+export interface ClosedTrip {
+  vehicleId: number;
+  begin: number;
+  end: number;
+  durationS: number;
+  distanceKm: number;
+  distanceSource: string;
+  fuelL: number | null;
+  idleS: number;
+  maxSpeed: number;
+  avgSpeed: number;
+  start: { latitude: number; longitude: number };
+  stop: { latitude: number; longitude: number };
+}
+
+export interface TripsClosed {
+  trips: ClosedTrip[];
+}
+
+export interface CommandFinished {
+  commandId: number;
+  terminalId: number;
+}
+
+export interface MediaStored {
+  mediaId: number;
+  terminalId: number;
+  vehicleId: number | null;
 }
 
 export interface AlarmPushed {

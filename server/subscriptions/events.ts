@@ -1,17 +1,24 @@
 /**
  * The events subscriptions carry, built from what the product already announces: an alarm raised
- * by the alarm engine ('alarm.raised': alarms, fence entries and exits, maintenance due) and the
- * positions the writer committed ('positions.stored').
+ * by the alarm engine ('alarm.raised': alarms, fence entries and exits, maintenance due), the
+ * positions the writer committed ('positions.stored'), the trips a derivation pass closed
+ * ('trips.closed'), a downlink command's final state ('command.finished') and a media upload kept
+ * ('media.stored').
  * Each event has a key unique to it (the outbox keeps it once per subscription), the vehicle it
  * is ordered by, and the JSON body every subscriber receives.
  */
 
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { attributeSpans } from '../drivers/attribution';
 import type { DB } from '../platform/db/tables';
-import type { StoredPositions } from '../platform/telemetry';
+import type { ClosedTrip, CommandFinished, MediaStored, StoredPositions } from '../platform/telemetry';
+import { commandView } from '../telematics/commands/service';
+import { MEDIA_COLUMNS, mediaView, type MediaRow } from '../telematics/media/mediaView';
 
-export const EVENT_TYPES = ['position', 'alarm', 'geofence', 'maintenance'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from '../../schemas/kit/subscriptionEvents';
+
+export { EVENT_TYPES, type EventType } from '../../schemas/kit/subscriptionEvents';
 
 /** Maintenance due and overdue, announced as alarms by the maintenance clock. */
 const MAINTENANCE_ALARMS: ReadonlySet<string> = new Set(['MaintenanceDue', 'MaintenanceOverdue']);
@@ -86,4 +93,84 @@ export function positionEvents(batch: StoredPositions): OutboxEvent[] {
     });
   }
   return out;
+}
+
+/** The licence and organisation path of vehicles (a vehicle since removed is left out). */
+async function vehiclesOf(db: Kysely<DB>, ids: readonly number[]): Promise<Map<number, { licence: string; orgPath: string }>> {
+  const r = await sql<{ id: number; licence: string; orgPath: string }>`
+    SELECT v.id, v.licence, o.path AS "orgPath" FROM vehicle v JOIN organisation o ON o.id = v.org_id
+    WHERE v.id = ANY (${[...new Set(ids)]}::int[])`.execute(db);
+  return new Map(r.rows.map((v) => [v.id, v]));
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Closed trips as events, each with its driver (card sessions, null when unassigned). A trip a late
+ * report changes comes again with the same `begin` and a new id (its key hashes what it says): a
+ * receiver keeps the last one per vehicle and begin.
+ */
+export async function tripEvents(db: Kysely<DB>, trips: readonly ClosedTrip[]): Promise<OutboxEvent[]> {
+  if (!trips.length) return [];
+  const [vehicles, drivers] = await Promise.all([
+    vehiclesOf(
+      db,
+      trips.map((t) => t.vehicleId),
+    ),
+    attributeSpans(db, trips),
+  ]);
+  const out: OutboxEvent[] = [];
+  trips.forEach((t, i) => {
+    const v = vehicles.get(t.vehicleId);
+    if (!v) return;
+    const { vehicleId, begin, end, ...figures } = t;
+    const data = { begin: iso(begin), end: iso(end), ...figures, driver: drivers[i] };
+    const digest = createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 12);
+    const key = `trip:${vehicleId}:${begin}:${digest}`;
+    const time = new Date(end);
+    out.push({ key, type: 'trip', vehicleId, orgPath: v.orgPath, time, body: bodyOf(key, 'trip', time, vehicleId, v.licence, data) });
+  });
+  return out;
+}
+
+/** A finished downlink command as an event, when its terminal is fitted to a vehicle (as the command routes show it). */
+export async function commandEvents(db: Kysely<DB>, finished: CommandFinished): Promise<OutboxEvent[]> {
+  const r = await sql<Parameters<typeof commandView>[0] & { vehicleId: number; licence: string; orgPath: string; terminalNo: string }>`
+    SELECT c.*, v.id AS "vehicleId", v.licence, o.path AS "orgPath", t.terminal_no AS "terminalNo"
+    FROM terminal_command c JOIN terminal t ON t.id = c.terminal_id JOIN vehicle v ON v.terminal_id = t.id
+    JOIN organisation o ON o.id = v.org_id WHERE c.id = ${finished.commandId}`.execute(db);
+  return r.rows.map((row) => {
+    const data = { ...commandView(row), terminalNo: row.terminalNo };
+    const key = `command:${row.id}`;
+    const time = new Date(data.answeredAt ?? data.createdAt);
+    return {
+      key,
+      type: 'command-result',
+      vehicleId: row.vehicleId,
+      orgPath: row.orgPath,
+      time,
+      body: bodyOf(key, 'command-result', time, row.vehicleId, row.licence, data),
+    };
+  });
+}
+
+/** A kept media upload of a vehicle's terminal as an event (its content at `data.url`, scoped like every media route). */
+export async function mediaEvents(db: Kysely<DB>, stored: MediaStored): Promise<OutboxEvent[]> {
+  if (stored.vehicleId === null) return [];
+  const r = await sql<MediaRow & { vehicleId: number; licence: string; orgPath: string }>`
+    SELECT ${sql.raw(MEDIA_COLUMNS)}, v.id AS "vehicleId", v.licence, o.path AS "orgPath"
+    FROM media m JOIN vehicle v ON v.id = m.vehicle_id JOIN organisation o ON o.id = v.org_id WHERE m.id = ${stored.mediaId}`.execute(db);
+  return r.rows.map((row) => {
+    const data = mediaView(row);
+    const key = `media:${data.id}`;
+    const time = new Date(data.takenAt ?? data.receivedAt);
+    return {
+      key,
+      type: 'media',
+      vehicleId: row.vehicleId,
+      orgPath: row.orgPath,
+      time,
+      body: bodyOf(key, 'media', time, row.vehicleId, row.licence, data),
+    };
+  });
 }

@@ -9,7 +9,7 @@ import { sharedView, type ServerBus } from '../platform/bus';
 import type { DB } from '../platform/db/tables';
 import type { TargetAllow } from '../notify/target';
 import { subscriptionDelivery, type SubscriptionDelivery, type SubscriptionDeliveryOptions } from './deliverer';
-import { alarmEvents, positionEvents } from './events';
+import { alarmEvents, commandEvents, mediaEvents, positionEvents, tripEvents } from './events';
 import { enqueue } from './outbox';
 
 export { registerSubscriptionRoutes } from './routes';
@@ -19,7 +19,7 @@ export interface SubscriptionFeed {
   stop(): Promise<void>;
 }
 
-/** Queues the bus's alarms and positions into the outbox and, with `clock`, sends it on a timer. */
+/** Queues the bus's alarms, positions, trips, command results and media into the outbox and, with `clock`, sends it on a timer. */
 export function startSubscriptions(
   bus: ServerBus,
   opts: { db: Kysely<DB>; allow?: TargetAllow; clock: boolean } & Pick<SubscriptionDeliveryOptions, 'log' | 'onAttempt'>,
@@ -29,6 +29,9 @@ export function startSubscriptions(
   const unsubscribe = [
     shared.subscribe('alarm.raised', async (a) => void (await enqueue(db, await alarmEvents(db, [a.alarmId])))),
     shared.subscribe('positions.stored', async (batch) => void (await enqueue(db, positionEvents(batch)))),
+    shared.subscribe('trips.closed', async ({ trips }) => void (await enqueue(db, await tripEvents(db, trips)))),
+    shared.subscribe('command.finished', async (f) => void (await enqueue(db, await commandEvents(db, f)))),
+    shared.subscribe('media.stored', async (m) => void (await enqueue(db, await mediaEvents(db, m)))),
   ];
   const delivery = subscriptionDelivery(opts);
   if (opts.clock) delivery.start();

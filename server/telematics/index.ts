@@ -9,6 +9,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { ServerBus } from '../platform/bus';
+import type { MediaStored } from '../platform/telemetry';
 import type { Database } from '../platform/db/database';
 import type { DB } from '../platform/db/tables';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -102,7 +103,9 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
     : null;
   const downlink = gateway && opts.nats ? new NatsDownlink(opts.nats) : gateway;
   const stopServing = gateway && opts.nats ? serveDownlink(opts.nats, gateway) : () => undefined;
-  const commands = downlink ? new CommandService(db, downlink) : null;
+  // Finished commands and new media go out on the bus (event subscriptions queue them).
+  const commands = downlink ? new CommandService(db, downlink, undefined, (f) => bus.publish('command.finished', f)) : null;
+  gateway?.on('mediaStored', (m: MediaStored) => bus.publish('media.stored', m));
   // A registration reset drops the session on whichever worker holds it.
   const disconnect = downlink instanceof NatsDownlink ? (id: number, reason: string) => downlink.disconnect(id, reason) : undefined;
   // So does a binding change reach the session, wherever it is held.

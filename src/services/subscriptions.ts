@@ -1,3 +1,4 @@
+import type { EventType } from '../../schemas/kit/subscriptionEvents';
 import { call } from './http/call';
 
 /** Event subscriptions of the caller's subtree, their delivery log and replay. */
@@ -8,8 +9,7 @@ export const SUBSCRIPTION_CODES = {
   replay: 'subscription-replay',
 } as const;
 
-export const EVENT_TYPES = ['position', 'alarm', 'geofence', 'maintenance'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from '../../schemas/kit/subscriptionEvents';
 
 export interface Subscription {
   id: number;

@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import type { DerivationHandle } from '../index';
 import { noStats, type PipelineLog, type PipelineStats, type StoredSpan } from '../pipeline';
 import type { RaisedAlarm } from '../alarms/store';
+import type { ClosedTrip } from '../../platform/telemetry';
 import { spansOf, type StoredBatch, type StoredSource } from '../subscription';
 import type { FromThread, ThreadConfig, ToThread } from './messages';
 
@@ -22,6 +23,8 @@ export interface DerivationThreadOptions extends ThreadConfig {
   sources: StoredSource[];
   /** New alarms the thread's passes committed, to be announced (AlarmEngine.announce). */
   onRaised(alarms: RaisedAlarm[]): void;
+  /** Closed trips the thread's passes committed new or changed, to be announced. */
+  onTripsClosed?(trips: ClosedTrip[]): void;
   log: PipelineLog & { error(obj: object, msg: string): void };
   /** How long to wait before starting a thread again after one died (ms, default 1000). */
   restartMs?: number;
@@ -39,7 +42,7 @@ type Request = { message: Extract<ToThread, { type: 'idle' | 'stats' }>; resolve
 
 /** Starts the thread and resolves once its pipeline has resumed what was pending (rejects if it cannot start). */
 export async function startDerivationThread(opts: DerivationThreadOptions): Promise<DerivationThread> {
-  const { sources, onRaised, log, restartMs = 1000, ...rest } = opts;
+  const { sources, onRaised, onTripsClosed, log, restartMs = 1000, ...rest } = opts;
   const config: ThreadConfig = { ...rest, poolSize: rest.poolSize ?? DERIVE_THREAD_POOL };
   let worker: Worker | null = null;
   let ready = false;
@@ -76,6 +79,13 @@ export async function startDerivationThread(opts: DerivationThreadOptions): Prom
               onRaised(m.alarms);
             } catch (err) {
               log.error({ err }, 'announcing alarms from the derivation thread failed');
+            }
+            break;
+          case 'trips':
+            try {
+              onTripsClosed?.(m.trips);
+            } catch (err) {
+              log.error({ err }, 'announcing trips from the derivation thread failed');
             }
             break;
           case 'idle':

@@ -6,6 +6,7 @@
 import type { AlarmType } from '../alarms/types';
 import type { RaisedAlarm } from '../alarms/store';
 import type { PipelineStats, StoredSpan } from '../pipeline';
+import type { ClosedTrip } from '../../platform/telemetry';
 
 /** How the thread builds its pipeline (the worker's `workerData`). */
 export interface ThreadConfig {
@@ -33,6 +34,8 @@ export type FromThread =
   | { type: 'marked'; seq: number }
   /** New alarms a pass committed, for the server to announce. */
   | { type: 'raised'; alarms: RaisedAlarm[] }
+  /** Closed trips a pass committed new or changed, for the server to announce. */
+  | { type: 'trips'; trips: ClosedTrip[] }
   | { type: 'idle'; id: number }
   | { type: 'stats'; id: number; stats: PipelineStats }
   | { type: 'log'; level: 'info' | 'warn'; obj: object; msg: string };

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     derivers: engineDerivers({
       alarms: { onRaised: (raised) => post({ type: 'raised', alarms: raised }), obdAlarmTypes: config.obdAlarmTypes },
       behaviour: config.behaviour,
+      trips: { onClosed: (trips) => post({ type: 'trips', trips }) },
     }),
   });
   port.on('message', (m: ToThread) => {

@@ -12,7 +12,9 @@
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, FuelEventTable, TripStopTable, TripTable } from '../../platform/db/tables';
+import type { ClosedTrip } from '../../platform/telemetry';
 import { type Deriver, type DeriveWindow, type TimeRange, type VehicleRange } from '../deriver';
+import type { DerivePass } from '../settingsCache';
 import { rangesTable } from '../windowLoad';
 import { replaceRows, rowSet, type Column } from '../replaceRows';
 import type { Segment } from './segment';
@@ -147,20 +149,55 @@ const contextTrip = (w: DeriveWindow, rows: WindowRows) =>
 const ownedRanges = (windows: readonly DeriveWindow[], rows: readonly WindowRows[]) =>
   windows.map((w, i) => ({ vehicleId: w.vehicle.vehicleId, from: w.from + (contextTrip(w, rows[i]) ? 1 : 0), to: w.to }));
 
+export interface TripDeriverOptions {
+  /**
+   * Told, after a pass commits, the closed trips it wrote new or changed (a pass that cannot tell
+   * what it changed tells all its closed trips: a listener keys them by their content).
+   */
+  onClosed?: (trips: ClosedTrip[]) => void;
+}
+
 /** The trips deriver, with its own carries (tripCarry.ts): one per pipeline. */
-export function tripDeriver(): Deriver {
+export function tripDeriver(opts: TripDeriverOptions = {}): Deriver {
   const carries = new TripCarries();
   const changes = new TripChanges();
+  const rebuild = async (trx: Kysely<DB>, windows: readonly DeriveWindow[], pass?: DerivePass): Promise<number[]> => {
+    const { rows, changedFrom } = await rebuildTrips(trx, windows, carries, changes);
+    const onClosed = opts.onClosed;
+    if (onClosed && pass) {
+      const closed = rows.flatMap((r, i) => r.trips.filter((t) => t.open === false && at(t.begin_time) >= changedFrom[i]).map(closedTrip));
+      if (closed.length) pass.afterCommit(() => onClosed(closed));
+    }
+    return changedFrom;
+  };
   return {
     name: 'trips',
     // Back to the trip before, for this walk alone: what it changed is answered (tripChanges.ts).
     widensForItself: true,
     extend: async (trx, vehicleId, range) => (await extendTrips(trx, [{ vehicleId, ...range }]))[0],
     extendMany: (trx, ranges) => extendTrips(trx, ranges),
-    rebuild: async (trx, w) => void (await rebuildTrips(trx, [w], carries, changes)),
-    rebuildMany: (trx, windows) => rebuildTrips(trx, windows, carries, changes),
+    rebuild: async (trx, w, pass) => void (await rebuild(trx, [w], pass)),
+    rebuildMany: rebuild,
   };
 }
+
+/** A row's time as tripRows writes it (always set there). */
+const at = (d: Date | string | undefined): number => (d === undefined ? NaN : new Date(d).getTime());
+
+const closedTrip = (t: Insertable<TripTable>): ClosedTrip => ({
+  vehicleId: t.vehicle_id,
+  begin: at(t.begin_time),
+  end: at(t.end_time),
+  durationS: t.duration_s,
+  distanceKm: t.distance_km,
+  distanceSource: t.distance_source,
+  fuelL: t.fuel_l ?? null,
+  idleS: t.idle_s,
+  maxSpeed: t.max_speed,
+  avgSpeed: t.avg_speed,
+  start: { latitude: t.start_latitude, longitude: t.start_longitude },
+  stop: { latitude: t.end_latitude, longitude: t.end_longitude },
+});
 
 /** Widens each range back to the trip before the one it starts in, and on to the first trip after a stop after it. */
 async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {
@@ -177,13 +214,13 @@ async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>)
   }));
 }
 
-/** Replaces the windows' rows; answers, per window, the earliest trip or fuel event it changed (tripChanges.ts). */
+/** Replaces the windows' rows; answers the rows and, per window, the earliest trip or fuel event it changed (tripChanges.ts). */
 async function rebuildTrips(
   trx: Kysely<DB>,
   windows: readonly DeriveWindow[],
   carries: TripCarries,
   changes: TripChanges,
-): Promise<number[]> {
+): Promise<{ rows: WindowRows[]; changedFrom: number[] }> {
   const raw = windows.map((w) => tripRows(w, carries.walk(w)));
   const all = windows.map((w, i) => ownRows(w, raw[i]));
   const owned = ownedRanges(windows, raw);
@@ -215,5 +252,5 @@ async function rebuildTrips(
       owned: inWindow('time'),
     }),
   ]);
-  return changedFrom;
+  return { rows: all, changedFrom };
 }

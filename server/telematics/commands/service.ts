@@ -8,6 +8,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
 import type { Dispatched, SessionEnded, TerminalResponse } from '../gateway/host';
+import type { CommandFinished } from '../../platform/telemetry';
 /**
  * Where commands go down: the local gateway, or (several processes) whichever gateway worker holds
  * the terminal, over NATS (cluster/downlink.ts). Answers arrive as 'response' events.
@@ -72,6 +73,8 @@ export class CommandService {
     private readonly db: Kysely<DB>,
     private readonly gateway: Downlink,
     private readonly timeoutMs = 30_000,
+    /** Told of each command once its row is final (answered, refused, failed or expired). */
+    private readonly onFinished?: (f: CommandFinished) => void,
   ) {
     gateway.on('response', this.onResponse);
     gateway.on('sessionEnded', this.onSessionEnded);
@@ -138,7 +141,7 @@ export class CommandService {
       .where('id', '=', id)
       .where('terminal_id', '=', terminalId)
       .executeTakeFirst();
-    return r ? view(r) : null;
+    return r ? commandView(r) : null;
   }
 
   async list(terminalId: number, limit: number): Promise<CommandView[]> {
@@ -149,7 +152,7 @@ export class CommandService {
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map(view);
+    return rows.map(commandView);
   }
 
   close(): void {
@@ -219,19 +222,22 @@ export class CommandService {
   }
 
   private async finish(id: number, status: CommandStatus, result: number | null, response: unknown): Promise<void> {
-    await this.db
+    const r = await this.db
       .updateTable('terminal_command')
       .set({ status, result, response: response === null ? null : JSON.stringify(response), answered_at: sql`now()` })
       .where('id', '=', id)
       .where('status', '=', 'pending')
-      .execute();
+      .returning('terminal_id')
+      .executeTakeFirst();
+    if (r) this.onFinished?.({ commandId: id, terminalId: r.terminal_id });
   }
 }
 
 const hexId = (id: number) => '0x' + id.toString(16).padStart(4, '0');
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-function view(r: {
+/** A terminal_command row as the API answers it (the command routes, a `command-result` event). */
+export function commandView(r: {
   id: number;
   terminal_id: number;
   kind: string;

@@ -134,7 +134,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.resetLinkState = opts.resetLinkState ?? true;
     this.link = new LinkState(opts.db, (err) => this.log.warn({ err }, 'jt808 online state not saved'));
     this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);
-    this.media = opts.mediaDir ? new MediaStore(opts.db, opts.mediaDir) : null;
+    // 'mediaStored': an upload kept for the first time (telematics publishes it on the bus).
+    this.media = opts.mediaDir ? new MediaStore(opts.db, opts.mediaDir, (m) => this.emit('mediaStored', m)) : null;
     this.writer.on('error', (err: Error) => this.log.warn({ err }, 'jt808 position batch failed'));
     this.obdWriter.on('error', (err: Error) => this.log.warn({ err }, 'jt808 OBD record batch failed'));
     this.writer.on('recovered', (attempts: number) =>

@@ -9,6 +9,7 @@ import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../platform/db/tables';
+import type { MediaStored } from '../../platform/telemetry';
 import type { MediaDataBody } from '../jt808/codec';
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -22,6 +23,8 @@ export class MediaStore {
   constructor(
     private readonly db: Kysely<DB>,
     readonly dir: string,
+    /** Told of each upload kept for the first time (a repeat of the same file is not). */
+    private readonly onStored?: (m: MediaStored) => void,
   ) {}
 
   /** The file of a content hash; refuses anything that is not one (no path can be smuggled in). */
@@ -35,7 +38,7 @@ export class MediaStore {
     const sha256 = createHash('sha256').update(media.data).digest('hex');
     await this.writeOnce(sha256, media.data);
     const location = media.location;
-    await this.db
+    const row = await this.db
       .insertInto('media')
       .values({
         terminal_id: owner.terminalId,
@@ -52,7 +55,9 @@ export class MediaStore {
         bytes: media.data.length,
       })
       .onConflict((oc) => oc.columns(['terminal_id', 'media_id', 'sha256']).doNothing())
-      .execute();
+      .returning('id')
+      .executeTakeFirst();
+    if (row) this.onStored?.({ mediaId: Number(row.id), terminalId: owner.terminalId, vehicleId: owner.vehicleId });
     return { sha256 };
   }
 

@@ -14,25 +14,12 @@ import { idParam } from '../../platform/crud/routeSpec';
 import type { DB } from '../../platform/db/tables';
 import { notFound } from '../../platform/http/errors';
 import { orgUnder } from '../../platform/scope';
-import { MEDIA_EVENTS, MEDIA_FORMATS, MEDIA_TYPES } from '../jt808/codec';
+import { MEDIA_FORMATS } from '../jt808/codec';
 import { MediaStore } from './mediaStore';
+import { MEDIA_COLUMNS, mediaView, type MediaRow } from './mediaView';
 
 /** Content types by the 0x0801 format code (jpeg, tif, mp3, wav, wmv). */
 const CONTENT_TYPES = ['image/jpeg', 'image/tiff', 'audio/mpeg', 'audio/wav', 'video/x-ms-wmv'] as const;
-
-interface MediaRow {
-  id: string;
-  mediaId: string;
-  type: number;
-  format: number;
-  event: number;
-  channel: number;
-  latitude: number | null;
-  longitude: number | null;
-  takenAt: Date | null;
-  receivedAt: Date;
-  bytes: number;
-}
 
 const listQuery = {
   type: 'object',
@@ -68,28 +55,13 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
       if (!vehicle.rows[0]) throw notFound();
       const where = sql`m.vehicle_id = ${id}${q.event === undefined ? sql`` : sql` AND m.event = ${q.event}`}`;
       const [rows, count] = await Promise.all([
-        sql<MediaRow>`SELECT m.id, m.media_id AS "mediaId", m.type, m.format, m.event, m.channel, m.latitude, m.longitude,
-                 m.taken_at AS "takenAt", m.received_at AS "receivedAt", m.bytes
+        sql<MediaRow>`SELECT ${sql.raw(MEDIA_COLUMNS)}
             FROM media m WHERE ${where} ORDER BY m.received_at DESC, m.id DESC
             LIMIT ${q.pageSize} OFFSET ${(q.pageIndex - 1) * q.pageSize}`.execute(db),
         sql<{ n: number }>`SELECT count(*)::int AS n FROM media m WHERE ${where}`.execute(db),
       ]);
       return {
-        data: rows.rows.map((r) => ({
-          id: Number(r.id),
-          mediaId: Number(r.mediaId),
-          type: MEDIA_TYPES[r.type] ?? r.type,
-          format: MEDIA_FORMATS[r.format] ?? r.format,
-          event: r.event,
-          eventName: MEDIA_EVENTS[r.event] ?? null,
-          channel: r.channel,
-          latitude: r.latitude,
-          longitude: r.longitude,
-          takenAt: r.takenAt ? new Date(r.takenAt).toISOString() : null,
-          receivedAt: new Date(r.receivedAt).toISOString(),
-          bytes: r.bytes,
-          url: `/api/vehicle/media/${r.id}/content`,
-        })),
+        data: rows.rows.map(mediaView),
         total: count.rows[0].n,
         totalExact: true,
         pageIndex: q.pageIndex,

@@ -35,6 +35,9 @@ const EVENT_KEY: Record<EventType, string> = {
   alarm: 'subscription.console.events.alarm',
   geofence: 'subscription.console.events.geofence',
   maintenance: 'subscription.console.events.maintenance',
+  trip: 'subscription.console.events.trip',
+  'command-result': 'subscription.console.events.commandResult',
+  media: 'subscription.console.events.media',
 };
 const PAGE_SIZE = 20;
 

@@ -8,6 +8,7 @@ import {
   decodePacket,
   encodeMessage,
   FrameSplitter,
+  MsgId,
   type DecodedMessage,
   type Jt808BodyInput,
 } from '../../../../server/telematics/jt808/codec';
@@ -117,6 +118,20 @@ export class RawClient {
     const socket = net.connect({ host: '127.0.0.1', port, localAddress });
     await new Promise((r) => socket.once('connect', r));
     return new RawClient(socket);
+  }
+  /** A client whose terminal has registered (0x0100) and authenticated (0x0102): two replies received. */
+  static async registered(port: number, phone: string): Promise<RawClient> {
+    const raw = await RawClient.open(port);
+    raw.send(phone, {
+      msgId: MsgId.Register,
+      body: { province: 1, city: 1, makerId: 'VEND', model: 'CAM', terminalId: phone.slice(-7), plateColor: 1, plate: '' },
+    });
+    const [reg] = await raw.waitFor(1);
+    if (reg.msgId !== MsgId.RegisterResponse || reg.opaque !== undefined || !reg.body.authCode) throw new Error('not registered');
+    raw.send(phone, { msgId: MsgId.Auth, body: { code: reg.body.authCode } });
+    const [, auth] = await raw.waitFor(2);
+    if (auth.msgId !== MsgId.PlatformResponse || auth.opaque !== undefined || auth.body.result !== 0) throw new Error('not authenticated');
+    return raw;
   }
   send(phone: string, message: Jt808BodyInput, version: 2013 | 2019 = 2013): number {
     this.serial++;

@@ -58,18 +58,7 @@ describe.each(BACKENDS)('media uploads on %s', (backend) => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function online(phone: string): Promise<RawClient> {
-    const raw = await RawClient.open(h.port);
-    raw.send(phone, {
-      msgId: MsgId.Register,
-      body: { province: 1, city: 1, makerId: 'VEND', model: 'CAM', terminalId: phone.slice(-7), plateColor: 1, plate: '' },
-    });
-    const [reg] = await raw.waitFor(1);
-    if (reg.msgId !== MsgId.RegisterResponse || reg.opaque !== undefined || !reg.body.authCode) throw new Error('not registered');
-    raw.send(phone, { msgId: MsgId.Auth, body: { code: reg.body.authCode } });
-    expect((await raw.waitFor(2))[1]).toMatchObject({ body: { replyMsgId: MsgId.Auth, result: 0 } });
-    return raw;
-  }
+  const online = (phone: string) => RawClient.registered(h.port, phone);
 
   /** A GET through the app (answers of any type: the content route's are bytes). */
   const get = (token: string | null, url: string) =>
