@@ -216,6 +216,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       const subscriptions = startSubscriptions(bus, {
         db: database.db,
         allow: opts.app?.webhookAllow,
+        smtp: opts.derivation!.smtp,
         clock: opts.derivation!.clock !== false,
         log: app.log,
         onAttempt: (outcome) => metrics.subscriptionAttempts.inc({ outcome }),

@@ -2,7 +2,8 @@
  * Sends the outbox: each pass claims the due deliveries (one per subscription and vehicle, so a
  * vehicle's events arrive in order), posts them signed through the notification webhooks' guarded
  * agents, keeps each outcome, and pauses the endpoints failing for hours (audited under their
- * organisation, the paused state shown on the subscription). Any number of processes may run it.
+ * organisation, mailed to the subscription's contact, the paused state shown on the subscription).
+ * Any number of processes may run it.
  */
 
 import type { Kysely } from 'kysely';
@@ -10,7 +11,9 @@ import { writeAudit } from '../platform/audit';
 import type { DB } from '../platform/db/tables';
 import { NO_ALLOW, type TargetAllow } from '../notify/target';
 import { postSigned, webhookAgents } from '../notify/webhook';
-import { claim, pauseFailing, record, type Claimed, type Outcome } from './outbox';
+import { sendMail, type SmtpConfig } from '../notify/smtp';
+import { claim, pauseFailing, record, type Claimed, type Outcome, type Paused } from './outbox';
+import { pausedMail } from './pausedMail';
 
 export const DELIVERY_HEADER = 'x-fleet-delivery';
 export const EVENT_HEADER = 'x-fleet-event';
@@ -19,6 +22,8 @@ export interface SubscriptionDeliveryOptions {
   db: Kysely<DB>;
   /** Non-public targets the operator allows (WEBHOOK_ALLOW); default none. */
   allow?: TargetAllow;
+  /** The mail server (SMTP_*) a paused subscription's contact is told through; absent, the pause is audited only. */
+  smtp?: SmtpConfig | null;
   timeoutMs?: number;
   /** Deliveries claimed per pass. */
   batch?: number;
@@ -53,6 +58,19 @@ export function subscriptionDelivery(opts: SubscriptionDeliveryOptions): Subscri
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
 
+  /** The pause mailed to the subscription's contact, when it has one and a mail server is set; a failure is logged, never retried. */
+  const tellContact = async (p: Paused): Promise<void> => {
+    if (!opts.smtp || !p.contactEmail) return;
+    try {
+      await sendMail(
+        opts.smtp,
+        pausedMail({ name: p.name, url: p.url, contactEmail: p.contactEmail, failingSince: new Date(p.failingSince) }),
+      );
+    } catch (err) {
+      opts.log?.warn({ err, subscriptionId: p.id }, 'event subscription pause could not be mailed');
+    }
+  };
+
   const send = async (c: Claimed, nowMs: number): Promise<{ claimed: Claimed; outcome: Outcome }> => {
     const started = performance.now();
     const r = await postSigned(agents, c.url, c.body, c.secret, nowMs, timeoutMs, {
@@ -64,7 +82,7 @@ export function subscriptionDelivery(opts: SubscriptionDeliveryOptions): Subscri
   };
 
   const tick = async (nowMs = now()): Promise<number> => {
-    for (const p of await pauseFailing(db, nowMs))
+    for (const p of await pauseFailing(db, nowMs)) {
       await writeAudit(db, {
         action: 'subscriptionPaused',
         orgId: p.orgId,
@@ -72,6 +90,8 @@ export function subscriptionDelivery(opts: SubscriptionDeliveryOptions): Subscri
         success: false,
         detail: { id: p.id, url: p.url },
       });
+      await tellContact(p);
+    }
     const claimed = await claim(db, nowMs, batch);
     const outcomes = await record(db, await Promise.all(claimed.map((c) => send(c, nowMs))), nowMs);
     for (const o of outcomes) opts.onAttempt?.(o);

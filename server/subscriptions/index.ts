@@ -22,7 +22,7 @@ export interface SubscriptionFeed {
 /** Queues the bus's alarms, positions, trips, command results and media into the outbox and, with `clock`, sends it on a timer. */
 export function startSubscriptions(
   bus: ServerBus,
-  opts: { db: Kysely<DB>; allow?: TargetAllow; clock: boolean } & Pick<SubscriptionDeliveryOptions, 'log' | 'onAttempt'>,
+  opts: { db: Kysely<DB>; allow?: TargetAllow; clock: boolean } & Pick<SubscriptionDeliveryOptions, 'log' | 'onAttempt' | 'smtp'>,
 ): SubscriptionFeed {
   const { db } = opts;
   const shared = sharedView(bus, 'subscriptions');

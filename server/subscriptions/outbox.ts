@@ -132,14 +132,20 @@ export async function record(
 }
 
 /** Pauses the active subscriptions with no success for `PAUSE_AFTER_MS` since a failure; answers them. */
-export async function pauseFailing(
-  db: Kysely<DB>,
-  nowMs: number,
-): Promise<Array<{ id: number; orgId: number; name: string; url: string }>> {
-  const r = await sql<{ id: number; orgId: number; name: string; url: string }>`
+export interface Paused {
+  id: number;
+  orgId: number;
+  name: string;
+  url: string;
+  contactEmail: string | null;
+  failingSince: Date;
+}
+
+export async function pauseFailing(db: Kysely<DB>, nowMs: number): Promise<Paused[]> {
+  const r = await sql<Paused>`
     UPDATE subscription SET state = 'paused', paused_reason = 'failing', updated_at = ${at(nowMs)}::timestamptz
     WHERE state = 'active' AND failing_since <= ${at(nowMs - PAUSE_AFTER_MS)}::timestamptz
-    RETURNING id, org_id AS "orgId", name, url`.execute(db);
+    RETURNING id, org_id AS "orgId", name, url, contact_email AS "contactEmail", failing_since AS "failingSince"`.execute(db);
   return r.rows;
 }
 

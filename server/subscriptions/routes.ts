@@ -47,6 +47,7 @@ const fields = {
   eventTypes: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...EVENT_TYPES] } },
   vehicleIds: { type: ['array', 'null'], minItems: 1, maxItems: 1000, uniqueItems: true, items: idParam },
   secret: secretSchema,
+  contactEmail: { type: ['string', 'null'], format: 'email', maxLength: 254 },
 } as const;
 
 const view = {
@@ -62,6 +63,7 @@ const view = {
     state: str,
     pausedReason: nullable('string'),
     failingSince: nullable('string'),
+    contactEmail: nullable('string'),
     pending: int,
     createdAt: str,
     updatedAt: str,
@@ -97,6 +99,7 @@ interface Row {
   state: string;
   pausedReason: string | null;
   failingSince: Date | null;
+  contactEmail: string | null;
   pending: number;
   createdAt: Date;
   updatedAt: Date;
@@ -115,7 +118,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
     (
       await sql<Row>`
         SELECT s.id, s.org_id AS "orgId", o.name AS "orgName", s.name, s.url, s.event_types AS "eventTypes", s.vehicle_ids AS "vehicleIds",
-               s.state, s.paused_reason AS "pausedReason", s.failing_since AS "failingSince", s.created_at AS "createdAt", s.updated_at AS "updatedAt",
+               s.state, s.paused_reason AS "pausedReason", s.failing_since AS "failingSince", s.contact_email AS "contactEmail", s.created_at AS "createdAt", s.updated_at AS "updatedAt",
                (SELECT count(*)::int FROM subscription_delivery d WHERE d.subscription_id = s.id AND d.status = 'pending') AS pending
         FROM subscription s JOIN organisation o ON o.id = s.org_id
         WHERE ${pathUnder('o.path', caller.orgPath)} ${id === null ? sql`` : sql`AND s.id = ${id}`}
@@ -206,13 +209,15 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
         eventTypes: string[];
         vehicleIds?: number[] | null;
         secret?: string;
+        contactEmail?: string | null;
       };
       const orgId = body.orgId ?? caller.orgId;
       await check(caller, body, orgId);
       const secret = body.secret ?? randomBytes(32).toString('base64url');
       const r = await sql<{ id: number }>`
-        INSERT INTO subscription (org_id, name, url, secret, event_types, vehicle_ids, created_by)
-        VALUES (${orgId}, ${body.name}, ${body.url}, ${secret}, ${body.eventTypes}::text[], ${body.vehicleIds ?? null}::int[], ${caller.memberId})
+        INSERT INTO subscription (org_id, name, url, secret, event_types, vehicle_ids, contact_email, created_by)
+        VALUES (${orgId}, ${body.name}, ${body.url}, ${secret}, ${body.eventTypes}::text[], ${body.vehicleIds ?? null}::int[], ${body.contactEmail ?? null},
+                ${caller.memberId})
         RETURNING id`.execute(db);
       const id = r.rows[0].id;
       await auditRequest(db, req, caller, 'subscriptionCreate', body.name, { id, url: body.url });
@@ -238,6 +243,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
             eventTypes: fields.eventTypes,
             vehicleIds: fields.vehicleIds,
             secret: secretSchema,
+            contactEmail: fields.contactEmail,
             state: { enum: ['active', 'paused'] },
           },
         },
@@ -253,6 +259,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
         eventTypes?: string[];
         vehicleIds?: number[] | null;
         secret?: string;
+        contactEmail?: string | null;
         state?: 'active' | 'paused';
       };
       const before = await inScope(caller, id);
@@ -262,6 +269,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
           name = ${body.name ?? before.name}, url = ${body.url ?? before.url},
           event_types = ${body.eventTypes ?? before.eventTypes}::text[],
           vehicle_ids = ${body.vehicleIds === undefined ? before.vehicleIds : body.vehicleIds}::int[],
+          contact_email = ${body.contactEmail === undefined ? before.contactEmail : body.contactEmail},
           ${body.secret ? sql`secret = ${body.secret},` : sql``}
           updated_at = now()
         WHERE id = ${id}`.execute(db);

@@ -22,6 +22,8 @@ export interface Subscription {
   state: 'active' | 'paused';
   pausedReason: 'manual' | 'failing' | null;
   failingSince: string | null;
+  /** Told by e-mail when the subscription is paused for failing. */
+  contactEmail: string | null;
   pending: number;
   createdAt: string;
   updatedAt: string;
@@ -37,6 +39,7 @@ export interface NewSubscription {
   eventTypes: EventType[];
   vehicleIds?: number[] | null;
   secret?: string;
+  contactEmail?: string | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';

@@ -215,6 +215,14 @@ function CreateDialog({ onClose, onCreated }: { onClose: () => void; onCreated: 
         <Form.Item name="vehicleIds" label={t('subscription.fields.vehicleIds')} extra={t('subscription.console.vehiclesHint')}>
           <RefSelect entity="vehicle" multiple />
         </Form.Item>
+        <Form.Item
+          name="contactEmail"
+          label={t('subscription.fields.contactEmail')}
+          extra={t('subscription.console.contactHint')}
+          rules={[{ type: 'email', max: 254, message: t('subscription.console.contactInvalid') }]}
+        >
+          <Input type="email" placeholder="ops@example.com" />
+        </Form.Item>
       </Form>
     </Modal>
   );

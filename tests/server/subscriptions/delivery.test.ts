@@ -10,6 +10,7 @@ import { createBus } from '../../../server/platform/bus';
 import { until } from '../telematics/gateway/harness';
 import { BACKENDS, startTestServer, type TestServer } from '../../helpers/testServer';
 import { receiver, type Receiver } from '../notify/receiver';
+import { readMail, startSmtpServer, type SmtpServer } from '../../helpers/smtpServer';
 
 const MIN = 60_000;
 
@@ -28,21 +29,27 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
   let delivery: SubscriptionDelivery;
   let vehicles: Array<{ id: number; licence: string; path: string }>;
   let hnVehicle: number;
+  let smtp: SmtpServer;
 
   beforeAll(async () => {
+    smtp = await startSmtpServer();
+    const mail = { host: '127.0.0.1', port: smtp.port, secure: false, from: 'fleet@fleet.example' };
     s = await startTestServer(backend, { webhookAllow: allow });
     hd = await s.memberToken('HD', 'administrator');
     hn = await s.memberToken('HN', 'administrator');
     hook = await receiver(503);
-    delivery = subscriptionDelivery({ db: s.database.db, allow, timeoutMs: 2000 });
+    delivery = subscriptionDelivery({ db: s.database.db, allow, timeoutMs: 2000, smtp: mail });
     const r = await sql<{ id: number; licence: string; path: string; code: string }>`
       SELECT v.id, v.licence, o.path, o.code FROM vehicle v JOIN organisation o ON o.id = v.org_id ORDER BY v.id`.execute(s.database.db);
     vehicles = r.rows.filter((v) => v.code.startsWith('HD')).slice(0, 2);
     hnVehicle = r.rows.find((v) => v.code.startsWith('HN'))!.id;
-  });
+    base = Date.now() + MIN;
+    // Opening PGlite and seeding take a while on a loaded machine.
+  }, 240_000);
   afterAll(async () => {
     await delivery?.stop();
     await hook?.close();
+    await smtp?.close();
     await s?.close();
   });
 
@@ -84,7 +91,8 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
   });
 
   const keyOf = (h: Receiver['hits'][number]) => String(h.headers['x-fleet-delivery']);
-  const base = Date.now() + MIN;
+  /** A minute past the start of this backend's suite (set in beforeAll: the other backend's suite may have run long before). */
+  let base: number;
   let id: number;
   let secret: string;
   let alarmId: number;
@@ -223,6 +231,11 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
 
   it('pauses an endpoint failing for six hours, keeps its outbox, and resumes', async () => {
     const db = s.database.db;
+    // Whom to tell: an address, or nothing else.
+    const bad = await s.call(hd, 'PUT', `/api/vehicle/subscription/${id}`, { contactEmail: 'ops at erp' }, 'en-US');
+    expect(bad).toMatchObject({ status: 400, body: { message: expect.stringContaining('Contact e-mail') } });
+    const contact = await s.call(hd, 'PUT', `/api/vehicle/subscription/${id}`, { contactEmail: 'ops@erp.example' });
+    expect(contact.body).toMatchObject({ contactEmail: 'ops@erp.example' });
     hook.status = 500;
     const t0 = Date.now() + 4 * 60 * MIN;
     await enqueue(db, positionEvents(positions([{ vehicle: 0, at: base + MIN }])));
@@ -236,6 +249,11 @@ describe.each(BACKENDS)('event subscriptions on %s', (backend) => {
       n: number;
     }>`SELECT count(*)::int AS n FROM audit_log WHERE action = 'subscriptionPaused' AND target = 'ERP'`.execute(db);
     expect(audit.rows[0].n).toBe(1);
+    // The contact is told once, in Chinese and English, with how to resume.
+    expect(smtp.messages.map((m) => m.to)).toEqual([['ops@erp.example']]);
+    const told = readMail(smtp.messages[0].data);
+    expect(told.subject).toContain('事件订阅已暂停');
+    expect(told.subject).toContain('Event subscription paused: ERP');
 
     // Paused: events still queue, nothing is sent.
     await enqueue(db, positionEvents(positions([{ vehicle: 0, at: base + 2 * MIN }])));
