@@ -5,6 +5,7 @@ import path from 'node:path';
 import { geocodeConfig, type GeocodeConfig } from './geocode/config';
 import { parseMetricsAccess, type MetricsAccess } from './platform/metrics/access';
 import { checksumPolicyFromEnv, type ChecksumPolicy } from './telematics/gateway/checksumPolicy';
+import { safetyPolicyFromEnv, type SafetyStandardPolicy } from './telematics/gateway/safetyStandard';
 
 export interface Config {
   port: number;
@@ -58,6 +59,8 @@ export interface Config {
   gatewayWorker?: number;
   /** A wrong checksum, per terminal model: JT808_BAD_CHECKSUM and JT808_BAD_CHECKSUM_MODELS. */
   jt808Checksum: ChecksumPolicy;
+  /** The active safety standard (苏标 or 粤标), per terminal model: JT808_SAFETY_STANDARD and JT808_SAFETY_STANDARD_MODELS. */
+  jt808Safety: SafetyStandardPolicy;
   /** IANA time zone of local days (the daily ledger, reports' dates): FLEET_TIMEZONE, default Asia/Shanghai. */
   fleetTimeZone: string;
   /**
@@ -290,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gatewayWorkers: optionalCount('GATEWAY_WORKERS', env.GATEWAY_WORKERS, 256) ?? 1,
     gatewayWorker: optionalCount('GATEWAY_WORKER', env.GATEWAY_WORKER, 256),
     jt808Checksum: checksumPolicyFromEnv(env.JT808_BAD_CHECKSUM, env.JT808_BAD_CHECKSUM_MODELS),
+    jt808Safety: safetyPolicyFromEnv(env.JT808_SAFETY_STANDARD, env.JT808_SAFETY_STANDARD_MODELS),
     fleetTimeZone: timeZone(env.FLEET_TIMEZONE),
     demoHistoryDays: historyDays(env.DEMO_HISTORY_DAYS),
     smtp: smtpConfig(env),

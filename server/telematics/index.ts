@@ -51,7 +51,7 @@ export interface Telematics {
 export interface TelematicsOptions {
   database: Database;
   config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> &
-    Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum' | 'gatewayWorker' | 'dataDir'>>;
+    Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum' | 'jt808Safety' | 'gatewayWorker' | 'dataDir'>>;
   secret: string;
   /** Where committed batches are published ('positions.stored', 'obd.stored'); the live hub listens there. */
   bus: ServerBus;
@@ -96,6 +96,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
         fdReserve,
         limits: defined,
         checksum: config.jt808Checksum,
+        safety: config.jt808Safety,
         mediaDir: config.dataDir ? path.join(config.dataDir, 'media') : undefined,
         resetLinkState: !config.gatewayWorker,
       })

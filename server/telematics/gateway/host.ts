@@ -9,6 +9,7 @@ import type { MediaStore } from '../media/mediaStore';
 import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
 import type { ChecksumPolicy } from './checksumPolicy';
+import type { SafetyStandardPolicy } from './safetyStandard';
 import type { RefusalLog } from './refusals';
 import type { Session } from './session';
 
@@ -164,6 +165,7 @@ export interface SessionHost {
   tzOffsetMinutes: number;
   refusals: RefusalLog;
   checksum: ChecksumPolicy;
+  safety: SafetyStandardPolicy;
   /**
    * Whether `s` may become the live session of `terminalId`: no live session, or one from the same
    * address, or one elsewhere that does not answer a probe in time (taken for dead).

@@ -29,6 +29,8 @@ import { OBD_RECORD_TYPE, toObdRow } from '../store/obdRecords';
 import { positionFault, toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
 import type { SessionHost } from './host';
 import { checksumAction } from './checksumPolicy';
+import { needsModel, readSafetyItems, safetyStandardOf } from './safetyStandard';
+import type { SafetyStandard } from '../jt808/messages/activeSafety';
 import { cardEventOf, keepCardEvent } from './cardEvents';
 import { bodyBytesHex, describeBody, KEPT_DECODED } from './decodedMessages';
 import { keepMessage, type KeptMessage } from './messageLog';
@@ -120,6 +122,11 @@ export class Session {
   /** Protocol version the terminal speaks (2011, 2013 or 2019). */
   get protocol(): Jt808Version {
     return this.version;
+  }
+
+  /** The active safety standard of the terminal's model (苏标 unless its model is set to another). */
+  get safetyStandard(): SafetyStandard {
+    return safetyStandardOf(this.host.safety, this.model ?? null);
   }
 
   get isPaused(): boolean {
@@ -429,6 +436,8 @@ export class Session {
       this.endSoon();
       return;
     }
+    // The active safety standard goes by the model, looked up once when any model speaks another.
+    if (this.model === undefined && needsModel(this.host.safety)) this.model = await registeredModel(this.host.db, identity.terminalId);
     if (this.closed) return; // cut at the deadline while the live session was probed
     this.identity = identity;
     this.phone = m.phone;
@@ -611,7 +620,9 @@ export class Session {
     const records: PositionRecord[] = [];
     const flags = frameFlags(m);
     let offGlobe = 0;
-    for (const b of bodies) {
+    const standard = this.safetyStandard;
+    for (const body of bodies) {
+      const b = standard === 'jsatl12' ? body : { ...body, extras: readSafetyItems(body.extras, standard, this.host.tzOffsetMinutes) };
       const fault = positionFault(b);
       const r = fault === null ? toRecord(identity, b, blind) : null;
       if (r) {
