@@ -5,7 +5,7 @@ import { downloadSheet, type DownloadWatch } from './sheet';
 
 /** The console's alarm calls (server/alarmCentre): the list, handling with a note. */
 
-export type AlarmCategory = 'terminal' | 'fence' | 'ai' | 'obd';
+export type AlarmCategory = 'terminal' | 'fence' | 'ai' | 'obd' | 'safety';
 
 export interface AlarmRow {
   id: number;
