@@ -10,6 +10,7 @@ import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
 import type { ChecksumPolicy } from './checksumPolicy';
 import type { SafetyStandardPolicy } from './safetyStandard';
+import type { AttachmentRequester } from '../attachments/requests';
 import type { RefusalLog } from './refusals';
 import type { Session } from './session';
 
@@ -166,6 +167,8 @@ export interface SessionHost {
   refusals: RefusalLog;
   checksum: ChecksumPolicy;
   safety: SafetyStandardPolicy;
+  /** Null: no attachment service, no 0x9208. */
+  attachments: AttachmentRequester | null;
   /**
    * Whether `s` may become the live session of `terminalId`: no live session, or one from the same
    * address, or one elsewhere that does not answer a probe in time (taken for dead).

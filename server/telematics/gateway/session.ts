@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
 import {
   decodePacket,
+  encodeFrame,
   encodeMessage,
   FrameSplitter,
   isJt808DecodeError,
@@ -131,6 +132,19 @@ export class Session {
 
   get isPaused(): boolean {
     return this.paused;
+  }
+
+  /** The address this terminal reached the gateway on. */
+  get localAddress(): string | null {
+    return this.socket.localAddress ?? null;
+  }
+
+  /** Sends a body the codec's table does not hold (the attachment service's 0x9208); returns its serial. */
+  sendRaw(msgId: number, body: Buffer): number | null {
+    if (this.closed || !this.phone) return null;
+    const serial = this.nextSerial();
+    this.write(encodeFrame({ msgId, phone: this.phone, serial, version: this.version, protocolVersion: this.protocolVersion }, body));
+    return serial;
   }
 
   /** Sends a platform message to the terminal; returns its serial (null when closed). */
@@ -625,6 +639,9 @@ export class Session {
       const b = standard === 'jsatl12' ? body : { ...body, extras: readSafetyItems(body.extras, standard, this.host.tzOffsetMinutes) };
       const fault = positionFault(b);
       const r = fault === null ? toRecord(identity, b, blind) : null;
+      // An active safety alarm announcing attachments: ask for them (0x9208) on the attachment link.
+      if (r && this.host.attachments && (b.extras.adas || b.extras.dsm || b.extras.tpms || b.extras.bsd))
+        void this.host.attachments.request(this, identity, b.extras);
       if (r) {
         if (flags) r.extras = { ...r.extras, frame: flags };
         records.push(r);
