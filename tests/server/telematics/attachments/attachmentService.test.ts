@@ -22,6 +22,7 @@ import {
 import { AttachmentRequester } from '../../../../server/telematics/attachments/requests';
 import { AttachmentServer } from '../../../../server/telematics/attachments/server';
 import { MediaStore } from '../../../../server/telematics/media/mediaStore';
+import { sql } from 'kysely';
 import { loadConfig } from '../../../../server/config';
 import { BACKENDS } from '../../../helpers/testServer';
 import { demoTerminal, RawClient, startGateway, terminalIdOf, until, type GatewayHarness } from '../gateway/harness';
@@ -87,8 +88,8 @@ describe.each(BACKENDS)('the attachment service on %s', (backend) => {
   const { warned, log } = collectingLog();
 
   beforeAll(async () => {
-    h = await startGateway(backend);
     dir = await mkdtemp(path.join(os.tmpdir(), 'attachments-'));
+    h = await startGateway(backend, { app: { mediaDir: dir } });
     const db = h.s.database.db;
     server = new AttachmentServer({ db, media: new MediaStore(db, dir), safety: h.gateway.safety, log });
     port = await server.listen(0, '127.0.0.1');
@@ -221,6 +222,65 @@ describe.each(BACKENDS)('the attachment service on %s', (backend) => {
     });
     expect(warned).toEqual([]);
     main.destroy();
+
+    // Evidence in the alarm centre: the alarm's files, inline or as a download, in its organisation only.
+    const owner = (
+      await sql<{ vehicleId: number; orgCode: string }>`
+        SELECT v.id AS "vehicleId", o.code AS "orgCode" FROM vehicle v JOIN organisation o ON o.id = v.org_id
+        JOIN terminal t ON t.id = v.terminal_id WHERE t.terminal_no = ${phone}`.execute(h.s.database.db)
+    ).rows[0];
+    const alarm = (
+      await sql<{ id: number }>`INSERT INTO alarm (vehicle_id, type, category, level, subject, begin_time, end_time, fired_at, detail)
+        VALUES (${owner.vehicleId}, 'PhoneCall', 'safety', 'medium', ${key}, ${new Date(T0)}, ${new Date(T0)}, ${new Date(T0)},
+          ${JSON.stringify({ sources: ['safety:dsm'], safety: { key } })}::jsonb) RETURNING id`.execute(h.s.database.db)
+    ).rows[0].id;
+    const plain = (
+      await sql<{ id: number }>`INSERT INTO alarm (vehicle_id, type, category, level, begin_time, end_time, fired_at)
+        VALUES (${owner.vehicleId}, 'Crash', 'terminal', 'high', ${new Date(T0)}, ${new Date(T0)}, ${new Date(T0)}) RETURNING id`.execute(
+        h.s.database.db,
+      )
+    ).rows[0].id;
+    const get = (token: string | null, url: string) =>
+      h.s.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const inside = await h.s.memberToken(owner.orgCode, 'orgUser');
+    const outside = await h.s.memberToken(owner.orgCode.startsWith('HN') ? 'HD' : 'HN', 'administrator');
+    const evidence = await get(inside, `/api/vehicle/alarm/${alarm}/evidence`);
+    expect(evidence.statusCode).toBe(200);
+    expect(evidence.json().data).toEqual([
+      {
+        id: expect.any(Number),
+        name: photo.name,
+        kind: 'picture',
+        contentType: 'image/jpeg',
+        bytes: 3000,
+        receivedAt: expect.any(String),
+        url: expect.any(String),
+      },
+      {
+        id: expect.any(Number),
+        name: clip.name,
+        kind: 'video',
+        contentType: 'video/mp4',
+        bytes: 100_000,
+        receivedAt: expect.any(String),
+        url: expect.any(String),
+      },
+    ]);
+    const [photoUrl, clipUrl] = evidence.json().data.map((x: { url: string }) => x.url);
+    const shown = await get(inside, photoUrl);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.headers['content-type']).toBe('image/jpeg');
+    expect(shown.headers['content-disposition']).toBe(`inline; filename="${photo.name}"`);
+    expect(shown.rawPayload.equals(photoBytes)).toBe(true);
+    const downloaded = await get(inside, `${clipUrl}?download=true`);
+    expect(downloaded.headers['content-disposition']).toBe(`attachment; filename="${clip.name}"`);
+    expect(downloaded.rawPayload.equals(clipBytes)).toBe(true);
+    expect((await get(inside, `/api/vehicle/alarm/${plain}/evidence`)).json()).toEqual({ data: [] });
+    for (const url of [`/api/vehicle/alarm/${alarm}/evidence`, photoUrl, clipUrl]) {
+      expect((await get(outside, url)).statusCode).toBe(404);
+      expect((await get(null, url)).statusCode).toBe(401);
+    }
+    expect((await get(inside, `${photoUrl}?download=maybe`)).statusCode).toBe(400);
   });
 
   describe('bad input', () => {
