@@ -67,3 +67,20 @@ export const exportAlarms = (criteria: AlarmCriteria, watch?: DownloadWatch) =>
     { criteria, order: { property: 'begin', direction: 'DESC' } },
     watch,
   );
+
+/** One file a terminal uploaded for an active safety alarm (server/telematics/attachments). */
+export interface AlarmEvidence {
+  id: number;
+  name: string;
+  kind: 'picture' | 'audio' | 'video' | 'text' | 'other';
+  contentType: string;
+  bytes: number;
+  receivedAt: string;
+  url: string;
+}
+
+export const alarmEvidence = (id: number) =>
+  call<{ data: AlarmEvidence[] }>(`/vehicle/alarm/${id}/evidence`, { method: 'GET', quiet: true });
+/** One evidence file's bytes (the console shows it from a blob: the request carries the session). */
+export const evidenceFile = (id: number) =>
+  call<Blob>(`/vehicle/attachment/${id}/content`, { method: 'GET', responseType: 'blob', quiet: true });
