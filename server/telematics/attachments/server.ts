@@ -312,8 +312,9 @@ class Connection {
       { terminalId: request.terminalId, alarmKey: request.alarmKey, name: info.name, bytes: data.length },
       'attachment stored',
     );
-    this.send(m, ATTACHMENT_MSG.fileDoneAnswer, encodeFileDoneAnswer({ name: info.name, type: info.type, result: 0, missing: [] }));
+    // Recorded before the answer: a terminal told "complete" finds the request complete.
     await this.completeIfWhole(request);
+    this.send(m, ATTACHMENT_MSG.fileDoneAnswer, encodeFileDoneAnswer({ name: info.name, type: info.type, result: 0, missing: [] }));
   }
 
   /** The request is complete once every listed file has its row. */
