@@ -5,6 +5,7 @@ import path from 'node:path';
 import { geocodeConfig, type GeocodeConfig } from './geocode/config';
 import { parseMetricsAccess, type MetricsAccess } from './platform/metrics/access';
 import { checksumPolicyFromEnv, type ChecksumPolicy } from './telematics/gateway/checksumPolicy';
+import { safetyPolicyFromEnv, type SafetyStandardPolicy } from './telematics/gateway/safetyStandard';
 
 export interface Config {
   port: number;
@@ -58,6 +59,14 @@ export interface Config {
   gatewayWorker?: number;
   /** A wrong checksum, per terminal model: JT808_BAD_CHECKSUM and JT808_BAD_CHECKSUM_MODELS. */
   jt808Checksum: ChecksumPolicy;
+  /** The active safety standard (苏标 or 粤标), per terminal model: JT808_SAFETY_STANDARD and JT808_SAFETY_STANDARD_MODELS. */
+  jt808Safety: SafetyStandardPolicy;
+  /**
+   * The active safety attachment service: its port (JT808_ATTACHMENT_PORT, unset = off), the address
+   * terminals are told to upload to (JT808_ATTACHMENT_HOST, default: the one they reached the
+   * gateway on) and the largest file they may declare (JT808_ATTACHMENT_MAX_MB, default 64).
+   */
+  jt808Attachments?: { port: number; host: string | null; maxFileBytes: number };
   /** IANA time zone of local days (the daily ledger, reports' dates): FLEET_TIMEZONE, default Asia/Shanghai. */
   fleetTimeZone: string;
   /**
@@ -178,6 +187,16 @@ function optionalCount(name: string, value: string | undefined, max: number): nu
   return n;
 }
 
+function attachmentConfig(env: NodeJS.ProcessEnv): Config['jt808Attachments'] {
+  const port = optionalCount('JT808_ATTACHMENT_PORT', env.JT808_ATTACHMENT_PORT, 65535);
+  if (port === undefined) return undefined;
+  const host = env.JT808_ATTACHMENT_HOST?.trim() || null;
+  if (host !== null && !/^[A-Za-z0-9.:-]{1,255}$/.test(host))
+    throw new Error(`JT808_ATTACHMENT_HOST must be a host name or address, got "${host}"`);
+  const mb = optionalCount('JT808_ATTACHMENT_MAX_MB', env.JT808_ATTACHMENT_MAX_MB, 2047) ?? 64;
+  return { port, host, maxFileBytes: mb * 1024 * 1024 };
+}
+
 function jt808Limits(env: NodeJS.ProcessEnv): Jt808LimitsConfig {
   const seconds = optionalCount('JT808_HANDSHAKE_TIMEOUT_S', env.JT808_HANDSHAKE_TIMEOUT_S, 3600);
   return {
@@ -290,6 +309,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gatewayWorkers: optionalCount('GATEWAY_WORKERS', env.GATEWAY_WORKERS, 256) ?? 1,
     gatewayWorker: optionalCount('GATEWAY_WORKER', env.GATEWAY_WORKER, 256),
     jt808Checksum: checksumPolicyFromEnv(env.JT808_BAD_CHECKSUM, env.JT808_BAD_CHECKSUM_MODELS),
+    jt808Safety: safetyPolicyFromEnv(env.JT808_SAFETY_STANDARD, env.JT808_SAFETY_STANDARD_MODELS),
+    jt808Attachments: attachmentConfig(env),
     fleetTimeZone: timeZone(env.FLEET_TIMEZONE),
     demoHistoryDays: historyDays(env.DEMO_HISTORY_DAYS),
     smtp: smtpConfig(env),

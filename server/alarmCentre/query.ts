@@ -13,10 +13,11 @@ import { AppError, notFound } from '../platform/http/errors';
 import type { LiveRaisedAlarm } from '../telematics/live/hub';
 import { orgUnder, pathOfOrg } from '../platform/scope';
 import { currentAlarm } from './current';
+import type { AlarmCategory } from '../intelligence/alarms/types';
 
 export interface AlarmCriteria {
   type?: string | null;
-  category?: 'terminal' | 'fence' | 'ai' | 'obd' | null;
+  category?: AlarmCategory | null;
   vehicleId?: number | null;
   status?: 'open' | 'closed' | null;
   handled?: boolean | null;

@@ -74,6 +74,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
     page('围栏告警', '/alarm', 'fence', 'GatewayOutlined'),
     page('车载诊断告警', '/alarm', 'obd', 'ToolOutlined'),
     page('终端告警', '/alarm', 'terminal', 'WarningOutlined'),
+    page('主动安全告警', '/alarm', 'safety', 'SafetyOutlined'),
     page('全部告警', '/alarm', 'all', 'OrderedListOutlined'),
     page('专家故障库', '/alarm', 'expertFault', 'BookOutlined', crud('expertFault', '故障')),
   ]),

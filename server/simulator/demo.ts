@@ -126,7 +126,7 @@ export function demoFleetStarter(opts: DemoFleetOptions): FleetStarter {
     // authenticates with its code (registering twice is refused).
     const reportLive = async () => {
       if (stopping) return;
-      live = new Fleet({ ...gateway, terminals: await demoFleet(db, opts.count), intervalMs: 10_000 });
+      live = new Fleet({ ...gateway, terminals: await demoFleet(db, opts.count), intervalMs: 10_000, safetyChance: 1 / 360 });
       await live.start();
     };
     void history()

@@ -6,6 +6,7 @@
 
 import type { Jt808Version, LocationInput } from '../telematics/jt808/codec';
 import { ClosedError, NoReplyError, RefusedError, SimTerminal } from './terminal';
+import { uploadEvidence, withSafetyAlarm } from './safetyEvidence';
 import type { LatencyHistogram } from './latency';
 import { LiveCardHolder, type SimCard } from './cards';
 import { CITIES, SimVehicle, type City, type VehicleStart } from './vehicle';
@@ -31,6 +32,11 @@ export interface FleetOptions {
   localAddresses?: string[];
   /** Chance per report of entering a blind area (default 1/400; 0 disables). */
   outageChance?: number;
+  /**
+   * Chance per report, while moving, of an active safety (ADAS or DSM) alarm announcing two
+   * attachments, which the terminal uploads when asked (default 0: off; the demo sets it).
+   */
+  safetyChance?: number;
   /** Log lines for humans (the CLI); silent when absent. */
   log?: (line: string) => void;
   /** Connections opened at once while starting (default 200). */
@@ -78,6 +84,8 @@ class Member {
   private readonly cards: LiveCardHolder | null;
   blindBatches = 0;
   connects = 0;
+  /** Active safety alarms raised so far (their terminal alarm ids). */
+  safetyAlarms = 0;
   refused = false;
 
   constructor(
@@ -101,6 +109,8 @@ class Member {
     this.terminal.authCode = spec.authCode;
     this.cards = spec.card ? new LiveCardHolder(spec.card) : null;
     this.terminal.on('close', () => this.onClose());
+    // Asked for an alarm's files (0x9208): uploaded on the attachment link; a failure is the platform's to log.
+    this.terminal.on('attachmentRequest', (body: Buffer) => void uploadEvidence(body, spec.phone, index).catch(() => undefined));
   }
 
   async connect(): Promise<void> {
@@ -154,7 +164,10 @@ class Member {
     const t = this.terminal;
     const step = this.fleet.opts.timeStepMs;
     this.clock = step ? this.clock + step : Date.now();
-    const report = this.vehicle.step((step ?? this.fleet.opts.intervalMs) / 1000, this.clock);
+    let report = this.vehicle.step((step ?? this.fleet.opts.intervalMs) / 1000, this.clock);
+    const safety = this.fleet.opts.safetyChance ?? 0;
+    if (safety > 0 && (report.speed ?? 0) > 20 && Math.random() < safety)
+      report = withSafetyAlarm(report, this.spec.phone, ++this.safetyAlarms, Math.random());
     const card = this.cards?.next(report);
     if (card) t.cardEvent(card); // kept by the terminal until acknowledged, like its reports
     const chance = this.fleet.opts.outageChance ?? 1 / 400;

@@ -23,6 +23,7 @@ import {
 } from '../telematics/jt808/codec';
 import { OBD_RECORD_TYPE } from '../telematics/store/obdRecords';
 import type { LatencyHistogram } from './latency';
+import { ATTACHMENT_MSG } from '../telematics/jt808/messages/attachmentUpload';
 
 export interface SimTerminalOptions {
   host: string;
@@ -286,6 +287,11 @@ export class SimTerminal extends EventEmitter {
         m = decodePacket(packet, { assume2011: this.version === 2011 });
       } catch {
         continue; // a real terminal ignores what it cannot read
+      }
+      if (m.opaque === 'unknown' && m.msgId === ATTACHMENT_MSG.uploadRequest) {
+        // 0x9208: the platform asks for an active safety alarm's files (the fleet uploads them).
+        this.emit('attachmentRequest', m.body);
+        continue;
       }
       if (m.opaque !== undefined) continue;
       switch (m.msgId) {

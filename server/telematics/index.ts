@@ -15,6 +15,10 @@ import type { DB } from '../platform/db/tables';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NatsDownlink, serveDownlink } from './cluster/downlink';
 import { CommandService } from './commands/service';
+import { AttachmentRequester } from './attachments/requests';
+import { AttachmentServer } from './attachments/server';
+import { DEFAULT_SAFETY_POLICY } from './gateway/safetyStandard';
+import { MediaStore } from './media/mediaStore';
 import { Jt808Gateway } from './gateway/server';
 import { LiveHub } from './live/hub';
 import { SessionWatch } from './live/sessionWatch';
@@ -52,7 +56,7 @@ export interface Telematics {
 export interface TelematicsOptions {
   database: Database;
   config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> &
-    Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum' | 'gatewayWorker' | 'dataDir'>>;
+    Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum' | 'jt808Safety' | 'jt808Attachments' | 'gatewayWorker' | 'dataDir'>>;
   secret: string;
   /** Where committed batches are published ('positions.stored', 'obd.stored'); the live hub listens there. */
   bus: ServerBus;
@@ -86,6 +90,19 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const unsubscribeSessions = bus.subscribe('sessions.changed', () => watch.check());
   const { maxConnections, fdReserve, ...limits } = config.jt808Limits ?? {};
   const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
+  const mediaDir = config.dataDir ? path.join(config.dataDir, 'media') : undefined;
+  // The attachment service runs beside the gateway, with the media store its files go to.
+  const upload = config.jt808Port && mediaDir ? config.jt808Attachments : undefined;
+  const attachmentServer =
+    upload && mediaDir
+      ? new AttachmentServer({
+          db,
+          media: new MediaStore(db, mediaDir),
+          safety: config.jt808Safety ?? DEFAULT_SAFETY_POLICY,
+          log: app.log,
+          limits: { maxFileBytes: upload.maxFileBytes },
+        })
+      : null;
   const gateway = config.jt808Port
     ? new Jt808Gateway({
         db,
@@ -97,7 +114,9 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
         fdReserve,
         limits: defined,
         checksum: config.jt808Checksum,
-        mediaDir: config.dataDir ? path.join(config.dataDir, 'media') : undefined,
+        safety: config.jt808Safety,
+        mediaDir,
+        attachments: upload ? new AttachmentRequester({ db, host: upload.host, port: upload.port, log: app.log }) : undefined,
         resetLinkState: !config.gatewayWorker,
       })
     : null;
@@ -126,6 +145,10 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   if (gateway && commands) {
     await commands.expireStale();
     port = await gateway.listen(config.jt808Port, config.host);
+    if (attachmentServer && upload) {
+      const at = await attachmentServer.listen(upload.port, config.host);
+      app.log.info({ port: at, maxFileBytes: upload.maxFileBytes }, 'JT/T 808 attachment service listening');
+    }
     app.log.info({ port, maxConnections: gateway.admission.limits.maxConnections }, 'JT/T 808 gateway listening');
     fleet = (await opts.fleet?.({ host: '127.0.0.1', port }, { db, log: app.log, derived: opts.derived })) ?? null;
   }
@@ -140,6 +163,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
       stopServing();
       if (downlink instanceof NatsDownlink) downlink.close();
       await gateway?.close();
+      await attachmentServer?.close();
       await Promise.all([writer.flush(), obdWriter.flush()]);
       unsubscribeHub();
       unsubscribeAlarms();

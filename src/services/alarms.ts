@@ -5,7 +5,7 @@ import { downloadSheet, type DownloadWatch } from './sheet';
 
 /** The console's alarm calls (server/alarmCentre): the list, handling with a note. */
 
-export type AlarmCategory = 'terminal' | 'fence' | 'ai' | 'obd';
+export type AlarmCategory = 'terminal' | 'fence' | 'ai' | 'obd' | 'safety';
 
 export interface AlarmRow {
   id: number;
@@ -67,3 +67,20 @@ export const exportAlarms = (criteria: AlarmCriteria, watch?: DownloadWatch) =>
     { criteria, order: { property: 'begin', direction: 'DESC' } },
     watch,
   );
+
+/** One file a terminal uploaded for an active safety alarm (server/telematics/attachments). */
+export interface AlarmEvidence {
+  id: number;
+  name: string;
+  kind: 'picture' | 'audio' | 'video' | 'text' | 'other';
+  contentType: string;
+  bytes: number;
+  receivedAt: string;
+  url: string;
+}
+
+export const alarmEvidence = (id: number) =>
+  call<{ data: AlarmEvidence[] }>(`/vehicle/alarm/${id}/evidence`, { method: 'GET', quiet: true });
+/** One evidence file's bytes (the console shows it from a blob: the request carries the session). */
+export const evidenceFile = (id: number) =>
+  call<Blob>(`/vehicle/attachment/${id}/content`, { method: 'GET', responseType: 'blob', quiet: true });

@@ -12,6 +12,7 @@ import type { DeriveObdRecord, DerivePosition, Deriver, TimeRange } from '../der
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
 import { AI_DEFAULTS, repeatArrival, repeatParams, skewing, skewRule, type RouteTask } from './detectors/aiRules';
 import { routeTasksMany } from './routeTasks';
+import { activeSafetyIntervals } from './detectors/activeSafety';
 import { alarmWordIntervals } from './detectors/alarmWord';
 import { fenceIntervals } from './detectors/fences';
 import { drainAlarm } from './detectors/fuelDrain';
@@ -196,6 +197,7 @@ export async function detectAlarms(
   const runs = carriedRuns(read);
   const found: AlarmInterval[] = [
     ...alarmWordIntervals(positions, bits),
+    ...activeSafetyIntervals(positions),
     ...policyIntervals(positions, policies, policyPrefixes(read, runs)),
   ];
   // A carried OverSpeed goes on in the walk of the fence whose speed limit it came from (fences.ts).

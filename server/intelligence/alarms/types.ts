@@ -46,12 +46,30 @@ export const EXTRA_ALARM_TYPES = [
   'MaintenanceOverdue',
   // A fuel card purchase with no refuel seen, or more litres than the tank (server/maintenance/fuelCardMatch.ts).
   'FuelCardSuspect',
+  // Active safety (苏标 0x0200 items 0x64–0x67: detectors/activeSafety.ts).
+  'ForwardCollision',
+  'LaneDeparture',
+  'HeadwayClose',
+  'PedestrianCollision',
+  'FrequentLaneChange',
+  'RoadSignExceeded',
+  'Obstacle',
+  'DriverFatigue',
+  'PhoneCall',
+  'Smoking',
+  'Distraction',
+  'DriverAbnormal',
+  'CameraBlocked',
+  'SeatbeltOff',
+  'HandsOff',
+  'TyreAlarm',
+  'BlindSpot',
 ] as const;
 
 export const ALARM_TYPES = [...SPEC_ALARM_TYPES, ...EXTRA_ALARM_TYPES] as const;
 export type AlarmType = (typeof ALARM_TYPES)[number];
 
-export const ALARM_CATEGORIES = ['terminal', 'fence', 'ai', 'obd'] as const;
+export const ALARM_CATEGORIES = ['terminal', 'fence', 'ai', 'obd', 'safety'] as const;
 export type AlarmCategory = (typeof ALARM_CATEGORIES)[number];
 
 export const ALARM_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
@@ -96,6 +114,24 @@ export const ALARM_META: Record<AlarmType, { category: AlarmCategory; level: Ala
   MaintenanceDue: { category: 'obd', level: 'low' },
   MaintenanceOverdue: { category: 'obd', level: 'medium' },
   FuelCardSuspect: { category: 'ai', level: 'high' },
+  // The terminal's own level overrides these (1 → medium, 2 → high).
+  ForwardCollision: { category: 'safety', level: 'high' },
+  LaneDeparture: { category: 'safety', level: 'medium' },
+  HeadwayClose: { category: 'safety', level: 'medium' },
+  PedestrianCollision: { category: 'safety', level: 'high' },
+  FrequentLaneChange: { category: 'safety', level: 'medium' },
+  RoadSignExceeded: { category: 'safety', level: 'medium' },
+  Obstacle: { category: 'safety', level: 'medium' },
+  DriverFatigue: { category: 'safety', level: 'high' },
+  PhoneCall: { category: 'safety', level: 'medium' },
+  Smoking: { category: 'safety', level: 'medium' },
+  Distraction: { category: 'safety', level: 'medium' },
+  DriverAbnormal: { category: 'safety', level: 'high' },
+  CameraBlocked: { category: 'safety', level: 'medium' },
+  SeatbeltOff: { category: 'safety', level: 'medium' },
+  HandsOff: { category: 'safety', level: 'high' },
+  TyreAlarm: { category: 'safety', level: 'medium' },
+  BlindSpot: { category: 'safety', level: 'medium' },
 };
 
 /**

@@ -38,9 +38,17 @@ const NOT_HEALTH = ['Fault', 'FireOn', 'Insert'];
 /**
  * Alarms the score weighs as events of their own: fatigue, and distraction from the terminal's
  * dangerous-driving-behaviour bit (JT/T 808-2019 alarm bit 3, which active-safety terminals raise
- * for phone use, smoking and looking away).
+ * for phone use, smoking and looking away), and the driver monitor's (DSM) own fatigue, phone,
+ * smoking and distraction alarms.
  */
-const ALARM_EVENTS: Record<string, EventMark['kind']> = { Fatigue: 'fatigue', DangerWarning: 'distraction' };
+const ALARM_EVENTS: Record<string, EventMark['kind']> = {
+  Fatigue: 'fatigue',
+  DangerWarning: 'distraction',
+  DriverFatigue: 'fatigue',
+  PhoneCall: 'distraction',
+  Smoking: 'distraction',
+  Distraction: 'distraction',
+};
 
 /** One vehicle-day of a pass: its window, the day and its bounds, and the settings in force. */
 interface DayItem {

@@ -235,6 +235,33 @@ export interface MediaTable {
   bytes: number;
 }
 
+/** A 0x9208 the platform sent for one active safety alarm identification (the attachment service). */
+export interface AttachmentRequestTable {
+  id: Generated<string>;
+  alarm_number: string;
+  terminal_id: number;
+  vehicle_id: number | null;
+  alarm_key: string;
+  standard: string;
+  attachments: number;
+  requested_at: Generated<Date>;
+  completed_at: Date | string | null;
+}
+
+/** One whole file a terminal uploaded for an alarm; its content is in the media store by SHA-256. */
+export interface AlarmAttachmentTable {
+  id: Generated<string>;
+  request_id: string | number;
+  terminal_id: number;
+  vehicle_id: number | null;
+  alarm_key: string;
+  file_name: string;
+  file_type: number;
+  sha256: string;
+  bytes: string | number;
+  received_at: Generated<Date>;
+}
+
 /** One reported position per (terminal, device time). */
 export interface PositionTable {
   terminal_id: number;
@@ -560,6 +587,8 @@ export interface DB extends EntityDB {
   terminal_refusal: TerminalRefusalTable;
   terminal_message: TerminalMessageTable;
   media: MediaTable;
+  attachment_request: AttachmentRequestTable;
+  alarm_attachment: AlarmAttachmentTable;
   driver_card_event: DriverCardEventTable;
   position: PositionTable;
   vehicle_state: VehicleStateTable;

@@ -9,6 +9,8 @@ import type { MediaStore } from '../media/mediaStore';
 import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
 import type { ChecksumPolicy } from './checksumPolicy';
+import type { SafetyStandardPolicy } from './safetyStandard';
+import type { AttachmentRequester } from '../attachments/requests';
 import type { RefusalLog } from './refusals';
 import type { Session } from './session';
 
@@ -164,6 +166,9 @@ export interface SessionHost {
   tzOffsetMinutes: number;
   refusals: RefusalLog;
   checksum: ChecksumPolicy;
+  safety: SafetyStandardPolicy;
+  /** Null: no attachment service, no 0x9208. */
+  attachments: AttachmentRequester | null;
   /**
    * Whether `s` may become the live session of `terminalId`: no live session, or one from the same
    * address, or one elsewhere that does not answer a probe in time (taken for dead).

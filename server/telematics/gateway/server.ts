@@ -23,6 +23,8 @@ import { ObdWriter } from '../store/obdWriter';
 import type { TerminalIdentity } from '../store/records';
 import { PositionWriter } from '../store/writer';
 import { DEFAULT_CHECKSUM_POLICY, type ChecksumPolicy } from './checksumPolicy';
+import { DEFAULT_SAFETY_POLICY, type SafetyStandardPolicy } from './safetyStandard';
+import type { AttachmentRequester } from '../attachments/requests';
 import { Admission, connectionCap, DEFAULT_FD_RESERVE, openFileLimit } from './admission';
 import {
   DEFAULT_LIMITS,
@@ -68,6 +70,10 @@ export interface GatewayOptions {
   resetLinkState?: boolean;
   /** What a wrong checksum gets, per terminal model (default: refused for every model). */
   checksum?: ChecksumPolicy;
+  /** The active safety standard per terminal model (default: 苏标 for every model). */
+  safety?: SafetyStandardPolicy;
+  /** Asks terminals for active safety attachments (0x9208) when the attachment service runs. */
+  attachments?: AttachmentRequester;
   /** Where uploaded media are kept (DATA_DIR/media); without it 0x0801 is kept in the message log. */
   mediaDir?: string;
 }
@@ -84,6 +90,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   readonly log: GatewayLogger;
   readonly tzOffsetMinutes: number;
   readonly checksum: ChecksumPolicy;
+  readonly safety: SafetyStandardPolicy;
+  attachments: AttachmentRequester | null;
   readonly stats: GatewayStats = {
     connections: 0,
     messages: 0,
@@ -131,6 +139,8 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.tzOffsetMinutes = opts.tzOffsetMinutes ?? DEFAULT_TZ_OFFSET_MINUTES;
     this.checksum = opts.checksum ?? DEFAULT_CHECKSUM_POLICY;
+    this.safety = opts.safety ?? DEFAULT_SAFETY_POLICY;
+    this.attachments = opts.attachments ?? null;
     this.resetLinkState = opts.resetLinkState ?? true;
     this.link = new LinkState(opts.db, (err) => this.log.warn({ err }, 'jt808 online state not saved'));
     this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
 import {
   decodePacket,
+  encodeFrame,
   encodeMessage,
   FrameSplitter,
   isJt808DecodeError,
@@ -29,6 +30,8 @@ import { OBD_RECORD_TYPE, toObdRow } from '../store/obdRecords';
 import { positionFault, toRecord, type PositionRecord, type TerminalIdentity } from '../store/records';
 import type { SessionHost } from './host';
 import { checksumAction } from './checksumPolicy';
+import { needsModel, readSafetyItems, safetyStandardOf } from './safetyStandard';
+import type { SafetyStandard } from '../jt808/messages/activeSafety';
 import { cardEventOf, keepCardEvent } from './cardEvents';
 import { bodyBytesHex, describeBody, KEPT_DECODED } from './decodedMessages';
 import { keepMessage, type KeptMessage } from './messageLog';
@@ -122,8 +125,26 @@ export class Session {
     return this.version;
   }
 
+  /** The active safety standard of the terminal's model (苏标 unless its model is set to another). */
+  get safetyStandard(): SafetyStandard {
+    return safetyStandardOf(this.host.safety, this.model ?? null);
+  }
+
   get isPaused(): boolean {
     return this.paused;
+  }
+
+  /** The address this terminal reached the gateway on. */
+  get localAddress(): string | null {
+    return this.socket.localAddress ?? null;
+  }
+
+  /** Sends a body the codec's table does not hold (the attachment service's 0x9208); returns its serial. */
+  sendRaw(msgId: number, body: Buffer): number | null {
+    if (this.closed || !this.phone) return null;
+    const serial = this.nextSerial();
+    this.write(encodeFrame({ msgId, phone: this.phone, serial, version: this.version, protocolVersion: this.protocolVersion }, body));
+    return serial;
   }
 
   /** Sends a platform message to the terminal; returns its serial (null when closed). */
@@ -429,6 +450,8 @@ export class Session {
       this.endSoon();
       return;
     }
+    // The active safety standard goes by the model, looked up once when any model speaks another.
+    if (this.model === undefined && needsModel(this.host.safety)) this.model = await registeredModel(this.host.db, identity.terminalId);
     if (this.closed) return; // cut at the deadline while the live session was probed
     this.identity = identity;
     this.phone = m.phone;
@@ -611,9 +634,14 @@ export class Session {
     const records: PositionRecord[] = [];
     const flags = frameFlags(m);
     let offGlobe = 0;
-    for (const b of bodies) {
+    const standard = this.safetyStandard;
+    for (const body of bodies) {
+      const b = standard === 'jsatl12' ? body : { ...body, extras: readSafetyItems(body.extras, standard, this.host.tzOffsetMinutes) };
       const fault = positionFault(b);
       const r = fault === null ? toRecord(identity, b, blind) : null;
+      // An active safety alarm announcing attachments: ask for them (0x9208) on the attachment link.
+      if (r && this.host.attachments && (b.extras.adas || b.extras.dsm || b.extras.tpms || b.extras.bsd))
+        void this.host.attachments.request(this, identity, b.extras);
       if (r) {
         if (flags) r.extras = { ...r.extras, frame: flags };
         records.push(r);

@@ -61,6 +61,34 @@ export class MediaStore {
     return { sha256 };
   }
 
+  /**
+   * Keeps a whole active safety attachment (the file once per content) and its row tying it to the
+   * alarm's key; a file sent again for the same request and name adds nothing.
+   */
+  async saveAttachment(
+    owner: MediaOwner & { requestId: string; alarmKey: string },
+    file: { name: string; type: number },
+    data: Buffer,
+  ): Promise<{ sha256: string }> {
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    await this.writeOnce(sha256, data);
+    await this.db
+      .insertInto('alarm_attachment')
+      .values({
+        request_id: owner.requestId,
+        terminal_id: owner.terminalId,
+        vehicle_id: owner.vehicleId,
+        alarm_key: owner.alarmKey,
+        file_name: file.name,
+        file_type: file.type,
+        sha256,
+        bytes: data.length,
+      })
+      .onConflict((oc) => oc.columns(['request_id', 'file_name']).doNothing())
+      .execute();
+    return { sha256 };
+  }
+
   private async writeOnce(sha256: string, data: Buffer): Promise<void> {
     const file = this.fileOf(sha256);
     const exists = await stat(file).then(

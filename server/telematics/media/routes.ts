@@ -18,6 +18,23 @@ import { MEDIA_FORMATS } from '../jt808/codec';
 import { MediaStore } from './mediaStore';
 import { MEDIA_COLUMNS, mediaView, type MediaRow } from './mediaView';
 
+/** Content types of active safety attachments by their name's suffix; others download as bytes. */
+const ATTACHMENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  bmp: 'image/bmp',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  avi: 'video/x-msvideo',
+  h264: 'video/h264',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  txt: 'text/plain; charset=utf-8',
+};
+const ATTACHMENT_KINDS = ['picture', 'audio', 'video', 'text', 'other'] as const;
+const contentTypeOf = (name: string): string => ATTACHMENT_TYPES[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+
 /** Content types by the 0x0801 format code (jpeg, tif, mp3, wav, wmv). */
 const CONTENT_TYPES = ['image/jpeg', 'image/tiff', 'audio/mpeg', 'audio/wav', 'video/x-ms-wmv'] as const;
 
@@ -103,6 +120,83 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
         .header('content-type', CONTENT_TYPES[row.format] ?? 'application/octet-stream')
         .header('content-length', size)
         .header('content-disposition', `attachment; filename="media-${id}.${ext === 'jpeg' ? 'jpg' : ext}"`)
+        .send(createReadStream(file));
+    },
+  );
+
+  app.get(
+    '/api/vehicle/alarm/:id/evidence',
+    {
+      config: { permission: NONE },
+      schema: {
+        tags: ['alarm'],
+        summary: "an active safety alarm's photos and clips the terminal uploaded (the attachment service), oldest first",
+        params: { type: 'object', required: ['id'], properties: { id: idParam } },
+      },
+    },
+    async (req) => {
+      const { id } = req.params as { id: number };
+      const caller = callerOf(req);
+      // The alarm's key (terminal id, alarm time, sequence) ties it to the files of its vehicle.
+      const alarm = await sql<{ vehicleId: number; key: string | null }>`
+        SELECT a.vehicle_id AS "vehicleId", a.detail->'safety'->>'key' AS key FROM alarm a JOIN vehicle v ON v.id = a.vehicle_id
+        WHERE a.id = ${id} AND ${orgUnder('v.org_id', caller.orgPath)}`.execute(db);
+      const found = alarm.rows[0];
+      if (!found) throw notFound();
+      if (!found.key) return { data: [] };
+      const rows = await sql<{ id: string; name: string; type: number; bytes: string | number; receivedAt: Date }>`
+        SELECT x.id, x.file_name AS name, x.file_type AS type, x.bytes, x.received_at AS "receivedAt" FROM alarm_attachment x
+        WHERE x.vehicle_id = ${found.vehicleId} AND x.alarm_key = ${found.key} ORDER BY x.file_type, x.file_name`.execute(db);
+      return {
+        data: rows.rows.map((r) => ({
+          id: Number(r.id),
+          name: r.name,
+          kind: ATTACHMENT_KINDS[r.type] ?? 'other',
+          contentType: contentTypeOf(r.name),
+          bytes: Number(r.bytes),
+          receivedAt: new Date(r.receivedAt).toISOString(),
+          url: `/api/vehicle/attachment/${r.id}/content`,
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/api/vehicle/attachment/:id/content',
+    {
+      config: { permission: NONE },
+      schema: {
+        tags: ['alarm'],
+        summary:
+          'the file of one active safety attachment: shown inline (photos, clips the browser plays), or a download with ?download=true',
+        params: { type: 'object', required: ['id'], properties: { id: idParam } },
+        querystring: { type: 'object', properties: { download: { type: 'boolean', default: false } }, additionalProperties: false },
+      },
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: number };
+      const { download } = req.query as { download: boolean };
+      const caller = callerOf(req);
+      const r = await sql<{ sha256: string; name: string; bytes: string | number }>`
+        SELECT x.sha256, x.file_name AS name, x.bytes FROM alarm_attachment x JOIN vehicle v ON v.id = x.vehicle_id
+        WHERE x.id = ${id} AND ${orgUnder('v.org_id', caller.orgPath)}`.execute(db);
+      const row = r.rows[0];
+      if (!row) throw notFound();
+      const file = store.fileOf(row.sha256);
+      const size = await stat(file).then(
+        (s) => s.size,
+        () => -1,
+      );
+      if (size !== Number(row.bytes)) {
+        req.log.error({ attachmentId: id, sha256: row.sha256 }, 'attachment file missing');
+        throw notFound();
+      }
+      // The stored name is a plain name (the attachment service refuses any other).
+      return reply
+        .header('content-type', contentTypeOf(row.name))
+        .header('content-length', size)
+        .header('content-disposition', `${download ? 'attachment' : 'inline'}; filename="${row.name}"`)
+        .header('x-content-type-options', 'nosniff')
         .send(createReadStream(file));
     },
   );

@@ -33,6 +33,7 @@ import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
 import { alarmValueText, LEVEL_COLOURS, typesOf } from './alarmModel';
+import AlarmEvidence from './AlarmEvidence';
 import { NO_FILTERS, useAlarmList, type AlarmFilters, type AlarmView } from './useAlarmList';
 import { useAlarmToasts } from './useAlarmToasts';
 
@@ -227,6 +228,8 @@ function AlarmTable({
         loading={list.loading}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('console.alarm.empty') }}
+        // An active safety alarm opens on the photos and clips its terminal uploaded.
+        expandable={{ rowExpandable: (a) => a.category === 'safety', expandedRowRender: (a) => <AlarmEvidence alarmId={a.id} /> }}
         pagination={{
           current: list.page.index,
           pageSize: list.page.size,

@@ -6,5 +6,6 @@ export const alarmPages: PageLoaders = {
   'alarm/obd': () => import('./obd'),
   'alarm/fence': () => import('./fence'),
   'alarm/terminal': () => import('./terminal'),
+  'alarm/safety': () => import('./safety'),
   'alarm/all': () => import('./all'),
 };

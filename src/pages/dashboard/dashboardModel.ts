@@ -36,7 +36,7 @@ export const LEDGER_LINKS: Record<LedgerKey, string> = {
 
 /** The alarm centre page of an alarm's category (each category has one, terminal alarms too). */
 export const alarmPagePath = (category: AlarmCategory | string): string =>
-  category === 'fence' ? '/alarm/fence' : category === 'obd' ? '/alarm/obd' : category === 'terminal' ? '/alarm/terminal' : '/alarm/ai';
+  category === 'fence' || category === 'obd' || category === 'terminal' || category === 'safety' ? `/alarm/${category}` : '/alarm/ai';
 
 export type DistributionKey = 'byOrg' | 'byBrand' | 'byStatus';
 export const DISTRIBUTION_KEYS: readonly DistributionKey[] = ['byOrg', 'byBrand', 'byStatus'];

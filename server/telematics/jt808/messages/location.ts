@@ -68,7 +68,7 @@ export function decodeLocation(p: Buffer, start: number, end: number, tzOffsetMi
     direction: u16(p, start + 20),
     time: valid ? isoFromEpochMs(ms) : null,
     timestamp: valid ? ms : null,
-    extras: decodeExtras(p, start + LOCATION_FIXED_BYTES, end),
+    extras: decodeExtras(p, start + LOCATION_FIXED_BYTES, end, tzOffsetMinutes),
   };
 }
 
@@ -106,7 +106,7 @@ export function writeLocation(w: ByteWriter, b: LocationInput, opts: LocationEnc
     .u16(Math.round((b.speed ?? 0) * 10))
     .u16(Math.round(b.direction ?? 0))
     .bytes(time);
-  if (b.extras) encodeExtras(w, b.extras);
+  if (b.extras) encodeExtras(w, b.extras, opts.tzOffsetMinutes);
 }
 
 export function encodeLocation(b: LocationInput, opts: LocationEncodeOptions): Buffer {

@@ -25,6 +25,8 @@ import {
 } from './obd';
 import * as tlv from './tlv';
 import { itemKey, type UnknownItem } from './tlv';
+import { DEFAULT_TZ_OFFSET_MINUTES } from '../constants';
+import { decodeSafetyItem, encodeSafetyValue, SAFETY_ITEM, type SafetyItems, type SafetyItemsInput } from './activeSafety';
 
 // Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
 // this hot path binds what it uses once, at load.
@@ -67,7 +69,7 @@ export interface AnalogInputs {
   ad1?: number;
 }
 
-export interface LocationExtras {
+export interface LocationExtras extends SafetyItems {
   /** 0x01, 1/10 km. */
   mileageKm?: number;
   /** 0x02, 1/10 L. */
@@ -132,8 +134,11 @@ function addRaw(x: LocationExtras, id: number, p: Buffer, s: number, e: number):
   (x.raw ??= {})[itemKey(id)] = hex(p, s, e);
 }
 
-/** Decode the items in [s, e) of a 0x0200 body. Never throws: a broken tail lands in `malformed`. */
-export function decodeExtras(p: Buffer, s: number, e: number): LocationExtras {
+/**
+ * Decode the items in [s, e) of a 0x0200 body. Never throws: a broken tail lands in `malformed`.
+ * `tz`: the device timezone of the times inside items (active safety).
+ */
+export function decodeExtras(p: Buffer, s: number, e: number, tz: number = DEFAULT_TZ_OFFSET_MINUTES): LocationExtras {
   const x: LocationExtras = {};
   let o = s;
   while (o < e) {
@@ -236,6 +241,16 @@ export function decodeExtras(p: Buffer, s: number, e: number): LocationExtras {
         decodePower(x, id, p, vs, len);
         addUnknown(x, id, p, vs, ve);
         break;
+      case 0x64:
+      case 0x65:
+      case 0x66:
+      case 0x67: {
+        // Active safety (苏标); another standard's item stays hex for the session (activeSafety.ts).
+        const v = decodeSafetyItem(id, p, vs, ve, 'jsatl12', tz);
+        if (v) Object.assign(x, v);
+        else addUnknown(x, id, p, vs, ve);
+        break;
+      }
       case 0x80:
         if (len > 1 && byteTlvFits(p, vs, ve)) {
           // Items inside the 0x80 value.
@@ -367,7 +382,10 @@ export interface RouteTimeInput {
 }
 
 /** What the encoder accepts: the decoded shape, with bit words also allowed as plain numbers. */
-export interface LocationExtrasInput extends Omit<LocationExtras, 'overspeed' | 'areaAlarm' | 'routeTime' | 'signals' | 'io' | 'obd'> {
+export interface LocationExtrasInput
+  extends
+    Omit<LocationExtras, 'overspeed' | 'areaAlarm' | 'routeTime' | 'signals' | 'io' | 'obd' | 'adas' | 'dsm' | 'tpms' | 'bsd'>,
+    SafetyItemsInput {
   overspeed?: OverspeedInput;
   areaAlarm?: AreaAlarmInput;
   routeTime?: RouteTimeInput;
@@ -403,7 +421,7 @@ function rawOr(extras: LocationExtrasInput, id: number, build: () => Buffer): Bu
  * Items in the order of the object's keys (a decoded object keeps wire order, so standard
  * frames re-encode byte for byte). A flat 0x80 block always goes last, as it runs to the end.
  */
-export function encodeExtras(w: ByteWriter, x: LocationExtrasInput): void {
+export function encodeExtras(w: ByteWriter, x: LocationExtrasInput, tz: number = DEFAULT_TZ_OFFSET_MINUTES): void {
   let flatObd: Buffer | undefined;
   for (const key of Object.keys(x) as (keyof LocationExtrasInput)[]) {
     switch (key) {
@@ -533,6 +551,12 @@ export function encodeExtras(w: ByteWriter, x: LocationExtrasInput): void {
             rawOr(x, 0xeb, () => encodeEb(v)),
           );
         }
+        break;
+      case 'adas':
+      case 'dsm':
+      case 'tpms':
+      case 'bsd':
+        if (x[key] !== undefined) item(w, SAFETY_ITEM[key], encodeSafetyValue(key, x, tz));
         break;
       case 'unknown':
         for (const u of x.unknown ?? []) {

@@ -19,6 +19,7 @@ const POLICY = `${ALARMS}/detectors/policyRules.ts`;
 const FENCES = `${ALARMS}/detectors/fences.ts`;
 const OBD = `${ALARMS}/detectors/obd.ts`;
 const AI = `${ALARMS}/detectors/aiRules.ts`;
+const SAFETY = `${ALARMS}/detectors/activeSafety.ts`;
 const DRAIN = `${ALARMS}/detectors/fuelDrain.ts`;
 const OFFLINE_CLOCK = `${ALARMS}/offlineClock.ts`;
 const STOP_CLOCK = `${ALARMS}/stopClock.ts`;
@@ -67,6 +68,24 @@ const RULES: Record<AlarmType, readonly string[]> = {
   MaintenanceOverdue: [MAINTENANCE_CLOCK],
   // Fuel card purchases against the refuels seen, on the same clock.
   FuelCardSuspect: [FUEL_CARD_CLOCK],
+  // The active safety items of the reports (苏标 0x64–0x67).
+  ForwardCollision: [SAFETY],
+  LaneDeparture: [SAFETY],
+  HeadwayClose: [SAFETY],
+  PedestrianCollision: [SAFETY],
+  FrequentLaneChange: [SAFETY],
+  RoadSignExceeded: [SAFETY],
+  Obstacle: [SAFETY],
+  DriverFatigue: [SAFETY],
+  PhoneCall: [SAFETY],
+  Smoking: [SAFETY],
+  Distraction: [SAFETY],
+  DriverAbnormal: [SAFETY],
+  CameraBlocked: [SAFETY],
+  SeatbeltOff: [SAFETY],
+  HandsOff: [SAFETY],
+  TyreAlarm: [SAFETY],
+  BlindSpot: [SAFETY],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -32,6 +32,7 @@ describe('alarm values and links', () => {
     expect(alarmPagePath('fence')).toBe('/alarm/fence');
     expect(alarmPagePath('obd')).toBe('/alarm/obd');
     expect(alarmPagePath('ai')).toBe('/alarm/ai');
+    expect(alarmPagePath('safety')).toBe('/alarm/safety');
     expect(COUNT_LINKS.alarming).toBe('/alarm/all');
   });
 });
