@@ -31,6 +31,7 @@ export type AuditAction =
   | 'terminalSessionReplaced'
   | 'terminalResetRegistration'
   | 'terminalIdentityClash'
+  | 'terminalCommand'
   | 'labelDraft'
   | 'labelPublish'
   | 'labelReset'

@@ -16,6 +16,7 @@ import {
   parseHeader,
   ResponseEncoder,
   SubpackageAssembler,
+  toJsonValue,
   type DecodedMessage,
   type Jt808BodyInput,
   type Jt808Version,
@@ -311,6 +312,28 @@ export class Session {
           replyMsgId: MsgId.QueryParams,
           result: OK,
           params: m.body.params,
+        });
+        return;
+      case MsgId.VehicleControlResponse:
+        // Like 0x0201: a position (stored) answering its command by serial.
+        this.store(m, [m.body.location], false, false);
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: m.body.replySerial,
+          replyMsgId: MsgId.VehicleControl,
+          result: OK,
+          location: m.body.location,
+        });
+        return;
+      case MsgId.AttributesResponse:
+        // Kept like any decoded answer; it names no serial, so it answers the oldest pending 0x8107.
+        this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: null,
+          replyMsgId: MsgId.QueryAttributes,
+          result: OK,
+          attributes: toJsonValue(m.body),
         });
         return;
       case MsgId.TerminalResponse:
