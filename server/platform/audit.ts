@@ -32,6 +32,7 @@ export type AuditAction =
   | 'terminalResetRegistration'
   | 'terminalIdentityClash'
   | 'terminalCommand'
+  | 'upgradePackageUpload'
   | 'labelDraft'
   | 'labelPublish'
   | 'labelReset'

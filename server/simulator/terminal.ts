@@ -4,7 +4,8 @@
  * unacknowledged ones again after a reconnect (as real terminals do), answers downlink commands,
  * and keeps its parameters: 0x8103 sets them, 0x8104 / 0x8106 read them back (0x0104). It answers
  * an attributes query (0x0107), keeps a temporary tracking (0x8202), its doors' lock (0x8500,
- * answered 0x0500 with its position) and the areas and routes set on it (0x8600–0x8607).
+ * answered 0x0500 with its position), the areas and routes set on it (0x8600–0x8607), and takes an
+ * upgrade package in packages (each acknowledged), answering 0x0108 "upgraded" once it is whole.
  */
 
 import { EventEmitter } from 'node:events';
@@ -15,6 +16,7 @@ import {
   FrameSplitter,
   MsgId,
   PARAM,
+  SubpackageAssembler,
   type DecodedMessage,
   type DriverIdentityBody,
   type Jt808BodyInput,
@@ -140,6 +142,10 @@ export class SimTerminal extends EventEmitter {
   readonly areas = new Map<string, Jt808BodyInput>();
   /** The last position it reported. */
   private lastLocation: LocationInput | undefined;
+  /** The upgrade packages it received whole (0x8108), answered 0x0108 upgraded. */
+  readonly upgrades: Array<{ type: number; version: string; size: number }> = [];
+  /** Packages of long platform messages (an upgrade of up to 8 MB). */
+  private readonly assembler = new SubpackageAssembler({ maxBytes: 9 * 1024 * 1024, maxSets: 2 });
 
   constructor(readonly opts: SimTerminalOptions) {
     super();
@@ -318,13 +324,18 @@ export class SimTerminal extends EventEmitter {
 
   private onData(chunk: Buffer): void {
     for (const packet of this.splitter.push(chunk)) {
-      let m: DecodedMessage;
+      let m: DecodedMessage | undefined;
       try {
         m = decodePacket(packet, { assume2011: this.version === 2011 });
+        if (m.opaque === 'fragment') {
+          // A package of a long platform message (an upgrade): each is acknowledged, then the whole read.
+          this.write({ msgId: MsgId.TerminalResponse, body: { replySerial: m.serial, replyMsgId: m.msgId, result: 0 } });
+          m = this.assembler.push(m);
+        }
       } catch {
         continue; // a real terminal ignores what it cannot read
       }
-      if (m.opaque !== undefined) continue;
+      if (m === undefined || m.opaque !== undefined) continue;
       switch (m.msgId) {
         case MsgId.RegisterResponse:
           this.waiting.get('reg')?.(m);
@@ -369,6 +380,14 @@ export class SimTerminal extends EventEmitter {
         case MsgId.Text:
         case MsgId.TerminalControl:
           this.answer(m.msgId, m.serial);
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.UpgradePackage:
+          // Its declared length was checked by the decoder: the package is whole, so it "flashes" it.
+          this.upgrades.push({ type: m.body.type, version: m.body.version, size: m.body.data.length });
+          if (m.packet === undefined) this.answer(m.msgId, m.serial);
+          this.write({ msgId: MsgId.UpgradeResult, body: { type: m.body.type, result: 0 } });
           this.stats.commands++;
           this.emit('command', m);
           break;

@@ -1,10 +1,11 @@
 import type { ParamValue } from '../../schemas/kit/terminalParams';
 import { call } from './http/call';
+import { UPGRADE_CODE } from './upgrades';
 
 /** Downlink commands to a terminal (server/telematics/commands): sent, then followed until it answers. */
 
 export type CommandKind =
-  'location' | 'text' | 'control' | 'params' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence';
+  'location' | 'text' | 'control' | 'params' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade';
 export const COMMAND_STATUSES = ['pending', 'acked', 'failed', 'timeout'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
@@ -34,10 +35,12 @@ export type CommandBody =
   /** 0x8500 doors; the answer (0x0500) says whether they are locked. */
   | { kind: 'vehicleControl'; doors: 'lock' | 'unlock' }
   /** A platform fence set on the terminal as its own area, or deleted from it. */
-  | { kind: 'fence'; fenceId: number; action: 'set' | 'delete' };
+  | { kind: 'fence'; fenceId: number; action: 'set' | 'delete' }
+  /** 0x8108 in packets, needs the upgrade code; the terminal's 0x0108 result ends it. */
+  | { kind: 'upgrade'; packageId: number };
 
 /** The command dialog's choices, each one command kind ('doors' is vehicleControl); `console.command.<choice>` names it. */
-export const COMMAND_CHOICES = ['location', 'text', 'params', 'control', 'attributes', 'tracking', 'doors', 'fence'] as const;
+export const COMMAND_CHOICES = ['location', 'text', 'params', 'control', 'attributes', 'tracking', 'doors', 'fence', 'upgrade'] as const;
 export type CommandChoice = (typeof COMMAND_CHOICES)[number];
 
 /** The general answer's results (0x0001): done, failed, message error, not supported. */
@@ -97,7 +100,7 @@ export function sendCommand(terminalId: number, body: CommandBody, waitMs = 10_0
   return call<TerminalCommand>(`/vehicle/terminal/${terminalId}/command/${kind}`, {
     method: 'POST',
     data: { ...rest, waitMs },
-    authority: COMMAND_CODE,
+    authority: kind === 'upgrade' ? UPGRADE_CODE : COMMAND_CODE,
     skipErrorHandler: true,
   });
 }

@@ -19,6 +19,7 @@ import type { CommandKind, CommandService } from './service';
 import { pathInSubtree } from '../../platform/scope';
 
 export const COMMAND_PERMISSION = 'terminal-command';
+type SimpleKind = Exclude<CommandKind, 'upgrade'>;
 const LABELS = 'telematics.fields';
 /** Longest wait a caller may ask for before the answer (the command itself stays tracked). */
 const MAX_WAIT_MS = 15_000;
@@ -30,7 +31,8 @@ export const terminalParams = {
 };
 const waitMs = { type: 'integer', minimum: 0, maximum: MAX_WAIT_MS };
 
-const bodies: Record<CommandKind, Record<string, unknown>> = {
+/** Each kind's body; an upgrade has its own route and code (upgradeRoutes.ts). */
+const bodies: Record<SimpleKind, Record<string, unknown>> = {
   location: { type: 'object', additionalProperties: false, properties: { waitMs } },
   params: {
     type: 'object',
@@ -147,7 +149,7 @@ function toParam(p: ParamInput, i: number): TerminalParam {
 }
 
 /** The JT/T 808 message for a validated request body (a fence's is read from the database: fenceAreas.ts). */
-export function commandMessage(kind: Exclude<CommandKind, 'fence'>, body: Record<string, unknown>): Jt808BodyInput {
+export function commandMessage(kind: Exclude<SimpleKind, 'fence'>, body: Record<string, unknown>): Jt808BodyInput {
   switch (kind) {
     case 'attributes':
       return { msgId: MsgId.QueryAttributes };
@@ -188,7 +190,7 @@ export async function scopedTerminal(db: Kysely<DB>, req: FastifyRequest): Promi
 /** `commands` is null when the gateway is disabled: every terminal is then offline. */
 export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, commands: CommandService | null): void {
   const base = '/api/vehicle/terminal/:id/command';
-  for (const kind of Object.keys(bodies) as CommandKind[]) {
+  for (const kind of Object.keys(bodies) as SimpleKind[]) {
     app.post(
       `${base}/${kind}`,
       {

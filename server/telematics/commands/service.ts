@@ -21,10 +21,10 @@ export interface Downlink {
   on(event: 'sessionEnded', listener: (e: SessionEnded) => void): unknown;
   off(event: 'sessionEnded', listener: (e: SessionEnded) => void): unknown;
 }
-import { locationToJson, MsgId, type Jt808BodyInput } from '../jt808/codec';
+import { locationToJson, MsgId, UPGRADE_RESULTS, type Jt808BodyInput } from '../jt808/codec';
 
 export type CommandKind =
-  'location' | 'params' | 'text' | 'control' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence';
+  'location' | 'params' | 'text' | 'control' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade';
 export type CommandStatus = 'pending' | 'acked' | 'failed' | 'timeout';
 
 export interface CommandView {
@@ -100,6 +100,7 @@ export class CommandService {
     request: unknown,
     memberId: number | null,
     waitMs = 0,
+    timeoutMs = this.timeoutMs,
   ): Promise<CommandView | null> {
     if (!(await this.gateway.isOnline(terminalId))) return null;
     const row = await this.db
@@ -121,7 +122,7 @@ export class CommandService {
       msgId: message.msgId,
       session,
       waiters: [],
-      timer: setTimeout(() => void this.expire(key, entry), this.timeoutMs),
+      timer: setTimeout(() => void this.expire(key, entry), timeoutMs),
     };
     entry.timer.unref();
     this.pending.set(key, entry);
@@ -178,7 +179,13 @@ export class CommandService {
   }
 
   private async complete(r: TerminalResponse): Promise<void> {
-    const key = r.replySerial === null ? this.oldestPending(r.terminalId, r.replyMsgId) : `${r.terminalId}:${r.replySerial}`;
+    let key = r.replySerial === null ? this.oldestPending(r.terminalId, r.replyMsgId) : `${r.terminalId}:${r.replySerial}`;
+    if (r.replyMsgId === MsgId.UpgradePackage && r.replySerial !== null) {
+      // The terminal acknowledges each package of an upgrade; its 0x0108 result ends it. A package
+      // it refuses ends the oldest upgrade under way.
+      if (r.result === 0) return;
+      key = this.oldestPending(r.terminalId, MsgId.UpgradePackage);
+    }
     const entry = key === undefined ? undefined : this.pending.get(key);
     if (key === undefined || !entry) {
       // An answer to something we no longer (or not yet: over NATS) wait for, kept a few seconds.
@@ -240,6 +247,7 @@ const unserialedKey = (terminalId: number, msgId: number) => `${terminalId}:m${m
 /** What a command keeps of the terminal's answer. */
 function responseOf(r: TerminalResponse): unknown {
   if (r.attributes !== undefined) return { attributes: r.attributes };
+  if (r.upgrade) return { upgrade: { type: r.upgrade.type, result: UPGRADE_RESULTS[r.upgrade.result] ?? r.upgrade.result } };
   if (r.location) {
     const location = locationToJson(r.location);
     // 0x0500 answers with the position whose status word shows the doors' state.

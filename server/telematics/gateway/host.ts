@@ -114,6 +114,8 @@ export interface TerminalResponse {
   params?: TerminalParam[];
   /** 0x0107, as JSON. */
   attributes?: JsonValue;
+  /** 0x0108: the package type and the result (0 upgraded, 1 failed, 2 cancelled). */
+  upgrade?: { type: number; result: number };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Alert, Descriptions } from 'antd';
 import { answeredAttributes, answeredDoorsLocked, ATTRIBUTE_FIELDS, COMMAND_RESULTS, type TerminalCommand } from '../../services/commands';
+import { upgradeResultOf } from '../../services/upgrades';
 import { useT } from '../../session/useT';
 
 /** Bit fields shown as the raw number in hex (their bits are named in docs/terminals.md). */
@@ -23,6 +24,16 @@ export default function CommandAnswer({ command }: { command: TerminalCommand })
           </Descriptions.Item>
         ))}
       </Descriptions>
+    );
+  const upgraded = upgradeResultOf(command.response);
+  if (upgraded)
+    return (
+      <Alert
+        type={upgraded === 'upgraded' ? 'success' : 'warning'}
+        showIcon
+        data-testid="command-answer"
+        message={`${t('console.command.answer')}: ${t(`console.command.upgradeResults.${upgraded}`)}`}
+      />
     );
   const locked = answeredDoorsLocked(command);
   if (locked !== null)

@@ -1,6 +1,9 @@
 import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Space, Tag, Typography } from 'antd';
 import CommandAnswer from './CommandAnswer';
 import FencePicker, { type FenceChoice } from './FencePicker';
+import UpgradePicker from './UpgradePicker';
+import { UPGRADE_CODE } from '../../services/upgrades';
+import { usePermission } from '../../session/navigationStore';
 import { paramList, paramValues } from '../../../schemas/kit/terminalParams';
 import ParamsForm, { type ParamsValues } from './ParamsForm';
 import { useState } from 'react';
@@ -54,6 +57,8 @@ export default function CommandButton({
   const [tracking, setTracking] = useState<{ interval: number | null; minutes: number | null }>({ interval: 10, minutes: 30 });
   const [doors, setDoors] = useState<'lock' | 'unlock'>('lock');
   const [fence, setFence] = useState<FenceChoice>({ fenceId: null, action: 'set' });
+  const [packageId, setPackageId] = useState<number | null>(null);
+  const canUpgrade = usePermission(UPGRADE_CODE);
   const [sent, setSent] = useState<TerminalCommand | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -79,6 +84,9 @@ export default function CommandButton({
     else if (kind === 'fence') {
       if (fence.fenceId === null) return;
       body = { kind, fenceId: fence.fenceId, action: fence.action };
+    } else if (kind === 'upgrade') {
+      if (packageId === null) return;
+      body = { kind, packageId };
     } else body = { kind };
     await run(body);
   };
@@ -125,9 +133,9 @@ export default function CommandButton({
       <Modal open={open} title={t('console.command.title')} onCancel={() => setOpen(false)} footer={null} destroyOnClose>
         <Space direction="vertical" style={{ width: '100%' }}>
           <Radio.Group value={kind} onChange={(e) => setKind(e.target.value)} optionType="button">
-            {COMMAND_CHOICES.map((c) => (
-              <Radio.Button key={c} value={c} data-testid={`command-kind-${c}`}>
-                {t(`console.command.${c}`)}
+            {COMMAND_CHOICES.filter((c) => c !== 'upgrade' || canUpgrade).map((c) => (
+              <Radio.Button key={c} value={c}>
+                <span data-testid={`command-kind-${c}`}>{t(`console.command.${c}`)}</span>
               </Radio.Button>
             ))}
           </Radio.Group>
@@ -164,6 +172,7 @@ export default function CommandButton({
             </Radio.Group>
           )}
           {kind === 'fence' && <FencePicker value={fence} onChange={setFence} />}
+          {kind === 'upgrade' && <UpgradePicker value={packageId} onChange={setPackageId} />}
           {kind === 'text' && (
             <Input.TextArea
               maxLength={400}
@@ -191,6 +200,7 @@ export default function CommandButton({
             disabled={
               (kind === 'text' && !text.trim()) ||
               (kind === 'fence' && fence.fenceId === null) ||
+              (kind === 'upgrade' && packageId === null) ||
               (kind === 'tracking' && (tracking.interval === null || tracking.minutes === null))
             }
             onClick={() => void send()}

@@ -34,6 +34,7 @@ export const ACTION_KEYS = {
   terminalResetRegistration: 'terminalRegistration.auditActions.terminalResetRegistration',
   terminalIdentityClash: 'terminalRegistration.auditActions.terminalIdentityClash',
   terminalCommand: 'terminalRegistration.auditActions.terminalCommand',
+  upgradePackageUpload: 'terminalRegistration.auditActions.upgradePackageUpload',
   labelDraft: 'labels.auditActions.labelDraft',
   labelPublish: 'labels.auditActions.labelPublish',
   labelReset: 'labels.auditActions.labelReset',
