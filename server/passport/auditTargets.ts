@@ -19,7 +19,13 @@ const MEMBER_ACTIONS = new Set(['memberRegister', 'memberUpdate', 'passwordReset
 const ROLE_ACTIONS = new Set(['roleCreate', 'roleUpdate', 'roleDelete', 'roleAuthorize']);
 const ORG_ACTIONS = new Set(['orgCreate', 'orgUpdate', 'orgDelete']);
 const RESOURCE_ACTIONS = new Set(['resourceCreate', 'resourceUpdate', 'resourceDelete']);
-const TERMINAL_ACTIONS = new Set(['terminalRefused', 'terminalSessionReplaced', 'terminalResetRegistration', 'terminalIdentityClash']);
+const TERMINAL_ACTIONS = new Set([
+  'terminalRefused',
+  'terminalSessionReplaced',
+  'terminalResetRegistration',
+  'terminalIdentityClash',
+  'terminalCommand',
+]);
 
 /** The thing an action's target names, read from how each action writes it (see the auditRequest calls). */
 export function targetRef(action: string, target: string | null): TargetRef | null {

@@ -31,6 +31,8 @@ export type AuditAction =
   | 'terminalSessionReplaced'
   | 'terminalResetRegistration'
   | 'terminalIdentityClash'
+  | 'terminalCommand'
+  | 'upgradePackageUpload'
   | 'labelDraft'
   | 'labelPublish'
   | 'labelReset'

@@ -107,6 +107,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
       ['导入终端', 'terminal-import'],
       ['终端续期', 'terminal-renew'],
       ['下发指令', 'terminal-command'],
+      ['远程升级', 'terminal-upgrade'],
       ['重置注册', 'terminal-resetRegistration'],
     ]),
     page('通知', '/fleet', 'notify', 'NotificationOutlined', [...crud('notify', '通知'), ['启用/停用通知', 'notify-enable']]),

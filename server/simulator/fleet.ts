@@ -4,7 +4,7 @@
  * network for a while), after which it uploads the buffered reports as one 0x0704 type-1 batch.
  */
 
-import type { Jt808Version, LocationInput } from '../telematics/jt808/codec';
+import { MsgId, type DecodedMessage, type Jt808Version, type LocationInput } from '../telematics/jt808/codec';
 import { ClosedError, NoReplyError, RefusedError, SimTerminal } from './terminal';
 import { uploadEvidence, withSafetyAlarm } from './safetyEvidence';
 import type { LatencyHistogram } from './latency';
@@ -78,6 +78,8 @@ class Member {
   readonly vehicle: SimVehicle;
   private timer: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Extra reports of a temporary tracking (0x8202) while it lasts. */
+  private tracking: NodeJS.Timeout | undefined;
   private outageLeft = 0;
   private clock = Date.now();
   private buffered: LocationInput[] = [];
@@ -111,6 +113,29 @@ class Member {
     this.terminal.on('close', () => this.onClose());
     // Asked for an alarm's files (0x9208): uploaded on the attachment link; a failure is the platform's to log.
     this.terminal.on('attachmentRequest', (body: Buffer) => void uploadEvidence(body, spec.phone, index).catch(() => undefined));
+    this.terminal.on('command', (m: DecodedMessage) => {
+      if (m.opaque === undefined && m.msgId === MsgId.TemporaryTracking) this.track();
+    });
+  }
+
+  /**
+   * A temporary tracking asked by the platform: a report every `interval` s beside the usual ones
+   * until it runs out or is stopped (on the wall clock only: a scripted clock keeps its own pace).
+   */
+  private track(): void {
+    clearInterval(this.tracking);
+    this.tracking = undefined;
+    const asked = this.terminal.tracking;
+    if (!asked || this.fleet.opts.timeStepMs || this.fleet.stopping) return;
+    this.tracking = setInterval(() => {
+      if (this.terminal.tracking !== asked || Date.now() >= asked.until) {
+        clearInterval(this.tracking);
+        this.tracking = undefined;
+        return;
+      }
+      if (this.terminal.isOnline) this.terminal.report(this.vehicle.report(Date.now()));
+    }, asked.interval * 1000);
+    this.tracking.unref();
   }
 
   async connect(): Promise<void> {
@@ -156,7 +181,9 @@ class Member {
     clearTimeout(this.timer);
     clearInterval(this.timer);
     clearInterval(this.heartbeat);
+    clearInterval(this.tracking);
     this.heartbeat = undefined;
+    this.tracking = undefined;
     this.timer = undefined;
   }
 

@@ -2,7 +2,10 @@
  * A simulated JT/T 808 terminal over real TCP: registers, authenticates with the code it was
  * issued, reports positions, keeps every report until the platform acknowledges it and sends the
  * unacknowledged ones again after a reconnect (as real terminals do), answers downlink commands,
- * and keeps its parameters: 0x8103 sets them, 0x8104 / 0x8106 read them back (0x0104).
+ * and keeps its parameters: 0x8103 sets them, 0x8104 / 0x8106 read them back (0x0104). It answers
+ * an attributes query (0x0107), keeps a temporary tracking (0x8202), its doors' lock (0x8500,
+ * answered 0x0500 with its position), the areas and routes set on it (0x8600–0x8607), and takes an
+ * upgrade package in packages (each acknowledged), answering 0x0108 "upgraded" once it is whole.
  */
 
 import { EventEmitter } from 'node:events';
@@ -13,13 +16,16 @@ import {
   FrameSplitter,
   MsgId,
   PARAM,
+  SubpackageAssembler,
   type DecodedMessage,
   type DriverIdentityBody,
   type Jt808BodyInput,
   type Jt808Version,
   type LocationInput,
   type ObdRecordInput,
+  type TerminalAttributesBody,
   type TerminalParam,
+  VEHICLE_CONTROL_DOORS,
 } from '../telematics/jt808/codec';
 import { OBD_RECORD_TYPE } from '../telematics/store/obdRecords';
 import type { LatencyHistogram } from './latency';
@@ -44,6 +50,30 @@ export interface SimTerminalOptions {
   /** Records, per acknowledged position report, the time from its (last) sending to its acknowledgement. */
   ackLatency?: Pick<LatencyHistogram, 'record'>;
 }
+
+/** A temporary tracking asked by 0x8202: report every `interval` s until `until` (ms). */
+export interface SimTracking {
+  interval: number;
+  until: number;
+}
+
+export type SimAreaKind = 'circle' | 'rectangle' | 'polygon' | 'route';
+
+const SET_AREAS: ReadonlyMap<number, SimAreaKind> = new Map([
+  [MsgId.SetCircleAreas, 'circle'],
+  [MsgId.SetRectangleAreas, 'rectangle'],
+  [MsgId.SetPolygonArea, 'polygon'],
+  [MsgId.SetRoute, 'route'],
+]);
+const DELETE_AREAS: ReadonlyMap<number, SimAreaKind> = new Map([
+  [MsgId.DeleteCircleAreas, 'circle'],
+  [MsgId.DeleteRectangleAreas, 'rectangle'],
+  [MsgId.DeletePolygonAreas, 'polygon'],
+  [MsgId.DeleteRoutes, 'route'],
+]);
+
+/** Where a terminal that was never given a position says it is, now (its answer to 0x8500 needs one). */
+const nowhere = (): LocationInput => ({ latitude: 30.2741, longitude: 120.1551, time: Date.now() });
 
 export interface SimTerminalStats {
   /** Positions handed to report()/reportBatch() (each counted once, however often resent). */
@@ -105,6 +135,18 @@ export class SimTerminal extends EventEmitter {
   private readonly version: Jt808Version;
   /** Its parameters by id, as set by 0x8103 (kept across reconnects, as in flash). */
   readonly params = new Map<number, TerminalParam>();
+  /** The temporary tracking the platform asked for (0x8202), null when none or stopped. */
+  tracking: SimTracking | null = null;
+  /** The doors, as 0x8500 left them. */
+  doorsLocked = false;
+  /** Its terminal-side areas and routes (`kind:id` → the message that set it), as 0x8600–0x8607 left them. */
+  readonly areas = new Map<string, Jt808BodyInput>();
+  /** The last position it reported. */
+  private lastLocation: LocationInput | undefined;
+  /** The upgrade packages it received whole (0x8108), answered 0x0108 upgraded. */
+  readonly upgrades: Array<{ type: number; version: string; size: number }> = [];
+  /** Packages of long platform messages (an upgrade of up to 8 MB). */
+  private readonly assembler = new SubpackageAssembler({ maxBytes: 9 * 1024 * 1024, maxSets: 2 });
 
   constructor(readonly opts: SimTerminalOptions) {
     super();
@@ -181,6 +223,7 @@ export class SimTerminal extends EventEmitter {
   /** Sends one 0x0200; kept until acknowledged. Returns false when offline (the caller may buffer). */
   report(location: LocationInput): boolean {
     this.stats.positions++;
+    this.lastLocation = location;
     return this.sendTracked({ msgId: MsgId.Location, body: location }, [location]);
   }
 
@@ -282,18 +325,23 @@ export class SimTerminal extends EventEmitter {
 
   private onData(chunk: Buffer): void {
     for (const packet of this.splitter.push(chunk)) {
-      let m: DecodedMessage;
+      let m: DecodedMessage | undefined;
       try {
         m = decodePacket(packet, { assume2011: this.version === 2011 });
+        if (m.opaque === 'fragment') {
+          // A package of a long platform message (an upgrade): each is acknowledged, then the whole read.
+          this.write({ msgId: MsgId.TerminalResponse, body: { replySerial: m.serial, replyMsgId: m.msgId, result: 0 } });
+          m = this.assembler.push(m);
+        }
       } catch {
         continue; // a real terminal ignores what it cannot read
       }
-      if (m.opaque === 'unknown' && m.msgId === ATTACHMENT_MSG.uploadRequest) {
+      if (m !== undefined && m.opaque === 'unknown' && m.msgId === ATTACHMENT_MSG.uploadRequest) {
         // 0x9208: the platform asks for an active safety alarm's files (the fleet uploads them).
         this.emit('attachmentRequest', m.body);
         continue;
       }
-      if (m.opaque !== undefined) continue;
+      if (m === undefined || m.opaque !== undefined) continue;
       switch (m.msgId) {
         case MsgId.RegisterResponse:
           this.waiting.get('reg')?.(m);
@@ -341,8 +389,85 @@ export class SimTerminal extends EventEmitter {
           this.stats.commands++;
           this.emit('command', m);
           break;
+        case MsgId.UpgradePackage:
+          // Its declared length was checked by the decoder: the package is whole, so it "flashes" it.
+          this.upgrades.push({ type: m.body.type, version: m.body.version, size: m.body.data.length });
+          if (m.packet === undefined) this.answer(m.msgId, m.serial);
+          this.write({ msgId: MsgId.UpgradeResult, body: { type: m.body.type, result: 0 } });
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.QueryAttributes:
+          this.write({ msgId: MsgId.AttributesResponse, body: this.attributes() });
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.TemporaryTracking:
+          // Interval 0 stops it; otherwise it lasts `validity` seconds from now.
+          this.tracking = m.body.interval === 0 ? null : { interval: m.body.interval, until: Date.now() + m.body.validity * 1000 };
+          this.answer(m.msgId, m.serial);
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.VehicleControl: {
+          // 2013: flag bit 0 locks; 2019: doors item, 0 locks.
+          const doors = m.body.items?.find((i) => i.type === VEHICLE_CONTROL_DOORS);
+          if (m.body.flag !== undefined) this.doorsLocked = (m.body.flag & 1) === 1;
+          else if (doors?.value !== undefined) this.doorsLocked = doors.value === 0;
+          const here = this.opts.currentLocation?.() ?? this.lastLocation ?? nowhere();
+          const status = typeof here.status === 'number' ? { raw: here.status } : (here.status ?? {});
+          const location = { ...here, status: { ...status, doorLocked: this.doorsLocked } };
+          this.write({ msgId: MsgId.VehicleControlResponse, body: { replySerial: m.serial, location } });
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        }
+        case MsgId.SetCircleAreas:
+        case MsgId.SetRectangleAreas:
+          for (const a of m.body.areas) this.areas.set(`${SET_AREAS.get(m.msgId)}:${a.id}`, m);
+          this.answer(m.msgId, m.serial);
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.SetPolygonArea:
+        case MsgId.SetRoute:
+          this.areas.set(`${SET_AREAS.get(m.msgId)}:${m.body.id}`, m);
+          this.answer(m.msgId, m.serial);
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.DeleteCircleAreas:
+        case MsgId.DeleteRectangleAreas:
+        case MsgId.DeletePolygonAreas:
+        case MsgId.DeleteRoutes: {
+          const kind = DELETE_AREAS.get(m.msgId);
+          // No ids: every area of the kind.
+          for (const key of [...this.areas.keys()])
+            if (key.startsWith(`${kind}:`) && (m.body.ids.length === 0 || m.body.ids.includes(Number(key.slice(kind!.length + 1)))))
+              this.areas.delete(key);
+          this.answer(m.msgId, m.serial);
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        }
       }
     }
+  }
+
+  /** Its 0x0107 answer (the hardware it registers as). */
+  private attributes(): TerminalAttributesBody {
+    const digits = this.opts.phone.replace(/\D/g, '');
+    return {
+      terminalType: 0x04, // freight
+      makerId: 'FSSIM',
+      model: 'FS-OBD-1',
+      terminalId: this.opts.phone.slice(-7),
+      iccid: ('8986' + digits).slice(0, 20).padEnd(20, '0'),
+      hardwareVersion: 'H1.0',
+      firmwareVersion: 'sim-1.0',
+      gnss: 0x03, // GPS and BeiDou
+      comms: 0x21, // GPRS and TD-LTE
+    };
   }
 
   private answer(msgId: number, serial: number): void {

@@ -9,6 +9,7 @@ import type { SessionDeps } from '../platform/auth/sessions';
 import type { DB } from '../platform/db/tables';
 import type { Rebind } from '../platform/terminalSessions';
 import { registerCommandRoutes } from './commands/routes';
+import { registerUpgradeRoutes } from './commands/upgradeRoutes';
 import type { CommandService } from './commands/service';
 import type { LiveHub } from './live/hub';
 import type { SessionWatch } from './live/sessionWatch';
@@ -41,6 +42,7 @@ export interface TelematicsRouteDeps {
  */
 export async function registerTelematicsRoutes(app: FastifyInstance, deps: TelematicsRouteDeps): Promise<void> {
   registerCommandRoutes(app, deps.db, deps.commands);
+  registerUpgradeRoutes(app, deps.db, deps.commands);
   const gateway = deps.gateway;
   const local: DisconnectTerminal | null = gateway ? (id, reason) => gateway.disconnect(id, reason) : null;
   registerRegistrationRoutes(app, deps.db, deps.disconnect === undefined ? local : deps.disconnect);

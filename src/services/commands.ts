@@ -1,9 +1,11 @@
 import type { ParamValue } from '../../schemas/kit/terminalParams';
 import { call } from './http/call';
+import { UPGRADE_CODE } from './upgrades';
 
 /** Downlink commands to a terminal (server/telematics/commands): sent, then followed until it answers. */
 
-export type CommandKind = 'location' | 'text' | 'control' | 'params' | 'readParams';
+export type CommandKind =
+  'location' | 'text' | 'control' | 'params' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade';
 export const COMMAND_STATUSES = ['pending', 'acked', 'failed', 'timeout'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
@@ -25,7 +27,62 @@ export type CommandBody =
   | { kind: 'control'; command: 'engineStop' | 'engineResume' }
   | { kind: 'params'; params: ParamValue[] }
   /** 0x8104 (all), or 0x8106 for these ids; the answer's parameters are the command's response. */
-  | { kind: 'readParams'; ids?: number[] };
+  | { kind: 'readParams'; ids?: number[] }
+  /** 0x8107; the answer (0x0107) is the response's `attributes`. */
+  | { kind: 'attributes' }
+  /** 0x8202: report every `interval` s for `duration` s (interval 0 stops it). */
+  | { kind: 'tracking'; interval: number; duration: number }
+  /** 0x8500 doors; the answer (0x0500) says whether they are locked. */
+  | { kind: 'vehicleControl'; doors: 'lock' | 'unlock' }
+  /** A platform fence set on the terminal as its own area, or deleted from it. */
+  | { kind: 'fence'; fenceId: number; action: 'set' | 'delete' }
+  /** 0x8108 in packets, needs the upgrade code; the terminal's 0x0108 result ends it. */
+  | { kind: 'upgrade'; packageId: number };
+
+/** The command dialog's choices, each one command kind ('doors' is vehicleControl); `console.command.<choice>` names it. */
+export const COMMAND_CHOICES = ['location', 'text', 'params', 'control', 'attributes', 'tracking', 'doors', 'fence', 'upgrade'] as const;
+export type CommandChoice = (typeof COMMAND_CHOICES)[number];
+
+/** The general answer's results (0x0001): done, failed, message error, not supported. */
+export const COMMAND_RESULTS = [0, 1, 2, 3] as const;
+
+/** The attributes the dialog shows, in order (`console.command.attribute.<field>`). */
+export const ATTRIBUTE_FIELDS = [
+  'model',
+  'makerId',
+  'terminalId',
+  'iccid',
+  'hardwareVersion',
+  'firmwareVersion',
+  'terminalType',
+  'gnss',
+  'comms',
+] as const;
+
+/** What a terminal says of itself (0x0107). */
+export interface TerminalAttributes {
+  terminalType: number;
+  makerId: string;
+  model: string;
+  terminalId: string;
+  iccid: string;
+  hardwareVersion: string;
+  firmwareVersion: string;
+  gnss: number;
+  comms: number;
+}
+
+/** The attributes a terminal answered (0x0107). */
+export function answeredAttributes(c: TerminalCommand): TerminalAttributes | null {
+  const r = c.response as { attributes?: TerminalAttributes } | undefined;
+  return c.status === 'acked' && r?.attributes ? r.attributes : null;
+}
+
+/** Whether the terminal's answer to a door command (0x0500) shows the doors locked; null without one. */
+export function answeredDoorsLocked(c: TerminalCommand): boolean | null {
+  const r = c.response as { doorsLocked?: boolean } | undefined;
+  return c.status === 'acked' && typeof r?.doorsLocked === 'boolean' ? r.doorsLocked : null;
+}
 
 /** The parameters a terminal answered to readParams (0x0104). */
 export function answeredParams(c: TerminalCommand): ParamValue[] | null {
@@ -43,7 +100,7 @@ export function sendCommand(terminalId: number, body: CommandBody, waitMs = 10_0
   return call<TerminalCommand>(`/vehicle/terminal/${terminalId}/command/${kind}`, {
     method: 'POST',
     data: { ...rest, waitMs },
-    authority: COMMAND_CODE,
+    authority: kind === 'upgrade' ? UPGRADE_CODE : COMMAND_CODE,
     skipErrorHandler: true,
   });
 }

@@ -364,6 +364,21 @@ export interface ConfigParseContentTable {
   uploaded_at: Generated<Date>;
 }
 
+/** A remote upgrade package (0x8108), uploaded and kept in the database (server/telematics/commands/upgradeRoutes.ts). */
+export interface UpgradePackageTable {
+  id: Generated<number>;
+  org_id: number;
+  file_name: string;
+  upgrade_type: number;
+  maker_id: string;
+  version: string;
+  size: number;
+  sha256: string;
+  content: Buffer;
+  member_id: number | null;
+  created_at: Generated<Date>;
+}
+
 /** Derivation progress per vehicle (server/intelligence/pipeline.ts). */
 export interface DeriveStateTable {
   vehicle_id: number;
@@ -596,6 +611,7 @@ export interface DB extends EntityDB {
   location_ticket: LocationTicketTable;
   api_key: ApiKeyTable;
   config_parse_content: ConfigParseContentTable;
+  upgrade_package: UpgradePackageTable;
   derive_state: DeriveStateTable;
   derive_mark: DeriveMarkTable;
   derive_setting_version: DeriveSettingVersionTable;

@@ -1,7 +1,8 @@
 /**
- * Downlink routes: /api/vehicle/terminal/{id}/command/{location|params|text|control|readParams}
- * send a command to a terminal in the caller's organisation subtree (406 when it is offline);
- * GET …/command and …/command/{commandId} read the commands and the terminal's answers.
+ * Downlink routes: /api/vehicle/terminal/{id}/command/{location|params|text|control|readParams|
+ * attributes|tracking|vehicleControl|fence} send a command to a terminal in the caller's organisation
+ * subtree (406 when it is offline), each audited (`terminalCommand`); GET …/command and
+ * …/command/{commandId} read the commands and the terminal's answers.
  */
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,11 +12,14 @@ import { NONE } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
 import { AppError, invalid, notFound } from '../../platform/http/errors';
 import { terminalById } from '../gateway/terminals';
-import { CONTROL_COMMAND, encodeGbk, MsgId, type Jt808BodyInput, type TerminalParam } from '../jt808/codec';
+import { CONTROL_COMMAND, encodeGbk, MsgId, VEHICLE_CONTROL_DOORS, type Jt808BodyInput, type TerminalParam } from '../jt808/codec';
+import { auditRequest } from '../../platform/audit';
+import { fenceMessage, type FenceAction } from './fenceAreas';
 import type { CommandKind, CommandService } from './service';
 import { pathInSubtree } from '../../platform/scope';
 
 export const COMMAND_PERMISSION = 'terminal-command';
+type SimpleKind = Exclude<CommandKind, 'upgrade'>;
 const LABELS = 'telematics.fields';
 /** Longest wait a caller may ask for before the answer (the command itself stays tracked). */
 const MAX_WAIT_MS = 15_000;
@@ -27,7 +31,8 @@ export const terminalParams = {
 };
 const waitMs = { type: 'integer', minimum: 0, maximum: MAX_WAIT_MS };
 
-const bodies: Record<CommandKind, Record<string, unknown>> = {
+/** Each kind's body; an upgrade has its own route and code (upgradeRoutes.ts). */
+const bodies: Record<SimpleKind, Record<string, unknown>> = {
   location: { type: 'object', additionalProperties: false, properties: { waitMs } },
   params: {
     type: 'object',
@@ -73,6 +78,37 @@ const bodies: Record<CommandKind, Record<string, unknown>> = {
       ids: { type: 'array', minItems: 1, maxItems: 255, uniqueItems: true, items: { type: 'integer', minimum: 0, maximum: 4294967295 } },
     },
   },
+  // 0x8107: the answer (0x0107) is the response, `{attributes}`.
+  attributes: { type: 'object', additionalProperties: false, properties: { waitMs } },
+  // 0x8202: report every `interval` s for `duration` s; interval 0 stops it.
+  tracking: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['interval', 'duration'],
+    properties: {
+      waitMs,
+      interval: { type: 'integer', minimum: 0, maximum: 65535 },
+      duration: { type: 'integer', minimum: 0, maximum: 4294967295 },
+    },
+  },
+  // 0x8500 doors; the answer (0x0500) gives the position and whether the doors are locked.
+  vehicleControl: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['doors'],
+    properties: { waitMs, doors: { type: 'string', enum: ['lock', 'unlock'] } },
+  },
+  // A platform fence sent as the terminal's own area (set) or taken off it (delete).
+  fence: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['fenceId', 'action'],
+    properties: {
+      waitMs,
+      fenceId: { type: 'integer', minimum: 1, maximum: 2147483647 },
+      action: { type: 'string', enum: ['set', 'delete'] },
+    },
+  },
   control: {
     type: 'object',
     additionalProperties: false,
@@ -112,9 +148,18 @@ function toParam(p: ParamInput, i: number): TerminalParam {
   return { id: p.id, type: p.type, value: p.value };
 }
 
-/** The JT/T 808 message for a validated request body. */
-export function commandMessage(kind: CommandKind, body: Record<string, unknown>): Jt808BodyInput {
+/** The JT/T 808 message for a validated request body (a fence's is read from the database: fenceAreas.ts). */
+export function commandMessage(kind: Exclude<SimpleKind, 'fence'>, body: Record<string, unknown>): Jt808BodyInput {
   switch (kind) {
+    case 'attributes':
+      return { msgId: MsgId.QueryAttributes };
+    case 'tracking':
+      return { msgId: MsgId.TemporaryTracking, body: { interval: body.interval as number, validity: body.duration as number } };
+    case 'vehicleControl': {
+      // 2013: flag bit 0, 1 locks; 2019: item 0x0001 doors, 0 locks (each layout reads its own field).
+      const lock = body.doors === 'lock';
+      return { msgId: MsgId.VehicleControl, body: { flag: lock ? 1 : 0, items: [{ type: VEHICLE_CONTROL_DOORS, value: lock ? 0 : 1 }] } };
+    }
     case 'location':
       return { msgId: MsgId.LocationQuery };
     case 'params':
@@ -145,7 +190,7 @@ export async function scopedTerminal(db: Kysely<DB>, req: FastifyRequest): Promi
 /** `commands` is null when the gateway is disabled: every terminal is then offline. */
 export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, commands: CommandService | null): void {
   const base = '/api/vehicle/terminal/:id/command';
-  for (const kind of Object.keys(bodies) as CommandKind[]) {
+  for (const kind of Object.keys(bodies) as SimpleKind[]) {
     app.post(
       `${base}/${kind}`,
       {
@@ -154,10 +199,24 @@ export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, comm
       },
       async (req) => {
         const terminalId = await scopedTerminal(db, req);
+        const caller = callerOf(req);
         const body = (req.body ?? {}) as Record<string, unknown>;
-        const message = commandMessage(kind, body);
+        const message =
+          kind === 'fence'
+            ? await fenceMessage(db, caller.orgPath, body.fenceId as number, body.action as FenceAction)
+            : commandMessage(kind, body);
         const { waitMs: wait, ...request } = body;
-        const sent = await commands?.send(terminalId, kind, message, request, callerOf(req).memberId, (wait as number | undefined) ?? 0);
+        const sent = await commands?.send(terminalId, kind, message, request, caller.memberId, (wait as number | undefined) ?? 0);
+        const terminalNo = (await terminalById(db, terminalId))?.terminalNo;
+        await auditRequest(
+          db,
+          req,
+          caller,
+          'terminalCommand',
+          terminalNo,
+          { kind, request, commandId: sent?.id ?? null },
+          sent !== null && sent !== undefined,
+        );
         if (!sent) throw new AppError(406, 'telematics.terminalOffline');
         return sent;
       },

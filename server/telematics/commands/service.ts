@@ -22,9 +22,10 @@ export interface Downlink {
   on(event: 'sessionEnded', listener: (e: SessionEnded) => void): unknown;
   off(event: 'sessionEnded', listener: (e: SessionEnded) => void): unknown;
 }
-import { locationToJson, type Jt808BodyInput } from '../jt808/codec';
+import { locationToJson, MsgId, UPGRADE_RESULTS, type Jt808BodyInput } from '../jt808/codec';
 
-export type CommandKind = 'location' | 'params' | 'text' | 'control' | 'readParams';
+export type CommandKind =
+  'location' | 'params' | 'text' | 'control' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade';
 export type CommandStatus = 'pending' | 'acked' | 'failed' | 'timeout';
 
 export interface CommandView {
@@ -44,6 +45,8 @@ export interface CommandView {
 interface Pending {
   commandId: number;
   terminalId: number;
+  /** The message it sent (an answer without a serial finds its command by it). */
+  msgId: number;
   /** The session it went out on: when that one ends, no answer can come. */
   session: string;
   timer: NodeJS.Timeout;
@@ -100,6 +103,7 @@ export class CommandService {
     request: unknown,
     memberId: number | null,
     waitMs = 0,
+    timeoutMs = this.timeoutMs,
   ): Promise<CommandView | null> {
     if (!(await this.gateway.isOnline(terminalId))) return null;
     const row = await this.db
@@ -118,16 +122,17 @@ export class CommandService {
     const entry: Pending = {
       commandId: row.id,
       terminalId,
+      msgId: message.msgId,
       session,
       waiters: [],
-      timer: setTimeout(() => void this.expire(key, entry), this.timeoutMs),
+      timer: setTimeout(() => void this.expire(key, entry), timeoutMs),
     };
     entry.timer.unref();
     this.pending.set(key, entry);
     await this.db.updateTable('terminal_command').set({ serial }).where('id', '=', row.id).execute();
-    const early = this.early.get(key);
+    const early = this.early.get(key) ?? this.early.get(unserialedKey(terminalId, message.msgId));
     if (early) {
-      this.early.delete(key);
+      this.early.delete(early.replySerial === null ? unserialedKey(terminalId, message.msgId) : key);
       void this.complete(early);
     }
     if (waitMs > 0) await this.waitFor(entry, waitMs);
@@ -177,24 +182,33 @@ export class CommandService {
   }
 
   private async complete(r: TerminalResponse): Promise<void> {
-    const key = `${r.terminalId}:${r.replySerial}`;
-    const entry = this.pending.get(key);
-    if (!entry) {
-      // An answer to something we no longer (or not yet) wait for.
-      this.early.set(key, r);
-      setTimeout(() => this.early.delete(key), 5000).unref();
+    let key = r.replySerial === null ? this.oldestPending(r.terminalId, r.replyMsgId) : `${r.terminalId}:${r.replySerial}`;
+    if (r.replyMsgId === MsgId.UpgradePackage && r.replySerial !== null) {
+      // The terminal acknowledges each package of an upgrade; its 0x0108 result ends it. A package
+      // it refuses ends the oldest upgrade under way.
+      if (r.result === 0) return;
+      key = this.oldestPending(r.terminalId, MsgId.UpgradePackage);
+    }
+    const entry = key === undefined ? undefined : this.pending.get(key);
+    if (key === undefined || !entry) {
+      // An answer to something we no longer (or not yet: over NATS) wait for, kept a few seconds.
+      const k = key ?? unserialedKey(r.terminalId, r.replyMsgId);
+      this.early.set(k, r);
+      setTimeout(() => this.early.delete(k), 5000).unref();
       return;
     }
     this.pending.delete(key);
     clearTimeout(entry.timer);
-    const response = r.location
-      ? { location: locationToJson(r.location) }
-      : r.params
-        ? { params: r.params }
-        : { replyMsgId: r.replyMsgId, result: r.result };
+    const response = responseOf(r);
     entry.settled = this.finish(entry.commandId, RESULT_STATUS[r.result] ?? 'failed', r.result, response);
     await entry.settled;
     for (const w of entry.waiters) w();
+  }
+
+  /** The key of the terminal's oldest pending command that sent msgId (Map order is insertion order). */
+  private oldestPending(terminalId: number, msgId: number): string | undefined {
+    for (const [key, p] of this.pending) if (p.terminalId === terminalId && p.msgId === msgId) return key;
+    return undefined;
   }
 
   /** Fails, at once, what was sent through a session that ended unanswered. */
@@ -231,6 +245,21 @@ export class CommandService {
       .executeTakeFirst();
     if (r) this.onFinished?.({ commandId: id, terminalId: r.terminal_id });
   }
+}
+
+const unserialedKey = (terminalId: number, msgId: number) => `${terminalId}:m${msgId}`;
+
+/** What a command keeps of the terminal's answer. */
+function responseOf(r: TerminalResponse): unknown {
+  if (r.attributes !== undefined) return { attributes: r.attributes };
+  if (r.upgrade) return { upgrade: { type: r.upgrade.type, result: UPGRADE_RESULTS[r.upgrade.result] ?? r.upgrade.result } };
+  if (r.location) {
+    const location = locationToJson(r.location);
+    // 0x0500 answers with the position whose status word shows the doors' state.
+    return r.replyMsgId === MsgId.VehicleControl ? { location, doorsLocked: r.location.status.doorLocked } : { location };
+  }
+  if (r.params) return { params: r.params };
+  return { replyMsgId: r.replyMsgId, result: r.result };
 }
 
 const hexId = (id: number) => '0x' + id.toString(16).padStart(4, '0');

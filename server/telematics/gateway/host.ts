@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
-import type { LocationBody, SubpackageOptions, TerminalParam } from '../jt808/codec';
+import type { JsonValue, LocationBody, SubpackageOptions, TerminalParam } from '../jt808/codec';
 import type { MediaStore } from '../media/mediaStore';
 import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
@@ -102,14 +102,22 @@ export interface GatewayStats {
   keptMessages: number;
 }
 
-/** A terminal's answer to a platform message (0x0001, 0x0201 for a location query, 0x0104 for a parameter query). */
+/**
+ * A terminal's answer to a platform message (0x0001, 0x0201 for a location query, 0x0104 for a
+ * parameter query, 0x0500 for vehicle control, 0x0107 for an attributes query).
+ */
 export interface TerminalResponse {
   terminalId: number;
-  replySerial: number;
+  /** null: the answer names no serial (0x0107), it answers the oldest pending `replyMsgId` of the terminal. */
+  replySerial: number | null;
   replyMsgId: number;
   result: number;
   location?: LocationBody;
   params?: TerminalParam[];
+  /** 0x0107, as JSON. */
+  attributes?: JsonValue;
+  /** 0x0108: the package type and the result (0 upgraded, 1 failed, 2 cancelled). */
+  upgrade?: { type: number; result: number };
 }
 
 /**

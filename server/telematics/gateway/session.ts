@@ -11,12 +11,14 @@ import {
   decodePacket,
   encodeFrame,
   encodeMessage,
+  encodeMessageFrames,
   FrameSplitter,
   isJt808DecodeError,
   MsgId,
   parseHeader,
   ResponseEncoder,
   SubpackageAssembler,
+  toJsonValue,
   type DecodedMessage,
   type Jt808BodyInput,
   type Jt808Version,
@@ -147,12 +149,35 @@ export class Session {
     return serial;
   }
 
-  /** Sends a platform message to the terminal; returns its serial (null when closed). */
+  /**
+   * Sends a platform message to the terminal; returns its serial (null when closed). A message in
+   * packages (an upgrade) takes one serial per package and is written as the socket drains.
+   */
   send(message: Jt808BodyInput): number | null {
     if (this.closed || !this.phone) return null;
     const serial = this.nextSerial();
-    this.write(encodeMessage({ phone: this.phone, serial, version: this.version, protocolVersion: this.protocolVersion }, message));
+    const frames = encodeMessageFrames(
+      { phone: this.phone, serial, version: this.version, protocolVersion: this.protocolVersion },
+      message,
+    );
+    this.serial = (serial + frames.length - 1) & 0xffff;
+    if (frames.length === 1) this.write(frames[0]);
+    else this.writePaced(frames);
     return serial;
+  }
+
+  /** Packages of one long message, written while the socket takes them, so its output stays under the cap. */
+  private writePaced(frames: Buffer[]): void {
+    let i = 0;
+    const pump = () => {
+      while (!this.closed && i < frames.length) {
+        if (!this.socket.write(frames[i++])) {
+          this.socket.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
   }
 
   /** The terminal's binding changed (another vehicle or organisation): what it sends from now on goes there. */
@@ -332,6 +357,39 @@ export class Session {
           replyMsgId: MsgId.QueryParams,
           result: OK,
           params: m.body.params,
+        });
+        return;
+      case MsgId.VehicleControlResponse:
+        // Like 0x0201: a position (stored) answering its command by serial.
+        this.store(m, [m.body.location], false, false);
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: m.body.replySerial,
+          replyMsgId: MsgId.VehicleControl,
+          result: OK,
+          location: m.body.location,
+        });
+        return;
+      case MsgId.AttributesResponse:
+        // Kept like any decoded answer; it names no serial, so it answers the oldest pending 0x8107.
+        this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: null,
+          replyMsgId: MsgId.QueryAttributes,
+          result: OK,
+          attributes: toJsonValue(m.body),
+        });
+        return;
+      case MsgId.UpgradeResult:
+        // Kept; it names no serial, so it answers the oldest pending upgrade of the terminal.
+        this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: null,
+          replyMsgId: MsgId.UpgradePackage,
+          result: m.body.result,
+          upgrade: { type: m.body.type, result: m.body.result },
         });
         return;
       case MsgId.TerminalResponse:

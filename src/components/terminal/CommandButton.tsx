@@ -1,4 +1,9 @@
-import { Alert, Button, Form, Input, Modal, Radio, Space, Tag } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Space, Tag, Typography } from 'antd';
+import CommandAnswer from './CommandAnswer';
+import FencePicker, { type FenceChoice } from './FencePicker';
+import UpgradePicker from './UpgradePicker';
+import { UPGRADE_CODE } from '../../services/upgrades';
+import { usePermission } from '../../session/navigationStore';
 import { paramList, paramValues } from '../../../schemas/kit/terminalParams';
 import ParamsForm, { type ParamsValues } from './ParamsForm';
 import { useState } from 'react';
@@ -8,8 +13,10 @@ import {
   closedUnanswered,
   commandById,
   sendCommand,
+  COMMAND_CHOICES,
   COMMAND_CODE,
   type CommandBody,
+  type CommandChoice,
   type TerminalCommand,
 } from '../../services/commands';
 import { failureOf } from '../../services/http/failureOf';
@@ -27,9 +34,10 @@ const STATUS_COLOUR: Record<string, string> = {
 };
 
 /**
- * Locate now, a text message, the terminal parameters or engine control for one terminal (from the
- * vehicle card and the terminal row), with the command's status until it answers. The parameters
- * form can also be filled with what the terminal answers to a parameter query (read from terminal).
+ * Locate now, a text message, the terminal parameters, engine control, the terminal's attributes,
+ * a temporary tracking, the doors or a terminal-side fence for one terminal (from the vehicle card
+ * and the terminal row), with the command's status until it answers and what it answered. The
+ * parameters form can also be filled with what the terminal answers to a parameter query.
  */
 export default function CommandButton({
   terminalId,
@@ -43,9 +51,14 @@ export default function CommandButton({
 }) {
   const t = useT();
   const [open, setOpen] = useState(false);
-  const [kind, setKind] = useState<Exclude<CommandBody['kind'], 'readParams'>>('location');
+  const [kind, setKind] = useState<CommandChoice>('location');
   const [text, setText] = useState('');
   const [control, setControl] = useState<'engineStop' | 'engineResume'>('engineResume');
+  const [tracking, setTracking] = useState<{ interval: number | null; minutes: number | null }>({ interval: 10, minutes: 30 });
+  const [doors, setDoors] = useState<'lock' | 'unlock'>('lock');
+  const [fence, setFence] = useState<FenceChoice>({ fenceId: null, action: 'set' });
+  const [packageId, setPackageId] = useState<number | null>(null);
+  const canUpgrade = usePermission(UPGRADE_CODE);
   const [sent, setSent] = useState<TerminalCommand | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -64,7 +77,17 @@ export default function CommandButton({
         return;
       }
       body = { kind, params };
-    } else body = kind === 'text' ? { kind, text } : kind === 'control' ? { kind, command: control } : { kind };
+    } else if (kind === 'text') body = { kind, text };
+    else if (kind === 'control') body = { kind, command: control };
+    else if (kind === 'tracking') body = { kind, interval: tracking.interval ?? 0, duration: (tracking.minutes ?? 0) * 60 };
+    else if (kind === 'doors') body = { kind: 'vehicleControl', doors };
+    else if (kind === 'fence') {
+      if (fence.fenceId === null) return;
+      body = { kind, fenceId: fence.fenceId, action: fence.action };
+    } else if (kind === 'upgrade') {
+      if (packageId === null) return;
+      body = { kind, packageId };
+    } else body = { kind };
     await run(body);
   };
 
@@ -110,11 +133,46 @@ export default function CommandButton({
       <Modal open={open} title={t('console.command.title')} onCancel={() => setOpen(false)} footer={null} destroyOnClose>
         <Space direction="vertical" style={{ width: '100%' }}>
           <Radio.Group value={kind} onChange={(e) => setKind(e.target.value)} optionType="button">
-            <Radio.Button value="location">{t('console.command.location')}</Radio.Button>
-            <Radio.Button value="text">{t('console.command.text')}</Radio.Button>
-            <Radio.Button value="params">{t('console.command.params')}</Radio.Button>
-            <Radio.Button value="control">{t('console.command.control')}</Radio.Button>
+            {COMMAND_CHOICES.filter((c) => c !== 'upgrade' || canUpgrade).map((c) => (
+              <Radio.Button key={c} value={c}>
+                <span data-testid={`command-kind-${c}`}>{t(`console.command.${c}`)}</span>
+              </Radio.Button>
+            ))}
           </Radio.Group>
+          {kind === 'attributes' && <Typography.Text type="secondary">{t('console.command.attributesHint')}</Typography.Text>}
+          {kind === 'tracking' && (
+            <Space direction="vertical">
+              <Typography.Text type="secondary">{t('console.command.trackingHint')}</Typography.Text>
+              <Space wrap>
+                {t('console.command.trackingInterval')}
+                <InputNumber
+                  min={0}
+                  max={65535}
+                  precision={0}
+                  value={tracking.interval}
+                  onChange={(interval) => setTracking({ ...tracking, interval })}
+                  data-testid="tracking-interval"
+                />
+                {t('console.command.trackingDuration')}
+                <InputNumber
+                  min={0}
+                  max={71582788}
+                  precision={0}
+                  value={tracking.minutes}
+                  onChange={(minutes) => setTracking({ ...tracking, minutes })}
+                  data-testid="tracking-duration"
+                />
+              </Space>
+            </Space>
+          )}
+          {kind === 'doors' && (
+            <Radio.Group value={doors} onChange={(e) => setDoors(e.target.value)}>
+              <Radio value="lock">{t('console.command.doorsLock')}</Radio>
+              <Radio value="unlock">{t('console.command.doorsUnlock')}</Radio>
+            </Radio.Group>
+          )}
+          {kind === 'fence' && <FencePicker value={fence} onChange={setFence} />}
+          {kind === 'upgrade' && <UpgradePicker value={packageId} onChange={setPackageId} />}
           {kind === 'text' && (
             <Input.TextArea
               maxLength={400}
@@ -139,7 +197,12 @@ export default function CommandButton({
           <Button
             type="primary"
             loading={busy}
-            disabled={kind === 'text' && !text.trim()}
+            disabled={
+              (kind === 'text' && !text.trim()) ||
+              (kind === 'fence' && fence.fenceId === null) ||
+              (kind === 'upgrade' && packageId === null) ||
+              (kind === 'tracking' && (tracking.interval === null || tracking.minutes === null))
+            }
             onClick={() => void send()}
             data-testid="command-send"
           >
@@ -151,6 +214,7 @@ export default function CommandButton({
               <Tag color={STATUS_COLOUR[sent.status] ?? 'default'}>{t(`console.command.statuses.${sent.status}`)}</Tag>
             </Space>
           )}
+          {sent && sent.status !== 'pending' && <CommandAnswer command={sent} />}
           {error && <Alert type="error" showIcon message={error} />}
         </Space>
       </Modal>

@@ -10,7 +10,8 @@ import { STATUSES } from '../../../src/pages/fleet/monitor/monitorModel';
 import { TRACK_RANGES } from '../../../src/pages/vehicleDetail/playback';
 import { READINGS, SUBTYPES } from '../../../src/pages/vehicleDetail/messageText';
 import { CHOICE_KEYS } from '../../../src/pages/fleet/strategy/RederiveDialog';
-import { COMMAND_STATUSES } from '../../../src/services/commands';
+import { ATTRIBUTE_FIELDS, COMMAND_CHOICES, COMMAND_RESULTS, COMMAND_STATUSES } from '../../../src/services/commands';
+import { UPGRADE_RESULTS, UPGRADE_TYPES } from '../../../src/services/upgrades';
 import { LEVEL_COLOURS, TYPES_BY_CATEGORY, VALUE_UNITS } from '../../../src/pages/alarm/alarmModel';
 import { COUNT_KEYS, DISTRIBUTION_KEYS, LEDGER_KEYS } from '../../../src/pages/dashboard/dashboardModel';
 import { POLICY_PARAMS } from '../../../schemas/kit/policyParams';
@@ -129,6 +130,11 @@ const dynamic: Record<string, readonly string[]> = {
   'console.alarm.rederive.${CHOICE_KEYS[m]}Help': Object.values(CHOICE_KEYS).map((k) => `console.alarm.rederive.${k}Help`),
   'console.vehicleDetail.segment.${s.kind}': ['run', 'stop'].map((k) => `console.vehicleDetail.segment.${k}`),
   'console.command.statuses.${sent.status}': COMMAND_STATUSES.map((k) => `console.command.statuses.${k}`),
+  'console.command.${c}': COMMAND_CHOICES.map((k) => `console.command.${k}`),
+  'console.command.attribute.${f}': ATTRIBUTE_FIELDS.map((k) => `console.command.attribute.${k}`),
+  'console.command.results.${result}': COMMAND_RESULTS.map((k) => `console.command.results.${k}`),
+  'console.command.upgradeResults.${upgraded}': UPGRADE_RESULTS.map((k) => `console.command.upgradeResults.${k}`),
+  'console.command.upgradeTypes.${v}': UPGRADE_TYPES.map((k) => `console.command.upgradeTypes.${k}`),
   'reports.bands.${b}': HEALTH_BANDS.map((b) => `reports.bands.${b}`),
   'console.team.state.${state}': ['driven', 'pending', 'idle'].map((k) => `console.team.state.${k}`),
   'entity.schedule.enums.shift.${r.shift}': SHIFTS.map((v) => `entity.schedule.enums.shift.${v}`),

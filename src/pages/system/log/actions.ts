@@ -33,6 +33,8 @@ export const ACTION_KEYS = {
   terminalSessionReplaced: 'terminalRegistration.auditActions.terminalSessionReplaced',
   terminalResetRegistration: 'terminalRegistration.auditActions.terminalResetRegistration',
   terminalIdentityClash: 'terminalRegistration.auditActions.terminalIdentityClash',
+  terminalCommand: 'terminalRegistration.auditActions.terminalCommand',
+  upgradePackageUpload: 'terminalRegistration.auditActions.upgradePackageUpload',
   labelDraft: 'labels.auditActions.labelDraft',
   labelPublish: 'labels.auditActions.labelPublish',
   labelReset: 'labels.auditActions.labelReset',
