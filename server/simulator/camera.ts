@@ -1,12 +1,13 @@
 /**
  * A simulated camera: streams the shipped test clip (testClip.ts) as JT/T 1078 media packets over
  * TCP to the media server a 0x9101 names, in real time and in a loop, until stopped (0x9102) or the
- * server closes the connection.
+ * server closes the connection. Every demo terminal has one (fleet.ts).
  */
 
 import net from 'node:net';
-import { AV_CODING } from '../telematics/jt808/codec';
+import { AV_CODING, MsgId, type DecodedMessage } from '../telematics/jt808/codec';
 import { DataType, encodeRtpPacket, packetsOfFrame, type MediaPacket } from '../telematics/video/rtpPacket';
+import type { SimTerminal } from './terminal';
 import { loadTestClip, type ClipFrame } from './testClip';
 
 export interface CameraTarget {
@@ -110,4 +111,30 @@ export class CameraStream {
   get running(): boolean {
     return !this.stopped;
   }
+}
+
+/**
+ * Makes a simulated terminal a camera terminal: it streams the clip on each channel a 0x9101 asks
+ * for (one stream per channel, a new request replacing the old), and stops a channel on 0x9102
+ * close and every channel when its 808 connection closes.
+ */
+export function attachCamera(terminal: SimTerminal, sim: string): { streams: Map<number, CameraStream> } {
+  const streams = new Map<number, CameraStream>();
+  terminal.on('command', (m: DecodedMessage) => {
+    if (m.opaque !== undefined) return;
+    if (m.msgId === MsgId.LiveVideoRequest) {
+      streams.get(m.body.channel)?.stop();
+      const s = new CameraStream({ host: m.body.host, port: m.body.tcpPort, sim, channel: m.body.channel });
+      streams.set(m.body.channel, s);
+      s.start();
+    } else if (m.msgId === MsgId.LiveVideoControl && m.body.command === 0) {
+      streams.get(m.body.channel)?.stop();
+      streams.delete(m.body.channel);
+    }
+  });
+  terminal.on('close', () => {
+    for (const s of streams.values()) s.stop();
+    streams.clear();
+  });
+  return { streams };
 }

@@ -9,6 +9,7 @@ import { ClosedError, NoReplyError, RefusedError, SimTerminal } from './terminal
 import type { LatencyHistogram } from './latency';
 import { LiveCardHolder, type SimCard } from './cards';
 import { CITIES, SimVehicle, type City, type VehicleStart } from './vehicle';
+import { attachCamera } from './camera';
 
 export interface FleetTerminal {
   phone: string;
@@ -99,6 +100,7 @@ class Member {
       ackLatency: o.ackLatency,
     });
     this.terminal.authCode = spec.authCode;
+    attachCamera(this.terminal, spec.phone);
     this.cards = spec.card ? new LiveCardHolder(spec.card) : null;
     this.terminal.on('close', () => this.onClose());
   }

@@ -9,72 +9,16 @@
  */
 
 import net from 'node:net';
-import pino from 'pino';
 import { sql } from 'kysely';
-import { Jt808Gateway } from '../../../../server/telematics/gateway/server';
-import { findTerminal } from '../../../../server/telematics/gateway/terminals';
-import { PositionWriter } from '../../../../server/telematics/store/writer';
 import { MsgId, type DecodedMessage } from '../../../../server/telematics/jt808/codec';
-import { LiveChannels } from '../../../../server/telematics/video/liveChannels';
-import { MediaServer } from '../../../../server/telematics/video/mediaServer';
-import { registerVideoRoutes } from '../../../../server/telematics/video/routes';
-import { downlinkUpstream, type MediaAddress } from '../../../../server/telematics/video/upstream';
 import { encodeRtpPacket, RTP_MAGIC, type MediaPacket } from '../../../../server/telematics/video/rtpPacket';
 import { clipPackets } from '../../../../server/simulator/camera';
 import { SimTerminal } from '../../../../server/simulator/terminal';
-import { ADMIN_PASSWORD, BACKENDS, startTestServer, type TestServer } from '../../../helpers/testServer';
-import { openBinarySocket, type BinarySocket } from '../../../helpers/wsClient';
+import { BACKENDS } from '../../../helpers/testServer';
+import { openBinarySocket } from '../../../helpers/wsClient';
 import { demoTerminal, until } from '../gateway/harness';
 import { flvFrames, flvTags } from './flvParse';
-
-const GRACE_MS = 400;
-
-interface Harness {
-  s: TestServer;
-  gateway: Jt808Gateway;
-  gatewayPort: number;
-  channels: LiveChannels;
-  media: MediaServer;
-  mediaPort: number;
-  httpUrl: string;
-  logs: Array<{ msg: string; reason?: string }>;
-  admin: string;
-  close(): Promise<void>;
-}
-
-async function start(backend: (typeof BACKENDS)[number]): Promise<Harness> {
-  const s = await startTestServer(backend);
-  const db = s.database.db;
-  const writer = new PositionWriter(db, { copyPool: s.database.pool });
-  const gateway = new Jt808Gateway({ db, log: pino({ level: 'silent' }), writer });
-  const port = await gateway.listen(0, '127.0.0.1');
-  const logs: Harness['logs'] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const address: MediaAddress = { host: '127.0.0.1', port: 0 };
-  const channels = new LiveChannels(downlinkUpstream(gateway, address), { graceMs: GRACE_MS });
-  const media = new MediaServer({ channels, log, resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null });
-  address.port = await media.listen(0, '127.0.0.1');
-  await registerVideoRoutes(s.app, { db, channels, secret: 'test-secret', isOnline: (id) => gateway.isOnline(id) });
-  const httpUrl = await s.app.listen({ port: 0, host: '127.0.0.1' });
-  const admin = await s.login('admin', ADMIN_PASSWORD);
-  return {
-    s,
-    gateway,
-    gatewayPort: port,
-    channels,
-    media,
-    mediaPort: address.port,
-    httpUrl,
-    logs,
-    admin,
-    async close() {
-      channels.close();
-      await media.close();
-      await gateway.close();
-      await s.close();
-    },
-  };
-}
+import { GRACE_MS, startVideo, ticket, watch, type Harness } from './harness';
 
 /** A demo terminal online over the gateway, recording the platform's messages to it. */
 async function cameraTerminal(
@@ -90,22 +34,6 @@ async function cameraTerminal(
     SELECT v.id AS vehicle_id, t.id AS terminal_id FROM terminal t JOIN vehicle v ON v.terminal_id = t.id
     WHERE t.terminal_no = ${phone}`.execute(h.s.database.db);
   return { t, phone, got, vehicleId: r.rows[0].vehicle_id, terminalId: r.rows[0].terminal_id };
-}
-
-async function ticket(
-  h: Harness,
-  token: string,
-  vehicleId: number,
-  channel: number,
-): Promise<{ status: number; url?: string; ticket?: string }> {
-  const r = await h.s.call(token, 'POST', '/api/video/live', { vehicleId, channel });
-  return { status: r.status, url: r.body?.url, ticket: r.body?.ticket };
-}
-
-async function watch(h: Harness, vehicleId: number, channel: number): Promise<BinarySocket> {
-  const t = await ticket(h, h.admin, vehicleId, channel);
-  expect(t.status).toBe(200);
-  return openBinarySocket(h.httpUrl.replace('http', 'ws') + t.url!);
 }
 
 async function mediaSocket(h: Harness): Promise<net.Socket & { closedFlag?: boolean }> {
@@ -125,7 +53,7 @@ const requests = (got: DecodedMessage[], id: number) => got.filter((m) => m.msgI
 describe.each(BACKENDS)('live video on %s', (backend) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await start(backend);
+    h = await startVideo(backend);
   }, 240_000);
   afterAll(() => h?.close());
 
