@@ -16,6 +16,7 @@ ENV NODE_ENV=production \
     PORT=8000 \
     HOST=0.0.0.0 \
     JT808_PORT=6808 \
+    JT1078_MEDIA_PORT=6078 \
     DATA_DIR=/data \
     CONSOLE_DIR=/app/dist
 COPY --from=build /app /app
@@ -23,7 +24,7 @@ COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data && chown -R node:node /app/dist
 USER node
 VOLUME ["/data"]
-EXPOSE 8000 6808
+EXPOSE 8000 6808 6078
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # node itself (not npm) is PID 1's child, so `docker stop` (SIGTERM) closes the server cleanly.

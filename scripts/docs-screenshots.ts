@@ -88,7 +88,13 @@ async function main(): Promise<void> {
   const shots = only ? SHOTS.filter((s) => only.includes(s.name)) : SHOTS;
   console.log('building the console (skipped when this source was built before)…');
   const consoleDir = await buildConsole();
-  const fleet = { JT808_PORT: String(await freePort()), SIMULATE: '8', DEMO_HISTORY_DAYS: '7', LOG_LEVEL: 'info' };
+  const fleet = {
+    JT808_PORT: String(await freePort()),
+    JT1078_MEDIA_PORT: String(await freePort()),
+    SIMULATE: '8',
+    DEMO_HISTORY_DAYS: '7',
+    LOG_LEVEL: 'info',
+  };
   const server = await startConsoleServer(consoleDir, fleet);
   const browser = await launchChromium();
   try {

@@ -20,6 +20,13 @@ export interface Config {
   jwtSecret?: string;
   /** JT/T 808 gateway port; 0 disables the gateway (and the demo fleet). */
   jt808Port: number;
+  /**
+   * JT/T 1078 media server port (JT1078_MEDIA_PORT, TCP): camera terminals stream live video here;
+   * 0 turns video off. Runs only beside the gateway, in a single process.
+   */
+  jt1078MediaPort: number;
+  /** The address terminals are told to send video to (JT1078_MEDIA_HOST; default 127.0.0.1). */
+  jt1078MediaHost: string;
   /** Simulated demo terminals `npm start` runs against its own gateway (0 = none). */
   simulate: number;
   /** Built console served at /; absent → API only. */
@@ -294,6 +301,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     jt808Port: int('JT808_PORT', env.JT808_PORT, 6808),
+    jt1078MediaPort: int('JT1078_MEDIA_PORT', env.JT1078_MEDIA_PORT, 6078),
+    jt1078MediaHost: env.JT1078_MEDIA_HOST || '127.0.0.1',
     simulate: count('SIMULATE', env.SIMULATE, 8),
     consoleDir: path.resolve(env.CONSOLE_DIR || path.join(root, 'dist')),
     seed,

@@ -44,7 +44,9 @@ export type AuditAction =
   | 'subscriptionUpdate'
   | 'subscriptionDelete'
   | 'subscriptionReplay'
-  | 'subscriptionPaused';
+  | 'subscriptionPaused'
+  | 'videoOpen'
+  | 'videoClose';
 
 export interface AuditEntry {
   action: AuditAction | string;

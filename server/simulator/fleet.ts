@@ -10,6 +10,7 @@ import { uploadEvidence, withSafetyAlarm } from './safetyEvidence';
 import type { LatencyHistogram } from './latency';
 import { LiveCardHolder, type SimCard } from './cards';
 import { CITIES, SimVehicle, type City, type VehicleStart } from './vehicle';
+import { attachCamera } from './camera';
 
 export interface FleetTerminal {
   phone: string;
@@ -109,6 +110,7 @@ class Member {
       ackLatency: o.ackLatency,
     });
     this.terminal.authCode = spec.authCode;
+    attachCamera(this.terminal, spec.phone);
     this.cards = spec.card ? new LiveCardHolder(spec.card) : null;
     this.terminal.on('close', () => this.onClose());
     // Asked for an alarm's files (0x9208): uploaded on the attachment link; a failure is the platform's to log.

@@ -385,6 +385,8 @@ export class SimTerminal extends EventEmitter {
         case MsgId.LocationQuery:
         case MsgId.Text:
         case MsgId.TerminalControl:
+        case MsgId.LiveVideoRequest:
+        case MsgId.LiveVideoControl:
           this.answer(m.msgId, m.serial);
           this.stats.commands++;
           this.emit('command', m);

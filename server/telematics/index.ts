@@ -23,6 +23,11 @@ import { Jt808Gateway } from './gateway/server';
 import { LiveHub } from './live/hub';
 import { SessionWatch } from './live/sessionWatch';
 import { registerTelematicsRoutes } from './routes';
+import { findTerminal } from './gateway/terminals';
+import { LiveChannels } from './video/liveChannels';
+import { MediaServer } from './video/mediaServer';
+import { registerVideoRoutes } from './video/routes';
+import { downlinkUpstream, type MediaAddress } from './video/upstream';
 import { ObdWriter } from './store/obdWriter';
 import { PositionWriter } from './store/writer';
 
@@ -56,7 +61,19 @@ export interface Telematics {
 export interface TelematicsOptions {
   database: Database;
   config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> &
-    Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum' | 'jt808Safety' | 'jt808Attachments' | 'gatewayWorker' | 'dataDir'>>;
+    Partial<
+      Pick<
+        Config,
+        | 'jt808Limits'
+        | 'jt808Checksum'
+        | 'jt808Safety'
+        | 'jt808Attachments'
+        | 'gatewayWorker'
+        | 'dataDir'
+        | 'jt1078MediaPort'
+        | 'jt1078MediaHost'
+      >
+    >;
   secret: string;
   /** Where committed batches are published ('positions.stored', 'obd.stored'); the live hub listens there. */
   bus: ServerBus;
@@ -140,6 +157,20 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
     sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours },
   });
 
+  // Video: one process holds a channel's viewers and its media connection, so not with several workers.
+  const mediaPort = gateway && downlink && !config.gatewayWorker ? (config.jt1078MediaPort ?? 0) : 0;
+  const mediaAddress: MediaAddress = { host: config.jt1078MediaHost ?? '127.0.0.1', port: mediaPort };
+  const channels = mediaPort && downlink ? new LiveChannels(downlinkUpstream(downlink, mediaAddress)) : null;
+  const mediaServer = channels
+    ? new MediaServer({ channels, log: app.log, resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null })
+    : null;
+  await registerVideoRoutes(app, {
+    db,
+    channels,
+    secret: opts.secret,
+    isOnline: downlink ? (terminalId) => downlink.isOnline(terminalId) : null,
+  });
+
   let port: number | null = null;
   let fleet: RunningFleet | null = null;
   if (gateway && commands) {
@@ -150,6 +181,10 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
       app.log.info({ port: at, maxFileBytes: upload.maxFileBytes }, 'JT/T 808 attachment service listening');
     }
     app.log.info({ port, maxConnections: gateway.admission.limits.maxConnections }, 'JT/T 808 gateway listening');
+    if (mediaServer) {
+      mediaAddress.port = await mediaServer.listen(mediaPort, config.host);
+      app.log.info({ port: mediaAddress.port, host: mediaAddress.host }, 'JT/T 1078 media server listening');
+    }
     fleet = (await opts.fleet?.({ host: '127.0.0.1', port }, { db, log: app.log, derived: opts.derived })) ?? null;
   }
   return {
@@ -159,6 +194,8 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
     fleet,
     async close() {
       await fleet?.stop(1000);
+      channels?.close();
+      await mediaServer?.close();
       commands?.close();
       stopServing();
       if (downlink instanceof NatsDownlink) downlink.close();

@@ -63,3 +63,42 @@ export function closedWithin(socket: TestSocket, ms = 10_000): Promise<{ code: n
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`socket still open after ${ms} ms`)), ms)));
   return Promise.race([socket.closed, late]).finally(() => clearTimeout(timer));
 }
+
+export interface BinarySocket {
+  /** Every binary message received, in order. */
+  chunks: Buffer[];
+  close(): void;
+  closed: Promise<{ code: number; reason: string }>;
+  /** Waits until `check` holds over the bytes received so far. */
+  until(check: (bytes: Buffer) => boolean, timeoutMs?: number): Promise<Buffer>;
+}
+
+/** Opens a socket that receives binary messages (video); rejects with the HTTP status when refused. */
+export function openBinarySocket(url: string): Promise<BinarySocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocketImpl(url);
+    const chunks: Buffer[] = [];
+    const closed = new Promise<{ code: number; reason: string }>((done) =>
+      ws.on('close', (code, reason) => done({ code, reason: reason.toString('utf8') })),
+    );
+    ws.on('message', (d) => chunks.push(Buffer.from(d)));
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.on('error', reject);
+    ws.on('open', () =>
+      resolve({
+        chunks,
+        close: () => ws.close(),
+        closed,
+        async until(check, timeoutMs = 10_000) {
+          const deadline = Date.now() + timeoutMs;
+          for (;;) {
+            const bytes = Buffer.concat(chunks);
+            if (check(bytes)) return bytes;
+            if (Date.now() > deadline) throw new Error(`condition not met; ${bytes.length} bytes received`);
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        },
+      }),
+    );
+  });
+}

@@ -25,6 +25,10 @@ export const KEPT_DECODED: ReadonlySet<number> = new Set<number>([
   MsgId.TakePhotoResponse,
   MsgId.Compressed,
   MsgId.TerminalRsaKey,
+  MsgId.VideoAttributes,
+  MsgId.PassengerCounts,
+  MsgId.ResourceList,
+  MsgId.FtpUploadDone,
 ]);
 
 /** JSON of a body with its byte payloads (media, packages) given as their size, not repeated as hex. */

@@ -104,6 +104,19 @@ export const MsgId = {
   Compressed: 0x0901,
   PlatformRsaKey: 0x8a00,
   TerminalRsaKey: 0x0a00,
+  // JT/T 1078-2016 audio and video signalling (messages/videoLive.ts, videoRecords.ts).
+  QueryVideoAttributes: 0x9003,
+  VideoAttributes: 0x1003,
+  PassengerCounts: 0x1005,
+  LiveVideoRequest: 0x9101,
+  LiveVideoControl: 0x9102,
+  LiveVideoStatus: 0x9105,
+  PlaybackRequest: 0x9201,
+  PlaybackControl: 0x9202,
+  ResourceQuery: 0x9205,
+  ResourceList: 0x1205,
+  FtpUpload: 0x9206,
+  FtpUploadDone: 0x1206,
 } as const;
 
 export type KnownMsgId = (typeof MsgId)[keyof typeof MsgId];

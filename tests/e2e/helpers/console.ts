@@ -190,6 +190,7 @@ export function useConsoleSuite(options: { env?: () => Promise<Record<string, st
     const fleetEnv: Record<string, string> = fleet
       ? {
           JT808_PORT: String(await freePort()),
+          JT1078_MEDIA_PORT: String(await freePort()),
           SIMULATE: String(fleet.terminals),
           DEMO_HISTORY_DAYS: String(fleet.historyDays),
           LOG_LEVEL: 'info',

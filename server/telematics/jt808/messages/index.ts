@@ -176,6 +176,43 @@ import {
   type VehicleControlResponseBody,
   type VehicleControlResponseInput,
 } from './vehicleControl';
+import {
+  decodeLiveVideoControl,
+  decodeLiveVideoRequest,
+  decodeLiveVideoStatus,
+  decodePassengerCounts,
+  decodeVideoAttributes,
+  encodeLiveVideoControl,
+  encodeLiveVideoRequest,
+  encodeLiveVideoStatus,
+  encodePassengerCounts,
+  encodeVideoAttributes,
+  type LiveVideoControlBody,
+  type LiveVideoRequestBody,
+  type LiveVideoStatusBody,
+  type PassengerCountsBody,
+  type VideoAttributesBody,
+} from './videoLive';
+import {
+  decodeFtpUpload,
+  decodeFtpUploadDone,
+  decodePlaybackControl,
+  decodePlaybackRequest,
+  decodeResourceList,
+  decodeResourceQuery,
+  encodeFtpUpload,
+  encodeFtpUploadDone,
+  encodePlaybackControl,
+  encodePlaybackRequest,
+  encodeResourceList,
+  encodeResourceQuery,
+  type FtpUploadBody,
+  type FtpUploadDoneBody,
+  type PlaybackControlBody,
+  type PlaybackRequestBody,
+  type ResourceListBody,
+  type ResourceQueryBody,
+} from './videoRecords';
 
 /** Decoded bodies, one variant per message id. */
 export type Jt808Body =
@@ -249,7 +286,19 @@ export type Jt808Body =
   | { msgId: typeof MsgId.PassThroughDown; body: PassThroughDownBody }
   | { msgId: typeof MsgId.Compressed; body: CompressedBody }
   | { msgId: typeof MsgId.PlatformRsaKey; body: RsaKeyBody }
-  | { msgId: typeof MsgId.TerminalRsaKey; body: RsaKeyBody };
+  | { msgId: typeof MsgId.TerminalRsaKey; body: RsaKeyBody }
+  | { msgId: typeof MsgId.QueryVideoAttributes; body: EmptyBody }
+  | { msgId: typeof MsgId.VideoAttributes; body: VideoAttributesBody }
+  | { msgId: typeof MsgId.PassengerCounts; body: PassengerCountsBody }
+  | { msgId: typeof MsgId.LiveVideoRequest; body: LiveVideoRequestBody }
+  | { msgId: typeof MsgId.LiveVideoControl; body: LiveVideoControlBody }
+  | { msgId: typeof MsgId.LiveVideoStatus; body: LiveVideoStatusBody }
+  | { msgId: typeof MsgId.PlaybackRequest; body: PlaybackRequestBody }
+  | { msgId: typeof MsgId.PlaybackControl; body: PlaybackControlBody }
+  | { msgId: typeof MsgId.ResourceQuery; body: ResourceQueryBody }
+  | { msgId: typeof MsgId.ResourceList; body: ResourceListBody }
+  | { msgId: typeof MsgId.FtpUpload; body: FtpUploadBody }
+  | { msgId: typeof MsgId.FtpUploadDone; body: FtpUploadDoneBody };
 
 /** Encoder inputs, one variant per message id (decoded bodies are accepted as they are). */
 export type Jt808BodyInput =
@@ -323,7 +372,19 @@ export type Jt808BodyInput =
   | { msgId: typeof MsgId.PassThroughDown; body: PassThroughDownBody }
   | { msgId: typeof MsgId.Compressed; body: CompressedInput }
   | { msgId: typeof MsgId.PlatformRsaKey; body: RsaKeyBody }
-  | { msgId: typeof MsgId.TerminalRsaKey; body: RsaKeyBody };
+  | { msgId: typeof MsgId.TerminalRsaKey; body: RsaKeyBody }
+  | { msgId: typeof MsgId.QueryVideoAttributes; body?: EmptyBody }
+  | { msgId: typeof MsgId.VideoAttributes; body: VideoAttributesBody }
+  | { msgId: typeof MsgId.PassengerCounts; body: PassengerCountsBody }
+  | { msgId: typeof MsgId.LiveVideoRequest; body: LiveVideoRequestBody }
+  | { msgId: typeof MsgId.LiveVideoControl; body: LiveVideoControlBody }
+  | { msgId: typeof MsgId.LiveVideoStatus; body: LiveVideoStatusBody }
+  | { msgId: typeof MsgId.PlaybackRequest; body: PlaybackRequestBody }
+  | { msgId: typeof MsgId.PlaybackControl; body: PlaybackControlBody }
+  | { msgId: typeof MsgId.ResourceQuery; body: ResourceQueryBody }
+  | { msgId: typeof MsgId.ResourceList; body: ResourceListBody }
+  | { msgId: typeof MsgId.FtpUpload; body: FtpUploadBody }
+  | { msgId: typeof MsgId.FtpUploadDone; body: FtpUploadDoneBody };
 
 // Under CommonJS transpilation (tsx, jest) every use of an imported name is a getter call;
 // this hot path binds what it uses once, at load.
@@ -485,6 +546,30 @@ export function decodeBody(msgId: number, p: Buffer, start: number, end: number,
       return { msgId: MsgId.PlatformRsaKey, body: decodeRsaKey(p, start, end, '0x8A00') };
     case MsgId.TerminalRsaKey:
       return { msgId: MsgId.TerminalRsaKey, body: decodeRsaKey(p, start, end, '0x0A00') };
+    case MsgId.QueryVideoAttributes:
+      return { msgId: MsgId.QueryVideoAttributes, body: decodeEmpty(p, start, end) };
+    case MsgId.VideoAttributes:
+      return { msgId: MsgId.VideoAttributes, body: decodeVideoAttributes(p, start, end) };
+    case MsgId.PassengerCounts:
+      return { msgId: MsgId.PassengerCounts, body: decodePassengerCounts(p, start, end, tz) };
+    case MsgId.LiveVideoRequest:
+      return { msgId: MsgId.LiveVideoRequest, body: decodeLiveVideoRequest(p, start, end) };
+    case MsgId.LiveVideoControl:
+      return { msgId: MsgId.LiveVideoControl, body: decodeLiveVideoControl(p, start, end) };
+    case MsgId.LiveVideoStatus:
+      return { msgId: MsgId.LiveVideoStatus, body: decodeLiveVideoStatus(p, start, end) };
+    case MsgId.PlaybackRequest:
+      return { msgId: MsgId.PlaybackRequest, body: decodePlaybackRequest(p, start, end, tz) };
+    case MsgId.PlaybackControl:
+      return { msgId: MsgId.PlaybackControl, body: decodePlaybackControl(p, start, end, tz) };
+    case MsgId.ResourceQuery:
+      return { msgId: MsgId.ResourceQuery, body: decodeResourceQuery(p, start, end, tz) };
+    case MsgId.ResourceList:
+      return { msgId: MsgId.ResourceList, body: decodeResourceList(p, start, end, tz) };
+    case MsgId.FtpUpload:
+      return { msgId: MsgId.FtpUpload, body: decodeFtpUpload(p, start, end, tz) };
+    case MsgId.FtpUploadDone:
+      return { msgId: MsgId.FtpUploadDone, body: decodeFtpUploadDone(p, start, end) };
     default:
       return undefined;
   }
@@ -633,6 +718,30 @@ export function encodeBody(m: Jt808BodyInput, version: Jt808Version, tzOffsetMin
       return encodeRsaKey(m.body);
     case MsgId.TerminalRsaKey:
       return encodeRsaKey(m.body);
+    case MsgId.QueryVideoAttributes:
+      return encodeEmpty(m.body);
+    case MsgId.VideoAttributes:
+      return encodeVideoAttributes(m.body);
+    case MsgId.PassengerCounts:
+      return encodePassengerCounts(m.body, tzOffsetMinutes);
+    case MsgId.LiveVideoRequest:
+      return encodeLiveVideoRequest(m.body);
+    case MsgId.LiveVideoControl:
+      return encodeLiveVideoControl(m.body);
+    case MsgId.LiveVideoStatus:
+      return encodeLiveVideoStatus(m.body);
+    case MsgId.PlaybackRequest:
+      return encodePlaybackRequest(m.body, tzOffsetMinutes);
+    case MsgId.PlaybackControl:
+      return encodePlaybackControl(m.body, tzOffsetMinutes);
+    case MsgId.ResourceQuery:
+      return encodeResourceQuery(m.body, tzOffsetMinutes);
+    case MsgId.ResourceList:
+      return encodeResourceList(m.body, tzOffsetMinutes);
+    case MsgId.FtpUpload:
+      return encodeFtpUpload(m.body, tzOffsetMinutes);
+    case MsgId.FtpUploadDone:
+      return encodeFtpUploadDone(m.body);
     default: {
       const never: never = m;
       throw new Jt808EncodeError('BAD_FIELD', `no encoder for ${JSON.stringify(never)}`);
@@ -655,6 +764,8 @@ export * from './serverTime';
 export * from './tracking';
 export * from './upgrade';
 export * from './vehicleControl';
+export * from './videoLive';
+export * from './videoRecords';
 export * from './batch';
 export * from './context';
 export * from './control';

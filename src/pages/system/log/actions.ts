@@ -48,6 +48,8 @@ export const ACTION_KEYS = {
   subscriptionReplay: 'subscription.auditActions.subscriptionReplay',
   subscriptionPaused: 'subscription.auditActions.subscriptionPaused',
   driverCardAssign: 'driverCard.auditAssign',
+  videoOpen: 'video.auditActions.videoOpen',
+  videoClose: 'video.auditActions.videoClose',
 } as const;
 
 const CLIENT_PREFIX = 'client:';

@@ -93,6 +93,49 @@ describe.each(BACKENDS)('the 2019 message set through the gateway on %s', (backe
     raw.destroy();
   });
 
+  it('keeps the JT/T 1078 answers and reports decoded: attributes, passenger counts, resource list, FTP upload end', async () => {
+    const phone = demoTerminal(11);
+    const raw = await online(phone);
+    const messages: Jt808BodyInput[] = [
+      {
+        msgId: MsgId.VideoAttributes,
+        body: {
+          audioCoding: 6,
+          audioChannels: 1,
+          audioSampleRate: 0,
+          audioSampleBits: 1,
+          audioFrameLength: 320,
+          audioOutput: false,
+          videoCoding: 98,
+          maxAudioChannels: 1,
+          maxVideoChannels: 4,
+        },
+      },
+      { msgId: MsgId.PassengerCounts, body: { begin: T, end: T, boarded: 12, alighted: 3 } },
+      {
+        msgId: MsgId.ResourceList,
+        body: {
+          replySerial: 4,
+          resources: [
+            { channel: 1, begin: T, end: T, alarmFlags: 0, videoAlarmFlags: 0, resourceType: 2, stream: 1, storage: 1, size: 1024 },
+          ],
+        },
+      },
+      { msgId: MsgId.FtpUploadDone, body: { replySerial: 5, result: 0 } },
+    ];
+    const serials = messages.map((m) => raw.send(phone, m));
+    const replies = await raw.waitFor(2 + messages.length);
+    const bySerial = (a: (number | null)[] | null, b: (number | null)[] | null) => Number(a?.[1]) - Number(b?.[1]);
+    expect(replies.slice(2).map(answer).sort(bySerial)).toEqual(messages.map((m, i) => [m.msgId, serials[i], 0]));
+    const rows = new Map((await kept(phone)).map((r) => [r.msg_id, r]));
+    expect([...rows.values()].map((r) => r.kind)).toEqual(messages.map(() => 'decoded'));
+    expect(JSON.parse(rows.get(MsgId.VideoAttributes)!.text!)).toMatchObject({ videoCoding: 98, maxVideoChannels: 4 });
+    expect(JSON.parse(rows.get(MsgId.PassengerCounts)!.text!)).toEqual({ begin: T, end: T, boarded: 12, alighted: 3 });
+    expect(JSON.parse(rows.get(MsgId.ResourceList)!.text!)).toMatchObject({ replySerial: 4, resources: [{ channel: 1, size: 1024 }] });
+    expect(rows.get(MsgId.FtpUploadDone)!.body_hex).toBe('000500');
+    raw.destroy();
+  });
+
   it('reassembles a photo sent in packages and keeps it with the payload given as its size', async () => {
     const phone = demoTerminal(8);
     const raw = await online(phone);

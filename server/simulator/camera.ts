@@ -1,0 +1,140 @@
+/**
+ * A simulated camera: streams the shipped test clip (testClip.ts) as JT/T 1078 media packets over
+ * TCP to the media server a 0x9101 names, in real time and in a loop, until stopped (0x9102) or the
+ * server closes the connection. Every demo terminal has one (fleet.ts).
+ */
+
+import net from 'node:net';
+import { AV_CODING, MsgId, type DecodedMessage } from '../telematics/jt808/codec';
+import { DataType, encodeRtpPacket, packetsOfFrame, type MediaPacket } from '../telematics/video/rtpPacket';
+import type { SimTerminal } from './terminal';
+import { loadTestClip, type ClipFrame } from './testClip';
+
+export interface CameraTarget {
+  host: string;
+  port: number;
+  /** The SIM number the packets carry (the terminal's 808 number). */
+  sim: string;
+  channel: number;
+}
+
+/**
+ * The packets of one clip frame. `seq` is its first packet's number, `timestamp` its time (ms),
+ * `sinceKey` the ms since the last I frame, `sincePrevious` since the frame before.
+ */
+export function framePackets(
+  frame: ClipFrame,
+  target: Pick<CameraTarget, 'sim' | 'channel'>,
+  seq: number,
+  timestamp: number,
+  sinceKey: number,
+  sincePrevious: number,
+): MediaPacket[] {
+  return packetsOfFrame(
+    frame.data,
+    {
+      payloadType: AV_CODING.h264,
+      sim: target.sim,
+      channel: target.channel,
+      dataType: frame.key ? DataType.iFrame : DataType.pFrame,
+      timestamp,
+      lastIFrameIntervalMs: sinceKey,
+      lastFrameIntervalMs: sincePrevious,
+    },
+    seq,
+  );
+}
+
+/** Every frame of the clip once, as packet lists, numbered from `seq` and timed from `t0`. */
+export function clipPackets(target: Pick<CameraTarget, 'sim' | 'channel'>, seq = 0, t0 = 0): MediaPacket[][] {
+  const out: MediaPacket[][] = [];
+  let lastKey = 0;
+  let previous = 0;
+  for (const f of loadTestClip().video) {
+    if (f.key) lastKey = f.at;
+    const packets = framePackets(f, target, seq, t0 + f.at, f.at - lastKey, f.at - previous);
+    previous = f.at;
+    seq = (seq + packets.length) & 0xffff;
+    out.push(packets);
+  }
+  return out;
+}
+
+export class CameraStream {
+  private socket: net.Socket | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  /** Frames sent. */
+  sent = 0;
+
+  constructor(private readonly target: CameraTarget) {}
+
+  start(): void {
+    const clip = loadTestClip();
+    const socket = net.connect({ host: this.target.host, port: this.target.port });
+    this.socket = socket;
+    socket.setNoDelay(true);
+    socket.on('error', () => undefined); // 'close' follows
+    socket.on('close', () => this.stop());
+    socket.on('connect', () => {
+      const begin = Date.now();
+      let seq = 0;
+      let i = 0;
+      let lastKey = 0;
+      const tick = (): void => {
+        if (this.stopped) return;
+        // Every frame that is due by now: a late timer catches up rather than drifting.
+        while (!this.stopped) {
+          const loop = Math.floor(i / clip.video.length);
+          const f = clip.video[i % clip.video.length];
+          const at = loop * clip.durationMs + f.at;
+          if (at > Date.now() - begin) break;
+          if (f.key) lastKey = at;
+          const packets = framePackets(f, this.target, seq, begin + at, at - lastKey, i ? 1000 / 25 : 0);
+          seq = (seq + packets.length) & 0xffff;
+          for (const p of packets) socket.write(encodeRtpPacket(p));
+          this.sent++;
+          i++;
+        }
+        this.timer = setTimeout(tick, 10);
+      };
+      tick();
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.destroy();
+  }
+
+  get running(): boolean {
+    return !this.stopped;
+  }
+}
+
+/**
+ * Makes a simulated terminal a camera terminal: it streams the clip on each channel a 0x9101 asks
+ * for (one stream per channel, a new request replacing the old), and stops a channel on 0x9102
+ * close and every channel when its 808 connection closes.
+ */
+export function attachCamera(terminal: SimTerminal, sim: string): { streams: Map<number, CameraStream> } {
+  const streams = new Map<number, CameraStream>();
+  terminal.on('command', (m: DecodedMessage) => {
+    if (m.opaque !== undefined) return;
+    if (m.msgId === MsgId.LiveVideoRequest) {
+      streams.get(m.body.channel)?.stop();
+      const s = new CameraStream({ host: m.body.host, port: m.body.tcpPort, sim, channel: m.body.channel });
+      streams.set(m.body.channel, s);
+      s.start();
+    } else if (m.msgId === MsgId.LiveVideoControl && m.body.command === 0) {
+      streams.get(m.body.channel)?.stop();
+      streams.delete(m.body.channel);
+    }
+  });
+  terminal.on('close', () => {
+    for (const s of streams.values()) s.stop();
+    streams.clear();
+  });
+  return { streams };
+}

@@ -1,0 +1,196 @@
+/**
+ * Live channels: one upstream per terminal channel however many viewers watch it. The first viewer
+ * asks the terminal to stream (0x9101, through `UpstreamControl`); each viewer gets an FLV stream
+ * that starts with the decoder configuration and the current group of pictures (from its I frame,
+ * so the first picture shows at once); when the last viewer leaves, the channel waits a grace time
+ * for another before it asks the terminal to stop (0x9102) and forgets it.
+ */
+
+import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
+import { DataType } from './rtpPacket';
+import { nalType, NalType, splitAnnexB } from './h264';
+import type { MediaFrame } from './frameAssembler';
+
+export interface ChannelKey {
+  terminalId: number;
+  channel: number;
+}
+
+/** Asks a terminal to start or stop streaming a channel. */
+export interface UpstreamControl {
+  open(key: ChannelKey): Promise<void>;
+  close(key: ChannelKey): void;
+}
+
+/** A browser's end of a channel. */
+export interface Viewer {
+  send(chunk: Buffer): void;
+  /** The channel ended for this viewer (terminal gone, silent, refused), with the reason. */
+  end(reason: string): void;
+}
+
+export interface LiveChannelsOptions {
+  /** How long a channel without viewers keeps its upstream, ms. */
+  graceMs: number;
+  /** Bytes of the current group of pictures kept for viewers who join mid-way. */
+  maxGopBytes: number;
+}
+
+export const DEFAULT_LIVE_OPTIONS: LiveChannelsOptions = { graceMs: 10_000, maxGopBytes: 4 * 1024 * 1024 };
+
+interface VideoFrame {
+  key: boolean;
+  timestamp: number;
+  nals: Buffer[];
+  bytes: number;
+}
+
+interface ViewerState {
+  viewer: Viewer;
+  /** The terminal timestamp that is time 0 of this viewer's stream; null before its first frame. */
+  base: number | null;
+  last: number;
+}
+
+interface Channel {
+  key: ChannelKey;
+  viewers: Set<ViewerState>;
+  sps: Buffer | null;
+  pps: Buffer | null;
+  gop: VideoFrame[];
+  gopBytes: number;
+  grace: NodeJS.Timeout | null;
+  /** Frames received since the channel opened. */
+  frames: number;
+  openedAt: number;
+}
+
+export function channelId(k: ChannelKey): string {
+  return `${k.terminalId}/${k.channel}`;
+}
+
+export class LiveChannels {
+  private readonly channels = new Map<string, Channel>();
+  private readonly opts: LiveChannelsOptions;
+
+  constructor(
+    private readonly control: UpstreamControl,
+    opts: Partial<LiveChannelsOptions> = {},
+  ) {
+    this.opts = { ...DEFAULT_LIVE_OPTIONS, ...opts };
+  }
+
+  /** Adds a viewer; the returned function takes it away again. The terminal is asked to stream if nobody watched. */
+  watch(key: ChannelKey, viewer: Viewer): () => void {
+    const id = channelId(key);
+    let ch = this.channels.get(id);
+    const fresh = !ch;
+    if (!ch) {
+      ch = { key, viewers: new Set(), sps: null, pps: null, gop: [], gopBytes: 0, grace: null, frames: 0, openedAt: Date.now() };
+      this.channels.set(id, ch);
+    }
+    if (ch.grace) {
+      clearTimeout(ch.grace);
+      ch.grace = null;
+    }
+    const state: ViewerState = { viewer, base: null, last: 0 };
+    ch.viewers.add(state);
+    viewer.send(flvHeader());
+    if (ch.sps && ch.pps && ch.gop.length) {
+      viewer.send(avcSequenceHeaderTag(ch.sps, ch.pps));
+      for (const f of ch.gop) this.sendFrame(state, f);
+    }
+    if (fresh) {
+      const opened = ch;
+      this.control.open(key).catch((e: unknown) => {
+        if (this.channels.get(id) === opened)
+          this.end(id, `the terminal did not start the stream: ${e instanceof Error ? e.message : String(e)}`);
+      });
+    }
+    const channel = ch;
+    return () => this.leave(id, channel, state);
+  }
+
+  /** Whether a terminal may send this channel: somebody asked for it. */
+  accepts(key: ChannelKey): boolean {
+    return this.channels.has(channelId(key));
+  }
+
+  /** A frame from the terminal's media connection. */
+  frame(key: ChannelKey, f: MediaFrame): void {
+    const ch = this.channels.get(channelId(key));
+    if (!ch || f.dataType > DataType.bFrame) return; // audio is not remuxed yet
+    ch.frames++;
+    const nals: Buffer[] = [];
+    let isKey = f.dataType === DataType.iFrame;
+    for (const nal of splitAnnexB(f.data)) {
+      const t = nalType(nal);
+      if (t === NalType.sps) ch.sps = Buffer.from(nal);
+      else if (t === NalType.pps) ch.pps = Buffer.from(nal);
+      else if (t !== NalType.aud) nals.push(nal);
+      if (t === NalType.idr) isKey = true;
+    }
+    if (!nals.length) return;
+    const vf: VideoFrame = { key: isKey, timestamp: f.timestamp, nals, bytes: f.data.length };
+    if (vf.key) {
+      ch.gop = [];
+      ch.gopBytes = 0;
+    }
+    if (ch.gop.length || vf.key) {
+      if (ch.gopBytes + vf.bytes <= this.opts.maxGopBytes) {
+        ch.gop.push(vf);
+        ch.gopBytes += vf.bytes;
+      }
+    }
+    if (!ch.sps || !ch.pps) return;
+    for (const v of ch.viewers) {
+      if (v.base === null) {
+        if (!vf.key) continue; // waits for an I frame
+        v.viewer.send(avcSequenceHeaderTag(ch.sps, ch.pps));
+      }
+      this.sendFrame(v, vf);
+    }
+  }
+
+  /** The terminal's stream of this channel ended (connection closed or silent): its viewers are told. */
+  upstreamEnded(key: ChannelKey, reason: string): void {
+    this.end(channelId(key), reason);
+  }
+
+  /** Channels open, with their viewers and frames (for metrics and tests). */
+  list(): Array<ChannelKey & { viewers: number; frames: number; gopBytes: number }> {
+    return [...this.channels.values()].map((c) => ({ ...c.key, viewers: c.viewers.size, frames: c.frames, gopBytes: c.gopBytes }));
+  }
+
+  /** Ends every channel (shutdown). */
+  close(): void {
+    for (const id of [...this.channels.keys()]) this.end(id, 'server stopping');
+  }
+
+  private sendFrame(v: ViewerState, f: VideoFrame): void {
+    if (v.base === null) v.base = f.timestamp;
+    // A terminal's clock that goes back is held at the last time: FLV timestamps never decrease.
+    const t = Math.max(v.last, f.timestamp - v.base);
+    v.last = t;
+    v.viewer.send(avcFrameTag(f.key, t, f.nals));
+  }
+
+  private leave(id: string, ch: Channel, state: ViewerState): void {
+    if (!ch.viewers.delete(state) || ch.viewers.size > 0 || this.channels.get(id) !== ch) return;
+    ch.grace = setTimeout(() => {
+      if (this.channels.get(id) !== ch || ch.viewers.size > 0) return;
+      this.channels.delete(id);
+      this.control.close(ch.key);
+    }, this.opts.graceMs);
+    ch.grace.unref();
+  }
+
+  private end(id: string, reason: string): void {
+    const ch = this.channels.get(id);
+    if (!ch) return;
+    this.channels.delete(id);
+    if (ch.grace) clearTimeout(ch.grace);
+    for (const v of ch.viewers) v.viewer.end(reason);
+    this.control.close(ch.key);
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The JT/T 1078 media server: terminals asked to stream (0x9101) connect here over TCP and send
+ * media packets; each channel's packets are reassembled into frames and handed to the live channels.
+ * A connection is refused (closed, the reason logged) when its bytes are no media packets, when it
+ * sends a channel nobody asked for, or when it changes its SIM number; a single bad packet is
+ * dropped with its reason. A connection silent for `idleMs` is closed, and its channels' viewers told.
+ */
+
+import net from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import { FrameAssembler } from './frameAssembler';
+import { channelId, type ChannelKey, type LiveChannels } from './liveChannels';
+import { RtpStreamReader, type MediaPacket } from './rtpPacket';
+
+/** The terminal a media packet's SIM number names (its terminal number or SIM, leading zeros aside), or null. */
+export type ResolveTerminal = (sim: string) => Promise<number | null>;
+
+export interface MediaServerOptions {
+  channels: LiveChannels;
+  resolve: ResolveTerminal;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+  /** A connection without a byte for this long is closed, ms. */
+  idleMs?: number;
+}
+
+/** Packets held while the SIM is looked up (a terminal sends a few hundred a second at most). */
+const MAX_WAITING = 2000;
+
+export interface MediaServerStats {
+  connections: number;
+  packets: number;
+  refusedPackets: number;
+  refusedConnections: number;
+  lostPackets: number;
+}
+
+export class MediaServer {
+  private readonly server: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+  /** The connection feeding each channel: a terminal that reconnects replaces its old one. */
+  private readonly feeds = new Map<string, net.Socket>();
+  readonly stats: MediaServerStats = { connections: 0, packets: 0, refusedPackets: 0, refusedConnections: 0, lostPackets: 0 };
+
+  constructor(private readonly opts: MediaServerOptions) {
+    this.server = net.createServer((socket) => this.connection(socket));
+  }
+
+  async listen(port: number, host?: string): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return (this.server.address() as net.AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private connection(socket: net.Socket): void {
+    this.stats.connections++;
+    this.sockets.add(socket);
+    const remote = `${socket.remoteAddress}:${socket.remotePort}`;
+    const reader = new RtpStreamReader();
+    const assemblers = new Map<number, FrameAssembler>();
+    const { channels, log } = this.opts;
+    let sim: string | null = null;
+    let terminalId: number | null = null;
+    /** Packets read while the first one's SIM is looked up. */
+    let waiting: MediaPacket[] | null = null;
+    let endReason = 'the terminal closed the media connection';
+
+    const refuse = (reason: string, extra: object = {}): void => {
+      this.stats.refusedConnections++;
+      endReason = `media connection refused: ${reason}`;
+      log.warn({ remote, sim, terminalId, ...extra, reason }, 'jt1078 media connection refused');
+      socket.destroy();
+    };
+
+    const take = (p: MediaPacket, id: number): void => {
+      const key: ChannelKey = { terminalId: id, channel: p.channel };
+      if (!channels.accepts(key)) return refuse('no stream was asked of this channel', { channel: p.channel });
+      this.stats.packets++;
+      this.feeds.set(channelId(key), socket);
+      let a = assemblers.get(p.channel);
+      if (!a) assemblers.set(p.channel, (a = new FrameAssembler()));
+      const lostBefore = a.stats.lost;
+      const frame = a.push(p);
+      this.stats.lostPackets += a.stats.lost - lostBefore;
+      if (frame) channels.frame(key, frame);
+    };
+
+    const identify = async (first: string): Promise<void> => {
+      const id = await this.opts.resolve(first).catch(() => null);
+      if (socket.destroyed) return;
+      if (id === null) return refuse('unknown SIM number');
+      terminalId = id;
+      const queued = waiting ?? [];
+      waiting = null;
+      for (const p of queued) {
+        if (socket.destroyed) return;
+        take(p, id);
+      }
+    };
+
+    socket.setNoDelay(true);
+    socket.setTimeout(this.opts.idleMs ?? 15_000, () => {
+      endReason = 'the terminal stopped sending';
+      log.info({ remote, sim, terminalId }, 'jt1078 media connection silent, closed');
+      socket.destroy();
+    });
+    socket.on('error', () => undefined); // 'close' follows
+    socket.on('data', (chunk: Buffer) => {
+      for (const item of reader.push(chunk)) {
+        if (socket.destroyed) return;
+        if (!('seq' in item)) {
+          this.stats.refusedPackets++;
+          if (item.fatal) return refuse(item.reason);
+          log.warn({ remote, sim, terminalId, reason: item.reason }, 'jt1078 media packet refused');
+          continue;
+        }
+        if (sim === null) {
+          sim = item.sim;
+          waiting = [];
+          void identify(sim);
+        } else if (item.sim !== sim) return refuse('the SIM number changed', { other: item.sim });
+        if (waiting) {
+          if (waiting.length >= MAX_WAITING) return refuse('too many packets before the terminal was known');
+          waiting.push(item);
+        } else if (terminalId !== null) take(item, terminalId);
+      }
+    });
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      if (terminalId === null) return;
+      for (const channel of assemblers.keys()) {
+        const key = { terminalId, channel };
+        if (this.feeds.get(channelId(key)) !== socket) continue;
+        this.feeds.delete(channelId(key));
+        channels.upstreamEnded(key, endReason);
+      }
+    });
+  }
+}
