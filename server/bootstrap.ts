@@ -12,6 +12,7 @@ import type { Config } from './config';
 import { tokenSecret } from './platform/auth/secret';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { startSubscriptions } from './subscriptions';
+import { startForwarding, type ForwardingService } from './forwarding';
 import { createBus, sharedView, type ServerBus, type ServerTopics } from './platform/bus';
 import { createNatsBus } from './platform/natsBus';
 import { reportMisassignedRoles } from './passport/roleScope';
@@ -63,6 +64,11 @@ export interface BootstrapOptions {
    * terminal. Absent: the in-process bus, nothing else needed.
    */
   nats?: { url: string };
+  /**
+   * Runs the forwarding links of `forward_link` here (docs/forwarding.md): one process of a fleet
+   * (with several gateway workers, the first; the bus brings it the others' positions).
+   */
+  forwarding?: boolean;
   /** Starts the JT/T 808 gateway and its routes; absent, no telematics (its routes are not registered). */
   telematics?: {
     config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum'>>;
@@ -80,6 +86,8 @@ export interface Server {
   derivation: DerivationHandle | null;
   /** The maintenance schedules' clock (with derivation): its alarms are announced as the engine's. */
   maintenance: MaintenanceClock | null;
+  /** The forwarding links (with `forwarding`): their state, backlog and counters. */
+  forwarding: ForwardingService | null;
   /** The series GET /metrics shows for this process. */
   metrics: ServerMetrics;
   /** Closes what was started, in reverse order. */
@@ -166,6 +174,12 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       // Stopped after telematics closes (undo runs in reverse), so the last batches are still derived.
       undo.push(() => alarms!.stop());
     }
+    // Forwarding subscribes before telematics publishes, like derivation.
+    let forwarding: ForwardingService | null = null;
+    if (opts.forwarding) {
+      forwarding = await startForwarding(bus, { db: database.db, log: app.log });
+      undo.push(() => forwarding!.stop());
+    }
     let telematics: Telematics | null = null;
     if (opts.telematics) {
       const derived = derivation ? () => derivation!.idle() : undefined;
@@ -229,7 +243,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         undo.push(() => app.reportMail.stop());
       }
     }
-    return { database, app, bus, secret, telematics, derivation, maintenance, metrics, close };
+    return { database, app, bus, secret, telematics, derivation, maintenance, forwarding, metrics, close };
   } catch (e) {
     await close();
     throw e;
