@@ -65,10 +65,11 @@ export interface BootstrapOptions {
    */
   nats?: { url: string };
   /**
-   * Runs the forwarding links of `forward_link` here (docs/forwarding.md): one process of a fleet
-   * (with several gateway workers, the first; the bus brings it the others' positions).
+   * Runs the forwarding links of `forward_link` here (docs/forwarding.md): the raw JT/T 808 links in
+   * every gateway process (each forwards its own terminals' frames), the JT/T 809 links in one
+   * (`jt809`: with several gateway workers, the first; the bus brings it the others' positions).
    */
-  forwarding?: boolean;
+  forwarding?: { jt809: boolean };
   /** Starts the JT/T 808 gateway and its routes; absent, no telematics (its routes are not registered). */
   telematics?: {
     config: Pick<Config, 'jt808Port' | 'host' | 'tokenTtlHours'> & Partial<Pick<Config, 'jt808Limits' | 'jt808Checksum'>>;
@@ -177,7 +178,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     // Forwarding subscribes before telematics publishes, like derivation.
     let forwarding: ForwardingService | null = null;
     if (opts.forwarding) {
-      forwarding = await startForwarding(bus, { db: database.db, log: app.log });
+      forwarding = await startForwarding(bus, { db: database.db, log: app.log, jt809: opts.forwarding.jt809 });
       undo.push(() => forwarding!.stop());
     }
     let telematics: Telematics | null = null;
@@ -191,6 +192,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         config: opts.telematics.config,
         fleet: opts.telematics.fleet,
         derived,
+        frameTap: forwarding?.tapFrame,
       });
       undo.push(() => telematics!.close());
       if (telematics.gateway) watchGateway(metrics, telematics.gateway);

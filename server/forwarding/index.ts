@@ -1,16 +1,19 @@
 /**
- * Forwarding: each configured link (`forward_link`) fed with the positions the writer committed
- * ('positions.stored') and the alarms the engine raised ('alarm.raised') of the vehicles it covers.
- * Events are taken once across processes (a shared subscription of the bus), in the order they
- * were announced. The table is read again every `reloadMs`: a link whose settings changed restarts.
+ * Forwarding: each configured link (`forward_link`). A JT/T 809 link is fed with the positions the
+ * writer committed ('positions.stored') and the alarms the engine raised ('alarm.raised') of the
+ * vehicles it covers, taken once across processes (a shared subscription of the bus) in the order
+ * they were announced; a raw JT/T 808 link with the packets the gateway of this process received
+ * (`tapFrame`). The table is read again every `reloadMs`: a link whose settings changed restarts.
  */
 
 import { sql, type Kysely } from 'kysely';
 import { sharedView, type ServerBus } from '../platform/bus';
 import type { DB } from '../platform/db/tables';
-import type { StoredPositions } from '../platform/telemetry';
+import type { StoredPositions, TerminalIdentity } from '../platform/telemetry';
+import { escapeFrame } from '../telematics/jt808/framing';
 import { MSG, type Vehicle } from './jt809';
 import { Jt809Link, type LinkSnapshot } from './jt809Link';
+import { Raw808Link } from './raw808Link';
 import { covers, loadLinks, type LinkRow } from './links';
 import { alarmBody, carInfoOf, plateColourCode, positionBody } from './messages809';
 
@@ -24,6 +27,8 @@ export interface LinkView extends LinkSnapshot {
 
 export interface ForwardingService {
   links(): LinkView[];
+  /** The gateway's tap: a packet of an authenticated terminal, for the raw JT/T 808 links covering it. */
+  tapFrame(terminal: TerminalIdentity, packet: Buffer): void;
   reload(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -32,20 +37,21 @@ export interface ForwardingOptions {
   db: Kysely<DB>;
   log?: { warn(obj: object, msg: string): void };
   reloadMs?: number;
+  /** Runs the JT/T 809 links here (one process of a fleet); false: only the raw 808 ones (default true). */
+  jt809?: boolean;
   /** Link timings, shortened by tests. */
   heartbeatMs?: number;
   backoffMinMs?: number;
   backoffMaxMs?: number;
 }
 
-interface Running {
-  row: LinkRow;
-  link: Jt809Link;
-}
+type Running = { row: LinkRow; kind: 'jt809'; link: Jt809Link } | { row: LinkRow; kind: 'jt808'; link: Raw808Link };
 
 export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): Promise<ForwardingService> {
   const { db } = opts;
   const running = new Map<number, Running>();
+  /** The raw links, apart: the tap runs for every packet and must be cheap when there are none. */
+  let raw: Array<{ row: LinkRow; link: Raw808Link }> = [];
   const plates = new Map<number, Vehicle>();
   let chain: Promise<void> = Promise.resolve();
   let stopped = false;
@@ -73,16 +79,19 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
     const mine = batch.inserted.filter((x) => x.record.vehicleId !== null && x.source.vehicleOrgPath !== null);
     if (!mine.length || !running.size) return;
     const vehicles = await vehiclesOf(mine.map((x) => x.record.vehicleId!));
-    for (const { row, link } of running.values())
+    for (const r of running.values()) {
+      if (r.kind !== 'jt809') continue;
+      const { row, link } = r;
       for (const { source, record } of mine) {
         const v = vehicles.get(record.vehicleId!);
         if (v && covers(row, record.vehicleId!, source.vehicleOrgPath!))
           link.send(MSG.UP_EXG_MSG, positionBody(v, record, row.edition), 'position');
       }
+    }
   }
 
   async function onAlarm(alarmId: number, vehicleId: number, orgPath: string): Promise<void> {
-    const targets = [...running.values()].filter((r) => covers(r.row, vehicleId, orgPath));
+    const targets = [...running.values()].flatMap((r) => (r.kind === 'jt809' && covers(r.row, vehicleId, orgPath) ? [r] : []));
     if (!targets.length) return;
     const r = await sql<{ type: string; begin: Date; end: Date | null; level: string }>`
       SELECT type, begin_time AS begin, end_time AS "end", level FROM alarm WHERE id = ${alarmId}`.execute(db);
@@ -100,7 +109,7 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
   };
 
   async function reload(): Promise<void> {
-    const rows = (await loadLinks(db)).filter((r) => r.protocol === 'jt809');
+    const rows = (await loadLinks(db)).filter((r) => r.protocol === 'jt808' || opts.jt809 !== false);
     const wanted = new Map(rows.map((r) => [r.id, r]));
     for (const [id, r] of running)
       if (wanted.get(id)?.key !== r.row.key) {
@@ -110,6 +119,11 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
     plates.clear();
     for (const row of rows) {
       if (running.has(row.id) || stopped) continue;
+      if (row.protocol === 'jt808') {
+        const link = new Raw808Link({ ...row, backoffMinMs: opts.backoffMinMs, backoffMaxMs: opts.backoffMaxMs, log: opts.log });
+        running.set(row.id, { row, kind: 'jt808', link });
+        continue;
+      }
       const link = new Jt809Link({
         ...row,
         backlogLimit: row.backlogLimit,
@@ -119,7 +133,7 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
         carInfo: (v) => carInfo(row, v),
         log: opts.log,
       });
-      running.set(row.id, { row, link });
+      running.set(row.id, { row, kind: 'jt809', link });
       try {
         await link.start();
       } catch (e) {
@@ -127,6 +141,7 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
         opts.log?.warn({ err: link.lastError, link: row.id }, 'forwarding link did not start');
       }
     }
+    raw = [...running.values()].flatMap((r) => (r.kind === 'jt808' ? [r] : []));
   }
 
   const shared = sharedView(bus, 'forwarding');
@@ -148,6 +163,13 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
         port: row.port,
         ...link.snapshot(),
       })),
+    tapFrame(terminal, packet) {
+      if (!raw.length || terminal.vehicleId === null || terminal.vehicleOrgPath === null) return;
+      let frame: Buffer | null = null;
+      for (const { row, link } of raw)
+        if (covers(row, terminal.vehicleId, terminal.vehicleOrgPath))
+          link.send(String(terminal.terminalId), (frame ??= escapeFrame(packet)));
+    },
     reload: () => inOrder(reload),
     async stop() {
       stopped = true;
@@ -156,6 +178,7 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
       await chain;
       for (const r of running.values()) await r.link.stop();
       running.clear();
+      raw = [];
     },
   };
 }

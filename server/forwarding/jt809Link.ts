@@ -58,7 +58,8 @@ export interface Jt809LinkOptions {
 export type LinkState = 'down' | 'connecting' | 'loggingIn' | 'up' | 'stopped';
 export type SubLinkState = 'none' | 'waiting' | 'up';
 
-export type ForwardKind = 'position' | 'alarm' | 'static';
+/** What a link sends: 809 positions, alarms and static information; raw 808 frames. */
+export type ForwardKind = 'position' | 'alarm' | 'static' | 'frame';
 
 export interface LinkCounters {
   /** Messages written to the main link, by kind. */
@@ -82,6 +83,8 @@ export interface LinkSnapshot {
   counters: LinkCounters;
   upSince: number | null;
   lastError: string | null;
+  /** Raw 808 links: the terminals' connections open now. */
+  connections?: number;
 }
 
 interface Outgoing {
@@ -103,7 +106,7 @@ export class Jt809Link {
   lastError: string | null = null;
   upSince: number | null = null;
   readonly counters: LinkCounters = {
-    sent: { position: 0, alarm: 0, static: 0 },
+    sent: { position: 0, alarm: 0, static: 0, frame: 0 },
     dropped: 0,
     connects: 0,
     loginFailures: 0,
