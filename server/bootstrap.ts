@@ -111,6 +111,8 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     let sessionBus: ServerBus | undefined;
     const metrics = createServerMetrics();
     watchDatabase(metrics, database);
+    // Started further down; the routes read it when asked.
+    let forwarding: ForwardingService | null = null;
     const app = await buildApp({
       ...opts.app,
       smtp: opts.app?.smtp ?? opts.derivation?.smtp,
@@ -118,6 +120,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       database,
       secret,
       sessionsChanged: (reason) => sessionBus?.publish('sessions.changed', { reason }),
+      forwardingLinks: () => forwarding?.links() ?? null,
     });
     undo.push(() => app.close());
     app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
@@ -176,7 +179,6 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       undo.push(() => alarms!.stop());
     }
     // Forwarding subscribes before telematics publishes, like derivation.
-    let forwarding: ForwardingService | null = null;
     if (opts.forwarding) {
       forwarding = await startForwarding(bus, { db: database.db, log: app.log, jt809: opts.forwarding.jt809 });
       undo.push(() => forwarding!.stop());

@@ -124,15 +124,21 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
         running.set(row.id, { row, kind: 'jt808', link });
         continue;
       }
-      const link = new Jt809Link({
-        ...row,
-        backlogLimit: row.backlogLimit,
-        heartbeatMs: opts.heartbeatMs,
-        backoffMinMs: opts.backoffMinMs,
-        backoffMaxMs: opts.backoffMaxMs,
-        carInfo: (v) => carInfo(row, v),
-        log: opts.log,
-      });
+      let link: Jt809Link;
+      try {
+        link = new Jt809Link({
+          ...row,
+          backlogLimit: row.backlogLimit,
+          heartbeatMs: opts.heartbeatMs,
+          backoffMinMs: opts.backoffMinMs,
+          backoffMaxMs: opts.backoffMaxMs,
+          carInfo: (v) => carInfo(row, v),
+          log: opts.log,
+        });
+      } catch (e) {
+        opts.log?.warn({ err: (e as Error).message, link: row.id }, 'forwarding link not started');
+        continue;
+      }
       running.set(row.id, { row, kind: 'jt809', link });
       try {
         await link.start();

@@ -128,6 +128,8 @@ export class Jt809Link {
 
   constructor(private readonly o: Jt809LinkOptions) {
     if (o.cipher) checkCipher(o.cipher);
+    // A password or address that does not fit the login fails here, not on every connection.
+    encodeLoginRequest(o, o.edition);
     this.backlog = new Backlog(o.backlogLimit ?? 10_000);
     this.backoff = new Backoff(o.backoffMinMs ?? 1000, o.backoffMaxMs ?? 60_000);
     this.heartbeatMs = o.heartbeatMs ?? 60_000;
