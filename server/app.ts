@@ -41,6 +41,8 @@ import { checkReportScheduleBody, registerReportMailRoutes, reportMailer, type R
 import type { SmtpConfig } from './notify/smtp';
 import { alarmListSheet, registerAlarmFeature } from './alarmCentre';
 import { registerSubscriptionRoutes } from './subscriptions';
+import type { LinkView } from './forwarding';
+import { registerForwardingRoutes } from './forwarding/routes';
 import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck, WriteWatch } from './platform/crud/routes';
@@ -92,6 +94,8 @@ export interface AppOptions {
   metrics?: ServerMetrics;
   /** The mail server scheduled reports are sent through (SMTP_*, as e-mail notifications); absent, their sends fail with a clear error. */
   smtp?: SmtpConfig | null;
+  /** The forwarding links this process runs (bootstrap); absent or null, every link shows 'off'. */
+  forwardingLinks?: () => LinkView[] | null;
 }
 
 export const VERSION = '0.1.0';
@@ -274,6 +278,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       obdAlarmTypes: opts.obdAlarmTypes,
     });
   if (byName.has('vehicle')) registerSubscriptionRoutes(app, db, opts.webhookAllow ?? NO_ALLOW);
+  if (byName.has('vehicle')) registerForwardingRoutes(app, db, opts.forwardingLinks ?? (() => null));
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {

@@ -11,6 +11,7 @@ import { buildApp, type AppOptions } from './app';
 import { tokenSecret } from './platform/auth/secret';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { startSubscriptions } from './subscriptions';
+import { startForwarding, type ForwardingService } from './forwarding';
 import { createBus, sharedView, type ServerBus, type ServerTopics } from './platform/bus';
 import type { ClosedTrip } from './platform/telemetry';
 import { createNatsBus } from './platform/natsBus';
@@ -63,6 +64,12 @@ export interface BootstrapOptions {
    * terminal. Absent: the in-process bus, nothing else needed.
    */
   nats?: { url: string };
+  /**
+   * Runs the forwarding links of `forward_link` here (docs/forwarding.md): the raw JT/T 808 links in
+   * every gateway process (each forwards its own terminals' frames), the JT/T 809 links in one
+   * (`jt809`: with several gateway workers, the first; the bus brings it the others' positions).
+   */
+  forwarding?: { jt809: boolean };
   /** Starts the JT/T 808 gateway and its routes; absent, no telematics (its routes are not registered). */
   telematics?: {
     config: TelematicsOptions['config'];
@@ -80,6 +87,8 @@ export interface Server {
   derivation: DerivationHandle | null;
   /** The maintenance schedules' clock (with derivation): its alarms are announced as the engine's. */
   maintenance: MaintenanceClock | null;
+  /** The forwarding links (with `forwarding`): their state, backlog and counters. */
+  forwarding: ForwardingService | null;
   /** The series GET /metrics shows for this process. */
   metrics: ServerMetrics;
   /** Closes what was started, in reverse order. */
@@ -102,6 +111,8 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     let sessionBus: ServerBus | undefined;
     const metrics = createServerMetrics();
     watchDatabase(metrics, database);
+    // Started further down; the routes read it when asked.
+    let forwarding: ForwardingService | null = null;
     const app = await buildApp({
       ...opts.app,
       smtp: opts.app?.smtp ?? opts.derivation?.smtp,
@@ -109,6 +120,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       database,
       secret,
       sessionsChanged: (reason) => sessionBus?.publish('sessions.changed', { reason }),
+      forwardingLinks: () => forwarding?.links() ?? null,
     });
     undo.push(() => app.close());
     app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
@@ -169,6 +181,11 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       // Stopped after telematics closes (undo runs in reverse), so the last batches are still derived.
       undo.push(() => alarms!.stop());
     }
+    // Forwarding subscribes before telematics publishes, like derivation.
+    if (opts.forwarding) {
+      forwarding = await startForwarding(bus, { db: database.db, log: app.log, jt809: opts.forwarding.jt809 });
+      undo.push(() => forwarding!.stop());
+    }
     let telematics: Telematics | null = null;
     if (opts.telematics) {
       const derived = derivation ? () => derivation!.idle() : undefined;
@@ -180,6 +197,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         config: opts.telematics.config,
         fleet: opts.telematics.fleet,
         derived,
+        frameTap: forwarding?.tapFrame,
       });
       undo.push(() => telematics!.close());
       if (telematics.gateway) watchGateway(metrics, telematics.gateway);
@@ -233,7 +251,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
         undo.push(() => app.reportMail.stop());
       }
     }
-    return { database, app, bus, secret, telematics, derivation, maintenance, metrics, close };
+    return { database, app, bus, secret, telematics, derivation, maintenance, forwarding, metrics, close };
   } catch (e) {
     await close();
     throw e;

@@ -53,6 +53,7 @@ async function main() {
     },
     partitions: { retentionMonths: config.positionRetentionMonths },
     nats: config.natsUrl ? { url: config.natsUrl } : undefined,
+    forwarding: { jt809: (config.gatewayWorker ?? 1) === 1 },
     derivation: {
       timeZone: config.fleetTimeZone,
       smtp: config.smtp,

@@ -45,6 +45,12 @@ export interface ObdRecordRow extends ObdRecordFields {
   dtcs: ObdDtc[];
 }
 
+/**
+ * Told every packet an authenticated terminal sent (unescaped, header to checksum, as the gateway's
+ * splitter gives it), with the terminal: forwarding passes them on to partner platforms.
+ */
+export type FrameTap = (terminal: TerminalIdentity, packet: Buffer) => void;
+
 /** One committed batch of a writer. */
 export interface StoredRecords<R> {
   /** Records written for the first time, with their source (duplicates are left out). */

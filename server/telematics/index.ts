@@ -12,6 +12,7 @@ import type { ServerBus } from '../platform/bus';
 import type { MediaStored } from '../platform/telemetry';
 import type { Database } from '../platform/db/database';
 import type { DB } from '../platform/db/tables';
+import type { FrameTap } from '../platform/telemetry';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NatsDownlink, serveDownlink } from './cluster/downlink';
 import { CommandService } from './commands/service';
@@ -82,6 +83,8 @@ export interface TelematicsOptions {
   nats?: NatsConnection;
   /** Handed to the fleet: resolves once what was stored so far is derived. */
   derived?: () => Promise<void>;
+  /** Told every packet of an authenticated terminal (forwarding's raw JT/T 808 links). */
+  frameTap?: FrameTap;
 }
 
 /**
@@ -135,6 +138,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
         mediaDir,
         attachments: upload ? new AttachmentRequester({ db, host: upload.host, port: upload.port, log: app.log }) : undefined,
         resetLinkState: !config.gatewayWorker,
+        frameTap: opts.frameTap,
       })
     : null;
   const downlink = gateway && opts.nats ? new NatsDownlink(opts.nats) : gateway;

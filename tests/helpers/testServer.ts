@@ -6,6 +6,7 @@ import { hashPassword } from '../../server/platform/auth/password';
 import type { MemberType } from '../../server/platform/auth/caller';
 import type { Database } from '../../server/platform/db/database';
 import type { AppOptions } from '../../server/app';
+import type { ForwardingService } from '../../server/forwarding';
 import { pgliteTemplate, postgresTemplate, seedDemo } from './seededTemplate';
 
 export type Backend = 'pglite' | 'postgres';
@@ -46,6 +47,8 @@ export async function freshPostgres(opts: { seeded?: boolean } = {}): Promise<{ 
 export interface TestServer {
   app: FastifyInstance;
   database: Database;
+  /** With `forwarding`: the links the server runs. */
+  forwarding: ForwardingService | null;
   close(): Promise<void>;
   /** Logs in and returns the bearer token. */
   login(loginName: string, password: string): Promise<string>;
@@ -71,8 +74,11 @@ export interface TestServer {
  * The real app on a real, migrated, demo-seeded database, driven through Fastify's inject. With
  * `telematics`, its routes too, gateway off, as `npm start` with JT808_PORT=0 (and the mock) serve them.
  */
-export async function startTestServer(backend: Backend, opts: { telematics?: boolean } & Partial<AppOptions> = {}): Promise<TestServer> {
-  const { telematics, ...appOptions } = opts;
+export async function startTestServer(
+  backend: Backend,
+  opts: { telematics?: boolean; forwarding?: boolean } & Partial<AppOptions> = {},
+): Promise<TestServer> {
+  const { telematics, forwarding, ...appOptions } = opts;
   const pgdb = backend === 'postgres' ? await freshPostgres({ seeded: true }) : null;
   const server = await bootstrap({
     // A copy of the seeded template; bootstrap's migrate and seed then find nothing to do.
@@ -81,6 +87,7 @@ export async function startTestServer(backend: Backend, opts: { telematics?: boo
     jwtSecret: 'test-secret',
     app: { logLevel: 'silent', ...appOptions },
     telematics: telematics ? { config: { jt808Port: 0, host: '127.0.0.1', tokenTtlHours: 12 } } : undefined,
+    forwarding: forwarding ? { jt809: true } : undefined,
   });
   const { app, database } = server;
   const call: TestServer['call'] = async (token, method, url, body, lang, extra) => {
@@ -140,6 +147,7 @@ export async function startTestServer(backend: Backend, opts: { telematics?: boo
   return {
     app,
     database,
+    forwarding: server.forwarding,
     call,
     orgId,
     login,

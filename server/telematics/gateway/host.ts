@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
+import type { FrameTap } from '../../platform/telemetry';
 import type { JsonValue, LocationBody, SubpackageOptions, TerminalParam } from '../jt808/codec';
 import type { MediaStore } from '../media/mediaStore';
 import type { ObdWriter } from '../store/obdWriter';
@@ -186,6 +187,8 @@ export interface SessionHost {
   onClosed(s: Session): void;
   onPause(s: Session, paused: boolean): void;
   onResponse(r: TerminalResponse): void;
+  /** Told every packet of an authenticated terminal (forwarding); absent, nobody is. */
+  frameTap?: FrameTap;
   /** Told each acknowledgement's seconds since the report went to the store (/metrics); absent, nobody is. */
   acked?: (seconds: number) => void;
 }

@@ -16,6 +16,7 @@ import net from 'node:net';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
+import type { FrameTap } from '../../platform/telemetry';
 import { writeAudit } from '../../platform/audit';
 import { DEFAULT_TZ_OFFSET_MINUTES, type Jt808BodyInput } from '../jt808/codec';
 import { MediaStore } from '../media/mediaStore';
@@ -76,6 +77,8 @@ export interface GatewayOptions {
   attachments?: AttachmentRequester;
   /** Where uploaded media are kept (DATA_DIR/media); without it 0x0801 is kept in the message log. */
   mediaDir?: string;
+  /** Told every packet of an authenticated terminal (forwarding). */
+  frameTap?: FrameTap;
 }
 
 const silence = () => undefined;
@@ -92,6 +95,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
   readonly checksum: ChecksumPolicy;
   readonly safety: SafetyStandardPolicy;
   attachments: AttachmentRequester | null;
+  readonly frameTap: FrameTap | undefined;
   readonly stats: GatewayStats = {
     connections: 0,
     messages: 0,
@@ -141,6 +145,7 @@ export class Jt808Gateway extends EventEmitter implements SessionHost {
     this.checksum = opts.checksum ?? DEFAULT_CHECKSUM_POLICY;
     this.safety = opts.safety ?? DEFAULT_SAFETY_POLICY;
     this.attachments = opts.attachments ?? null;
+    this.frameTap = opts.frameTap;
     this.resetLinkState = opts.resetLinkState ?? true;
     this.link = new LinkState(opts.db, (err) => this.log.warn({ err }, 'jt808 online state not saved'));
     this.obdWriter = opts.obdWriter ?? new ObdWriter(opts.db);

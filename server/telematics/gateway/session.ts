@@ -250,6 +250,8 @@ export class Session {
   private async handlePacket(packet: Buffer): Promise<void> {
     try {
       if (!this.closed) await this.handle(packet);
+      // After handling, so the authentication that names the terminal is passed on too.
+      if (this.identity && this.host.frameTap) this.host.frameTap(this.identity, packet);
     } catch (e) {
       // Only database faults get here (decode errors are handled below): drop the connection, the
       // terminal reconnects and retries what was not acknowledged.
