@@ -41,3 +41,18 @@ export function upgradeResultOf(response: unknown): (typeof UPGRADE_RESULTS)[num
   const r = (response as { upgrade?: { result?: unknown } } | undefined)?.upgrade?.result;
   return UPGRADE_RESULTS.find((x) => x === r) ?? null;
 }
+
+/** One terminal a package was sent to, and where its upgrade stands. */
+export interface UpgradeResultRow {
+  commandId: number;
+  terminalId: number;
+  terminalNo: string;
+  status: 'pending' | 'acked' | 'failed' | 'timeout';
+  result?: number;
+  response?: unknown;
+  createdAt: string;
+  answeredAt?: string;
+}
+
+export const upgradeResults = (packageId: number) =>
+  call<UpgradeResultRow[]>(`/vehicle/upgradePackage/${packageId}/results`, { method: 'GET', authority: UPGRADE_CODE });

@@ -90,6 +90,8 @@ describe('terminal operations in the command dialog', () => {
     await page.locator('[data-testid=upgrade-pick]').filter({ hasText: 'V9.9.9' }).waitFor();
     await page.getByTestId('command-send').click();
     await page.getByTestId('command-answer').getByText('终端应答: 升级成功').waitFor({ timeout: 30_000 });
+    // The package's results per terminal, read again once the send ended.
+    await page.getByTestId('upgrade-results').locator('tr').filter({ hasText: PHONE }).getByText('升级成功').waitFor();
     await screenshot(page, 'terminal-command-upgrade');
     const list = (await api('GET', `/vehicle/terminal/${id}/command`)) as { kind: string; status: string }[];
     expect(list.slice(0, 4).map((c) => [c.kind, c.status])).toEqual([

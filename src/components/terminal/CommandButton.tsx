@@ -172,7 +172,7 @@ export default function CommandButton({
             </Radio.Group>
           )}
           {kind === 'fence' && <FencePicker value={fence} onChange={setFence} />}
-          {kind === 'upgrade' && <UpgradePicker value={packageId} onChange={setPackageId} />}
+          {kind === 'upgrade' && <UpgradePicker value={packageId} onChange={setPackageId} refresh={sent?.status} />}
           {kind === 'text' && (
             <Input.TextArea
               maxLength={400}

@@ -1,15 +1,33 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { Alert, Button, Input, Select, Space, Typography, Upload } from 'antd';
+import { Alert, Button, Input, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { failureOf } from '../../services/http/failureOf';
-import { UPGRADE_TYPES, upgradePackages, uploadPackage, type UpgradePackage, type UpgradeType } from '../../services/upgrades';
+import {
+  UPGRADE_TYPES,
+  upgradePackages,
+  upgradeResultOf,
+  upgradeResults,
+  uploadPackage,
+  type UpgradePackage,
+  type UpgradeResultRow,
+  type UpgradeType,
+} from '../../services/upgrades';
 import { useT } from '../../session/useT';
 
 /**
  * Picks the upgrade package to send, or uploads one (its type, maker id and version, then the
- * file); a refused upload shows the server's reason.
+ * file); a refused upload shows the server's reason. Below, each terminal the picked package was
+ * sent to and its result, read again when `refresh` changes (a send ended).
  */
-export default function UpgradePicker({ value, onChange }: { value: number | null; onChange: (packageId: number | null) => void }) {
+export default function UpgradePicker({
+  value,
+  onChange,
+  refresh,
+}: {
+  value: number | null;
+  onChange: (packageId: number | null) => void;
+  refresh?: unknown;
+}) {
   const t = useT();
   const [packages, setPackages] = useState<UpgradePackage[]>([]);
   const [upgradeType, setUpgradeType] = useState<UpgradeType>(0);
@@ -19,6 +37,19 @@ export default function UpgradePicker({ value, onChange }: { value: number | nul
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => upgradePackages().then(setPackages, () => setPackages([])), []);
   useEffect(() => void load(), [load]);
+  const [results, setResults] = useState<UpgradeResultRow[]>([]);
+  useEffect(() => {
+    let live = true;
+    if (value === null) setResults([]);
+    else
+      upgradeResults(value).then(
+        (r) => live && setResults(r),
+        () => live && setResults([]),
+      );
+    return () => {
+      live = false;
+    };
+  }, [value, refresh]);
 
   const upload = async (file: File) => {
     setBusy(true);
@@ -84,6 +115,27 @@ export default function UpgradePicker({ value, onChange }: { value: number | nul
         </Upload>
       </Space>
       {error && <Alert type="error" showIcon message={error} />}
+      {results.length > 0 && (
+        <Table<UpgradeResultRow>
+          size="small"
+          rowKey="commandId"
+          pagination={{ pageSize: 5, hideOnSinglePage: true }}
+          dataSource={results}
+          data-testid="upgrade-results"
+          title={() => t('console.command.upgradeResultsTitle')}
+          columns={[
+            { title: t('console.command.upgradeTerminal'), dataIndex: 'terminalNo' },
+            {
+              title: t('console.command.status'),
+              dataIndex: 'status',
+              render: (_, r) => {
+                const done = upgradeResultOf(r.response);
+                return <Tag>{done ? t(`console.command.upgradeResults.${done}`) : t(`console.command.statuses.${r.status}`)}</Tag>;
+              },
+            },
+          ]}
+        />
+      )}
     </Space>
   );
 }
