@@ -433,7 +433,24 @@ export interface Notify {
     | "Skewing"
     | "MaintenanceDue"
     | "MaintenanceOverdue"
-    | "FuelCardSuspect";
+    | "FuelCardSuspect"
+    | "ForwardCollision"
+    | "LaneDeparture"
+    | "HeadwayClose"
+    | "PedestrianCollision"
+    | "FrequentLaneChange"
+    | "RoadSignExceeded"
+    | "Obstacle"
+    | "DriverFatigue"
+    | "PhoneCall"
+    | "Smoking"
+    | "Distraction"
+    | "DriverAbnormal"
+    | "CameraBlocked"
+    | "SeatbeltOff"
+    | "HandsOff"
+    | "TyreAlarm"
+    | "BlindSpot";
   channel: "platform" | "webhook" | "sms" | "email" | "app";
   receivers?: string;
   /**

@@ -72,18 +72,28 @@ export class AttachmentRequester {
     const host = this.opts.host ?? plainAddress(sender.localAddress);
     if (!host) return;
     const alarmKey = identificationKey(identification);
-    const alarmNumber = newAlarmNumber();
-    await this.opts.db
-      .insertInto('attachment_request')
-      .values({
-        alarm_number: alarmNumber,
-        terminal_id: identity.terminalId,
-        vehicle_id: identity.vehicleId,
-        alarm_key: alarmKey,
-        standard,
-        attachments: identification.attachments,
-      })
-      .execute();
+    // A report sent again (its acknowledgement lost) asks again under the same number, and not at all once complete.
+    const asked = await this.opts.db
+      .selectFrom('attachment_request')
+      .select(['alarm_number', 'completed_at'])
+      .where('terminal_id', '=', identity.terminalId)
+      .where('alarm_key', '=', alarmKey)
+      .executeTakeFirst();
+    if (asked?.completed_at) return;
+    const alarmNumber = asked?.alarm_number ?? newAlarmNumber();
+    if (!asked)
+      await this.opts.db
+        .insertInto('attachment_request')
+        .values({
+          alarm_number: alarmNumber,
+          terminal_id: identity.terminalId,
+          vehicle_id: identity.vehicleId,
+          alarm_key: alarmKey,
+          standard,
+          attachments: identification.attachments,
+        })
+        .onConflict((oc) => oc.columns(['terminal_id', 'alarm_key']).doNothing())
+        .execute();
     const body = encodeUploadRequest({ host, tcpPort: this.opts.port, udpPort: 0, identification, alarmNumber }, standard);
     sender.sendRaw(ATTACHMENT_MSG.uploadRequest, body);
     this.opts.log.debug({ terminalId: identity.terminalId, alarmKey, alarmNumber }, 'attachment upload requested (0x9208)');

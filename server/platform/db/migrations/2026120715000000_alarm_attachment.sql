@@ -15,7 +15,8 @@ CREATE TABLE attachment_request (
   -- When every file the terminal listed was whole and kept.
   completed_at timestamptz
 );
-CREATE INDEX attachment_request_key_idx ON attachment_request (terminal_id, alarm_key);
+-- One request per alarm identification of a terminal: a report sent again asks again under its number.
+CREATE UNIQUE INDEX attachment_request_key_idx ON attachment_request (terminal_id, alarm_key);
 
 CREATE TABLE alarm_attachment (
   id bigserial PRIMARY KEY,

@@ -192,6 +192,10 @@ describe.each(BACKENDS)('active safety alarms, from the derivation pass, on %s',
         ['ForwardCollision', 'LaneDeparture', 'PhoneCall', 'DriverFatigue', 'TyreAlarm', 'BlindSpot', 'Smoking'].map((t) => `safety:${t}`),
       ),
     );
+    // A notification rule may name an active safety type; a type the server does not know is refused.
+    const rule = { name: 'phone use', channel: 'platform', enabled: true };
+    expect((await rig.s.call(admin, 'POST', '/api/vehicle/notify', { ...rule, alarmType: 'PhoneCall' })).status).toBeLessThan(300);
+    expect((await rig.s.call(admin, 'POST', '/api/vehicle/notify', { ...rule, name: 'x', alarmType: 'PhoneUse' })).status).toBe(400);
     // A category the server does not know is refused.
     expect(
       (await rig.s.call(admin, 'POST', '/api/vehicle/alarm/query', { criteria: { category: 'adas' }, pageIndex: 1, pageSize: 5 })).status,

@@ -304,6 +304,15 @@ describe.each(BACKENDS)('the attachment service on %s', (backend) => {
 
     it('refuses a 2 GB declared file, a path in a file name and an alarm number never issued, storing nothing', async () => {
       const req = await alarmWithAttachments(main, phone, 10, 1);
+      // The same report again (a lost acknowledgement): asked again under the same number, one request.
+      expect((await alarmWithAttachments(main, phone, 10, 1)).alarmNumber).toBe(req.alarmNumber);
+      const requests = await h.s.database.db
+        .selectFrom('attachment_request')
+        .select('alarm_number')
+        .where('alarm_key', '=', `AT00001-${req.identification.timeBcd}-0`)
+        .where('terminal_id', '=', await terminalIdOf(h.s, phone))
+        .execute();
+      expect(requests).toEqual([{ alarm_number: req.alarmNumber }]);
       const key = `AT00001-${req.identification.timeBcd}-0`;
       await refused([list(phone, req.alarmNumber, req.identification, [{ name: 'big.mp4', size: 2 ** 31 }])], 'fileTooLarge');
       await refused([list(phone, req.alarmNumber, req.identification, [{ name: '../../etc/passwd', size: 10 }])], 'badFileName');
