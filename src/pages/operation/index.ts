@@ -5,4 +5,5 @@ export const operationPages: PageLoaders = {
   'operation/apiUser': () => import('./apiUser'),
   'operation/feedback': () => import('./feedback'),
   'operation/subscription': () => import('./subscription'),
+  'operation/forwarding': () => import('./forwarding'),
 };
