@@ -41,6 +41,22 @@ export interface OutboxEvent {
 const bodyOf = (key: string, type: EventType, time: Date, vehicleId: number, licence: string | null, data: object): string =>
   JSON.stringify({ event: type, id: key, occurredAt: time.toISOString(), vehicleId, licence, data });
 
+/** The vehicle an event belongs to, as its body and the outbox's scoping need it. */
+interface EventVehicle {
+  vehicleId: number;
+  licence: string | null;
+  orgPath: string;
+}
+
+const eventOf = (key: string, type: EventType, time: Date, v: EventVehicle, data: object): OutboxEvent => ({
+  key,
+  type,
+  vehicleId: v.vehicleId,
+  orgPath: v.orgPath,
+  time,
+  body: bodyOf(key, type, time, v.vehicleId, v.licence, data),
+});
+
 /** The alarms (by id) as events; an alarm a later pass removed before it was read is left out. */
 export async function alarmEvents(db: Kysely<DB>, ids: readonly number[]): Promise<OutboxEvent[]> {
   if (!ids.length) return [];
@@ -69,8 +85,7 @@ export async function alarmEvents(db: Kysely<DB>, ids: readonly number[]): Promi
     const detail = typeof a.detail === 'string' ? (JSON.parse(a.detail) as unknown) : a.detail;
     const data = { ...a, begin: time.toISOString(), end: a.end === null ? null : new Date(a.end).toISOString(), detail };
     const key = `alarm:${a.id}`;
-    const type = alarmEventType(a.type, a.category);
-    return { key, type, vehicleId: a.vehicleId, orgPath, time, body: bodyOf(key, type, time, a.vehicleId, licence, data) };
+    return eventOf(key, alarmEventType(a.type, a.category), time, { vehicleId: a.vehicleId, licence, orgPath }, data);
   });
 }
 
@@ -83,14 +98,7 @@ export function positionEvents(batch: StoredPositions): OutboxEvent[] {
     const key = `position:${record.terminalId}:${record.deviceTime}`;
     const { terminalId: _t, vehicleId, deviceTime: _d, ...fields } = record;
     const data = { ...fields, terminalNo: source.terminalNo, deviceTime: time.toISOString() };
-    out.push({
-      key,
-      type: 'position',
-      vehicleId,
-      orgPath: source.vehicleOrgPath,
-      time,
-      body: bodyOf(key, 'position', time, vehicleId, source.licence, data),
-    });
+    out.push(eventOf(key, 'position', time, { vehicleId, licence: source.licence, orgPath: source.vehicleOrgPath }, data));
   }
   return out;
 }
@@ -127,8 +135,7 @@ export async function tripEvents(db: Kysely<DB>, trips: readonly ClosedTrip[]): 
     const data = { begin: iso(begin), end: iso(end), ...figures, driver: drivers[i] };
     const digest = createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 12);
     const key = `trip:${vehicleId}:${begin}:${digest}`;
-    const time = new Date(end);
-    out.push({ key, type: 'trip', vehicleId, orgPath: v.orgPath, time, body: bodyOf(key, 'trip', time, vehicleId, v.licence, data) });
+    out.push(eventOf(key, 'trip', new Date(end), { vehicleId, ...v }, data));
   });
   return out;
 }
@@ -142,15 +149,7 @@ export async function commandEvents(db: Kysely<DB>, finished: CommandFinished): 
   return r.rows.map((row) => {
     const data = { ...commandView(row), terminalNo: row.terminalNo };
     const key = `command:${row.id}`;
-    const time = new Date(data.answeredAt ?? data.createdAt);
-    return {
-      key,
-      type: 'command-result',
-      vehicleId: row.vehicleId,
-      orgPath: row.orgPath,
-      time,
-      body: bodyOf(key, 'command-result', time, row.vehicleId, row.licence, data),
-    };
+    return eventOf(key, 'command-result', new Date(data.answeredAt ?? data.createdAt), row, data);
   });
 }
 
@@ -163,14 +162,6 @@ export async function mediaEvents(db: Kysely<DB>, stored: MediaStored): Promise<
   return r.rows.map((row) => {
     const data = mediaView(row);
     const key = `media:${data.id}`;
-    const time = new Date(data.takenAt ?? data.receivedAt);
-    return {
-      key,
-      type: 'media',
-      vehicleId: row.vehicleId,
-      orgPath: row.orgPath,
-      time,
-      body: bodyOf(key, 'media', time, row.vehicleId, row.licence, data),
-    };
+    return eventOf(key, 'media', new Date(data.takenAt ?? data.receivedAt), row, data);
   });
 }
