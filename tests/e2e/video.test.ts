@@ -3,7 +3,7 @@ import { watch } from './helpers/pageChecks';
 
 /**
  * Live video in a real browser: on a demo server whose simulated terminals are camera terminals,
- * the monitor's vehicle card opens a camera channel, and chromium plays the terminal's stream
+ * the monitor's vehicle card (and the vehicle detail) opens a camera channel, and chromium plays the terminal's stream
  * (mpegts.js over the stream ticket's WebSocket): the video element advances and decodes frames.
  */
 jest.setTimeout(300_000);
@@ -49,6 +49,14 @@ describe('live video', () => {
       const first = await page.$('[data-testid=live-video]');
       await page.locator('.ant-radio-button-wrapper', { has: page.getByTestId('video-channel-2') }).click();
       await page.waitForFunction((old) => !old?.isConnected, first);
+      await page.locator('[data-testid=live-video][data-state=playing]').waitFor({ timeout: 30_000 });
+      await page.locator('.ant-modal-close').click();
+      await page.getByTestId('live-video').waitFor({ state: 'detached' });
+
+      // The vehicle detail has the same video.
+      await page.goto(`/vehicleDetail/vehicleDetail/${vehicle!.vehicleId}`);
+      await page.getByTestId('vehicle-detail').waitFor();
+      await page.getByTestId('card-video').click();
       await page.locator('[data-testid=live-video][data-state=playing]').waitFor({ timeout: 30_000 });
       expect(problems).toEqual([]);
       expect(external).toEqual([]);
