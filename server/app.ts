@@ -168,6 +168,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         // Map tiles come from elsewhere only when MAP_TILE_URL names another host.
         imgSrc: ["'self'", 'data:', 'blob:', ...tileOrigin(opts.mapTileUrl)],
         connectSrc: ["'self'", 'ws:', 'wss:'],
+        // Live video plays through Media Source Extensions: a blob: URL on the video element.
+        mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         frameAncestors: ["'self'"],

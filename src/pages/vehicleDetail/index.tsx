@@ -2,6 +2,7 @@ import { useLocation } from '@umijs/max';
 import { Card, Result, Space, Spin, Tabs, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import ShareLocationButton from '../../components/location/ShareLocationButton';
+import VideoButton from '../../components/video/VideoButton';
 import { failureOf } from '../../services/http/failureOf';
 import { loadOrgTree } from '../../services/entity';
 import { vehicleReport, type Range, type VehicleReport } from '../../services/vehicleDetail';
@@ -82,6 +83,7 @@ export default function VehicleDetailPage() {
         <Space>
           <VehicleFinder current={id} />
           <ShareLocationButton vehicleId={id} />
+          <VideoButton vehicleId={id} />
         </Space>
       }
     >

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import PlaceText from '../../../components/location/PlaceText';
 import ShareLocationButton from '../../../components/location/ShareLocationButton';
 import CommandButton from '../../../components/terminal/CommandButton';
+import VideoButton from '../../../components/video/VideoButton';
 import { vehicleById, type MonitorItem } from '../../../services/monitor';
 import { useT } from '../../../session/useT';
 import { parseTime } from '../../../utils/formatTime';
@@ -116,6 +117,7 @@ export default function VehicleCard({ vehicle: v, following, onFollow, onClose }
         </Button>
         <ShareLocationButton vehicleId={v.vehicleId} />
         <CommandButton terminalId={terminalId} />
+        <VideoButton vehicleId={v.vehicleId} disabled={terminalId === null} />
       </Space>
     </Card>
   );

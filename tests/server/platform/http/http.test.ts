@@ -38,6 +38,8 @@ describe('HTTP surface', () => {
     expect(route.statusCode).toBe(200);
     expect(route.body).toBe('<html>console</html>');
     expect(route.headers['content-security-policy']).toContain("default-src 'self'");
+    // Live video plays from a blob: URL (Media Source Extensions), and from nowhere else.
+    expect(String(route.headers['content-security-policy']).split(';')).toContain("media-src 'self' blob:");
   });
 
   it.each([
