@@ -1,7 +1,7 @@
 import { Button, Card, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useT } from '../../session/useT';
-import { listForwardingLinks, type ForwardingLink, type LinkState, type SubLinkState } from '../../services/forwarding';
+import { listForwardingLinks, SENT_KINDS, type ForwardingLink, type LinkState, type SubLinkState } from '../../services/forwarding';
 
 const STATE_COLOR: Record<LinkState, string> = {
   up: 'green',
@@ -12,7 +12,6 @@ const STATE_COLOR: Record<LinkState, string> = {
   stopped: 'default',
 };
 const SUB_COLOR: Record<SubLinkState, string> = { up: 'green', waiting: 'orange', none: 'default' };
-const KINDS = ['position', 'alarm', 'static', 'frame'] as const;
 /** The page reads the links again this often while it is open. */
 const REFRESH_MS = 10_000;
 
@@ -75,7 +74,7 @@ export default function ForwardingPage() {
             key: 'sent',
             title: t('forwarding.console.sent'),
             render: (_, r) =>
-              KINDS.filter((k) => r.sent[k]).map((k) => (
+              SENT_KINDS.filter((k) => r.sent[k]).map((k) => (
                 <Tag key={k}>
                   {t(`forwarding.console.kinds.${k}`)} {r.sent[k]}
                 </Tag>

@@ -11,6 +11,7 @@ import { TRACK_RANGES } from '../../../src/pages/vehicleDetail/playback';
 import { READINGS, SUBTYPES } from '../../../src/pages/vehicleDetail/messageText';
 import { CHOICE_KEYS } from '../../../src/pages/fleet/strategy/RederiveDialog';
 import { ATTRIBUTE_FIELDS, COMMAND_CHOICES, COMMAND_RESULTS, COMMAND_STATUSES } from '../../../src/services/commands';
+import { FORWARD_PROTOCOLS, LINK_STATES, SENT_KINDS, SUB_LINK_STATES } from '../../../src/services/forwarding';
 import { UPGRADE_RESULTS, UPGRADE_TYPES } from '../../../src/services/upgrades';
 import { LEVEL_COLOURS, TYPES_BY_CATEGORY, VALUE_UNITS } from '../../../src/pages/alarm/alarmModel';
 import { COUNT_KEYS, DISTRIBUTION_KEYS, LEDGER_KEYS } from '../../../src/pages/dashboard/dashboardModel';
@@ -68,6 +69,10 @@ const dynamic: Record<string, readonly string[]> = {
   'validation.password.strength.${level}': ['weak', 'medium', 'strong'].map((l) => `validation.password.strength.${l}`),
   'terminalRegistration.messages.${v}': REFUSAL_MESSAGES.map((v) => `terminalRegistration.messages.${v}`),
   'terminalRegistration.reasons.${v}': REFUSAL_REASONS.map((v) => `terminalRegistration.reasons.${v}`),
+  'forwarding.console.protocols.${r.protocol}': FORWARD_PROTOCOLS.map((p) => `forwarding.console.protocols.${p}`),
+  'forwarding.console.states.${r.state}': LINK_STATES.map((k) => `forwarding.console.states.${k}`),
+  'forwarding.console.subLinks.${r.subLink}': SUB_LINK_STATES.map((k) => `forwarding.console.subLinks.${k}`),
+  'forwarding.console.kinds.${k}': SENT_KINDS.map((k) => `forwarding.console.kinds.${k}`),
   ...Object.fromEntries(
     ['alarm.types.${a.type}', 'alarm.types.${ty}', 'alarm.types.${handling.type}'].map((k) => [
       k,
