@@ -12,6 +12,7 @@
 
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, FuelEventTable, TripStopTable, TripTable } from '../../platform/db/tables';
+import { closedTrip, tripTime } from '../../platform/closedTrip';
 import type { ClosedTrip } from '../../platform/telemetry';
 import { type Deriver, type DeriveWindow, type TimeRange, type VehicleRange } from '../deriver';
 import type { DerivePass } from '../settingsCache';
@@ -137,10 +138,7 @@ const FUEL_EVENT_COLUMNS: ReadonlyArray<Column<Insertable<FuelEventTable>>> = [
  * whose standing levels its fuel is read from (metrics.ts). Its stored row stands; the window owns
  * what begins after it.
  */
-function ownRows(w: DeriveWindow, rows: WindowRows): WindowRows {
-  if (!contextTrip(w, rows)) return rows;
-  return { ...rows, trips: rows.trips.slice(1) };
-}
+const ownRows = (w: DeriveWindow, rows: WindowRows): WindowRows => (contextTrip(w, rows) ? { ...rows, trips: rows.trips.slice(1) } : rows);
 
 const contextTrip = (w: DeriveWindow, rows: WindowRows) =>
   w.before !== null && Number.isFinite(w.from) && rows.trips.length > 0 && ms(rows.trips[0].begin_time ?? null) === w.from;
@@ -150,10 +148,7 @@ const ownedRanges = (windows: readonly DeriveWindow[], rows: readonly WindowRows
   windows.map((w, i) => ({ vehicleId: w.vehicle.vehicleId, from: w.from + (contextTrip(w, rows[i]) ? 1 : 0), to: w.to }));
 
 export interface TripDeriverOptions {
-  /**
-   * Told, after a pass commits, the closed trips it wrote new or changed (a pass that cannot tell
-   * what it changed tells all its closed trips: a listener keys them by their content).
-   */
+  /** Told after a pass commits of the closed trips it wrote new or changed (all of them when it cannot tell). */
   onClosed?: (trips: ClosedTrip[]) => void;
 }
 
@@ -165,7 +160,9 @@ export function tripDeriver(opts: TripDeriverOptions = {}): Deriver {
     const { rows, changedFrom } = await rebuildTrips(trx, windows, carries, changes);
     const onClosed = opts.onClosed;
     if (onClosed && pass) {
-      const closed = rows.flatMap((r, i) => r.trips.filter((t) => t.open === false && at(t.begin_time) >= changedFrom[i]).map(closedTrip));
+      const closed = rows.flatMap((r, i) =>
+        r.trips.filter((t) => t.open === false && tripTime(t.begin_time) >= changedFrom[i]).map(closedTrip),
+      );
       if (closed.length) pass.afterCommit(() => onClosed(closed));
     }
     return changedFrom;
@@ -180,24 +177,6 @@ export function tripDeriver(opts: TripDeriverOptions = {}): Deriver {
     rebuildMany: rebuild,
   };
 }
-
-/** A row's time as tripRows writes it (always set there). */
-const at = (d: Date | string | undefined): number => (d === undefined ? NaN : new Date(d).getTime());
-
-const closedTrip = (t: Insertable<TripTable>): ClosedTrip => ({
-  vehicleId: t.vehicle_id,
-  begin: at(t.begin_time),
-  end: at(t.end_time),
-  durationS: t.duration_s,
-  distanceKm: t.distance_km,
-  distanceSource: t.distance_source,
-  fuelL: t.fuel_l ?? null,
-  idleS: t.idle_s,
-  maxSpeed: t.max_speed,
-  avgSpeed: t.avg_speed,
-  start: { latitude: t.start_latitude, longitude: t.start_longitude },
-  stop: { latitude: t.end_latitude, longitude: t.end_longitude },
-});
 
 /** Widens each range back to the trip before the one it starts in, and on to the first trip after a stop after it. */
 async function extendTrips(trx: Kysely<DB>, ranges: ReadonlyArray<VehicleRange>): Promise<TimeRange[]> {

@@ -11,6 +11,8 @@
 
 import type { DerivePosition } from '../../deriver';
 import type { AlarmInterval, AlarmLevel, AlarmType } from '../types';
+// The key the attachment service files an alarm's evidence under (terminal id, alarm time, sequence).
+import { identificationKey, type AlarmIdentification } from '../../../telematics/jt808/messages/activeSafety';
 
 /** ADAS alarm types (苏标 0x01–0x07; 粤标 0x12 solid-line lane change, 0x13 aisle pedestrian). */
 const ADAS: Record<number, { type: AlarmType }> = {
@@ -45,20 +47,13 @@ const DEPARTURES: Record<number, string> = { 1: 'left', 2: 'right' };
 const SIDES: Record<number, string> = { 1: 'rear', 2: 'leftRear', 3: 'rightRear' };
 const ROAD_SIGNS: Record<number, string> = { 1: 'speedLimit', 2: 'heightLimit', 3: 'weightLimit', 4: 'noEntry', 5: 'noParking' };
 
-interface Identification {
-  terminalId: string;
-  timeBcd: string;
-  sequence: number;
-  attachments: number;
-}
-
 /** What a detector reads of an item; anything else in extras is ignored. */
 interface Item {
   alarmId: number;
   flag: number;
   type?: number;
   level?: number;
-  identification: Identification;
+  identification: Pick<AlarmIdentification, 'terminalId' | 'timeBcd' | 'sequence' | 'attachments'>;
   standard?: string;
   [field: string]: unknown;
 }
@@ -72,20 +67,11 @@ function itemOf(v: unknown): Item | null {
   return v as Item; // checked field by field above
 }
 
-/** The key tying an alarm to its attachments: terminal id, the terminal's alarm time, sequence. */
-export const safetyKey = (id: Pick<Identification, 'terminalId' | 'timeBcd' | 'sequence'>): string =>
-  `${id.terminalId}-${id.timeBcd}-${id.sequence}`;
-
 const levelOf = (level: unknown): AlarmLevel | undefined => (level === 1 ? 'medium' : level === 2 ? 'high' : undefined);
-
-/** A table's rule: the type an item raises (written as `type:` so the one-rule test sees it). */
-interface Rule {
-  type: AlarmType;
-}
 
 function interval(
   p: DerivePosition,
-  rule: Rule,
+  rule: { type: AlarmType },
   subject: string,
   item: Item,
   source: string,
@@ -105,7 +91,7 @@ function interval(
     detail: {
       sources: [source],
       safety: {
-        key: safetyKey(item.identification),
+        key: identificationKey(item.identification),
         alarmId: item.alarmId,
         terminalLevel: item.level ?? null,
         attachments: item.identification.attachments,
@@ -125,7 +111,7 @@ function reportAlarms(p: DerivePosition): AlarmInterval[] {
   if (adas && adas.flag !== 2 && adas.type !== undefined && ADAS[adas.type]) {
     const t = adas.type;
     out.push(
-      interval(p, ADAS[t], safetyKey(adas.identification), adas, 'safety:adas', {
+      interval(p, ADAS[t], identificationKey(adas.identification), adas, 'safety:adas', {
         ...(t === 1 || t === 2 ? { frontSpeedKmh: adas.frontSpeed } : {}),
         ...(t === 1 || t === 2 || t === 4 ? { frontDistanceS: Number(adas.frontDistance) / 10 } : {}),
         ...(t === 2 && DEPARTURES[Number(adas.departure)] ? { departure: DEPARTURES[Number(adas.departure)] } : {}),
@@ -141,7 +127,7 @@ function reportAlarms(p: DerivePosition): AlarmInterval[] {
       interval(
         p,
         DSM[dsm.type],
-        safetyKey(dsm.identification),
+        identificationKey(dsm.identification),
         dsm,
         'safety:dsm',
         dsm.type === 1 ? { fatigueDegree: dsm.fatigueDegree } : {},
@@ -154,7 +140,7 @@ function reportAlarms(p: DerivePosition): AlarmInterval[] {
       if (!isObject(tyre) || typeof tyre.position !== 'number' || typeof tyre.alarmBits !== 'number' || !(tyre.alarmBits & TYRE_ALARM_BITS))
         continue;
       out.push(
-        interval(p, { type: 'TyreAlarm' }, `${safetyKey(tpms.identification)}:tyre${tyre.position}`, tpms, 'safety:tpms', {
+        interval(p, { type: 'TyreAlarm' }, `${identificationKey(tpms.identification)}:tyre${tyre.position}`, tpms, 'safety:tpms', {
           tyre: tyre.position,
           alarms: tyre.alarms,
           pressureKpa: tyre.pressureKpa,
@@ -166,7 +152,7 @@ function reportAlarms(p: DerivePosition): AlarmInterval[] {
   }
   const bsd = itemOf(x.bsd);
   if (bsd && bsd.flag !== 2 && bsd.type !== undefined && SIDES[bsd.type]) {
-    out.push(interval(p, { type: 'BlindSpot' }, safetyKey(bsd.identification), bsd, 'safety:bsd', { side: SIDES[bsd.type] }));
+    out.push(interval(p, { type: 'BlindSpot' }, identificationKey(bsd.identification), bsd, 'safety:bsd', { side: SIDES[bsd.type] }));
   }
   return out;
 }
