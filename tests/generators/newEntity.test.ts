@@ -98,7 +98,8 @@ describe('dropping in a new schema', () => {
     expect(page.json).toMatchObject({ total: 1, data: [{ name: '北区停车场' }] });
     // The old token still works: the secret was kept in the database.
     expect((await http(server.url + '/api/vehicle/parkingLot/query', 'POST', {}, token)).status).toBe(200);
-  });
+    // The generator and two server starts: past a minute on a loaded machine.
+  }, 300_000);
 
   it('and gets a console page and a menu entry with its action codes', async () => {
     expect(fs.readFileSync(path.join(dir, 'src/pages/schemaPages.generated.ts'), 'utf8')).toContain(`'fleet/parkingLot': 'parkingLot',`);
