@@ -25,6 +25,9 @@ const listed = (id: number, status: string) => ({
   createdBy: '系统管理员',
 });
 
+// Rendering antd's dialogs in jsdom takes 15–30 s a test alone, and past a minute on a loaded machine.
+jest.setTimeout(180_000);
+
 beforeAll(polyfillMatchMedia);
 afterEach(() => {
   jest.clearAllMocks();
