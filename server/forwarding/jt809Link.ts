@@ -100,20 +100,23 @@ const LOGIN_TIMEOUT_MS = 10_000;
 /** Answers on the sub link (0x9002 RESULT). */
 const SUB_LOGIN = { OK: 0, BAD_VERIFY_CODE: 1 } as const;
 
+/** A link's counters at its start: nothing sent, dropped or failed. */
+export const newCounters = (): LinkCounters => ({
+  sent: { position: 0, alarm: 0, static: 0, frame: 0 },
+  dropped: 0,
+  connects: 0,
+  loginFailures: 0,
+  lastLoginResult: null,
+  heartbeats: 0,
+  badFrames: 0,
+});
+
 export class Jt809Link {
   state: LinkState = 'down';
   subLink: SubLinkState = 'none';
   lastError: string | null = null;
   upSince: number | null = null;
-  readonly counters: LinkCounters = {
-    sent: { position: 0, alarm: 0, static: 0, frame: 0 },
-    dropped: 0,
-    connects: 0,
-    loginFailures: 0,
-    lastLoginResult: null,
-    heartbeats: 0,
-    badFrames: 0,
-  };
+  readonly counters: LinkCounters = newCounters();
 
   private readonly backlog: Backlog<Outgoing>;
   private readonly backoff: Backoff;

@@ -11,7 +11,7 @@
 import net from 'node:net';
 import { Backlog } from './backlog';
 import { Backoff } from './reconnect';
-import type { LinkCounters, LinkSnapshot } from './jt809Link';
+import { newCounters, type LinkCounters, type LinkSnapshot } from './jt809Link';
 
 export interface RawLinkOptions {
   host: string;
@@ -45,15 +45,7 @@ export class Raw808Link {
   private readonly pipes = new Map<string, Pipe>();
   private stopped = false;
   lastError: string | null = null;
-  readonly counters: LinkCounters = {
-    sent: { position: 0, alarm: 0, static: 0, frame: 0 },
-    dropped: 0,
-    connects: 0,
-    loginFailures: 0,
-    lastLoginResult: null,
-    heartbeats: 0,
-    badFrames: 0,
-  };
+  readonly counters: LinkCounters = newCounters();
   /** Bytes the partner sent back, read and discarded. */
   repliedBytes = 0;
 

@@ -6,7 +6,7 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { callerOf } from '../../platform/auth/authenticate';
 import { NONE } from '../../platform/auth/caller';
@@ -50,6 +50,19 @@ const listQuery = {
 
 export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaDir: string): void {
   const store = new MediaStore(db, mediaDir);
+  /** A row's file in the store, whole; a row without its file is a fault of the store (logged), answered 404. */
+  const storedFile = async (req: FastifyRequest, sha256: string, bytes: number, ids: object): Promise<{ file: string; size: number }> => {
+    const file = store.fileOf(sha256);
+    const size = await stat(file).then(
+      (s) => s.size,
+      () => -1,
+    );
+    if (size !== bytes) {
+      req.log.error({ ...ids, sha256 }, 'stored media file missing');
+      throw notFound();
+    }
+    return { file, size };
+  };
 
   app.get(
     '/api/vehicle/vehicle/:id/media',
@@ -105,16 +118,7 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
         WHERE m.id = ${id} AND ${orgUnder('v.org_id', caller.orgPath)}`.execute(db);
       const row = r.rows[0];
       if (!row) throw notFound();
-      const file = store.fileOf(row.sha256);
-      const size = await stat(file).then(
-        (s) => s.size,
-        () => -1,
-      );
-      if (size !== row.bytes) {
-        // A row without its file is a fault of the store, not of the request.
-        req.log.error({ mediaId: id, sha256: row.sha256 }, 'media file missing');
-        throw notFound();
-      }
+      const { file, size } = await storedFile(req, row.sha256, row.bytes, { mediaId: id });
       const ext = MEDIA_FORMATS[row.format] ?? 'bin';
       return reply
         .header('content-type', CONTENT_TYPES[row.format] ?? 'application/octet-stream')
@@ -182,15 +186,7 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
         WHERE x.id = ${id} AND ${orgUnder('v.org_id', caller.orgPath)}`.execute(db);
       const row = r.rows[0];
       if (!row) throw notFound();
-      const file = store.fileOf(row.sha256);
-      const size = await stat(file).then(
-        (s) => s.size,
-        () => -1,
-      );
-      if (size !== Number(row.bytes)) {
-        req.log.error({ attachmentId: id, sha256: row.sha256 }, 'attachment file missing');
-        throw notFound();
-      }
+      const { file, size } = await storedFile(req, row.sha256, Number(row.bytes), { attachmentId: id });
       // The stored name is a plain name (the attachment service refuses any other).
       return reply
         .header('content-type', contentTypeOf(row.name))
