@@ -144,7 +144,10 @@ export function drawPhoto(shot: PhotoShot): Buffer {
   const plateLeft = Math.round((width - plateWidth) / 2);
   c.fill(plateLeft, plateTop, plateWidth, plateHeight, WHITE);
   c.fill(plateLeft + scale, plateTop + scale, plateWidth - 2 * scale, plateHeight - 2 * scale, PLATE_BLUE);
-  const labelScale = Math.max(1, Math.min(Math.floor((plateHeight - 4 * scale) / 7), Math.floor((plateWidth - 4 * scale) / (6 * shot.label.length || 1))));
+  const labelScale = Math.max(
+    1,
+    Math.min(Math.floor((plateHeight - 4 * scale) / 7), Math.floor((plateWidth - 4 * scale) / (6 * shot.label.length || 1))),
+  );
   c.text(shot.label, width / 2, plateTop + Math.round((plateHeight - 7 * labelScale) / 2), labelScale, WHITE, true);
   // The time stamp strip.
   c.fill(0, height - stampHeight, width, stampHeight, BLACK);

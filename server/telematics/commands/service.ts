@@ -25,17 +25,7 @@ export interface Downlink {
 import { locationToJson, MsgId, TAKE_PHOTO_RESULTS, UPGRADE_RESULTS, type Jt808BodyInput } from '../jt808/codec';
 
 export type CommandKind =
-  | 'location'
-  | 'params'
-  | 'text'
-  | 'control'
-  | 'readParams'
-  | 'attributes'
-  | 'tracking'
-  | 'vehicleControl'
-  | 'fence'
-  | 'upgrade'
-  | 'photo';
+  'location' | 'params' | 'text' | 'control' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade' | 'photo';
 export type CommandStatus = 'pending' | 'acked' | 'failed' | 'timeout';
 
 export interface CommandView {
