@@ -78,9 +78,10 @@ describe('take photo in the command dialog', () => {
       save: false,
     });
     expect(screen.getByTestId('command-answer').textContent).toContain('Photos taken: 7, 8');
-    await act(async () => {
-      await screen.findByText('All 2 photos arrived', undefined, { timeout: 10_000 });
-    });
+    // The dialog asks again every 2 s: wait (in act, so its updates land) until the second photo is shown.
+    const arrived = () => screen.queryByTestId('taken-photos')?.getAttribute('data-arrived') === '2';
+    for (let i = 0; i < 100 && !arrived(); i++) await settle(100);
+    expect(screen.getByTestId('taken-photos').textContent).toContain('All 2 photos arrived');
     expect(screen.getAllByTestId('taken-photo')).toHaveLength(2);
     expect(commandPhotos).toHaveBeenCalledWith(5, 41);
     expect(mediaFile.mock.calls.map((c) => c[0])).toEqual([100, 101]);
