@@ -383,6 +383,17 @@ export class Session {
           attributes: toJsonValue(m.body),
         });
         return;
+      case MsgId.TakePhotoResponse:
+        // Kept like any decoded answer; answers its 0x8801 by serial with the ids of the photos to come.
+        this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: m.body.replySerial,
+          replyMsgId: MsgId.TakePhoto,
+          result: m.body.result,
+          mediaIds: m.body.mediaIds,
+        });
+        return;
       case MsgId.UpgradeResult:
         // Kept; it names no serial, so it answers the oldest pending upgrade of the terminal.
         this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
