@@ -43,6 +43,8 @@ import { alarmListSheet, registerAlarmFeature } from './alarmCentre';
 import { registerSubscriptionRoutes } from './subscriptions';
 import type { LinkView } from './forwarding';
 import { registerForwardingRoutes } from './forwarding/routes';
+import { registerForwardLinkRoutes } from './forwarding/linkRoutes';
+import type { AnnounceForwardChange } from './platform/forwardChanges';
 import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck, WriteWatch } from './platform/crud/routes';
@@ -96,6 +98,10 @@ export interface AppOptions {
   smtp?: SmtpConfig | null;
   /** The forwarding links this process runs (bootstrap); absent or null, every link shows 'off'. */
   forwardingLinks?: () => LinkView[] | null;
+  /** Non-public hosts and ranges forwarding links may connect to (FORWARD_ALLOW); default none. */
+  forwardAllow?: TargetAllow;
+  /** Tells every process's forwarding that a link changed (bootstrap: the bus); absent, nobody is told. */
+  forwardLinksChanged?: AnnounceForwardChange;
 }
 
 export const VERSION = '0.1.0';
@@ -280,7 +286,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       obdAlarmTypes: opts.obdAlarmTypes,
     });
   if (byName.has('vehicle')) registerSubscriptionRoutes(app, db, opts.webhookAllow ?? NO_ALLOW);
-  if (byName.has('vehicle')) registerForwardingRoutes(app, db, opts.forwardingLinks ?? (() => null));
+  if (byName.has('vehicle')) {
+    registerForwardingRoutes(app, db, opts.forwardingLinks ?? (() => null));
+    registerForwardLinkRoutes(app, { db, allow: opts.forwardAllow ?? NO_ALLOW, changed: opts.forwardLinksChanged ?? (() => undefined) });
+  }
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {

@@ -45,6 +45,9 @@ export type AuditAction =
   | 'subscriptionDelete'
   | 'subscriptionReplay'
   | 'subscriptionPaused'
+  | 'forwardLinkCreate'
+  | 'forwardLinkUpdate'
+  | 'forwardLinkDelete'
   | 'videoOpen'
   | 'videoClose';
 
