@@ -113,6 +113,8 @@ export interface RouteEntry {
   permission: string | Record<string, string>;
   /** Writes data shared by every organisation: system organisation members only. */
   sharedWrite: boolean;
+  /** Declares the schema of its success answer (the console's type and the answer check's reference). */
+  answerSchema: boolean;
 }
 
 declare module 'fastify' {
@@ -122,6 +124,10 @@ declare module 'fastify' {
     reportMail: ReportMailer;
   }
 }
+
+/** A route's response schemas (Fastify types them unknown) include a success status. */
+const answersDescribed = (response: unknown) =>
+  typeof response === 'object' && response !== null && Object.keys(response).some((status) => /^2/.test(status));
 
 function uniqueIndexes(models: EntityModel[]): UniqueIndexMap {
   const map: UniqueIndexMap = new Map();
@@ -207,7 +213,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.config?.permission) {
       for (const method of [route.method].flat())
-        catalogue.push({ method, url: route.url, permission: route.config.permission, sharedWrite: !!route.config.sharedWrite });
+        catalogue.push({
+          method,
+          url: route.url,
+          permission: route.config.permission,
+          sharedWrite: !!route.config.sharedWrite,
+          answerSchema: answersDescribed(route.schema?.response),
+        });
     }
     const p = route.config?.permission;
     if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !(typeof p === 'string' ? p : p && Object.keys(p).length)) {
