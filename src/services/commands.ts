@@ -173,8 +173,7 @@ export const commandPhotos = (terminalId: number, commandId: number) =>
     method: 'GET',
     quiet: true,
   });
-/** One media file's bytes (shown from a blob: the request carries the session). */
-export const mediaFile = (id: number) => call<Blob>(`/vehicle/media/${id}/content`, { method: 'GET', responseType: 'blob', quiet: true });
+export { mediaFile } from './media';
 
 export const commandById = (terminalId: number, commandId: number) =>
   call<TerminalCommand>(`/vehicle/terminal/${terminalId}/command/${commandId}`, { method: 'GET', skipErrorHandler: true });
