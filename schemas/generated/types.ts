@@ -661,7 +661,7 @@ export interface ReportSchedule {
   updatedAt?: string;
   orgId?: number;
   name: string;
-  report: "daily" | "safety" | "health" | "alarms";
+  report: "daily" | "safety" | "health" | "alarms" | "fuel" | "cost" | "maintenance" | "driver";
   vehicleId?: number | null;
   frequency: "daily" | "weekly" | "monthly";
   /**

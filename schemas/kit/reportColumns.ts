@@ -1,6 +1,7 @@
 /**
  * Columns of the report tables that also export as xlsx (statistics/health, statistics/safety,
- * team/breakRules, team/orderSchedule): one list for the console's table and the server's file, so
+ * statistics/fuel, statistics/cost, statistics/driver, maintenance/status, team/breakRules,
+ * team/orderSchedule): one list for the console's table and the server's file, so
  * the file holds exactly what the page shows. Labels are message keys.
  */
 
@@ -150,6 +151,98 @@ export const HEALTH_VEHICLE_COLUMNS: ReadonlyArray<ReportColumn<HealthVehicleRow
   num<HealthVehicleRow>('minBatteryV', 'reports.columns.minBatteryV', 1),
   num<HealthVehicleRow>('maxCoolantC', 'reports.columns.maxCoolantC', 0),
   num<HealthVehicleRow>('alarmCount', 'reports.columns.alarmCount'),
+];
+
+/** Litres (or money) per 100 km; null when the vehicle has not driven. */
+export const per100Km = (amount: number, km: number): number | null => (km > 0 ? Math.round((amount / km) * 10000) / 100 : null);
+
+/** One vehicle's ledger summed over a range (statistics/fuel, fuel by vehicle). */
+export interface FuelVehicleRow {
+  vehicleId: number;
+  licence: string;
+  mileageKm: number;
+  fuelL: number;
+  refuelL: number;
+  drainL: number;
+}
+
+export const FUEL_VEHICLE_COLUMNS: ReadonlyArray<ReportColumn<FuelVehicleRow>> = [
+  text<FuelVehicleRow>('licence', 'reports.ledger.licence'),
+  num<FuelVehicleRow>('mileageKm', 'reports.ledger.mileageKm', 1),
+  num<FuelVehicleRow>('fuelL', 'reports.ledger.fuelL', 2),
+  { key: 'per100', labelKey: 'console.statistics.fuel.per100', kind: 'number', digits: 2, value: (r) => per100Km(r.fuelL, r.mileageKm) },
+  num<FuelVehicleRow>('refuelL', 'reports.ledger.refuelL', 2),
+  num<FuelVehicleRow>('drainL', 'reports.ledger.drainL', 2),
+];
+
+/** One vehicle's costs over a range (statistics/cost, by vehicle). */
+export interface CostVehicleRow {
+  label: string;
+  fuel: number;
+  maintenance: number;
+  other: number;
+  total: number;
+  mileageKm: number;
+  perKm: number | null;
+  perDay: number;
+}
+
+export const COST_VEHICLE_COLUMNS: ReadonlyArray<ReportColumn<CostVehicleRow>> = [
+  text<CostVehicleRow>('label', 'reports.ledger.licence'),
+  num<CostVehicleRow>('fuel', 'console.statistics.cost.fuel', 2),
+  num<CostVehicleRow>('maintenance', 'console.statistics.cost.maintenance', 2),
+  num<CostVehicleRow>('other', 'console.statistics.cost.other', 2),
+  num<CostVehicleRow>('total', 'console.statistics.cost.total', 2),
+  num<CostVehicleRow>('mileageKm', 'console.statistics.cost.mileageKm', 1),
+  num<CostVehicleRow>('perKm', 'console.statistics.cost.perKm', 3),
+  num<CostVehicleRow>('perDay', 'console.statistics.cost.perDay', 2),
+];
+
+/** A maintenance schedule × vehicle with its usage since the last service and its state (the maintenance page). */
+export interface MaintenanceUsageRow {
+  licence: string;
+  scheduleName: string;
+  state: 'overdue' | 'due' | 'ok';
+  baseDay: string;
+  dueDay: string | null;
+  usedKm: number | null;
+  intervalKm: number | null;
+  remainingKm: number | null;
+  usedHours: number | null;
+  intervalHours: number | null;
+  remainingHours: number | null;
+  usedDays: number;
+  intervalDays: number | null;
+  remainingDays: number | null;
+}
+
+/** "used / interval" of one trigger, as the page shows it; blank when the schedule does not count it. */
+const usedOf = (
+  key: string,
+  labelKey: string,
+  pair: (r: MaintenanceUsageRow) => [number | null, number | null],
+): ReportColumn<MaintenanceUsageRow> => ({
+  key,
+  labelKey,
+  kind: 'text',
+  value: (r) => {
+    const [used, interval] = pair(r);
+    return interval === null ? null : `${used ?? ''} / ${interval}`;
+  },
+});
+
+export const MAINTENANCE_COLUMNS: ReadonlyArray<ReportColumn<MaintenanceUsageRow>> = [
+  text<MaintenanceUsageRow>('licence', 'console.maintenance.licence'),
+  text<MaintenanceUsageRow>('scheduleName', 'console.maintenance.schedule'),
+  { key: 'state', labelKey: 'console.maintenance.state', kind: 'enum', enumPrefix: 'console.maintenance.states', value: (r) => r.state },
+  text<MaintenanceUsageRow>('baseDay', 'console.maintenance.baseDay'),
+  usedOf('km', 'console.maintenance.usedKm', (r) => [r.usedKm, r.intervalKm]),
+  num<MaintenanceUsageRow>('remainingKm', 'console.maintenance.remainingKm', 1),
+  usedOf('hours', 'console.maintenance.usedHours', (r) => [r.usedHours, r.intervalHours]),
+  num<MaintenanceUsageRow>('remainingHours', 'console.maintenance.remainingHours', 1),
+  usedOf('days', 'console.maintenance.usedDays', (r) => [r.usedDays, r.intervalDays]),
+  num<MaintenanceUsageRow>('remainingDays', 'console.maintenance.remainingDays'),
+  text<MaintenanceUsageRow>('dueDay', 'console.maintenance.dueDay'),
 ];
 
 export interface BreakRuleRow extends BehaviourCounts {

@@ -167,8 +167,14 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
 
   const shared = sharedView(bus, 'forwarding');
   const unsubscribe = [
-    shared.subscribe('positions.stored', (batch) => inOrder(() => onPositions(batch))),
-    shared.subscribe('alarm.raised', (a) => inOrder(() => onAlarm(a.alarmId, a.vehicleId, a.orgPath))),
+    // Only the process running the JT/T 809 links takes positions and alarms: a member of the shared
+    // group without them would take its share of every worker's events and drop it.
+    ...(opts.jt809 === false
+      ? []
+      : [
+          shared.subscribe('positions.stored', (batch) => inOrder(() => onPositions(batch))),
+          shared.subscribe('alarm.raised', (a) => inOrder(() => onAlarm(a.alarmId, a.vehicleId, a.orgPath))),
+        ]),
     // Every process reloads (not a shared subscription): each runs links of its own.
     bus.subscribe('forwarding.changed', () => inOrder(reload)),
   ];

@@ -29,7 +29,7 @@ import type { SheetMaker } from '../reports';
 import { sendMail, type SmtpConfig } from '../notify/smtp';
 import { latestFiring, periodAt, type Frequency, type Period } from './period';
 
-export const REPORTS = ['daily', 'safety', 'health', 'alarms'] as const;
+export const REPORTS = ['daily', 'safety', 'health', 'alarms', 'fuel', 'cost', 'maintenance', 'driver'] as const;
 export type ReportKind = (typeof REPORTS)[number];
 
 /** Attempts of one firing, the first retry's delay (doubled each time) and the lease of a send under way. */

@@ -2,7 +2,8 @@
  * The true cost of each vehicle: fuel (the ledger's cost, from its litres and the prices in force),
  * maintenance (done work orders, on their service day: the total cost, else parts plus labour) and
  * the other costs entered or imported (tolls, insurance, fines, tyres, parking, other) per vehicle
- * and day; summed by day, month, vehicle, model or organisation with cost per km and per day.
+ * and day; summed by day, month, vehicle, model or organisation with cost per km and per day. By
+ * vehicle, also the cost page's xlsx (export and scheduled report).
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -10,9 +11,11 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
 import type { Caller } from '../platform/auth/caller';
 import { NONE } from '../../schemas/kit/authority';
+import { COST_VEHICLE_COLUMNS, type CostVehicleRow } from '../../schemas/kit/reportColumns';
 import type { DB } from '../platform/db/tables';
 import { int, num, str } from '../platform/crud/routeSpec';
 import { dayCriteria } from './ranges';
+import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { date, ledgerBody, listOf } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
@@ -131,6 +134,17 @@ export async function costRows(db: Kysely<DB>, caller: Caller, c: CostCriteria, 
   return r.rows.map(({ key, label, vehicles, ...s }) => ({ key, label, vehicles, ...figures(s, daysIn(key)) }));
 }
 
+/** The costs per vehicle over the range, most first (the cost page's table by vehicle), as the export and a scheduled report write them. */
+export const costSheet = ({ db, timeZone }: ReportDeps): ReportSheet<CostVehicleRow> => ({
+  titleKey: 'reports.sheets.cost',
+  columns: COST_VEHICLE_COLUMNS,
+  rows: async (caller, body) => {
+    const c = dayCriteria<CostCriteria>(body, timeZone);
+    if (c.vehicleId) await vehicleInScope(db, caller, c.vehicleId);
+    return costRows(db, caller, c, 'vehicle');
+  },
+});
+
 const figureSchema = {
   fuel: num,
   maintenance: num,
@@ -173,5 +187,11 @@ export function registerCostRoutes(app: FastifyInstance, { db, timeZone }: Repor
       const [totals, rows] = await Promise.all([costTotals(db, caller, c), costRows(db, caller, c, c.by ?? 'vehicle')]);
       return { begin: c.begin, end: c.end, days: daysOf(c), totals, rows };
     },
+  );
+  reportExportRoute(
+    app,
+    '/api/vehicle/cost/summary',
+    { labels: 'reports.fields', tag: 'cost', body: ledgerBody() },
+    costSheet({ db, timeZone }),
   );
 }

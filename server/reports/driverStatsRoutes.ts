@@ -177,7 +177,7 @@ export async function driverStats(db: Kysely<DB>, caller: Caller, c: DriverCrite
   return rows.sort(order);
 }
 
-/** The figures per driver as the export writes them (a scheduled report could attach the same maker). */
+/** The figures per driver as the export and a scheduled report write them. */
 export const driverStatsSheet = ({ db, timeZone }: ReportDeps): ReportSheet<DriverStatsRow> => ({
   titleKey: 'driverStats.sheet',
   columns: DRIVER_STATS_COLUMNS,

@@ -3,15 +3,15 @@
 import type { FastifyInstance } from 'fastify';
 import { registerBehaviourRoutes, safetySheet } from './behaviourRoutes';
 import { dailySheet, registerDailyRoutes } from './dailyRoutes';
-import { registerDriverStatsRoutes } from './driverStatsRoutes';
+import { driverStatsSheet, registerDriverStatsRoutes } from './driverStatsRoutes';
 import { registerDashboardRoutes } from './dashboardRoutes';
 import { healthSheet, registerHealthRoutes } from './healthRoutes';
 import { sheetMaker } from './reportSheet';
 import { registerSafetyExplainRoutes } from './safetyExplainRoutes';
 import { registerSafetySettingRoutes } from './safetySettingRoutes';
-import { registerLedgerRoutes } from './ledgerRoutes';
-import { registerCostRoutes } from './costRoutes';
-import { registerMaintenanceRoutes } from './maintenanceRoutes';
+import { fuelSheet, registerLedgerRoutes } from './ledgerRoutes';
+import { costSheet, registerCostRoutes } from './costRoutes';
+import { maintenanceSheet, registerMaintenanceRoutes } from './maintenanceRoutes';
 import { registerMessageRoutes } from './messageRoutes';
 import { registerSettingRoutes } from './settingRoutes';
 import { registerTeamRoutes } from './teamRoutes';
@@ -42,4 +42,8 @@ export const reportSheetMakers = (deps: ReportDeps) => ({
   daily: dailySheet(deps),
   safety: sheetMaker(safetySheet(deps)),
   health: sheetMaker(healthSheet(deps)),
+  fuel: sheetMaker(fuelSheet(deps)),
+  cost: sheetMaker(costSheet(deps)),
+  maintenance: sheetMaker(maintenanceSheet(deps)),
+  driver: sheetMaker(driverStatsSheet(deps)),
 });

@@ -2,16 +2,19 @@
  * Ledger reports (SPEC §7 dailyDrivingBehavior, monthUsageReport): sums of the daily ledger rows of
  * the vehicles in scope, by day, by month, by vehicle, the top seven, the totals, and the
  * dashboard's figures. Criteria `{begin, end}` are local days (FLEET_TIMEZONE), both inclusive.
+ * The sums per vehicle are also the fuel page's xlsx (export and scheduled report).
  */
 
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { LedgerFigures } from '../../schemas/kit/ledgerColumns';
+import { FUEL_VEHICLE_COLUMNS, type FuelVehicleRow } from '../../schemas/kit/reportColumns';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE, type Caller } from '../platform/auth/caller';
 import { idParams } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { dayCriteria, daysBefore, today } from './ranges';
+import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { ledgerBody, ledgerFigures, ledgerRow, listOf } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
@@ -80,6 +83,13 @@ async function ledgerByVehicle(db: Kysely<DB>, caller: Caller, c: LedgerCriteria
   ).rows;
 }
 
+/** The ledger per vehicle over the range, by licence (statistics/fuel's table), as the export and a scheduled report write it. */
+export const fuelSheet = ({ db, timeZone }: ReportDeps): ReportSheet<FuelVehicleRow> => ({
+  titleKey: 'reports.sheets.fuel',
+  columns: FUEL_VEHICLE_COLUMNS,
+  rows: async (caller, body) => ledgerByVehicle(db, caller, dayCriteria<LedgerCriteria>(body, timeZone), sql`v.licence`, null),
+});
+
 /** Ledger rows summed per organisation the vehicles belong to (each vehicle counts for its own organisation only). */
 async function ledgerByOrg(db: Kysely<DB>, caller: Caller, c: LedgerCriteria) {
   return (
@@ -136,6 +146,7 @@ export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: Rep
   route('mileageAndFuel', 'ledger rows summed per vehicle over the range', listOf(ledgerRow(null)), async (caller, c) =>
     ledgerByVehicle(db, caller, c, sql`v.licence`, null),
   );
+  reportExportRoute(app, `${BASE}/mileageAndFuel`, { labels: LABELS, tag: 'ledger', body: ledgerBody() }, fuelSheet({ db, timeZone }));
   route(
     'mileageAndFuelByOrg',
     'ledger rows summed per organisation (the organisation each vehicle belongs to), most cost first',

@@ -1,16 +1,20 @@
 /**
  * The maintenance status routes: each schedule × vehicle in the caller's scope with what it used
  * since its last service and whether it is due or overdue (the maintenance page, the dashboard's
- * counts), and one vehicle's (its detail page).
+ * counts), and one vehicle's (its detail page). The status list is also the page's xlsx (export and
+ * scheduled report): the state on the day it is written, whatever period a schedule names.
  */
 
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../../schemas/kit/authority';
+import { MAINTENANCE_COLUMNS, type MaintenanceUsageRow } from '../../schemas/kit/reportColumns';
+import type { Caller } from '../platform/auth/caller';
 import { idParams, int, str } from '../platform/crud/routeSpec';
 import { localDay } from '../intelligence/localDay';
 import { DUE_STATES, DUE_TRIGGERS, type DueState } from '../maintenance/dueStatus';
 import { scheduleUsage, type ScheduleUsage } from '../maintenance/scheduleUsage';
+import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
 
@@ -79,7 +83,45 @@ const counts = (rows: ReadonlyArray<{ state: DueState }>) => ({
   overdue: rows.filter((r) => r.state === 'overdue').length,
 });
 
-export function registerMaintenanceRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+type StatusCriteria = { orgId?: number | null; vehicleId?: number | null; state?: DueState | null };
+
+/** Every schedule × vehicle in the caller's scope (narrowed by the criteria's organisation or vehicle), worst first, as of today. */
+const statusRows = async ({ db, timeZone }: ReportDeps, caller: Caller, c: StatusCriteria) =>
+  ordered(await scheduleUsage(db, localDay(Date.now(), timeZone), timeZone, { vehicles: vehicleScope(caller, c) }));
+
+const inState = <R extends { state: DueState }>(rows: R[], state: DueState | null | undefined) =>
+  state ? rows.filter((r) => r.state === state) : rows;
+
+const criteriaOf = (body: unknown): StatusCriteria => (body as { criteria?: StatusCriteria | null } | null)?.criteria ?? {};
+
+/** The status list (narrowed to `criteria.state` when given), as the export and a scheduled report write it. */
+export const maintenanceSheet = (deps: ReportDeps): ReportSheet<MaintenanceUsageRow> => ({
+  titleKey: 'reports.sheets.maintenance',
+  columns: MAINTENANCE_COLUMNS,
+  rows: async (caller, body) => {
+    const c = criteriaOf(body);
+    return inState(await statusRows(deps, caller, c), c.state);
+  },
+});
+
+const statusBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    criteria: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: {
+        orgId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+        vehicleId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
+        state: { type: ['string', 'null'], enum: [...DUE_STATES, null] },
+      },
+    },
+  },
+};
+
+export function registerMaintenanceRoutes(app: FastifyInstance, deps: ReportDeps): void {
+  const { db, timeZone } = deps;
   const config = { permission: NONE, labels: 'maintenance.fields' };
   app.post(
     '/api/vehicle/maintenance/status',
@@ -89,32 +131,21 @@ export function registerMaintenanceRoutes(app: FastifyInstance, { db, timeZone }
         tags: ['maintenance'],
         summary:
           'every schedule × vehicle in scope with its usage since the last service and its state (overdue first), and the counts per state',
-        body: {
-          type: ['object', 'null'],
-          additionalProperties: false,
-          properties: {
-            criteria: {
-              type: ['object', 'null'],
-              additionalProperties: false,
-              properties: {
-                orgId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
-                vehicleId: { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 },
-                state: { type: ['string', 'null'], enum: [...DUE_STATES, null] },
-              },
-            },
-          },
-        },
+        body: statusBody,
         response: { 200: { type: 'object', properties: { counts: countsSchema, data: { type: 'array', items: usageItem } } } },
       },
     },
     async (req) => {
-      const caller = callerOf(req);
-      const c =
-        (req.body as { criteria?: { orgId?: number | null; vehicleId?: number | null; state?: DueState | null } | null } | null)
-          ?.criteria ?? {};
-      const rows = ordered(await scheduleUsage(db, localDay(Date.now(), timeZone), timeZone, { vehicles: vehicleScope(caller, c) }));
-      return { counts: counts(rows), data: c.state ? rows.filter((r) => r.state === c.state) : rows };
+      const c = criteriaOf(req.body);
+      const rows = await statusRows(deps, callerOf(req), c);
+      return { counts: counts(rows), data: inState(rows, c.state) };
     },
+  );
+  reportExportRoute(
+    app,
+    '/api/vehicle/maintenance/status',
+    { labels: 'maintenance.fields', tag: 'maintenance', body: statusBody },
+    maintenanceSheet(deps),
   );
 
   app.get(

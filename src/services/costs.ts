@@ -31,5 +31,8 @@ export interface CostSummary {
 export type CostCriteria = LedgerCriteria & { by: CostGroup };
 
 /** The totals of the range and its rows grouped `by`. */
+/** Where the costs by vehicle download as an xlsx (body: `{criteria}` without `by`). */
+export const COST_EXPORT = '/vehicle/cost/summary/export';
+
 export const costSummary = (criteria: CostCriteria) =>
   call<CostSummary>('/vehicle/cost/summary', { method: 'POST', data: { criteria }, quiet: true });

@@ -46,6 +46,9 @@ export interface MaintenanceCriteria {
 }
 
 /** Every schedule × vehicle in the caller's scope, overdue first, and the counts per state (of all states). */
+/** Where the status rows (narrowed by state) download as an xlsx (body: `{criteria}`). */
+export const MAINTENANCE_EXPORT = '/vehicle/maintenance/status/export';
+
 export const maintenanceStatus = (criteria: MaintenanceCriteria = {}) =>
   call<MaintenanceStatus>('/vehicle/maintenance/status', { method: 'POST', data: { criteria } });
 

@@ -79,6 +79,9 @@ export const ledgerDaily = (criteria: LedgerCriteria) =>
 /** Where the same rows and totals download as an xlsx, in the table's columns (body: `{criteria}`). */
 export const LEDGER_DAILY_EXPORT = `${LEDGER}/mileageAndFuelByDayAndVehicle/export`;
 
+/** Where the ledger per vehicle (the fuel page's table) downloads as an xlsx (body: `{criteria}`). */
+export const FUEL_EXPORT = `${LEDGER}/mileageAndFuel/export`;
+
 export interface FuelEvent {
   id: number;
   vehicleId: number;

@@ -1,9 +1,11 @@
 import { App, Card, Col, Popconfirm, Row, Select, Space, Statistic, Tag } from 'antd';
 import { useCallback, useState } from 'react';
 import OrgTreeSelect from '../../components/schema/OrgTreeSelect';
+import ReportExportButton from '../../components/statistics/ReportExportButton';
 import RefSelect from '../../components/schema/RefSelect';
 import {
   DUE_STATES,
+  MAINTENANCE_EXPORT,
   maintenanceStatus,
   WORK_ORDER_ADD_CODE,
   workOrderFromSchedule,
@@ -90,6 +92,13 @@ export default function MaintenanceStatusPage() {
             placeholder={t('console.maintenance.state')}
             options={DUE_STATES.map((s) => ({ value: s, label: t(`console.maintenance.states.${s}`) }))}
             data-testid="maintenance-state-filter"
+          />
+          <ReportExportButton
+            url={MAINTENANCE_EXPORT}
+            body={() => ({ criteria })}
+            fileName={() => `${t('reports.sheets.maintenance')}.xlsx`}
+            rows={status?.data.length ?? null}
+            testId="maintenance-export"
           />
         </Space>
         <UsageTable

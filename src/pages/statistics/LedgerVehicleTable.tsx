@@ -1,5 +1,6 @@
 import { Card, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import type { ReactNode } from 'react';
 import type { LedgerVehicleRow } from '../../services/reports';
 import { useT } from '../../session/useT';
 import type { LedgerSeries } from './useLedgerSeries';
@@ -10,13 +11,15 @@ export interface LedgerVehicleTableProps {
   /** The columns after the licence, which every such table starts with. */
   columns: ColumnsType<LedgerVehicleRow>;
   testId: string;
+  /** Beside the title (the page's export). */
+  extra?: ReactNode;
 }
 
 /** The ledger per vehicle beside a `LedgerTrendCard` (the fuel page): licence first, then the page's figures. */
-export default function LedgerVehicleTable({ title, series, columns, testId }: LedgerVehicleTableProps) {
+export default function LedgerVehicleTable({ title, series, columns, testId, extra }: LedgerVehicleTableProps) {
   const t = useT();
   return (
-    <Card size="small" title={title}>
+    <Card size="small" title={title} extra={extra}>
       <Table<LedgerVehicleRow>
         size="small"
         rowKey="vehicleId"

@@ -1,9 +1,10 @@
 import { Card, Col, Row, Segmented, Skeleton, Space, Statistic, Table } from 'antd';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
+import ReportExportButton from '../../components/statistics/ReportExportButton';
 import StatsFilter from '../../components/statistics/StatsFilter';
 import { initialCriteria, type StatsCriteria } from '../../components/statistics/statsCriteria';
-import { costSummary, type CostRow, type CostSummary } from '../../services/costs';
+import { COST_EXPORT, costSummary, type CostRow, type CostSummary } from '../../services/costs';
 import { useT } from '../../session/useT';
 import { COST_PARTS, COST_TOTALS, costDigits, type CostLabel, type CostTableGroup } from './costModel';
 import { ledgerCriteriaOf, seriesOption } from './statisticsModel';
@@ -95,17 +96,29 @@ export default function CostPage() {
         size="small"
         title={t('console.statistics.cost.table')}
         extra={
-          <Segmented
-            size="small"
-            value={group}
-            onChange={(g) => setGroup(g as CostTableGroup)}
-            data-testid="cost-group"
-            options={[
-              { value: 'vehicle', label: t('console.statistics.cost.byVehicle') },
-              { value: 'model', label: t('console.statistics.cost.byModel') },
-              { value: 'org', label: t('console.statistics.cost.byOrg') },
-            ]}
-          />
+          <Space size={12}>
+            <Segmented
+              size="small"
+              value={group}
+              onChange={(g) => setGroup(g as CostTableGroup)}
+              data-testid="cost-group"
+              options={[
+                { value: 'vehicle', label: t('console.statistics.cost.byVehicle') },
+                { value: 'model', label: t('console.statistics.cost.byModel') },
+                { value: 'org', label: t('console.statistics.cost.byOrg') },
+              ]}
+            />
+            {/* The file is the table by vehicle (what a scheduled cost report attaches). */}
+            {group === 'vehicle' && (
+              <ReportExportButton
+                url={COST_EXPORT}
+                body={() => ({ criteria: ledgerCriteriaOf(criteria) })}
+                fileName={() => `${t('reports.sheets.cost')} ${criteria.begin}_${criteria.end}.xlsx`}
+                rows={table?.rows.length ?? null}
+                testId="cost-export"
+              />
+            )}
+          </Space>
         }
       >
         <Table<CostRow>

@@ -1,9 +1,10 @@
 import { Card, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useNumberFormat } from '../../components/charts/useNumberFormat';
+import ReportExportButton from '../../components/statistics/ReportExportButton';
 import StatsFilter from '../../components/statistics/StatsFilter';
 import { initialCriteria, type StatsCriteria } from '../../components/statistics/statsCriteria';
-import { fuelEvents, type FuelEvent } from '../../services/reports';
+import { FUEL_EXPORT, fuelEvents, type FuelEvent } from '../../services/reports';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
 import LedgerTrendCard from './LedgerTrendCard';
@@ -39,6 +40,15 @@ export default function FuelPage() {
         title={t('console.statistics.fuel.perVehicle')}
         series={s}
         testId="fuel-vehicles"
+        extra={
+          <ReportExportButton
+            url={FUEL_EXPORT}
+            body={() => ({ criteria: ledgerCriteriaOf(criteria) })}
+            fileName={() => `${t('reports.sheets.fuel')} ${criteria.begin}_${criteria.end}.xlsx`}
+            rows={s.vehicles?.length ?? null}
+            testId="fuel-export"
+          />
+        }
         columns={[
           {
             key: 'mileageKm',

@@ -6,8 +6,7 @@ import type { StatsCriteria } from '../../components/statistics/statsCriteria';
 import type { LedgerCriteria } from '../../services/reports';
 import { escapeHtml } from '../../utils/escapeHtml';
 
-/** Litres (or money) per 100 km; null when the vehicle has not driven. */
-export const per100Km = (amount: number, km: number): number | null => (km > 0 ? Math.round((amount / km) * 10000) / 100 : null);
+export { per100Km } from '../../../schemas/kit/reportColumns';
 
 export const ledgerCriteriaOf = (c: StatsCriteria): LedgerCriteria => ({
   begin: c.begin,
