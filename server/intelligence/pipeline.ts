@@ -11,6 +11,7 @@
 
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../platform/db/tables';
+import type { HeldWrite } from '../platform/db/replaceRows';
 import {
   boundOf,
   firstAtOrAfter,
@@ -163,20 +164,24 @@ function windowWithin(w: DeriveWindow, range: TimeRange): DeriveWindow {
 }
 
 /**
- * Locks the vehicles' derive_state rows (creating those missing) in vehicle order, so two passes
- * over overlapping batches, in one process or several, wait for each other instead of deadlocking.
- * Vehicles deleted meanwhile have none.
+ * Locks the vehicles' derive_state rows (creating those missing, unless `known` says every one
+ * exists: a live pass's case, one statement less) in vehicle order, so two passes over overlapping
+ * batches, in one process or several, wait for each other instead of deadlocking. Vehicles deleted
+ * meanwhile have none; a row gone otherwise (by hand) is created again.
  */
-async function lockStates(trx: Kysely<DB>, vehicleIds: readonly number[]): Promise<DeriveStateRow[]> {
-  await sql`
+async function lockStates(trx: Kysely<DB>, vehicleIds: readonly number[], known?: ReadonlySet<number>): Promise<DeriveStateRow[]> {
+  const all = known && vehicleIds.every((v) => known.has(v));
+  if (!all)
+    await sql`
     INSERT INTO derive_state (vehicle_id)
     SELECT v.id FROM vehicle v WHERE v.id = ANY(${vehicleIds}::int[]) ORDER BY v.id
     ON CONFLICT (vehicle_id) DO NOTHING`.execute(trx);
-  return (
+  const rows = (
     await sql<DeriveStateRow>`
     SELECT vehicle_id, watermark, derived_seq FROM derive_state
     WHERE vehicle_id = ANY(${vehicleIds}::int[]) ORDER BY vehicle_id FOR UPDATE`.execute(trx)
   ).rows;
+  return all && rows.length < vehicleIds.length ? lockStates(trx, vehicleIds) : rows;
 }
 
 export class DerivationPipeline {
@@ -195,6 +200,8 @@ export class DerivationPipeline {
   private markWaiters: Array<() => void> = [];
   private idleWaiters: Array<() => void> = [];
   private readonly held: HeldWindows | null;
+  /** Vehicles whose derive_state row a committed pass locked (it goes only with the vehicle). */
+  private readonly stated = new Set<number>();
   /** Policies, fences, safety settings and prices held between passes (checked against their tables' versions each pass). */
   readonly settings = new SettingsCache();
 
@@ -387,6 +394,7 @@ export class DerivationPipeline {
       throw err;
     }
     for (const h of toHold) this.held?.keep(h.window, h.through, h.seq);
+    for (const v of vehicleIds) this.stated.add(v);
     this.announce(committed);
   }
 
@@ -402,7 +410,7 @@ export class DerivationPipeline {
   }
 
   private async derivePendingIn(trx: Kysely<DB>, vehicleIds: number[], committed: Array<() => void>): Promise<ToHold[]> {
-    const states = new Map((await lockStates(trx, vehicleIds)).map((s) => [s.vehicle_id, s]));
+    const states = new Map((await lockStates(trx, vehicleIds, this.stated)).map((s) => [s.vehicle_id, s]));
     // The marks committed by now; later ones stay for the next pass (this one may not read their reports).
     // With the snapshot they were taken in: what it sees was judged by this pass's settings or older (newlyDecided.ts).
     const marks = (
@@ -553,7 +561,14 @@ export class DerivationPipeline {
       this.opts.timeZone,
     );
     const alarmSettings = this.settings.alarmSettings;
-    const pass: DerivePass = { lookups, afterCommit: (f) => committed.push(f), vehicles: contexts, alarmSettings };
+    const held: HeldWrite[] = [];
+    const pass: DerivePass = {
+      lookups,
+      afterCommit: (f) => committed.push(f),
+      vehicles: contexts,
+      alarmSettings,
+      hold: (h) => held.push(h),
+    };
     const present = work.filter((w) => contexts.has(w.vehicleId));
     if (!present.length) return [];
     let ranges: VehicleRange[] = present.map((w) => ({ vehicleId: w.vehicleId, ...w.range }));
@@ -616,8 +631,10 @@ export class DerivationPipeline {
     const seqs = present.map((w) => (w.taken ? w.taken.derivedSeq + 1 : null));
     // A worker's pass also keeps the snapshot it took its marks in and the alarms' settings it judged
     // by; when those changed, the snapshot of the last pass before (what was judged by the old ones).
+    // The derivers' held writes go with it: one round trip less for each.
+    const writes = held.flatMap((h, i) => h(`h${i}_`));
     await sql`
-      UPDATE derive_state d SET watermark = GREATEST(d.watermark, i.watermark), derived_at = now(), derived_seq = COALESCE(i.seq, d.derived_seq),
+      ${writes.length ? sql`WITH ${sql.join(writes)}` : sql``} UPDATE derive_state d SET watermark = GREATEST(d.watermark, i.watermark), derived_at = now(), derived_seq = COALESCE(i.seq, d.derived_seq),
         marks_snapshot = COALESCE(i.snapshot::pg_snapshot, d.marks_snapshot),
         judged_from = CASE WHEN i.snapshot IS NULL THEN d.judged_from ELSE ${judgedFromSql(alarmSettings)} END,
         alarm_settings = CASE WHEN i.snapshot IS NULL THEN d.alarm_settings ELSE ${alarmSettings} END

@@ -11,6 +11,7 @@
 
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../platform/db/tables';
+import type { HeldWrite } from '../platform/db/replaceRows';
 import type { VehicleContext } from './samples';
 import { policiesFor, type PolicySet } from './alarms/policies';
 import { fencesFor } from './alarms/fenceRules';
@@ -46,6 +47,8 @@ export interface DerivePass {
   vehicles?: ReadonlyMap<number, VehicleContext>;
   /** The version of the alarms' settings the pass judges by (a pipeline's pass: SettingsCache.alarmSettings). */
   alarmSettings?: string;
+  /** Takes a write to send with the pass's last statement (a pipeline's pass): only one whose tables no later deriver reads. */
+  hold?: (write: HeldWrite) => void;
 }
 
 /** Entries beyond this (fences are per vehicle) are dropped all at once: the next passes read them again. */

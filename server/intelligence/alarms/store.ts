@@ -15,7 +15,7 @@ import type { DB } from '../../platform/db/tables';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { ALARM_META, CLOCK_TYPES, type AlarmInterval, type AlarmType } from './types';
 import { boundText } from '../deriver';
-import { alongside } from '../replaceRows';
+import { alongside } from '../../platform/db/replaceRows';
 import { carryable } from './carry';
 
 /** An alarm row the rebuild created (not one it found again). */

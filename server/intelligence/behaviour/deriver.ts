@@ -22,7 +22,7 @@ import {
 } from '../deriver';
 import { dayStart, localDaysOf, nextDay } from '../localDay';
 import { loadObdRecordsMany, loadPositionsMany, rangesTable } from '../windowLoad';
-import { replaceRows, rowSet, type Column } from '../replaceRows';
+import { replaceRows, rowSet, type Column } from '../../platform/db/replaceRows';
 import { RULE_DEFAULTS } from '../alarms/detectors/policyRules';
 import { anyLimiting, walkSpeedLimits, type FenceRule } from '../alarms/detectors/fences';
 import { lookupsOf, type DerivePass } from '../settingsCache';
@@ -349,12 +349,18 @@ async function rebuildDays(
   // The days rebuilt own their rows: one statement replaces both tables' (a day unchanged is not rewritten).
   const days = sql`unnest(${items.map((x) => x.w.vehicle.vehicleId)}::int[], ${items.map((x) => x.day)}::date[]) AS w(vehicle_id, day)`;
   const owned = sql`t.vehicle_id = w.vehicle_id AND t.day = w.day`;
-  await replaceRows(trx, days, [
-    rowSet({ table: 'behaviour_day', columns: BEHAVIOUR_COLUMNS, key: ['vehicle_id', 'day'], rows: behaviour, owned }),
-    rowSet({ table: 'health_day', columns: HEALTH_COLUMNS, key: ['vehicle_id', 'day'], rows: health, owned }),
-    // The day's events; their reviews live apart (behaviour_review) and are never touched here.
-    rowSet({ table: 'behaviour_event', columns: EVENT_COLUMNS, key: ['vehicle_id', 'kind', 'at'], rows: uniqueEvents, owned }),
-  ]);
+  await replaceRows(
+    trx,
+    days,
+    [
+      rowSet({ table: 'behaviour_day', columns: BEHAVIOUR_COLUMNS, key: ['vehicle_id', 'day'], rows: behaviour, owned }),
+      rowSet({ table: 'health_day', columns: HEALTH_COLUMNS, key: ['vehicle_id', 'day'], rows: health, owned }),
+      // The day's events; their reviews live apart (behaviour_review) and are never touched here.
+      rowSet({ table: 'behaviour_event', columns: EVENT_COLUMNS, key: ['vehicle_id', 'kind', 'at'], rows: uniqueEvents, owned }),
+    ],
+    [],
+    pass?.hold,
+  );
 }
 
 /** A behaviour deriver with its own carries: one per pipeline. */

@@ -17,7 +17,7 @@ import { dayStart, localDay, localDaysOf, nextDay } from '../localDay';
 import { lookupsOf, type DerivePass } from '../settingsCache';
 import type { PriceRow } from './prices';
 import { rangesTable } from '../windowLoad';
-import { replaceRows, rowSet, type Column } from '../replaceRows';
+import { replaceRows, rowSet, type Column } from '../../platform/db/replaceRows';
 import type { LedgerFigures } from '../../../schemas/kit/ledgerColumns';
 
 export interface LedgerTrip {
@@ -203,6 +203,12 @@ export const ledgerDeriver: Deriver = {
       }
     }
     // Every day replaced gets a row: an upsert on (vehicle, day) replaces them all.
-    await replaceRows(trx, null, [rowSet({ table: 'ledger_day', columns: LEDGER_COLUMNS, key: ['vehicle_id', 'day'], rows })]);
+    await replaceRows(
+      trx,
+      null,
+      [rowSet({ table: 'ledger_day', columns: LEDGER_COLUMNS, key: ['vehicle_id', 'day'], rows })],
+      [],
+      pass?.hold,
+    );
   },
 };

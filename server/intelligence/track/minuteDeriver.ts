@@ -16,7 +16,8 @@ import { boundText, firstAfter, timeSlice, type Deriver, type DeriveWindow } fro
 import { BucketCarries, type BucketTally, type MinutePoint } from './minuteCarry';
 import { distanceKm as geoDistanceKm } from '../geo';
 import { isJump } from '../plausible';
-import { replaceRows, rowSet, type Column } from '../replaceRows';
+import { replaceRows, rowSet, type Column } from '../../platform/db/replaceRows';
+import type { DerivePass } from '../settingsCache';
 
 /** Read once: under tsx an imported binding is a getter call on every use, here per report (trips/segment.ts). */
 const distanceKm = geoDistanceKm;
@@ -274,12 +275,12 @@ export function trackMinuteDeriver(): Deriver {
   const carries = new BucketCarries();
   return {
     name: 'trackMinute',
-    rebuild: (trx, w) => rebuildLevels(trx, [w], carries),
-    rebuildMany: (trx, windows) => rebuildLevels(trx, windows, carries),
+    rebuild: (trx, w, pass) => rebuildLevels(trx, [w], carries, pass),
+    rebuildMany: (trx, windows, pass) => rebuildLevels(trx, windows, carries, pass),
   };
 }
 
-async function rebuildLevels(trx: Kysely<DB>, windows: readonly DeriveWindow[], carries: BucketCarries): Promise<void> {
+async function rebuildLevels(trx: Kysely<DB>, windows: readonly DeriveWindow[], carries: BucketCarries, pass?: DerivePass): Promise<void> {
   if (!windows.length) return;
   // Each level rebuilds its own buckets (a pass rewrites at most one old minute of the one-minute
   // level); the coarsest level's range holds the others, so its reports serve them all.
@@ -320,5 +321,6 @@ async function rebuildLevels(trx: Kysely<DB>, windows: readonly DeriveWindow[], 
       }),
     ],
     [cover],
+    pass?.hold,
   );
 }

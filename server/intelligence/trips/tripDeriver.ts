@@ -17,7 +17,7 @@ import type { ClosedTrip } from '../../platform/telemetry';
 import { type Deriver, type DeriveWindow, type TimeRange, type VehicleRange } from '../deriver';
 import type { DerivePass } from '../settingsCache';
 import { rangesTable } from '../windowLoad';
-import { replaceRows, rowSet, type Column } from '../replaceRows';
+import { replaceRows, rowSet, type Column } from '../../platform/db/replaceRows';
 import type { Segment } from './segment';
 import { TripCarries } from './tripCarry';
 import { TripChanges } from './tripChanges';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { TripStopTable } from '../../../server/platform/db/tables';
-import { replaceRows, rowSet } from '../../../server/intelligence/replaceRows';
+import { replaceRows, rowSet } from '../../../server/platform/db/replaceRows';
 import { STOP_COLUMNS as COLUMNS } from '../../../server/intelligence/trips/tripDeriver';
 import { rangesTable } from '../../../server/intelligence/windowLoad';
 import { BEHAVIOUR_COLUMNS, HEALTH_COLUMNS } from '../../../server/intelligence/behaviour/deriver';

@@ -7,7 +7,7 @@
  */
 
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DB } from '../platform/db/tables';
+import type { DB } from './tables';
 
 /**
  * A column of the rows: its name and its PostgreSQL type (the unnest parameter is an array of it).
@@ -39,8 +39,15 @@ export type AnyRowSet = RowSet<Record<string, unknown>>;
 export const rowSet = <R extends object>(set: RowSet<R>): AnyRowSet => set as unknown as AnyRowSet;
 
 /** Statements run as CTEs of another (`also0 AS (…)`, …): each its own rows, so one round trip serves them all. */
-export const alongside = (statements: ReadonlyArray<RawBuilder<unknown>>): RawBuilder<unknown>[] =>
-  statements.map((a, i) => sql`${sql.raw(`also${i}`)} AS (${a})`);
+export const alongside = (statements: ReadonlyArray<RawBuilder<unknown>>, prefix = ''): RawBuilder<unknown>[] =>
+  statements.map((a, i) => sql`${sql.raw(`${prefix}also${i}`)} AS (${a})`);
+
+/**
+ * A write held back to be sent as CTEs of a later statement of the same transaction: its CTEs,
+ * named with the prefix given so that several fit in one statement. It runs in that statement's
+ * snapshot, so only a write whose tables nothing in between reads may be held.
+ */
+export type HeldWrite = (prefix: string) => RawBuilder<unknown>[];
 
 const param = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
@@ -53,8 +60,8 @@ const id = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * identifier and join nodes: names and types come from the code, and compiling those nodes for every
  * column of every pass was several per cent of a live pass's CPU (docs/benchmarks.md, Derivation pace).
  */
-function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): RawBuilder<unknown>[] {
-  const n = `n${i}`;
+function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null, prefix: string): RawBuilder<unknown>[] {
+  const n = `${prefix}n${i}`;
   const cols = set.columns.map(([c]) => id(c)).join(', ');
   const arrays = sql.join(
     set.columns.map(([c, type]) =>
@@ -77,7 +84,7 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
     if (!windows) throw new Error(`rows of ${set.table} owned by windows, and no windows given`);
     const same = set.key.map((k) => `${n}.${id(k)} = t.${id(k)}`).join(' AND ');
     out.push(
-      sql`${sql.raw(`d${i} AS (DELETE FROM ${table} t USING w WHERE `)}${set.owned}${sql.raw(` AND NOT EXISTS (SELECT 1 FROM ${n} WHERE ${same}))`)}`,
+      sql`${sql.raw(`${prefix}d${i} AS (DELETE FROM ${table} t USING ${prefix}w w WHERE `)}${set.owned}${sql.raw(` AND NOT EXISTS (SELECT 1 FROM ${n} WHERE ${same}))`)}`,
     );
   }
   if (set.rows.length) {
@@ -86,7 +93,9 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
           WHERE (${rest.map((c) => `${table}.${c}`).join(', ')}) IS DISTINCT FROM (${rest.map((c) => `excluded.${c}`).join(', ')})`
       : 'DO NOTHING';
     out.push(
-      sql.raw(`u${i} AS (INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${n} ON CONFLICT (${set.key.map(id).join(', ')}) ${update})`),
+      sql.raw(
+        `${prefix}u${i} AS (INSERT INTO ${table} (${cols}) SELECT ${cols} FROM ${n} ON CONFLICT (${set.key.map(id).join(', ')}) ${update})`,
+      ),
     );
   }
   return out;
@@ -97,15 +106,23 @@ function parts(set: AnyRowSet, i: number, windows: RawBuilder<unknown> | null): 
  * sets' `owned` conditions refer to. The rows of one set must lie inside the windows that own them
  * (a key found outside would be updated, not deleted), as every deriver's rows of a window do.
  * `also`: further data-modifying statements of the deriver on other tables, run in the same one.
+ * `hold`: where to hand the statement instead of running it now (HeldWrite): each round trip costs
+ * the process more CPU than the rows it carries (docs/benchmarks.md, "CPU per position derived").
  */
 export async function replaceRows(
   trx: Kysely<DB>,
   windows: RawBuilder<unknown> | null,
   sets: readonly AnyRowSet[],
   also: ReadonlyArray<RawBuilder<unknown>> = [],
+  hold?: (write: HeldWrite) => void,
 ): Promise<void> {
-  const ctes = [...sets.flatMap((s, i) => parts(s, i, windows)), ...alongside(also)];
-  if (!ctes.length) return;
-  const w = windows ? [sql`w AS (SELECT * FROM ${windows})`] : [];
-  await sql`WITH ${sql.join([...w, ...ctes])} SELECT 1`.execute(trx);
+  const ctes = (prefix: string) => {
+    const own = [...sets.flatMap((s, i) => parts(s, i, windows, prefix)), ...alongside(also, prefix)];
+    return own.length && windows ? [sql`${sql.raw(`${prefix}w`)} AS (SELECT * FROM ${windows})`, ...own] : own;
+  };
+  if (hold) hold(ctes);
+  else {
+    const all = ctes('');
+    if (all.length) await sql`WITH ${sql.join(all)} SELECT 1`.execute(trx);
+  }
 }
