@@ -46,7 +46,9 @@ export type AuditAction =
   | 'subscriptionReplay'
   | 'subscriptionPaused'
   | 'videoOpen'
-  | 'videoClose';
+  | 'videoClose'
+  | 'playbackOpen'
+  | 'playbackClose';
 
 export interface AuditEntry {
   action: AuditAction | string;

@@ -1,13 +1,15 @@
 /**
  * A simulated camera: streams the shipped test clip (testClip.ts) as JT/T 1078 media packets over
  * TCP to the media server a 0x9101 names, in real time and in a loop, until stopped (0x9102) or the
- * server closes the connection. Every demo terminal has one (fleet.ts).
+ * server closes the connection. Every demo terminal has one (fleet.ts); its recordings are played
+ * back by cameraPlayback.ts.
  */
 
 import net from 'node:net';
 import { AV_CODING, MsgId, type DecodedMessage } from '../telematics/jt808/codec';
 import { DataType, encodeRtpPacket, packetsOfFrame, type MediaPacket } from '../telematics/video/rtpPacket';
 import type { SimTerminal } from './terminal';
+import { PlaybackStream, simRecordings } from './cameraPlayback';
 import { loadTestClip, type ClipFrame } from './testClip';
 
 export interface CameraTarget {
@@ -116,10 +118,16 @@ export class CameraStream {
 /**
  * Makes a simulated terminal a camera terminal: it streams the clip on each channel a 0x9101 asks
  * for (one stream per channel, a new request replacing the old), and stops a channel on 0x9102
- * close and every channel when its 808 connection closes.
+ * close and every channel when its 808 connection closes. It lists its recordings (0x9205,
+ * cameraPlayback.ts) and plays one back on 0x9201, obeying 0x9202.
  */
-export function attachCamera(terminal: SimTerminal, sim: string): { streams: Map<number, CameraStream> } {
+export function attachCamera(
+  terminal: SimTerminal,
+  sim: string,
+): { streams: Map<number, CameraStream>; playbacks: Map<number, PlaybackStream> } {
   const streams = new Map<number, CameraStream>();
+  const playbacks = new Map<number, PlaybackStream>();
+  terminal.recordings = (q) => simRecordings(q);
   terminal.on('command', (m: DecodedMessage) => {
     if (m.opaque !== undefined) return;
     if (m.msgId === MsgId.LiveVideoRequest) {
@@ -130,11 +138,28 @@ export function attachCamera(terminal: SimTerminal, sim: string): { streams: Map
     } else if (m.msgId === MsgId.LiveVideoControl && m.body.command === 0) {
       streams.get(m.body.channel)?.stop();
       streams.delete(m.body.channel);
+    } else if (m.msgId === MsgId.PlaybackRequest && m.body.begin) {
+      playbacks.get(m.body.channel)?.stop();
+      const p = new PlaybackStream({
+        host: m.body.host,
+        port: m.body.tcpPort,
+        sim,
+        channel: m.body.channel,
+        begin: Date.parse(m.body.begin),
+        end: m.body.end ? Date.parse(m.body.end) : null,
+      });
+      playbacks.set(m.body.channel, p);
+      p.start();
+    } else if (m.msgId === MsgId.PlaybackControl) {
+      playbacks.get(m.body.channel)?.control(m.body);
+      if (m.body.command === 2) playbacks.delete(m.body.channel);
     }
   });
   terminal.on('close', () => {
     for (const s of streams.values()) s.stop();
+    for (const p of playbacks.values()) p.stop();
     streams.clear();
+    playbacks.clear();
   });
-  return { streams };
+  return { streams, playbacks };
 }

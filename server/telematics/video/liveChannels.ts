@@ -7,9 +7,9 @@
  */
 
 import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
-import { DataType } from './rtpPacket';
-import { nalType, NalType, splitAnnexB } from './h264';
 import type { MediaFrame } from './frameAssembler';
+import { DataType } from './rtpPacket';
+import { videoFrameOf, type VideoFrame } from './videoFrame';
 
 export interface ChannelKey {
   terminalId: number;
@@ -37,13 +37,6 @@ export interface LiveChannelsOptions {
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveChannelsOptions = { graceMs: 10_000, maxGopBytes: 4 * 1024 * 1024 };
-
-interface VideoFrame {
-  key: boolean;
-  timestamp: number;
-  nals: Buffer[];
-  bytes: number;
-}
 
 interface ViewerState {
   viewer: Viewer;
@@ -119,19 +112,10 @@ export class LiveChannels {
   /** A frame from the terminal's media connection. */
   frame(key: ChannelKey, f: MediaFrame): void {
     const ch = this.channels.get(channelId(key));
-    if (!ch || f.dataType > DataType.bFrame) return; // audio is not remuxed yet
-    ch.frames++;
-    const nals: Buffer[] = [];
-    let isKey = f.dataType === DataType.iFrame;
-    for (const nal of splitAnnexB(f.data)) {
-      const t = nalType(nal);
-      if (t === NalType.sps) ch.sps = Buffer.from(nal);
-      else if (t === NalType.pps) ch.pps = Buffer.from(nal);
-      else if (t !== NalType.aud) nals.push(nal);
-      if (t === NalType.idr) isKey = true;
-    }
-    if (!nals.length) return;
-    const vf: VideoFrame = { key: isKey, timestamp: f.timestamp, nals, bytes: f.data.length };
+    if (!ch) return;
+    const vf = videoFrameOf(f, ch); // audio is not remuxed yet
+    if (f.dataType <= DataType.bFrame) ch.frames++;
+    if (!vf) return;
     if (vf.key) {
       ch.gop = [];
       ch.gopBytes = 0;
