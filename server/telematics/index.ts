@@ -29,7 +29,7 @@ import { LiveChannels } from './video/liveChannels';
 import { MediaServer } from './video/mediaServer';
 import { registerVideoRoutes } from './video/routes';
 import { Playbacks } from './video/playbacks';
-import { downlinkPlayback, downlinkUpstream, queryResources, type MediaAddress } from './video/upstream';
+import { downlinkPlayback, downlinkStatus, downlinkUpstream, queryResources, type MediaAddress } from './video/upstream';
 import { ObdWriter } from './store/obdWriter';
 import { PositionWriter } from './store/writer';
 
@@ -167,14 +167,16 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const mediaAddress: MediaAddress = { host: config.jt1078MediaHost ?? '127.0.0.1', port: mediaPort };
   const channels = mediaPort && downlink ? new LiveChannels(downlinkUpstream(downlink, mediaAddress)) : null;
   const playbacks = channels && downlink ? new Playbacks(downlinkPlayback(downlink, mediaAddress)) : null;
-  const mediaServer = channels
-    ? new MediaServer({
-        channels,
-        playbacks: playbacks ?? undefined,
-        log: app.log,
-        resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null,
-      })
-    : null;
+  const mediaServer =
+    channels && downlink
+      ? new MediaServer({
+          channels,
+          playbacks: playbacks ?? undefined,
+          status: downlinkStatus(downlink),
+          log: app.log,
+          resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null,
+        })
+      : null;
   await registerVideoRoutes(app, {
     db,
     channels,

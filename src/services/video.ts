@@ -1,6 +1,6 @@
 import { call } from './http/call';
 
-/** Live video of a vehicle's camera channels (server/telematics/video): a stream ticket, then the stream. */
+/** Video of a vehicle's camera channels (server/telematics/video), live or recorded: a stream ticket, then the stream. */
 
 export const VIDEO_LIVE_CODE = 'video-live';
 
@@ -21,3 +21,59 @@ export function streamSocketUrl(path: string, location: Pick<Location, 'href' | 
   u.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return u.toString();
 }
+
+export const VIDEO_PLAYBACK_CODE = 'video-playback';
+
+/** One recording a terminal lists (0x1205): a channel's video from `begin` to `end`. */
+export interface VideoRecord {
+  channel: number;
+  begin: string;
+  end: string | null;
+  size: number;
+}
+
+/** The terminal's recordings of a channel (0: every channel) in a range (the terminal is asked at once). */
+export const queryRecords = (vehicleId: number, channel: number, begin: string, end: string) =>
+  call<{ records: VideoRecord[] }>('/video/records', {
+    method: 'POST',
+    data: { vehicleId, channel, begin, end },
+    authority: VIDEO_PLAYBACK_CODE,
+    skipErrorHandler: true,
+  });
+
+export interface PlaybackTicket extends LiveTicket {
+  /** Names the playback for its controls. */
+  playbackId: string;
+}
+
+/** A ticket for one playback of the channel's recording from `begin`. */
+export const openPlayback = (vehicleId: number, channel: number, begin: string) =>
+  call<PlaybackTicket>('/video/playback', {
+    method: 'POST',
+    data: { vehicleId, channel, begin },
+    authority: VIDEO_PLAYBACK_CODE,
+    skipErrorHandler: true,
+  });
+
+export const PLAYBACK_SPEEDS = [1, 2, 4, 8, 16] as const;
+export type PlaybackSpeed = (typeof PLAYBACK_SPEEDS)[number];
+
+export type PlaybackControl =
+  { command: 'pause' } | { command: 'resume' } | { command: 'speed'; speed: PlaybackSpeed } | { command: 'seek'; at: string };
+
+/** Pauses, resumes, speeds up or seeks an open playback (the terminal is told with 0x9202). */
+export const controlPlayback = (playbackId: string, c: PlaybackControl) =>
+  call<{ ok: true }>(`/video/playback/${encodeURIComponent(playbackId)}/control`, {
+    method: 'POST',
+    data: c,
+    authority: VIDEO_PLAYBACK_CODE,
+  });
+
+/** A vehicle's camera channel and its name from the vehicle model (null: the default "通道 N"). */
+export interface ChannelName {
+  channel: number;
+  name: string | null;
+}
+
+export const fetchChannelNames = (vehicleId: number) =>
+  call<{ channels: ChannelName[] }>('/video/channels', { method: 'GET', params: { vehicleId }, quiet: true, skipErrorHandler: true });

@@ -7,6 +7,8 @@
  * A connection is refused (closed, the reason logged) when its bytes are no media packets, when it
  * sends a channel nobody asked for, or when it changes its SIM number; a single bad packet is
  * dropped with its reason. A connection silent for `idleMs` is closed, and its channels' viewers told.
+ * While a channel streams, its terminal is told the channel's packet loss every few seconds (0x9105,
+ * the platform's transmission status notice of JT/T 1078).
  */
 
 import net from 'node:net';
@@ -27,7 +29,16 @@ export interface MediaServerOptions {
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
   /** A connection without a byte for this long is closed, ms. */
   idleMs?: number;
+  /**
+   * The transmission status notice (0x9105) of a channel streaming to us: its packet loss since the
+   * last notice, percent. Sent every `statusEveryMs` while the channel streams.
+   */
+  status?: (key: ChannelKey, lossRate: number) => void;
+  statusEveryMs?: number;
 }
+
+/** How often a streaming channel's terminal is told its loss rate (0x9105), ms. */
+export const STATUS_EVERY_MS = 5000;
 
 /** Packets held while the SIM is looked up (a terminal sends a few hundred a second at most). */
 const MAX_WAITING = 2000;
@@ -126,6 +137,25 @@ export class MediaServer {
       }
     };
 
+    /** Each channel's packets and losses at the last 0x9105. */
+    const reported = new Map<number, { packets: number; lost: number }>();
+    const notify = this.opts.status;
+    const statusTimer = notify
+      ? setInterval(() => {
+          if (terminalId === null) return;
+          for (const [channel, a] of assemblers) {
+            const last = reported.get(channel) ?? { packets: 0, lost: 0 };
+            const packets = a.stats.packets - last.packets;
+            const lost = a.stats.lost - last.lost;
+            reported.set(channel, { packets: a.stats.packets, lost: a.stats.lost });
+            // Nothing came (a paused playback): nothing to report on.
+            if (packets + lost === 0) continue;
+            notify({ terminalId, channel }, Math.floor((lost * 100) / (packets + lost)));
+          }
+        }, this.opts.statusEveryMs ?? STATUS_EVERY_MS)
+      : null;
+    statusTimer?.unref();
+
     socket.setNoDelay(true);
     socket.setTimeout(this.opts.idleMs ?? 15_000, () => {
       // A paused playback sends nothing until it resumes: its silence is no fault.
@@ -156,6 +186,7 @@ export class MediaServer {
       }
     });
     socket.on('close', () => {
+      if (statusTimer) clearInterval(statusTimer);
       this.sockets.delete(socket);
       if (terminalId === null) return;
       for (const channel of assemblers.keys()) {

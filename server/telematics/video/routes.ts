@@ -5,6 +5,8 @@
  *   GET  /api/video/stream?ticket=…            (WebSocket) → the channel as FLV (H.264), binary
  *        messages, as mpegts.js plays it. The first viewer of a channel asks the terminal to stream;
  *        a playback ticket (playbackRoutes.ts) opens that viewer's own playback instead.
+ *   GET  /api/video/channels?vehicleId=…       → the vehicle's camera channels and their names
+ *        (channelNames.ts).
  * Every opening is audited (videoOpen / playbackOpen), and its end with how long it lasted
  * (videoClose / playbackClose).
  */
@@ -14,9 +16,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { writeAudit } from '../../platform/audit';
 import { callerOf } from '../../platform/auth/authenticate';
-import { PUBLIC } from '../../platform/auth/caller';
+import { NONE, PUBLIC } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
-import { unauthorized } from '../../platform/http/errors';
+import { notFound, unauthorized } from '../../platform/http/errors';
+import { pathInSubtree } from '../../platform/scope';
+import { vehicleChannelNames } from './channelNames';
 import type { ResourceQuery } from './upstream';
 import type { LiveChannels, Viewer } from './liveChannels';
 import { registerPlaybackRoutes } from './playbackRoutes';
@@ -93,6 +97,34 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
         deps.secret,
       );
       return { ticket, url: `/api/video/stream?ticket=${encodeURIComponent(ticket)}`, expiresAt: new Date(exp).toISOString() };
+    },
+  );
+
+  app.get(
+    '/api/video/channels',
+    {
+      // Names only, for whoever may see the vehicle: the video codes guard the streams.
+      config: { permission: NONE },
+      schema: {
+        tags: ['video'],
+        summary: "a vehicle's camera channels and their names (its model's, else null: the default name)",
+        querystring: {
+          type: 'object',
+          required: ['vehicleId'],
+          properties: { vehicleId: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+        },
+      },
+    },
+    async (req) => {
+      const { vehicleId } = req.query as { vehicleId: number };
+      const v = await db
+        .selectFrom('vehicle')
+        .innerJoin('organisation', 'organisation.id', 'vehicle.org_id')
+        .select(['organisation.path'])
+        .where('vehicle.id', '=', vehicleId)
+        .executeTakeFirst();
+      if (!v || !pathInSubtree(callerOf(req).orgPath, v.path)) throw notFound();
+      return { channels: await vehicleChannelNames(db, vehicleId) };
     },
   );
 

@@ -186,3 +186,9 @@ export async function queryResources(
   );
   return r.resources ?? [];
 }
+
+/** The transmission status notice (0x9105): a streaming channel's packet loss, percent. */
+export function downlinkStatus(downlink: Downlink): (key: ChannelKey, lossRate: number) => void {
+  return (key, lossRate) =>
+    tell(downlink, key.terminalId, { msgId: MsgId.LiveVideoStatus, body: { channel: key.channel, lossRate: Math.min(100, lossRate) } });
+}

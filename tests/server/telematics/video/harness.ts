@@ -12,7 +12,13 @@ import { LiveChannels } from '../../../../server/telematics/video/liveChannels';
 import { MediaServer } from '../../../../server/telematics/video/mediaServer';
 import { registerVideoRoutes } from '../../../../server/telematics/video/routes';
 import { Playbacks } from '../../../../server/telematics/video/playbacks';
-import { downlinkPlayback, downlinkUpstream, queryResources, type MediaAddress } from '../../../../server/telematics/video/upstream';
+import {
+  downlinkPlayback,
+  downlinkStatus,
+  downlinkUpstream,
+  queryResources,
+  type MediaAddress,
+} from '../../../../server/telematics/video/upstream';
 import { ADMIN_PASSWORD, startTestServer, type Backend, type TestServer } from '../../../helpers/testServer';
 import { openBinarySocket, type BinarySocket } from '../../../helpers/wsClient';
 
@@ -33,7 +39,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startVideo(backend: Backend): Promise<Harness> {
+export async function startVideo(backend: Backend, opts: { statusEveryMs?: number } = {}): Promise<Harness> {
   const s = await startTestServer(backend);
   const db = s.database.db;
   const writer = new PositionWriter(db, { copyPool: s.database.pool });
@@ -44,7 +50,14 @@ export async function startVideo(backend: Backend): Promise<Harness> {
   const address: MediaAddress = { host: '127.0.0.1', port: 0 };
   const channels = new LiveChannels(downlinkUpstream(gateway, address), { graceMs: GRACE_MS });
   const playbacks = new Playbacks(downlinkPlayback(gateway, address));
-  const media = new MediaServer({ channels, playbacks, log, resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null });
+  const media = new MediaServer({
+    channels,
+    playbacks,
+    log,
+    status: downlinkStatus(gateway),
+    statusEveryMs: opts.statusEveryMs,
+    resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null,
+  });
   address.port = await media.listen(0, '127.0.0.1');
   await registerVideoRoutes(s.app, {
     db,

@@ -50,8 +50,8 @@ describe('recorded playback', () => {
       end: end.toISOString(),
     });
     expect(r.status).toBe(200);
-    const query = c.got.find((m) => m.msgId === MsgId.ResourceQuery);
-    expect(query?.opaque === undefined && query.msgId === MsgId.ResourceQuery && query.body).toMatchObject({
+    const query = c.got.find((m) => m.msgId === MsgId.ResourceQuery)!;
+    expect(query.opaque === undefined && query.msgId === MsgId.ResourceQuery && query.body).toMatchObject({
       channel: 2,
       begin: begin.toISOString(),
       end: end.toISOString(),
