@@ -11,9 +11,17 @@ export interface LiveTicket {
   expiresAt: string;
 }
 
-/** A ticket for one opening of the channel (406: no terminal, the terminal offline, or video off). */
-export const openLiveVideo = (vehicleId: number, channel: number) =>
-  call<LiveTicket>('/video/live', { method: 'POST', data: { vehicleId, channel }, authority: VIDEO_LIVE_CODE, skipErrorHandler: true });
+/**
+ * A ticket for one opening of the channel (406: no terminal, the terminal offline, or video off);
+ * with `audio`, the stream carries the channel's sound as PCM messages beside the FLV.
+ */
+export const openLiveVideo = (vehicleId: number, channel: number, audio = false) =>
+  call<LiveTicket>('/video/live', {
+    method: 'POST',
+    data: { vehicleId, channel, audio },
+    authority: VIDEO_LIVE_CODE,
+    skipErrorHandler: true,
+  });
 
 /** The WebSocket address of a ticket's stream path, on the page's own host. */
 export function streamSocketUrl(path: string, location: Pick<Location, 'href' | 'protocol'> = window.location): string {

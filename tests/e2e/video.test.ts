@@ -60,6 +60,9 @@ describe('live video', () => {
       const firstFrame = await page.getByTestId('live-video-first-frame').innerText();
       expect(firstFrame).toMatch(/\d+/);
       await screenshot(page, 'monitor-live-video');
+      // Its sound (the clip's G.711A tone, decoded by the server) plays once switched on.
+      await page.getByTestId('live-video-sound').click();
+      await page.waitForFunction(() => Number(document.querySelector('[data-testid=live-video-sound]')?.getAttribute('data-played')) > 5);
       // Another camera: a new stream from its own I frame.
       const first = await page.$('[data-testid=live-video]');
       await page.locator('.ant-radio-button-wrapper', { has: page.getByTestId('video-channel-2') }).click();
@@ -92,8 +95,17 @@ describe('live video', () => {
       const shown = await page.getByTestId('playback-position').innerText();
       await advancing(page, 'playback-video', 3);
       await page.waitForFunction((old) => document.querySelector('[data-testid=playback-position]')?.textContent !== old, shown);
-      await page.locator('.ant-modal-close').click();
+
+      // The grid: four cameras live at once.
+      await page.getByTestId('video-tab-grid').click();
       await page.getByTestId('playback-video').waitFor({ state: 'detached' });
+      await page.locator('[data-testid=video-grid][data-size="4"]').waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=live-video][data-state=playing]').length === 4, undefined, {
+        timeout: 30_000,
+      });
+      await screenshot(page, 'vehicle-video-grid');
+      await page.locator('.ant-modal-close').click();
+      await page.getByTestId('video-grid').waitFor({ state: 'detached' });
 
       // From the alarm centre: a past alarm of the vehicle opens its recording at the alarm's time.
       // An alarm of a vehicle of the demo fleet (its terminals are the camera terminals).

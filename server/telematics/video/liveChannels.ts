@@ -2,11 +2,13 @@
  * Live channels: one upstream per terminal channel however many viewers watch it. The first viewer
  * asks the terminal to stream (0x9101, through `UpstreamControl`); each viewer gets an FLV stream
  * that starts with the decoder configuration and the current group of pictures (from its I frame,
- * so the first picture shows at once); when the last viewer leaves, the channel waits a grace time
- * for another before it asks the terminal to stop (0x9102) and forgets it.
+ * so the first picture shows at once), and the audio as PCM if it asked for it; when the last viewer
+ * leaves, the channel waits a grace time for another before it asks the terminal to stop (0x9102)
+ * and forgets it.
  */
 
 import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
+import { audioMessage, decodeAudio } from './audio';
 import type { MediaFrame } from './frameAssembler';
 import { DataType } from './rtpPacket';
 import { videoFrameOf, type VideoFrame } from './videoFrame';
@@ -25,6 +27,8 @@ export interface UpstreamControl {
 /** A browser's end of a channel. */
 export interface Viewer {
   send(chunk: Buffer): void;
+  /** Wants the channel's audio too, as PCM messages beside the FLV (audio.ts). */
+  audio?: boolean;
   /** The channel ended for this viewer (terminal gone, silent, refused), with the reason. */
   end(reason: string): void;
 }
@@ -113,7 +117,8 @@ export class LiveChannels {
   frame(key: ChannelKey, f: MediaFrame): void {
     const ch = this.channels.get(channelId(key));
     if (!ch) return;
-    const vf = videoFrameOf(f, ch); // audio is not remuxed yet
+    if (f.dataType === DataType.audio) return this.audio(ch, f);
+    const vf = videoFrameOf(f, ch);
     if (f.dataType <= DataType.bFrame) ch.frames++;
     if (!vf) return;
     if (vf.key) {
@@ -149,6 +154,16 @@ export class LiveChannels {
   /** Ends every channel (shutdown). */
   close(): void {
     for (const id of [...this.channels.keys()]) this.end(id, 'server stopping');
+  }
+
+  /** An audio frame, decoded to PCM for the viewers who want it, once they have their first picture. */
+  private audio(ch: Channel, f: MediaFrame): void {
+    const listeners = [...ch.viewers].filter((v) => v.viewer.audio && v.base !== null);
+    if (!listeners.length) return;
+    const pcm = decodeAudio(f.payloadType, f.data);
+    if (!pcm?.length) return;
+    const message = audioMessage(pcm);
+    for (const v of listeners) v.viewer.send(message);
   }
 
   private sendFrame(v: ViewerState, f: VideoFrame): void {

@@ -1,7 +1,8 @@
 /**
  * Video routes:
- *   POST /api/video/live {vehicleId, channel}  (code `video-live`, the caller's subtree) → a stream
- *        ticket for that vehicle's camera channel, valid 30 s for one opening;
+ *   POST /api/video/live {vehicleId, channel, audio?}  (code `video-live`, the caller's subtree) → a
+ *        stream ticket for that vehicle's camera channel, valid 30 s for one opening (with `audio`, the
+ *        stream carries the channel's sound too, as PCM messages: audio.ts);
  *   GET  /api/video/stream?ticket=…            (WebSocket) → the channel as FLV (H.264), binary
  *        messages, as mpegts.js plays it. The first viewer of a channel asks the terminal to stream;
  *        a playback ticket (playbackRoutes.ts) opens that viewer's own playback instead.
@@ -75,13 +76,14 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
           properties: {
             vehicleId: { type: 'integer', minimum: 1, maximum: 2147483647 },
             channel: { type: 'integer', minimum: 1, maximum: MAX_CHANNEL },
+            audio: { type: 'boolean' },
           },
         },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { vehicleId, channel } = req.body as { vehicleId: number; channel: number };
+      const { vehicleId, channel, audio } = req.body as { vehicleId: number; channel: number; audio?: boolean };
       const v = await videoVehicle(db, caller, vehicleId, deps.isOnline, deps.channels !== null);
       const { ticket, exp } = signStreamTicket(
         {
@@ -93,6 +95,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
           licence: v.licence,
           terminalId: v.terminalId,
           channel,
+          audio: audio === true,
         },
         deps.secret,
       );
@@ -164,6 +167,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       void writeAudit(db, { ...who, action: openAction, target, detail }).catch((e: unknown) => req.log.error(e));
       let open = true;
       const viewer: Viewer = {
+        audio: claims.audio === true,
         send: (chunk) => {
           if (!open) return;
           if (socket.bufferedAmount > MAX_BACKLOG) return socket.close(1013, 'viewer too slow');

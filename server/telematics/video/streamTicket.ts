@@ -23,6 +23,8 @@ export interface StreamClaims {
   kind: 'live' | 'playback';
   /** With kind 'playback'. */
   playback?: PlaybackClaims;
+  /** The viewer wants the audio too (PCM messages beside the FLV). */
+  audio?: boolean;
   memberId: number;
   memberName: string;
   orgId: number;

@@ -1,5 +1,5 @@
 /**
- * Asking terminals to stream over their 808 session: 0x9101 (video of a channel, main stream, to
+ * Asking terminals to stream over their 808 session: 0x9101 (audio and video of a channel, main stream, to
  * the media server's address) answered by the terminal's 0x0001, and 0x9102 to close the channel.
  * `askTerminal` is the one way a video message waits for its answer (the serial it went out with).
  */
@@ -86,7 +86,8 @@ export function downlinkUpstream(downlink: Downlink, media: MediaAddress, answer
         key.terminalId,
         {
           msgId: MsgId.LiveVideoRequest,
-          body: { host: media.host, tcpPort: media.port, udpPort: 0, channel: key.channel, dataType: 1, stream: 0 },
+          // Audio and video: a viewer may want the sound; those who do not never get it.
+          body: { host: media.host, tcpPort: media.port, udpPort: 0, channel: key.channel, dataType: 0, stream: 0 },
         },
         [MsgId.LiveVideoRequest],
         answerMs,

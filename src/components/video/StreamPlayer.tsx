@@ -2,6 +2,7 @@ import { Alert, Space, Tag } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { failureOf } from '../../services/http/failureOf';
 import { streamSocketUrl } from '../../services/video';
+import { splitLoader } from './splitLoader';
 import { useT } from '../../session/useT';
 
 type State = { kind: 'connecting' } | { kind: 'playing'; firstFrameMs: number } | { kind: 'ended'; reason: string };
@@ -12,18 +13,22 @@ export interface StreamPlayerProps {
   testId: string;
   /** Told of the video element once it plays (the playback reads its time). */
   onPlaying?: (el: HTMLVideoElement) => void;
+  /** Takes the stream's PCM audio messages (the stream asked for audio). */
+  onAudio?: (message: ArrayBuffer) => void;
 }
 
 /**
  * One camera stream, live or played back: asks for a stream ticket, then plays the FLV stream with
  * mpegts.js (loaded with the player, never in the entry bundle). Shows how long the first picture took.
  */
-export default function StreamPlayer({ open, testId, onPlaying }: StreamPlayerProps) {
+export default function StreamPlayer({ open, testId, onPlaying, onAudio }: StreamPlayerProps) {
   const t = useT();
   const video = useRef<HTMLVideoElement>(null);
   const opener = useRef(open);
   const playing = useRef(onPlaying);
   playing.current = onPlaying;
+  const audio = useRef(onAudio);
+  audio.current = onAudio;
   const [state, setState] = useState<State>({ kind: 'connecting' });
   // The words may change with the language; the stream must not restart for that.
   const words = useRef(t);
@@ -46,7 +51,13 @@ export default function StreamPlayer({ open, testId, onPlaying }: StreamPlayerPr
         }
         const player = mpegts.createPlayer(
           { type: 'flv', isLive: true, hasAudio: false, url: streamSocketUrl(ticket.url) },
-          { enableWorker: false, liveBufferLatencyChasing: true, lazyLoad: false },
+          {
+            enableWorker: false,
+            liveBufferLatencyChasing: true,
+            lazyLoad: false,
+            // The audio messages are split off before the FLV demuxer, which would take them for broken FLV.
+            ...(audio.current ? { customLoader: splitLoader(mpegts, (m) => audio.current?.(m)) } : {}),
+          },
         );
         player.attachMediaElement(el);
         player.on(mpegts.Events.ERROR, () => setState({ kind: 'ended', reason: t('console.video.streamEnded') }));
