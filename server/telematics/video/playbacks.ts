@@ -146,8 +146,8 @@ export class Playbacks {
     const p = this.sessions.get(id);
     if (!p || p.memberId !== memberId) return false;
     if (command.kind === 'speed') p.speed = command.speed;
-    if (command.kind === 'pause') p.paused = true;
-    if (command.kind === 'resume' || command.kind === 'seek') p.paused = false;
+    // Anything but a pause plays on (0x9202 play, fast forward and seek all resume a paused terminal).
+    p.paused = command.kind === 'pause';
     this.signals.control(p.key, command);
     return true;
   }
