@@ -176,6 +176,7 @@ export function attachCamera(
         channel: m.body.channel,
         begin: Date.parse(m.body.begin),
         end: m.body.end ? Date.parse(m.body.end) : null,
+        audio: m.body.resourceType === 0 || m.body.resourceType === 1,
       });
       playbacks.set(m.body.channel, p);
       p.start();

@@ -2,13 +2,14 @@
  * A simulated camera's recordings: it "records" every channel 1–4 in files of 25 minutes starting
  * on the hour and the half hour (so a timeline shows the gaps between files), which 0x9205 lists;
  * 0x9201 plays one back by streaming the test clip with the recording's times, and 0x9202 pauses,
- * resumes, speeds up (fast forward ×2 … ×16), seeks and ends it.
+ * resumes, speeds up (fast forward ×2 … ×16), seeks and ends it; asked for audio, it sends the tone
+ * with the picture at ×1.
  */
 
 import net from 'node:net';
 import type { PlaybackControlBody, ResourceQueryBody, VideoResource } from '../telematics/jt808/codec';
 import { encodeRtpPacket } from '../telematics/video/rtpPacket';
-import { framePackets } from './camera';
+import { audioPacket, framePackets } from './camera';
 import { CLIP_FPS, loadTestClip } from './testClip';
 
 export const SIM_CHANNELS = [1, 2, 3, 4];
@@ -57,6 +58,8 @@ export interface PlaybackTarget {
   begin: number;
   /** Epoch ms; null to the end of the recordings (now). */
   end: number | null;
+  /** Send the tone too (0x9201 asked for audio: resource type 0 or 1), at ×1 only. */
+  audio?: boolean;
 }
 
 /** The clip's frame shown at a recording time, and the time of the I frame its group starts at. */
@@ -155,6 +158,12 @@ export class PlaybackStream {
       const at = this.next;
       const { index } = frameAt(at);
       const f = clip.video[index];
+      // The 40 ms of the tone this frame's time falls in, before it (a fast-forward plays no sound).
+      const tone = clip.audio[Math.floor(at / FRAME_MS) % clip.audio.length];
+      if (this.target.audio && this.speed === 1 && tone) {
+        this.socket!.write(encodeRtpPacket(audioPacket(tone.data, this.target, this.seq, Math.round(at))));
+        this.seq = (this.seq + 1) & 0xffff;
+      }
       if (f.key) this.lastKey = at;
       const packets = framePackets(f, this.target, this.seq, Math.round(at), Math.round(at - this.lastKey), FRAME_MS);
       this.seq = (this.seq + packets.length) & 0xffff;

@@ -54,11 +54,11 @@ export interface PlaybackTicket extends LiveTicket {
   playbackId: string;
 }
 
-/** A ticket for one playback of the channel's recording from `begin`. */
-export const openPlayback = (vehicleId: number, channel: number, begin: string) =>
+/** A ticket for one playback of the channel's recording from `begin` (with its sound, when `audio`). */
+export const openPlayback = (vehicleId: number, channel: number, begin: string, audio = false) =>
   call<PlaybackTicket>('/video/playback', {
     method: 'POST',
-    data: { vehicleId, channel, begin },
+    data: { vehicleId, channel, begin, audio },
     authority: VIDEO_PLAYBACK_CODE,
     skipErrorHandler: true,
   });

@@ -2,8 +2,9 @@
  * Recorded playback routes (code `video-playback`, vehicles of the caller's subtree):
  *   POST /api/video/records  {vehicleId, channel, begin, end} → the terminal's recordings of that
  *        channel (0 every channel) in the range, as its 0x1205 lists them;
- *   POST /api/video/playback {vehicleId, channel, begin, end?} → a stream ticket (30 s, one opening
- *        of /api/video/stream) for that viewer's own playback from `begin`, and the playback's id;
+ *   POST /api/video/playback {vehicleId, channel, begin, end?, audio?} → a stream ticket (30 s, one
+ *        opening of /api/video/stream) for that viewer's own playback from `begin` (with its sound as
+ *        PCM messages when `audio`), and the playback's id;
  *   POST /api/video/playback/:id/control {command, speed?, at?} → pause, resume, speed (×1 … ×16)
  *        or seek, sent to the terminal as 0x9202; only the member who opened the playback controls it.
  */
@@ -89,13 +90,19 @@ export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDep
           type: 'object',
           additionalProperties: false,
           required: ['vehicleId', 'channel', 'begin'],
-          properties: { vehicleId, channel: { type: 'integer', minimum: 1, maximum: MAX_CHANNEL }, begin: time, end: time },
+          properties: {
+            vehicleId,
+            channel: { type: 'integer', minimum: 1, maximum: MAX_CHANNEL },
+            begin: time,
+            end: time,
+            audio: { type: 'boolean' },
+          },
         },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const body = req.body as { vehicleId: number; channel: number; begin: string; end?: string };
+      const body = req.body as { vehicleId: number; channel: number; begin: string; end?: string; audio?: boolean };
       const r = range(body.begin, body.end);
       const v = await videoVehicle(db, caller, body.vehicleId, deps.isOnline, mediaOn());
       const playbackId = crypto.randomBytes(12).toString('base64url');
@@ -110,6 +117,7 @@ export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDep
           licence: v.licence,
           terminalId: v.terminalId,
           channel: body.channel,
+          audio: body.audio === true,
         },
         deps.secret,
       );

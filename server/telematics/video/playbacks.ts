@@ -10,9 +10,11 @@
  * so the browser's player plays on without a hole whatever the terminal's clock does.
  */
 
+import { audioMessage, decodeAudio } from './audio';
 import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
 import type { MediaFrame } from './frameAssembler';
 import { channelId, type ChannelKey, type Viewer } from './liveChannels';
+import { DataType } from './rtpPacket';
 import { videoFrameOf, type ParameterSets, type VideoFrame } from './videoFrame';
 
 /** Playback speeds of JT/T 1078 (0x9201/0x9202 speed 1–5). */
@@ -72,8 +74,8 @@ interface Playback extends ParameterSets {
   /** Drops the media connection. */
   drop: (() => void) | null;
   started: boolean;
-  /** FLV time of the last frame sent, and the terminal's time of it. */
-  flvMs: number;
+  /** FLV time of the last frame sent (ms, unrounded), and the terminal's time of it. */
+  flvExact: number;
   terminalMs: number | null;
   frames: number;
   timer: NodeJS.Timeout | null;
@@ -105,7 +107,7 @@ export class Playbacks {
       fed: false,
       drop: null,
       started: false,
-      flvMs: 0,
+      flvExact: 0,
       terminalMs: null,
       frames: 0,
       sps: null,
@@ -173,6 +175,12 @@ export class Playbacks {
 
   private frame(p: Playback, f: MediaFrame): void {
     if (this.sessions.get(p.id) !== p) return;
+    if (f.dataType === DataType.audio) {
+      // Sound once the picture has started, for a viewer who asked for it.
+      const pcm = p.viewer.audio && p.started ? decodeAudio(f.payloadType, f.data) : null;
+      if (pcm?.length) p.viewer.send(audioMessage(pcm));
+      return;
+    }
     const vf = videoFrameOf(f, p);
     if (!vf || !p.sps || !p.pps) return;
     if (!p.started) {
@@ -181,7 +189,8 @@ export class Playbacks {
       p.viewer.send(avcSequenceHeaderTag(p.sps, p.pps));
     } else {
       const step = p.terminalMs === null ? FRAME_MS : vf.timestamp - p.terminalMs;
-      p.flvMs += Math.round((step > 0 && step <= MAX_STEP_MS ? step : FRAME_MS) / p.speed);
+      // Kept exact and rounded when sent, so ×16's 2.5 ms a frame does not drift to 3.
+      p.flvExact += (step > 0 && step <= MAX_STEP_MS ? step : FRAME_MS) / p.speed;
     }
     p.terminalMs = vf.timestamp;
     p.frames++;
@@ -189,7 +198,7 @@ export class Playbacks {
   }
 
   private send(p: Playback, vf: VideoFrame): void {
-    p.viewer.send(avcFrameTag(vf.key, p.flvMs, vf.nals));
+    p.viewer.send(avcFrameTag(vf.key, Math.round(p.flvExact), vf.nals));
   }
 
   /** Ends a playback: the viewer told (`reason`, unless it left itself), the terminal told to stop when it may still send. */

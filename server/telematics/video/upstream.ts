@@ -142,7 +142,7 @@ export function downlinkPlayback(downlink: Downlink, media: MediaAddress, answer
             tcpPort: media.port,
             udpPort: 0,
             channel: key.channel,
-            resourceType: 2, // video
+            resourceType: 0, // audio and video: a viewer may want the sound
             stream: 0,
             storage: 0,
             mode: 0,

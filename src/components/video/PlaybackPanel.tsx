@@ -6,6 +6,7 @@ import { controlPlayback, openPlayback, PLAYBACK_SPEEDS, queryRecords, type Play
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
 import RecordTimeline from './RecordTimeline';
+import SoundButton, { usePcmPlayer } from './SoundButton';
 import StreamPlayer from './StreamPlayer';
 
 /** Where the recording is, from the video element's time: FLV time runs at the recording's pace divided by the speed. */
@@ -39,6 +40,7 @@ export default function PlaybackPanel({ vehicleId, channel, at }: { vehicleId: n
   const playback = useRef<string | null>(null);
   const element = useRef<HTMLVideoElement | null>(null);
   const anchor = useRef<Anchor | null>(null);
+  const pcm = usePcmPlayer();
   const from = day.valueOf();
   const to = day.add(1, 'day').valueOf();
 
@@ -138,7 +140,7 @@ export default function PlaybackPanel({ vehicleId, channel, at }: { vehicleId: n
             key={session.n}
             testId="playback-video"
             open={async () => {
-              const ticket = await openPlayback(vehicleId, channel, new Date(session.begin).toISOString());
+              const ticket = await openPlayback(vehicleId, channel, new Date(session.begin).toISOString(), true);
               playback.current = ticket.playbackId;
               return ticket;
             }}
@@ -146,8 +148,10 @@ export default function PlaybackPanel({ vehicleId, channel, at }: { vehicleId: n
               element.current = el;
               anchor.current = { at: session.begin, ct: el.currentTime, speed: 1 };
             }}
+            onAudio={(m) => pcm.push(m)}
           />
           <Space wrap>
+            <SoundButton pcm={pcm} testId="playback-video-sound" />
             <Button size="small" onClick={togglePause} data-testid="playback-pause" data-paused={paused}>
               {paused ? t('console.video.resume') : t('console.video.pause')}
             </Button>

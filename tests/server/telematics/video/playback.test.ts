@@ -3,7 +3,8 @@
  * query goes down as 0x9205 and the terminal's 0x1205 comes back as the list; a playback ticket
  * opens the viewer's own playback (0x9201), which the terminal streams to the media server on a
  * connection of its own, coming out as FLV from an I frame; pause, speed and seek go down as
- * 0x9202 and the terminal obeys them; the viewer leaving ends the playback (0x9202 end). Another
+ * 0x9202 and the terminal obeys them; the viewer leaving ends the playback (0x9202 end); the sound
+ * comes too for a viewer who asks. Another
  * organisation's member gets neither the list nor a ticket, and nobody else controls a playback.
  */
 
@@ -12,6 +13,7 @@ import { attachCamera } from '../../../../server/simulator/camera';
 import { FILE_EVERY_MS, FILE_MS } from '../../../../server/simulator/cameraPlayback';
 import { SimTerminal } from '../../../../server/simulator/terminal';
 import { MsgId, type DecodedMessage } from '../../../../server/telematics/jt808/codec';
+import { AUDIO_MESSAGE } from '../../../../server/telematics/video/audio';
 import { openBinarySocket } from '../../../helpers/wsClient';
 import { demoTerminal, until } from '../gateway/harness';
 import { flvFrames, flvTags } from './flvParse';
@@ -152,6 +154,23 @@ describe('recorded playback', () => {
     expect(audit.rows.map((r) => r.action)).toEqual(['playbackOpen', 'playbackClose']);
     expect(JSON.parse(audit.rows[0].detail)).toMatchObject({ begin: begin.toISOString() });
     expect(JSON.parse(audit.rows[1].detail).durationMs).toBeGreaterThan(0);
+    c.t.destroy();
+  });
+
+  it('plays the recording’s sound too, as PCM beside the picture, for a viewer who asks', async () => {
+    const c = await camera(h, 24);
+    const begin = new Date(Math.floor(Date.now() / FILE_EVERY_MS) * FILE_EVERY_MS - FILE_EVERY_MS);
+    const body = { vehicleId: c.vehicleId, channel: 1, begin: begin.toISOString(), audio: true };
+    const t = await h.s.call(h.admin, 'POST', '/api/video/playback', body);
+    const viewer = await openBinarySocket(h.httpUrl.replace('http', 'ws') + t.body.url);
+    const audio = () => viewer.chunks.filter((m) => m[0] === AUDIO_MESSAGE);
+    await viewer.until(() => audio().length >= 5);
+    const req = c.got.find((m) => m.msgId === MsgId.PlaybackRequest)!;
+    expect(req.opaque === undefined && req.msgId === MsgId.PlaybackRequest && req.body.resourceType).toBe(0); // audio and video
+    expect(audio()[0].length).toBe(6 + 320 * 2);
+    expect(flvFrames(Buffer.concat(viewer.chunks.filter((m) => m[0] !== AUDIO_MESSAGE))).length).toBeGreaterThan(0);
+    viewer.close();
+    await until(() => h.playbacks.list().length === 0);
     c.t.destroy();
   });
 
