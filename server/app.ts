@@ -43,6 +43,8 @@ import { alarmListSheet, registerAlarmFeature } from './alarmCentre';
 import { registerSubscriptionRoutes } from './subscriptions';
 import type { LinkView } from './forwarding';
 import { registerForwardingRoutes } from './forwarding/routes';
+import { registerForwardLinkRoutes } from './forwarding/linkRoutes';
+import type { AnnounceForwardChange } from './platform/forwardChanges';
 import type { AlarmType } from './intelligence/alarms/types';
 import { checkFenceBody } from './fleet/fenceRoutes';
 import type { BodyCheck, WriteWatch } from './platform/crud/routes';
@@ -96,6 +98,10 @@ export interface AppOptions {
   smtp?: SmtpConfig | null;
   /** The forwarding links this process runs (bootstrap); absent or null, every link shows 'off'. */
   forwardingLinks?: () => LinkView[] | null;
+  /** Non-public hosts and ranges forwarding links may connect to (FORWARD_ALLOW); default none. */
+  forwardAllow?: TargetAllow;
+  /** Tells every process's forwarding that a link changed (bootstrap: the bus); absent, nobody is told. */
+  forwardLinksChanged?: AnnounceForwardChange;
 }
 
 export const VERSION = '0.1.0';
@@ -107,6 +113,8 @@ export interface RouteEntry {
   permission: string | Record<string, string>;
   /** Writes data shared by every organisation: system organisation members only. */
   sharedWrite: boolean;
+  /** Declares the schema of its success answer (the console's type and the answer check's reference). */
+  answerSchema: boolean;
 }
 
 declare module 'fastify' {
@@ -116,6 +124,10 @@ declare module 'fastify' {
     reportMail: ReportMailer;
   }
 }
+
+/** A route's response schemas (Fastify types them unknown) include a success status. */
+const answersDescribed = (response: unknown) =>
+  typeof response === 'object' && response !== null && Object.keys(response).some((status) => /^2/.test(status));
 
 function uniqueIndexes(models: EntityModel[]): UniqueIndexMap {
   const map: UniqueIndexMap = new Map();
@@ -201,7 +213,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/') && route.config?.permission) {
       for (const method of [route.method].flat())
-        catalogue.push({ method, url: route.url, permission: route.config.permission, sharedWrite: !!route.config.sharedWrite });
+        catalogue.push({
+          method,
+          url: route.url,
+          permission: route.config.permission,
+          sharedWrite: !!route.config.sharedWrite,
+          answerSchema: answersDescribed(route.schema?.response),
+        });
     }
     const p = route.config?.permission;
     if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !(typeof p === 'string' ? p : p && Object.keys(p).length)) {
@@ -280,7 +298,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       obdAlarmTypes: opts.obdAlarmTypes,
     });
   if (byName.has('vehicle')) registerSubscriptionRoutes(app, db, opts.webhookAllow ?? NO_ALLOW);
-  if (byName.has('vehicle')) registerForwardingRoutes(app, db, opts.forwardingLinks ?? (() => null));
+  if (byName.has('vehicle')) {
+    registerForwardingRoutes(app, db, opts.forwardingLinks ?? (() => null));
+    registerForwardLinkRoutes(app, { db, allow: opts.forwardAllow ?? NO_ALLOW, changed: opts.forwardLinksChanged ?? (() => undefined) });
+  }
 
   const hasConsole = opts.consoleDir ? await serveConsole(app, opts.consoleDir) : false;
   app.setNotFoundHandler((req, reply) => {

@@ -121,6 +121,7 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
       secret,
       sessionsChanged: (reason) => sessionBus?.publish('sessions.changed', { reason }),
       forwardingLinks: () => forwarding?.links() ?? null,
+      forwardLinksChanged: (linkId) => sessionBus?.publish('forwarding.changed', { linkId }),
     });
     undo.push(() => app.close());
     app.log.info({ migrations: applied.length, database: database.kind, seeded: seeded.seeded }, 'database ready');
@@ -183,7 +184,12 @@ export async function bootstrap(opts: BootstrapOptions): Promise<Server> {
     }
     // Forwarding subscribes before telematics publishes, like derivation.
     if (opts.forwarding) {
-      forwarding = await startForwarding(bus, { db: database.db, log: app.log, jt809: opts.forwarding.jt809 });
+      forwarding = await startForwarding(bus, {
+        db: database.db,
+        log: app.log,
+        jt809: opts.forwarding.jt809,
+        allow: opts.app?.forwardAllow,
+      });
       undo.push(() => forwarding!.stop());
     }
     let telematics: Telematics | null = null;

@@ -85,6 +85,8 @@ export interface Config {
   smtp: SmtpConfig | null;
   /** WEBHOOK_ALLOW: non-public hosts and ranges webhook and SMS-gateway rules may post to (default none). */
   webhookAllow: TargetAllow;
+  /** FORWARD_ALLOW: non-public hosts and ranges forwarding links may connect to (default none). */
+  forwardAllow: TargetAllow;
   /** Who may read /metrics: METRICS_TOKEN (Bearer) and METRICS_ALLOW (CIDRs; loopback by default without a token). */
   metricsAccess: MetricsAccess;
   /** OBD alarm record item ids mapped to alarm types (OBD_ALARM_TYPES: "0x11=PullOut,0x12=Insert"). */
@@ -324,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoHistoryDays: historyDays(env.DEMO_HISTORY_DAYS),
     smtp: smtpConfig(env),
     webhookAllow: parseTargetAllow(env.WEBHOOK_ALLOW),
+    forwardAllow: parseTargetAllow(env.FORWARD_ALLOW, 'FORWARD_ALLOW'),
     metricsAccess: parseMetricsAccess(env.METRICS_TOKEN, env.METRICS_ALLOW),
     obdAlarmTypes: obdAlarmTypes(env.OBD_ALARM_TYPES),
     deriveThread: deriveThread(env.DERIVE_THREAD, env.DATABASE_URL || undefined),

@@ -48,6 +48,7 @@ async function main() {
       mapTileAttribution: config.mapTileAttribution,
       timeZone: config.fleetTimeZone,
       webhookAllow: config.webhookAllow,
+      forwardAllow: config.forwardAllow,
       metricsAccess: config.metricsAccess,
       obdAlarmTypes: config.obdAlarmTypes,
     },

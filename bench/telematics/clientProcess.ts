@@ -3,9 +3,12 @@
  * gateway use different cores). Receives its ClientPlan as the first IPC message (thousands of
  * phone numbers do not fit in argv); reports FleetStats over IPC on 'stats' requests and when
  * told to 'stop' (with the positions acknowledged per terminal and the acknowledgement latencies
- * since the last 'mark').
+ * since the last 'mark'); 'take' hands over the latencies since the last 'mark' or 'take' and starts
+ * afresh, and 'upload' has every terminal upload a photo of that many bytes at once (0x0801 in
+ * packages), answered with each upload's time once all are done.
  */
 
+import { randomBytes } from 'node:crypto';
 import { Fleet, type FleetStats } from '../../server/simulator/fleet';
 import { LatencyHistogram } from '../../server/simulator/latency';
 
@@ -27,7 +30,9 @@ export type ClientMessage =
   | { type: 'started'; stats: FleetStats; connectMs: number }
   | { type: 'stats'; stats: FleetStats; rssBytes: number }
   | { type: 'marked' }
-  | { type: 'stopped'; stats: FleetStats; ackedPerTerminal: number[]; latency: Array<[number, number]> };
+  | { type: 'stopped'; stats: FleetStats; ackedPerTerminal: number[]; latency: Array<[number, number]> }
+  | { type: 'taken'; latency: Array<[number, number]> }
+  | { type: 'uploaded'; ms: number[]; failed: number };
 
 async function main(plan: ClientPlan): Promise<void> {
   let latency = new LatencyHistogram();
@@ -48,7 +53,12 @@ async function main(plan: ClientPlan): Promise<void> {
   const t0 = Date.now();
   await fleet.start();
   send({ type: 'started', stats: fleet.stats(), connectMs: Date.now() - t0 });
-  process.on('message', (m: { type: string; waitMs?: number }) => {
+  process.on('message', (m: { type: string; waitMs?: number; bytes?: number }) => {
+    if (m.type === 'take') {
+      send({ type: 'taken', latency: latency.toPairs() });
+      latency = new LatencyHistogram();
+    }
+    if (m.type === 'upload') void upload(fleet, m.bytes ?? 200_000).then(send);
     if (m.type === 'stats') send({ type: 'stats', stats: fleet.stats(), rssBytes: process.memoryUsage().rss });
     if (m.type === 'mark') {
       latency = new LatencyHistogram();
@@ -61,6 +71,25 @@ async function main(plan: ClientPlan): Promise<void> {
       });
     }
   });
+}
+
+/** A photo of `bytes` from every terminal at once: each upload's time (ms) and how many failed. */
+async function upload(fleet: Fleet, bytes: number): Promise<ClientMessage> {
+  // JPEG start and end markers around noise (which does not compress: the worst case on the wire).
+  const data = randomBytes(bytes);
+  data.set([0xff, 0xd8], 0);
+  data.set([0xff, 0xd9], bytes - 2);
+  const ms: number[] = [];
+  let failed = 0;
+  await Promise.all(
+    fleet.terminals.map(async (t, i) => {
+      const t0 = Date.now();
+      const ok = await t.uploadMedia({ mediaId: 1_000_000 + i, type: 0, format: 0, event: 0, channel: 1 }, data);
+      if (ok) ms.push(Date.now() - t0);
+      else failed++;
+    }),
+  );
+  return { type: 'uploaded', ms, failed };
 }
 
 process.once('message', (m: { type: string; plan: ClientPlan }) => {

@@ -61,6 +61,20 @@ export class ClientProcess {
     await r;
   }
 
+  /** The acknowledgement latencies since the last mark() or take(), starting afresh. */
+  async take(): Promise<Array<[number, number]>> {
+    const r = this.next('taken');
+    this.child.send({ type: 'take' });
+    return (await r).latency;
+  }
+
+  /** Every terminal of the process uploads a photo of `bytes` at once; each upload's ms once all are done. */
+  async upload(bytes: number): Promise<{ ms: number[]; failed: number }> {
+    const r = this.next('uploaded');
+    this.child.send({ type: 'upload', bytes });
+    return r;
+  }
+
   get pid(): number {
     return this.child.pid!;
   }

@@ -27,7 +27,12 @@ export interface BenchGateway {
   close(): Promise<void>;
 }
 
-export async function benchGateway(kind: 'pglite' | 'postgres', terminals: number): Promise<BenchGateway> {
+export async function benchGateway(
+  kind: 'pglite' | 'postgres',
+  terminals: number,
+  /** mediaDir: where the gateway keeps uploaded media (absent: media are not stored). */
+  opts: { mediaDir?: string } = {},
+): Promise<BenchGateway> {
   const pg = kind === 'postgres' ? await freshPostgres() : null;
   const database = await openDatabase(pg ? { databaseUrl: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
   await migrate(database);
@@ -48,6 +53,7 @@ export async function benchGateway(kind: 'pglite' | 'postgres', terminals: numbe
     writer,
     log: pino({ level: 'warn' }),
     fdReserve: 512,
+    mediaDir: opts.mediaDir,
     limits: {
       authTimeoutMs: 120_000,
       handshakeTimeoutMs: 120_000,

@@ -12,6 +12,7 @@ import endorsement from '../locales/en-US/entities/endorsement.json';
 import expertFault from '../locales/en-US/entities/expertFault.json';
 import feedback from '../locales/en-US/entities/feedback.json';
 import fence from '../locales/en-US/entities/fence.json';
+import forwardLink from '../locales/en-US/entities/forwardLink.json';
 import fuelCard from '../locales/en-US/entities/fuelCard.json';
 import fuelCardTransaction from '../locales/en-US/entities/fuelCardTransaction.json';
 import fuelType from '../locales/en-US/entities/fuelType.json';
@@ -51,6 +52,7 @@ export const localeSource: LocaleSource = {
     expertFault: expertFault,
     feedback: feedback,
     fence: fence,
+    forwardLink: forwardLink,
     fuelCard: fuelCard,
     fuelCardTransaction: fuelCardTransaction,
     fuelType: fuelType,

@@ -12,6 +12,7 @@ import endorsement from '../locales/es-ES/entities/endorsement.json';
 import expertFault from '../locales/es-ES/entities/expertFault.json';
 import feedback from '../locales/es-ES/entities/feedback.json';
 import fence from '../locales/es-ES/entities/fence.json';
+import forwardLink from '../locales/es-ES/entities/forwardLink.json';
 import fuelCard from '../locales/es-ES/entities/fuelCard.json';
 import fuelCardTransaction from '../locales/es-ES/entities/fuelCardTransaction.json';
 import fuelType from '../locales/es-ES/entities/fuelType.json';
@@ -51,6 +52,7 @@ export const localeSource: LocaleSource = {
     expertFault: expertFault,
     feedback: feedback,
     fence: fence,
+    forwardLink: forwardLink,
     fuelCard: fuelCard,
     fuelCardTransaction: fuelCardTransaction,
     fuelType: fuelType,

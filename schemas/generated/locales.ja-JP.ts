@@ -12,6 +12,7 @@ import endorsement from '../locales/ja-JP/entities/endorsement.json';
 import expertFault from '../locales/ja-JP/entities/expertFault.json';
 import feedback from '../locales/ja-JP/entities/feedback.json';
 import fence from '../locales/ja-JP/entities/fence.json';
+import forwardLink from '../locales/ja-JP/entities/forwardLink.json';
 import fuelCard from '../locales/ja-JP/entities/fuelCard.json';
 import fuelCardTransaction from '../locales/ja-JP/entities/fuelCardTransaction.json';
 import fuelType from '../locales/ja-JP/entities/fuelType.json';
@@ -51,6 +52,7 @@ export const localeSource: LocaleSource = {
     expertFault: expertFault,
     feedback: feedback,
     fence: fence,
+    forwardLink: forwardLink,
     fuelCard: fuelCard,
     fuelCardTransaction: fuelCardTransaction,
     fuelType: fuelType,

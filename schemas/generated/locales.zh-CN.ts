@@ -12,6 +12,7 @@ import endorsement from '../locales/zh-CN/entities/endorsement.json';
 import expertFault from '../locales/zh-CN/entities/expertFault.json';
 import feedback from '../locales/zh-CN/entities/feedback.json';
 import fence from '../locales/zh-CN/entities/fence.json';
+import forwardLink from '../locales/zh-CN/entities/forwardLink.json';
 import fuelCard from '../locales/zh-CN/entities/fuelCard.json';
 import fuelCardTransaction from '../locales/zh-CN/entities/fuelCardTransaction.json';
 import fuelType from '../locales/zh-CN/entities/fuelType.json';
@@ -51,6 +52,7 @@ export const localeSource: LocaleSource = {
     expertFault: expertFault,
     feedback: feedback,
     fence: fence,
+    forwardLink: forwardLink,
     fuelCard: fuelCard,
     fuelCardTransaction: fuelCardTransaction,
     fuelType: fuelType,

@@ -11,6 +11,7 @@ import endorsement from '../endorsement.schema.json';
 import expertFault from '../expertFault.schema.json';
 import feedback from '../feedback.schema.json';
 import fence from '../fence.schema.json';
+import forwardLink from '../forwardLink.schema.json';
 import fuelCard from '../fuelCard.schema.json';
 import fuelCardTransaction from '../fuelCardTransaction.schema.json';
 import fuelType from '../fuelType.schema.json';
@@ -43,7 +44,7 @@ export const entityNames = ['apiUser', 'businessInfo', 'configParseFile', 'drive
 export type EntityName = (typeof entityNames)[number];
 
 /** The entities whose routes are hand-written (`x-entity.handWritten`): schema-described, never served by the CRUD. */
-export const handWrittenNames = ['appMember', 'member', 'organisation', 'resource', 'role'] as const;
+export const handWrittenNames = ['appMember', 'forwardLink', 'member', 'organisation', 'resource', 'role'] as const;
 export type HandWrittenName = (typeof handWrittenNames)[number];
 
 /** Every schema's name. */
@@ -91,6 +92,7 @@ export const entities = Object.fromEntries(
 /** The hand-written entities' schemas as used (standard properties added). */
 export const handWrittenEntities: Record<HandWrittenName, EntitySchema> = {
   appMember: effectiveSchema(appMember as unknown as EntitySchema),
+  forwardLink: effectiveSchema(forwardLink as unknown as EntitySchema),
   member: effectiveSchema(member as unknown as EntitySchema),
   organisation: effectiveSchema(organisation as unknown as EntitySchema),
   resource: effectiveSchema(resource as unknown as EntitySchema),

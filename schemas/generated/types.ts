@@ -236,6 +236,74 @@ export interface Fence {
 }
 
 /**
+ * A forwarding link (docs/forwarding.md): an organisation's vehicles (its subtree, or only some of them) forwarded over TCP, either to a superior platform over JT/T 809 (its account, edition and encryption constants) or as the terminals' raw JT/T 808 frames to a partner. Routes are hand-written (server/forwarding/linkRoutes.ts): the target passes the outbound address guard, the password is never answered, and the running links reload on every change.
+ */
+export interface ForwardLink {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  orgId?: number;
+  name: string;
+  protocol: "jt809" | "jt808";
+  /**
+   * the superior's or partner's address: a host name or an IP address; loopback, link-local and private addresses only where FORWARD_ALLOW permits
+   */
+  host: string;
+  port: number;
+  /**
+   * only these vehicles of the organisation's subtree (none: every vehicle of it)
+   *
+   * @minItems 1
+   * @maxItems 1000
+   */
+  vehicleIds?: [number, ...number[]] | null;
+  enabled?: boolean;
+  /**
+   * messages kept while the link is down (the oldest dropped and counted past it)
+   */
+  backlogLimit?: number;
+  /**
+   * JT/T 809: the standard's edition the superior speaks
+   */
+  edition?: 2019 | 2011;
+  /**
+   * JT/T 809: the access code (MSG_GNSSCENTERID) the superior gave
+   */
+  accessCode?: number | null;
+  /**
+   * JT/T 809: the login account
+   */
+  userId?: number | null;
+  /**
+   * JT/T 809: the login password (at most 8 ASCII characters); never answered, left as it is when an update leaves it empty
+   */
+  password?: string | null;
+  /**
+   * JT/T 809: the protocol version in the header
+   */
+  version?: string;
+  /**
+   * JT/T 809 encryption: M1 (with IA1 and IC1, all three or none)
+   */
+  m1?: number | null;
+  ia1?: number | null;
+  ic1?: number | null;
+  /**
+   * JT/T 809: the key to encrypt what is sent under (none: sent plain)
+   */
+  encryptKey?: number | null;
+  /**
+   * JT/T 809: this platform's address the superior opens the sub link to
+   */
+  downLinkIp?: string | null;
+  /**
+   * JT/T 809: the sub link's port here (0 or none: no sub link)
+   */
+  downLinkPort?: number | null;
+  orgName?: string | null;
+}
+
+/**
  * A fuel card and the vehicle it fuels: its transactions are matched to that vehicle's refuels.
  */
 export interface FuelCard {
@@ -1018,6 +1086,7 @@ export interface EntityTypes {
   expertFault: ExpertFault;
   feedback: Feedback;
   fence: Fence;
+  forwardLink: ForwardLink;
   fuelCard: FuelCard;
   fuelCardTransaction: FuelCardTransaction;
   fuelType: FuelType;

@@ -94,7 +94,8 @@ export function registerAlarmRoutes(app: FastifyInstance, db: Kysely<DB>): void 
         tags: ['alarm'],
         summary: 'alarms of the caller’s vehicles (criteria.current: open or unhandled)',
         body,
-        response: { 200: pageResponseSchema(row) },
+        // Every alarm is answered with its fence (null but for fence alarms), as the fence list's.
+        response: { 200: pageResponseSchema(fenceRow) },
       },
     },
     async (req) => queryAlarms(db, callerOf(req), toQuery(req.body as Body | null)),

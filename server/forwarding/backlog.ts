@@ -1,4 +1,4 @@
-/** A bounded first-in-first-out queue: past its limit the oldest item is dropped and counted. */
+/** A bounded first-in-first-out queue in memory (a raw JT/T 808 link's, per terminal): past its limit the oldest item is dropped and counted. */
 
 export class Backlog<T> {
   private items: T[] = [];
@@ -29,11 +29,5 @@ export class Backlog<T> {
     this.items = [];
     this.head = 0;
     return out;
-  }
-
-  /** Puts items back in front (a write that failed), still within the limit. */
-  unshift(items: readonly T[]): void {
-    const rest = this.drain();
-    for (const i of [...items, ...rest]) this.push(i);
   }
 }

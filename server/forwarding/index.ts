@@ -3,7 +3,11 @@
  * writer committed ('positions.stored') and the alarms the engine raised ('alarm.raised') of the
  * vehicles it covers, taken once across processes (a shared subscription of the bus) in the order
  * they were announced; a raw JT/T 808 link with the packets the gateway of this process received
- * (`tapFrame`). The table is read again every `reloadMs`: a link whose settings changed restarts.
+ * (`tapFrame`). The table is read again when a link changes ('forwarding.changed', announced by
+ * the link routes to every process) and every `reloadMs`: a link whose settings changed restarts.
+ * A link's target must pass the outbound address guard (FORWARD_ALLOW): a refused literal address
+ * is not started (shown stopped with the reason), a name is checked on every connect. A JT/T 809
+ * link's backlog is kept in the database (`forward_backlog`), so it survives a restart.
  */
 
 import { sql, type Kysely } from 'kysely';
@@ -11,8 +15,10 @@ import { sharedView, type ServerBus } from '../platform/bus';
 import type { DB } from '../platform/db/tables';
 import type { StoredPositions, TerminalIdentity } from '../platform/telemetry';
 import { escapeFrame } from '../telematics/jt808/framing';
+import { guardedLookup, hostRefused, NO_ALLOW, type TargetAllow } from '../notify/target';
 import { MSG, type Vehicle } from './jt809';
-import { Jt809Link, type LinkSnapshot } from './jt809Link';
+import { Jt809Link, newCounters, type LinkSnapshot } from './jt809Link';
+import { StoredBacklog } from './linkBacklog';
 import { Raw808Link } from './raw808Link';
 import { covers, loadLinks, type LinkRow } from './links';
 import { alarmBody, carInfoOf, plateColourCode, positionBody } from './messages809';
@@ -39,6 +45,8 @@ export interface ForwardingOptions {
   reloadMs?: number;
   /** Runs the JT/T 809 links here (one process of a fleet); false: only the raw 808 ones (default true). */
   jt809?: boolean;
+  /** FORWARD_ALLOW: the non-public targets links may reach (default none). */
+  allow?: TargetAllow;
   /** Link timings, shortened by tests. */
   heartbeatMs?: number;
   backoffMinMs?: number;
@@ -52,6 +60,10 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
   const running = new Map<number, Running>();
   /** The raw links, apart: the tap runs for every packet and must be cheap when there are none. */
   let raw: Array<{ row: LinkRow; link: Raw808Link }> = [];
+  /** Enabled links whose target the address guard refuses: not run, shown with the reason. */
+  let refused: LinkRow[] = [];
+  const allow = opts.allow ?? NO_ALLOW;
+  const lookup = guardedLookup(allow, 'FORWARD_ALLOW');
   const plates = new Map<number, Vehicle>();
   let chain: Promise<void> = Promise.resolve();
   let stopped = false;
@@ -109,7 +121,9 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
   };
 
   async function reload(): Promise<void> {
-    const rows = (await loadLinks(db)).filter((r) => r.protocol === 'jt808' || opts.jt809 !== false);
+    const all = (await loadLinks(db)).filter((r) => r.protocol === 'jt808' || opts.jt809 !== false);
+    refused = all.filter((r) => hostRefused(r.host, allow));
+    const rows = all.filter((r) => !refused.includes(r));
     const wanted = new Map(rows.map((r) => [r.id, r]));
     for (const [id, r] of running)
       if (wanted.get(id)?.key !== r.row.key) {
@@ -120,7 +134,7 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
     for (const row of rows) {
       if (running.has(row.id) || stopped) continue;
       if (row.protocol === 'jt808') {
-        const link = new Raw808Link({ ...row, backoffMinMs: opts.backoffMinMs, backoffMaxMs: opts.backoffMaxMs, log: opts.log });
+        const link = new Raw808Link({ ...row, backoffMinMs: opts.backoffMinMs, backoffMaxMs: opts.backoffMaxMs, lookup, log: opts.log });
         running.set(row.id, { row, kind: 'jt808', link });
         continue;
       }
@@ -128,7 +142,8 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
       try {
         link = new Jt809Link({
           ...row,
-          backlogLimit: row.backlogLimit,
+          backlog: await StoredBacklog.open(db, row.id, row.backlogLimit, opts.log),
+          lookup,
           heartbeatMs: opts.heartbeatMs,
           backoffMinMs: opts.backoffMinMs,
           backoffMaxMs: opts.backoffMaxMs,
@@ -154,14 +169,16 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
   const unsubscribe = [
     shared.subscribe('positions.stored', (batch) => inOrder(() => onPositions(batch))),
     shared.subscribe('alarm.raised', (a) => inOrder(() => onAlarm(a.alarmId, a.vehicleId, a.orgPath))),
+    // Every process reloads (not a shared subscription): each runs links of its own.
+    bus.subscribe('forwarding.changed', () => inOrder(reload)),
   ];
   await reload();
   const timer = setInterval(() => void inOrder(reload), opts.reloadMs ?? 60_000);
   timer.unref();
 
   return {
-    links: () =>
-      [...running.values()].map(({ row, link }) => ({
+    links: () => [
+      ...[...running.values()].map(({ row, link }) => ({
         id: row.id,
         name: row.name,
         protocol: row.protocol,
@@ -169,6 +186,20 @@ export async function startForwarding(bus: ServerBus, opts: ForwardingOptions): 
         port: row.port,
         ...link.snapshot(),
       })),
+      ...refused.map((row) => ({
+        id: row.id,
+        name: row.name,
+        protocol: row.protocol,
+        host: row.host,
+        port: row.port,
+        state: 'stopped' as const,
+        subLink: 'none' as const,
+        backlog: 0,
+        counters: newCounters(),
+        upSince: null,
+        lastError: `${row.host} may not be reached unless FORWARD_ALLOW allows it`,
+      })),
+    ],
     tapFrame(terminal, packet) {
       if (!raw.length || terminal.vehicleId === null || terminal.vehicleOrgPath === null) return;
       let frame: Buffer | null = null;

@@ -27,7 +27,7 @@ import {
   type Jt809Message,
   type Vehicle,
 } from './jt809';
-import { Backlog } from './backlog';
+import { MemoryBacklog, type LinkBacklog } from './linkBacklog';
 import { Backoff } from './reconnect';
 
 export interface Jt809LinkOptions {
@@ -50,6 +50,10 @@ export interface Jt809LinkOptions {
   backoffMinMs?: number;
   backoffMaxMs?: number;
   backlogLimit?: number;
+  /** Where unsent messages wait (default: in memory, `backlogLimit` of them). */
+  backlog?: LinkBacklog;
+  /** Resolves the superior's host name, refusing what may not be reached (the outbound address guard). */
+  lookup?: net.LookupFunction;
   /** The static information of a vehicle the superior asks for (0x9601), or null when not ours. */
   carInfo?: (v: Vehicle) => Promise<CarInfo | null>;
   log?: { warn(obj: object, msg: string): void };
@@ -87,15 +91,11 @@ export interface LinkSnapshot {
   connections?: number;
 }
 
-interface Outgoing {
-  msgId: number;
-  body: Buffer;
-  kind: ForwardKind;
-}
-
 /** A socket with this much unwritten is treated as stalled: new messages wait in the backlog. */
 const STALLED_BYTES = 1 << 20;
 const LOGIN_TIMEOUT_MS = 10_000;
+/** Backlog items read and written at a time when the link is up again. */
+const DRAIN_BATCH = 500;
 
 /** Answers on the sub link (0x9002 RESULT). */
 const SUB_LOGIN = { OK: 0, BAD_VERIFY_CODE: 1 } as const;
@@ -118,7 +118,9 @@ export class Jt809Link {
   upSince: number | null = null;
   readonly counters: LinkCounters = newCounters();
 
-  private readonly backlog: Backlog<Outgoing>;
+  private readonly backlog: LinkBacklog;
+  /** The backlog is being sent: new messages queue behind it, so the superior gets them in order. */
+  private draining = false;
   private readonly backoff: Backoff;
   private readonly heartbeatMs: number;
   private sn = 0;
@@ -133,7 +135,7 @@ export class Jt809Link {
     if (o.cipher) checkCipher(o.cipher);
     // A password or address that does not fit the login fails here, not on every connection.
     encodeLoginRequest(o, o.edition);
-    this.backlog = new Backlog(o.backlogLimit ?? 10_000);
+    this.backlog = o.backlog ?? new MemoryBacklog(o.backlogLimit ?? 10_000);
     this.backoff = new Backoff(o.backoffMinMs ?? 1000, o.backoffMaxMs ?? 60_000);
     this.heartbeatMs = o.heartbeatMs ?? 60_000;
   }
@@ -153,7 +155,7 @@ export class Jt809Link {
     this.connect();
   }
 
-  /** Logs out (when up), closes both links and stops reconnecting; the backlog is left as it is. */
+  /** Logs out (when up), closes both links and stops reconnecting; the backlog is left as it is (stored, for the stored kind). */
   async stop(): Promise<void> {
     const s = this.socket;
     this.state = 'stopped';
@@ -175,18 +177,21 @@ export class Jt809Link {
     if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     this.socket = null;
     this.upSince = null;
+    await this.backlog.close();
   }
 
   /** Sends a message on the main link, or queues it while the link is down or stalled. */
   send(msgId: number, body: Buffer, kind: ForwardKind): void {
     if (this.state === 'stopped') return;
     const s = this.socket;
-    if (this.state === 'up' && s && s.writableLength < STALLED_BYTES && this.backlog.length === 0) {
+    const up = this.state === 'up' && s !== null;
+    if (up && s.writableLength < STALLED_BYTES && !this.draining && this.backlog.length === 0 && !this.backlog.busy) {
       s.write(this.frame(msgId, body));
       this.counters.sent[kind]++;
       return;
     }
     this.backlog.push({ msgId, body, kind });
+    if (up) void this.drain();
   }
 
   snapshot(): LinkSnapshot {
@@ -226,7 +231,7 @@ export class Jt809Link {
   private connect(): void {
     if (this.state === 'stopped') return;
     this.state = 'connecting';
-    const s = net.createConnection({ host: this.o.host, port: this.o.port });
+    const s = net.createConnection({ host: this.o.host, port: this.o.port, lookup: this.o.lookup });
     this.socket = s;
     s.setNoDelay(true);
     const splitter = new FrameSplitter();
@@ -282,7 +287,7 @@ export class Jt809Link {
       this.upSince = Date.now();
       this.lastError = null;
       this.backoff.reset();
-      this.flush();
+      void this.drain();
       this.heartbeat(s);
       return;
     }
@@ -302,18 +307,42 @@ export class Jt809Link {
     });
   }
 
-  private flush(): void {
+  /**
+   * Sends the backlog, oldest first, a batch at a time, each removed once written; waits while the
+   * socket is stalled. Ends when the backlog is empty and nothing is being stored, or the socket
+   * it started on is gone (what is left waits for the next login).
+   */
+  private async drain(): Promise<void> {
     const s = this.socket;
-    if (!s) return;
-    const queued = this.backlog.drain();
-    for (let i = 0; i < queued.length; i++) {
-      if (s.writableLength >= STALLED_BYTES) {
-        this.backlog.unshift(queued.slice(i));
-        this.later(100, () => this.state === 'up' && this.flush());
-        return;
+    if (this.draining || !s) return;
+    this.draining = true;
+    const current = () => this.socket === s && this.state === 'up';
+    try {
+      while (current()) {
+        if (s.writableLength >= STALLED_BYTES) {
+          await new Promise<void>((resolve) => {
+            s.once('drain', resolve);
+            s.once('close', resolve);
+          });
+          continue;
+        }
+        const batch = await this.backlog.peek(DRAIN_BATCH);
+        if (!current()) return;
+        if (!batch.length) {
+          if (this.backlog.busy) await this.backlog.close();
+          else return;
+          continue;
+        }
+        for (const { item } of batch) {
+          s.write(this.frame(item.msgId, item.body));
+          this.counters.sent[item.kind]++;
+        }
+        await this.backlog.ack(batch[batch.length - 1].seq);
       }
-      s.write(this.frame(queued[i].msgId, queued[i].body));
-      this.counters.sent[queued[i].kind]++;
+    } catch (e) {
+      this.fail(e as Error);
+    } finally {
+      this.draining = false;
     }
   }
 

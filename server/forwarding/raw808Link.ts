@@ -22,6 +22,8 @@ export interface RawLinkOptions {
   backoffMaxMs?: number;
   /** A terminal's connection closes after this long without frames (default 5 min). */
   idleMs?: number;
+  /** Resolves the partner's host name, refusing what may not be reached (the outbound address guard). */
+  lookup?: net.LookupFunction;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -117,7 +119,7 @@ export class Raw808Link {
   private connect(terminal: string, p: Pipe): void {
     p.timer = null;
     if (this.stopped || this.pipes.get(terminal) !== p) return;
-    const s = net.createConnection({ host: this.o.host, port: this.o.port });
+    const s = net.createConnection({ host: this.o.host, port: this.o.port, lookup: this.o.lookup });
     p.socket = s;
     s.setNoDelay(true);
     s.on('connect', () => {

@@ -119,10 +119,35 @@ export function literalTargetProblem(url: string, allow: TargetAllow, { localNam
   // The WHATWG parser has already turned 127.1, 2130706433, 0x7f000001 and 0177.0.0.1 into 127.0.0.1.
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (!host) return 'scheme';
-  if (nameAllowed(host, allow)) return null;
-  if (familyOf(host)) return addressAllowed(host, allow) ? null : 'address';
-  const name = bareName(host);
-  return localNames && (name === 'localhost' || name.endsWith('.localhost')) ? 'address' : null;
+  return hostRefused(host, allow, { localNames }) ? 'address' : null;
+}
+
+/**
+ * Whether a host (a name or a literal address, as a URL holds it or a TCP target is written) is
+ * refused without resolving anything: a forbidden literal address, or with `localNames` the
+ * localhost names. The one rule behind a webhook's URL and a forwarding link's target.
+ */
+export function hostRefused(host: string, allow: TargetAllow, { localNames = true } = {}): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (nameAllowed(bare, allow)) return false;
+  if (familyOf(bare)) return !addressAllowed(bare, allow);
+  // A TCP target is not a URL: no parser has turned 127.1 or 2130706433 into 127.0.0.1, so the
+  // spellings inet_aton reads are read here the way the URL parser would.
+  const dotted = numericIpv4(bare);
+  if (dotted) return !addressAllowed(dotted, allow);
+  const name = bareName(bare);
+  return localNames && (name === 'localhost' || name.endsWith('.localhost'));
+}
+
+/** An IPv4 address in one of the numeric forms `inet_aton` accepts (127.1, 0x7f.1, 2130706433, 0177.0.0.1), dotted; else null. */
+function numericIpv4(host: string): string | null {
+  if (!/^[0-9a-fx.]+$/i.test(host) || !/\d/.test(host)) return null;
+  try {
+    const parsed = new URL(`http://${host}/`).hostname;
+    return net.isIPv4(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A refusal by this guard, told apart from network failures. */
@@ -134,7 +159,7 @@ export class TargetRefused extends Error {
  * A `lookup` for http(s) agents: the name resolved, and refused unless every address it gives is
  * allowed — the addresses checked are the ones connected to.
  */
-export function guardedLookup(allow: TargetAllow): net.LookupFunction {
+export function guardedLookup(allow: TargetAllow, setting = 'WEBHOOK_ALLOW'): net.LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 4);
@@ -142,7 +167,7 @@ export function guardedLookup(allow: TargetAllow): net.LookupFunction {
       const refused = addresses.find((a) => !trusted && !addressAllowed(a.address, allow));
       if (refused)
         return callback(
-          new TargetRefused(`${hostname} resolves to ${refused.address}, which webhooks may not reach (WEBHOOK_ALLOW)`),
+          new TargetRefused(`${hostname} resolves to ${refused.address}, which may not be reached unless ${setting} allows it`),
           '',
           4,
         );
@@ -155,11 +180,11 @@ export function guardedLookup(allow: TargetAllow): net.LookupFunction {
 }
 
 /**
- * WEBHOOK_ALLOW: a comma or space separated list of host names (`hooks.internal`, `*.corp.example`),
+ * WEBHOOK_ALLOW (and FORWARD_ALLOW, `setting`): a comma or space separated list of host names (`hooks.internal`, `*.corp.example`),
  * addresses and CIDR ranges (`10.1.2.3`, `10.20.0.0/16`, `fd00::/8`) webhooks may reach although
  * they are not public. Throws naming the entry it cannot read.
  */
-export function parseTargetAllow(value: string | undefined): TargetAllow {
+export function parseTargetAllow(value: string | undefined, setting = 'WEBHOOK_ALLOW'): TargetAllow {
   const entries = (value ?? '').split(/[\s,]+/).filter(Boolean);
   if (!entries.length) return NO_ALLOW;
   const names = new Set<string>();
@@ -171,12 +196,12 @@ export function parseTargetAllow(value: string | undefined): TargetAllow {
     if (family) {
       const max = family === 'ipv4' ? 32 : 128;
       const bits = prefix === undefined ? max : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
-      if (extra !== undefined || !(bits >= 0 && bits <= max)) throw new Error(`WEBHOOK_ALLOW: "${entry}" is not an address or CIDR range`);
+      if (extra !== undefined || !(bits >= 0 && bits <= max)) throw new Error(`${setting}: "${entry}" is not an address or CIDR range`);
       ranges.addSubnet(address, bits, family);
     } else if (/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(entry)) {
       if (entry.startsWith('*.')) suffixes.push(bareName(entry.slice(1)));
       else names.add(bareName(entry));
-    } else throw new Error(`WEBHOOK_ALLOW: "${entry}" is not a host name, address or CIDR range`);
+    } else throw new Error(`${setting}: "${entry}" is not a host name, address or CIDR range`);
   }
   return { names, suffixes, ranges, text: entries.join(',') };
 }

@@ -5,6 +5,7 @@
  * other handlers. A durable implementation (e.g. NATS JetStream) can sit behind the same interface.
  */
 import type { SessionTopics } from './auth/sessionChanges';
+import type { ForwardTopics } from './forwardChanges';
 import type { TelemetryTopics } from './telemetry';
 
 export type Handler<P> = (payload: P) => void | Promise<void>;
@@ -44,8 +45,8 @@ export function sharedView<Topics extends object>(bus: Bus<Topics>, group: strin
   return { publish: (t, p) => bus.publish(t, p), subscribe: (t, h) => shared(t, group, h) };
 }
 
-/** The server's topics: telemetry's and the sessions'; a feature adding topics extends this type. */
-export type ServerTopics = TelemetryTopics & SessionTopics;
+/** The server's topics: telemetry's, the sessions' and the forwarding links'; a feature adding topics extends this type. */
+export type ServerTopics = TelemetryTopics & SessionTopics & ForwardTopics;
 export type ServerBus = Bus<ServerTopics>;
 
 export function createBus<Topics extends object = ServerTopics>(

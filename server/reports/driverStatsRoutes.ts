@@ -295,7 +295,7 @@ export function registerDriverStatsRoutes(app: FastifyInstance, { db, timeZone }
     route(
       'the daily ledger split per driver: each driver’s trips shared between local days by time, as the ledger shares them',
       body,
-      listOf({ type: 'object', properties: { date, ...who, ...dayFigures } }),
+      listOf({ type: 'object', properties: { date, ...who, ...dayFigures, refuelL: num, drainL: num, cost: num } }),
     ),
     async (req) => {
       const c = criteriaOf(req.body);

@@ -83,9 +83,9 @@ async function ledgerByVehicle(db: Kysely<DB>, caller: Caller, c: LedgerCriteria
 /** Ledger rows summed per organisation the vehicles belong to (each vehicle counts for its own organisation only). */
 async function ledgerByOrg(db: Kysely<DB>, caller: Caller, c: LedgerCriteria) {
   return (
-    await sql<LedgerFiguresRow & { orgId: number; orgName: string; vehicles: number }>`SELECT o.id AS "orgId", o.name AS "orgName", x.*
-      FROM (SELECT v.org_id, count(DISTINCT v.id)::int AS vehicles, ${FIGURES} FROM ${ledgerFrom(caller, c)} GROUP BY v.org_id) x
-      JOIN organisation o ON o.id = x.org_id ORDER BY x.cost DESC, o.name`.execute(db)
+    await sql<LedgerFiguresRow & { orgId: number; orgName: string; vehicles: number }>`SELECT o.name AS "orgName", x.*
+      FROM (SELECT v.org_id AS "orgId", count(DISTINCT v.id)::int AS vehicles, ${FIGURES} FROM ${ledgerFrom(caller, c)} GROUP BY v.org_id) x
+      JOIN organisation o ON o.id = x."orgId" ORDER BY x.cost DESC, o.name`.execute(db)
   ).rows;
 }
 

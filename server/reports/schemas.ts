@@ -4,95 +4,62 @@ import { MAX_PAGE_SIZE } from '../../schemas/kit/entity';
 import { NONE } from '../platform/auth/caller';
 import { idParam, int, num } from '../platform/crud/routeSpec';
 
-export const instant = { type: 'string', format: 'date-time', description: 'ISO-8601, UTC' } as const;
+import { instant } from '../../schemas/kit/trips';
+
+export {
+  driverRefSchema,
+  instant,
+  placeSchema as place,
+  replayPointSchema,
+  segmentSchema,
+  stopSchema,
+  summarySchema,
+  tripSchema,
+} from '../../schemas/kit/trips';
 export const date = { type: 'string', format: 'date', description: 'local day (FLEET_TIMEZONE), YYYY-MM-DD' } as const;
-const nullableNum = { type: ['number', 'null'] } as const;
 
-export const place = {
-  type: 'object',
-  properties: { latitude: num, longitude: num, time: instant },
-} as const;
+/**
+ * Property schemas as written: those written `as const` give the routes' types (a route that
+ * still builds its schema at run time gets `unknown` parts, and must not cast them).
+ */
+type Properties = Readonly<Record<string, object>>;
 
-/** Who drove, by the IC card sessions: null when no card session covers it (unassigned). */
-export const driverRefSchema = {
-  type: ['object', 'null'],
-  description: 'the driver by IC card session (driverId null: a card no driver holds); null: unassigned',
-  properties: { driverId: { type: ['integer', 'null'] }, driverName: { type: ['string', 'null'] }, cardNo: { type: 'string' } },
-} as const;
+/** `{begin, end}` and the route's own properties (`required` names those of them it needs). */
+export const rangeBody = <const E extends Properties = Record<never, never>, const R extends readonly (keyof E & string)[] = []>(
+  // The defaults stand for "none": an empty object and list of the inferred (empty) types.
+  extra: E = {} as E,
+  required: R = [] as unknown as R,
+) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['begin', 'end', ...required],
+    properties: { begin: instant, end: instant, ...extra },
+  }) as const;
 
-export const tripSchema = {
-  type: 'object',
-  properties: {
-    id: int,
-    vehicleId: int,
-    begin: instant,
-    end: instant,
-    durationS: int,
-    distanceKm: num,
-    fuelL: nullableNum,
-    idleS: int,
-    maxSpeed: num,
-    avgSpeed: num,
-    open: { type: 'boolean', description: 'no stop has ended it yet' },
-    start: place,
-    stop: place,
-    driver: driverRefSchema,
-  },
-} as const;
-
-export const stopSchema = {
-  type: 'object',
-  properties: { begin: instant, end: instant, durationS: int, latitude: num, longitude: num, open: { type: 'boolean' } },
-} as const;
-
-export const segmentSchema = {
-  type: 'object',
-  properties: {
-    kind: { enum: ['run', 'stop'] },
-    begin: instant,
-    end: instant,
-    durationS: int,
-    distanceKm: num,
-    latitude: num,
-    longitude: num,
-  },
-} as const;
-
-export const summarySchema = { type: 'object', properties: { distanceKm: num, durationS: int, maxSpeed: num } } as const;
-
-export const replayPointSchema = {
-  type: 'array',
-  description: '[time, latitude, longitude, speed, direction, acc]',
-  items: { type: ['string', 'number', 'boolean'] },
-  minItems: 6,
-  maxItems: 6,
-} as const;
-
-export const rangeBody = (extra: Record<string, unknown> = {}, required: string[] = []) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['begin', 'end', ...required],
-  properties: { begin: instant, end: instant, ...extra },
-});
-
-export const pagingBody = (criteria: Record<string, unknown>, requiredCriteria: string[], sortable: string[]) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['criteria'],
-  properties: {
-    criteria: { type: 'object', additionalProperties: false, required: requiredCriteria, properties: criteria },
-    order: {
-      type: ['object', 'null'],
-      additionalProperties: false,
-      properties: {
-        direction: { enum: ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descend', null] },
-        property: { enum: [...sortable, null] },
+export const pagingBody = <const C extends Properties, const R extends readonly (keyof C & string)[], const S extends readonly string[]>(
+  criteria: C,
+  requiredCriteria: R,
+  sortable: S,
+) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['criteria'],
+    properties: {
+      criteria: { type: 'object', additionalProperties: false, required: requiredCriteria, properties: criteria },
+      order: {
+        type: ['object', 'null'],
+        additionalProperties: false,
+        properties: {
+          direction: { enum: ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descend', null] },
+          property: { enum: [...sortable, null] },
+        },
       },
+      pageIndex: { type: 'integer', minimum: 1, default: 1 },
+      pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
     },
-    pageIndex: { type: 'integer', minimum: 1, default: 1 },
-    pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
-  },
-});
+  }) as const;
 
 /** `{criteria: {begin, end, vehicleId?, orgId?, …}}` of the ledger reports. */
 export const ledgerBody = (extra: Record<string, unknown> = {}) => ({
@@ -137,14 +104,15 @@ export const ledgerRow = (key: 'date' | 'month' | null) => ({
   },
 });
 
-export const listOf = (item: Record<string, unknown>) => ({ type: 'array', items: item });
+export const listOf = <const T extends object>(item: T) => ({ type: 'array', items: item }) as const;
 
 /**
  * The options of the report routes of one tag: open to every signed-in caller (the scope limits the
  * rows), `labels` naming the fields in validation messages, and the request and 200 answer schemas.
  */
 export const reportRoutes =
-  (labels: string, tag: string) => (summary: string, body: Record<string, unknown>, answer: Record<string, unknown>) => ({
+  (labels: string, tag: string) =>
+  <const B extends object, const A extends object>(summary: string, body: B, answer: A) => ({
     config: { permission: NONE, labels },
     schema: { tags: [tag], summary, body, response: { 200: answer } },
   });

@@ -11,6 +11,7 @@ import { NONE } from '../platform/auth/caller';
 import { idParam } from '../platform/crud/routeSpec';
 import type { DB, TripTable } from '../platform/db/tables';
 import { notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { attributeSpans } from '../drivers/attribution';
 import { timeRange } from './ranges';
 import {
@@ -24,6 +25,7 @@ import {
   tripSchema,
   reportRoutes,
 } from './schemas';
+import { replaySchema } from '../../schemas/kit/trips';
 import { vehicleInScope } from './scope';
 import { simplifyTrack } from './simplify';
 import { pointAt, streamReplay } from './track';
@@ -104,8 +106,9 @@ async function simplifiedTrack(db: Kysely<DB>, vehicleId: number, from: number, 
   return { points: simplifyTrack(track, maxPoints).map((i) => pointAt(track, i)), summary };
 }
 
-export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): void {
-  const vehicleParams = { type: 'object', required: ['id'], properties: { id: idParam } };
+export function registerTripRoutes(fastify: FastifyInstance, { db }: ReportDeps): void {
+  const app = typed(fastify);
+  const vehicleParams = { type: 'object', required: ['id'], properties: { id: idParam } } as const;
 
   app.post(
     '/api/vehicle/trip/vehicle-:id',
@@ -123,6 +126,8 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
         response: {
           200: {
             type: 'object',
+            additionalProperties: false,
+            required: ['data', 'total', 'totalExact', 'pageIndex', 'pageSize'],
             properties: {
               data: listOf(tripSchema),
               total: { type: 'integer' },
@@ -130,18 +135,13 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
               pageIndex: { type: 'integer' },
               pageSize: { type: 'integer' },
             },
-          },
+          } as const,
         },
       },
     },
     async (req) => {
-      const { id } = req.params as { id: number };
-      const body = req.body as {
-        criteria: { begin: string; end: string };
-        order?: { direction?: string | null; property?: string | null } | null;
-        pageIndex: number;
-        pageSize: number;
-      };
+      const { id } = req.params;
+      const body = req.body;
       await vehicleInScope(db, callerOf(req), id);
       const { from, to } = timeRange(body.criteria.begin, body.criteria.end, 'criteria.');
       const column =
@@ -172,12 +172,19 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
         summary: "a vehicle's runs (trips) and stops over a time range, in time order",
         params: vehicleParams,
         body: rangeBody(),
-        response: { 200: { type: 'object', properties: { segments: listOf(segmentSchema) } } },
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['segments'],
+            properties: { segments: listOf(segmentSchema) },
+          } as const,
+        },
       },
     },
     async (req) => {
-      const { id } = req.params as { id: number };
-      const { begin, end } = req.body as { begin: string; end: string };
+      const { id } = req.params;
+      const { begin, end } = req.body;
       await vehicleInScope(db, callerOf(req), id);
       const { from, to } = timeRange(begin, end);
       const [trips, stops] = await Promise.all([tripsOverlapping(db, id, from, to), stopsOverlapping(db, id, from, to)]);
@@ -211,11 +218,16 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
         additionalProperties: false,
         required: ['vehicleId', 'end'],
         properties: { vehicleId: idParam, end: { type: 'string', format: 'date-time' } },
-      },
-      { type: 'object', properties: { trip: tripSchema, points: listOf(replayPointSchema) } },
+      } as const,
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['trip', 'points'],
+        properties: { trip: tripSchema, points: listOf(replayPointSchema) },
+      } as const,
     ),
     async (req) => {
-      const { vehicleId, end } = req.body as { vehicleId: number; end: string };
+      const { vehicleId, end } = req.body;
       await vehicleInScope(db, callerOf(req), vehicleId);
       const r =
         await sql<TripRow>`SELECT * FROM trip WHERE vehicle_id = ${vehicleId} AND end_time <= ${new Date(end)} ORDER BY end_time DESC LIMIT 1`.execute(
@@ -241,12 +253,16 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
       rangeBody({ vehicleId: idParam }, ['vehicleId']),
       {
         type: 'object',
+        additionalProperties: false,
+        required: ['points', 'trips', 'stops', 'summary'],
         properties: {
           points: listOf(replayPointSchema),
           trips: listOf(tripSchema),
           stops: listOf(stopSchema),
           summary: {
             type: 'object',
+            additionalProperties: false,
+            required: [...summarySchema.required, 'tripCount', 'idleS', 'fuelL'],
             properties: {
               ...summarySchema.properties,
               tripCount: { type: 'integer' },
@@ -255,10 +271,10 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
             },
           },
         },
-      },
+      } as const,
     ),
     async (req) => {
-      const { vehicleId, begin, end } = req.body as { vehicleId: number; begin: string; end: string };
+      const { vehicleId, begin, end } = req.body;
       await vehicleInScope(db, callerOf(req), vehicleId);
       const { from, to } = timeRange(begin, end);
       const { points, summary } = await simplifiedTrack(db, vehicleId, from, to, RANGE_TRACK_POINTS);
@@ -279,14 +295,17 @@ export function registerTripRoutes(app: FastifyInstance, { db }: ReportDeps): vo
     route(
       'the track in device-time order: every point (streamed) or, with maxPoints, simplified keeping stops and turns',
       rangeBody({ vehicleId: idParam, maxPoints: { type: 'integer', minimum: 2, maximum: MAX_REPLAY_POINTS } }, ['vehicleId']),
-      { type: 'object', properties: { points: listOf(replayPointSchema), stops: listOf(stopSchema), summary: summarySchema } },
+      replaySchema,
     ),
     async (req, reply) => {
-      const { vehicleId, begin, end, maxPoints } = req.body as { vehicleId: number; begin: string; end: string; maxPoints?: number };
+      const { vehicleId, begin, end, maxPoints } = req.body;
       await vehicleInScope(db, callerOf(req), vehicleId);
       const { from, to } = timeRange(begin, end);
       const stops = (await stopsOverlapping(db, vehicleId, from, to)).rows.map(stopOut);
-      if (maxPoints === undefined) return reply.type('application/json; charset=utf-8').send(streamReplay(db, vehicleId, from, to, stops));
+      // Every point is streamed as the same JSON, written piece by piece: a stream skips the
+      // serializer, so it is sent as what the typed send cannot describe.
+      if (maxPoints === undefined)
+        return reply.type('application/json; charset=utf-8').send(streamReplay(db, vehicleId, from, to, stops) as never);
       const { points, summary } = await simplifiedTrack(db, vehicleId, from, to, maxPoints);
       return { points, stops, summary };
     },

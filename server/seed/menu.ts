@@ -138,7 +138,7 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
       ...crud('subscription', '事件订阅'),
       ['重放订阅事件', 'subscription-replay'],
     ]),
-    page('转发链路', '/operation', 'forwarding', 'BranchesOutlined'),
+    page('转发链路', '/operation', 'forwarding', 'BranchesOutlined', crud('forwardLink', '转发链路')),
     page('商户信息', '/operation', 'business', 'ShopOutlined', crud('merchant', '商户')),
     page('企业信息', '/operation', 'businessInfo', 'BankOutlined', crud('businessInfo', '企业信息')),
     page('公告', '/operation', 'notice', 'SoundOutlined', crud('notice', '公告')),

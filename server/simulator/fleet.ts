@@ -2,9 +2,10 @@
  * A fleet of simulated terminals: each reports every interval, reconnects after a lost link and
  * sends its unacknowledged reports again, and now and then drives through a blind area (no
  * network for a while), after which it uploads the buffered reports as one 0x0704 type-1 batch.
+ * Its terminals take photos when asked and on a forward collision warning (terminal.ts).
  */
 
-import { MsgId, type DecodedMessage, type Jt808Version, type LocationInput } from '../telematics/jt808/codec';
+import { MEDIA_EVENTS, MsgId, type DecodedMessage, type Jt808Version, type LocationInput } from '../telematics/jt808/codec';
 import { ClosedError, NoReplyError, RefusedError, SimTerminal } from './terminal';
 import { uploadEvidence, withSafetyAlarm } from './safetyEvidence';
 import type { LatencyHistogram } from './latency';
@@ -34,8 +35,9 @@ export interface FleetOptions {
   /** Chance per report of entering a blind area (default 1/400; 0 disables). */
   outageChance?: number;
   /**
-   * Chance per report, while moving, of an active safety (ADAS or DSM) alarm announcing two
-   * attachments, which the terminal uploads when asked (default 0: off; the demo sets it).
+   * Chance per report, while moving, of an active safety (ADAS or DSM) alarm announcing its
+   * attachments, which the terminal uploads when asked (default 0: off; the demo sets it). A forward
+   * collision warning also sends a photo (0x0800, then 0x0801) as a collision alarm's.
    */
   safetyChance?: number;
   /** Log lines for humans (the CLI); silent when absent. */
@@ -70,6 +72,10 @@ export interface FleetStats {
   /** Successful connections (register when needed, authenticate), reconnections included. */
   connects: number;
 }
+
+/** The ADAS alarm type of a forward collision warning, and the 0x0800 event of a collision alarm's photo. */
+const FORWARD_COLLISION = 1;
+const COLLISION_EVENT = MEDIA_EVENTS.indexOf('collisionAlarm');
 
 /** Blind-area batches are split so each 0x0704 body stays within one packet. */
 const BATCH_ITEMS = 8;
@@ -207,6 +213,8 @@ class Member {
       return;
     }
     t.report(report); // buffered by the terminal itself while offline, sent again on reconnect
+    // A forward collision warning takes a photo, as a terminal set to photograph on a collision alarm does.
+    if (report.extras?.adas?.type === FORWARD_COLLISION && t.isOnline) void t.alarmPhoto(COLLISION_EVENT, report).catch(() => undefined);
     const obd = this.vehicle.obdRecord(this.clock);
     if (obd) t.reportObd(obd);
     t.resendUnacked();

@@ -1,14 +1,19 @@
 /**
  * The simulated fleet's active safety (苏标): now and then a moving vehicle's report carries an
- * ADAS or DSM alarm announcing two attachments; when the platform answers with 0x9208 the terminal
+ * ADAS or DSM alarm announcing three attachments; when the platform answers with 0x9208 the terminal
  * uploads them on the attachment link as a real one does (0x1210, 0x1211, data frames, 0x1212,
- * sending again what 0x9212 lists as missing): a picture it draws (a small BMP: road, lane marks and
- * the vehicle ahead) and a text file with the alarm's readings.
+ * sending again what 0x9212 lists as missing): a picture it draws (a small JPEG: road, lane marks
+ * and the vehicle ahead), a short clip (the shipped H.264 test clip, testClip.ts) and a text file
+ * with the alarm's readings.
  */
 
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { encode } from 'jpeg-js';
 import { decodePacket, encodeFrame, FrameSplitter, MsgId, type DecodedMessage, type LocationInput } from '../telematics/jt808/codec';
 import type { AdasInput, DsmInput } from '../telematics/jt808/messages/activeSafety';
+import { CLIP_DIR } from './testClip';
 import {
   ATTACHMENT_MSG,
   decodeFileDoneAnswer,
@@ -19,6 +24,11 @@ import {
 } from '../telematics/jt808/messages/attachmentUpload';
 
 const CHUNK = 64 * 1024;
+/** The files an alarm announces: a picture, a clip and a text (evidenceFiles). */
+const EVIDENCE_FILES = 3;
+/** The shipped clip, read once (the same bytes for every alarm: stored once, content-addressed). */
+let clip: Buffer | null = null;
+const testClip = () => (clip ??= fs.readFileSync(path.join(CLIP_DIR, 'testClip.h264')));
 
 /** The terminal id an identification carries: the phone's last 7 digits. */
 export const simTerminalId = (phone: string) => phone.slice(-7).padStart(7, '0');
@@ -32,7 +42,7 @@ function bcdTime(ms: number): string {
 
 /**
  * A report with an ADAS (forward collision, lane departure, headway) or DSM (phone, smoking,
- * distraction, fatigue) alarm announcing 2 attachments; `pick` in [0, 1) chooses which.
+ * distraction, fatigue) alarm announcing its attachments; `pick` in [0, 1) chooses which.
  */
 export function withSafetyAlarm(report: LocationInput, phone: string, alarmId: number, pick: number): LocationInput {
   const time = new Date(report.time as string | number | Date).getTime();
@@ -43,7 +53,7 @@ export function withSafetyAlarm(report: LocationInput, phone: string, alarmId: n
     longitude: report.longitude,
     time: new Date(time).toISOString(),
     vehicleStatus: 1,
-    identification: { terminalId: simTerminalId(phone), timeBcd: bcdTime(time), sequence: 0, attachments: 2 },
+    identification: { terminalId: simTerminalId(phone), timeBcd: bcdTime(time), sequence: 0, attachments: EVIDENCE_FILES },
   };
   const level = pick < 0.25 ? 2 : 1;
   if (pick < 0.5) {
@@ -67,32 +77,20 @@ export function withSafetyAlarm(report: LocationInput, phone: string, alarmId: n
   return { ...report, extras: { ...report.extras, dsm } };
 }
 
-/** A 96×64 24-bit BMP: sky, road, lane marks and a red vehicle ahead, shifted by `seed`. */
+/** A 96×64 JPEG: sky, road, lane marks and a red vehicle ahead, shifted by `seed`. */
 export function drawPicture(seed: number): Buffer {
   const w = 96;
   const h = 64;
-  const row = w * 3;
-  const pixels = Buffer.alloc(row * h);
+  const pixels = Buffer.alloc(w * h * 4, 0xff);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
-      const top = h - 1 - y; // BMP rows run bottom up
-      let c = top < 24 ? [235, 206, 135] : [90, 90, 90]; // BGR: sky, road
-      if (top >= 24 && Math.abs(x - w / 2) < 1 && (top + seed) % 6 < 3) c = [255, 255, 255];
-      const car = Math.abs(x - w / 2 - (seed % 9) + 4) < 10 && top > 30 && top < 44;
-      if (car) c = [40, 40, 200];
-      pixels.set(c, y * row + x * 3);
+      let c = y < 24 ? [135, 206, 235] : [90, 90, 90]; // RGB: sky, road
+      if (y >= 24 && Math.abs(x - w / 2) < 1 && (y + seed) % 6 < 3) c = [255, 255, 255];
+      const car = Math.abs(x - w / 2 - (seed % 9) + 4) < 10 && y > 30 && y < 44;
+      if (car) c = [200, 40, 40];
+      pixels.set(c, (y * w + x) * 4);
     }
-  const header = Buffer.alloc(54);
-  header.write('BM', 0, 'latin1');
-  header.writeUInt32LE(54 + pixels.length, 2);
-  header.writeUInt32LE(54, 10);
-  header.writeUInt32LE(40, 14);
-  header.writeInt32LE(w, 18);
-  header.writeInt32LE(h, 22);
-  header.writeUInt16LE(1, 26);
-  header.writeUInt16LE(24, 28);
-  header.writeUInt32LE(pixels.length, 34);
-  return Buffer.concat([header, pixels]);
+  return encode({ data: pixels, width: w, height: h }, 75).data;
 }
 
 interface SimFile {
@@ -101,11 +99,12 @@ interface SimFile {
   data: Buffer;
 }
 
-/** The two files of an alarm, named as 苏标 names them (type_channel_alarm_sequence_number.suffix). */
+/** The files of an alarm, named as 苏标 names them (type_channel_alarm_sequence_number.suffix). */
 export function evidenceFiles(alarmNumber: string, detail: object, seed: number): SimFile[] {
   return [
-    { name: `00_64_6401_0_${alarmNumber}.bmp`, type: 0, data: drawPicture(seed) },
-    { name: `03_64_6401_1_${alarmNumber}.txt`, type: 3, data: Buffer.from(JSON.stringify(detail)) },
+    { name: `00_64_6401_0_${alarmNumber}.jpg`, type: 0, data: drawPicture(seed) },
+    { name: `02_64_6401_1_${alarmNumber}.h264`, type: 2, data: testClip() },
+    { name: `03_64_6401_2_${alarmNumber}.txt`, type: 3, data: Buffer.from(JSON.stringify(detail)) },
   ];
 }
 

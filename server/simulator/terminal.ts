@@ -6,6 +6,8 @@
  * an attributes query (0x0107), keeps a temporary tracking (0x8202), its doors' lock (0x8500,
  * answered 0x0500 with its position), the areas and routes set on it (0x8600–0x8607), and takes an
  * upgrade package in packages (each acknowledged), answering 0x0108 "upgraded" once it is whole.
+ * It takes photos when asked (0x8801, answered 0x0805 with their media ids) and uploads them as
+ * multi-package 0x0801 (sending again the packages a 0x8800 lists), as it does a photo on an alarm.
  */
 
 import { EventEmitter } from 'node:events';
@@ -13,16 +15,21 @@ import net from 'node:net';
 import {
   decodePacket,
   encodeMessage,
+  encodeMessageFrames,
   FrameSplitter,
   MsgId,
   PARAM,
+  PHOTO_RECORD,
+  PHOTO_STOP,
   SubpackageAssembler,
   type DecodedMessage,
   type DriverIdentityBody,
   type Jt808BodyInput,
   type Jt808Version,
   type LocationInput,
+  type MediaEventBody,
   type ObdRecordInput,
+  type TakePhotoBody,
   type TerminalAttributesBody,
   type TerminalParam,
   type ResourceQueryBody,
@@ -32,6 +39,15 @@ import {
 import { OBD_RECORD_TYPE } from '../telematics/store/obdRecords';
 import type { LatencyHistogram } from './latency';
 import { ATTACHMENT_MSG } from '../telematics/jt808/messages/attachmentUpload';
+import { drawPhoto, type PhotoShot } from './photo';
+
+/** Body bytes per package of a media upload (the standard allows up to 1023). */
+const MEDIA_PACKAGE_BYTES = 1000;
+/** Rounds of sending again what the platform lists missing before a media upload gives up. */
+const MEDIA_ROUNDS = 3;
+/** 0x0801 type and format codes of a JPEG photo. */
+const IMAGE = 0;
+const JPEG = 0;
 
 export interface SimTerminalOptions {
   host: string;
@@ -51,6 +67,10 @@ export interface SimTerminalOptions {
   currentLocation?: () => LocationInput;
   /** Records, per acknowledged position report, the time from its (last) sending to its acknowledgement. */
   ackLatency?: Pick<LatencyHistogram, 'record'>;
+  /** Draws the photo of a shot (default: drawPhoto, labelled with the terminal number). */
+  photo?: (shot: PhotoShot) => Buffer;
+  /** How long to wait for the platform's 0x8800 to a media upload (default 30 s). */
+  mediaTimeoutMs?: number;
 }
 
 /** A temporary tracking asked by 0x8202: report every `interval` s until `until` (ms). */
@@ -86,6 +106,8 @@ export interface SimTerminalStats {
   obdAcked: number;
   resent: number;
   commands: number;
+  /** Media uploads the platform answered complete (0x8800 with nothing missing). */
+  mediaUploaded: number;
 }
 
 interface Unacked {
@@ -122,7 +144,7 @@ function factoryParams(host: string, port: number): TerminalParam[] {
 
 /** Events: 'command' (decoded platform message), 'close'. */
 export class SimTerminal extends EventEmitter {
-  readonly stats: SimTerminalStats = { positions: 0, acked: 0, obdRecords: 0, obdAcked: 0, resent: 0, commands: 0 };
+  readonly stats: SimTerminalStats = { positions: 0, acked: 0, obdRecords: 0, obdAcked: 0, resent: 0, commands: 0, mediaUploaded: 0 };
   /** Device times (ms) of acknowledged positions, when keepAcked. */
   readonly ackedTimes: number[] = [];
   authCode: string | undefined;
@@ -149,6 +171,10 @@ export class SimTerminal extends EventEmitter {
   recordings: ((q: ResourceQueryBody) => VideoResource[]) | null = null;
   /** The upgrade packages it received whole (0x8108), answered 0x0108 upgraded. */
   readonly upgrades: Array<{ type: number; version: string; size: number }> = [];
+  /** The next media id it gives a photo (ids count up across reconnects, as in flash). */
+  private nextMediaId = 1;
+  /** Media uploads waiting for the platform's 0x8800, by media id. */
+  private readonly mediaAnswers = new Map<number, (missing: number[] | null) => void>();
   /** Packages of long platform messages (an upgrade of up to 8 MB). */
   private readonly assembler = new SubpackageAssembler({ maxBytes: 9 * 1024 * 1024, maxSets: 2 });
 
@@ -187,6 +213,8 @@ export class SimTerminal extends EventEmitter {
       if (this.socket === socket) this.socket = undefined;
       for (const [, w] of this.waiting) w(closedMarker);
       this.waiting.clear();
+      for (const [, w] of this.mediaAnswers) w(null);
+      this.mediaAnswers.clear();
       this.emit('close');
     });
     if (!this.authCode) {
@@ -248,6 +276,47 @@ export class SimTerminal extends EventEmitter {
     return this.sendTracked({ msgId: MsgId.DriverIdentity, body }, []);
   }
 
+  /**
+   * Uploads one media file as 0x0801 in packages, sending again what the platform's 0x8800 lists
+   * missing; resolves true once it answers with nothing missing, false when the link closes, the
+   * platform stays silent or packages are still missing after a few rounds.
+   */
+  async uploadMedia(head: MediaEventBody, data: Buffer, location?: LocationInput, packageBytes = MEDIA_PACKAGE_BYTES): Promise<boolean> {
+    if (!this.online || !this.socket) return false;
+    const first = (this.serial + 1) & 0xffff;
+    const at = location ?? this.opts.currentLocation?.() ?? this.lastLocation ?? nowhere();
+    const frames = encodeMessageFrames(
+      { phone: this.opts.phone, serial: first, version: this.version },
+      { msgId: MsgId.MediaData, body: { ...head, location: at, data } },
+      { maxPacketBody: packageBytes },
+    );
+    this.serial = (first + frames.length - 1) & 0xffff;
+    let send = frames;
+    for (let round = 0; round < MEDIA_ROUNDS; round++) {
+      const answered = this.mediaAnswer(head.mediaId);
+      for (const f of send) this.socket?.write(f);
+      const missing = await answered;
+      if (missing === null) return false;
+      if (!missing.length) {
+        this.stats.mediaUploaded++;
+        return true;
+      }
+      send = missing.flatMap((i) => frames[i - 1] ?? []);
+    }
+    return false;
+  }
+
+  /**
+   * A photo on an alarm, as terminals take one: the 0x0800 event (kept until acknowledged, like its
+   * reports), then the photo uploaded. Resolves as uploadMedia does.
+   */
+  async alarmPhoto(event: number, location: LocationInput, channel = 1): Promise<boolean> {
+    const head: MediaEventBody = { mediaId: this.takeMediaId(), type: IMAGE, format: JPEG, event, channel };
+    this.sendTracked({ msgId: MsgId.MediaEvent, body: head }, []);
+    const time = new Date(location.time as string | number | Date).getTime();
+    return this.uploadMedia(head, this.drawShot({ time, channel }), location);
+  }
+
   heartbeat(): void {
     if (this.online) this.write({ msgId: MsgId.Heartbeat });
   }
@@ -293,6 +362,54 @@ export class SimTerminal extends EventEmitter {
   /** Abrupt loss of the link (no FIN handshake wait). */
   destroy(): void {
     this.socket?.destroy();
+  }
+
+  private takeMediaId(): number {
+    const id = this.nextMediaId;
+    this.nextMediaId = (this.nextMediaId % 0xffffffff) + 1;
+    return id;
+  }
+
+  private drawShot(shot: Omit<PhotoShot, 'label'>): Buffer {
+    const label = `FS ${this.opts.phone.slice(-7)}`;
+    return (this.opts.photo ?? drawPhoto)({ ...shot, label });
+  }
+
+  /** Resolves with the packages a 0x8800 for this media lists missing, or null (closed link, no answer in time). */
+  private mediaAnswer(mediaId: number): Promise<number[] | null> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(null), this.opts.mediaTimeoutMs ?? 30_000);
+      timer.unref();
+      const done = (missing: number[] | null) => {
+        clearTimeout(timer);
+        if (this.mediaAnswers.get(mediaId) === done) this.mediaAnswers.delete(mediaId);
+        resolve(missing);
+      };
+      this.mediaAnswers.get(mediaId)?.(null);
+      this.mediaAnswers.set(mediaId, done);
+    });
+  }
+
+  /**
+   * 0x8801: answered 0x0805 with the ids of the photos it will take (stop and record-video are
+   * answered with none); unless asked to keep them, each is then taken `interval` s after the one
+   * before and uploaded.
+   */
+  private takePhotos(serial: number, body: TakePhotoBody): void {
+    const photos = body.command === PHOTO_STOP || body.command === PHOTO_RECORD ? 0 : body.command;
+    const ids = Array.from({ length: photos }, () => this.takeMediaId());
+    this.write({ msgId: MsgId.TakePhotoResponse, body: { replySerial: serial, result: 0, mediaIds: ids } });
+    if (body.save === 1 || !ids.length) return;
+    void (async () => {
+      for (const [i, mediaId] of ids.entries()) {
+        if (i > 0 && body.interval > 0) await new Promise((r) => setTimeout(r, body.interval * 1000).unref());
+        if (!this.online) return;
+        const here = this.opts.currentLocation?.() ?? this.lastLocation ?? nowhere();
+        const data = this.drawShot({ time: Date.now(), channel: body.channel, resolution: body.resolution, quality: body.quality });
+        const head = { mediaId, type: IMAGE, format: JPEG, event: 0, channel: body.channel };
+        await this.uploadMedia(head, data, { ...here, time: Date.now() });
+      }
+    })();
   }
 
   private sendTracked(message: Jt808BodyInput, positions: LocationInput[], obd = 0): boolean {
@@ -413,6 +530,14 @@ export class SimTerminal extends EventEmitter {
           else this.write({ msgId: MsgId.TerminalResponse, body: { replySerial: m.serial, replyMsgId: m.msgId, result: 3 } });
           this.stats.commands++;
           this.emit('command', m);
+          break;
+        case MsgId.TakePhoto:
+          this.takePhotos(m.serial, m.body);
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.MediaDataResponse:
+          this.mediaAnswers.get(m.body.mediaId)?.(m.body.missing);
           break;
         case MsgId.QueryAttributes:
           this.write({ msgId: MsgId.AttributesResponse, body: this.attributes() });

@@ -15,6 +15,7 @@ import type { DB } from '../platform/db/tables';
 import type { FrameTap } from '../platform/telemetry';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NatsDownlink, serveDownlink } from './cluster/downlink';
+import { upgradeBytes } from './commands/upgradeBytes';
 import { CommandService } from './commands/service';
 import { AttachmentRequester } from './attachments/requests';
 import { AttachmentServer } from './attachments/server';
@@ -143,7 +144,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
       })
     : null;
   const downlink = gateway && opts.nats ? new NatsDownlink(opts.nats) : gateway;
-  const stopServing = gateway && opts.nats ? serveDownlink(opts.nats, gateway) : () => undefined;
+  const stopServing = gateway && opts.nats ? serveDownlink(opts.nats, gateway, upgradeBytes(db)) : () => undefined;
   // Finished commands and new media go out on the bus (event subscriptions queue them).
   const commands = downlink ? new CommandService(db, downlink, undefined, (f) => bus.publish('command.finished', f)) : null;
   gateway?.on('mediaStored', (m: MediaStored) => bus.publish('media.stored', m));

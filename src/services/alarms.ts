@@ -1,6 +1,7 @@
 import type { Page } from './passport';
 import { NONE } from '../../schemas/kit/authority';
 import { call } from './http/call';
+import { mediaFile } from './media';
 import { downloadSheet, type DownloadWatch } from './sheet';
 
 /** The console's alarm calls (server/alarmCentre): the list, handling with a note. */
@@ -68,13 +69,19 @@ export const exportAlarms = (criteria: AlarmCriteria, watch?: DownloadWatch) =>
     watch,
   );
 
-/** One file a terminal uploaded for an active safety alarm (server/telematics/attachments). */
+/**
+ * One file of an alarm's evidence: an active safety attachment the terminal uploaded for it
+ * (server/telematics/attachments), or a photo or clip it took for the alarm (0x0801, server/telematics/media).
+ */
 export interface AlarmEvidence {
   id: number;
+  source: 'attachment' | 'media';
   name: string;
   kind: 'picture' | 'audio' | 'video' | 'text' | 'other';
   contentType: string;
   bytes: number;
+  /** When the terminal took it (media with a position), else null. */
+  takenAt: string | null;
   receivedAt: string;
   url: string;
 }
@@ -82,5 +89,7 @@ export interface AlarmEvidence {
 export const alarmEvidence = (id: number) =>
   call<{ data: AlarmEvidence[] }>(`/vehicle/alarm/${id}/evidence`, { method: 'GET', quiet: true });
 /** One evidence file's bytes (the console shows it from a blob: the request carries the session). */
-export const evidenceFile = (id: number) =>
-  call<Blob>(`/vehicle/attachment/${id}/content`, { method: 'GET', responseType: 'blob', quiet: true });
+export const evidenceFile = (f: Pick<AlarmEvidence, 'id' | 'source'>) =>
+  f.source === 'media'
+    ? mediaFile(f.id)
+    : call<Blob>(`/vehicle/attachment/${f.id}/content`, { method: 'GET', responseType: 'blob', quiet: true });

@@ -5,7 +5,7 @@ import { UPGRADE_CODE } from './upgrades';
 /** Downlink commands to a terminal (server/telematics/commands): sent, then followed until it answers. */
 
 export type CommandKind =
-  'location' | 'text' | 'control' | 'params' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade';
+  'location' | 'text' | 'control' | 'params' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade' | 'photo';
 export const COMMAND_STATUSES = ['pending', 'acked', 'failed', 'timeout'] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
@@ -16,6 +16,8 @@ export interface TerminalCommand {
   createdAt?: string;
   answeredAt?: string;
   result?: number | null;
+  /** What was asked (without the wait). */
+  request?: unknown;
   response?: unknown;
 }
 
@@ -37,10 +39,62 @@ export type CommandBody =
   /** A platform fence set on the terminal as its own area, or deleted from it. */
   | { kind: 'fence'; fenceId: number; action: 'set' | 'delete' }
   /** 0x8108 in packets, needs the upgrade code; the terminal's 0x0108 result ends it. */
-  | { kind: 'upgrade'; packageId: number };
+  | { kind: 'upgrade'; packageId: number }
+  /** 0x8801; the answer (0x0805) names the photos' media ids, their uploads follow (commandPhotos). */
+  | ({ kind: 'photo' } & PhotoRequest);
+
+export interface PhotoRequest {
+  channel: number;
+  count: number;
+  /** Seconds between photos. */
+  interval: number;
+  /** 0x8801 resolution code (PHOTO_RESOLUTIONS). */
+  resolution: number;
+  /** 1 (best) .. 10. */
+  quality: number;
+  /** Kept on the terminal, not uploaded. */
+  save: boolean;
+}
+
+/** 0x8801 resolution codes and their size, as the dialog offers them (the standard's order). */
+export const PHOTO_RESOLUTIONS: ReadonlyArray<{ code: number; size: string }> = [
+  { code: 1, size: '320×240' },
+  { code: 2, size: '640×480' },
+  { code: 3, size: '800×600' },
+  { code: 4, size: '1024×768' },
+  { code: 5, size: '176×144' },
+  { code: 6, size: '352×288' },
+  { code: 7, size: '704×288' },
+  { code: 8, size: '704×576' },
+];
+/** Most photos one command asks for (the server's bound). */
+export const PHOTO_MAX_COUNT = 10;
+/** The take-photo answer's results (0x0805), `console.command.photoResults.<result>`. */
+export const PHOTO_RESULTS = ['ok', 'failed', 'channelUnsupported'] as const;
+
+/** One uploaded photo, as the media routes list it. */
+export interface MediaItem {
+  id: number;
+  mediaId: number;
+  channel: number;
+  takenAt: string | null;
+  receivedAt: string;
+  bytes: number;
+}
 
 /** The command dialog's choices, each one command kind ('doors' is vehicleControl); `console.command.<choice>` names it. */
-export const COMMAND_CHOICES = ['location', 'text', 'params', 'control', 'attributes', 'tracking', 'doors', 'fence', 'upgrade'] as const;
+export const COMMAND_CHOICES = [
+  'location',
+  'text',
+  'params',
+  'control',
+  'attributes',
+  'tracking',
+  'doors',
+  'fence',
+  'photo',
+  'upgrade',
+] as const;
 export type CommandChoice = (typeof COMMAND_CHOICES)[number];
 
 /** The general answer's results (0x0001): done, failed, message error, not supported. */
@@ -84,6 +138,14 @@ export function answeredDoorsLocked(c: TerminalCommand): boolean | null {
   return c.status === 'acked' && typeof r?.doorsLocked === 'boolean' ? r.doorsLocked : null;
 }
 
+/** What a terminal answered to a take-photo command (0x0805): its result and the photos' media ids. */
+export function answeredPhoto(c: TerminalCommand): { result: string; mediaIds: number[] } | null {
+  const r = c.response as { photo?: string | number; mediaIds?: number[] } | undefined;
+  return c.kind === 'photo' && r?.photo !== undefined && Array.isArray(r.mediaIds)
+    ? { result: String(r.photo), mediaIds: r.mediaIds }
+    : null;
+}
+
 /** The parameters a terminal answered to readParams (0x0104). */
 export function answeredParams(c: TerminalCommand): ParamValue[] | null {
   const r = c.response as { params?: ParamValue[] } | undefined;
@@ -104,6 +166,14 @@ export function sendCommand(terminalId: number, body: CommandBody, waitMs = 10_0
     skipErrorHandler: true,
   });
 }
+
+/** The photos a take-photo command brought so far, and how many its answer named. */
+export const commandPhotos = (terminalId: number, commandId: number) =>
+  call<{ data: MediaItem[]; expected: number }>(`/vehicle/terminal/${terminalId}/command/${commandId}/photos`, {
+    method: 'GET',
+    quiet: true,
+  });
+export { mediaFile } from './media';
 
 export const commandById = (terminalId: number, commandId: number) =>
   call<TerminalCommand>(`/vehicle/terminal/${terminalId}/command/${commandId}`, { method: 'GET', skipErrorHandler: true });

@@ -3,7 +3,7 @@ import { call } from './http/call';
 import type { LedgerCriteria } from './reports';
 
 /** Who drove a row, by IC card session: null when no session covers it (unassigned). */
-export type DriverRef = { driverId: number | null; driverName: string | null; cardNo: string } | null;
+export type { DriverRef } from '../../schemas/kit/trips';
 
 /** A card read by a vehicle in scope that no driver holds, per card and vehicle. */
 export interface UnknownCard {

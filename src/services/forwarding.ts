@@ -1,3 +1,5 @@
+import { schemaEntities } from '../../schemas/generated/registry';
+import { callEntity, type Row } from './entity';
 import { call } from './http/call';
 
 /** The forwarding links of the caller's subtree with their live state (GET /api/vehicle/forwarding). */
@@ -38,3 +40,15 @@ export interface ForwardingLink {
 }
 
 export const listForwardingLinks = () => call<ForwardingLink[]>('/vehicle/forwarding', { method: 'GET' });
+
+const linkSchema = schemaEntities.forwardLink;
+/** The action codes guarding a link's management (schemas/forwardLink.schema.json). */
+export const FORWARD_LINK_CODES = {
+  add: linkSchema['x-entity'].permissions.create,
+  edit: linkSchema['x-entity'].permissions.update,
+  remove: linkSchema['x-entity'].permissions.remove,
+};
+/** One link's settings, for its edit form (the password never comes back). */
+export const getForwardLink = (id: number) => callEntity<Row>(linkSchema, 'get', { id });
+export const setForwardLinkEnabled = (id: number, enabled: boolean) => callEntity<Row>(linkSchema, 'update', { id, data: { enabled } });
+export const deleteForwardLink = (id: number) => callEntity<void>(linkSchema, 'remove', { id });

@@ -2,61 +2,14 @@ import type { Page } from '../../schemas/kit/entity';
 import type { ObdMessage, PositionMessage } from '../../schemas/kit/telemetry';
 import type { LiveRaisedAlarm } from '../../schemas/kit/monitor';
 import type { Row } from './entity';
-import type { DriverRef } from './drivers';
+import type { Replay, Segment, Trip } from '../../schemas/kit/trips';
 import { call } from './http/call';
 import type { MonitorItem } from './monitor';
 
 /** One vehicle's reports (server/reports: tripRoutes, dashboardRoutes, ledgerRoutes; the alarm and policy lists). */
 
-export interface TripPoint {
-  latitude: number;
-  longitude: number;
-  time: string;
-}
-
-export interface Trip {
-  id: number;
-  vehicleId: number;
-  begin: string;
-  end: string;
-  durationS: number;
-  distanceKm: number;
-  fuelL: number | null;
-  idleS: number;
-  maxSpeed: number;
-  avgSpeed: number;
-  start: TripPoint;
-  stop: TripPoint;
-  /** Who drove, by IC card session (absent on answers that do not attribute). */
-  driver?: DriverRef;
-}
-
-export interface Segment {
-  kind: 'run' | 'stop';
-  begin: string;
-  end: string;
-  durationS: number;
-  distanceKm?: number;
-  latitude?: number;
-  longitude?: number;
-}
-
-/** [ISO time, latitude, longitude, speed km/h, direction °, ACC on]. */
-export type ReplayPoint = [string, number, number, number, number, boolean];
-
-export interface Stop {
-  begin: string;
-  end: string;
-  durationS: number;
-  latitude: number;
-  longitude: number;
-}
-
-export interface Replay {
-  points: ReplayPoint[];
-  stops: Stop[];
-  summary: { distanceKm: number; durationS: number; maxSpeed: number };
-}
+/** The trip and track answers, typed by the schemas the server answers by. */
+export type { Trip, TripPlace as TripPoint, Segment, ReplayPoint, Stop, Replay } from '../../schemas/kit/trips';
 
 export interface Range {
   begin: string;

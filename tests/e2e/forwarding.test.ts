@@ -30,7 +30,8 @@ const suite = useConsoleSuite({
       [superior.port, account.accessCode, account.userId, account.password],
     );
     await c.end();
-    return { DATABASE_URL: db.url };
+    // The superior runs on this machine: the outbound address guard refuses loopback unless allowed.
+    return { DATABASE_URL: db.url, FORWARD_ALLOW: '127.0.0.1' };
   },
 });
 afterAll(async () => {

@@ -58,9 +58,9 @@ async function historyOf(
  * the window's dirty range (the marks the pass took) is new. One before it is new too, unless it
  * was found in history only because the alarms' settings changed (a policy added or lowered, a
  * fence drawn, which rebuilds the window's history): every report it was decided from was judged
- * by the settings before (historyOf). Such an alarm is stored and listed but not announced
+ * by the settings before (historyOf), and ended. Such an alarm is stored and listed but not announced
  * (`alarm.announced` false), or an edited policy would replay hours of a vehicle's past as fresh
- * alarms. Anything else found before the dirty range is new data's doing: a report read before its
+ * alarms; one still open is announced, as its vehicle breaks the new settings now. Anything else found before the dirty range is new data's doing: a report read before its
  * mark was written (stored a moment before, a blind-area upload under way), or one whose rule reads
  * ahead of the moment it fires (a drain's standing levels). Without a dirty range (a rebuild asked
  * for by hand) every one is announced. Returns the announced per window, in order; two statements
@@ -79,7 +79,7 @@ export async function newlyDecided(
     for (const alarm of stored) {
       const at = firedAt.get(alarmKey(0, alarm.type, alarm.subject, alarm.begin)) ?? alarm.begin;
       const decided = Math.min(firstFrom(read.positions, at), firstFrom(read.obdRecords, at));
-      if (decided >= dirty.from) continue;
+      if (decided >= dirty.from || alarm.end === null) continue; // still open: the vehicle breaks the settings now
       // From the report before its begin (an ignition's had the ACC off).
       const first = firstAtOrAfter(read.positions, alarm.begin);
       const before = first > 0 ? read.positions[first - 1] : read.before;

@@ -145,12 +145,14 @@ function dayRows(
   const maxCoolantC = maxCoolantOf(healthTally);
   const health = healthIndex({ faults, minBatteryV, maxCoolantC, alarmCount });
   const v = w.vehicle.vehicleId;
-  // One row per (kind, begin): two alarms of a kind beginning together are one event of count 2.
+  // One row per (kind, begin): two alarms of a kind beginning together are one event of count 2, but
+  // bit 3 in the report of a driver monitor's item is that item.
   const alarmMarks = new Map<string, EventMark>();
+  const monitorAt = new Set(alarms.filter((a) => ALARM_EVENTS[a.type] === 'distraction' && a.type !== 'DangerWarning').map((a) => +a.b));
   for (const a of alarms) {
     const kind = ALARM_EVENTS[a.type];
-    if (!kind || !a.fired_today) continue;
     const at = Number(a.b);
+    if (!kind || !a.fired_today || (a.type === 'DangerWarning' && monitorAt.has(at))) continue;
     const key = `${kind}:${at}`;
     const known = alarmMarks.get(key);
     if (known) known.count++;

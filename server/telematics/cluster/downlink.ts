@@ -16,8 +16,13 @@
  *
  * Commands themselves are not queued in JetStream: a command is for a terminal online now, and
  * its durable record is the terminal_command row its sender wrote.
+ *
+ * A command's bytes (JSON has none) travel as base64, and those beyond INLINE_BYTES by their
+ * SHA-256 alone: the only such payload is an upgrade package (up to 8 MB, beyond NATS's 1 MB
+ * messages), which the holder reads from the database where its upload stored it.
  */
 
+import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Downlink } from '../commands/service';
@@ -25,9 +30,40 @@ import type { Dispatched, SessionEnded, SessionOpened, TerminalResponse } from '
 import type { Jt808Gateway } from '../gateway/server';
 import type { Jt808BodyInput } from '../jt808/codec';
 
+/** Bytes above this go by their SHA-256 (NATS's default message limit is 1 MB). */
+const INLINE_BYTES = 256 * 1024;
+/** Reads bytes by their SHA-256 (the upgrade packages), null when none are stored so. */
+export type BytesBySha256 = (sha256: string) => Promise<Buffer | null>;
+
+const isPlain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The message with its Buffers as `{$b64}` or `{$sha256}` (JSON.stringify would write them as arrays of numbers). */
+export function toWire(v: unknown): unknown {
+  if (Buffer.isBuffer(v))
+    return v.length > INLINE_BYTES ? { $sha256: crypto.createHash('sha256').update(v).digest('hex') } : { $b64: v.toString('base64') };
+  if (Array.isArray(v)) return v.map(toWire);
+  return isPlain(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toWire(x)])) : v;
+}
+
+/** Bytes a command named by their SHA-256 that are not stored here (the package deleted meanwhile). */
+class BytesGone extends Error {}
+
+/** The message again, its bytes read back. */
+export async function fromWire(v: unknown, bytesBy: BytesBySha256): Promise<unknown> {
+  if (Array.isArray(v)) return Promise.all(v.map((x) => fromWire(x, bytesBy)));
+  if (!isPlain(v)) return v;
+  if (typeof v.$b64 === 'string') return Buffer.from(v.$b64, 'base64');
+  if (typeof v.$sha256 === 'string') {
+    const bytes = await bytesBy(v.$sha256);
+    if (!bytes) throw new BytesGone(v.$sha256);
+    return bytes;
+  }
+  return Object.fromEntries(await Promise.all(Object.entries(v).map(async ([k, x]) => [k, await fromWire(x, bytesBy)])));
+}
+
 type Request =
   | { op: 'online' }
-  | { op: 'send'; message: Jt808BodyInput }
+  | { op: 'send'; message: unknown }
   | { op: 'disconnect'; reason: string }
   | { op: 'rebind' }
   | { op: 'takeover'; remoteAddress: string | null };
@@ -38,11 +74,30 @@ const REQUEST_TIMEOUT_MS = 3000;
 /** Outside the bus stream's subjects (`fleet.>`): JetStream would store the requests and answer them itself. */
 export const DOWNLINK_PREFIX = 'fleetctl';
 
-/** Worker side: serves the terminals `gateway` holds. Returns the function that stops serving. */
-export function serveDownlink(nc: NatsConnection, gateway: Jt808Gateway, prefix = DOWNLINK_PREFIX): () => void {
+/** No bytes stored by their SHA-256 (a process with no database at hand). */
+const noStoredBytes: BytesBySha256 = async () => null;
+
+/**
+ * Worker side: serves the terminals `gateway` holds, reading large bytes of a command with
+ * `bytesBy`. Returns the function that stops serving.
+ */
+export function serveDownlink(
+  nc: NatsConnection,
+  gateway: Jt808Gateway,
+  bytesBy: BytesBySha256 = noStoredBytes,
+  prefix = DOWNLINK_PREFIX,
+): () => void {
   const subs = new Map<number, Subscription>();
   const reply = async (terminalId: number, req: Request): Promise<Reply> => {
-    if (req.op === 'send') return { sent: gateway.dispatch(terminalId, req.message) };
+    if (req.op === 'send') {
+      try {
+        // The sender's toWire of a Jt808BodyInput: the same shape with its bytes back.
+        return { sent: gateway.dispatch(terminalId, (await fromWire(req.message, bytesBy)) as Jt808BodyInput) };
+      } catch (e) {
+        if (e instanceof BytesGone) return { sent: null }; // nothing to send: as though offline
+        throw e;
+      }
+    }
     if (req.op === 'disconnect') return { disconnected: gateway.disconnect(terminalId, req.reason) };
     if (req.op === 'rebind') return { rebound: (await gateway.rebind([terminalId])) > 0 };
     if (req.op === 'takeover') return { mayTakeOver: await gateway.yieldsTo(terminalId, req.remoteAddress) };
@@ -159,7 +214,7 @@ export class NatsDownlink extends EventEmitter implements Downlink {
   }
 
   async dispatch(terminalId: number, message: Jt808BodyInput): Promise<Dispatched | null> {
-    const r = await this.ask(terminalId, { op: 'send', message });
+    const r = await this.ask(terminalId, { op: 'send', message: toWire(message) });
     return r !== null && 'sent' in r ? r.sent : null;
   }
 

@@ -1,6 +1,6 @@
 /**
  * Downlink routes: /api/vehicle/terminal/{id}/command/{location|params|text|control|readParams|
- * attributes|tracking|vehicleControl|fence} send a command to a terminal in the caller's organisation
+ * attributes|tracking|vehicleControl|fence|photo} send a command to a terminal in the caller's organisation
  * subtree (406 when it is offline), each audited (`terminalCommand`); GET …/command and
  * …/command/{commandId} read the commands and the terminal's answers.
  */
@@ -12,9 +12,18 @@ import { NONE } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
 import { AppError, invalid, notFound } from '../../platform/http/errors';
 import { terminalById } from '../gateway/terminals';
-import { CONTROL_COMMAND, encodeGbk, MsgId, VEHICLE_CONTROL_DOORS, type Jt808BodyInput, type TerminalParam } from '../jt808/codec';
+import {
+  CONTROL_COMMAND,
+  encodeGbk,
+  MsgId,
+  PHOTO_RESOLUTIONS,
+  VEHICLE_CONTROL_DOORS,
+  type Jt808BodyInput,
+  type TerminalParam,
+} from '../jt808/codec';
 import { auditRequest } from '../../platform/audit';
 import { fenceMessage, type FenceAction } from './fenceAreas';
+import { registerCommandPhotosRoute } from './photoRoutes';
 import type { CommandKind, CommandService } from './service';
 import { pathInSubtree } from '../../platform/scope';
 
@@ -23,6 +32,8 @@ type SimpleKind = Exclude<CommandKind, 'upgrade'>;
 const LABELS = 'telematics.fields';
 /** Longest wait a caller may ask for before the answer (the command itself stays tracked). */
 const MAX_WAIT_MS = 15_000;
+/** Most photos one take-photo command asks for. */
+export const PHOTO_MAX_COUNT = 10;
 
 export const terminalParams = {
   type: 'object',
@@ -109,6 +120,26 @@ const bodies: Record<SimpleKind, Record<string, unknown>> = {
       action: { type: 'string', enum: ['set', 'delete'] },
     },
   },
+  // 0x8801: `count` photos `interval` s apart, uploaded at once (0x0801) unless `save` keeps them on
+  // the terminal; the answer (0x0805) lists their media ids. The console asks for a few photos:
+  // recording (0xFFFF) and stop (0) are not photo commands.
+  photo: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      waitMs,
+      channel: { type: 'integer', minimum: 1, maximum: 255, default: 1 },
+      count: { type: 'integer', minimum: 1, maximum: PHOTO_MAX_COUNT, default: 1 },
+      interval: { type: 'integer', minimum: 0, maximum: 3600, default: 0 },
+      resolution: { type: 'integer', enum: Object.keys(PHOTO_RESOLUTIONS).map(Number), default: 1 },
+      quality: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
+      save: { type: 'boolean', default: false },
+      brightness: { type: 'integer', minimum: 0, maximum: 255, default: 128 },
+      contrast: { type: 'integer', minimum: 0, maximum: 127, default: 64 },
+      saturation: { type: 'integer', minimum: 0, maximum: 127, default: 64 },
+      chroma: { type: 'integer', minimum: 0, maximum: 255, default: 128 },
+    },
+  },
   control: {
     type: 'object',
     additionalProperties: false,
@@ -160,6 +191,24 @@ export function commandMessage(kind: Exclude<SimpleKind, 'fence'>, body: Record<
       const lock = body.doors === 'lock';
       return { msgId: MsgId.VehicleControl, body: { flag: lock ? 1 : 0, items: [{ type: VEHICLE_CONTROL_DOORS, value: lock ? 0 : 1 }] } };
     }
+    case 'photo': {
+      const n = (k: string) => body[k] as number;
+      return {
+        msgId: MsgId.TakePhoto,
+        body: {
+          channel: n('channel'),
+          command: n('count'),
+          interval: n('interval'),
+          save: body.save ? 1 : 0,
+          resolution: n('resolution'),
+          quality: n('quality'),
+          brightness: n('brightness'),
+          contrast: n('contrast'),
+          saturation: n('saturation'),
+          chroma: n('chroma'),
+        },
+      };
+    }
     case 'location':
       return { msgId: MsgId.LocationQuery };
     case 'params':
@@ -190,6 +239,7 @@ export async function scopedTerminal(db: Kysely<DB>, req: FastifyRequest): Promi
 /** `commands` is null when the gateway is disabled: every terminal is then offline. */
 export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, commands: CommandService | null): void {
   const base = '/api/vehicle/terminal/:id/command';
+  registerCommandPhotosRoute(app, db);
   for (const kind of Object.keys(bodies) as SimpleKind[]) {
     app.post(
       `${base}/${kind}`,

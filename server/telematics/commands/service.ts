@@ -1,7 +1,7 @@
 /**
  * Downlink commands: a row per command (pending → acked / failed / timeout), sent through the
  * terminal's live session and completed by the terminal's answer (0x0001, 0x0201 for 0x8201,
- * 0x0104 for 0x8104 / 0x8106). A command whose session ends before it answers fails at once
+ * 0x0104 for 0x8104 / 0x8106, 0x0805 for 0x8801). A command whose session ends before it answers fails at once
  * (response `{reason: 'sessionClosed'}`): a new session would never answer the old serial.
  */
 
@@ -22,10 +22,10 @@ export interface Downlink {
   on(event: 'sessionEnded', listener: (e: SessionEnded) => void): unknown;
   off(event: 'sessionEnded', listener: (e: SessionEnded) => void): unknown;
 }
-import { locationToJson, MsgId, UPGRADE_RESULTS, type Jt808BodyInput } from '../jt808/codec';
+import { locationToJson, MsgId, TAKE_PHOTO_RESULTS, UPGRADE_RESULTS, type Jt808BodyInput } from '../jt808/codec';
 
 export type CommandKind =
-  'location' | 'params' | 'text' | 'control' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade';
+  'location' | 'params' | 'text' | 'control' | 'readParams' | 'attributes' | 'tracking' | 'vehicleControl' | 'fence' | 'upgrade' | 'photo';
 export type CommandStatus = 'pending' | 'acked' | 'failed' | 'timeout';
 
 export interface CommandView {
@@ -252,6 +252,7 @@ const unserialedKey = (terminalId: number, msgId: number) => `${terminalId}:m${m
 /** What a command keeps of the terminal's answer. */
 function responseOf(r: TerminalResponse): unknown {
   if (r.attributes !== undefined) return { attributes: r.attributes };
+  if (r.mediaIds) return { photo: TAKE_PHOTO_RESULTS[r.result] ?? r.result, mediaIds: r.mediaIds };
   if (r.upgrade) return { upgrade: { type: r.upgrade.type, result: UPGRADE_RESULTS[r.upgrade.result] ?? r.upgrade.result } };
   if (r.location) {
     const location = locationToJson(r.location);

@@ -6,8 +6,8 @@
  *   POST /api/vehicle/terminal/{id}/command/upgrade  send one to a terminal: 0x8108 in packages of
  *        1023 bytes, each acknowledged by the terminal; its 0x0108 result ends the command
  *   GET  /api/vehicle/upgradePackage/{id}/results    each terminal it was sent to and its result
- * Each upload and send is audited. With several gateway processes an upgrade is not carried over
- * NATS: run the gateway in one process to upgrade terminals.
+ * Each upload and send is audited. With several gateway processes the package reaches the worker
+ * holding the terminal by its SHA-256, and the worker reads it from here (commands/upgradeBytes.ts).
  */
 
 import crypto from 'node:crypto';

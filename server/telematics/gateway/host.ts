@@ -105,8 +105,8 @@ export interface GatewayStats {
 
 /**
  * A terminal's answer to a platform message (0x0001, 0x0201 for a location query, 0x0104 for a
- * parameter query, 0x0500 for vehicle control, 0x0107 for an attributes query, 0x1205 for a resource
- * query).
+ * parameter query, 0x0500 for vehicle control, 0x0107 for an attributes query, 0x0805 for take photo,
+ * 0x1205 for a resource query).
  */
 export interface TerminalResponse {
   terminalId: number;
@@ -118,6 +118,8 @@ export interface TerminalResponse {
   params?: TerminalParam[];
   /** 0x0107, as JSON. */
   attributes?: JsonValue;
+  /** 0x0805: the media ids of the photos taken (their uploads follow as 0x0801). */
+  mediaIds?: number[];
   /** 0x0108: the package type and the result (0 upgraded, 1 failed, 2 cancelled). */
   upgrade?: { type: number; result: number };
   /** 0x1205: the recordings a 0x9205 asked for. */

@@ -62,6 +62,9 @@ function frameFlags(m: MessageMeta): Record<string, unknown> | null {
   return flags;
 }
 
+/** Resolves on the next turn of the event loop, after the I/O that is ready now. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Names sessions uniquely across processes and machines: a random process prefix and a counter. */
 const PROCESS_KEY = randomBytes(6).toString('hex');
 let sessionCount = 0;
@@ -240,9 +243,16 @@ export class Session {
 
   private onData(chunk: Buffer): void {
     if (this.heardWaiters.length) for (const w of [...this.heardWaiters]) w();
+    let first = true;
     for (const packet of this.splitter.push(chunk)) {
       this.queuedPackets++;
-      this.chain = this.chain.then(() => this.handlePacket(packet));
+      // Each further packet of a chunk waits for the next turn of the event loop: a terminal that
+      // sends much at once (a photo in hundreds of packages) takes one package a turn, and the other
+      // terminals' reports and the database's answers are served in between, not after its chunk.
+      this.chain = first
+        ? this.chain.then(() => this.handlePacket(packet))
+        : this.chain.then(nextTurn).then(() => this.handlePacket(packet));
+      first = false;
     }
     this.updateFlow();
   }
@@ -381,6 +391,17 @@ export class Session {
           replyMsgId: MsgId.QueryAttributes,
           result: OK,
           attributes: toJsonValue(m.body),
+        });
+        return;
+      case MsgId.TakePhotoResponse:
+        // Kept like any decoded answer; answers its 0x8801 by serial with the ids of the photos to come.
+        this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: m.body.replySerial,
+          replyMsgId: MsgId.TakePhoto,
+          result: m.body.result,
+          mediaIds: m.body.mediaIds,
         });
         return;
       case MsgId.UpgradeResult:

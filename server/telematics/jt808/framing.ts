@@ -138,8 +138,11 @@ export interface FrameSplitterStats {
 }
 
 const INITIAL_CAPACITY = 256;
-/** After a frame larger than this, go back to a small buffer so idle connections stay cheap. */
-const SHRINK_ABOVE = 1024;
+/**
+ * After a frame larger than this, go back to a small buffer so idle connections stay cheap. Above the
+ * 1,023 bytes a terminal's packages carry at most, so a media upload does not grow and shrink it per package.
+ */
+const SHRINK_ABOVE = 2048;
 
 /**
  * Streaming splitter for one TCP connection: push raw chunks, get complete unescaped packets

@@ -5,6 +5,19 @@
 
 import { MEDIA_EVENTS, MEDIA_FORMATS, MEDIA_TYPES } from '../jt808/codec';
 
+/** Content types by the 0x0801 format code (jpeg, tif, mp3, wav, wmv). */
+const CONTENT_TYPES = ['image/jpeg', 'image/tiff', 'audio/mpeg', 'audio/wav', 'video/x-ms-wmv'] as const;
+/** Evidence kinds (as the attachment service names them) by the 0x0801 type code (image, audio, video). */
+const KINDS = ['picture', 'audio', 'video'] as const;
+
+export const mediaContentType = (format: number): string => CONTENT_TYPES[format] ?? 'application/octet-stream';
+
+/** The file name a media downloads as: its row id and its format's suffix. */
+export function mediaFileName(id: string | number, format: number): string {
+  const ext = MEDIA_FORMATS[format] ?? 'bin';
+  return `media-${id}.${ext === 'jpeg' ? 'jpg' : ext}`;
+}
+
 export interface MediaRow {
   id: string | number;
   mediaId: string | number;
@@ -36,5 +49,18 @@ export const mediaView = (r: MediaRow) => ({
   takenAt: r.takenAt ? new Date(r.takenAt).toISOString() : null,
   receivedAt: new Date(r.receivedAt).toISOString(),
   bytes: r.bytes,
+  url: `/api/vehicle/media/${r.id}/content`,
+});
+
+/** A media row as one file of an alarm's evidence, beside the active safety attachments. */
+export const mediaEvidence = (r: MediaRow) => ({
+  id: Number(r.id),
+  source: 'media' as const,
+  name: mediaFileName(r.id, r.format),
+  kind: KINDS[r.type] ?? 'other',
+  contentType: mediaContentType(r.format),
+  bytes: r.bytes,
+  takenAt: r.takenAt ? new Date(r.takenAt).toISOString() : null,
+  receivedAt: new Date(r.receivedAt).toISOString(),
   url: `/api/vehicle/media/${r.id}/content`,
 });

@@ -7,16 +7,17 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { callerOf } from '../../platform/auth/authenticate';
 import { NONE } from '../../platform/auth/caller';
 import { idParam } from '../../platform/crud/routeSpec';
 import type { DB } from '../../platform/db/tables';
 import { notFound } from '../../platform/http/errors';
 import { orgUnder } from '../../platform/scope';
-import { MEDIA_FORMATS } from '../jt808/codec';
+import { MEDIA_TYPES } from '../jt808/codec';
+import { belongsToAlarm, MEDIA_TIME } from './alarmMedia';
 import { MediaStore } from './mediaStore';
-import { MEDIA_COLUMNS, mediaView, type MediaRow } from './mediaView';
+import { MEDIA_COLUMNS, mediaContentType, mediaEvidence, mediaFileName, mediaView, type MediaRow } from './mediaView';
 
 /** Content types of active safety attachments by their name's suffix; others download as bytes. */
 const ATTACHMENT_TYPES: Record<string, string> = {
@@ -35,18 +36,42 @@ const ATTACHMENT_TYPES: Record<string, string> = {
 const ATTACHMENT_KINDS = ['picture', 'audio', 'video', 'text', 'other'] as const;
 const contentTypeOf = (name: string): string => ATTACHMENT_TYPES[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 
-/** Content types by the 0x0801 format code (jpeg, tif, mp3, wav, wmv). */
-const CONTENT_TYPES = ['image/jpeg', 'image/tiff', 'audio/mpeg', 'audio/wav', 'video/x-ms-wmv'] as const;
-
 const listQuery = {
   type: 'object',
   properties: {
     pageIndex: { type: 'integer', minimum: 1, default: 1 },
     pageSize: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+    /** The 0x0800 event code (0 platform command, 1 timed, 2 robbery alarm, 3 collision alarm…). */
     event: { type: 'integer', minimum: 0, maximum: 255 },
+    channel: { type: 'integer', minimum: 0, maximum: 255 },
+    type: { type: 'string', enum: [...MEDIA_TYPES] },
+    /** When taken (the position it carries, else when it arrived), from and before. */
+    begin: { type: 'string', format: 'date-time' },
+    end: { type: 'string', format: 'date-time' },
   },
   additionalProperties: false,
 } as const;
+
+interface ListQuery {
+  pageIndex: number;
+  pageSize: number;
+  event?: number;
+  channel?: number;
+  type?: (typeof MEDIA_TYPES)[number];
+  begin?: string;
+  end?: string;
+}
+
+/** The list's conditions on `media m` besides its vehicle, each only when asked. */
+function listFilters(q: ListQuery): RawBuilder<unknown>[] {
+  const where: RawBuilder<unknown>[] = [];
+  if (q.event !== undefined) where.push(sql`m.event = ${q.event}`);
+  if (q.channel !== undefined) where.push(sql`m.channel = ${q.channel}`);
+  if (q.type !== undefined) where.push(sql`m.type = ${MEDIA_TYPES.indexOf(q.type)}`);
+  if (q.begin !== undefined) where.push(sql`${MEDIA_TIME} >= ${new Date(q.begin)}`);
+  if (q.end !== undefined) where.push(sql`${MEDIA_TIME} < ${new Date(q.end)}`);
+  return where;
+}
 
 export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaDir: string): void {
   const store = new MediaStore(db, mediaDir);
@@ -70,23 +95,23 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
       config: { permission: NONE },
       schema: {
         tags: ['telematics'],
-        summary: "a vehicle's uploaded photos, recordings and clips, newest first, paged (filter by event)",
+        summary: "a vehicle's uploaded photos, recordings and clips, newest taken first, paged (filter by event, channel, type, time)",
         params: { type: 'object', required: ['id'], properties: { id: idParam } },
         querystring: listQuery,
       },
     },
     async (req) => {
       const { id } = req.params as { id: number };
-      const q = req.query as { pageIndex: number; pageSize: number; event?: number };
+      const q = req.query as ListQuery;
       const caller = callerOf(req);
       const vehicle = await sql<{
         id: number;
       }>`SELECT v.id FROM vehicle v WHERE v.id = ${id} AND ${orgUnder('v.org_id', caller.orgPath)}`.execute(db);
       if (!vehicle.rows[0]) throw notFound();
-      const where = sql`m.vehicle_id = ${id}${q.event === undefined ? sql`` : sql` AND m.event = ${q.event}`}`;
+      const where = sql.join([sql`m.vehicle_id = ${id}`, ...listFilters(q)], sql` AND `);
       const [rows, count] = await Promise.all([
         sql<MediaRow>`SELECT ${sql.raw(MEDIA_COLUMNS)}
-            FROM media m WHERE ${where} ORDER BY m.received_at DESC, m.id DESC
+            FROM media m WHERE ${where} ORDER BY ${MEDIA_TIME} DESC, m.id DESC
             LIMIT ${q.pageSize} OFFSET ${(q.pageIndex - 1) * q.pageSize}`.execute(db),
         sql<{ n: number }>`SELECT count(*)::int AS n FROM media m WHERE ${where}`.execute(db),
       ]);
@@ -119,11 +144,10 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
       const row = r.rows[0];
       if (!row) throw notFound();
       const { file, size } = await storedFile(req, row.sha256, row.bytes, { mediaId: id });
-      const ext = MEDIA_FORMATS[row.format] ?? 'bin';
       return reply
-        .header('content-type', CONTENT_TYPES[row.format] ?? 'application/octet-stream')
+        .header('content-type', mediaContentType(row.format))
         .header('content-length', size)
-        .header('content-disposition', `attachment; filename="media-${id}.${ext === 'jpeg' ? 'jpg' : ext}"`)
+        .header('content-disposition', `attachment; filename="${mediaFileName(id, row.format)}"`)
         .send(createReadStream(file));
     },
   );
@@ -134,7 +158,8 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
       config: { permission: NONE },
       schema: {
         tags: ['alarm'],
-        summary: "an active safety alarm's photos and clips the terminal uploaded (the attachment service), oldest first",
+        summary:
+          "an alarm's photos and clips: the active safety attachments the terminal uploaded for it, then the media it took for the alarm (server/telematics/media/alarmMedia.ts)",
         params: { type: 'object', required: ['id'], properties: { id: idParam } },
       },
     },
@@ -142,25 +167,42 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
       const { id } = req.params as { id: number };
       const caller = callerOf(req);
       // The alarm's key (terminal id, alarm time, sequence) ties it to the files of its vehicle.
-      const alarm = await sql<{ vehicleId: number; key: string | null }>`
-        SELECT a.vehicle_id AS "vehicleId", a.detail->'safety'->>'key' AS key FROM alarm a JOIN vehicle v ON v.id = a.vehicle_id
+      const alarm = await sql<{ vehicleId: number; type: string; begin: Date; end: Date | null; key: string | null }>`
+        SELECT a.vehicle_id AS "vehicleId", a.type, a.begin_time AS begin, a.end_time AS end, a.detail->'safety'->>'key' AS key
+        FROM alarm a JOIN vehicle v ON v.id = a.vehicle_id
         WHERE a.id = ${id} AND ${orgUnder('v.org_id', caller.orgPath)}`.execute(db);
       const found = alarm.rows[0];
       if (!found) throw notFound();
-      if (!found.key) return { data: [] };
-      const rows = await sql<{ id: string; name: string; type: number; bytes: string | number; receivedAt: Date }>`
-        SELECT x.id, x.file_name AS name, x.file_type AS type, x.bytes, x.received_at AS "receivedAt" FROM alarm_attachment x
-        WHERE x.vehicle_id = ${found.vehicleId} AND x.alarm_key = ${found.key} ORDER BY x.file_type, x.file_name`.execute(db);
+      const ofAlarm = belongsToAlarm(found);
+      const [attachments, media] = await Promise.all([
+        found.key
+          ? sql<{ id: string; name: string; type: number; bytes: string | number; receivedAt: Date }>`
+              SELECT x.id, x.file_name AS name, x.file_type AS type, x.bytes, x.received_at AS "receivedAt" FROM alarm_attachment x
+              WHERE x.vehicle_id = ${found.vehicleId} AND x.alarm_key = ${found.key} ORDER BY x.file_type, x.file_name`
+              .execute(db)
+              .then((r) => r.rows)
+          : [],
+        ofAlarm
+          ? sql<MediaRow>`SELECT ${sql.raw(MEDIA_COLUMNS)} FROM media m WHERE ${ofAlarm} ORDER BY ${MEDIA_TIME}, m.id`
+              .execute(db)
+              .then((r) => r.rows)
+          : [],
+      ]);
       return {
-        data: rows.rows.map((r) => ({
-          id: Number(r.id),
-          name: r.name,
-          kind: ATTACHMENT_KINDS[r.type] ?? 'other',
-          contentType: contentTypeOf(r.name),
-          bytes: Number(r.bytes),
-          receivedAt: new Date(r.receivedAt).toISOString(),
-          url: `/api/vehicle/attachment/${r.id}/content`,
-        })),
+        data: [
+          ...attachments.map((r) => ({
+            id: Number(r.id),
+            source: 'attachment' as const,
+            name: r.name,
+            kind: ATTACHMENT_KINDS[r.type] ?? 'other',
+            contentType: contentTypeOf(r.name),
+            bytes: Number(r.bytes),
+            takenAt: null,
+            receivedAt: new Date(r.receivedAt).toISOString(),
+            url: `/api/vehicle/attachment/${r.id}/content`,
+          })),
+          ...media.map(mediaEvidence),
+        ],
       };
     },
   );

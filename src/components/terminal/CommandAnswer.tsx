@@ -1,5 +1,13 @@
 import { Alert, Descriptions } from 'antd';
-import { answeredAttributes, answeredDoorsLocked, ATTRIBUTE_FIELDS, COMMAND_RESULTS, type TerminalCommand } from '../../services/commands';
+import {
+  answeredAttributes,
+  answeredDoorsLocked,
+  answeredPhoto,
+  ATTRIBUTE_FIELDS,
+  COMMAND_RESULTS,
+  PHOTO_RESULTS,
+  type TerminalCommand,
+} from '../../services/commands';
 import { upgradeResultOf } from '../../services/upgrades';
 import { useT } from '../../session/useT';
 
@@ -9,7 +17,8 @@ const shown = (field: string, v: string | number) =>
   typeof v === 'number' && HEX_FIELDS.has(field) ? `0x${v.toString(16).padStart(2, '0')}` : String(v);
 
 /**
- * What the terminal answered to a command: its attributes (0x0107), the doors' state (0x0500), or
+ * What the terminal answered to a command: its attributes (0x0107), the doors' state (0x0500), the
+ * photos it took (0x0805), or
  * the general answer's result (0x0001: done, failed, message error, not supported).
  */
 export default function CommandAnswer({ command }: { command: TerminalCommand }) {
@@ -33,6 +42,24 @@ export default function CommandAnswer({ command }: { command: TerminalCommand })
         showIcon
         data-testid="command-answer"
         message={`${t('console.command.answer')}: ${t(`console.command.upgradeResults.${upgraded}`)}`}
+      />
+    );
+  const photo = answeredPhoto(command);
+  const photoResult = PHOTO_RESULTS.find((r) => r === photo?.result);
+  if (photo && photoResult)
+    return (
+      <Alert
+        type={photoResult === 'ok' ? 'success' : 'warning'}
+        showIcon
+        data-testid="command-answer"
+        message={`${t('console.command.answer')}: ${t(`console.command.photoResults.${photoResult}`)}`}
+        description={
+          photo.mediaIds.length
+            ? (command.request as { save?: boolean } | undefined)?.save
+              ? `${t('console.command.photoIds', { ids: photo.mediaIds.join(', ') })} · ${t('console.command.photoKept')}`
+              : t('console.command.photoIds', { ids: photo.mediaIds.join(', ') })
+            : undefined
+        }
       />
     );
   const locked = answeredDoorsLocked(command);

@@ -1,6 +1,8 @@
 import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Space, Tag, Typography } from 'antd';
 import CommandAnswer from './CommandAnswer';
 import FencePicker, { type FenceChoice } from './FencePicker';
+import PhotoForm, { DEFAULT_PHOTO } from './PhotoForm';
+import TakenPhotos from './TakenPhotos';
 import UpgradePicker from './UpgradePicker';
 import { UPGRADE_CODE } from '../../services/upgrades';
 import { usePermission } from '../../session/navigationStore';
@@ -10,6 +12,7 @@ import { useState } from 'react';
 import Permission from '../../session/Permission';
 import {
   answeredParams,
+  answeredPhoto,
   closedUnanswered,
   commandById,
   sendCommand,
@@ -17,6 +20,7 @@ import {
   COMMAND_CODE,
   type CommandBody,
   type CommandChoice,
+  type PhotoRequest,
   type TerminalCommand,
 } from '../../services/commands';
 import { failureOf } from '../../services/http/failureOf';
@@ -25,6 +29,10 @@ import { useT } from '../../session/useT';
 /** Follows a pending command this many times (2 s apart) after the first wait; then it shows as pending. */
 const FOLLOW_TRIES = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A take-photo command answered with photos that the terminal uploads (not kept on it). */
+const photosComing = (c: TerminalCommand) =>
+  (answeredPhoto(c)?.mediaIds.length ?? 0) > 0 && (c.request as { save?: boolean } | undefined)?.save !== true;
 
 const STATUS_COLOUR: Record<string, string> = {
   pending: 'processing',
@@ -35,8 +43,9 @@ const STATUS_COLOUR: Record<string, string> = {
 
 /**
  * Locate now, a text message, the terminal parameters, engine control, the terminal's attributes,
- * a temporary tracking, the doors or a terminal-side fence for one terminal (from the vehicle card
- * and the terminal row), with the command's status until it answers and what it answered. The
+ * a temporary tracking, the doors, a terminal-side fence or a photo for one terminal (from the
+ * vehicle card and the terminal row), with the command's status until it answers and what it
+ * answered (a photo's pictures as they arrive). The
  * parameters form can also be filled with what the terminal answers to a parameter query.
  */
 export default function CommandButton({
@@ -58,6 +67,7 @@ export default function CommandButton({
   const [doors, setDoors] = useState<'lock' | 'unlock'>('lock');
   const [fence, setFence] = useState<FenceChoice>({ fenceId: null, action: 'set' });
   const [packageId, setPackageId] = useState<number | null>(null);
+  const [photo, setPhoto] = useState<PhotoRequest>(DEFAULT_PHOTO);
   const canUpgrade = usePermission(UPGRADE_CODE);
   const [sent, setSent] = useState<TerminalCommand | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -84,7 +94,8 @@ export default function CommandButton({
     else if (kind === 'fence') {
       if (fence.fenceId === null) return;
       body = { kind, fenceId: fence.fenceId, action: fence.action };
-    } else if (kind === 'upgrade') {
+    } else if (kind === 'photo') body = { kind, ...photo };
+    else if (kind === 'upgrade') {
       if (packageId === null) return;
       body = { kind, packageId };
     } else body = { kind };
@@ -172,6 +183,7 @@ export default function CommandButton({
             </Radio.Group>
           )}
           {kind === 'fence' && <FencePicker value={fence} onChange={setFence} />}
+          {kind === 'photo' && <PhotoForm value={photo} onChange={setPhoto} />}
           {kind === 'upgrade' && <UpgradePicker value={packageId} onChange={setPackageId} refresh={sent?.status} />}
           {kind === 'text' && (
             <Input.TextArea
@@ -215,6 +227,7 @@ export default function CommandButton({
             </Space>
           )}
           {sent && sent.status !== 'pending' && <CommandAnswer command={sent} />}
+          {sent && terminalId !== null && photosComing(sent) && <TakenPhotos terminalId={terminalId} commandId={sent.id} />}
           {error && <Alert type="error" showIcon message={error} />}
         </Space>
       </Modal>

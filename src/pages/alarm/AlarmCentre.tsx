@@ -32,7 +32,7 @@ import { useDownload } from '../../components/sheet/useDownload';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
-import { alarmValueText, LEVEL_COLOURS, typesOf } from './alarmModel';
+import { alarmValueText, LEVEL_COLOURS, mayHaveEvidence, typesOf } from './alarmModel';
 import AlarmEvidence from './AlarmEvidence';
 import VideoButton from '../../components/video/VideoButton';
 import { NO_FILTERS, useAlarmList, type AlarmFilters, type AlarmView } from './useAlarmList';
@@ -238,7 +238,7 @@ function AlarmTable({
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('console.alarm.empty') }}
         // An active safety alarm opens on the photos and clips its terminal uploaded.
-        expandable={{ rowExpandable: (a) => a.category === 'safety', expandedRowRender: (a) => <AlarmEvidence alarmId={a.id} /> }}
+        expandable={{ rowExpandable: (a) => mayHaveEvidence(a.category), expandedRowRender: (a) => <AlarmEvidence alarmId={a.id} /> }}
         pagination={{
           current: list.page.index,
           pageSize: list.page.size,

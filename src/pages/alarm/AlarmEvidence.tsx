@@ -17,8 +17,9 @@ function playable(kind: Evidence['kind'], contentType: string): boolean {
 }
 
 /**
- * An active safety alarm's evidence, in its expanded row: photos inline, clips and sounds played when
- * the browser can play their format, every file downloadable.
+ * An alarm's evidence, in its expanded row: the active safety attachments and the photos and clips
+ * the terminal took for the alarm (the server decides which belong), in one display: photos inline,
+ * clips and sounds played when the browser can play their format, every file downloadable.
  */
 export default function AlarmEvidence({ alarmId }: { alarmId: number }) {
   const t = useT();
@@ -32,7 +33,7 @@ export default function AlarmEvidence({ alarmId }: { alarmId: number }) {
       const { data } = await alarmEvidence(alarmId);
       const shown = await Promise.all(
         data.map(async (f) => {
-          const src = URL.createObjectURL(await evidenceFile(f.id));
+          const src = URL.createObjectURL(await evidenceFile(f));
           urls.push(src);
           return { ...f, src };
         }),
@@ -54,7 +55,7 @@ export default function AlarmEvidence({ alarmId }: { alarmId: number }) {
       <Typography.Text strong>{t('console.alarm.evidence')}</Typography.Text>
       <Space wrap align="start">
         {files.map((f) => (
-          <Space key={f.id} direction="vertical" size={4} data-testid="alarm-evidence-file">
+          <Space key={`${f.source}/${f.id}`} direction="vertical" size={4} data-testid="alarm-evidence-file" data-source={f.source}>
             {f.kind === 'picture' ? (
               <Image src={f.src} alt={f.name} width={240} />
             ) : playable(f.kind, f.contentType) ? (

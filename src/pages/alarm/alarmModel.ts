@@ -93,3 +93,10 @@ const THRESHOLD_TYPES: ReadonlySet<string> = new Set(['OverSpeed', 'OverSpeedWar
 /** A policy's threshold as people read it: "70 km/h" for an overspeed policy. */
 export const policyThresholdText = (type: string, threshold: number, fmt: FormatNumber, t: (key: string) => string): string =>
   measured(threshold, THRESHOLD_TYPES.has(type) ? VALUE_UNITS[type] : undefined, fmt, t);
+
+/**
+ * Whether an alarm's row opens on its evidence: active safety alarms (their attachments) and the
+ * terminal's own alarms (the photos it takes on an emergency or a collision); the server says
+ * which files belong to which alarm (server/telematics/media/alarmMedia.ts).
+ */
+export const mayHaveEvidence = (category: AlarmCategory): boolean => category === 'safety' || category === 'terminal';

@@ -30,7 +30,7 @@ export function policiesFor(policies: readonly Row[], line: readonly number[]): 
   return [...best.values()].sort((a, b) => String(a.alarmType).localeCompare(String(b.alarmType)));
 }
 
-export const DETAIL_TABS = ['history', 'messages', 'track', 'statistics', 'condition', 'maintenance'] as const;
+export const DETAIL_TABS = ['history', 'messages', 'media', 'track', 'statistics', 'condition', 'maintenance'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 
 /** The tab a `?tab=` asks for; history otherwise. */

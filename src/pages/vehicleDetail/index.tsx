@@ -14,6 +14,7 @@ import { statusOf, STATUS_COLOURS } from '../fleet/monitor/monitorModel';
 import { orgLine, tabOf, type DetailTab } from './detailModel';
 import { trackRange } from './playback';
 import { MaintenanceTab } from './MaintenanceTab';
+import { MediaTab } from './MediaTab';
 import { MessagesTab } from './MessagesTab';
 import { ConditionTab, HistoryTab, StatisticsTab } from './tabs';
 import TrackPlayback from './TrackPlayback';
@@ -101,6 +102,11 @@ export default function VehicleDetailPage() {
             key: 'messages',
             label: t('console.vehicleDetail.tab.messages'),
             children: <MessagesTab vehicleId={id} range={historyRange} />,
+          },
+          {
+            key: 'media',
+            label: t('console.vehicleDetail.tab.media'),
+            children: <MediaTab vehicleId={id} initial={historyRange} />,
           },
           {
             key: 'track',

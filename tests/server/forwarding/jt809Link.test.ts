@@ -5,6 +5,7 @@ import { Jt809Link } from '../../../server/forwarding/jt809Link';
 import { MSG, type Gnss2019, type Jt809Cipher } from '../../../server/forwarding/jt809';
 import { decodeLocation } from '../../../server/telematics/jt808/messages/location';
 import { createBus, type ServerBus } from '../../../server/platform/bus';
+import { parseTargetAllow } from '../../../server/notify/target';
 import type { StoredPositions, TerminalIdentity } from '../../../server/platform/telemetry';
 import { until } from '../telematics/gateway/harness';
 import { BACKENDS, startTestServer, type TestServer } from '../../helpers/testServer';
@@ -12,6 +13,8 @@ import { Superior } from './superior';
 
 const cipher: Jt809Cipher = { m1: 30_000_000, ia1: 20_000_000, ic1: 20_000_000 };
 const account = { userId: 8090, password: 'pw809', accessCode: 44030012 };
+/** The superior runs on this machine: the outbound address guard refuses loopback unless allowed. */
+const LOOPBACK = parseTargetAllow('127.0.0.1');
 
 /** A port nothing listens on right now. */
 async function freePort(): Promise<number> {
@@ -59,7 +62,7 @@ describe.each(BACKENDS)('JT/T 809 forwarding on %s', (backend) => {
               ${account.password}, ${cipher.m1}, ${cipher.ia1}, ${cipher.ic1}, 1357, '127.0.0.1', ${downLinkPort}, 100)`.execute(
       s.database.db,
     );
-    fwd = await startForwarding(bus, { db: s.database.db, heartbeatMs: 100, backoffMinMs: 50, backoffMaxMs: 200 });
+    fwd = await startForwarding(bus, { db: s.database.db, heartbeatMs: 100, backoffMinMs: 50, backoffMaxMs: 200, allow: LOOPBACK });
   });
   afterAll(async () => {
     await fwd?.stop();

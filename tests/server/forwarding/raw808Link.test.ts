@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { sql } from 'kysely';
 import { startForwarding, type ForwardingService, type LinkView } from '../../../server/forwarding';
+import { parseTargetAllow } from '../../../server/notify/target';
 import { createBus } from '../../../server/platform/bus';
 import { encodeMessage, MsgId, type Jt808BodyInput } from '../../../server/telematics/jt808/codec';
 import { BACKENDS } from '../../helpers/testServer';
@@ -54,6 +55,8 @@ describe.each(BACKENDS)('raw JT/T 808 forwarding on %s', (backend) => {
   const hd = demoTerminal(3); // HD-SH
   const hn = demoTerminal(18); // HN-SZ
   const link = (): LinkView => fwd!.links()[0];
+  /** The partner runs on this machine: the outbound address guard refuses loopback unless allowed. */
+  const LOOPBACK = parseTargetAllow('127.0.0.1');
 
   beforeAll(async () => {
     h = await startGateway(backend, { gateway: { frameTap: (t, p) => fwd?.tapFrame(t, p) } });
@@ -62,7 +65,7 @@ describe.each(BACKENDS)('raw JT/T 808 forwarding on %s', (backend) => {
     await sql`
       INSERT INTO forward_link (org_id, name, protocol, host, port, backlog_limit)
       VALUES (${await h.s.orgId('HD')}, 'partner', 'jt808', '127.0.0.1', ${partner.port}, 3)`.execute(h.s.database.db);
-    fwd = await startForwarding(createBus(), { db: h.s.database.db, backoffMinMs: 50, backoffMaxMs: 200 });
+    fwd = await startForwarding(createBus(), { db: h.s.database.db, backoffMinMs: 50, backoffMaxMs: 200, allow: LOOPBACK });
   });
   afterAll(async () => {
     await fwd?.stop();

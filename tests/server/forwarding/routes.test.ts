@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { parseTargetAllow } from '../../../server/notify/target';
 import { BACKENDS, startTestServer, type TestServer } from '../../helpers/testServer';
 import { until } from '../telematics/gateway/harness';
 import { Superior } from './superior';
@@ -15,7 +16,8 @@ describe.each(BACKENDS)('forwarding links route on %s', (backend) => {
   let superior: Superior;
 
   beforeAll(async () => {
-    s = await startTestServer(backend, { forwarding: true });
+    // The superior runs on this machine: the outbound address guard refuses loopback unless allowed.
+    s = await startTestServer(backend, { forwarding: true, forwardAllow: parseTargetAllow('127.0.0.1') });
     superior = new Superior({ edition: 2019, ...account });
     await superior.start();
     const hd = await s.orgId('HD');

@@ -1,6 +1,6 @@
 /**
- * The organisation walk over every media route (a vehicle's uploaded photos and their files, an
- * active safety alarm's evidence and its files): a member of another organisation gets a 404 for
+ * The organisation walk over every media route (a vehicle's uploaded photos and their files, the
+ * photos a take-photo command brought, an alarm's evidence and its files): a member of another organisation gets a 404 for
  * each, as if the vehicle, the alarm or the file did not exist, while the vehicle's organisation gets
  * them. The walk lists every route the server serves under the media paths, so a media route added
  * without a case here fails it.
@@ -14,14 +14,16 @@ import { MediaStore } from '../../../server/telematics/media/mediaStore';
 import { BACKENDS, startTestServer, type TestServer } from '../../helpers/testServer';
 
 /** The media paths: every route under them is walked. */
-const MEDIA_ROUTE = /^\/api\/vehicle\/(vehicle\/:id\/media|media\/|attachment\/|alarm\/:id\/evidence)/;
+const MEDIA_ROUTE =
+  /^\/api\/vehicle\/(vehicle\/:id\/media|media\/|attachment\/|alarm\/:id\/evidence|terminal\/:id\/command\/:commandId\/photos)/;
 
 describe.each(BACKENDS)('media routes stay in their organisation on %s', (backend) => {
   let s: TestServer;
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'media-scope-'));
-    s = await startTestServer(backend, { mediaDir: dir });
+    // With telematics: the take-photo command's photos route is among the command routes.
+    s = await startTestServer(backend, { mediaDir: dir, telematics: true });
     // Opening PGlite and seeding take a while on a loaded machine.
   }, 240_000);
   afterAll(async () => {
@@ -44,6 +46,11 @@ describe.each(BACKENDS)('media routes stay in their organisation on %s', (backen
       { mediaId: 41, type: 0, format: 0, event: 1, channel: 1, data: photo },
     );
     const media = await sql<{ id: number }>`SELECT id FROM media WHERE sha256 = ${sha256}`.execute(db);
+    // The take-photo command whose answer named that photo, sent a minute before it arrived.
+    const command = await sql<{ id: number }>`
+      INSERT INTO terminal_command (terminal_id, kind, msg_id, request, status, result, response, created_at)
+      VALUES (${v.terminalId}, 'photo', ${0x8801}, '{"channel":1,"count":1}'::jsonb, 'acked', 0, '{"mediaIds":[41]}'::jsonb,
+        now() - interval '1 minute') RETURNING id`.execute(db);
     // An active safety alarm with one photo of evidence, tied by its identification key.
     const key = `${v.terminalId}:20261120080000:1`;
     const alarm = await sql<{ id: number }>`
@@ -69,6 +76,11 @@ describe.each(BACKENDS)('media routes stay in their organisation on %s', (backen
       'GET /api/vehicle/media/:id/content': {
         url: `/api/vehicle/media/${media.rows[0].id}/content`,
         ours: (status, body) => expect([status, body.equals(photo)]).toEqual([200, true]),
+      },
+      'GET /api/vehicle/terminal/:id/command/:commandId/photos': {
+        url: `/api/vehicle/terminal/${v.terminalId}/command/${command.rows[0].id}/photos`,
+        ours: (status, body) =>
+          expect([status, JSON.parse(body.toString())]).toMatchObject([200, { expected: 1, data: [{ mediaId: 41 }] }]),
       },
       'GET /api/vehicle/alarm/:id/evidence': {
         url: `/api/vehicle/alarm/${alarm.rows[0].id}/evidence`,

@@ -10,7 +10,7 @@ import { STATUSES } from '../../../src/pages/fleet/monitor/monitorModel';
 import { TRACK_RANGES } from '../../../src/pages/vehicleDetail/playback';
 import { READINGS, SUBTYPES } from '../../../src/pages/vehicleDetail/messageText';
 import { CHOICE_KEYS } from '../../../src/pages/fleet/strategy/RederiveDialog';
-import { ATTRIBUTE_FIELDS, COMMAND_CHOICES, COMMAND_RESULTS, COMMAND_STATUSES } from '../../../src/services/commands';
+import { ATTRIBUTE_FIELDS, COMMAND_CHOICES, COMMAND_RESULTS, COMMAND_STATUSES, PHOTO_RESULTS } from '../../../src/services/commands';
 import { FORWARD_PROTOCOLS, LINK_STATES, SENT_KINDS, SUB_LINK_STATES } from '../../../src/services/forwarding';
 import { UPGRADE_RESULTS, UPGRADE_TYPES } from '../../../src/services/upgrades';
 import { LEVEL_COLOURS, TYPES_BY_CATEGORY, VALUE_UNITS } from '../../../src/pages/alarm/alarmModel';
@@ -138,6 +138,7 @@ const dynamic: Record<string, readonly string[]> = {
   'console.command.${c}': COMMAND_CHOICES.map((k) => `console.command.${k}`),
   'console.command.attribute.${f}': ATTRIBUTE_FIELDS.map((k) => `console.command.attribute.${k}`),
   'console.command.results.${result}': COMMAND_RESULTS.map((k) => `console.command.results.${k}`),
+  'console.command.photoResults.${photoResult}': PHOTO_RESULTS.map((k) => `console.command.photoResults.${k}`),
   'console.command.upgradeResults.${upgraded}': UPGRADE_RESULTS.map((k) => `console.command.upgradeResults.${k}`),
   'console.command.upgradeTypes.${v}': UPGRADE_TYPES.map((k) => `console.command.upgradeTypes.${k}`),
   'console.command.upgradeResults.${done}': UPGRADE_RESULTS.map((k) => `console.command.upgradeResults.${k}`),

@@ -22,19 +22,9 @@ import { BodyReader } from '../reader';
 import { decodeLocation, LOCATION_FIXED_BYTES, writeLocation, type LocationBody, type LocationInput } from './location';
 import { putTime } from './write';
 
-export const MEDIA_TYPES = ['image', 'audio', 'video'] as const;
+// The type and event codes, shared with the console (its media filters).
+export { MEDIA_EVENTS, MEDIA_TYPES } from '../../../../schemas/kit/media';
 export const MEDIA_FORMATS = ['jpeg', 'tif', 'mp3', 'wav', 'wmv'] as const;
-/** Event codes 0–7 of 0x0800/0x0801 (4–7 added in 2013). */
-export const MEDIA_EVENTS = [
-  'platformCommand',
-  'timed',
-  'robberyAlarm',
-  'collisionAlarm',
-  'doorOpened',
-  'doorClosed',
-  'doorClosedAtSpeed',
-  'distance',
-] as const;
 /** 0x8801 resolution codes 1–8, as width × height. */
 export const PHOTO_RESOLUTIONS: Readonly<Record<number, string>> = {
   1: '320x240',

@@ -163,12 +163,13 @@ describe.each(BACKENDS)('active safety alarms, from the derivation pass, on %s',
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId)).toHaveLength(found.length);
   });
 
-  it('weighs the driver monitor’s phone call and fatigue in the safety score’s events', async () => {
+  it('weighs the driver monitor’s phone call and fatigue in the safety score’s events, each once', async () => {
     const phone = demoTerminal(10);
     const vehicleId = await rig.vehicleOf(phone);
     await rig.send(phone, [
       report(0),
-      report(1, { dsm: dsm(1, 2) }),
+      // The phone call with the alarm word's danger bit (3) in the same report: one distraction.
+      { ...report(1, { dsm: dsm(1, 2) }), alarm: { active: ['danger'] } },
       report(2, { dsm: dsm(2, 3) }),
       report(3, { dsm: dsm(3, 1) }),
       report(4),

@@ -91,4 +91,45 @@ describe.each(BACKENDS)('a policy added later on %s', (backend) => {
       SELECT announced FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'Idle' ORDER BY begin_time`.execute(rig.s.database.db);
     expect(flags.rows.map((r) => r.announced)).toEqual([false, true, false, true]);
   });
+
+  it('announces, once, an alarm the edit finds still open: its vehicle breaks the new policy now', async () => {
+    // Ten minutes at 40 km/h; then the speed limit is lowered under it while the vehicle drives on.
+    const day = new ScriptedDay(START + 86_400_000, HOME).step(600, 40);
+    const phone = demoTerminal(18);
+    const vehicleId = await rig.vehicleOf(phone);
+    await rig.send(phone, day.reports);
+    const hn = await rig.s.memberToken('HN', 'administrator');
+    const policy = { name: 'p-OverSpeed-lowered', alarmType: 'OverSpeed', threshold: 30, durationMinutes: 0 };
+    expect((await rig.s.call(hn, 'PUT', '/api/vehicle/policy', policy)).status).toBe(201);
+    const heardBefore = rig.raised.length;
+    const overspeeds = () => rig.raised.slice(heardBefore).filter((a) => a.vehicleId === vehicleId && a.type === 'OverSpeed');
+
+    // Driving on: the alarm begins in history (its first report over 30 km/h) and is announced now.
+    let from = day.time;
+    day.step(60, 40);
+    await rig.send(
+      phone,
+      day.reports.filter((r) => (r.time as number) >= from),
+    );
+    const open = await sql<{ id: number; begin: Date; end: Date | null; announced: boolean }>`
+      SELECT id, begin_time AS begin, end_time AS end, announced FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'OverSpeed'`.execute(
+      rig.s.database.db,
+    );
+    expect(open.rows).toHaveLength(1);
+    expect(new Date(open.rows[0].begin).getTime()).toBeLessThan(from);
+    expect(open.rows[0]).toMatchObject({ end: null, announced: true });
+    expect(overspeeds().map((a) => a.id)).toEqual([open.rows[0].id]);
+
+    // More of the same drive announces nothing more; a stop and a new drive is a new alarm, announced.
+    from = day.time;
+    day.step(60, 40).step(60, 0, { acc: true }).step(60, 40);
+    await rig.send(
+      phone,
+      day.reports.filter((r) => (r.time as number) >= from),
+    );
+    const ids = await sql<{ id: number }>`
+      SELECT id FROM alarm WHERE vehicle_id = ${vehicleId} AND type = 'OverSpeed' ORDER BY begin_time`.execute(rig.s.database.db);
+    expect(ids.rows).toHaveLength(2);
+    expect(overspeeds().map((a) => a.id)).toEqual(ids.rows.map((r) => r.id));
+  });
 });

@@ -4,11 +4,13 @@
  * either one is pushed live to members of both, a command sent from either reaches it, its position
  * is in the API's next monitor/query, and the bus loses nothing across a nats-server restart.
  */
+import crypto from 'node:crypto';
 import pino from 'pino';
 import { createNatsBus, type NatsBus } from '../../../../server/platform/natsBus';
 import type { ServerTopics } from '../../../../server/platform/bus';
-import { NatsDownlink, serveDownlink } from '../../../../server/telematics/cluster/downlink';
+import { fromWire, NatsDownlink, serveDownlink, toWire } from '../../../../server/telematics/cluster/downlink';
 import { CommandService } from '../../../../server/telematics/commands/service';
+import { upgradeBytes } from '../../../../server/telematics/commands/upgradeBytes';
 import { Jt808Gateway } from '../../../../server/telematics/gateway/server';
 import { MsgId } from '../../../../server/telematics/jt808/codec';
 import { LiveHub } from '../../../../server/telematics/live/hub';
@@ -41,7 +43,7 @@ describe('gateway processes sharing work over NATS JetStream', () => {
     writer.on('stored', (batch) => bus.publish('positions.stored', batch));
     const gateway = new Jt808Gateway({ db, writer, log: pino({ level: 'silent' }), resetLinkState: first });
     const port = await gateway.listen(0, '127.0.0.1');
-    const stopServing = serveDownlink(bus.connection, gateway);
+    const stopServing = serveDownlink(bus.connection, gateway, upgradeBytes(db));
     const hub = new LiveHub();
     const pushed: string[] = [];
     hub.add({ orgPath: '/', backlog: () => 0, send: (json) => pushed.push(json) });
@@ -142,6 +144,44 @@ describe('gateway processes sharing work over NATS JetStream', () => {
     await t.end();
     await until(async () => !(await members[from].downlink.isOnline(terminalId)), 5000);
     expect(await members[from].commands.send(terminalId, 'location', { msgId: MsgId.LocationQuery }, {}, null)).toBeNull();
+  });
+
+  it('sends an upgrade package beyond one NATS message from one process to a terminal on the other, whole', async () => {
+    const phone = demoTerminal(11);
+    const t = await connect(phone, members[1]);
+    const terminalId = await terminalIdOf(s, phone);
+    await until(() => members[0].downlink.isOnline(terminalId), 5000);
+    const data = crypto.randomBytes(1_500_000); // beyond NATS's 1 MB messages: it goes by its SHA-256
+    const sha256 = crypto.createHash('sha256').update(data).digest('hex');
+    const db = s.database.db;
+    const org = await db.selectFrom('organisation').select('id').orderBy('id').executeTakeFirstOrThrow();
+    await db
+      .insertInto('upgrade_package')
+      .values({
+        org_id: org.id,
+        file_name: 'fw.bin',
+        upgrade_type: 0,
+        maker_id: 'FSSIM',
+        version: 'V3',
+        size: data.length,
+        sha256,
+        content: data,
+      })
+      .execute();
+    const got: Buffer[] = [];
+    t.on('command', (m: { msgId: number; body: { data?: Buffer } }) => {
+      if (m.msgId === MsgId.UpgradePackage && m.body.data) got.push(m.body.data);
+    });
+    const message = { msgId: MsgId.UpgradePackage, body: { type: 0, makerId: 'FSSIM', version: 'V3', data } } as const;
+    const cmd = await members[0].commands.send(terminalId, 'upgrade', message, { version: 'V3' }, null, 60_000, 60_000);
+    expect(cmd).toMatchObject({ status: 'acked', result: 0 });
+    expect(got).toHaveLength(1);
+    expect(got[0].equals(data)).toBe(true);
+    // Small bytes go inline, whole, and bytes stored nowhere are not sent.
+    expect(await fromWire(toWire({ a: [Buffer.from('808')] }), async () => null)).toEqual({ a: [Buffer.from('808')] });
+    await db.deleteFrom('upgrade_package').where('sha256', '=', sha256).execute();
+    expect(await members[0].commands.send(terminalId, 'upgrade', message, { version: 'V3' }, null)).toMatchObject({ status: 'failed' });
+    await t.end();
   });
 
   it('moves a live session to its new binding at once when the vehicle is unbound through another process (issue 39, finding 4)', async () => {

@@ -145,10 +145,22 @@ describe('FrameSplitter', () => {
 
   it('goes back to a small buffer after a large frame', () => {
     const s = new FrameSplitter();
-    const big = encodeMessage({ phone: '1', serial: 1 }, { msgId: MsgId.Transparent, body: { type: 0xf1, content: 'ab'.repeat(1022) } });
-    expect(s.push(big.subarray(0, 1030))).toHaveLength(0);
-    expect(s.capacity).toBeGreaterThan(1024);
-    expect(s.push(big.subarray(1030))).toHaveLength(1);
+    // Beyond any one package (a vendor's oversized frame): 3,000 bytes between flags.
+    const big = Buffer.concat([hex('7e'), Buffer.alloc(3000, 0x11), hex('7e')]);
+    expect(s.push(big.subarray(0, 2100))).toHaveLength(0);
+    expect(s.capacity).toBeGreaterThan(2048);
+    expect(s.push(big.subarray(2100))).toHaveLength(1);
     expect(s.capacity).toBeLessThanOrEqual(256);
+  });
+
+  it('keeps its buffer across frames of a full package (a media upload), not growing it each time', () => {
+    const s = new FrameSplitter();
+    const frame = (serial: number) =>
+      encodeMessage({ phone: '1', serial }, { msgId: MsgId.Transparent, body: { type: 0xf1, content: 'ab'.repeat(1022) } });
+    expect(s.push(frame(1))).toHaveLength(1);
+    const kept = s.capacity;
+    expect(kept).toBeGreaterThan(1024);
+    expect(s.push(frame(2))).toHaveLength(1);
+    expect(s.capacity).toBe(kept);
   });
 });

@@ -31,12 +31,18 @@ function photo(size: number, seed: number): Buffer {
   return b;
 }
 
-function upload(phone: string, serial: number, mediaId: number, data: Buffer): Buffer[] {
+function upload(
+  phone: string,
+  serial: number,
+  mediaId: number,
+  data: Buffer,
+  { event = 2, channel = 1, time = T }: { event?: number; channel?: number; time?: string } = {},
+): Buffer[] {
   return encodeMessageFrames(
     { phone, serial },
     {
       msgId: MsgId.MediaData,
-      body: { mediaId, type: 0, format: 0, event: 2, channel: 1, location: { latitude: 31.2, longitude: 121.4, time: T }, data },
+      body: { mediaId, type: 0, format: 0, event, channel, location: { latitude: 31.2, longitude: 121.4, time }, data },
     },
     { maxPacketBody: PACKAGE },
   );
@@ -150,6 +156,71 @@ describe.each(BACKENDS)('media uploads on %s', (backend) => {
     );
     expect(await rowsOf(phone)).toEqual([]);
     expect(raw.closed).toBe(false);
+    raw.destroy();
+  });
+
+  it('ties the photos a terminal took for a collision to the crash alarm of that time, and lists by event, channel, type and time', async () => {
+    const phone = demoTerminal(13);
+    const raw = await online(phone);
+    const at = (s: number) => new Date(Date.parse(T) + s * 1000).toISOString();
+    const shots = [
+      { mediaId: 1, data: photo(800, 3), event: 3, channel: 1, time: at(5) }, // the crash's photo
+      { mediaId: 2, data: photo(800, 4), event: 0, channel: 2, time: at(6) }, // asked by the platform meanwhile
+      { mediaId: 3, data: photo(800, 5), event: 3, channel: 1, time: at(7200) }, // another collision, two hours on
+    ];
+    for (const [i, { mediaId, data, ...how }] of shots.entries())
+      for (const f of upload(phone, 500 + i * 10, mediaId, data, how)) raw.sendBytes(f);
+    await until(() => mediaAnswers(raw.received).length === 3);
+    const rows = await rowsOf(phone);
+    const idOf = (mediaId: number) => Number(rows.find((r) => Number(r.media_id) === mediaId)!.id);
+    const vehicleId = rows[0].vehicle_id!;
+    const orgCode = (
+      await sql<{ code: string }>`SELECT o.code FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE v.id = ${vehicleId}`.execute(
+        h.s.database.db,
+      )
+    ).rows[0].code;
+    const alarmOf = async (type: string, category: string) =>
+      (
+        await sql<{ id: number }>`
+          INSERT INTO alarm (vehicle_id, type, category, level, begin_time, end_time, fired_at)
+          VALUES (${vehicleId}, ${type}, ${category}, 'high', ${new Date(T)}, ${new Date(at(10))}, ${new Date(T)}) RETURNING id`.execute(
+          h.s.database.db,
+        )
+      ).rows[0].id;
+    const crash = await alarmOf('Crash', 'terminal');
+    const speeding = await alarmOf('OverSpeed', 'terminal');
+    const token = await h.s.memberToken(orgCode, 'orgUser');
+
+    const evidence = await get(token, `/api/vehicle/alarm/${crash}/evidence`);
+    expect(evidence.statusCode).toBe(200);
+    expect(evidence.json().data).toEqual([
+      {
+        id: idOf(1),
+        source: 'media',
+        name: `media-${idOf(1)}.jpg`,
+        kind: 'picture',
+        contentType: 'image/jpeg',
+        bytes: 800,
+        takenAt: at(5),
+        receivedAt: expect.any(String),
+        url: `/api/vehicle/media/${idOf(1)}/content`,
+      },
+    ]);
+    expect((await get(token, evidence.json().data[0].url)).rawPayload.equals(shots[0].data)).toBe(true);
+    // An alarm of a type no terminal photographs has none, whatever was taken in its span.
+    expect((await get(token, `/api/vehicle/alarm/${speeding}/evidence`)).json()).toEqual({ data: [] });
+
+    const list = async (query: string) => {
+      const r = await get(token, `/api/vehicle/vehicle/${vehicleId}/media?${query}`);
+      expect(r.statusCode).toBe(200);
+      return (r.json().data as Array<{ mediaId: number }>).map((m) => m.mediaId);
+    };
+    expect(await list('event=3')).toEqual([3, 1]);
+    expect(await list('channel=2')).toEqual([2]);
+    expect(await list('type=image&channel=1')).toEqual([3, 1]);
+    expect(await list('type=audio')).toEqual([]);
+    expect(await list(`begin=${encodeURIComponent(T)}&end=${encodeURIComponent(at(60))}`)).toEqual([2, 1]);
+    expect((await get(token, `/api/vehicle/vehicle/${vehicleId}/media?type=photo`)).statusCode).toBe(400);
     raw.destroy();
   });
 });
