@@ -896,6 +896,10 @@ export interface VehicleModel {
   parentModelId?: number | null;
   configurationFileId?: number | null;
   manufacturer?: string;
+  /**
+   * The camera channels' names of vehicles of this model (their `model`), one a line, channel 1 first; an empty line keeps a channel's default name.
+   */
+  cameraChannels?: string;
   remark?: string;
   orgName?: string | null;
   parentModelName?: string | null;

@@ -49,7 +49,9 @@ export type AuditAction =
   | 'forwardLinkUpdate'
   | 'forwardLinkDelete'
   | 'videoOpen'
-  | 'videoClose';
+  | 'videoClose'
+  | 'playbackOpen'
+  | 'playbackClose';
 
 export interface AuditEntry {
   action: AuditAction | string;

@@ -119,7 +119,10 @@ export const HAND_WRITTEN_MENU: ResourceFixture[] = [
       ['删除服务期', 'servicePeriod-remove'],
     ]),
     page('背书', '/fleet', 'endorsement', 'AuditOutlined', crud('endorsement', '背书')),
-    page('实时监控', '/fleet', 'monitor', 'EnvironmentOutlined', [['实时视频', 'video-live']]),
+    page('实时监控', '/fleet', 'monitor', 'EnvironmentOutlined', [
+      ['实时视频', 'video-live'],
+      ['录像回放', 'video-playback'],
+    ]),
   ]),
   area('保养维修', 'maintenance', 'ToolOutlined', [
     page('保养状态', '/maintenance', 'status', 'AlertOutlined'),

@@ -32,6 +32,8 @@ import {
   type TakePhotoBody,
   type TerminalAttributesBody,
   type TerminalParam,
+  type ResourceQueryBody,
+  type VideoResource,
   VEHICLE_CONTROL_DOORS,
 } from '../telematics/jt808/codec';
 import { OBD_RECORD_TYPE } from '../telematics/store/obdRecords';
@@ -165,6 +167,8 @@ export class SimTerminal extends EventEmitter {
   readonly areas = new Map<string, Jt808BodyInput>();
   /** The last position it reported. */
   private lastLocation: LocationInput | undefined;
+  /** What it answers a resource query (0x9205) with; null: no camera, the query is unsupported. */
+  recordings: ((q: ResourceQueryBody) => VideoResource[]) | null = null;
   /** The upgrade packages it received whole (0x8108), answered 0x0108 upgraded. */
   readonly upgrades: Array<{ type: number; version: string; size: number }> = [];
   /** The next media id it gives a photo (ids count up across reconnects, as in flash). */
@@ -504,6 +508,9 @@ export class SimTerminal extends EventEmitter {
         case MsgId.TerminalControl:
         case MsgId.LiveVideoRequest:
         case MsgId.LiveVideoControl:
+        case MsgId.LiveVideoStatus:
+        case MsgId.PlaybackRequest:
+        case MsgId.PlaybackControl:
           this.answer(m.msgId, m.serial);
           this.stats.commands++;
           this.emit('command', m);
@@ -513,6 +520,14 @@ export class SimTerminal extends EventEmitter {
           this.upgrades.push({ type: m.body.type, version: m.body.version, size: m.body.data.length });
           if (m.packet === undefined) this.answer(m.msgId, m.serial);
           this.write({ msgId: MsgId.UpgradeResult, body: { type: m.body.type, result: 0 } });
+          this.stats.commands++;
+          this.emit('command', m);
+          break;
+        case MsgId.ResourceQuery:
+          // Its recordings (a camera's, camera.ts) as 0x1205; a terminal without a camera has none to list.
+          if (this.recordings)
+            this.write({ msgId: MsgId.ResourceList, body: { replySerial: m.serial, resources: this.recordings(m.body) } });
+          else this.write({ msgId: MsgId.TerminalResponse, body: { replySerial: m.serial, replyMsgId: m.msgId, result: 3 } });
           this.stats.commands++;
           this.emit('command', m);
           break;

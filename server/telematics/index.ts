@@ -29,7 +29,8 @@ import { findTerminal } from './gateway/terminals';
 import { LiveChannels } from './video/liveChannels';
 import { MediaServer } from './video/mediaServer';
 import { registerVideoRoutes } from './video/routes';
-import { downlinkUpstream, type MediaAddress } from './video/upstream';
+import { Playbacks } from './video/playbacks';
+import { downlinkPlayback, downlinkStatus, downlinkUpstream, queryResources, type MediaAddress } from './video/upstream';
 import { ObdWriter } from './store/obdWriter';
 import { PositionWriter } from './store/writer';
 
@@ -166,12 +167,22 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
   const mediaPort = gateway && downlink && !config.gatewayWorker ? (config.jt1078MediaPort ?? 0) : 0;
   const mediaAddress: MediaAddress = { host: config.jt1078MediaHost ?? '127.0.0.1', port: mediaPort };
   const channels = mediaPort && downlink ? new LiveChannels(downlinkUpstream(downlink, mediaAddress)) : null;
-  const mediaServer = channels
-    ? new MediaServer({ channels, log: app.log, resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null })
-    : null;
+  const playbacks = channels && downlink ? new Playbacks(downlinkPlayback(downlink, mediaAddress)) : null;
+  const mediaServer =
+    channels && downlink
+      ? new MediaServer({
+          channels,
+          playbacks: playbacks ?? undefined,
+          status: downlinkStatus(downlink),
+          log: app.log,
+          resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null,
+        })
+      : null;
   await registerVideoRoutes(app, {
     db,
     channels,
+    playbacks,
+    resources: channels && downlink ? (terminalId, q) => queryResources(downlink, terminalId, q) : null,
     secret: opts.secret,
     isOnline: downlink ? (terminalId) => downlink.isOnline(terminalId) : null,
   });
@@ -200,6 +211,7 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
     async close() {
       await fleet?.stop(1000);
       channels?.close();
+      playbacks?.close();
       await mediaServer?.close();
       commands?.close();
       stopServing();

@@ -98,7 +98,7 @@ export interface VehicleBrandTable extends EntityRow { org_id: number; name: str
 export interface VehicleCostTable extends EntityRow { org_id: number; vehicle_id: number; day: string; kind: string; amount: number; remark: string | null; }
 
 /** Table `vehicle_model` of schemas/vehicleModel.schema.json. */
-export interface VehicleModelTable extends EntityRow { org_id: number; model_name: string; parent_model_id: number | null; configuration_file_id: number | null; manufacturer: string | null; remark: string | null; }
+export interface VehicleModelTable extends EntityRow { org_id: number; model_name: string; parent_model_id: number | null; configuration_file_id: number | null; manufacturer: string | null; camera_channels: string | null; remark: string | null; }
 
 /** Table `work_order` of schemas/workOrder.schema.json. */
 export interface WorkOrderTable extends EntityRow { org_id: number; title: string; vehicle_id: number; status: Generated<string | null>; source: Generated<string | null>; schedule_id: number | null; dtc_code: string | null; fault_id: number | null; cause: string | null; remedy: string | null; assignee: string | null; parts: string | null; labour_hours: number | null; parts_cost: number | null; labour_cost: number | null; cost: number | null; service_odometer_km: number | null; service_engine_hours: number | null; service_date: string | null; notes: string | null; photos: unknown | null; }

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import type { DB } from '../../platform/db/tables';
 import type { FrameTap } from '../../platform/telemetry';
-import type { JsonValue, LocationBody, SubpackageOptions, TerminalParam } from '../jt808/codec';
+import type { JsonValue, LocationBody, SubpackageOptions, TerminalParam, VideoResource } from '../jt808/codec';
 import type { MediaStore } from '../media/mediaStore';
 import type { ObdWriter } from '../store/obdWriter';
 import type { PositionWriter } from '../store/writer';
@@ -105,7 +105,8 @@ export interface GatewayStats {
 
 /**
  * A terminal's answer to a platform message (0x0001, 0x0201 for a location query, 0x0104 for a
- * parameter query, 0x0500 for vehicle control, 0x0107 for an attributes query, 0x0805 for take photo).
+ * parameter query, 0x0500 for vehicle control, 0x0107 for an attributes query, 0x0805 for take photo,
+ * 0x1205 for a resource query).
  */
 export interface TerminalResponse {
   terminalId: number;
@@ -121,6 +122,8 @@ export interface TerminalResponse {
   mediaIds?: number[];
   /** 0x0108: the package type and the result (0 upgraded, 1 failed, 2 cancelled). */
   upgrade?: { type: number; result: number };
+  /** 0x1205: the recordings a 0x9205 asked for. */
+  resources?: VideoResource[];
 }
 
 /**

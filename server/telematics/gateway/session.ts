@@ -415,6 +415,17 @@ export class Session {
           upgrade: { type: m.body.type, result: m.body.result },
         });
         return;
+      case MsgId.ResourceList:
+        // Kept, and answers the 0x9205 (or 0x9201) of its serial with the resources (video/records.ts).
+        this.keep(m, { kind: 'decoded', text: describeBody(m), bodyHex: bodyBytesHex(m, this.host.tzOffsetMinutes) });
+        this.host.onResponse({
+          terminalId: this.identity!.terminalId,
+          replySerial: m.body.replySerial,
+          replyMsgId: MsgId.ResourceQuery,
+          result: OK,
+          resources: m.body.resources,
+        });
+        return;
       case MsgId.TerminalResponse:
         this.host.onResponse({
           terminalId: this.identity!.terminalId,

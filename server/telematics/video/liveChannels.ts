@@ -2,14 +2,16 @@
  * Live channels: one upstream per terminal channel however many viewers watch it. The first viewer
  * asks the terminal to stream (0x9101, through `UpstreamControl`); each viewer gets an FLV stream
  * that starts with the decoder configuration and the current group of pictures (from its I frame,
- * so the first picture shows at once); when the last viewer leaves, the channel waits a grace time
- * for another before it asks the terminal to stop (0x9102) and forgets it.
+ * so the first picture shows at once), and the audio as PCM if it asked for it; when the last viewer
+ * leaves, the channel waits a grace time for another before it asks the terminal to stop (0x9102)
+ * and forgets it.
  */
 
 import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
-import { DataType } from './rtpPacket';
-import { nalType, NalType, splitAnnexB } from './h264';
+import { audioMessage, decodeAudio } from './audio';
 import type { MediaFrame } from './frameAssembler';
+import { DataType } from './rtpPacket';
+import { videoFrameOf, type VideoFrame } from './videoFrame';
 
 export interface ChannelKey {
   terminalId: number;
@@ -25,6 +27,8 @@ export interface UpstreamControl {
 /** A browser's end of a channel. */
 export interface Viewer {
   send(chunk: Buffer): void;
+  /** Wants the channel's audio too, as PCM messages beside the FLV (audio.ts). */
+  audio?: boolean;
   /** The channel ended for this viewer (terminal gone, silent, refused), with the reason. */
   end(reason: string): void;
 }
@@ -37,13 +41,6 @@ export interface LiveChannelsOptions {
 }
 
 export const DEFAULT_LIVE_OPTIONS: LiveChannelsOptions = { graceMs: 10_000, maxGopBytes: 4 * 1024 * 1024 };
-
-interface VideoFrame {
-  key: boolean;
-  timestamp: number;
-  nals: Buffer[];
-  bytes: number;
-}
 
 interface ViewerState {
   viewer: Viewer;
@@ -119,19 +116,11 @@ export class LiveChannels {
   /** A frame from the terminal's media connection. */
   frame(key: ChannelKey, f: MediaFrame): void {
     const ch = this.channels.get(channelId(key));
-    if (!ch || f.dataType > DataType.bFrame) return; // audio is not remuxed yet
-    ch.frames++;
-    const nals: Buffer[] = [];
-    let isKey = f.dataType === DataType.iFrame;
-    for (const nal of splitAnnexB(f.data)) {
-      const t = nalType(nal);
-      if (t === NalType.sps) ch.sps = Buffer.from(nal);
-      else if (t === NalType.pps) ch.pps = Buffer.from(nal);
-      else if (t !== NalType.aud) nals.push(nal);
-      if (t === NalType.idr) isKey = true;
-    }
-    if (!nals.length) return;
-    const vf: VideoFrame = { key: isKey, timestamp: f.timestamp, nals, bytes: f.data.length };
+    if (!ch) return;
+    if (f.dataType === DataType.audio) return this.audio(ch, f);
+    const vf = videoFrameOf(f, ch);
+    if (f.dataType <= DataType.bFrame) ch.frames++;
+    if (!vf) return;
     if (vf.key) {
       ch.gop = [];
       ch.gopBytes = 0;
@@ -165,6 +154,16 @@ export class LiveChannels {
   /** Ends every channel (shutdown). */
   close(): void {
     for (const id of [...this.channels.keys()]) this.end(id, 'server stopping');
+  }
+
+  /** An audio frame, decoded to PCM for the viewers who want it, once they have their first picture. */
+  private audio(ch: Channel, f: MediaFrame): void {
+    const listeners = [...ch.viewers].filter((v) => v.viewer.audio && v.base !== null);
+    if (!listeners.length) return;
+    const pcm = decodeAudio(f.payloadType, f.data);
+    if (!pcm?.length) return;
+    const message = audioMessage(pcm);
+    for (const v of listeners) v.viewer.send(message);
   }
 
   private sendFrame(v: ViewerState, f: VideoFrame): void {

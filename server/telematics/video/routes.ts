@@ -1,10 +1,15 @@
 /**
- * Live video routes:
- *   POST /api/video/live {vehicleId, channel}  (code `video-live`, the caller's subtree) → a stream
- *        ticket for that vehicle's camera channel, valid 30 s for one opening;
+ * Video routes:
+ *   POST /api/video/live {vehicleId, channel, audio?}  (code `video-live`, the caller's subtree) → a
+ *        stream ticket for that vehicle's camera channel, valid 30 s for one opening (with `audio`, the
+ *        stream carries the channel's sound too, as PCM messages: audio.ts);
  *   GET  /api/video/stream?ticket=…            (WebSocket) → the channel as FLV (H.264), binary
- *        messages, as mpegts.js plays it. The first viewer of a channel asks the terminal to stream.
- * Every opening is audited (videoOpen), and its end with how long it lasted (videoClose).
+ *        messages, as mpegts.js plays it. The first viewer of a channel asks the terminal to stream;
+ *        a playback ticket (playbackRoutes.ts) opens that viewer's own playback instead.
+ *   GET  /api/video/channels?vehicleId=…       → the vehicle's camera channels and their names
+ *        (channelNames.ts).
+ * Every opening is audited (videoOpen / playbackOpen), and its end with how long it lasted
+ * (videoClose / playbackClose).
  */
 
 import websocket from '@fastify/websocket';
@@ -12,18 +17,22 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { writeAudit } from '../../platform/audit';
 import { callerOf } from '../../platform/auth/authenticate';
-import { PUBLIC } from '../../platform/auth/caller';
+import { NONE, PUBLIC } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
-import { AppError, notFound, unauthorized } from '../../platform/http/errors';
+import { notFound, unauthorized } from '../../platform/http/errors';
 import { pathInSubtree } from '../../platform/scope';
-import type { LiveChannels } from './liveChannels';
+import { vehicleChannelNames } from './channelNames';
+import type { ResourceQuery } from './upstream';
+import type { LiveChannels, Viewer } from './liveChannels';
+import { registerPlaybackRoutes } from './playbackRoutes';
+import type { Playbacks } from './playbacks';
 import { signStreamTicket, TicketBook, type StreamClaims } from './streamTicket';
+import { MAX_CHANNEL, videoVehicle } from './videoVehicle';
+import type { VideoResource } from '../jt808/codec';
 
 export const VIDEO_LIVE_PERMISSION = 'video-live';
 /** A viewer this far behind (bytes not yet sent) is dropped rather than buffered without end. */
 const MAX_BACKLOG = 8 * 1024 * 1024;
-/** JT/T 1078 logical channels run 1–37 (table 2); vendors use a few more. */
-const MAX_CHANNEL = 64;
 
 /** The minimum of a `ws` socket this route uses. */
 interface VideoSocket {
@@ -40,6 +49,10 @@ export interface VideoRouteDeps {
   secret: string;
   /** Whether the terminal has a live 808 session. */
   isOnline: ((terminalId: number) => boolean | Promise<boolean>) | null;
+  /** Recorded playback; null when the media server is off. */
+  playbacks?: Playbacks | null;
+  /** A terminal's recordings (0x9205 → 0x1205). */
+  resources?: ((terminalId: number, q: ResourceQuery) => Promise<VideoResource[]>) | null;
 }
 
 export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRouteDeps): Promise<void> {
@@ -63,23 +76,15 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
           properties: {
             vehicleId: { type: 'integer', minimum: 1, maximum: 2147483647 },
             channel: { type: 'integer', minimum: 1, maximum: MAX_CHANNEL },
+            audio: { type: 'boolean' },
           },
         },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { vehicleId, channel } = req.body as { vehicleId: number; channel: number };
-      const v = await db
-        .selectFrom('vehicle')
-        .innerJoin('organisation', 'organisation.id', 'vehicle.org_id')
-        .select(['vehicle.id', 'vehicle.licence', 'vehicle.terminal_id', 'organisation.path'])
-        .where('vehicle.id', '=', vehicleId)
-        .executeTakeFirst();
-      if (!v || !pathInSubtree(caller.orgPath, v.path)) throw notFound();
-      if (v.terminal_id === null) throw new AppError(406, 'video.noTerminal');
-      if (!deps.channels || !deps.isOnline) throw new AppError(406, 'video.mediaOff');
-      if (!(await deps.isOnline(v.terminal_id))) throw new AppError(406, 'telematics.terminalOffline');
+      const { vehicleId, channel, audio } = req.body as { vehicleId: number; channel: number; audio?: boolean };
+      const v = await videoVehicle(db, caller, vehicleId, deps.isOnline, deps.channels !== null);
       const { ticket, exp } = signStreamTicket(
         {
           kind: 'live',
@@ -88,12 +93,41 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
           orgId: caller.orgId,
           vehicleId: v.id,
           licence: v.licence,
-          terminalId: v.terminal_id,
+          terminalId: v.terminalId,
           channel,
+          audio: audio === true,
         },
         deps.secret,
       );
       return { ticket, url: `/api/video/stream?ticket=${encodeURIComponent(ticket)}`, expiresAt: new Date(exp).toISOString() };
+    },
+  );
+
+  app.get(
+    '/api/video/channels',
+    {
+      // Names only, for whoever may see the vehicle: the video codes guard the streams.
+      config: { permission: NONE },
+      schema: {
+        tags: ['video'],
+        summary: "a vehicle's camera channels and their names (its model's, else null: the default name)",
+        querystring: {
+          type: 'object',
+          required: ['vehicleId'],
+          properties: { vehicleId: { type: 'integer', minimum: 1, maximum: 2147483647 } },
+        },
+      },
+    },
+    async (req) => {
+      const { vehicleId } = req.query as { vehicleId: number };
+      const v = await db
+        .selectFrom('vehicle')
+        .innerJoin('organisation', 'organisation.id', 'vehicle.org_id')
+        .select(['organisation.path'])
+        .where('vehicle.id', '=', vehicleId)
+        .executeTakeFirst();
+      if (!v || !pathInSubtree(callerOf(req).orgPath, v.path)) throw notFound();
+      return { channels: await vehicleChannelNames(db, vehicleId) };
     },
   );
 
@@ -105,7 +139,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       config: { permission: PUBLIC },
       schema: {
         tags: ['video'],
-        summary: 'a live camera channel as FLV (WebSocket)',
+        summary: 'a camera channel, live or played back, as FLV (WebSocket)',
         querystring: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string', maxLength: 2048 } } },
       },
       preValidation: async (req) => {
@@ -117,33 +151,46 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
     (raw, req) => {
       const socket = raw as unknown as VideoSocket; // the ws socket; typed by the interface above
       const claims = claimsOf.get(req);
-      const channels = deps.channels;
+      const { channels, playbacks } = deps;
       if (!channels || !claims) return socket.close(1011, 'video off');
       const opened = Date.now();
       const who = { member: { id: claims.memberId, name: claims.memberName, orgId: claims.orgId }, ip: req.ip };
       const target = `${claims.licence} #${claims.channel}`;
-      const detail = { vehicleId: claims.vehicleId, terminalId: claims.terminalId, channel: claims.channel };
-      void writeAudit(db, { ...who, action: 'videoOpen', target, detail }).catch((e: unknown) => req.log.error(e));
+      const playback = claims.kind === 'playback' ? claims.playback : undefined;
+      const detail = {
+        vehicleId: claims.vehicleId,
+        terminalId: claims.terminalId,
+        channel: claims.channel,
+        ...(playback ? { begin: playback.begin, end: playback.end } : {}),
+      };
+      const [openAction, closeAction] = playback ? ['playbackOpen', 'playbackClose'] : ['videoOpen', 'videoClose'];
+      void writeAudit(db, { ...who, action: openAction, target, detail }).catch((e: unknown) => req.log.error(e));
       let open = true;
-      const leave = channels.watch(
-        { terminalId: claims.terminalId, channel: claims.channel },
-        {
-          send: (chunk) => {
-            if (!open) return;
-            if (socket.bufferedAmount > MAX_BACKLOG) return socket.close(1013, 'viewer too slow');
-            socket.send(chunk, { binary: true });
-          },
-          // WebSocket close reasons are at most 123 bytes.
-          end: (reason) => open && socket.close(4000, reason.slice(0, 120)),
+      const viewer: Viewer = {
+        audio: claims.audio === true,
+        send: (chunk) => {
+          if (!open) return;
+          if (socket.bufferedAmount > MAX_BACKLOG) return socket.close(1013, 'viewer too slow');
+          socket.send(chunk, { binary: true });
         },
-      );
+        // WebSocket close reasons are at most 123 bytes.
+        end: (reason) => open && socket.close(4000, reason.slice(0, 120)),
+      };
+      const key = { terminalId: claims.terminalId, channel: claims.channel };
+      let leave: () => void;
+      if (playback) {
+        if (!playbacks) return socket.close(1011, 'video off');
+        leave = playbacks.open(playback.id, key, playback, claims.memberId, viewer);
+      } else leave = channels.watch(key, viewer);
       socket.on('close', () => {
         open = false;
         leave();
-        void writeAudit(db, { ...who, action: 'videoClose', target, detail: { ...detail, durationMs: Date.now() - opened } }).catch(
+        void writeAudit(db, { ...who, action: closeAction, target, detail: { ...detail, durationMs: Date.now() - opened } }).catch(
           (e: unknown) => req.log.error(e),
         );
       });
     },
   );
+
+  registerPlaybackRoutes(app, deps);
 }

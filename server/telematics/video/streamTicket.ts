@@ -1,8 +1,9 @@
 /**
  * Stream tickets: what a browser's video WebSocket presents instead of the session token. A ticket
  * is signed (HMAC-SHA256 with the server's secret, under a label of its own so no other signed
- * thing passes for one), names one member, vehicle, terminal and channel, lives a few seconds and
- * opens one stream: a second use, a changed byte or an expired ticket is refused.
+ * thing passes for one), names one member, vehicle, terminal and channel — live, or a recording's
+ * playback with its time range and the id its controls name —, lives a few seconds and opens one
+ * stream: a second use, a changed byte or an expired ticket is refused.
  */
 
 import crypto from 'node:crypto';
@@ -10,8 +11,20 @@ import crypto from 'node:crypto';
 export const TICKET_TTL_MS = 30_000;
 const LABEL = 'fleetstar-video-ticket.';
 
+export interface PlaybackClaims {
+  /** Names the playback for its controls. */
+  id: string;
+  /** ISO UTC. */
+  begin: string;
+  end: string | null;
+}
+
 export interface StreamClaims {
-  kind: 'live';
+  kind: 'live' | 'playback';
+  /** With kind 'playback'. */
+  playback?: PlaybackClaims;
+  /** The viewer wants the audio too (PCM messages beside the FLV). */
+  audio?: boolean;
   memberId: number;
   memberName: string;
   orgId: number;
@@ -52,7 +65,13 @@ function parse(ticket: string, secret: string): StreamClaims | null {
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
   try {
     const c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<StreamClaims>;
-    if (c.kind !== 'live' || typeof c.exp !== 'number' || typeof c.nonce !== 'string' || !Number.isInteger(c.terminalId)) return null;
+    if (
+      (c.kind !== 'live' && (c.kind !== 'playback' || typeof c.playback?.id !== 'string')) ||
+      typeof c.exp !== 'number' ||
+      typeof c.nonce !== 'string' ||
+      !Number.isInteger(c.terminalId)
+    )
+      return null;
     return c as StreamClaims; // signed by this server: its fields are the ones signStreamTicket wrote
   } catch {
     return null;

@@ -34,6 +34,7 @@ import { useT } from '../../session/useT';
 import { parseTime } from '../../utils/formatTime';
 import { alarmValueText, LEVEL_COLOURS, mayHaveEvidence, typesOf } from './alarmModel';
 import AlarmEvidence from './AlarmEvidence';
+import VideoButton from '../../components/video/VideoButton';
 import { NO_FILTERS, useAlarmList, type AlarmFilters, type AlarmView } from './useAlarmList';
 import { useAlarmToasts } from './useAlarmToasts';
 
@@ -134,6 +135,14 @@ function AlarmTable({
       key: 'place',
       title: t('console.alarm.place'),
       render: (_, a) => <PlaceText latitude={a.latitude} longitude={a.longitude} empty="" />,
+    },
+    {
+      key: 'video',
+      title: t('console.video.open'),
+      // A current alarm opens the camera live; a past one its recording at the alarm's time.
+      render: (_, a) => (
+        <VideoButton vehicleId={a.vehicleId} playbackAt={a.status === 'open' && a.end === null ? null : a.begin} testId="alarm-video" />
+      ),
     },
     {
       key: 'handled',

@@ -53,6 +53,8 @@ export const ACTION_KEYS = {
   driverCardAssign: 'driverCard.auditAssign',
   videoOpen: 'video.auditActions.videoOpen',
   videoClose: 'video.auditActions.videoClose',
+  playbackOpen: 'video.auditActions.playbackOpen',
+  playbackClose: 'video.auditActions.playbackClose',
 } as const;
 
 const CLIENT_PREFIX = 'client:';

@@ -1,6 +1,6 @@
 /**
- * A live video stack for tests over real TCP: the gateway, the media server on an ephemeral port,
- * the live channels (short grace time) and the video routes on a listening test server, with the
+ * A video stack for tests over real TCP: the gateway, the media server on an ephemeral port,
+ * the live channels (short grace time), the playbacks and the video routes on a listening test server, with the
  * media server's log lines kept.
  */
 
@@ -11,7 +11,14 @@ import { PositionWriter } from '../../../../server/telematics/store/writer';
 import { LiveChannels } from '../../../../server/telematics/video/liveChannels';
 import { MediaServer } from '../../../../server/telematics/video/mediaServer';
 import { registerVideoRoutes } from '../../../../server/telematics/video/routes';
-import { downlinkUpstream, type MediaAddress } from '../../../../server/telematics/video/upstream';
+import { Playbacks } from '../../../../server/telematics/video/playbacks';
+import {
+  downlinkPlayback,
+  downlinkStatus,
+  downlinkUpstream,
+  queryResources,
+  type MediaAddress,
+} from '../../../../server/telematics/video/upstream';
 import { ADMIN_PASSWORD, startTestServer, type Backend, type TestServer } from '../../../helpers/testServer';
 import { openBinarySocket, type BinarySocket } from '../../../helpers/wsClient';
 
@@ -23,6 +30,7 @@ export interface Harness {
   gateway: Jt808Gateway;
   gatewayPort: number;
   channels: LiveChannels;
+  playbacks: Playbacks;
   media: MediaServer;
   mediaPort: number;
   httpUrl: string;
@@ -31,7 +39,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startVideo(backend: Backend): Promise<Harness> {
+export async function startVideo(backend: Backend, opts: { statusEveryMs?: number } = {}): Promise<Harness> {
   const s = await startTestServer(backend);
   const db = s.database.db;
   const writer = new PositionWriter(db, { copyPool: s.database.pool });
@@ -41,9 +49,24 @@ export async function startVideo(backend: Backend): Promise<Harness> {
   const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
   const address: MediaAddress = { host: '127.0.0.1', port: 0 };
   const channels = new LiveChannels(downlinkUpstream(gateway, address), { graceMs: GRACE_MS });
-  const media = new MediaServer({ channels, log, resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null });
+  const playbacks = new Playbacks(downlinkPlayback(gateway, address));
+  const media = new MediaServer({
+    channels,
+    playbacks,
+    log,
+    status: downlinkStatus(gateway),
+    statusEveryMs: opts.statusEveryMs,
+    resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null,
+  });
   address.port = await media.listen(0, '127.0.0.1');
-  await registerVideoRoutes(s.app, { db, channels, secret: 'test-secret', isOnline: (id) => gateway.isOnline(id) });
+  await registerVideoRoutes(s.app, {
+    db,
+    channels,
+    playbacks,
+    resources: (terminalId, q) => queryResources(gateway, terminalId, q),
+    secret: 'test-secret',
+    isOnline: (id) => gateway.isOnline(id),
+  });
   const httpUrl = await s.app.listen({ port: 0, host: '127.0.0.1' });
   const admin = await s.login('admin', ADMIN_PASSWORD);
   return {
@@ -51,6 +74,7 @@ export async function startVideo(backend: Backend): Promise<Harness> {
     gateway,
     gatewayPort: port,
     channels,
+    playbacks,
     media,
     mediaPort: address.port,
     httpUrl,
@@ -58,6 +82,7 @@ export async function startVideo(backend: Backend): Promise<Harness> {
     admin,
     async close() {
       channels.close();
+      playbacks.close();
       await media.close();
       await gateway.close();
       await s.close();
