@@ -12,6 +12,7 @@ import { READINGS, SUBTYPES } from '../../../src/pages/vehicleDetail/messageText
 import { CHOICE_KEYS } from '../../../src/pages/fleet/strategy/RederiveDialog';
 import { ATTRIBUTE_FIELDS, COMMAND_CHOICES, COMMAND_RESULTS, COMMAND_STATUSES, PHOTO_RESULTS } from '../../../src/services/commands';
 import { FORWARD_PROTOCOLS, LINK_STATES, SENT_KINDS, SUB_LINK_STATES } from '../../../src/services/forwarding';
+import { MEDIA_EVENTS, MEDIA_TYPES } from '../../../schemas/kit/media';
 import { UPGRADE_RESULTS, UPGRADE_TYPES } from '../../../src/services/upgrades';
 import { LEVEL_COLOURS, TYPES_BY_CATEGORY, VALUE_UNITS } from '../../../src/pages/alarm/alarmModel';
 import { COUNT_KEYS, DISTRIBUTION_KEYS, LEDGER_KEYS } from '../../../src/pages/dashboard/dashboardModel';
@@ -73,6 +74,9 @@ const dynamic: Record<string, readonly string[]> = {
   'forwarding.console.states.${r.state}': LINK_STATES.map((k) => `forwarding.console.states.${k}`),
   'forwarding.console.subLinks.${r.subLink}': SUB_LINK_STATES.map((k) => `forwarding.console.subLinks.${k}`),
   'forwarding.console.kinds.${k}': SENT_KINDS.map((k) => `forwarding.console.kinds.${k}`),
+  'console.vehicleDetail.media.types.${type}': MEDIA_TYPES.map((k) => `console.vehicleDetail.media.types.${k}`),
+  'console.vehicleDetail.media.events.${e}': MEDIA_EVENTS.map((k) => `console.vehicleDetail.media.events.${k}`),
+  'console.vehicleDetail.media.events.${m.eventName}': MEDIA_EVENTS.map((k) => `console.vehicleDetail.media.events.${k}`),
   ...Object.fromEntries(
     ['alarm.types.${a.type}', 'alarm.types.${ty}', 'alarm.types.${handling.type}'].map((k) => [
       k,
