@@ -8,6 +8,10 @@ import { drainReadAt, east, ScriptedDay } from './scriptedDay';
 import { metresBetween } from '../../../../server/intelligence/alarms/detectors/motionRules';
 import { routeDistance } from '../../../../server/intelligence/alarms/detectors/aiRules';
 
+// Each test sends a scripted drive through the real gateway and waits for its passes: a minute
+// alone, several when the suite's other workers load the machine.
+jest.setTimeout(300_000);
+
 const START = Date.parse('2026-11-21T00:00:00Z');
 const HOME = { latitude: 31.2, longitude: 121.4 };
 
@@ -133,7 +137,7 @@ describe.each(BACKENDS)('alarms announced on %s', (backend) => {
     for (const r of obd) terminal.reportObd(r);
     await terminal.drain(60_000);
     await rig.gateway.obdWriter.flush();
-    await until(async () => failures > 0, 20_000);
+    await until(async () => failures > 0, 120_000);
     await rig.derivation.pipeline.idle();
     expect(await alarmIdsOf(vehicleId)).toEqual(storedBefore);
     expect(rig.raised.filter((a) => a.vehicleId === vehicleId)).toHaveLength(announcedBefore);
