@@ -23,6 +23,7 @@ import { invalid, notFound } from '../platform/http/errors';
 import { pathOfOrg, pathUnder } from '../platform/scope';
 import type { TargetAllow } from '../notify/target';
 import { LINK_LABELS, linkErrors, type LinkSettings } from './linkRules';
+import { linkSettingsView } from './routes';
 
 const schema = handWrittenEntities.forwardLink;
 const x = schema['x-entity'];
@@ -32,16 +33,7 @@ const count = nullable('integer');
 const view = {
   type: 'object',
   properties: {
-    id: int,
-    orgId: int,
-    orgName: str,
-    name: str,
-    protocol: str,
-    host: str,
-    port: int,
-    vehicleIds: { type: ['array', 'null'], items: int },
-    enabled: { type: 'boolean' },
-    backlogLimit: int,
+    ...linkSettingsView,
     edition: int,
     accessCode: count,
     userId: count,

@@ -15,20 +15,25 @@ import type { LinkView } from './index';
 
 export const FORWARDING_PATH = '/api/vehicle/forwarding';
 
+/** A link's settings as both routes answer them (never the account, password or keys here). */
+export const linkSettingsView = {
+  id: int,
+  orgId: int,
+  orgName: str,
+  name: str,
+  protocol: str,
+  host: str,
+  port: int,
+  enabled: { type: 'boolean' },
+  vehicleIds: { type: ['array', 'null'], items: int },
+  backlogLimit: int,
+};
+
 const counts = { type: 'object', additionalProperties: int };
 const view = {
   type: 'object',
   properties: {
-    id: int,
-    orgId: int,
-    orgName: str,
-    name: str,
-    protocol: str,
-    host: str,
-    port: int,
-    enabled: { type: 'boolean' },
-    vehicleIds: { type: ['array', 'null'], items: int },
-    backlogLimit: int,
+    ...linkSettingsView,
     state: str,
     subLink: str,
     backlog: int,
