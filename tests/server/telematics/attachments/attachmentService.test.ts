@@ -254,6 +254,8 @@ describe.each(BACKENDS)('the attachment service on %s', (backend) => {
         contentType: 'image/jpeg',
         bytes: 3000,
         receivedAt: expect.any(String),
+        takenAt: null,
+        source: 'attachment',
         url: expect.any(String),
       },
       {
@@ -263,6 +265,8 @@ describe.each(BACKENDS)('the attachment service on %s', (backend) => {
         contentType: 'video/mp4',
         bytes: 100_000,
         receivedAt: expect.any(String),
+        takenAt: null,
+        source: 'attachment',
         url: expect.any(String),
       },
     ]);
