@@ -7,40 +7,14 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../../schemas/kit/authority';
-import { idParams, int, str } from '../platform/crud/routeSpec';
+import { idParams } from '../platform/crud/routeSpec';
+import { typed } from '../platform/http/typed';
+import { maintenanceStatusSchema } from '../../schemas/kit/maintenanceStatus';
 import { localDay } from '../intelligence/localDay';
-import { DUE_STATES, DUE_TRIGGERS, type DueState } from '../maintenance/dueStatus';
+import { DUE_STATES, type DueState } from '../maintenance/dueStatus';
 import { scheduleUsage, type ScheduleUsage } from '../maintenance/scheduleUsage';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
-
-const nullableNum = { type: ['number', 'null'] } as const;
-const usageItem = {
-  type: 'object',
-  properties: {
-    scheduleId: int,
-    scheduleName: str,
-    vehicleId: int,
-    licence: str,
-    orgId: int,
-    state: { type: 'string', enum: [...DUE_STATES] },
-    trigger: { type: ['string', 'null'], enum: [...DUE_TRIGGERS, null] },
-    baseDay: { type: 'string', format: 'date' },
-    dueDay: { type: ['string', 'null'], format: 'date' },
-    lastWorkOrderId: { type: ['integer', 'null'] },
-    odometerKm: nullableNum,
-    usedKm: nullableNum,
-    usedHours: nullableNum,
-    usedDays: int,
-    intervalKm: nullableNum,
-    intervalHours: nullableNum,
-    intervalDays: { type: ['integer', 'null'] },
-    remainingKm: nullableNum,
-    remainingHours: nullableNum,
-    remainingDays: nullableNum,
-  },
-} as const;
-const countsSchema = { type: 'object', properties: { ok: int, due: int, overdue: int } } as const;
 
 const RANK: Record<DueState, number> = { overdue: 0, due: 1, ok: 2 };
 
@@ -79,7 +53,8 @@ const counts = (rows: ReadonlyArray<{ state: DueState }>) => ({
   overdue: rows.filter((r) => r.state === 'overdue').length,
 });
 
-export function registerMaintenanceRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+export function registerMaintenanceRoutes(fastify: FastifyInstance, { db, timeZone }: ReportDeps): void {
+  const app = typed(fastify);
   const config = { permission: NONE, labels: 'maintenance.fields' };
   app.post(
     '/api/vehicle/maintenance/status',
@@ -103,15 +78,13 @@ export function registerMaintenanceRoutes(app: FastifyInstance, { db, timeZone }
               },
             },
           },
-        },
-        response: { 200: { type: 'object', properties: { counts: countsSchema, data: { type: 'array', items: usageItem } } } },
+        } as const,
+        response: { 200: maintenanceStatusSchema },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const c =
-        (req.body as { criteria?: { orgId?: number | null; vehicleId?: number | null; state?: DueState | null } | null } | null)
-          ?.criteria ?? {};
+      const c = req.body?.criteria ?? {};
       const rows = ordered(await scheduleUsage(db, localDay(Date.now(), timeZone), timeZone, { vehicles: vehicleScope(caller, c) }));
       return { counts: counts(rows), data: c.state ? rows.filter((r) => r.state === c.state) : rows };
     },
@@ -125,12 +98,12 @@ export function registerMaintenanceRoutes(app: FastifyInstance, { db, timeZone }
         tags: ['maintenance'],
         summary: "one vehicle's schedules with their usage and state (404 outside the caller's scope)",
         params: idParams,
-        response: { 200: { type: 'object', properties: { counts: countsSchema, data: { type: 'array', items: usageItem } } } },
+        response: { 200: maintenanceStatusSchema },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       await vehicleInScope(db, caller, id);
       const rows = ordered(
         await scheduleUsage(db, localDay(Date.now(), timeZone), timeZone, { vehicles: vehicleScope(caller, { vehicleId: id }) }),

@@ -109,7 +109,6 @@ export const ANSWER_SCHEMA_GAPS: readonly string[] = [
   'GET /api/location/:ticket',
   'POST /api/vehicle/configParseFile/:id/file',
   'GET /api/vehicle/configParseFile/:id/file',
-  'POST /api/vehicle/message/vehicle-:id',
   'DELETE /api/vehicle/vehicleFence/deleteRel/:id',
   'GET /api/vehicle/district/tree/options',
   'GET /api/vehicle/district/name/:code',
