@@ -4,18 +4,9 @@
  * Labels are message keys (`reports.ledger.*`); durations are shown in hours.
  */
 
-/** A ledger row's figures (one day, or summed), as the report routes answer them. */
-export interface LedgerFigures {
-  mileageKm: number;
-  fuelL: number;
-  refuelL: number;
-  drainL: number;
-  drivingS: number;
-  idleS: number;
-  tripCount: number;
-  maxSpeed: number;
-  cost: number;
-}
+import type { LedgerFigures } from './ledger';
+
+export type { LedgerFigures };
 
 export type LedgerDayVehicleRow = LedgerFigures & { date: string; vehicleId: number; licence: string };
 

@@ -1,3 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /** The login body (SPEC.md §7 POST /login), checked by the login form and the server alike. */
 export const APPLICATIONS = ['obd-web', 'vehicle-app'] as const;
 
@@ -12,14 +14,10 @@ export const loginBodySchema = {
       format: 'login-password',
       'x-messages': { required: 'validation.loginPassword.required', format: 'validation.loginPassword.format' },
     },
-    application: { type: 'string', enum: [...APPLICATIONS], default: 'obd-web' },
+    application: { type: 'string', enum: APPLICATIONS, default: 'obd-web' },
     ip: { type: 'string', maxLength: 64 },
   },
-};
+} as const;
 
-export interface LoginBody {
-  loginName: string;
-  password: string;
-  application: (typeof APPLICATIONS)[number];
-  ip?: string;
-}
+/** What the validator lets through (the application defaulted). */
+export type LoginBody = FromSchema<typeof loginBodySchema>;

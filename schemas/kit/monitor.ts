@@ -1,31 +1,60 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /**
  * The live map's shapes, once for the server (`POST /api/vehicle/monitor/query`, the live
  * WebSocket's messages) and the console that reads them.
  */
 
-/** One vehicle of `monitor/query`: its latest state. */
-export interface MonitorItem {
-  vehicleId: number;
-  licence: string;
-  orgId: number;
-  orgName: string;
-  online: boolean;
-  moving: boolean;
-  latitude: number | null;
-  longitude: number | null;
-  speed: number | null;
-  direction: number | null;
-  acc: boolean | null;
-  /** The alarm word of the last report (the terminal's bits, as it sent them). */
-  alarm: number | null;
-  fuelL: number | null;
-  mileageKm: number | null;
-  /** ISO 8601 device time of the last report. */
-  time: string | null;
-  receivedAt: string | null;
-  /** Has a current alarm: open, or ended within the last day and not handled (server/alarmCentre/current.ts). */
-  alarming: boolean;
-}
+const nullable = <const T extends 'integer' | 'number' | 'boolean'>(type: T) => ({ type: [type, 'null'] }) as const;
+
+/** One vehicle of `monitor/query` (and the vehicle report's state): its latest state. */
+export const monitorItemSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'vehicleId',
+    'licence',
+    'orgId',
+    'orgName',
+    'online',
+    'moving',
+    'latitude',
+    'longitude',
+    'speed',
+    'direction',
+    'acc',
+    'alarm',
+    'fuelL',
+    'mileageKm',
+    'time',
+    'receivedAt',
+    'alarming',
+  ],
+  properties: {
+    vehicleId: { type: 'integer' },
+    licence: { type: 'string' },
+    orgId: { type: 'integer' },
+    orgName: { type: 'string' },
+    online: { type: 'boolean' },
+    moving: { type: 'boolean' },
+    latitude: nullable('number'),
+    longitude: nullable('number'),
+    speed: nullable('number'),
+    direction: nullable('integer'),
+    acc: nullable('boolean'),
+    alarm: { ...nullable('integer'), description: "the alarm word of the last report (the terminal's bits, as it sent them)" },
+    fuelL: nullable('number'),
+    mileageKm: nullable('number'),
+    time: { type: ['string', 'null'], format: 'date-time', description: 'device time of the last report' },
+    receivedAt: { type: ['string', 'null'], format: 'date-time' },
+    alarming: {
+      type: 'boolean',
+      description: 'has a current alarm: open, or ended within the last day and not handled (server/alarmCentre/current.ts)',
+    },
+  },
+} as const;
+
+export type MonitorItem = FromSchema<typeof monitorItemSchema>;
 
 export interface MonitorCriteria {
   orgId?: number | null;

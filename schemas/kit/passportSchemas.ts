@@ -28,17 +28,15 @@ export const roleUpdateBodySchema = updateBodySchema(role);
 export const resourceBodySchema = createBodySchema(resource);
 export const resourceUpdateBodySchema = updateBodySchema(resource);
 
-const str = (max: number, min = 0) => ({ type: 'string', ...(min ? { minLength: min } : {}), maxLength: max });
-const optional = (s: Record<string, unknown>) => ({ ...s, type: [s.type as string, 'null'] });
-const id = { type: 'integer', minimum: 1, maximum: 2147483647 };
+const id = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
 const loginPassword = {
   type: 'string',
   format: 'login-password',
   'x-messages': { required: 'validation.loginPassword.required', format: 'validation.loginPassword.format' },
-};
+} as const;
 /** Account-form passwords: 6–20 characters (SPEC §5). */
-const accountPassword = { type: 'string', format: 'login-password', 'x-messages': { format: 'validation.accountPassword' } };
+const accountPassword = { type: 'string', format: 'login-password', 'x-messages': { format: 'validation.accountPassword' } } as const;
 
 export const changePasswordBodySchema = {
   type: 'object',
@@ -48,34 +46,45 @@ export const changePasswordBodySchema = {
     oldPassword: loginPassword,
     newPassword: { type: 'string', format: 'strong-password', 'x-messages': { format: 'validation.password.tooWeak' } },
     confirmPassword: { type: 'string', maxLength: 64, 'x-messages': { required: 'validation.confirmPassword.required' } },
-    uid: str(64),
+    uid: { type: 'string', maxLength: 64 },
   },
-};
+} as const;
 
 export const resetPasswordBodySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'password'],
   properties: { id, password: accountPassword },
-};
+} as const;
 
 export const orgLinkBodySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['link'],
-  properties: { link: optional({ type: 'string', format: 'external-link', maxLength: 512 }) },
-};
+  properties: { link: { type: ['string', 'null'], format: 'external-link', maxLength: 512 } },
+} as const;
 
+/** The role schema's resourceIds (schemas/role.schema.json), as the role form sends them. */
 export const authorizeBodySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['resourceIds'],
-  properties: { resourceIds: role.properties.resourceIds },
-};
+  properties: {
+    resourceIds: {
+      ...role.properties.resourceIds,
+      type: 'array',
+      items: id,
+    },
+  },
+} as const;
 
 export const auditBodySchema = {
   type: 'object',
   additionalProperties: false,
   required: ['action'],
-  properties: { action: str(64, 1), target: optional(str(200)), detail: optional(str(2000)) },
-};
+  properties: {
+    action: { type: 'string', minLength: 1, maxLength: 64 },
+    target: { type: ['string', 'null'], maxLength: 200 },
+    detail: { type: ['string', 'null'], maxLength: 2000 },
+  },
+} as const;

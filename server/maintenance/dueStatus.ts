@@ -5,9 +5,10 @@
  * Pure: usage in, status out.
  */
 
-export const DUE_STATES = ['ok', 'due', 'overdue'] as const;
+import { DUE_STATES, DUE_TRIGGERS } from '../../schemas/kit/maintenanceStatus';
+
+export { DUE_STATES, DUE_TRIGGERS };
 export type DueState = (typeof DUE_STATES)[number];
-export const DUE_TRIGGERS = ['km', 'hours', 'days'] as const;
 export type DueTrigger = (typeof DUE_TRIGGERS)[number];
 
 export interface ScheduleIntervals {

@@ -5,7 +5,7 @@
  * grants beyond what they may do. Keys themselves may not manage keys (`personOnly`).
  */
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { newApiKey } from '../platform/auth/apiKeys';
 import { callerOf } from '../platform/auth/authenticate';
@@ -15,7 +15,8 @@ import { AppError, invalid, notFound } from '../platform/http/errors';
 import { auditRequest } from '../platform/audit';
 import { orgUnder, pathInSubtree } from '../platform/scope';
 import type { PassportDeps } from './deps';
-import { idOf } from './routeKit';
+import { idOf, noContent } from './routeKit';
+import { typed } from '../platform/http/typed';
 
 /** The code guarding key management: granted through roles like any other. */
 export const KEY_PERMISSION = 'apiUser-key';
@@ -68,7 +69,8 @@ const updateBody = {
   properties: { enabled: { type: 'boolean' } },
 } as const;
 
-export function registerApiKeyRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerApiKeyRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
 
   /** The API user, if it lies in the caller's subtree. */
@@ -168,9 +170,9 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: PassportDeps): 
       params: idParams,
       body: createBody,
     },
-    handler: async (req: FastifyRequest, reply) => {
+    handler: async (req, reply) => {
       const caller = callerOf(req);
-      const body = req.body as { name: string; orgId?: number; codes: string[]; days: number; rateLimit?: number | null };
+      const body = req.body;
       const user = await apiUserInScope(idOf(req), caller);
       if (!user) throw notFound();
       const orgId = body.orgId ?? user.org_id;
@@ -214,7 +216,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: PassportDeps): 
     schema: { tags: ['apiUser'], summary: 'enable or disable a key', params: idParams, body: updateBody },
     handler: async (req) => {
       const caller = callerOf(req);
-      const { enabled } = req.body as { enabled: boolean };
+      const { enabled } = req.body;
       const key = await keyInScope(idOf(req), caller);
       if (!key) throw notFound();
       if (key.revoked_at) throw new AppError(406, 'apiKey.revokedForGood');
@@ -226,7 +228,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: PassportDeps): 
 
   app.delete('/api/vehicle/apiKey/:id', {
     config: ROUTE,
-    schema: { tags: ['apiUser'], summary: 'revoke a key for good (kept in the list as revoked)', params: idParams },
+    schema: { tags: ['apiUser'], summary: 'revoke a key for good (kept in the list as revoked)', params: idParams, response: noContent },
     handler: async (req, reply) => {
       const caller = callerOf(req);
       const key = await keyInScope(idOf(req), caller);
@@ -241,7 +243,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: PassportDeps): 
         .where('id', '=', key.id)
         .execute();
       await auditRequest(db, req, caller, 'apiKeyRevoke', `apiUser:${key.api_user_id}`, { keyId: key.id, prefix: key.prefix });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   });
 }

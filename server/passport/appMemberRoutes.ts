@@ -10,7 +10,8 @@ import { checkMemberChange } from './lockoutGuards';
 import { afterMemberChange } from './sessionEnds';
 import { MEMBER_COLUMNS, withRolesAndApps } from './memberRoutes';
 import { checkRolesFitOrg } from './roleScope';
-import { defined, idOf, changeOptions } from './routeKit';
+import { defined, idOf, changeOptions, type IdParams } from './routeKit';
+import { typed } from '../platform/http/typed';
 
 const APP = 'vehicle-app';
 
@@ -29,7 +30,8 @@ export { appMemberBodySchema };
  * App accounts (SPEC §1 "app accounts"): members of the vehicle-app application, edited by holders
  * of `appMember-edit` inside their subtree. Their web roles and applications stay as they are.
  */
-export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerAppMemberRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
   const labels = 'passport.fields';
 
@@ -65,7 +67,7 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
     await checkRolesFitOrg(db, orgId, ids);
   }
 
-  app.put('/api/passport/app-member/:id', {
+  app.put<{ Body: AppMemberBody; Params: IdParams }>('/api/passport/app-member/:id', {
     ...changeOptions(
       'appMember-edit',
       labels,
@@ -75,7 +77,7 @@ export function registerAppMemberRoutes(app: FastifyInstance, deps: PassportDeps
     ),
     handler: async (req) => {
       const caller = callerOf(req);
-      const body = req.body as AppMemberBody;
+      const body = req.body;
       const before = await appMember(caller, idOf(req));
       // As for password resets: only administrators touch administrators' accounts.
       checkAdministratorOnly(caller, before.memberType);

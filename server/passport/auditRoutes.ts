@@ -7,9 +7,11 @@ import { nameTargets } from './auditTargets';
 import type { PassportDeps } from './deps';
 import { likePattern, ONE, listPage, pagingBody, pagingOf, sortBy } from './routeKit';
 import { pathUnder } from '../platform/scope';
+import { typed } from '../platform/http/typed';
 
 /** The console's own audit events (SPEC §7) and the log page's query, scoped to the caller subtree. */
-export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerAuditRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
 
   app.post('/api/vehicle/audit/audit/:app', {
@@ -19,9 +21,12 @@ export function registerAuditRoutes(app: FastifyInstance, deps: PassportDeps): v
       summary: 'Record an audit event of the console',
       params: { type: 'object', required: ['app'], properties: { app: { type: 'string', enum: ['obd-web', 'vehicle-app'] } } },
       body: auditBodySchema,
+      response: {
+        201: { type: 'object', additionalProperties: false, required: ['success'], properties: { success: { type: 'boolean' } } },
+      },
     },
     handler: async (req, reply) => {
-      const b = req.body as { action: string; target?: string | null; detail?: string | null };
+      const b = req.body;
       // Client events are namespaced so they can never pass for server-side ones.
       await auditRequest(db, req, callerOf(req), `client:${b.action}`, b.target ?? undefined, b.detail ?? undefined);
       return reply.status(201).send({ success: true });

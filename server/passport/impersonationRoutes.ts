@@ -9,15 +9,17 @@ import { AppError, notFound } from '../platform/http/errors';
 import { requestLanguage } from '../platform/http/language';
 import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
-import { idOf, idParams } from './routeKit';
+import { idOf, idParams, successAnswer } from './routeKit';
 import { sessionObject } from './sessionObject';
 import { membersInScope } from './memberChecks';
+import { typed } from '../platform/http/typed';
 
 /**
  * Simulated login (SPEC §4): act as a member of one's own subtree, in a session tied to the origin
  * session (it ends with it and holds only codes both members hold). Both ways are audited.
  */
-export function registerImpersonationRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerImpersonationRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
 
   app.post('/api/passport/member/:id/simulate-login', {
@@ -53,7 +55,7 @@ export function registerImpersonationRoutes(app: FastifyInstance, deps: Passport
 
   app.post('/api/passport/member/simulate-logout', {
     config: { permission: NONE, personOnly: true },
-    schema: { tags: ['member'], summary: 'End a simulated login; the origin session carries on' },
+    schema: { tags: ['member'], summary: 'End a simulated login; the origin session carries on', response: { 200: successAnswer } },
     handler: async (req) => {
       const caller = callerOf(req);
       if (!caller.originSessionId) throw new AppError(406, 'passport.notImpersonating');

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { passwordViolations } from '../../schemas/kit/password';
 import { changePasswordBodySchema } from '../../schemas/kit/passportSchemas';
-import { loginBodySchema, type LoginBody } from '../../schemas/kit/loginSchema';
+import { loginBodySchema } from '../../schemas/kit/loginSchema';
 import { translator } from '../../schemas/kit/catalogue';
 import { accountRefusal, orgStatusInTree } from '../platform/auth/accountState';
 import { callerOf } from '../platform/auth/authenticate';
@@ -17,9 +17,12 @@ import { writeAudit, auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { sessionObject } from './sessionObject';
 import { passwordGuesses } from './throttle';
+import { typed } from '../platform/http/typed';
+import { noContent, successAnswer } from './routeKit';
 
 /** POST /api/login, POST /api/logout, change password and the caller's own summary. */
-export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerLoginRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
   const t = (req: FastifyRequest) => translator(requestLanguage(req));
 
@@ -27,7 +30,7 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
     config: { permission: PUBLIC, labels: 'login.fields', rateLimit: { max: 60, timeWindow: '1 minute' } },
     schema: { tags: ['passport'], summary: 'Log in (SPEC §7): {success, message, object}', body: loginBodySchema },
     handler: async (req) => {
-      const body = req.body as LoginBody;
+      const body = req.body;
       const application = body.application ?? 'obd-web';
       const ip = req.ip;
       const guesses = passwordGuesses(db, deps.throttle, body.loginName, ip);
@@ -102,12 +105,12 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
 
   app.post('/api/logout', {
     config: { permission: NONE, passwordScope: true, personOnly: true },
-    schema: { tags: ['passport'], summary: 'Log out: the token is revoked' },
+    schema: { tags: ['passport'], summary: 'Log out: the token is revoked', response: noContent },
     handler: async (req, reply) => {
       const caller = callerOf(req);
       await endSession(deps, caller.sessionId);
       await auditRequest(db, req, caller, 'logout');
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   });
 
@@ -117,10 +120,11 @@ export function registerLoginRoutes(app: FastifyInstance, deps: PassportDeps): v
       tags: ['passport'],
       summary: 'Change own password (also with a weak-password token); revokes every session',
       body: changePasswordBodySchema,
+      response: { 200: successAnswer },
     },
     handler: async (req) => {
       const caller = callerOf(req);
-      const body = req.body as { oldPassword: string; newPassword: string; confirmPassword?: string; uid?: string };
+      const body = req.body;
       // The uid of SPEC's body must be the caller's own: nobody changes another's password here.
       if (body.uid !== undefined && body.uid !== caller.uid) throw new AppError(403, 'http.forbidden');
       if (body.confirmPassword !== undefined && body.confirmPassword !== body.newPassword) {

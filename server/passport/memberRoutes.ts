@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { translator } from '../../schemas/kit/catalogue';
 import { memberUpdateBodySchema, registerBodySchema, resetPasswordBodySchema } from '../../schemas/kit/passportSchemas';
@@ -19,8 +19,22 @@ import { checkAdministratorOnly, checkMobileFree, checkRolesToAdd, membersInScop
 import { checkMemberChange } from './lockoutGuards';
 import { orgInScope } from './orgScope';
 import { checkRolesFitOrg } from './roleScope';
-import { defined, idOf, idParams, likePattern, ONE, listPage, pagingBody, pagingOf, sortBy, changeOptions } from './routeKit';
+import {
+  defined,
+  idOf,
+  idParams,
+  successAnswer,
+  type IdParams,
+  likePattern,
+  ONE,
+  listPage,
+  pagingBody,
+  pagingOf,
+  sortBy,
+  changeOptions,
+} from './routeKit';
 import { pathInSubtree, pathOfOrg, pathUnder } from '../platform/scope';
+import { typed } from '../platform/http/typed';
 
 interface MemberBody {
   loginName?: string;
@@ -93,7 +107,8 @@ export async function withRolesAndApps<T extends { id: number }>(db: Kysely<DB>,
 }
 
 /** Accounts (SPEC §3, §7): register, edit, reset password, look up; all inside the caller's subtree. */
-export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerMemberRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
   const labels = 'passport.fields';
   const visible = (caller: Caller) => membersInScope(db, caller);
@@ -168,7 +183,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
     });
   }
 
-  app.post('/api/passport/passport/register', {
+  app.post<{ Body: MemberBody }>('/api/passport/passport/register', {
     config: { permission: 'member-register', labels },
     schema: {
       tags: ['member'],
@@ -178,7 +193,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
     handler: async (req, reply) => {
       const caller = callerOf(req);
       const application = requestApplication(req);
-      const body = { applications: [application], ...(req.body as MemberBody) };
+      const body = { applications: [application], ...req.body };
       if (body.mobile) {
         const owner = await db
           .selectFrom('member as m')
@@ -241,11 +256,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
     },
   });
 
-  app.put('/api/passport/member/:id', {
+  app.put<{ Body: MemberBody; Params: IdParams }>('/api/passport/member/:id', {
     ...changeOptions('member-edit', labels, 'member', 'Change an account', memberUpdateBodySchema),
     handler: async (req) => {
       const caller = callerOf(req);
-      const body = req.body as MemberBody;
+      const body = req.body;
       const before = await one(caller, idOf(req));
       await checkGrants(caller, body, before);
       await checkMemberChange(db, caller, before.id, body);
@@ -278,10 +293,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       tags: ['member'],
       summary: "Reset an account's password: its sessions end and it must change it at next sign-in",
       body: resetPasswordBodySchema,
+      response: { 200: successAnswer },
     },
     handler: async (req) => {
       const caller = callerOf(req);
-      const body = req.body as { id: number; password: string };
+      const body = req.body;
       const target = await one(caller, body.id);
       checkAdministratorOnly(caller, target.memberType);
       await setPassword(deps, target.id, body.password, true);
@@ -292,7 +308,21 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
 
   app.get('/api/passport/member/applications', {
     config: { permission: NONE },
-    schema: { tags: ['member'], summary: 'Applications the caller may open for accounts' },
+    schema: {
+      tags: ['member'],
+      summary: 'Applications the caller may open for accounts',
+      response: {
+        200: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['code', 'name'],
+            properties: { code: { type: 'string', description: 'an application code' }, name: { type: 'string' } },
+          },
+        },
+      },
+    },
     handler: async (req) => {
       const t = translator(requestLanguage(req));
       return (await grantableApps(callerOf(req))).map((code) => ({ code, name: t(`passport.applications.${code}`) }));
@@ -375,12 +405,12 @@ export function registerMemberRoutes(app: FastifyInstance, deps: PassportDeps): 
       params: {
         type: 'object',
         required: ['id', 'app'],
-        properties: { id: idParams.properties.id, app: { type: 'string', enum: [...APPLICATIONS] } },
-      },
+        properties: { id: idParams.properties.id, app: { type: 'string', enum: APPLICATIONS } },
+      } as const,
     },
-    handler: async (req: FastifyRequest) => {
+    handler: async (req) => {
       const m = await one(callerOf(req), idOf(req));
-      const appCode = (req.params as { app: string }).app;
+      const appCode = req.params.app;
       const records = await db
         .selectFrom('audit_log')
         .select(['at', 'ip', 'application', 'success'])

@@ -9,10 +9,25 @@ import type { PassportDeps } from './deps';
 import { checkOrgChange } from './lockoutGuards';
 import { afterOrgChange } from './sessionEnds';
 import { orgInScope } from './orgScope';
-import { defined, idOf, idParams, likePattern, ONE, listPage, pagingBody, pagingOf, sortBy, changeOptions } from './routeKit';
+import {
+  defined,
+  idOf,
+  idParams,
+  noContent,
+  type IdParams,
+  likePattern,
+  ONE,
+  listPage,
+  pagingBody,
+  pagingOf,
+  sortBy,
+  changeOptions,
+} from './routeKit';
 import { buildTree } from './tree';
+import { typed } from '../platform/http/typed';
 import { pathInSubtree, pathUnder } from '../platform/scope';
 
+/** The organisation's create and change bodies (built from schemas/organisation.schema.json, so typed here by hand). */
 interface OrgBody {
   code?: string;
   name?: string;
@@ -58,7 +73,8 @@ const SORTS = {
 } as const;
 
 /** The organisation tree (SPEC §3, §7): every read and write inside the caller's subtree. */
-export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerOrgRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
   const labels = 'org.fields';
   const visible = (caller: Caller) =>
@@ -92,12 +108,12 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
     if (body.isSystem !== undefined && !caller.allCodes) throw new AppError(403, 'passport.systemOrgOnly');
   }
 
-  app.post('/api/vehicle/org', {
+  app.post<{ Body: OrgBody }>('/api/vehicle/org', {
     config: { permission: 'org-add', labels },
     schema: { tags: ['organisation'], summary: 'Add an organisation under one in the caller subtree', body: orgBodySchema },
     handler: async (req, reply) => {
       const caller = callerOf(req);
-      const body = req.body as OrgBody;
+      const body = req.body;
       checkSystemFlag(caller, body);
       const parent = await orgInScope(db, caller, body.parentId!, 'parentId', `${labels}.parentId`);
       const id = await db.transaction().execute(async (trx) => {
@@ -118,11 +134,11 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
     },
   });
 
-  app.put('/api/vehicle/org/:id', {
+  app.put<{ Body: OrgBody; Params: IdParams }>('/api/vehicle/org/:id', {
     ...changeOptions('org-edit', labels, 'organisation', 'Change an organisation (moving it moves its subtree)', orgUpdateBodySchema),
     handler: async (req) => {
       const caller = callerOf(req);
-      const body = req.body as OrgBody;
+      const body = req.body;
       checkSystemFlag(caller, body);
       const org = await one(caller, idOf(req));
       await checkOrgChange(db, caller, org, body);
@@ -173,11 +189,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
     handler: async (req) => {
       const caller = callerOf(req);
       const org = await one(caller, idOf(req));
-      await db
-        .updateTable('organisation')
-        .set({ link: (req.body as { link: string | null }).link, updated_at: new Date() })
-        .where('id', '=', org.id)
-        .execute();
+      await db.updateTable('organisation').set({ link: req.body.link, updated_at: new Date() }).where('id', '=', org.id).execute();
       await auditRequest(db, req, caller, 'orgUpdate', org.code, req.body);
       return strip(await one(caller, org.id));
     },
@@ -185,7 +197,12 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
 
   app.delete('/api/vehicle/org/:id', {
     config: { permission: 'org-remove' },
-    schema: { tags: ['organisation'], summary: 'Delete an organisation without children, accounts or vehicles', params: idParams },
+    schema: {
+      tags: ['organisation'],
+      summary: 'Delete an organisation without children, accounts or vehicles',
+      params: idParams,
+      response: noContent,
+    },
     handler: async (req, reply) => {
       const caller = callerOf(req);
       const org = await one(caller, idOf(req));
@@ -202,7 +219,7 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
         throw e;
       }
       await auditRequest(db, req, caller, 'orgDelete', org.code);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   });
 
@@ -266,7 +283,19 @@ export function registerOrgRoutes(app: FastifyInstance, deps: PassportDeps): voi
 
   app.get('/api/passport/org/tree/:id/orgType', {
     config: { permission: NONE },
-    schema: { tags: ['organisation'], summary: "An organisation's type", params: idParams },
+    schema: {
+      tags: ['organisation'],
+      summary: "An organisation's type",
+      params: idParams,
+      response: {
+        200: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'orgType'],
+          properties: { id: { type: 'integer' }, orgType: { type: 'string' } },
+        },
+      },
+    },
     handler: async (req) => {
       const org = await one(callerOf(req), idOf(req));
       return { id: org.id, orgType: org.type };

@@ -7,9 +7,11 @@ import { AppError, notFound } from '../platform/http/errors';
 import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { authorizedResources, isDescendantOrSelf, resourcesOf } from './resources';
-import { defined, idOf, idParams, perApp } from './routeKit';
+import { defined, idOf, idParams, noContent, perApp, type IdParams } from './routeKit';
+import { APPLICATIONS } from '../../schemas/kit/loginSchema';
 import { buildTree } from './tree';
 import { pathUnder } from '../platform/scope';
+import { typed } from '../platform/http/typed';
 
 interface ResourceBody {
   name?: string;
@@ -42,17 +44,18 @@ const columns = (b: ResourceBody) =>
     active_menu: b.activeMenu,
   });
 
-const appParams = { type: 'object', required: ['app'], properties: { app: { type: 'string', enum: ['obd-web', 'vehicle-app'] } } };
+const appParams = { type: 'object', required: ['app'], properties: { app: { type: 'string', enum: APPLICATIONS } } } as const;
 
 /** Resources (menus and actions) per application, and the caller's authorised tree (SPEC §2, §7). */
-export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerResourceRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
   const labels = 'passport.resourceFields';
 
   app.get('/api/passport/resource/authorized/:app', {
     config: { permission: NONE },
     schema: { tags: ['passport'], summary: "The caller's menu and action tree of an application", params: appParams },
-    handler: async (req) => buildTree(await authorizedResources(db, callerOf(req), (req.params as { app: string }).app)),
+    handler: async (req) => buildTree(await authorizedResources(db, callerOf(req), req.params.app)),
   });
 
   app.get('/api/passport/resource/all', {
@@ -99,12 +102,12 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
       ]);
   }
 
-  app.post('/api/passport/resource', {
+  app.post<{ Body: ResourceBody }>('/api/passport/resource', {
     config: { permission: perApp('resource-add'), sharedWrite: true, labels },
     schema: { tags: ['passport'], summary: 'Add a resource to the application in x-application-code', body: resourceBodySchema },
     handler: async (req, reply) => {
       const application = requestApplication(req);
-      const body = req.body as ResourceBody;
+      const body = req.body;
       await checkParent(application, body.parentId);
       const row = await db
         .insertInto('resource')
@@ -122,12 +125,12 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
     },
   });
 
-  app.put('/api/passport/resource/:id', {
+  app.put<{ Body: ResourceBody; Params: IdParams }>('/api/passport/resource/:id', {
     config: { permission: perApp('resource-edit'), sharedWrite: true, labels },
     schema: { tags: ['passport'], summary: 'Change a resource', params: idParams, body: resourceUpdateBodySchema },
     handler: async (req) => {
       const application = requestApplication(req);
-      const body = req.body as ResourceBody;
+      const body = req.body;
       const id = idOf(req);
       await checkParent(application, body.parentId, id);
       const r = await db
@@ -145,7 +148,12 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
 
   app.delete('/api/passport/resource/:id', {
     config: { permission: perApp('resource-remove'), sharedWrite: true },
-    schema: { tags: ['passport'], summary: 'Delete a resource without children (its grants go with it)', params: idParams },
+    schema: {
+      tags: ['passport'],
+      summary: 'Delete a resource without children (its grants go with it)',
+      params: idParams,
+      response: noContent,
+    },
     handler: async (req, reply) => {
       const application = requestApplication(req);
       const id = idOf(req);
@@ -159,7 +167,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: PassportDeps)
         .executeTakeFirst();
       if (!r) throw notFound();
       await auditRequest(db, req, callerOf(req), 'resourceDelete', `${application}:${r.code}`);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   });
 }

@@ -10,9 +10,24 @@ import type { PassportDeps } from './deps';
 import { orgInScope } from './orgScope';
 import { checkRoleHeld } from './roleScope';
 import { resourcesOf, ungrantable, withAncestors } from './resources';
-import { defined, idOf, idParams, likePattern, ONE, listPage, pagingBody, pagingOf, perApp, sortBy, changeOptions } from './routeKit';
+import {
+  defined,
+  idOf,
+  idParams,
+  noContent,
+  type IdParams,
+  likePattern,
+  ONE,
+  listPage,
+  pagingBody,
+  pagingOf,
+  perApp,
+  sortBy,
+  changeOptions,
+} from './routeKit';
 import { buildTree } from './tree';
 import { pathUnder } from '../platform/scope';
+import { typed } from '../platform/http/typed';
 
 interface RoleBody {
   name?: string;
@@ -33,7 +48,8 @@ const ROLE_COLUMNS = [
 ] as const;
 
 /** Roles per application, their grants, and the rule that nobody grants what they do not hold (SPEC §6). */
-export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerRoleRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
   const labels = 'passport.roleFields';
 
@@ -45,7 +61,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
       .where('r.application', '=', application);
 
   /** The role, when the caller may see it and it belongs to the application of the call. */
-  async function roleOf(req: FastifyRequest) {
+  async function roleOf(req: FastifyRequest & { params: IdParams }) {
     const row = await visibleRoles(callerOf(req), requestApplication(req))
       .select(ROLE_COLUMNS)
       .where('r.id', '=', idOf(req))
@@ -112,13 +128,13 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
     });
   }
 
-  app.post('/api/passport/role', {
+  app.post<{ Body: RoleBody }>('/api/passport/role', {
     config: { permission: perApp('role-add'), labels },
     schema: { tags: ['passport'], summary: 'Add a role to the application in x-application-code', body: roleBodySchema },
     handler: async (req, reply) => {
       const caller = callerOf(req);
       const application = requestApplication(req);
-      const body = req.body as RoleBody;
+      const body = req.body;
       const orgId = body.orgId ?? caller.orgId;
       await orgInScope(db, caller, orgId, 'orgId', `${labels}.orgId`);
       await checkGrant(caller, application, body.resourceIds ?? []);
@@ -134,13 +150,13 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
     },
   });
 
-  app.put('/api/passport/role/:id', {
+  app.put<{ Body: RoleBody; Params: IdParams }>('/api/passport/role/:id', {
     ...changeOptions(perApp('role-edit'), labels, 'passport', 'Change a role', roleUpdateBodySchema),
     handler: async (req) => {
       const caller = callerOf(req);
       const role = await roleOf(req);
       await checkRoleHeld(db, caller, role.id);
-      const body = req.body as RoleBody;
+      const body = req.body;
       if (body.orgId !== undefined && body.orgId !== role.orgId) {
         const org = await orgInScope(db, caller, body.orgId, 'orgId', `${labels}.orgId`);
         await checkHoldersInside(role.id, role.name, org.path);
@@ -159,7 +175,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
 
   app.delete('/api/passport/role/:id', {
     config: { permission: perApp('role-remove') },
-    schema: { tags: ['passport'], summary: 'Delete a role no account holds', params: idParams },
+    schema: { tags: ['passport'], summary: 'Delete a role no account holds', params: idParams, response: noContent },
     handler: async (req, reply) => {
       const role = await roleOf(req);
       await checkRoleHeld(db, callerOf(req), role.id);
@@ -167,7 +183,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
       if (used) throw new AppError(406, 'passport.roleInUse');
       await db.deleteFrom('role').where('id', '=', role.id).execute();
       await auditRequest(db, req, callerOf(req), 'roleDelete', String(role.id), { name: role.name });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   });
 
@@ -228,7 +244,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: PassportDeps): vo
       handler: async (req) => {
         const role = await roleOf(req);
         await checkRoleHeld(db, callerOf(req), role.id);
-        await authorize(req, role.id, (req.body as { resourceIds: number[] }).resourceIds);
+        await authorize(req, role.id, req.body.resourceIds);
         return { application: role.application, resourceIds: await grantsOf(role.id) };
       },
     });

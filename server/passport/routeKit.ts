@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { pagingBodySchema } from '../platform/paging';
 import { idParams } from '../platform/crud/routeSpec';
 import type { PerApplication } from '../platform/http/fastifyTypes';
@@ -6,18 +6,22 @@ import type { PerApplication } from '../platform/http/fastifyTypes';
 export { idParams } from '../platform/crud/routeSpec';
 
 /** The options of `PUT …/:id`, the change of one record: its permission, labels, tag, summary and body schema. */
-export const changeOptions = (
+export const changeOptions = <const B extends object>(
   permission: string | PerApplication,
   labels: string,
   tag: string,
   summary: string,
-  body: Record<string, unknown>,
+  body: B,
 ) => ({
   config: { permission, labels },
   schema: { tags: [tag], summary, params: idParams, body },
 });
 
-export const idOf = (req: FastifyRequest) => (req.params as { id: number }).id;
+/** What `idParams` lets through. */
+export type IdParams = FromSchema<typeof idParams>;
+
+/** The `:id` of a route whose params are `idParams`, registered on `typed(app)`. */
+export const idOf = (req: { params: { id: number } }) => req.params.id;
 
 /** The same action, guarded by the web code or its `-app-vehicle` variant (SPEC §6). */
 export const perApp = (code: string) => ({ 'obd-web': code, 'vehicle-app': `${code}-app-vehicle` });
@@ -33,3 +37,14 @@ export const pagingBody = (criteria: Record<string, unknown>, sortable: string[]
 
 export { likePattern } from '../platform/crud/query';
 export { listPage, ONE, pagingOf, sortBy, type Paging } from '../platform/paging';
+
+/** The answer of an action that reports only its success, in the caller's language (SPEC §7). */
+export const successAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['success', 'message'],
+  properties: { success: { type: 'boolean' }, message: { type: 'string' } },
+} as const;
+
+/** The answer of a delete: no content. */
+export const noContent = { 204: { type: 'null' } } as const;

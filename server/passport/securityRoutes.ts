@@ -6,12 +6,14 @@ import { requestLanguage } from '../platform/http/language';
 import { auditRequest } from '../platform/audit';
 import type { PassportDeps } from './deps';
 import { misassignedRoles } from './roleScope';
-import { idParams } from './routeKit';
+import { idParams, successAnswer } from './routeKit';
 import { unlockAccount } from './throttle';
 import { membersInScope } from './memberChecks';
+import { typed } from '../platform/http/typed';
 
 /** Administrators' remedies: lift an account's sign-in lock, list role assignments that break the organisation rule. */
-export function registerSecurityRoutes(app: FastifyInstance, deps: PassportDeps): void {
+export function registerSecurityRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
 
   app.post('/api/passport/member/unlock', {
@@ -19,14 +21,12 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: PassportDeps)
     schema: {
       tags: ['member'],
       summary: "Lift an account's sign-in lock at every address (the per-address locks stay)",
-      body: { type: 'object', additionalProperties: false, required: ['id'], properties: idParams.properties },
+      body: { type: 'object', additionalProperties: false, required: ['id'], properties: idParams.properties } as const,
+      response: { 200: successAnswer },
     },
     handler: async (req) => {
       const caller = callerOf(req);
-      const target = await membersInScope(db, caller)
-        .select(['m.id', 'm.login_name'])
-        .where('m.id', '=', (req.body as { id: number }).id)
-        .executeTakeFirst();
+      const target = await membersInScope(db, caller).select(['m.id', 'm.login_name']).where('m.id', '=', req.body.id).executeTakeFirst();
       if (!target) throw notFound();
       const cleared = await unlockAccount(db, target.login_name);
       await auditRequest(db, req, caller, 'memberUnlock', String(target.id), { cleared });

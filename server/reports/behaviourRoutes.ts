@@ -21,6 +21,7 @@ import type { ReportDeps } from './tripRoutes';
 import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { SAFETY_RANK_COLUMNS } from '../../schemas/kit/reportColumns';
 import { int, num } from '../platform/crud/routeSpec';
+import { typed } from '../platform/http/typed';
 
 const BASE = '/api/vehicle/dailyDrivingBehavior';
 const LABELS = 'behaviour.fields';
@@ -78,11 +79,27 @@ export function figuresOf(groups: readonly ScoredEvent[], distanceKm: number, dr
 export const notDismissed = sql`NOT EXISTS (SELECT 1 FROM behaviour_review r
   WHERE r.vehicle_id = e.vehicle_id AND r.kind = e.kind AND r.at = e.at AND r.state = 'dismissed')`;
 
+const weight = { type: 'number', minimum: 0, maximum: 10 } as const;
+/** Each weight of WEIGHT_KEYS, all optional (the `satisfies` keeps the two lists the same). */
 export const weightsSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: Object.fromEntries(WEIGHT_KEYS.map((k) => [k, { type: 'number', minimum: 0, maximum: 10 }])),
-} as const;
+  properties: {
+    harshAcceleration: weight,
+    harshBraking: weight,
+    sharpTurn: weight,
+    speedingLight: weight,
+    speedingModerate: weight,
+    speedingSevere: weight,
+    fatigue: weight,
+    distraction: weight,
+    night: weight,
+  },
+} as const satisfies {
+  readonly type: 'object';
+  readonly additionalProperties: false;
+  readonly properties: Record<(typeof WEIGHT_KEYS)[number], unknown>;
+};
 
 /** The event groups json_agg gave (PGlite may hand json over as text). */
 export const groupsOf = (raw: unknown): ScoredEvent[] => ((typeof raw === 'string' ? JSON.parse(raw) : raw) as ScoredEvent[] | null) ?? [];
@@ -204,7 +221,8 @@ export const safetySheet = ({ db, timeZone }: ReportDeps): ReportSheet<Awaited<R
   rows: async (caller, body) => (await safetyReport(db, caller, dayCriteria<BehaviourCriteria>(body, timeZone))).ranking,
 });
 
-export function registerBehaviourRoutes(app: FastifyInstance, deps: ReportDeps): void {
+export function registerBehaviourRoutes(fastify: FastifyInstance, deps: ReportDeps): void {
+  const app = typed(fastify);
   const { db, timeZone } = deps;
   const criteriaOf = (body: unknown) => dayCriteria<BehaviourCriteria>(body, timeZone);
 
@@ -232,7 +250,7 @@ export function registerBehaviourRoutes(app: FastifyInstance, deps: ReportDeps):
     route('safety score by local day, and the ranking of the vehicles over the range', ledgerBody(), safetyAnswer),
     async (req) => safetyReport(db, callerOf(req), criteriaOf(req.body)),
   );
-  reportExportRoute(app, `${BASE}/vehicleSafetyEchart`, { labels: LABELS, tag: 'behaviour', body: ledgerBody() }, safetySheet(deps));
+  reportExportRoute(fastify, `${BASE}/vehicleSafetyEchart`, { labels: LABELS, tag: 'behaviour', body: ledgerBody() }, safetySheet(deps));
 
   const previewBody = ledgerBody();
   app.post(
@@ -242,6 +260,6 @@ export function registerBehaviourRoutes(app: FastifyInstance, deps: ReportDeps):
       { ...previewBody, required: ['criteria', 'weights'], properties: { ...previewBody.properties, weights: weightsSchema } },
       safetyAnswer,
     ),
-    async (req) => safetyReport(db, callerOf(req), criteriaOf(req.body), (req.body as { weights: Partial<SafetyWeights> }).weights),
+    async (req) => safetyReport(db, callerOf(req), criteriaOf(req.body), req.body.weights),
   );
 }

@@ -10,19 +10,22 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE, type Caller } from '../platform/auth/caller';
-import { idParams, bool, int, nullable, num, str } from '../platform/crud/routeSpec';
+import { idParams, int, nullable, num, str } from '../platform/crud/routeSpec';
 import { likePattern } from '../platform/crud/query';
 import type { DB } from '../platform/db/tables';
 import { MIN_MOVING_KMH } from '../intelligence/trips/segment';
 import { alarmingVehicle } from '../alarmCentre/current';
 import { ledgerByDay, ledgerByMonth, ledgerTotals } from './ledgerRoutes';
 import { dayRange, daysBefore, today } from './ranges';
-import { date, ledgerFigures, listOf, tripSchema, reportRoutes } from './schemas';
+import { date, listOf, reportRoutes } from './schemas';
 import { costRows } from './costRoutes';
 import { vehicleInScope, vehicleScope } from './scope';
 import { tripOut, type ReportDeps } from './tripRoutes';
-import { MONITOR_FIELDS, type MonitorCriteria, type MonitorItem } from '../../schemas/kit/monitor';
-import { MonitorSnapshot, type MonitorFormat, type MonitorQuery } from './monitorSnapshot';
+import { typed } from '../platform/http/typed';
+import { vehicleCountsSchema, vehicleDistributionSchema, type Bucket, type VehicleCounts } from '../../schemas/kit/dashboard';
+import { MONITOR_FIELDS, monitorItemSchema, type MonitorCriteria, type MonitorItem } from '../../schemas/kit/monitor';
+import { vehicleReportSchema } from '../../schemas/kit/vehicleReport';
+import { MonitorSnapshot, type MonitorFormat } from './monitorSnapshot';
 
 export type { MonitorFormat } from './monitorSnapshot';
 
@@ -36,47 +39,19 @@ const ONLINE = sql`COALESCE(tl.online, false)`;
 const MOVING = sql`COALESCE(${ONLINE} AND s.acc AND s.speed >= ${MIN_MOVING_KMH}::real, false)`;
 const STATE_JOINS = sql`LEFT JOIN vehicle_state s ON s.vehicle_id = v.id LEFT JOIN terminal_link tl ON tl.terminal_id = v.terminal_id`;
 
-const countsSchema = {
-  type: 'object',
-  properties: Object.fromEntries(['total', 'online', 'offline', 'moving', 'parked', 'alarming', 'serviceExpiring'].map((k) => [k, int])),
-};
-
 const orgFilterBody = {
   type: ['object', 'null'],
   additionalProperties: false,
   properties: {
     criteria: { type: ['object', 'null'], additionalProperties: false, properties: { orgId: { type: ['integer', 'null'], minimum: 1 } } },
   },
-};
-
-const monitorItem = {
-  type: 'object',
-  properties: {
-    vehicleId: int,
-    licence: str,
-    orgId: int,
-    orgName: str,
-    online: bool,
-    moving: bool,
-    latitude: nullable('number'),
-    longitude: nullable('number'),
-    speed: nullable('number'),
-    direction: nullable('integer'),
-    acc: nullable('boolean'),
-    alarm: nullable('integer'),
-    fuelL: nullable('number'),
-    mileageKm: nullable('number'),
-    time: { type: ['string', 'null'], format: 'date-time', description: 'device time of the last report' },
-    receivedAt: { type: ['string', 'null'], format: 'date-time' },
-    alarming: { type: 'boolean', description: 'has a current alarm: open, or ended within the last day and not handled' },
-  },
-};
+} as const;
 
 type MonitorRow = MonitorItem;
 
 /** The same figures as MonitorSnapshot.counts, by the database (the reference the tests compare with). */
 export async function vehicleCounts(db: Kysely<DB>, caller: Caller, orgId: number | null, day: string) {
-  const r = await sql<Record<string, number>>`
+  const r = await sql<VehicleCounts>`
     SELECT count(*)::int AS total,
            count(*) FILTER (WHERE ${ONLINE})::int AS online,
            count(*) FILTER (WHERE NOT ${ONLINE})::int AS offline,
@@ -129,44 +104,37 @@ async function monitorRow(db: Kysely<DB>, caller: Caller, vehicleId: number): Pr
   return data[0] ?? null;
 }
 
-export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+export function registerDashboardRoutes(fastify: FastifyInstance, { db, timeZone }: ReportDeps): void {
+  const app = typed(fastify);
   // One per app (process): brought up to date from the database before each answer.
   const snapshot = new MonitorSnapshot(db);
   app.post(
     '/api/vehicle/index/vehicleCount',
-    route('vehicles in scope: total, online, offline, moving, parked, alarming, service expiring', orgFilterBody, countsSchema),
+    route('vehicles in scope: total, online, offline, moving, parked, alarming, service expiring', orgFilterBody, vehicleCountsSchema),
     async (req) => {
-      const orgId = (req.body as { criteria?: { orgId?: number | null } | null } | null)?.criteria?.orgId ?? null;
+      const orgId = req.body?.criteria?.orgId ?? null;
       return snapshot.counts(callerOf(req), orgId, today(timeZone).day, SERVICE_WARNING_DAYS);
     },
   );
 
   app.post(
     '/api/vehicle/index/vehicleDis',
-    route('vehicles in scope by organisation, brand, status and online', orgFilterBody, {
-      type: 'object',
-      properties: Object.fromEntries(
-        ['byOrg', 'byBrand', 'byStatus', 'byOnline'].map((k) => [
-          k,
-          listOf({ type: 'object', properties: { key: { type: ['string', 'integer', 'null'] }, name: nullable('string'), count: int } }),
-        ]),
-      ),
-    }),
+    route('vehicles in scope by organisation, brand, status and online', orgFilterBody, vehicleDistributionSchema),
     async (req) => {
       const caller = callerOf(req);
-      const orgId = (req.body as { criteria?: { orgId?: number | null } | null } | null)?.criteria?.orgId ?? null;
+      const orgId = req.body?.criteria?.orgId ?? null;
       const scope = vehicleScope(caller, { orgId });
       const [byOrg, byBrand, byStatus, byOnline] = await Promise.all([
-        sql`SELECT o.id AS key, o.name, count(*)::int AS count FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE ${scope} GROUP BY o.id, o.name ORDER BY count DESC, o.name`.execute(
+        sql<Bucket>`SELECT o.id AS key, o.name, count(*)::int AS count FROM vehicle v JOIN organisation o ON o.id = v.org_id WHERE ${scope} GROUP BY o.id, o.name ORDER BY count DESC, o.name`.execute(
           db,
         ),
-        sql`SELECT b.id AS key, b.name, count(*)::int AS count FROM vehicle v LEFT JOIN vehicle_brand b ON b.id = v.brand_id WHERE ${scope} GROUP BY b.id, b.name ORDER BY count DESC, b.name`.execute(
+        sql<Bucket>`SELECT b.id AS key, b.name, count(*)::int AS count FROM vehicle v LEFT JOIN vehicle_brand b ON b.id = v.brand_id WHERE ${scope} GROUP BY b.id, b.name ORDER BY count DESC, b.name`.execute(
           db,
         ),
-        sql`SELECT v.status AS key, v.status AS name, count(*)::int AS count FROM vehicle v WHERE ${scope} GROUP BY v.status ORDER BY count DESC, v.status`.execute(
+        sql<Bucket>`SELECT v.status AS key, v.status AS name, count(*)::int AS count FROM vehicle v WHERE ${scope} GROUP BY v.status ORDER BY count DESC, v.status`.execute(
           db,
         ),
-        sql`SELECT CASE WHEN ${ONLINE} THEN 'online' ELSE 'offline' END AS key, CASE WHEN ${ONLINE} THEN 'online' ELSE 'offline' END AS name, count(*)::int AS count
+        sql<Bucket>`SELECT CASE WHEN ${ONLINE} THEN 'online' ELSE 'offline' END AS key, CASE WHEN ${ONLINE} THEN 'online' ELSE 'offline' END AS name, count(*)::int AS count
             FROM vehicle v ${STATE_JOINS} WHERE ${scope} GROUP BY 1 ORDER BY 1 DESC`.execute(db),
       ]);
       return { byOrg: byOrg.rows, byBrand: byBrand.rows, byStatus: byStatus.rows, byOnline: byOnline.rows };
@@ -187,18 +155,19 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
             properties: { begin: date, end: date, orgId: { type: ['integer', 'null'], minimum: 1 } },
           },
         },
-      },
+      } as const,
       {
         type: 'object',
+        required: ['byDay', 'byMonth'],
         properties: {
-          byDay: listOf({ type: 'object', properties: { date, cost: num, fuelL: num } }),
-          byMonth: listOf({ type: 'object', properties: { month: str, cost: num, fuelL: num } }),
+          byDay: listOf({ type: 'object', required: ['date', 'cost', 'fuelL'], properties: { date, cost: num, fuelL: num } }),
+          byMonth: listOf({ type: 'object', required: ['month', 'cost', 'fuelL'], properties: { month: str, cost: num, fuelL: num } }),
         },
-      },
+      } as const,
     ),
     async (req) => {
       const caller = callerOf(req);
-      const c = (req.body as { criteria?: { begin?: string; end?: string; orgId?: number | null } | null } | null)?.criteria ?? {};
+      const c = req.body?.criteria ?? {};
       const { day } = today(timeZone);
       const end = c.end ?? day;
       const begin = c.begin ?? daysBefore(end, 29);
@@ -232,16 +201,6 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
     },
   );
 
-  const detailSchema = {
-    type: 'object',
-    properties: {
-      vehicle: { type: 'object', properties: { id: int, licence: str, orgId: int, orgName: str } },
-      state: { anyOf: [{ type: 'null' }, monitorItem] },
-      today: { type: 'object', properties: { date, ...ledgerFigures } },
-      month: { type: 'object', properties: { month: str, ...ledgerFigures } },
-      lastTrip: { anyOf: [{ type: 'null' }, tripSchema] },
-    },
-  };
   const detail = async (caller: Caller, id: number) => {
     const v = await vehicleInScope(db, caller, id);
     const { day, monthStart } = today(timeZone);
@@ -267,10 +226,10 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
         tags: ['dashboard'],
         summary: "a vehicle's state, today's and this month's ledger, and its last trip",
         params: idParams,
-        response: { 200: detailSchema },
+        response: { 200: vehicleReportSchema },
       },
     },
-    async (req) => detail(callerOf(req), (req.params as { id: number }).id),
+    async (req) => detail(callerOf(req), req.params.id),
   );
   app.get(
     '/api/vehicle/vehicleReport/:id',
@@ -280,10 +239,10 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
         tags: ['dashboard'],
         summary: 'the same as POST index/vehicleDetail/{id}',
         params: idParams,
-        response: { 200: detailSchema },
+        response: { 200: vehicleReportSchema },
       },
     },
-    async (req) => detail(callerOf(req), (req.params as { id: number }).id),
+    async (req) => detail(callerOf(req), req.params.id),
   );
 
   app.post(
@@ -316,14 +275,14 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
             description: "'columns': one array per field instead of one object per vehicle (the live map's compact form)",
           },
         },
-      },
+      } as const,
       {
         type: 'object',
         properties: {
-          data: listOf(monitorItem),
+          data: listOf(monitorItemSchema),
           columns: {
             type: 'object',
-            properties: Object.fromEntries(Object.entries(monitorItem.properties).map(([k, v]) => [k, { type: 'array', items: v }])),
+            properties: Object.fromEntries(Object.entries(monitorItemSchema.properties).map(([k, v]) => [k, { type: 'array', items: v }])),
           },
           total: int,
           asOf: {
@@ -344,7 +303,7 @@ export function registerDashboardRoutes(app: FastifyInstance, { db, timeZone }: 
       },
     ),
     async (req, reply) => {
-      const body = req.body as { criteria?: MonitorQuery | null; format?: MonitorFormat | null } | null;
+      const body = req.body;
       // Pre-built JSON text: sent as is, never through the response serialiser.
       return reply
         .type('application/json; charset=utf-8')

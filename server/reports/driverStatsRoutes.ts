@@ -8,6 +8,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../platform/http/typed';
 import { sql, type Kysely } from 'kysely';
 import { DRIVER_STATS_COLUMNS, type DriverStatsRow } from '../../schemas/kit/reportColumns';
 import { callerOf } from '../platform/auth/authenticate';
@@ -223,7 +224,8 @@ const sessionRow = {
   },
 } as const;
 
-export function registerDriverStatsRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+export function registerDriverStatsRoutes(fastify: FastifyInstance, { db, timeZone }: ReportDeps): void {
+  const app = typed(fastify);
   const criteriaOf = (body: unknown) => dayCriteria<DriverCriteria>(body, timeZone);
   const body = ledgerBody(criteriaExtra);
 
@@ -250,14 +252,12 @@ export function registerDriverStatsRoutes(app: FastifyInstance, { db, timeZone }
             },
           },
         },
-      },
+      } as const,
       listOf(sessionRow),
     ),
     async (req) => {
       const caller = callerOf(req);
-      const c = (
-        req.body as { criteria: { begin: string; end: string; vehicleId?: number; orgId?: number; driverId?: number; cardNo?: string } }
-      ).criteria;
+      const c = req.body.criteria;
       const { from, to } = timeRange(c.begin, c.end, 'criteria.');
       const sessions = await sessionsOverlapping(db, vehicleScope(caller, c), from, to);
       const ids = [...new Set(sessions.map((s) => s.vehicleId))];
@@ -288,7 +288,7 @@ export function registerDriverStatsRoutes(app: FastifyInstance, { db, timeZone }
     ),
     async (req) => driverStats(db, callerOf(req), criteriaOf(req.body), timeZone),
   );
-  reportExportRoute(app, `${BASE}/byDriver`, { labels: LABELS, tag: 'driver', body }, driverStatsSheet({ db, timeZone }));
+  reportExportRoute(fastify, `${BASE}/byDriver`, { labels: LABELS, tag: 'driver', body }, driverStatsSheet({ db, timeZone }));
 
   app.post(
     `${BASE}/byDay`,

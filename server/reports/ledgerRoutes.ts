@@ -6,6 +6,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../platform/http/typed';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { LedgerFigures } from '../../schemas/kit/ledgerColumns';
 import { FUEL_VEHICLE_COLUMNS, type FuelVehicleRow } from '../../schemas/kit/reportColumns';
@@ -118,7 +119,7 @@ export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: Rep
     summary: string,
     answer: Record<string, unknown>,
     handler: (caller: Caller, c: LedgerCriteria) => Promise<unknown>,
-    extra: Record<string, unknown> = {},
+    extra: Readonly<Record<string, object>> = {},
   ) =>
     app.post(
       `${BASE}/${path}`,
@@ -198,7 +199,7 @@ export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: Rep
     },
   );
 
-  app.get(
+  typed(app).get(
     '/api/vehicle/monthUsageReport/monthMileageAndFuel/:id',
     {
       config: { permission: READ },
@@ -211,7 +212,7 @@ export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: Rep
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const v = await vehicleInScope(db, caller, id);
       const { day } = today(timeZone);
       const begin = `${Number(day.slice(0, 4)) - 1}-${day.slice(5, 7)}-01`;

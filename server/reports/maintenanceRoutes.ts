@@ -10,41 +10,16 @@ import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../../schemas/kit/authority';
 import { MAINTENANCE_COLUMNS, type MaintenanceUsageRow } from '../../schemas/kit/reportColumns';
 import type { Caller } from '../platform/auth/caller';
-import { idParams, int, str } from '../platform/crud/routeSpec';
+import { idParams } from '../platform/crud/routeSpec';
+import { typed } from '../platform/http/typed';
+import { maintenanceStatusSchema } from '../../schemas/kit/maintenanceStatus';
 import { localDay } from '../intelligence/localDay';
-import { DUE_STATES, DUE_TRIGGERS, type DueState } from '../maintenance/dueStatus';
+import { DUE_STATES, type DueState } from '../maintenance/dueStatus';
 import { scheduleUsage, type ScheduleUsage } from '../maintenance/scheduleUsage';
 import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
 
-const nullableNum = { type: ['number', 'null'] } as const;
-const usageItem = {
-  type: 'object',
-  properties: {
-    scheduleId: int,
-    scheduleName: str,
-    vehicleId: int,
-    licence: str,
-    orgId: int,
-    state: { type: 'string', enum: [...DUE_STATES] },
-    trigger: { type: ['string', 'null'], enum: [...DUE_TRIGGERS, null] },
-    baseDay: { type: 'string', format: 'date' },
-    dueDay: { type: ['string', 'null'], format: 'date' },
-    lastWorkOrderId: { type: ['integer', 'null'] },
-    odometerKm: nullableNum,
-    usedKm: nullableNum,
-    usedHours: nullableNum,
-    usedDays: int,
-    intervalKm: nullableNum,
-    intervalHours: nullableNum,
-    intervalDays: { type: ['integer', 'null'] },
-    remainingKm: nullableNum,
-    remainingHours: nullableNum,
-    remainingDays: nullableNum,
-  },
-} as const;
-const countsSchema = { type: 'object', properties: { ok: int, due: int, overdue: int } } as const;
 
 const RANK: Record<DueState, number> = { overdue: 0, due: 1, ok: 2 };
 
@@ -118,10 +93,11 @@ const statusBody = {
       },
     },
   },
-};
+} as const;
 
-export function registerMaintenanceRoutes(app: FastifyInstance, deps: ReportDeps): void {
+export function registerMaintenanceRoutes(fastify: FastifyInstance, deps: ReportDeps): void {
   const { db, timeZone } = deps;
+  const app = typed(fastify);
   const config = { permission: NONE, labels: 'maintenance.fields' };
   app.post(
     '/api/vehicle/maintenance/status',
@@ -132,7 +108,7 @@ export function registerMaintenanceRoutes(app: FastifyInstance, deps: ReportDeps
         summary:
           'every schedule × vehicle in scope with its usage since the last service and its state (overdue first), and the counts per state',
         body: statusBody,
-        response: { 200: { type: 'object', properties: { counts: countsSchema, data: { type: 'array', items: usageItem } } } },
+        response: { 200: maintenanceStatusSchema },
       },
     },
     async (req) => {
@@ -156,12 +132,12 @@ export function registerMaintenanceRoutes(app: FastifyInstance, deps: ReportDeps
         tags: ['maintenance'],
         summary: "one vehicle's schedules with their usage and state (404 outside the caller's scope)",
         params: idParams,
-        response: { 200: { type: 'object', properties: { counts: countsSchema, data: { type: 'array', items: usageItem } } } },
+        response: { 200: maintenanceStatusSchema },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       await vehicleInScope(db, caller, id);
       const rows = ordered(
         await scheduleUsage(db, localDay(Date.now(), timeZone), timeZone, { vehicles: vehicleScope(caller, { vehicleId: id }) }),

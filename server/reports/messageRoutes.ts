@@ -10,6 +10,7 @@ import type { ObdMessage, PositionMessage } from '../../schemas/kit/telemetry';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../platform/auth/caller';
 import { idParam } from '../platform/crud/routeSpec';
+import { typed } from '../platform/http/typed';
 import { decodeAlarm, decodeStatus } from '../telematics/jt808/messages/locationFlags';
 import { timeRange } from './ranges';
 import { pagingBody } from './schemas';
@@ -29,6 +30,93 @@ type PositionRow = Omit<PositionMessage, 'time' | 'receivedAt' | 'alarm' | 'stat
 
 type ObdRow = Omit<ObdMessage, 'time' | 'receivedAt'> & { time: Date; receivedAt: Date };
 
+const num = { type: 'number' } as const;
+const int = { type: 'integer' } as const;
+const nullableNum = { type: ['number', 'null'] } as const;
+const names = { type: 'array', items: { type: 'string' } } as const;
+const openObject = { type: ['object', 'null'], additionalProperties: true } as const;
+
+/** PositionMessage of schemas/kit/telemetry.ts. */
+const positionMessage = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'time',
+    'receivedAt',
+    'latitude',
+    'longitude',
+    'altitude',
+    'speed',
+    'direction',
+    'alarm',
+    'status',
+    'acc',
+    'fixed',
+    'mileageKm',
+    'fuelL',
+    'blind',
+    'extras',
+    'alarms',
+    'statusBits',
+  ],
+  properties: {
+    time: instant,
+    receivedAt: instant,
+    latitude: num,
+    longitude: num,
+    altitude: num,
+    speed: num,
+    direction: num,
+    alarm: int,
+    status: int,
+    acc: { type: 'boolean' },
+    fixed: { type: 'boolean' },
+    mileageKm: nullableNum,
+    fuelL: nullableNum,
+    blind: { type: 'boolean' },
+    extras: openObject,
+    alarms: names,
+    statusBits: names,
+  },
+} as const;
+
+/** ObdRecordValues of schemas/kit/telemetry.ts. */
+const readings = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: { odometerKm: num, fuelLevel: num, speedKmh: num, rpm: num, coolantTempC: num, vin: { type: 'string' } },
+} as const;
+
+/** ObdMessage of schemas/kit/telemetry.ts. */
+const obdMessage = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['time', 'receivedAt', 'subtype', 'latitude', 'longitude', 'readings', 'detail', 'dtcCount'],
+  properties: {
+    time: instant,
+    receivedAt: instant,
+    subtype: int,
+    latitude: nullableNum,
+    longitude: nullableNum,
+    readings,
+    detail: openObject,
+    dtcCount: int,
+  },
+} as const;
+
+const messagePage = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['data', 'total', 'totalExact', 'pageIndex', 'pageSize'],
+  properties: {
+    data: { type: 'array', items: { anyOf: [positionMessage, obdMessage] } },
+    total: int,
+    totalExact: { type: 'boolean' },
+    pageIndex: int,
+    pageSize: int,
+  },
+} as const;
+
 /** The set status bits by name (the raw word is in `status`). */
 const statusNames = (raw: number): string[] =>
   Object.entries(decodeStatus(raw))
@@ -36,20 +124,21 @@ const statusNames = (raw: number): string[] =>
     .map(([k]) => k);
 
 export function registerMessageRoutes(app: FastifyInstance, { db }: ReportDeps): void {
-  app.post(
+  typed(app).post(
     '/api/vehicle/message/vehicle-:id',
     {
       config: { permission: NONE, labels: LABELS },
       schema: {
         tags: ['trips'],
         summary: "a vehicle's stored positions or OBD records in a time range, newest first, paged",
-        params: { type: 'object', required: ['id'], properties: { id: idParam } },
+        params: { type: 'object', required: ['id'], properties: { id: idParam } } as const,
         body: pagingBody({ kind: { enum: ['position', 'obd'] }, begin: instant, end: instant }, ['kind', 'begin', 'end'], []),
+        response: { 200: messagePage },
       },
     },
     async (req) => {
-      const { id } = req.params as { id: number };
-      const body = req.body as { criteria: { kind: 'position' | 'obd'; begin: string; end: string }; pageIndex: number; pageSize: number };
+      const { id } = req.params;
+      const body = req.body;
       await vehicleInScope(db, callerOf(req), id);
       const { from, to } = timeRange(body.criteria.begin, body.criteria.end, 'criteria.');
       const offset = (body.pageIndex - 1) * body.pageSize;

@@ -10,6 +10,7 @@
  * platform/scope.ts, on the organisations' paths held here).
  */
 
+import type { VehicleCounts } from '../../schemas/kit/dashboard';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../platform/auth/caller';
 import type { DB } from '../platform/db/tables';
@@ -295,7 +296,7 @@ export class MonitorSnapshot {
   }
 
   /** index/vehicleCount's figures for the caller's scope (narrowed to `orgId`), services ending by `day` + `warningDays`. */
-  async counts(caller: Caller, orgId: number | null, day: string, warningDays: number): Promise<Record<string, number>> {
+  async counts(caller: Caller, orgId: number | null, day: string, warningDays: number): Promise<VehicleCounts> {
     await this.fresh();
     const scope = this.inScope(caller, orgId);
     const by = addDays(day, warningDays);

@@ -7,6 +7,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../platform/http/typed';
 import { sql, type Kysely } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../platform/auth/caller';
@@ -244,15 +245,8 @@ const reviewBody = {
   },
 } as const;
 
-interface ReviewBody {
-  vehicleId: number;
-  kind: EventKind;
-  at: string;
-  state: ReviewState;
-  note: string;
-}
-
-export function registerSafetyExplainRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
+export function registerSafetyExplainRoutes(fastify: FastifyInstance, { db, timeZone }: ReportDeps): void {
+  const app = typed(fastify);
   app.post(
     `${BASE}/safetyExplain`,
     {
@@ -266,7 +260,7 @@ export function registerSafetyExplainRoutes(app: FastifyInstance, { db, timeZone
       },
     },
     async (req) => {
-      const c = (req.body as { criteria: ExplainCriteria }).criteria;
+      const c = req.body.criteria;
       const vehicle = await vehicleInScope(db, callerOf(req), c.vehicleId);
       const weeks = c.weeks ?? DEFAULT_WEEKS;
       const end = c.end ?? today(timeZone).day;
@@ -296,7 +290,7 @@ export function registerSafetyExplainRoutes(app: FastifyInstance, { db, timeZone
     },
     async (req) => {
       const caller = callerOf(req);
-      const body = req.body as ReviewBody;
+      const body = req.body;
       await vehicleInScope(db, caller, body.vehicleId);
       const at = new Date(body.at);
       const note = body.note.trim();

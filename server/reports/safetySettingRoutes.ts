@@ -6,6 +6,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import { typed } from '../platform/http/typed';
 import { sql } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../platform/auth/caller';
@@ -13,30 +14,32 @@ import { idParams, num } from '../platform/crud/routeSpec';
 import { auditRequest } from '../platform/audit';
 import { invalid } from '../platform/http/errors';
 import { orgInScope } from '../passport/orgScope';
-import {
-  safetySettingsFor,
-  THRESHOLD_LIMITS,
-  WEIGHT_KEYS,
-  type BehaviourThresholds,
-  type SafetyWeights,
-} from '../intelligence/behaviour/settings';
+import { safetySettingsFor, THRESHOLD_LIMITS, WEIGHT_KEYS, type BehaviourThresholds } from '../intelligence/behaviour/settings';
 import { weightsSchema } from './behaviourRoutes';
 import type { ReportDeps } from './tripRoutes';
 
 export const SAFETY_SETTING_PERMISSION = 'safetyWeights-edit';
 
+const limits = <const K extends keyof BehaviourThresholds, const T extends 'integer' | 'number'>(key: K, type: T) =>
+  ({ type, minimum: THRESHOLD_LIMITS[key][0], maximum: THRESHOLD_LIMITS[key][1] }) as const;
+/** Each threshold of THRESHOLD_LIMITS within its limits, all optional (hours and seconds whole). */
 const thresholdsSchema = {
   type: 'object',
   additionalProperties: false,
-  properties: Object.fromEntries(
-    Object.entries(THRESHOLD_LIMITS).map(([k, [min, max]]) => [
-      k,
-      k.endsWith('Hour') || k === 'withinS'
-        ? { type: 'integer', minimum: min, maximum: max }
-        : { type: 'number', minimum: min, maximum: max },
-    ]),
-  ),
-} as const;
+  properties: {
+    harshAccelerationKmh: limits('harshAccelerationKmh', 'number'),
+    harshBrakingKmh: limits('harshBrakingKmh', 'number'),
+    withinS: limits('withinS', 'integer'),
+    sharpTurnMs2: limits('sharpTurnMs2', 'number'),
+    sharpTurnMinKmh: limits('sharpTurnMinKmh', 'number'),
+    nightFromHour: limits('nightFromHour', 'integer'),
+    nightToHour: limits('nightToHour', 'integer'),
+  },
+} as const satisfies {
+  readonly type: 'object';
+  readonly additionalProperties: false;
+  readonly properties: Record<keyof BehaviourThresholds, unknown>;
+};
 
 const answer = {
   type: 'object',
@@ -51,7 +54,8 @@ const answer = {
   },
 };
 
-export function registerSafetySettingRoutes(app: FastifyInstance, { db }: ReportDeps): void {
+export function registerSafetySettingRoutes(fastify: FastifyInstance, { db }: ReportDeps): void {
+  const app = typed(fastify);
   const effective = async (orgId: number, path: string) => {
     const s = await safetySettingsFor(db, path);
     return { orgId, weights: s.weights, thresholds: s.thresholds, inheritedFrom: s.from === orgId ? null : s.from };
@@ -69,7 +73,7 @@ export function registerSafetySettingRoutes(app: FastifyInstance, { db }: Report
       },
     },
     async (req) => {
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const org = await orgInScope(db, callerOf(req), id, 'id', 'behaviour.fields.orgId');
       return effective(id, org.path);
     },
@@ -89,14 +93,14 @@ export function registerSafetySettingRoutes(app: FastifyInstance, { db }: Report
           additionalProperties: false,
           minProperties: 1,
           properties: { weights: weightsSchema, thresholds: thresholdsSchema },
-        },
+        } as const,
         response: { 200: answer },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
-      const body = req.body as { weights?: Partial<SafetyWeights>; thresholds?: Partial<BehaviourThresholds> };
+      const { id } = req.params;
+      const body = req.body;
       const org = await orgInScope(db, caller, id, 'id', 'behaviour.fields.orgId');
       const current = await safetySettingsFor(db, org.path);
       const weights = { ...current.weights, ...(body.weights ?? {}) };

@@ -2,9 +2,10 @@
 
 import { MAX_PAGE_SIZE } from '../../schemas/kit/entity';
 import { NONE } from '../platform/auth/caller';
-import { idParam, int, num } from '../platform/crud/routeSpec';
+import { idParam, int } from '../platform/crud/routeSpec';
 
 import { instant } from '../../schemas/kit/trips';
+import { ledgerFigureProperties } from '../../schemas/kit/ledger';
 
 export {
   driverRefSchema,
@@ -62,37 +63,32 @@ export const pagingBody = <const C extends Properties, const R extends readonly 
   }) as const;
 
 /** `{criteria: {begin, end, vehicleId?, orgId?, …}}` of the ledger reports. */
-export const ledgerBody = (extra: Record<string, unknown> = {}) => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['criteria'],
-  properties: {
-    criteria: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['begin', 'end'],
-      properties: {
-        begin: date,
-        end: date,
-        vehicleId: { ...idParam, type: ['integer', 'null'] },
-        orgId: { ...idParam, type: ['integer', 'null'] },
-        ...extra,
+export const ledgerBody = <const E extends Properties = Record<never, never>>(
+  // The default stands for "none": an empty object of the inferred (empty) type.
+  extra: E = {} as E,
+) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['criteria'],
+    properties: {
+      criteria: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['begin', 'end'],
+        properties: {
+          begin: date,
+          end: date,
+          vehicleId: { ...idParam, type: ['integer', 'null'] },
+          orgId: { ...idParam, type: ['integer', 'null'] },
+          ...extra,
+        },
       },
     },
-  },
-});
+  }) as const;
 
-export const ledgerFigures = {
-  mileageKm: num,
-  fuelL: num,
-  refuelL: num,
-  drainL: num,
-  drivingS: int,
-  idleS: int,
-  tripCount: int,
-  maxSpeed: num,
-  cost: num,
-} as const;
+/** The ledger's figures (schemas/kit/ledger.ts, which the console's types come from too). */
+export const ledgerFigures = ledgerFigureProperties;
 
 export const ledgerRow = (key: 'date' | 'month' | null) => ({
   type: 'object',

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../platform/auth/caller';
 import { idParams } from '../platform/crud/routeSpec';
+import { typed } from '../platform/http/typed';
 import { auditRequest } from '../platform/audit';
 import { orgInScope } from '../passport/orgScope';
 import { DEFAULT_SETTINGS } from '../intelligence/windowLoad';
@@ -19,6 +20,7 @@ export const TRIP_SETTING_PERMISSION = 'tripSetting-edit';
 
 const answer = {
   type: 'object',
+  required: ['orgId', 'stopMinutes', 'region', 'inheritedFrom'],
   properties: {
     orgId: { type: 'integer' },
     stopMinutes: { type: 'integer' },
@@ -28,9 +30,10 @@ const answer = {
       description: 'the organisation whose row applies, when not this one; null for the defaults',
     },
   },
-};
+} as const;
 
-export function registerSettingRoutes(app: FastifyInstance, { db }: ReportDeps): void {
+export function registerSettingRoutes(fastify: FastifyInstance, { db }: ReportDeps): void {
+  const app = typed(fastify);
   const effective = async (orgId: number) => {
     const r = await sql<{ org_id: number; stop_minutes: number; region: string | null }>`
       SELECT ts.org_id, ts.stop_minutes, ts.region FROM organisation o
@@ -54,7 +57,7 @@ export function registerSettingRoutes(app: FastifyInstance, { db }: ReportDeps):
       },
     },
     async (req) => {
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       await orgInScope(db, callerOf(req), id, 'id', 'reports.fields.orgId');
       return effective(id);
     },
@@ -73,14 +76,14 @@ export function registerSettingRoutes(app: FastifyInstance, { db }: ReportDeps):
           additionalProperties: false,
           required: ['stopMinutes'],
           properties: { stopMinutes: { type: 'integer', minimum: 1, maximum: 1440 }, region: { type: ['string', 'null'], maxLength: 32 } },
-        },
+        } as const,
         response: { 200: answer },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
-      const { stopMinutes, region } = req.body as { stopMinutes: number; region?: string | null };
+      const { id } = req.params;
+      const { stopMinutes, region } = req.body;
       await orgInScope(db, caller, id, 'id', 'reports.fields.orgId');
       const r = region?.trim() ? region.trim() : null;
       await sql`INSERT INTO trip_setting (org_id, stop_minutes, region) VALUES (${id}, ${stopMinutes}, ${r})

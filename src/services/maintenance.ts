@@ -1,3 +1,4 @@
+import type { DueCounts, MaintenanceStatus, ScheduleUsageRow } from '../../schemas/kit/maintenanceStatus';
 import { call } from './http/call';
 
 /** Maintenance due state (server/reports/maintenanceRoutes.ts) and a work order from a schedule (server/maintenance/workOrderRoutes.ts). */
@@ -9,35 +10,8 @@ export type DueState = (typeof DUE_STATES)[number];
 export const WORK_ORDER_ADD_CODE = 'workOrder-add';
 
 /** One schedule × vehicle: what it used since its last service, what is left, its state. */
-export interface ScheduleUsage {
-  scheduleId: number;
-  scheduleName: string;
-  vehicleId: number;
-  licence: string;
-  orgId: number;
-  state: DueState;
-  trigger: 'km' | 'hours' | 'days' | null;
-  baseDay: string;
-  dueDay: string | null;
-  lastWorkOrderId: number | null;
-  odometerKm: number | null;
-  usedKm: number | null;
-  usedHours: number | null;
-  usedDays: number;
-  intervalKm: number | null;
-  intervalHours: number | null;
-  intervalDays: number | null;
-  remainingKm: number | null;
-  remainingHours: number | null;
-  remainingDays: number | null;
-}
-
-export type DueCounts = Record<DueState, number>;
-
-export interface MaintenanceStatus {
-  counts: DueCounts;
-  data: ScheduleUsage[];
-}
+export type ScheduleUsage = ScheduleUsageRow;
+export type { DueCounts, MaintenanceStatus };
 
 export interface MaintenanceCriteria {
   orgId?: number | null;

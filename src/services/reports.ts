@@ -1,30 +1,10 @@
 import type { LedgerDayVehicleRow, LedgerFigures } from '../../schemas/kit/ledgerColumns';
+import type { Bucket, VehicleCounts, VehicleDistribution } from '../../schemas/kit/dashboard';
 import { call } from './http/call';
 
 /** The console's report calls: the dashboard's counts and distribution, the ledger (server/reports). */
 
-export interface VehicleCounts {
-  total: number;
-  online: number;
-  offline: number;
-  moving: number;
-  parked: number;
-  alarming: number;
-  serviceExpiring: number;
-}
-
-export interface Bucket {
-  key: string | number | null;
-  name: string | null;
-  count: number;
-}
-
-export interface VehicleDistribution {
-  byOrg: Bucket[];
-  byBrand: Bucket[];
-  byStatus: Bucket[];
-  byOnline: Bucket[];
-}
+export type { Bucket, VehicleCounts, VehicleDistribution };
 
 export type { LedgerFigures };
 

@@ -3,8 +3,9 @@ import type { ObdMessage, PositionMessage } from '../../schemas/kit/telemetry';
 import type { LiveRaisedAlarm } from '../../schemas/kit/monitor';
 import type { Row } from './entity';
 import type { Replay, Segment, Trip } from '../../schemas/kit/trips';
+import type { LedgerFigures } from '../../schemas/kit/ledger';
+import type { VehicleReport } from '../../schemas/kit/vehicleReport';
 import { call } from './http/call';
-import type { MonitorItem } from './monitor';
 
 /** One vehicle's reports (server/reports: tripRoutes, dashboardRoutes, ledgerRoutes; the alarm and policy lists). */
 
@@ -26,24 +27,7 @@ export const runAndStop = (vehicleId: number, range: Range) =>
 export const replayTrack = (vehicleId: number, range: Range, maxPoints?: number) =>
   call<Replay>('/vehicle/track/replay', { method: 'POST', data: { vehicleId, ...range, ...(maxPoints ? { maxPoints } : {}) } });
 
-export interface LedgerFigures {
-  mileageKm: number;
-  fuelL: number;
-  refuelL: number;
-  drainL: number;
-  drivingS: number;
-  idleS: number;
-  tripCount: number;
-  cost: number;
-}
-
-export interface VehicleReport {
-  vehicle: { id: number; licence: string; orgId: number; orgName: string };
-  state: MonitorItem | null;
-  today: LedgerFigures & { date: string };
-  month: LedgerFigures & { month: string };
-  lastTrip: Trip | null;
-}
+export type { LedgerFigures, VehicleReport };
 
 export const vehicleReport = (vehicleId: number) =>
   call<VehicleReport>(`/vehicle/vehicleReport/${vehicleId}`, { method: 'GET', skipErrorHandler: true });

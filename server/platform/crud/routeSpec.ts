@@ -8,7 +8,7 @@ export const num = { type: 'number' } as const;
 export const str = { type: 'string' } as const;
 export const bool = { type: 'boolean' } as const;
 /** The type or null. */
-export const nullable = (type: 'integer' | 'number' | 'string' | 'boolean') => ({ type: [type, 'null'] });
+export const nullable = <const T extends 'integer' | 'number' | 'string' | 'boolean'>(type: T) => ({ type: [type, 'null'] }) as const;
 
 export const idParam = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 export const idParams = { type: 'object', required: ['id'], properties: { id: idParam } } as const;
