@@ -16,7 +16,7 @@ import type { FieldError } from '../../schemas/kit/errors';
 import { auditRequest } from '../platform/audit';
 import { callerOf } from '../platform/auth/authenticate';
 import type { Caller } from '../platform/auth/caller';
-import { idParams, int, nullable, str } from '../platform/crud/routeSpec';
+import { idParams, int, noContent, nullable, str } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import type { AnnounceForwardChange } from '../platform/forwardChanges';
 import { invalid, notFound } from '../platform/http/errors';
@@ -270,7 +270,12 @@ export function registerForwardLinkRoutes(app: FastifyInstance, deps: ForwardLin
     `${BASE}/:id`,
     {
       config: config(x.permissions.remove),
-      schema: { tags: ['forwarding'], summary: 'delete a forwarding link and its backlog; it stops at once', params: idParams },
+      schema: {
+        tags: ['forwarding'],
+        summary: 'delete a forwarding link and its backlog; it stops at once',
+        params: idParams,
+        response: noContent,
+      },
     },
     async (req, reply) => {
       const caller = callerOf(req);

@@ -46,5 +46,4 @@ export const successAnswer = {
   properties: { success: { type: 'boolean' }, message: { type: 'string' } },
 } as const;
 
-/** The answer of a delete: no content. */
-export const noContent = { 204: { type: 'null' } } as const;
+export { noContent } from '../platform/crud/routeSpec';

@@ -12,6 +12,8 @@ export const nullable = <const T extends 'integer' | 'number' | 'string' | 'bool
 
 export const idParam = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 export const idParams = { type: 'object', required: ['id'], properties: { id: idParam } } as const;
+/** The answer of a route that answers nothing (a delete, a logout): 204. */
+export const noContent = { 204: { type: 'null' } } as const;
 
 export const optionsQuery = {
   type: 'object',
