@@ -20,7 +20,6 @@ import { reportExportRoute, type ReportSheet } from './reportSheet';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
 
-
 const RANK: Record<DueState, number> = { overdue: 0, due: 1, ok: 2 };
 
 /** A usage row as answered: the status flattened, worst first. */
