@@ -7,29 +7,32 @@ import type { FromSchema } from 'json-schema-to-ts';
 
 const nullable = <const T extends 'integer' | 'number' | 'boolean'>(type: T) => ({ type: [type, 'null'] }) as const;
 
+/** The fields of a monitor item, in the order the compact answer lists them; all required. */
+export const MONITOR_FIELDS = [
+  'vehicleId',
+  'licence',
+  'orgId',
+  'orgName',
+  'online',
+  'moving',
+  'latitude',
+  'longitude',
+  'speed',
+  'direction',
+  'acc',
+  'alarm',
+  'fuelL',
+  'mileageKm',
+  'time',
+  'receivedAt',
+  'alarming',
+] as const;
+
 /** One vehicle of `monitor/query` (and the vehicle report's state): its latest state. */
 export const monitorItemSchema = {
   type: 'object',
   additionalProperties: false,
-  required: [
-    'vehicleId',
-    'licence',
-    'orgId',
-    'orgName',
-    'online',
-    'moving',
-    'latitude',
-    'longitude',
-    'speed',
-    'direction',
-    'acc',
-    'alarm',
-    'fuelL',
-    'mileageKm',
-    'time',
-    'receivedAt',
-    'alarming',
-  ],
+  required: MONITOR_FIELDS,
   properties: {
     vehicleId: { type: 'integer' },
     licence: { type: 'string' },
@@ -55,6 +58,8 @@ export const monitorItemSchema = {
 } as const;
 
 export type MonitorItem = FromSchema<typeof monitorItemSchema>;
+// Every listed field is a property of the item (the schema allows no other).
+MONITOR_FIELDS satisfies ReadonlyArray<keyof MonitorItem>;
 
 export interface MonitorCriteria {
   orgId?: number | null;
@@ -64,27 +69,6 @@ export interface MonitorCriteria {
   /** An earlier answer's `asOf`: only the vehicles changed after it (see MonitorColumnsAnswer). */
   since?: string | null;
 }
-
-/** The fields of a monitor item, in the order the compact answer lists them. */
-export const MONITOR_FIELDS = [
-  'vehicleId',
-  'licence',
-  'orgId',
-  'orgName',
-  'online',
-  'moving',
-  'latitude',
-  'longitude',
-  'speed',
-  'direction',
-  'acc',
-  'alarm',
-  'fuelL',
-  'mileageKm',
-  'time',
-  'receivedAt',
-  'alarming',
-] as const satisfies ReadonlyArray<keyof MonitorItem>;
 
 /**
  * `monitor/query` with `format: 'columns'`: one array per field (the same names), index i of each
