@@ -15,8 +15,7 @@ import { callerOf } from '../../platform/auth/authenticate';
 import { AppError, notFound } from '../../platform/http/errors';
 import { PLAYBACK_SPEEDS, type PlaybackCommand } from './playbacks';
 import type { VideoRouteDeps } from './routes';
-import { signStreamTicket } from './streamTicket';
-import { MAX_CHANNEL, upstreamFailure, videoVehicle } from './videoVehicle';
+import { MAX_CHANNEL, ticketFor, upstreamFailure, videoVehicle } from './videoVehicle';
 
 export const VIDEO_PLAYBACK_PERMISSION = 'video-playback';
 /** The longest range one resource query covers (a terminal's list of a longer one is too long to show). */
@@ -105,28 +104,8 @@ export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDep
       const body = req.body as { vehicleId: number; channel: number; begin: string; end?: string; audio?: boolean };
       const r = range(body.begin, body.end);
       const v = await videoVehicle(db, caller, body.vehicleId, deps.isOnline, mediaOn());
-      const playbackId = crypto.randomBytes(12).toString('base64url');
-      const { ticket, exp } = signStreamTicket(
-        {
-          kind: 'playback',
-          playback: { id: playbackId, ...r },
-          memberId: caller.memberId,
-          memberName: caller.name,
-          orgId: caller.orgId,
-          vehicleId: v.id,
-          licence: v.licence,
-          terminalId: v.terminalId,
-          channel: body.channel,
-          audio: body.audio === true,
-        },
-        deps.secret,
-      );
-      return {
-        ticket,
-        playbackId,
-        url: `/api/video/stream?ticket=${encodeURIComponent(ticket)}`,
-        expiresAt: new Date(exp).toISOString(),
-      };
+      const playback = { id: crypto.randomBytes(12).toString('base64url'), ...r };
+      return { ...ticketFor(caller, v, { channel: body.channel, audio: body.audio, playback }, deps.secret), playbackId: playback.id };
     },
   );
 

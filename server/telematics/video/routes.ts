@@ -26,8 +26,8 @@ import type { ResourceQuery } from './upstream';
 import type { LiveChannels, Viewer } from './liveChannels';
 import { registerPlaybackRoutes } from './playbackRoutes';
 import type { Playbacks } from './playbacks';
-import { signStreamTicket, TicketBook, type StreamClaims } from './streamTicket';
-import { MAX_CHANNEL, videoVehicle } from './videoVehicle';
+import { TicketBook, type StreamClaims } from './streamTicket';
+import { MAX_CHANNEL, ticketFor, videoVehicle } from './videoVehicle';
 import type { VideoResource } from '../jt808/codec';
 
 export const VIDEO_LIVE_PERMISSION = 'video-live';
@@ -85,21 +85,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       const caller = callerOf(req);
       const { vehicleId, channel, audio } = req.body as { vehicleId: number; channel: number; audio?: boolean };
       const v = await videoVehicle(db, caller, vehicleId, deps.isOnline, deps.channels !== null);
-      const { ticket, exp } = signStreamTicket(
-        {
-          kind: 'live',
-          memberId: caller.memberId,
-          memberName: caller.name,
-          orgId: caller.orgId,
-          vehicleId: v.id,
-          licence: v.licence,
-          terminalId: v.terminalId,
-          channel,
-          audio: audio === true,
-        },
-        deps.secret,
-      );
-      return { ticket, url: `/api/video/stream?ticket=${encodeURIComponent(ticket)}`, expiresAt: new Date(exp).toISOString() };
+      return ticketFor(caller, v, { channel, audio }, deps.secret);
     },
   );
 

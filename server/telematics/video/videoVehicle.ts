@@ -8,6 +8,7 @@ import type { Caller } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
 import { AppError, notFound } from '../../platform/http/errors';
 import { pathInSubtree } from '../../platform/scope';
+import { signStreamTicket, type PlaybackClaims } from './streamTicket';
 import { UpstreamError } from './upstream';
 
 /** JT/T 1078 logical channels run 1–37 (table 2); vendors use a few more. */
@@ -17,6 +18,34 @@ export interface VideoVehicle {
   id: number;
   licence: string;
   terminalId: number;
+}
+
+/**
+ * A ticket for the caller to watch a channel of this vehicle, live or (with `playback`) a
+ * recording, with the stream URL it opens and when it expires.
+ */
+export function ticketFor(
+  caller: Pick<Caller, 'memberId' | 'name' | 'orgId'>,
+  v: VideoVehicle,
+  view: { channel: number; audio?: boolean; playback?: PlaybackClaims },
+  secret: string,
+): { ticket: string; url: string; expiresAt: string } {
+  const { ticket, exp } = signStreamTicket(
+    {
+      kind: view.playback ? 'playback' : 'live',
+      ...(view.playback ? { playback: view.playback } : {}),
+      memberId: caller.memberId,
+      memberName: caller.name,
+      orgId: caller.orgId,
+      vehicleId: v.id,
+      licence: v.licence,
+      terminalId: v.terminalId,
+      channel: view.channel,
+      audio: view.audio === true,
+    },
+    secret,
+  );
+  return { ticket, url: `/api/video/stream?ticket=${encodeURIComponent(ticket)}`, expiresAt: new Date(exp).toISOString() };
 }
 
 export async function videoVehicle(
