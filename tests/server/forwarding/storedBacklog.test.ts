@@ -116,7 +116,11 @@ describe('a JT/T 809 link’s backlog across a server restart', () => {
     await until(() => latitudes().length >= 20, 15_000);
     expect(before).toBeGreaterThan(0);
     expect(latitudes()).toEqual(Array.from({ length: 20 }, (_, i) => i + 5));
-    await until(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM forward_backlog`.execute(db2)).rows[0].n === 0);
+    await until(
+      async () =>
+        server!.forwarding!.links()[0].backlog === 0 &&
+        (await sql<{ n: number }>`SELECT count(*)::int AS n FROM forward_backlog`.execute(db2)).rows[0].n === 0,
+    );
     expect(server.forwarding!.links()[0]).toMatchObject({ state: 'up', backlog: 0, counters: { sent: { position: 20 }, dropped: 5 } });
   });
 });
