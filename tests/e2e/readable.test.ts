@@ -67,6 +67,9 @@ describe('monitor', () => {
     const map = (await page.getByTestId('monitor-map').boundingBox())!;
     expect(map.x).toBe(0);
     expect(map.width).toBe(width);
+    // It reaches the screen's bottom edge, and the page does not scroll.
+    expect(map.y + map.height).toBe(PHONE.height);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBe(PHONE.height);
     // No list beside the map: it waits in a drawer.
     expect(await page.getByTestId('monitor-row').count()).toBe(0);
     await screenshot(page, 'monitor-phone');
@@ -99,6 +102,10 @@ describe('monitor', () => {
     const licences = new Set(all.map((v) => v.licence));
     expect(await page.getByTestId('monitor-list-toggle').count()).toBe(0);
     expect(await page.getByTestId('monitor-row').count()).toBe(all.length);
+    // The map stops at the content's padding (16 px) above the window's bottom; the page does not scroll.
+    const map = (await page.getByTestId('monitor-map').boundingBox())!;
+    expect(DESKTOP.height - (map.y + map.height)).toBe(16);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBe(DESKTOP.height);
     // Plates show on hover only until the switch is on.
     expect(await plates(page)).toEqual([]);
     await page.getByTestId('monitor-plates').click();

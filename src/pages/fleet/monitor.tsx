@@ -1,7 +1,8 @@
 import { UnorderedListOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Drawer, Space, Spin, Switch } from 'antd';
-import { lazy, Suspense, useEffect, useMemo, useState, type CSSProperties } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useIsMobile } from '../../shell/device';
+import { useFillHeight } from '../../shell/useFillHeight';
 import { useMapConfig } from '../../components/map/useMapConfig';
 import { loadOrgTree, type OrgNode } from '../../services/entity';
 import { useT } from '../../session/useT';
@@ -29,6 +30,9 @@ const CARD_BELOW: CSSProperties = {
 /** The shell's content padding (shell.css .fs-content), which the map spans on a phone. */
 const CONTENT_PADDING = 16;
 
+/** The map is never shorter than this; a short window scrolls instead. */
+const MAP_MIN_HEIGHT = 420;
+
 /** Clear of Leaflet's zoom buttons (top left, 30 px wide at 10 px from the edges). */
 const MAP_TOOLBAR: CSSProperties = {
   position: 'absolute',
@@ -55,6 +59,9 @@ export default function MonitorPage() {
   const mobile = useIsMobile();
   const [listOpen, setListOpen] = useState(false);
   const [plates, setPlates] = useState(false);
+  const mapBox = useRef<HTMLDivElement>(null);
+  // A phone's map reaches the screen's bottom edge; a desktop's stops at the content's padding.
+  const mapHeight = useFillHeight(mapBox, mobile ? 0 : CONTENT_PADDING, MAP_MIN_HEIGHT);
 
   useEffect(() => {
     loadOrgTree().then(setOrgTree, () => setOrgTree([]));
@@ -109,7 +116,7 @@ export default function MonitorPage() {
   return (
     <div
       // On a phone the map takes the whole width (past the content's padding) and the list a drawer.
-      style={mobile ? { margin: `-${CONTENT_PADDING}px -${CONTENT_PADDING}px 0` } : { display: 'flex', gap: 12 }}
+      style={mobile ? { margin: `-${CONTENT_PADDING}px` } : { display: 'flex', gap: 12 }}
       data-testid="monitor-page"
       data-live={live}
       data-vehicles={fleet?.size ?? -1}
@@ -143,7 +150,7 @@ export default function MonitorPage() {
           />
         )}
         {config && fleet ? (
-          <div style={{ position: 'relative' }}>
+          <div ref={mapBox} style={{ position: 'relative' }}>
             <Suspense fallback={<Spin />}>
               <MonitorMap
                 config={config}
@@ -152,6 +159,7 @@ export default function MonitorPage() {
                 followId={following ? selectedId : null}
                 plates={plates}
                 cardBelow={mobile}
+                height={mapHeight}
                 onSelect={choose}
               />
             </Suspense>

@@ -26,6 +26,8 @@ export interface MonitorMapProps {
   plates: boolean;
   /** The chosen vehicle's card covers the map's lower half (a phone): a newly chosen vehicle is shown in the upper one. */
   cardBelow?: boolean;
+  /** The map's height in px (the page lets it reach the window's bottom). */
+  height: number;
   onSelect: (id: number) => void;
 }
 
@@ -49,7 +51,16 @@ const onPath = (l: L.Path, p: L.Point) => (l as L.Path & { _containsPoint(p: L.P
  * crowd (each cluster shows its count and, as a ring, the share of each status); the followed one
  * stays centred, and choosing a vehicle opens its cluster.
  */
-export default function MonitorMap({ config, vehicles, selectedId, followId, plates, cardBelow = false, onSelect }: MonitorMapProps) {
+export default function MonitorMap({
+  config,
+  vehicles,
+  selectedId,
+  followId,
+  plates,
+  cardBelow = false,
+  height,
+  onSelect,
+}: MonitorMapProps) {
   const t = useT();
   const map = useRef<L.Map | null>(null);
   const clusters = useRef<L.MarkerClusterGroup | null>(null);
@@ -164,7 +175,7 @@ export default function MonitorMap({ config, vehicles, selectedId, followId, pla
         config={config}
         testId="monitor-map"
         canvas
-        style={{ height: 'calc(100vh - 190px)', minHeight: 420 }}
+        style={{ height }}
         onReady={(m) => {
           map.current = m;
           fitted.current = false;
