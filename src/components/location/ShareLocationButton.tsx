@@ -1,5 +1,5 @@
 import { ShareAltOutlined } from '@ant-design/icons';
-import { App, Button, Input, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Modal, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
@@ -15,7 +15,7 @@ import {
   type ShareTicket,
   type TicketStatus,
 } from '../../services/share';
-import { copyText } from '../../utils/copyText';
+import CopyField from '../secret/CopyField';
 
 const STATUS_COLOR: Record<TicketStatus, string> = { active: 'green', expired: 'default', revoked: 'red' };
 
@@ -110,20 +110,15 @@ function ShareDialog({ vehicleId, onClose }: { vehicleId: number; onClose: () =>
       {created && (
         <div style={{ marginBottom: 16 }} data-testid="share-link">
           <Typography.Text strong>{t('console.location.share.link')}</Typography.Text>
-          <Space.Compact style={{ width: '100%', marginTop: 4 }}>
-            <Input readOnly value={link} onFocus={(e) => e.target.select()} />
-            <Button
-              onClick={async () => {
-                if (await copyText(link)) void message.success(t('console.location.share.copied'));
-                else void message.warning(t('console.location.share.copyFailed'));
-              }}
-            >
-              {t('console.location.share.copy')}
-            </Button>
-            <Popconfirm title={t('console.location.share.revokeConfirm')} onConfirm={() => revoke(created.id)}>
-              <Button danger>{t('console.location.share.revoke')}</Button>
-            </Popconfirm>
-          </Space.Compact>
+          <CopyField
+            value={link}
+            style={{ marginTop: 4 }}
+            extra={
+              <Popconfirm title={t('console.location.share.revokeConfirm')} onConfirm={() => revoke(created.id)}>
+                <Button danger>{t('console.location.share.revoke')}</Button>
+              </Popconfirm>
+            }
+          />
           <Typography.Text type="warning">{t('console.location.share.once')}</Typography.Text>
         </div>
       )}

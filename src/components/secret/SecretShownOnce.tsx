@@ -1,13 +1,6 @@
-import { Alert, App, Button, Input, Space } from 'antd';
-import { copyText } from '../../utils/copyText';
-
-/** What the notice says, in the caller's words (its own locale keys). */
-export interface SecretLabels {
-  shownOnce: string;
-  copy: string;
-  copied: string;
-  done: string;
-}
+import { Alert, Button } from 'antd';
+import { useT } from '../../session/useT';
+import CopyField from './CopyField';
 
 /**
  * A secret the server shows only once (an API key, a subscription's signing secret): read-only,
@@ -15,34 +8,30 @@ export interface SecretLabels {
  */
 export default function SecretShownOnce(props: {
   secret: string;
-  labels: SecretLabels;
+  /** What the notice says of this secret (the caller's words). */
+  notice: string;
   testId: string;
   secretTestId: string;
   onDone: () => void;
 }) {
-  const { message } = App.useApp();
-  const { secret, labels } = props;
+  const t = useT();
   return (
     <Alert
       type="warning"
       showIcon
       style={{ marginBottom: 16 }}
       data-testid={props.testId}
-      message={labels.shownOnce}
+      message={props.notice}
       description={
-        <Space.Compact style={{ width: '100%' }}>
-          <Input readOnly value={secret} onFocus={(e) => e.target.select()} data-testid={props.secretTestId} />
-          <Button
-            onClick={async () => {
-              if (await copyText(secret)) void message.success(labels.copied);
-            }}
-          >
-            {labels.copy}
-          </Button>
-          <Button type="primary" onClick={props.onDone}>
-            {labels.done}
-          </Button>
-        </Space.Compact>
+        <CopyField
+          value={props.secret}
+          testId={props.secretTestId}
+          extra={
+            <Button type="primary" onClick={props.onDone}>
+              {t('common.savedIt')}
+            </Button>
+          }
+        />
       }
     />
   );

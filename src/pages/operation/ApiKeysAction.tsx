@@ -86,12 +86,7 @@ function KeysDrawer({ apiUserId, name, onClose }: { apiUserId: number; name: str
       {created && (
         <SecretShownOnce
           secret={created.key}
-          labels={{
-            shownOnce: t('apiKey.console.shownOnce'),
-            copy: t('apiKey.console.copy'),
-            copied: t('apiKey.console.copied'),
-            done: t('apiKey.console.done'),
-          }}
+          notice={t('apiKey.console.shownOnce')}
           testId="api-key-created"
           secretTestId="api-key-secret"
           onDone={() => setCreated(null)}

@@ -78,12 +78,7 @@ export default function SubscriptionPage() {
       {created && (
         <SecretShownOnce
           secret={created.secret}
-          labels={{
-            shownOnce: t('subscription.console.shownOnce'),
-            copy: t('subscription.console.copy'),
-            copied: t('subscription.console.copied'),
-            done: t('subscription.console.done'),
-          }}
+          notice={t('subscription.console.shownOnce')}
           testId="subscription-created"
           secretTestId="subscription-secret"
           onDone={() => setCreated(null)}

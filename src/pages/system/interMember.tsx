@@ -1,8 +1,8 @@
-import { Alert, App, Button, Input, Modal, Popconfirm, Space, Typography } from 'antd';
+import { Alert, Button, Modal, Popconfirm, Typography } from 'antd';
 import { useState } from 'react';
 import { entityPage } from '../../components/schema/EntityPage';
 import type { Row } from '../../components/schema/pageContract';
-import { copyText } from '../../utils/copyText';
+import CopyField from '../../components/secret/CopyField';
 import { INTER_MEMBER_RESET_CODE as RESET_CODE, resetInterMemberPassword as resetPassword, type ResetAnswer } from '../../services/fleet';
 import Permission from '../../session/Permission';
 import { useT } from '../../session/useT';
@@ -10,7 +10,6 @@ import { useT } from '../../session/useT';
 /** Resets a member's password after confirmation, then shows the new one once, with copy. */
 function ResetAction({ row }: { row: Row }) {
   const t = useT();
-  const { message } = App.useApp();
   const [answer, setAnswer] = useState<ResetAnswer | null>(null);
   const name = String(row.name ?? '');
 
@@ -20,11 +19,6 @@ function ResetAction({ row }: { row: Row }) {
     } catch {
       // the request layer showed the failure
     }
-  };
-  const copy = async () => {
-    if (!answer) return;
-    if (await copyText(answer.password)) void message.success(t('console.interMember.copied'));
-    else void message.warning(t('console.interMember.copyFailed'));
   };
 
   return (
@@ -44,18 +38,13 @@ function ResetAction({ row }: { row: Row }) {
           <div data-testid="reset-password-result">
             <Typography.Paragraph>{answer.message}</Typography.Paragraph>
             <Typography.Text strong>{t('console.interMember.password')}</Typography.Text>
-            <Space.Compact style={{ width: '100%', margin: '4px 0 12px' }}>
-              <Input
-                readOnly
-                value={answer.password}
-                onFocus={(e) => e.target.select()}
-                style={{ fontFamily: 'monospace' }}
-                data-testid="reset-password-value"
-              />
-              <Button onClick={() => void copy()} data-testid="reset-password-copy">
-                {t('console.interMember.copy')}
-              </Button>
-            </Space.Compact>
+            <CopyField
+              value={answer.password}
+              monospace
+              style={{ margin: '4px 0 12px' }}
+              testId="reset-password-value"
+              copyTestId="reset-password-copy"
+            />
             <Alert type="warning" showIcon message={t('console.interMember.once')} />
           </div>
         </Modal>
