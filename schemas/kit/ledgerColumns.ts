@@ -4,11 +4,9 @@
  * Labels are message keys (`reports.ledger.*`); durations are shown in hours.
  */
 
-import type { LedgerFigures } from './ledger';
+import type { LedgerDayVehicleRow, LedgerFigures } from './ledger';
 
-export type { LedgerFigures };
-
-export type LedgerDayVehicleRow = LedgerFigures & { date: string; vehicleId: number; licence: string };
+export type { LedgerDayVehicleRow, LedgerFigures };
 
 export type LedgerTotalsRow = LedgerFigures;
 

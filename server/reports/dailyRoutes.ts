@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { translator } from '../../schemas/kit/catalogue';
 import { LEDGER_COLUMNS, type LedgerDayVehicleRow } from '../../schemas/kit/ledgerColumns';
+import { ledgerDailySchema } from '../../schemas/kit/ledger';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE, type Caller } from '../platform/auth/caller';
 import { tableWorkbook } from '../platform/crud/sheet/workbook';
@@ -17,7 +18,7 @@ import { addRows, sendReportSheet, type SheetMaker } from './reportSheet';
 import { FIGURES, ledgerFrom, ledgerTotals, type LedgerCriteria } from './ledgerRoutes';
 import { dayCriteria } from './ranges';
 import { vehicleScope } from './scope';
-import { ledgerBody, ledgerFigures, ledgerRow, listOf, reportRoutes } from './schemas';
+import { ledgerBody, listOf, reportRoutes } from './schemas';
 import type { ReportDeps } from './tripRoutes';
 
 const BASE = '/api/vehicle/dailyDrivingBehavior/mileageAndFuelByDayAndVehicle';
@@ -87,14 +88,7 @@ export function registerDailyRoutes(app: FastifyInstance, deps: ReportDeps): voi
   const criteriaOf = (req: FastifyRequest) => dayCriteria<LedgerCriteria>(req.body, deps.timeZone);
   const report = async (req: FastifyRequest) => dailyReport(deps, callerOf(req), req.body);
 
-  app.post(
-    BASE,
-    route('ledger rows by local day and vehicle, with their totals', ledgerBody(), {
-      type: 'object',
-      properties: { rows: listOf(ledgerRow('date')), total: { type: 'object', properties: ledgerFigures } },
-    }),
-    report,
-  );
+  app.post(BASE, route('ledger rows by local day and vehicle, with their totals', ledgerBody(), ledgerDailySchema), report);
 
   app.post(
     '/api/vehicle/dailyDrivingBehavior/fuelEvents',

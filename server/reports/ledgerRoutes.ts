@@ -8,7 +8,16 @@
 import type { FastifyInstance } from 'fastify';
 import { typed } from '../platform/http/typed';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { LedgerFigures } from '../../schemas/kit/ledgerColumns';
+import {
+  ledgerDayRowSchema,
+  ledgerFiguresSchema,
+  ledgerHomeSchema,
+  ledgerMonthRowSchema,
+  ledgerOrgRowSchema,
+  ledgerVehicleRowSchema,
+  type LedgerCriteria as RangeCriteria,
+  type LedgerFigures,
+} from '../../schemas/kit/ledger';
 import { FUEL_VEHICLE_COLUMNS, type FuelVehicleRow } from '../../schemas/kit/reportColumns';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE, type Caller } from '../platform/auth/caller';
@@ -16,7 +25,7 @@ import { idParams } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { dayCriteria, daysBefore, today } from './ranges';
 import { reportExportRoute, type ReportSheet } from './reportSheet';
-import { ledgerBody, ledgerFigures, ledgerRow, listOf } from './schemas';
+import { ledgerBody, listOf } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
 
@@ -24,13 +33,7 @@ const READ = NONE;
 const LABELS = 'reports.fields';
 const BASE = '/api/vehicle/dailyDrivingBehavior';
 
-export interface LedgerCriteria {
-  begin: string;
-  end: string;
-  vehicleId?: number | null;
-  orgId?: number | null;
-  by?: 'mileage' | 'fuel';
-}
+export type LedgerCriteria = RangeCriteria & { by?: 'mileage' | 'fuel' | null };
 
 /** The ledger's figures, as one day of it holds them (`schemas/kit/ledgerColumns` publishes the type). */
 export type LedgerFiguresRow = LedgerFigures;
@@ -130,36 +133,31 @@ export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: Rep
       async (req) => handler(callerOf(req), criteriaOf(req.body)),
     );
 
-  route('mileageAndFuelByDay', 'ledger rows summed by local day', listOf(ledgerRow('date')), async (caller, c) =>
+  route('mileageAndFuelByDay', 'ledger rows summed by local day', listOf(ledgerDayRowSchema), async (caller, c) =>
     withVehicle(db, caller, c, await ledgerByDay(db, caller, c)),
   );
-  route('mileageAndFuelByMonth', 'ledger rows summed by month (the days rolled up)', listOf(ledgerRow('month')), async (caller, c) =>
+  route('mileageAndFuelByMonth', 'ledger rows summed by month (the days rolled up)', listOf(ledgerMonthRowSchema), async (caller, c) =>
     withVehicle(db, caller, c, await ledgerByMonth(db, caller, c)),
   );
   route(
     'Top7',
     "the seven vehicles with the most mileage (criteria.by = 'fuel': the most fuel)",
-    listOf(ledgerRow(null)),
+    listOf(ledgerVehicleRowSchema),
     async (caller, c) =>
       ledgerByVehicle(db, caller, c, c.by === 'fuel' ? sql`"fuelL" DESC, v.licence` : sql`"mileageKm" DESC, v.licence`, 7),
     { by: { enum: ['mileage', 'fuel', null] } },
   );
-  route('mileageAndFuel', 'ledger rows summed per vehicle over the range', listOf(ledgerRow(null)), async (caller, c) =>
+  route('mileageAndFuel', 'ledger rows summed per vehicle over the range', listOf(ledgerVehicleRowSchema), async (caller, c) =>
     ledgerByVehicle(db, caller, c, sql`v.licence`, null),
   );
   reportExportRoute(app, `${BASE}/mileageAndFuel`, { labels: LABELS, tag: 'ledger', body: ledgerBody() }, fuelSheet({ db, timeZone }));
   route(
     'mileageAndFuelByOrg',
     'ledger rows summed per organisation (the organisation each vehicle belongs to), most cost first',
-    listOf({
-      type: 'object',
-      properties: { orgId: { type: 'integer' }, orgName: { type: 'string' }, vehicles: { type: 'integer' }, ...ledgerFigures },
-    }),
+    listOf(ledgerOrgRowSchema),
     async (caller, c) => ledgerByOrg(db, caller, c),
   );
-  route('total', 'ledger totals over the range', { type: 'object', properties: ledgerFigures }, async (caller, c) =>
-    ledgerTotals(db, caller, c),
-  );
+  route('total', 'ledger totals over the range', ledgerFiguresSchema, async (caller, c) => ledgerTotals(db, caller, c));
 
   app.get(
     `${BASE}/home`,
@@ -168,18 +166,7 @@ export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: Rep
       schema: {
         tags: ['ledger'],
         summary: "the dashboard's ledger figures: today, yesterday, this month, last month and the last 7 days",
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              today: { type: 'object', properties: ledgerFigures },
-              yesterday: { type: 'object', properties: ledgerFigures },
-              month: { type: 'object', properties: ledgerFigures },
-              lastMonth: { type: 'object', properties: ledgerFigures },
-              last7Days: listOf(ledgerRow('date')),
-            },
-          },
-        },
+        response: { 200: ledgerHomeSchema },
       },
     },
     async (req) => {
@@ -207,7 +194,7 @@ export function registerLedgerRoutes(app: FastifyInstance, { db, timeZone }: Rep
         tags: ['ledger'],
         summary: "one vehicle's ledger rows by month, the last 12 months",
         params: idParams,
-        response: { 200: listOf(ledgerRow('month')) },
+        response: { 200: listOf(ledgerMonthRowSchema) },
       },
     },
     async (req) => {

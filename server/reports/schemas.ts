@@ -2,10 +2,9 @@
 
 import { MAX_PAGE_SIZE } from '../../schemas/kit/entity';
 import { NONE } from '../platform/auth/caller';
-import { idParam, int } from '../platform/crud/routeSpec';
 
 import { instant } from '../../schemas/kit/trips';
-import { ledgerFigureProperties } from '../../schemas/kit/ledger';
+import { ledgerCriteriaProperties, ledgerFigureProperties } from '../../schemas/kit/ledger';
 
 export {
   driverRefSchema,
@@ -76,29 +75,13 @@ export const ledgerBody = <const E extends Properties = Record<never, never>>(
         type: 'object',
         additionalProperties: false,
         required: ['begin', 'end'],
-        properties: {
-          begin: date,
-          end: date,
-          vehicleId: { ...idParam, type: ['integer', 'null'] },
-          orgId: { ...idParam, type: ['integer', 'null'] },
-          ...extra,
-        },
+        properties: { ...ledgerCriteriaProperties, ...extra },
       },
     },
   }) as const;
 
 /** The ledger's figures (schemas/kit/ledger.ts, which the console's types come from too). */
 export const ledgerFigures = ledgerFigureProperties;
-
-export const ledgerRow = (key: 'date' | 'month' | null) => ({
-  type: 'object',
-  properties: {
-    ...(key === 'date' ? { date } : key === 'month' ? { month: { type: 'string', description: 'YYYY-MM' } } : {}),
-    vehicleId: int,
-    licence: { type: 'string' },
-    ...ledgerFigures,
-  },
-});
 
 export const listOf = <const T extends object>(item: T) => ({ type: 'array', items: item }) as const;
 

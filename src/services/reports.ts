@@ -1,32 +1,20 @@
-import type { LedgerDayVehicleRow, LedgerFigures } from '../../schemas/kit/ledgerColumns';
 import type { Bucket, VehicleCounts, VehicleDistribution } from '../../schemas/kit/dashboard';
+import type {
+  LedgerCriteria,
+  LedgerDaily,
+  LedgerDayRow,
+  LedgerFigures,
+  LedgerHome,
+  LedgerMonthRow,
+  LedgerVehicleRow,
+} from '../../schemas/kit/ledger';
 import { call } from './http/call';
 
 /** The console's report calls: the dashboard's counts and distribution, the ledger (server/reports). */
 
 export type { Bucket, VehicleCounts, VehicleDistribution };
 
-export type { LedgerFigures };
-
-export type LedgerDayRow = LedgerFigures & { date: string; vehicleId?: number; licence?: string };
-export type LedgerMonthRow = LedgerFigures & { month: string; vehicleId?: number; licence?: string };
-export type LedgerVehicleRow = LedgerFigures & { vehicleId: number; licence: string };
-
-export interface LedgerHome {
-  today: LedgerFigures;
-  yesterday: LedgerFigures;
-  month: LedgerFigures;
-  lastMonth: LedgerFigures;
-  last7Days: LedgerDayRow[];
-}
-
-/** Ledger criteria: local days, both inclusive. */
-export interface LedgerCriteria {
-  begin: string;
-  end: string;
-  vehicleId?: number | null;
-  orgId?: number | null;
-}
+export type { LedgerCriteria, LedgerDayRow, LedgerFigures, LedgerHome, LedgerMonthRow, LedgerVehicleRow };
 
 const quiet = { quiet: true } as const;
 const LEDGER = '/vehicle/dailyDrivingBehavior';
@@ -47,10 +35,7 @@ export const ledgerByVehicle = (criteria: LedgerCriteria) =>
 export const ledgerTotal = (criteria: LedgerCriteria) =>
   call<LedgerFigures>(`${LEDGER}/total`, { method: 'POST', data: { criteria }, ...quiet });
 
-export interface DailyReport {
-  rows: LedgerDayVehicleRow[];
-  total: LedgerFigures;
-}
+export type DailyReport = LedgerDaily;
 
 /** The ledger by day and vehicle, with its totals (statistics/daily). */
 export const ledgerDaily = (criteria: LedgerCriteria) =>
