@@ -168,9 +168,13 @@ export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: Ent
   const title = (req: FastifyRequest) => t(req)(`entity.${m.name}.title`);
 
   const exportBody = exportBodySchema(m);
-  each('export', { body: exportBody, headers: progressHeaders }, async (req, reply) =>
-    sendExport(db, req, reply, m, callerOf(req), (req.body ?? {}) as ExportBody, title(req)),
-  );
+  for (const r of routesOf('export'))
+    // The body's schema is built from the entity at start: its type is said here.
+    typed(app).route<{ Body: ExportBody | null }>({
+      ...r,
+      schema: { ...r.schema, body: exportBody, headers: progressHeaders },
+      handler: async (req, reply) => sendExport(db, req, reply, m, callerOf(req), req.body ?? {}, title(req)),
+    });
 
   for (const r of routesOf('template'))
     typed(app).route({
