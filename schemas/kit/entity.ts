@@ -401,6 +401,20 @@ export const pageResponseSchema = (item: Record<string, unknown>) => ({
   },
 });
 
+/** One choice of a select, as an entity's options route answers it (the label may be an optional field, so null). */
+export const optionItemSchema = {
+  type: 'object',
+  required: ['value', 'label'],
+  properties: {
+    value: { type: 'integer', description: 'the row id' },
+    label: { type: ['string', 'null'], description: "the row's `x-entity.optionLabel`" },
+    detail: {
+      type: ['string', 'null'],
+      description: "`x-entity.optionDetail`: what tells two rows of one label apart (a driver's mobile)",
+    },
+  },
+} as const;
+
 /** The path of the tenant an organisation path belongs to: its first two levels (`/1/2/3/` → `/1/2/`). */
 export function tenantPath(orgPath: string): string {
   const parts = orgPath.split('/').filter(Boolean);

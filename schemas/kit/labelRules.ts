@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { LANGUAGES, type Catalogue, type Language } from './i18n';
 
 /**
@@ -43,17 +44,21 @@ export function missingLanguages(drafted: ReadonlySet<Language>): Language[] {
 }
 
 /** One override as stored and answered. */
-export interface LabelOverride {
-  locale: Language;
-  key: string;
-  /** The text users see now; null while the edit is only a draft. */
-  published: string | null;
-  /** An edit not yet published; null when there is none. */
-  draft: string | null;
-  updatedBy: string;
-  updatedAt: string;
-  publishedAt: string | null;
-}
+export const labelOverrideSchema = {
+  type: 'object',
+  required: ['locale', 'key', 'published', 'draft', 'updatedBy', 'updatedAt', 'publishedAt'],
+  properties: {
+    locale: { type: 'string', enum: LANGUAGES },
+    key: { type: 'string' },
+    published: { type: ['string', 'null'], description: 'the text users see now; null while the edit is only a draft' },
+    draft: { type: ['string', 'null'], description: 'an edit not yet published; null when there is none' },
+    updatedBy: { type: 'string' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    publishedAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;
+
+export type LabelOverride = FromSchema<typeof labelOverrideSchema>;
 
 /** A catalogue with published overrides laid over the defaults. */
 export function effectiveCatalogue(defaults: Catalogue, published: ReadonlyMap<string, string>): Catalogue {

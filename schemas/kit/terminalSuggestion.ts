@@ -1,11 +1,19 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
 /** A terminal offered for binding (SPEC §7 terminal suggest): its id (the select's value), number, SIM and the vehicle using it. */
-export interface TerminalSuggestion {
-  value: number;
-  label: string;
-  terminalNo: string;
-  sim: string;
-  licence: string | null;
-}
+export const terminalSuggestionSchema = {
+  type: 'object',
+  required: ['value', 'label', 'terminalNo', 'sim', 'licence'],
+  properties: {
+    value: { type: 'integer' },
+    label: { type: 'string', description: 'the terminal number' },
+    terminalNo: { type: 'string' },
+    sim: { type: 'string' },
+    licence: { type: ['string', 'null'], description: 'the vehicle using it, null when free' },
+  },
+} as const;
+
+export type TerminalSuggestion = FromSchema<typeof terminalSuggestionSchema>;
 
 /**
  * What the suggest route accepts as its search text: terminal numbers are letters and digits, SIMs

@@ -11,7 +11,8 @@ import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../platform/auth/caller';
 import type { EntityModel } from '../platform/crud/model';
 import { getOne, scopeCondition } from '../platform/crud/query';
-import { idParams } from '../platform/crud/routeSpec';
+import { idParams, rowAnswer } from '../platform/crud/routeSpec';
+import { typed } from '../platform/http/typed';
 import { notFound } from '../platform/http/errors';
 import { readUpload } from '../platform/http/upload';
 import { checkXml } from './xml';
@@ -35,7 +36,8 @@ export function cleanFileName(name: string): string {
 const attachment = (name: string) =>
   `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-export function registerConfigParseRoutes(app: FastifyInstance, { db, model }: ConfigParseDeps): void {
+export function registerConfigParseRoutes(fastify: FastifyInstance, { db, model }: ConfigParseDeps): void {
+  const app = typed(fastify);
   const labels = model.labelPrefix;
   const path = '/api/vehicle/configParseFile/:id/file';
 
@@ -47,11 +49,12 @@ export function registerConfigParseRoutes(app: FastifyInstance, { db, model }: C
         tags: ['configParseFile'],
         summary: 'upload the XML of a configuration parse file (multipart, one .xml file, 1 MB at most)',
         params: idParams,
+        response: { 200: rowAnswer },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const found = await sql`SELECT 1 FROM config_parse_file t WHERE t.id = ${id} AND ${scopeCondition(model, caller)}`.execute(db);
       if (!found.rows.length) throw notFound();
       const upload = await readUpload(req, {
@@ -79,11 +82,15 @@ export function registerConfigParseRoutes(app: FastifyInstance, { db, model }: C
     path,
     {
       config: { permission: NONE },
-      schema: { tags: ['configParseFile'], summary: 'download the XML of a configuration parse file', params: idParams },
+      schema: {
+        tags: ['configParseFile'],
+        summary: 'download the XML of a configuration parse file',
+        params: idParams,
+      },
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const r = await sql<{ content: Buffer; fileName: string | null }>`
       SELECT c.content, t.file_name AS "fileName" FROM config_parse_file t JOIN config_parse_content c ON c.file_id = t.id
       WHERE t.id = ${id} AND ${scopeCondition(model, caller)}`.execute(db);

@@ -5,24 +5,49 @@ import { NONE, type Caller } from '../platform/auth/caller';
 import { getOne, scopeCondition } from '../platform/crud/query';
 import { AppError, notFound } from '../platform/http/errors';
 import { pathUnder } from '../platform/scope';
-import { idParam, type VehicleDeps } from './deps';
+import { typed } from '../platform/http/typed';
+import { idParam, rowAnswer, type VehicleDeps } from './deps';
 
 /** An id, or 0 for "none" (clears the link). */
 const idOrNone = { type: 'integer', minimum: 0, maximum: 2147483647 } as const;
-const pair = (a: string, b: string, bSchema: Record<string, unknown> = idOrNone) => ({
+/** `:vehicleId/:<other>`: the vehicle and the row its link points at (0: none). */
+const linkParams = (other: string) => ({
   type: 'object',
-  required: [a, b],
-  properties: { [a]: idParam, [b]: bSchema },
+  required: ['vehicleId', other],
+  properties: { vehicleId: idParam, [other]: idOrNone },
 });
 /** Applications whose members may own a vehicle in the app (SPEC §1 app accounts). */
 const APP = 'vehicle-app';
+
+const vehicleIdParams = { type: 'object', required: ['vehicleId'], properties: { vehicleId: idParam } } as const;
+
+/** A vehicle's app-account owner; all null when it has none. */
+const ownerAnswer = {
+  type: 'object',
+  required: ['memberId', 'loginName', 'name'],
+  properties: { memberId: { type: ['integer', 'null'] }, loginName: { type: ['string', 'null'] }, name: { type: ['string', 'null'] } },
+} as const;
+
+/** A vehicle found by text: its id and licence (the select's value and label), VIN, organisation and terminal. */
+const foundVehicle = {
+  type: 'object',
+  required: ['value', 'label', 'vin', 'orgId', 'terminalId'],
+  properties: {
+    value: { type: 'integer' },
+    label: { type: 'string' },
+    vin: { type: ['string', 'null'] },
+    orgId: { type: 'integer' },
+    terminalId: { type: ['integer', 'null'] },
+  },
+} as const;
 
 /**
  * SPEC §7's remaining vehicle-service calls (README "Vehicle service calls"): a vehicle's app-account
  * owner, a terminal replaced in one step, a vehicle search by text, a driver assigned to a
  * vehicle and a feedback's state. Everything named must lie in the caller's subtree (404 otherwise).
  */
-export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: VehicleDeps): void {
+export function registerAssignRoutes(fastify: FastifyInstance, { db, model, has }: VehicleDeps): void {
+  const app = typed(fastify);
   const vehicles = model('vehicle');
   const labels = vehicles.labelPrefix;
 
@@ -51,12 +76,16 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
     answer: (caller: Caller, vehicleId: number, id: number) => Promise<unknown> = (caller, vehicleId) =>
       getOne(db, vehicles, caller, vehicleId),
   ) =>
-    app.put(
+    // The params name the link's column, so their schema is built per route and their type said here.
+    app.put<{ Params: Record<string, number> }>(
       path,
-      { config: { permission: 'vehicle-edit', labels }, schema: { tags: ['vehicle'], summary, params: pair('vehicleId', other) } },
+      {
+        config: { permission: 'vehicle-edit', labels },
+        schema: { tags: ['vehicle'], summary, params: linkParams(other), response: { 200: rowAnswer } },
+      },
       async (req) => {
         const caller = callerOf(req);
-        const { vehicleId, [other]: id } = req.params as Record<string, number>;
+        const { vehicleId, [other]: id } = req.params;
         await db.transaction().execute(async (trx) => {
           await scopedVehicle(trx, caller, vehicleId);
           if (id) await check(trx, caller, id);
@@ -88,12 +117,13 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
       schema: {
         tags: ['vehicle'],
         summary: "a vehicle's app-account owner: its id, sign-in name and name (null when it has none)",
-        params: { type: 'object', required: ['vehicleId'], properties: { vehicleId: idParam } },
+        params: vehicleIdParams,
+        response: { 200: ownerAnswer },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { vehicleId } = req.params as { vehicleId: number };
+      const { vehicleId } = req.params;
       const r = await sql<{ memberId: number | null; loginName: string | null; name: string | null }>`
         SELECT m.id AS "memberId", m.login_name AS "loginName", m.name FROM vehicle t LEFT JOIN member m ON m.id = t.owner_member_id
         WHERE t.id = ${vehicleId} AND ${scopeCondition(vehicles, caller)}`.execute(db);
@@ -109,12 +139,13 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
       schema: {
         tags: ['vehicle'],
         summary: "replace a vehicle's terminal by a free one in one step (the old one is released)",
-        params: pair('vehicleId', 'terminalId', idParam),
+        params: { type: 'object', required: ['vehicleId', 'terminalId'], properties: { vehicleId: idParam, terminalId: idParam } } as const,
+        response: { 200: rowAnswer },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { vehicleId, terminalId } = req.params as { vehicleId: number; terminalId: number };
+      const { vehicleId, terminalId } = req.params;
       const released = await db.transaction().execute(async (trx) => {
         const v = await scopedVehicle(trx, caller, vehicleId);
         const term =
@@ -138,14 +169,15 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
       schema: {
         tags: ['vehicle'],
         summary: 'vehicles of the caller subtree whose licence or VIN contains the text, those starting with it first (at most `limit`)',
-        params: { type: 'object', required: ['q'], properties: { q: { type: 'string', minLength: 1, maxLength: 20 } } },
-        querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 50, default: 20 } } },
+        params: { type: 'object', required: ['q'], properties: { q: { type: 'string', minLength: 1, maxLength: 20 } } } as const,
+        querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 50, default: 20 } } } as const,
+        response: { 200: { type: 'array', items: foundVehicle } },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const q = (req.params as { q: string }).q.trim().toUpperCase();
-      const { limit } = req.query as { limit: number };
+      const q = req.params.q.trim().toUpperCase();
+      const { limit } = req.query;
       const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const rows = await sql<{ value: number; label: string; vin: string | null; orgId: number; terminalId: number | null }>`
         SELECT t.id AS value, t.licence AS label, t.vin, t.org_id AS "orgId", t.terminal_id AS "terminalId" FROM vehicle t
@@ -180,12 +212,13 @@ export function registerAssignRoutes(app: FastifyInstance, { db, model, has }: V
             type: 'object',
             required: ['id', 'status'],
             properties: { id: idParam, status: { type: 'string', enum: ['pending', 'processing', 'resolved'] } },
-          },
+          } as const,
+          response: { 200: rowAnswer },
         },
       },
       async (req) => {
         const caller = callerOf(req);
-        const { id, status } = req.params as { id: number; status: string };
+        const { id, status } = req.params;
         const r =
           await sql`UPDATE feedback t SET status = ${status}, updated_at = now() WHERE t.id = ${id} AND ${scopeCondition(feedback, caller)} RETURNING t.id`.execute(
             db,

@@ -3,13 +3,15 @@ import { sql } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
 import { getOne, scopeCondition } from '../platform/crud/query';
 import { AppError, notFound } from '../platform/http/errors';
-import { idParam, idParams, type VehicleDeps } from './deps';
+import { typed } from '../platform/http/typed';
+import { idParam, idParams, rowAnswer, type VehicleDeps } from './deps';
 
 /**
  * SPEC §4/§7: a vehicle is bound to at most one terminal and a terminal to at most one vehicle.
  * Both must lie in the caller's subtree (404 otherwise); a terminal bound elsewhere is 406.
  */
-export function registerBindRoutes(app: FastifyInstance, { db, model }: VehicleDeps): void {
+export function registerBindRoutes(fastify: FastifyInstance, { db, model }: VehicleDeps): void {
+  const app = typed(fastify);
   const vehicles = model('vehicle');
   const terminals = model('terminal');
   const labels = vehicles.labelPrefix;
@@ -21,12 +23,13 @@ export function registerBindRoutes(app: FastifyInstance, { db, model }: VehicleD
       schema: {
         tags: ['vehicle'],
         summary: 'bind a terminal to a vehicle',
-        params: { type: 'object', required: ['vehicleId', 'terminalId'], properties: { vehicleId: idParam, terminalId: idParam } },
+        params: { type: 'object', required: ['vehicleId', 'terminalId'], properties: { vehicleId: idParam, terminalId: idParam } } as const,
+        response: { 200: rowAnswer },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { vehicleId, terminalId } = req.params as { vehicleId: number; terminalId: number };
+      const { vehicleId, terminalId } = req.params;
       const bound = await db.transaction().execute(async (trx) => {
         // Lock the vehicle row so two binds of one vehicle cannot both pass the checks.
         const v = await sql<{
@@ -55,11 +58,11 @@ export function registerBindRoutes(app: FastifyInstance, { db, model }: VehicleD
     '/api/vehicle/vehicle/unbind/:id',
     {
       config: { permission: 'vehicle-unbind', labels },
-      schema: { tags: ['vehicle'], summary: 'unbind the terminal of a vehicle', params: idParams },
+      schema: { tags: ['vehicle'], summary: 'unbind the terminal of a vehicle', params: idParams, response: { 200: rowAnswer } },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const r = await sql<{
         terminalId: number | null;
       }>`SELECT t.terminal_id AS "terminalId" FROM vehicle t WHERE t.id = ${id} AND ${scopeCondition(vehicles, caller)}`.execute(db);

@@ -10,4 +10,4 @@ export interface VehicleDeps {
   has(name: string): boolean;
 }
 
-export { idParam, idParams } from '../platform/crud/routeSpec';
+export { idParam, idParams, rowAnswer, type IdParams } from '../platform/crud/routeSpec';

@@ -5,7 +5,8 @@ import { getOne, scopeCondition } from '../platform/crud/query';
 import { AppError, notFound } from '../platform/http/errors';
 import { fenceGeometryProblem, type FenceGeometry, type FenceType } from '../../schemas/kit/fenceGeometry';
 import type { FieldError } from '../../schemas/kit/errors';
-import { idParams, type VehicleDeps } from './deps';
+import { typed } from '../platform/http/typed';
+import { idParams, rowAnswer, type VehicleDeps } from './deps';
 
 /** A fence body's geometry must fit its type (schemas/kit/fenceGeometry.ts): refused on `geometry`, saying why. */
 export function checkFenceBody(body: Record<string, unknown>): FieldError[] {
@@ -15,7 +16,8 @@ export function checkFenceBody(body: Record<string, unknown>): FieldError[] {
 }
 
 /** SPEC §4: a geofence is opened and stopped by separate calls (its status is read-only elsewhere). */
-export function registerFenceRoutes(app: FastifyInstance, { db, model }: VehicleDeps): void {
+export function registerFenceRoutes(fastify: FastifyInstance, { db, model }: VehicleDeps): void {
+  const app = typed(fastify);
   const fences = model('fence');
   for (const [action, status] of [
     ['open', 'open'],
@@ -25,11 +27,11 @@ export function registerFenceRoutes(app: FastifyInstance, { db, model }: Vehicle
       `/api/vehicle/fence/${action}/:id`,
       {
         config: { permission: `fence-${action}`, labels: fences.labelPrefix },
-        schema: { tags: ['fence'], summary: `${action} a geofence`, params: idParams },
+        schema: { tags: ['fence'], summary: `${action} a geofence`, params: idParams, response: { 200: rowAnswer } },
       },
       async (req) => {
         const caller = callerOf(req);
-        const { id } = req.params as { id: number };
+        const { id } = req.params;
         // A district fence is evaluated only where its boundary is known: opening one without is refused.
         if (action === 'open') {
           const d = await sql<{

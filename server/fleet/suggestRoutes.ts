@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { SUGGEST_QUERY, type TerminalSuggestion } from '../../schemas/kit/terminalSuggestion';
+import { SUGGEST_QUERY, terminalSuggestionSchema, type TerminalSuggestion } from '../../schemas/kit/terminalSuggestion';
 import { callerOf } from '../platform/auth/authenticate';
 import { likePattern } from '../platform/crud/query';
 import { notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import type { VehicleDeps } from './deps';
 import { orgUnder, pathUnder } from '../platform/scope';
 
@@ -22,7 +23,7 @@ const params = {
     orgId: { type: 'integer', minimum: 0, maximum: 2147483647 },
     q: { type: 'string', ...SUGGEST_QUERY, 'x-messages': queryMessage },
   },
-};
+} as const;
 
 const querystring = {
   type: 'object',
@@ -32,7 +33,7 @@ const querystring = {
     free: { type: 'boolean', default: true },
     limit: { type: 'integer', minimum: 1, maximum: 50, default: 20 },
   },
-};
+} as const;
 
 /**
  * SPEC §7 `GET device/terminal/suggest/vendee-{x}/{q}`: terminals whose number or SIM contains `q`
@@ -43,18 +44,25 @@ const querystring = {
  * the caller's own organisation. An organisation outside the caller's subtree answers 404, like any
  * row the caller cannot see. Binding is what the list is for, so the code is `vehicle-bind`.
  */
-export function registerSuggestRoutes(app: FastifyInstance, { db, model }: VehicleDeps): void {
+export function registerSuggestRoutes(fastify: FastifyInstance, { db, model }: VehicleDeps): void {
+  const app = typed(fastify);
   const terminals = model('terminal');
   app.get(
     '/api/vehicle/device/terminal/suggest/vendee-:orgId/:q',
     {
       config: { permission: 'vehicle-bind', labels: terminals.labelPrefix },
-      schema: { tags: ['terminal'], summary: 'suggest terminals by number or SIM', params, querystring },
+      schema: {
+        tags: ['terminal'],
+        summary: 'suggest terminals by number or SIM',
+        params,
+        querystring,
+        response: { 200: { type: 'array', items: terminalSuggestionSchema } },
+      },
     },
     async (req): Promise<TerminalSuggestion[]> => {
       const caller = callerOf(req);
-      const { orgId, q } = req.params as { orgId: number; q: string };
-      const { free, limit } = req.query as { free: boolean; limit: number };
+      const { orgId, q } = req.params;
+      const { free, limit } = req.query;
       const org = await sql<{
         path: string;
       }>`SELECT path FROM organisation WHERE id = ${orgId || caller.orgId} AND ${pathUnder('path', caller.orgPath)}`.execute(db);

@@ -10,7 +10,8 @@ import { NONE } from '../../schemas/kit/authority';
 import type { DB } from '../platform/db/tables';
 import { requestLanguage } from '../platform/http/language';
 import type { GeocodeConfig } from './config';
-import { ReverseGeocoder, type Point } from './geocoder';
+import { typed } from '../platform/http/typed';
+import { ReverseGeocoder } from './geocoder';
 import { OfflineDistricts } from './offlineDistricts';
 import { makeProvider } from './providers';
 
@@ -24,7 +25,7 @@ const point = {
   required: ['latitude', 'longitude'],
   additionalProperties: false,
   properties: { latitude: { type: 'number', minimum: -90, maximum: 90 }, longitude: { type: 'number', minimum: -180, maximum: 180 } },
-};
+} as const;
 
 export function registerGeocodeRoutes(app: FastifyInstance, db: Kysely<DB>, config: GeocodeConfig): ReverseGeocoder {
   offline ??= new OfflineDistricts();
@@ -35,7 +36,7 @@ export function registerGeocodeRoutes(app: FastifyInstance, db: Kysely<DB>, conf
     { timeoutMs: config.timeoutMs, waitMs: config.waitMs },
     (msg) => app.log.warn(msg),
   );
-  app.post(
+  typed(app).post(
     '/api/vehicle/geocode/reverse',
     {
       config: { permission: NONE, labels: 'geocode' },
@@ -47,16 +48,18 @@ export function registerGeocodeRoutes(app: FastifyInstance, db: Kysely<DB>, conf
           required: ['points'],
           additionalProperties: false,
           properties: { points: { type: 'array', minItems: 1, maxItems: MAX_POINTS, items: point } },
-        },
+        } as const,
         response: {
           200: {
             type: 'object',
+            additionalProperties: false,
             properties: {
               provider: { type: ['string', 'null'] },
               data: {
                 type: 'array',
                 items: {
                   type: 'object',
+                  additionalProperties: false,
                   properties: {
                     latitude: { type: 'number' },
                     longitude: { type: 'number' },
@@ -71,7 +74,7 @@ export function registerGeocodeRoutes(app: FastifyInstance, db: Kysely<DB>, conf
       },
     },
     async (req) => {
-      const { points } = req.body as { points: Point[] };
+      const { points } = req.body;
       return { provider: geocoder.providerName, data: await geocoder.addresses(points, requestLanguage(req)) };
     },
   );

@@ -7,8 +7,11 @@ import {
   LABEL_VALUE_MAX,
   missingLanguages,
   placeholderProblem,
+  labelOverrideSchema,
   type LabelOverride,
 } from '../../schemas/kit/labelRules';
+import { noContent } from '../platform/crud/routeSpec';
+import { typed } from '../platform/http/typed';
 import { auditRequest } from '../platform/audit';
 import { callerOf } from '../platform/auth/authenticate';
 import { PUBLIC } from '../platform/auth/caller';
@@ -27,6 +30,21 @@ export interface LabelDeps {
 const LABELS = 'labels.fields';
 const locale = { type: 'string', enum: [...LANGUAGES] } as const;
 const key = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const localeKeyParams = { type: 'object', required: ['locale', 'key'], properties: { locale, key } } as const;
+
+/** A language's catalogue: key → text. */
+const catalogueAnswer = { type: 'object', additionalProperties: { type: 'string' } } as const;
+
+/** A key published: its new text per language, and the labels' version now. */
+const publishAnswer = {
+  type: 'object',
+  required: ['key', 'version', 'published'],
+  properties: {
+    key: { type: 'string' },
+    version: { type: 'integer' },
+    published: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+  },
+} as const;
 
 interface OverrideRow {
   locale: string;
@@ -54,7 +72,8 @@ const toOverride = (r: OverrideRow): LabelOverride => ({
  * one language beside old ones in another. The catalogue route answers what users see now.
  * Overrides are the platform's, shared by every organisation: only system members write them.
  */
-export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: LabelDeps): void {
+export function registerLabelRoutes(fastify: FastifyInstance, { db, overrides }: LabelDeps): void {
+  const app = typed(fastify);
   const bump = async (trx: Kysely<DB>) => {
     await trx
       .updateTable('label_version')
@@ -70,15 +89,16 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
       schema: {
         tags: ['labels'],
         summary: 'the effective catalogue of a language (published overrides included)',
-        params: { type: 'object', required: ['locale'], properties: { locale } },
+        params: { type: 'object', required: ['locale'], properties: { locale } } as const,
+        response: { 200: catalogueAnswer, 304: { type: 'null', description: 'unchanged since the ETag sent' } },
       },
     },
     async (req, reply) => {
-      const lang = (req.params as { locale: Language }).locale;
+      const lang = req.params.locale;
       // Revalidated on every load (no-cache) and answered 304 while nothing was published or reset.
       const etag = `"labels-${overrides.current}"`;
       reply.header('cache-control', 'no-cache').header('etag', etag);
-      if (req.headers['if-none-match'] === etag) return reply.status(304).send();
+      if (req.headers['if-none-match'] === etag) return reply.status(304).send(null);
       return effectiveCatalogue(defaultCatalogues[lang], overrides.of(lang));
     },
   );
@@ -90,11 +110,12 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
       schema: {
         tags: ['labels'],
         summary: 'the overrides (published and drafts), of one language or all',
-        querystring: { type: 'object', additionalProperties: false, properties: { locale } },
+        querystring: { type: 'object', additionalProperties: false, properties: { locale } } as const,
+        response: { 200: { type: 'array', items: labelOverrideSchema } },
       },
     },
     async (req) => {
-      const lang = (req.query as { locale?: Language }).locale;
+      const lang = req.query.locale;
       let q = db.selectFrom('label_override').selectAll().orderBy('key').orderBy('locale');
       if (lang) q = q.where('locale', '=', lang);
       return (await q.execute()).map(toOverride);
@@ -113,12 +134,13 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
           additionalProperties: false,
           required: ['locale', 'key', 'value'],
           properties: { locale, key, value: { type: 'string', minLength: 1, maxLength: LABEL_VALUE_MAX } },
-        },
+        } as const,
+        response: { 200: labelOverrideSchema },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const body = req.body as { locale: Language; key: string; value: string };
+      const body = req.body;
       const defaultText = defaultCatalogues[body.locale][body.key];
       if (defaultText === undefined)
         throw invalid([{ field: 'key', key: 'labels.unknownKey', params: { key: body.key }, labelKey: `${LABELS}.key` }]);
@@ -145,12 +167,13 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
       schema: {
         tags: ['labels'],
         summary: "publishes a key's drafts: all four languages must have one",
-        body: { type: 'object', additionalProperties: false, required: ['key'], properties: { key } },
+        body: { type: 'object', additionalProperties: false, required: ['key'], properties: { key } } as const,
+        response: { 200: publishAnswer },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { key: k } = req.body as { key: string };
+      const { key: k } = req.body;
       const published = await db.transaction().execute(async (trx) => {
         // Lock the key's rows, so a draft changed meanwhile is published whole or not at all.
         const rows = await trx.selectFrom('label_override').selectAll().where('key', '=', k).forUpdate().execute();
@@ -187,12 +210,13 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
       schema: {
         tags: ['labels'],
         summary: 'back to the default text: drops the override (published and draft) of one language of one key',
-        params: { type: 'object', required: ['locale', 'key'], properties: { locale, key } },
+        params: localeKeyParams,
+        response: noContent,
       },
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const p = req.params as { locale: Language; key: string };
+      const p = req.params;
       const gone = await db.transaction().execute(async (trx) => {
         const row = await trx
           .deleteFrom('label_override')
@@ -206,7 +230,7 @@ export function registerLabelRoutes(app: FastifyInstance, { db, overrides }: Lab
       if (!gone) throw notFound();
       if (gone.published !== null) await overrides.reload();
       await auditRequest(db, req, caller, 'labelReset', `${p.locale} ${p.key}`, { published: gone.published, draft: gone.draft });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -11,7 +11,16 @@ import { callerOf } from '../platform/auth/authenticate';
 import { PUBLIC, type Caller } from '../platform/auth/caller';
 import type { EntityModel } from '../platform/crud/model';
 import { scopeCondition } from '../platform/crud/query';
-import { idParam, idParams } from '../platform/crud/routeSpec';
+import { idParam, idParams, noContent } from '../platform/crud/routeSpec';
+import { typed } from '../platform/http/typed';
+import {
+  mapConfigSchema,
+  newShareTicketSchema,
+  shareTicketSchema,
+  sharedLocationSchema,
+  type MapConfig,
+  type SharedLocation,
+} from '../../schemas/kit/location';
 import type { DB } from '../platform/db/tables';
 import { AppError, notFound } from '../platform/http/errors';
 import { auditRequest } from '../platform/audit';
@@ -24,12 +33,7 @@ export interface LocationDeps {
   map: MapConfig;
 }
 
-export interface MapConfig {
-  tileUrl: string | null;
-  coordSystem: 'WGS84' | 'GCJ02';
-  /** Credit to show on the map (HTML: a text and links), null when the tiles need none or there are none. */
-  attribution: string | null;
-}
+export type { MapConfig } from '../../schemas/kit/location';
 
 /** Creating, listing and revoking tickets: whoever may edit the vehicle. */
 export const SHARE_PERMISSION = 'vehicle-edit';
@@ -46,15 +50,10 @@ interface TicketRow {
   revokedBy: string | null;
 }
 
-export interface PublicLocation {
-  licence: string;
-  /** Null until the vehicle's terminal has reported. */
-  position: { latitude: number; longitude: number; speed: number; direction: number; time: string } | null;
-}
-
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map }: LocationDeps): void {
+export function registerLocationRoutes(fastify: FastifyInstance, { db, vehicles, map }: LocationDeps): void {
+  const app = typed(fastify);
   /** The vehicle, if it lies in the caller's subtree. */
   const vehicleInScope = async (id: number, caller: Caller) =>
     (
@@ -76,12 +75,13 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
           additionalProperties: false,
           required: ['vehicleId', 'hours'],
           properties: { vehicleId: idParam, hours: { type: 'integer', minimum: MIN_HOURS, maximum: MAX_HOURS } },
-        },
+        } as const,
+        response: { 201: newShareTicketSchema },
       },
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { vehicleId, hours } = req.body as { vehicleId: number; hours: number };
+      const { vehicleId, hours } = req.body;
       if (!(await vehicleInScope(vehicleId, caller))) throw notFound();
       const live = await sql<{ n: number }>`
         SELECT count(*)::int AS n FROM location_ticket WHERE vehicle_id = ${vehicleId} AND revoked_at IS NULL AND expires_at > now()`.execute(
@@ -106,11 +106,16 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
     '/api/vehicle/share/Index/:id',
     {
       config: { permission: SHARE_PERMISSION },
-      schema: { tags: ['location'], summary: 'the share tickets of a vehicle, newest first', params: idParams },
+      schema: {
+        tags: ['location'],
+        summary: 'the share tickets of a vehicle, newest first',
+        params: idParams,
+        response: { 200: { type: 'array', items: shareTicketSchema } },
+      },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       if (!(await vehicleInScope(id, caller))) throw notFound();
       const r = await sql<TicketRow>`
         SELECT id, created_at AS "createdAt", expires_at AS "expiresAt", revoked_at AS "revokedAt",
@@ -131,10 +136,13 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
 
   app.delete(
     '/api/vehicle/share/:id',
-    { config: { permission: SHARE_PERMISSION }, schema: { tags: ['location'], summary: 'revoke a share ticket', params: idParams } },
+    {
+      config: { permission: SHARE_PERMISSION },
+      schema: { tags: ['location'], summary: 'revoke a share ticket', params: idParams, response: noContent },
+    },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       // Scoped through the ticket's vehicle; revoking twice changes nothing.
       const r = await sql<{ vehicleId: number }>`
         UPDATE location_ticket k SET revoked_at = COALESCE(k.revoked_at, now()), revoked_by_name = COALESCE(k.revoked_by_name, ${caller.name})
@@ -142,7 +150,7 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
         RETURNING k.vehicle_id AS "vehicleId"`.execute(db);
       if (!r.rows.length) throw notFound();
       await auditRequest(db, req, caller, 'locationRevoke', `vehicle:${r.rows[0].vehicleId}`, { ticketId: id });
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 
@@ -155,19 +163,27 @@ export function registerLocationRoutes(app: FastifyInstance, { db, vehicles, map
         tags: ['location'],
         summary: 'map tiles the console may load (OpenStreetMap by default, none when MAP_TILE_URL=off)',
         security: [],
+        response: { 200: mapConfigSchema },
       },
     },
-    async (): Promise<MapConfig> => map,
+    async () => map,
   );
 
   app.get(
     '/api/location/:ticket',
     {
       config: { permission: PUBLIC, rateLimit: PUBLIC_RATE },
-      schema: { tags: ['location'], summary: 'the licence and latest position of a shared vehicle (no session)', security: [] },
+      schema: {
+        tags: ['location'],
+        summary: 'the licence and latest position of a shared vehicle (no session)',
+        security: [],
+        // The ticket's form is checked below, so a malformed one answers the same 404 as an unknown one.
+        params: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string' } } } as const,
+        response: { 200: sharedLocationSchema },
+      },
     },
-    async (req): Promise<PublicLocation> => {
-      const { ticket } = req.params as { ticket: string };
+    async (req): Promise<SharedLocation> => {
+      const { ticket } = req.params;
       if (!TICKET_PATTERN.test(ticket)) throw notFound();
       const r = await sql<{
         licence: string;

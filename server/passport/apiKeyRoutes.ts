@@ -6,6 +6,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { sql } from 'kysely';
 import { newApiKey } from '../platform/auth/apiKeys';
 import { callerOf } from '../platform/auth/authenticate';
@@ -26,26 +27,60 @@ export const MAX_KEY_DAYS = 730;
 
 const ROUTE = { permission: KEY_PERMISSION, personOnly: true };
 
-export interface ApiKeyView {
-  id: number;
-  apiUserId: number;
-  name: string;
-  prefix: string;
-  orgId: number;
-  orgName: string;
-  codes: string[];
-  expiresAt: string;
-  rateLimit: number | null;
-  enabled: boolean;
-  status: 'active' | 'disabled' | 'expired' | 'revoked';
-  createdAt: string;
-  createdBy: string;
-  revokedAt: string | null;
-  revokedBy: string | null;
-  useCount: number;
-  lastUsedAt: string | null;
-  lastUsedIp: string | null;
-}
+/** A key as listed (never its secret). */
+const keyView = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id',
+    'apiUserId',
+    'name',
+    'prefix',
+    'orgId',
+    'orgName',
+    'codes',
+    'expiresAt',
+    'rateLimit',
+    'enabled',
+    'status',
+    'createdAt',
+    'createdBy',
+    'revokedAt',
+    'revokedBy',
+    'useCount',
+    'lastUsedAt',
+    'lastUsedIp',
+  ],
+  properties: {
+    id: { type: 'integer' },
+    apiUserId: { type: 'integer' },
+    name: { type: 'string' },
+    prefix: { type: 'string' },
+    orgId: { type: 'integer' },
+    orgName: { type: 'string' },
+    codes: { type: 'array', items: { type: 'string' } },
+    expiresAt: { type: 'string', format: 'date-time' },
+    rateLimit: { type: ['integer', 'null'] },
+    enabled: { type: 'boolean' },
+    status: { type: 'string', enum: ['active', 'disabled', 'expired', 'revoked'] },
+    createdAt: { type: 'string', format: 'date-time' },
+    createdBy: { type: 'string' },
+    revokedAt: { type: ['string', 'null'], format: 'date-time' },
+    revokedBy: { type: ['string', 'null'] },
+    useCount: { type: 'integer' },
+    lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+    lastUsedIp: { type: ['string', 'null'] },
+  },
+} as const;
+
+export type ApiKeyView = FromSchema<typeof keyView>;
+
+/** A key just created: the only answer holding its secret. */
+const newKeyView = {
+  ...keyView,
+  required: [...keyView.required, 'key'],
+  properties: { ...keyView.properties, key: { type: 'string' } },
+} as const;
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 
@@ -152,7 +187,12 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, deps: PassportDep
 
   app.get('/api/vehicle/apiUser/:id/keys', {
     config: ROUTE,
-    schema: { tags: ['apiUser'], summary: 'the keys of an API user, newest first (never their secrets)', params: idParams },
+    schema: {
+      tags: ['apiUser'],
+      summary: 'the keys of an API user, newest first (never their secrets)',
+      params: idParams,
+      response: { 200: { type: 'array', items: keyView } },
+    },
     handler: async (req) => {
       const caller = callerOf(req);
       if (!(await apiUserInScope(idOf(req), caller))) throw notFound();
@@ -169,6 +209,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, deps: PassportDep
       summary: 'create a key for an API user; its secret is answered this once',
       params: idParams,
       body: createBody,
+      response: { 201: newKeyView },
     },
     handler: async (req, reply) => {
       const caller = callerOf(req);
@@ -213,7 +254,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, deps: PassportDep
 
   app.put('/api/vehicle/apiKey/:id', {
     config: ROUTE,
-    schema: { tags: ['apiUser'], summary: 'enable or disable a key', params: idParams, body: updateBody },
+    schema: { tags: ['apiUser'], summary: 'enable or disable a key', params: idParams, body: updateBody, response: { 200: keyView } },
     handler: async (req) => {
       const caller = callerOf(req);
       const { enabled } = req.body;

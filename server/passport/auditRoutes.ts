@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { auditRecordSchema } from '../../schemas/kit/auditRecord';
+import { pageResponseSchema } from '../../schemas/kit/entity';
 import { auditBodySchema } from '../../schemas/kit/passportSchemas';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../platform/auth/caller';
@@ -49,6 +51,7 @@ export function registerAuditRoutes(fastify: FastifyInstance, deps: PassportDeps
         },
         ['at', 'action'],
       ),
+      response: { 200: pageResponseSchema(auditRecordSchema) },
     },
     handler: async (req) => {
       const caller = callerOf(req);

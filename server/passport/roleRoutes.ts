@@ -47,6 +47,14 @@ const ROLE_COLUMNS = [
   'r.updated_at as updatedAt',
 ] as const;
 
+/** The resource ids a role grants, in its application. */
+const grantsAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['application', 'resourceIds'],
+  properties: { application: { type: 'string' }, resourceIds: { type: 'array', items: { type: 'integer' } } },
+} as const;
+
 /** Roles per application, their grants, and the rule that nobody grants what they do not hold (SPEC §6). */
 export function registerRoleRoutes(fastify: FastifyInstance, deps: PassportDeps): void {
   const app = typed(fastify);
@@ -240,6 +248,7 @@ export function registerRoleRoutes(fastify: FastifyInstance, deps: PassportDeps)
         summary: "Replace the role's granted resources (only codes the caller holds may be added)",
         params: idParams,
         body: authorizeBodySchema,
+        response: { 200: grantsAnswer },
       },
       handler: async (req) => {
         const role = await roleOf(req);

@@ -1,4 +1,3 @@
-import type { FromSchema } from 'json-schema-to-ts';
 import { pagingBodySchema } from '../platform/paging';
 import { idParams } from '../platform/crud/routeSpec';
 import type { PerApplication } from '../platform/http/fastifyTypes';
@@ -17,8 +16,7 @@ export const changeOptions = <const B extends object>(
   schema: { tags: [tag], summary, params: idParams, body },
 });
 
-/** What `idParams` lets through. */
-export type IdParams = FromSchema<typeof idParams>;
+export type { IdParams } from '../platform/crud/routeSpec';
 
 /** The `:id` of a route whose params are `idParams`, registered on `typed(app)`. */
 export const idOf = (req: { params: { id: number } }) => req.params.id;
@@ -38,12 +36,4 @@ export const pagingBody = (criteria: Record<string, unknown>, sortable: string[]
 export { likePattern } from '../platform/crud/query';
 export { listPage, ONE, pagingOf, sortBy, type Paging } from '../platform/paging';
 
-/** The answer of an action that reports only its success, in the caller's language (SPEC §7). */
-export const successAnswer = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['success', 'message'],
-  properties: { success: { type: 'boolean' }, message: { type: 'string' } },
-} as const;
-
-export { noContent } from '../platform/crud/routeSpec';
+export { noContent, successAnswer } from '../platform/crud/routeSpec';

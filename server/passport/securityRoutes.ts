@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { roleMisassignmentsAnswer } from '../../schemas/kit/roleMisassignment';
 import { translator } from '../../schemas/kit/catalogue';
 import { callerOf } from '../platform/auth/authenticate';
 import { notFound } from '../platform/http/errors';
@@ -39,6 +40,7 @@ export function registerSecurityRoutes(fastify: FastifyInstance, deps: PassportD
     schema: {
       tags: ['member'],
       summary: "Accounts of the caller's subtree holding a role of an organisation outside their own and those above it",
+      response: { 200: roleMisassignmentsAnswer },
     },
     handler: async (req) => {
       const data = await misassignedRoles(db, callerOf(req).orgPath);

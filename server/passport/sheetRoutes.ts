@@ -24,6 +24,7 @@ import { requestTimeZone } from '../platform/crud/sheet/timeZone';
 import { checkCreateRows, type CheckedRows, type RowErrors } from '../platform/crud/sheet/validate';
 import { attachment, templateBuffer, XLSX_TYPE } from '../platform/crud/sheet/workbook';
 import type { DB } from '../platform/db/tables';
+import { sheetDoneSchema, sheetReportSchema } from '../../schemas/kit/sheetReport';
 import { AppError } from '../platform/http/errors';
 import { requestTranslator } from '../platform/labelOverrides';
 import { readUpload } from '../platform/http/upload';
@@ -164,11 +165,11 @@ export function registerPassportSheetRoutes(app: FastifyInstance, deps: Passport
     const report = (req: FastifyRequest, c: CheckedRows) => sheetReport(c, t(req));
     const gated = gatedImport(db);
     const upload = { headers: progressHeaders };
-    routes(schema, 'importValidate', upload, async (req, reply) => {
+    routes(schema, 'importValidate', { ...upload, response: { 200: sheetReportSchema } }, async (req, reply) => {
       const progress = trackRequest(req, reply, 'read');
       return gated(req, async () => report(req, await checked(req, progress)));
     });
-    routes(schema, 'import', upload, async (req, reply) => {
+    routes(schema, 'import', { ...upload, response: { 201: sheetDoneSchema } }, async (req, reply) => {
       const progress = trackRequest(req, reply, 'read');
       return gated(req, async () => {
         const c = await checked(req, progress);

@@ -1,27 +1,7 @@
+import type { MapConfig, SharedLocation } from '../../schemas/kit/location';
 import { call } from './http/call';
 
-export interface SharedPosition {
-  latitude: number;
-  longitude: number;
-  speed: number;
-  direction: number;
-  /** ISO 8601. */
-  time: string;
-}
-
-/** `GET /api/location/{ticket}`. */
-export interface SharedLocation {
-  licence: string;
-  position: SharedPosition | null;
-}
-
-/** `GET /api/map/config`: the tiles a map may load (none by default). */
-export interface MapConfig {
-  tileUrl: string | null;
-  coordSystem: 'WGS84' | 'GCJ02';
-  /** Credit to show on the map (HTML of a text and links); null when none is needed. */
-  attribution: string | null;
-}
+export type { MapConfig, SharedLocation, SharedPosition } from '../../schemas/kit/location';
 
 // Public calls: no session needed, and the page shows their failures itself.
 export const sharedLocation = (ticket: string) =>

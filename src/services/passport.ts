@@ -240,26 +240,8 @@ export const roleMisassignments = () =>
 export const memberApplications = () =>
   call<Array<{ code: Application; name: string }>>('/passport/member/applications', { method: 'GET', skipErrorHandler: true });
 
-export interface AuditRecord {
-  id: number;
-  at: string;
-  action: string;
-  memberId: number | null;
-  memberName: string | null;
-  orgId: number | null;
-  orgName: string;
-  /** Who really acted, when the member was simulated. */
-  actorName: string | null;
-  application: string | null;
-  target: string | null;
-  /** The kind of thing the target is (an entity name), null for free text (server/passport/auditTargets.ts). */
-  targetKind: string | null;
-  /** The target's name now, or as recorded when it was deleted. */
-  targetName: string | null;
-  success: boolean;
-  ip: string | null;
-  detail: string | null;
-}
+import type { AuditRecord } from '../../schemas/kit/auditRecord';
+export type { AuditRecord };
 
 export const queryAudit = (body: PagingBody) =>
   call<Page<AuditRecord>>('/vehicle/audit/query', { method: 'POST', data: body, authority: 'log-view' });

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { KEYWORD_SEPARATOR, type Page } from '../../../schemas/kit/entity';
+import type { FromSchema } from 'json-schema-to-ts';
+import { KEYWORD_SEPARATOR, type optionItemSchema, type Page } from '../../../schemas/kit/entity';
 import { countUpTo, offsetOf, pageOf, sortOf, type Direction, type PageOrder } from '../paging';
 import type { Caller } from '../auth/caller';
 import type { EntityModel, FilterTarget } from './model';
@@ -142,12 +143,7 @@ export async function getOne(db: Kysely<DB>, m: EntityModel, caller: Caller, id:
   return r.rows[0] && compact(r.rows[0]);
 }
 
-export interface OptionItem {
-  value: number;
-  label: string;
-  /** `x-entity.optionDetail`: what tells two rows of one label apart. */
-  detail?: string | null;
-}
+export type OptionItem = FromSchema<typeof optionItemSchema>;
 
 /** `{value, label}` pairs for selects; `q` narrows by label, `unused` to rows nothing uses (unusedBy.ts), at most `limit` rows. */
 export async function options(

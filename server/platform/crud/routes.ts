@@ -1,6 +1,6 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { Kysely } from 'kysely';
-import { normaliseBody, pageResponseSchema, WRITE_OPERATIONS, type Operation } from '../../../schemas/kit/entity';
+import { normaliseBody, optionItemSchema, pageResponseSchema, WRITE_OPERATIONS, type Operation } from '../../../schemas/kit/entity';
 import { callerOf } from '../auth/authenticate';
 import type { Caller } from '../auth/caller';
 import type { DB } from '../db/tables';
@@ -11,8 +11,16 @@ import { invalid } from '../http/errors';
 import type { EntityModel } from './model';
 import { getOne, options, queryPage, type QueryBody, type Row } from './query';
 import { createRow, deleteRow, updateRow } from './write';
-import { idParams, optionsQuery, parseRoute } from './routeSpec';
+import { idParams, optionsQuery, parseRoute, rowAnswer as item, type IdParams } from './routeSpec';
+import { typed } from '../http/typed';
 import { unusedByCondition } from './unusedBy';
+
+/**
+ * An entity's create or change body: its schema is built from the entity's file at start, so its
+ * type is a record of the entity's properties, which the validator checked.
+ */
+type EntityBody = Record<string, unknown>;
+const optionsAnswer = { type: 'array', items: optionItemSchema } as const;
 
 /** What a body check may consult besides the body: the database and who is writing. */
 export interface BodyCheckContext {
@@ -40,13 +48,19 @@ export type WriteWatch = (changes: RowChange[]) => Promise<void>;
  * The generic CRUD of one entity at the paths its schema declares: bodies validated by the schema,
  * every route guarded by the schema's action code and scoped to the caller's organisation subtree.
  */
-export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, check?: BodyCheck, watch?: WriteWatch): void {
+export function registerEntityRoutes(
+  fastify: FastifyInstance,
+  db: Kysely<DB>,
+  m: EntityModel,
+  check?: BodyCheck,
+  watch?: WriteWatch,
+): void {
+  const app = typed(fastify);
   const x = m.schema['x-entity'];
-  const item = { type: 'object', additionalProperties: true, properties: {} };
   const each = (op: Operation, fn: (method: HTTPMethods, url: string) => void) => {
     for (const r of x.routes[op] ?? []) fn(...parseRoute(r));
   };
-  const base = (op: Operation, permission: string, schema: Record<string, unknown> = {}) => ({
+  const base = <const S extends object>(op: Operation, permission: string, schema: S) => ({
     config: { permission, labels: m.labelPrefix, sharedWrite: !!x.shared && WRITE_OPERATIONS.has(op) },
     schema: { tags: [m.name], summary: `${op} ${m.schema.title ?? m.name}`, ...schema },
   });
@@ -54,33 +68,33 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
     const errors = (await check?.(body, { db, caller })) ?? [];
     if (errors.length) throw invalid(errors);
   };
-  const normalise = async (req: { body: unknown }) => {
-    if (req.body && typeof req.body === 'object') normaliseBody(m.schema, req.body as Record<string, unknown>);
+  const normalise = async (req: { body: EntityBody | null }) => {
+    if (req.body && typeof req.body === 'object') normaliseBody(m.schema, req.body);
   };
 
   each('create', (method, url) =>
-    app.route({
+    app.route<{ Body: EntityBody }>({
       method,
       url,
       ...base('create', x.permissions.create, { body: m.createSchema, response: { 201: item } }),
       preValidation: normalise,
       handler: async (req, reply) => {
-        await checked(req.body as Record<string, unknown>, callerOf(req));
-        const row = await createRow(db, m, callerOf(req), req.body as Record<string, unknown>);
+        await checked(req.body, callerOf(req));
+        const row = await createRow(db, m, callerOf(req), req.body);
         await watch?.([{ after: row }]);
         return reply.status(201).send(row);
       },
     }),
   );
   each('update', (method, url) =>
-    app.route({
+    app.route<{ Body: EntityBody; Params: IdParams }>({
       method,
       url,
       ...base('update', x.permissions.update, { params: idParams, body: m.updateSchema, response: { 200: item } }),
       preValidation: normalise,
       handler: async (req) => {
-        const id = (req.params as { id: number }).id;
-        const body = req.body as Record<string, unknown>;
+        const { id } = req.params;
+        const body = req.body;
         let stored: Row | undefined;
         if (check || watch) {
           stored = await getOne(db, m, callerOf(req), id);
@@ -99,7 +113,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
       url,
       ...base('remove', x.permissions.remove, { params: idParams, response: { 204: { type: 'null' } } }),
       handler: async (req, reply) => {
-        const id = (req.params as { id: number }).id;
+        const { id } = req.params;
         // The log names what was deleted: once the row is gone, its id alone says nothing.
         const before = await getOne(db, m, callerOf(req), id);
         const name = before?.[x.optionLabel ?? 'name'];
@@ -113,7 +127,7 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
           `${m.name}:${id}`,
           typeof name === 'string' || typeof name === 'number' ? { name } : undefined,
         );
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     }),
   );
@@ -122,24 +136,24 @@ export function registerEntityRoutes(app: FastifyInstance, db: Kysely<DB>, m: En
       method,
       url,
       ...base('get', x.permissions.read, { params: idParams, response: { 200: item } }),
-      handler: async (req) => (await getOne(db, m, callerOf(req), (req.params as { id: number }).id)) ?? Promise.reject(notFound()),
+      handler: async (req) => (await getOne(db, m, callerOf(req), req.params.id)) ?? Promise.reject(notFound()),
     }),
   );
   each('query', (method, url) =>
-    app.route({
+    app.route<{ Body: QueryBody | null }>({
       method,
       url,
       ...base('query', x.permissions.read, { body: m.querySchema, response: { 200: pageResponseSchema(item) } }),
-      handler: async (req) => queryPage(db, m, callerOf(req), (req.body ?? {}) as QueryBody),
+      handler: async (req) => queryPage(db, m, callerOf(req), req.body ?? {}),
     }),
   );
   each('options', (method, url) =>
     app.route({
       method,
       url,
-      ...base('options', x.permissions.read, { querystring: optionsQuery }),
+      ...base('options', x.permissions.read, { querystring: optionsQuery, response: { 200: optionsAnswer } }),
       handler: async (req) => {
-        const q = req.query as { q?: string; limit: number; unusedBy?: string };
+        const q = req.query;
         return options(db, m, callerOf(req), q.q || undefined, q.limit, q.unusedBy ? unusedByCondition(m, q.unusedBy) : undefined);
       },
     }),

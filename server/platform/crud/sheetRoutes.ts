@@ -12,6 +12,7 @@ import type { Progress } from '../progress/board';
 import { exportCount, keysetBatches, type ExportBody } from './keyset';
 import type { EntityModel } from './model';
 import { parseRoute } from './routeSpec';
+import { typed } from '../http/typed';
 import { exportColumns, importColumns, readOnlyColumns, renewColumns } from './sheet/columns';
 import { templateColumns } from './sheet/choices';
 import { importGate } from './sheet/importGate';
@@ -137,7 +138,7 @@ const templateQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { kind: { enum: ['import', 'renew'], default: 'import' } },
-};
+} as const;
 
 /**
  * SPEC §9 for any entity whose schema declares the routes: export (all rows matching the list's
@@ -145,38 +146,49 @@ const templateQuery = {
  */
 export function registerSheetRoutes(app: FastifyInstance, db: Kysely<DB>, m: EntityModel, bodyCheck?: BodyCheck, watch?: WriteWatch): void {
   const x = m.schema['x-entity'];
+  /** Where and how an operation is served: its paths, permission and labels, and its schema's common part. */
+  const routesOf = (op: SheetOperation) =>
+    (x.routes[op] ?? []).map((r) => {
+      const [method, url] = parseRoute(r);
+      return {
+        method: method as HTTPMethods,
+        url,
+        config: { permission: permissionOf(x, op), labels: m.labelPrefix, sharedWrite: !!x.shared && WRITE_OPERATIONS.has(op) },
+        schema: { tags: [m.name], summary: `${op} ${m.name}` },
+      };
+    });
   const each = (
     op: SheetOperation,
     schema: Record<string, unknown>,
     handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   ) => {
-    for (const r of x.routes[op] ?? []) {
-      const [method, url] = parseRoute(r);
-      app.route({
-        method: method as HTTPMethods,
-        url,
-        config: { permission: permissionOf(x, op), labels: m.labelPrefix, sharedWrite: !!x.shared && WRITE_OPERATIONS.has(op) },
-        schema: { tags: [m.name], summary: `${op} ${m.name}`, ...schema },
-        handler,
-      });
-    }
+    for (const r of routesOf(op)) app.route({ ...r, schema: { ...r.schema, ...schema }, handler });
   };
   const t = (req: FastifyRequest) => requestTranslator(req);
   const title = (req: FastifyRequest) => t(req)(`entity.${m.name}.title`);
 
   const exportBody = exportBodySchema(m);
-  each('export', { body: exportBody, headers: progressHeaders }, async (req, reply) =>
-    sendExport(db, req, reply, m, callerOf(req), (req.body ?? {}) as ExportBody, title(req)),
-  );
+  for (const r of routesOf('export'))
+    // The body's schema is built from the entity at start: its type is said here.
+    typed(app).route<{ Body: ExportBody | null }>({
+      ...r,
+      schema: { ...r.schema, body: exportBody, headers: progressHeaders },
+      handler: async (req, reply) => sendExport(db, req, reply, m, callerOf(req), req.body ?? {}, title(req)),
+    });
 
-  each('template', { querystring: templateQuery }, async (req, reply) => {
-    const renew = (req.query as { kind: string }).kind === 'renew' && x.renew;
-    const cols = await templateColumns(db, m, callerOf(req), renew ? renewColumns(m) : importColumns(m), t(req), !!renew);
-    return reply
-      .header('content-type', XLSX_TYPE)
-      .header('content-disposition', attachment(title(req)))
-      .send(await templateBuffer(cols, t(req)));
-  });
+  for (const r of routesOf('template'))
+    typed(app).route({
+      ...r,
+      schema: { ...r.schema, querystring: templateQuery },
+      handler: async (req, reply) => {
+        const renew = req.query.kind === 'renew' && x.renew;
+        const cols = await templateColumns(db, m, callerOf(req), renew ? renewColumns(m) : importColumns(m), t(req), !!renew);
+        return reply
+          .header('content-type', XLSX_TYPE)
+          .header('content-disposition', attachment(title(req)))
+          .send(await templateBuffer(cols, t(req)));
+      },
+    });
 
   type Check = typeof checkImportRows;
   const checked = (req: FastifyRequest, progress: Progress, check: Check, renew: boolean): Promise<CheckedRows> =>

@@ -7,7 +7,7 @@ import { migrate } from '../../../../server/platform/db/migrate';
 import { ANSWER_SCHEMA_GAPS } from './answerSchemaGaps';
 
 /** Routes answering a file or a download (no JSON to describe). */
-const FILE_ROUTE = /\/(export|template|content|evidence)$/;
+const FILE_ROUTE = /\/(export|template|content|evidence|file)$/;
 
 /** Answer schemas are the contract the console's types come from: an answer beyond its schema fails in tests. */
 describe('answer check', () => {
