@@ -65,7 +65,8 @@ export class MediaServer {
   async listen(port: number, host?: string): Promise<number> {
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(port, host, () => {
+      // Exclusive: in a gateway worker the port is this process's own, not shared by node:cluster.
+      this.server.listen({ port, host, exclusive: true }, () => {
         this.server.off('error', reject);
         resolve();
       });
