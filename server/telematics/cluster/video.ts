@@ -23,7 +23,7 @@ import type { VideoSource } from '../video/source';
 import { DOWNLINK_PREFIX } from './downlink';
 
 type Request =
-  | { op: 'watch'; viewer: string; channel: number; audio: boolean }
+  | { op: 'watch'; viewer: string; channel: number; audio: boolean; clock: boolean }
   | { op: 'playback'; viewer: string; id: string; channel: number; range: PlaybackRange; memberId: number; audio: boolean };
 interface Control {
   memberId: number;
@@ -58,8 +58,9 @@ export function serveVideo(
   const controls = new Map<string, Subscription>();
 
   /** A viewer in another process: what it is sent goes out on its subjects. */
-  const remoteViewer = (id: string, audio: boolean): Viewer => ({
+  const remoteViewer = (id: string, audio: boolean, clock: boolean): Viewer => ({
     audio,
+    clock,
     send: (chunk) => {
       try {
         nc.publish(`${prefix}.view.${id}.data`, chunk);
@@ -84,7 +85,7 @@ export function serveVideo(
   };
 
   const open = (terminalId: number, req: Request): void => {
-    const viewer = remoteViewer(req.viewer, req.audio);
+    const viewer = remoteViewer(req.viewer, req.audio, req.op === 'watch' && req.clock);
     const key: ChannelKey = { terminalId, channel: req.channel };
     const remote: Remote = { leave: () => undefined, seen: Date.now() };
     remotes.set(req.viewer, remote);
@@ -195,7 +196,13 @@ export class NatsVideo implements VideoSource {
   }
 
   watch(key: ChannelKey, viewer: Viewer): () => void {
-    return this.open(key.terminalId, viewer, (id) => ({ op: 'watch', viewer: id, channel: key.channel, audio: viewer.audio === true }));
+    return this.open(key.terminalId, viewer, (id) => ({
+      op: 'watch',
+      viewer: id,
+      channel: key.channel,
+      audio: viewer.audio === true,
+      clock: viewer.clock === true,
+    }));
   }
 
   playback(id: string, key: ChannelKey, range: PlaybackRange, memberId: number, viewer: Viewer): () => void {

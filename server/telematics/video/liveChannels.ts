@@ -9,6 +9,7 @@
 
 import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
 import { audioMessage, decodeAudio } from './audio';
+import { CLOCK_EVERY_MS, clockMessage } from './clock';
 import type { MediaFrame } from './frameAssembler';
 import { DataType } from './rtpPacket';
 import { videoFrameOf, type VideoFrame } from './videoFrame';
@@ -29,6 +30,8 @@ export interface Viewer {
   send(chunk: Buffer): void;
   /** Wants the channel's audio too, as PCM messages beside the FLV (audio.ts). */
   audio?: boolean;
+  /** Wants clock messages beside the FLV (clock.ts), for its latency. */
+  clock?: boolean;
   /** The channel ended for this viewer (terminal gone, silent, refused), with the reason. */
   end(reason: string): void;
 }
@@ -47,6 +50,8 @@ interface ViewerState {
   /** The terminal timestamp that is time 0 of this viewer's stream; null before its first frame. */
   base: number | null;
   last: number;
+  /** When it was last sent a clock message (0: never). */
+  clockAt: number;
 }
 
 interface Channel {
@@ -90,7 +95,7 @@ export class LiveChannels {
       clearTimeout(ch.grace);
       ch.grace = null;
     }
-    const state: ViewerState = { viewer, base: null, last: 0 };
+    const state: ViewerState = { viewer, base: null, last: 0, clockAt: 0 };
     ch.viewers.add(state);
     viewer.send(flvHeader());
     if (ch.sps && ch.pps && ch.gop.length) {
@@ -172,6 +177,11 @@ export class LiveChannels {
     const t = Math.max(v.last, f.timestamp - v.base);
     v.last = t;
     v.viewer.send(avcFrameTag(f.key, t, f.nals));
+    if (!v.viewer.clock) return;
+    const now = Date.now();
+    if (now - v.clockAt < CLOCK_EVERY_MS) return;
+    v.clockAt = now;
+    v.viewer.send(clockMessage(t, f.arrivedAt, now));
   }
 
   private leave(id: string, ch: Channel, state: ViewerState): void {

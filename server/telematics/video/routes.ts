@@ -3,7 +3,7 @@
  *   POST /api/video/live {vehicleId, channel, audio?}  (code `video-live`, the caller's subtree) → a
  *        stream ticket for that vehicle's camera channel, valid 30 s for one opening (with `audio`, the
  *        stream carries the channel's sound too, as PCM messages: audio.ts);
- *   GET  /api/video/stream?ticket=…            (WebSocket) → the channel as FLV (H.264), binary
+ *   GET  /api/video/stream?ticket=…&clock=…    (WebSocket) → the channel as FLV (H.264), binary
  *        messages, as mpegts.js plays it. The first viewer of a channel asks the terminal to stream;
  *        a playback ticket (playbackRoutes.ts) opens that viewer's own playback instead.
  *   GET  /api/video/channels?vehicleId=…       → the vehicle's camera channels and their names
@@ -124,7 +124,12 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       schema: {
         tags: ['video'],
         summary: 'a camera channel, live or played back, as FLV (WebSocket)',
-        querystring: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string', maxLength: 2048 } } },
+        querystring: {
+          type: 'object',
+          required: ['ticket'],
+          // clock: clock messages beside a live stream's FLV, for the player's latency (clock.ts).
+          properties: { ticket: { type: 'string', maxLength: 2048 }, clock: { type: 'boolean' } },
+        },
       },
       preValidation: async (req) => {
         const r = book.check((req.query as { ticket?: string }).ticket ?? '');
@@ -152,6 +157,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       let open = true;
       const viewer: Viewer = {
         audio: claims.audio === true,
+        clock: (req.query as { clock?: boolean }).clock === true,
         send: (chunk) => {
           if (!open) return;
           if (socket.bufferedAmount > MAX_BACKLOG) return socket.close(1013, 'viewer too slow');

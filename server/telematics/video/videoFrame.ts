@@ -14,6 +14,8 @@ export interface VideoFrame {
   timestamp: number;
   nals: Buffer[];
   bytes: number;
+  /** When the server had the whole frame, ms since 1970 (the live latency is measured from it). */
+  arrivedAt: number;
 }
 
 /** The latest SPS and PPS of a stream. */
@@ -34,5 +36,5 @@ export function videoFrameOf(f: MediaFrame, ps: ParameterSets): VideoFrame | nul
     else if (t !== NalType.aud) nals.push(nal);
     if (t === NalType.idr) key = true;
   }
-  return nals.length ? { key, timestamp: f.timestamp, nals, bytes: f.data.length } : null;
+  return nals.length ? { key, timestamp: f.timestamp, nals, bytes: f.data.length, arrivedAt: Date.now() } : null;
 }

@@ -2,7 +2,7 @@
  * Video with GATEWAY_WORKERS=2 on one PostgreSQL and a nats-server of the test's own: a camera
  * terminal's session is held by one worker, viewers' tickets and WebSockets land on both (node:cluster
  * hands connections in turn); the terminal is asked once (0x9101, naming the holder's own media port)
- * and every viewer gets FLV from an I frame, wherever its socket is; the last viewer leaving closes
+ * and every viewer gets FLV from an I frame (and the clock messages if it asked), wherever its socket is; the last viewer leaving closes
  * the channel (0x9102). A playback opened through either worker streams, and its controls reach it
  * through both.
  */
@@ -13,6 +13,7 @@ import { attachCamera } from '../../../../server/simulator/camera';
 import { FILE_EVERY_MS } from '../../../../server/simulator/cameraPlayback';
 import { SimTerminal } from '../../../../server/simulator/terminal';
 import { MsgId, type DecodedMessage } from '../../../../server/telematics/jt808/codec';
+import { CLOCK_MESSAGE } from '../../../../server/telematics/video/clock';
 import { startNatsServer, type NatsServer } from '../../../helpers/natsServer';
 import { freePort, http, startServerProcess, type ServerProcess } from '../../../helpers/serverProcess';
 import { ADMIN_PASSWORD, freshPostgres } from '../../../helpers/testServer';
@@ -86,12 +87,18 @@ describe('video with GATEWAY_WORKERS=2 and NATS', () => {
     const c = await camera(7);
     const viewers: BinarySocket[] = [];
     try {
-      for (let i = 0; i < 4; i++) viewers.push(await open((await ticket('/api/video/live', { vehicleId: c.vehicleId, channel: 1 })).url));
+      // The first viewer asks for the clock messages too (the player's latency): they come through NATS as well.
+      for (let i = 0; i < 4; i++)
+        viewers.push(await open((await ticket('/api/video/live', { vehicleId: c.vehicleId, channel: 1 })).url + (i ? '' : '&clock=true')));
+      const isClock = (b: Buffer) => b[0] === CLOCK_MESSAGE;
+      await until(() => viewers[0].chunks.filter(isClock).length >= 2, 30_000);
       for (const v of viewers) {
-        const bytes = await v.until((b) => flvFrames(b).length >= 5, 30_000);
+        await until(() => flvFrames(Buffer.concat(v.chunks.filter((b) => !isClock(b)))).length >= 5, 30_000);
+        const bytes = Buffer.concat(v.chunks.filter((b) => !isClock(b)));
         expect(flvTags(bytes)[0]).toMatchObject({ type: 9, avcPacketType: 0 });
         expect(flvFrames(bytes)[0]).toMatchObject({ frameType: 1 });
       }
+      expect(viewers.slice(1).some((v) => v.chunks.some(isClock))).toBe(false);
       // Asked once, to the media port of the worker holding the session.
       const asked = sent(c.got, MsgId.LiveVideoRequest);
       expect(asked).toHaveLength(1);
