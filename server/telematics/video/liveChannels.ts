@@ -7,12 +7,12 @@
  * and forgets it.
  */
 
-import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
+import { flvHeader } from './flv';
 import { audioMessage, decodeAudio } from './audio';
 import { CLOCK_EVERY_MS, clockMessage } from './clock';
 import type { MediaFrame } from './frameAssembler';
 import { DataType } from './rtpPacket';
-import { videoFrameOf, type VideoFrame } from './videoFrame';
+import { frameTagOf, hasParameterSets, sequenceHeaderOf, videoFrameOf, type ParameterSets, type VideoFrame } from './videoFrame';
 
 export interface ChannelKey {
   terminalId: number;
@@ -54,11 +54,9 @@ interface ViewerState {
   clockAt: number;
 }
 
-interface Channel {
+interface Channel extends ParameterSets {
   key: ChannelKey;
   viewers: Set<ViewerState>;
-  sps: Buffer | null;
-  pps: Buffer | null;
   gop: VideoFrame[];
   gopBytes: number;
   grace: NodeJS.Timeout | null;
@@ -98,8 +96,9 @@ export class LiveChannels {
     const state: ViewerState = { viewer, base: null, last: 0, clockAt: 0 };
     ch.viewers.add(state);
     viewer.send(flvHeader());
-    if (ch.sps && ch.pps && ch.gop.length) {
-      viewer.send(avcSequenceHeaderTag(ch.sps, ch.pps));
+    const header = ch.gop.length ? sequenceHeaderOf(ch) : null;
+    if (header) {
+      viewer.send(header);
       for (const f of ch.gop) this.sendFrame(state, f);
     }
     if (fresh) {
@@ -136,11 +135,13 @@ export class LiveChannels {
         ch.gopBytes += vf.bytes;
       }
     }
-    if (!ch.sps || !ch.pps) return;
+    if (!hasParameterSets(ch)) return;
+    let header: Buffer | null = null;
     for (const v of ch.viewers) {
       if (v.base === null) {
         if (!vf.key) continue; // waits for an I frame
-        v.viewer.send(avcSequenceHeaderTag(ch.sps, ch.pps));
+        header ??= sequenceHeaderOf(ch);
+        if (header) v.viewer.send(header);
       }
       this.sendFrame(v, vf);
     }
@@ -176,7 +177,7 @@ export class LiveChannels {
     // A terminal's clock that goes back is held at the last time: FLV timestamps never decrease.
     const t = Math.max(v.last, f.timestamp - v.base);
     v.last = t;
-    v.viewer.send(avcFrameTag(f.key, t, f.nals));
+    v.viewer.send(frameTagOf(f, t));
     if (!v.viewer.clock) return;
     const now = Date.now();
     if (now - v.clockAt < CLOCK_EVERY_MS) return;
