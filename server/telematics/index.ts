@@ -15,6 +15,7 @@ import type { DB } from '../platform/db/tables';
 import type { FrameTap } from '../platform/telemetry';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { NatsDownlink, serveDownlink } from './cluster/downlink';
+import { NatsVideo, serveVideo } from './cluster/video';
 import { upgradeBytes } from './commands/upgradeBytes';
 import { CommandService } from './commands/service';
 import { AttachmentRequester } from './attachments/requests';
@@ -30,6 +31,7 @@ import { LiveChannels } from './video/liveChannels';
 import { MediaServer } from './video/mediaServer';
 import { registerVideoRoutes } from './video/routes';
 import { Playbacks } from './video/playbacks';
+import { localVideo } from './video/source';
 import { downlinkPlayback, downlinkStatus, downlinkUpstream, queryResources, type MediaAddress } from './video/upstream';
 import { ObdWriter } from './store/obdWriter';
 import { PositionWriter } from './store/writer';
@@ -163,26 +165,32 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
     sessionDeps: { db, secret: opts.secret, ttlHours: config.tokenTtlHours },
   });
 
-  // Video: one process holds a channel's viewers and its media connection, so not with several workers.
-  const mediaPort = gateway && downlink && !config.gatewayWorker ? (config.jt1078MediaPort ?? 0) : 0;
+  // Video: each gateway process runs a media server for the terminals whose session it holds, on a
+  // port of its own (worker n: JT1078_MEDIA_PORT + n − 1), named in the 0x9101/0x9201 it sends them;
+  // with NATS the routes of every process reach that holder (cluster/video.ts).
+  const mediaBase = gateway ? (config.jt1078MediaPort ?? 0) : 0;
+  const mediaPort = mediaBase && config.gatewayWorker ? mediaBase + config.gatewayWorker - 1 : mediaBase;
   const mediaAddress: MediaAddress = { host: config.jt1078MediaHost ?? '127.0.0.1', port: mediaPort };
-  const channels = mediaPort && downlink ? new LiveChannels(downlinkUpstream(downlink, mediaAddress)) : null;
-  const playbacks = channels && downlink ? new Playbacks(downlinkPlayback(downlink, mediaAddress)) : null;
+  // The holder's own gateway carries the signalling: the session is here.
+  const channels = mediaPort && gateway ? new LiveChannels(downlinkUpstream(gateway, mediaAddress)) : null;
+  const playbacks = channels && gateway ? new Playbacks(downlinkPlayback(gateway, mediaAddress)) : null;
   const mediaServer =
-    channels && downlink
+    channels && gateway
       ? new MediaServer({
           channels,
           playbacks: playbacks ?? undefined,
-          status: downlinkStatus(downlink),
+          status: downlinkStatus(gateway),
           log: app.log,
           resolve: async (sim) => (await findTerminal(db, sim))?.terminalId ?? null,
         })
       : null;
+  const here = channels && playbacks ? localVideo(channels, playbacks) : null;
+  const natsVideo = here && opts.nats ? new NatsVideo(opts.nats) : null;
+  const stopServingVideo = here && gateway && opts.nats ? serveVideo(opts.nats, gateway, here) : () => undefined;
   await registerVideoRoutes(app, {
     db,
-    channels,
-    playbacks,
-    resources: channels && downlink ? (terminalId, q) => queryResources(downlink, terminalId, q) : null,
+    video: natsVideo ?? here,
+    resources: here && downlink ? (terminalId, q) => queryResources(downlink, terminalId, q) : null,
     secret: opts.secret,
     isOnline: downlink ? (terminalId) => downlink.isOnline(terminalId) : null,
   });
@@ -212,6 +220,8 @@ export async function startTelematics(app: FastifyInstance, opts: TelematicsOpti
       await fleet?.stop(1000);
       channels?.close();
       playbacks?.close();
+      stopServingVideo();
+      natsVideo?.close();
       await mediaServer?.close();
       commands?.close();
       stopServing();

@@ -59,6 +59,11 @@ describe('live video', () => {
       expect(size).toEqual([320, 240]);
       const firstFrame = await page.getByTestId('live-video-first-frame').innerText();
       expect(firstFrame).toMatch(/\d+/);
+      // The live latency: how long ago the picture on screen reached the server, in ms.
+      const latency = page.getByTestId('live-video-latency');
+      await latency.waitFor();
+      expect(await latency.innerText()).toMatch(/\d+/);
+      expect(Number(await latency.getAttribute('data-latency-ms'))).toBeGreaterThanOrEqual(0);
       await screenshot(page, 'monitor-live-video');
       // Its sound (the clip's G.711A tone, decoded by the server) plays once switched on.
       await page.getByTestId('live-video-sound').click();

@@ -7,11 +7,12 @@
  * and forgets it.
  */
 
-import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
+import { flvHeader } from './flv';
 import { audioMessage, decodeAudio } from './audio';
+import { CLOCK_EVERY_MS, clockMessage } from './clock';
 import type { MediaFrame } from './frameAssembler';
 import { DataType } from './rtpPacket';
-import { videoFrameOf, type VideoFrame } from './videoFrame';
+import { frameTagOf, hasParameterSets, sequenceHeaderOf, videoFrameOf, type ParameterSets, type VideoFrame } from './videoFrame';
 
 export interface ChannelKey {
   terminalId: number;
@@ -29,6 +30,8 @@ export interface Viewer {
   send(chunk: Buffer): void;
   /** Wants the channel's audio too, as PCM messages beside the FLV (audio.ts). */
   audio?: boolean;
+  /** Wants clock messages beside the FLV (clock.ts), for its latency. */
+  clock?: boolean;
   /** The channel ended for this viewer (terminal gone, silent, refused), with the reason. */
   end(reason: string): void;
 }
@@ -47,13 +50,13 @@ interface ViewerState {
   /** The terminal timestamp that is time 0 of this viewer's stream; null before its first frame. */
   base: number | null;
   last: number;
+  /** When it was last sent a clock message (0: never). */
+  clockAt: number;
 }
 
-interface Channel {
+interface Channel extends ParameterSets {
   key: ChannelKey;
   viewers: Set<ViewerState>;
-  sps: Buffer | null;
-  pps: Buffer | null;
   gop: VideoFrame[];
   gopBytes: number;
   grace: NodeJS.Timeout | null;
@@ -90,11 +93,12 @@ export class LiveChannels {
       clearTimeout(ch.grace);
       ch.grace = null;
     }
-    const state: ViewerState = { viewer, base: null, last: 0 };
+    const state: ViewerState = { viewer, base: null, last: 0, clockAt: 0 };
     ch.viewers.add(state);
     viewer.send(flvHeader());
-    if (ch.sps && ch.pps && ch.gop.length) {
-      viewer.send(avcSequenceHeaderTag(ch.sps, ch.pps));
+    const header = ch.gop.length ? sequenceHeaderOf(ch) : null;
+    if (header) {
+      viewer.send(header);
       for (const f of ch.gop) this.sendFrame(state, f);
     }
     if (fresh) {
@@ -131,11 +135,13 @@ export class LiveChannels {
         ch.gopBytes += vf.bytes;
       }
     }
-    if (!ch.sps || !ch.pps) return;
+    if (!hasParameterSets(ch)) return;
+    let header: Buffer | null = null;
     for (const v of ch.viewers) {
       if (v.base === null) {
         if (!vf.key) continue; // waits for an I frame
-        v.viewer.send(avcSequenceHeaderTag(ch.sps, ch.pps));
+        header ??= sequenceHeaderOf(ch);
+        if (header) v.viewer.send(header);
       }
       this.sendFrame(v, vf);
     }
@@ -171,7 +177,12 @@ export class LiveChannels {
     // A terminal's clock that goes back is held at the last time: FLV timestamps never decrease.
     const t = Math.max(v.last, f.timestamp - v.base);
     v.last = t;
-    v.viewer.send(avcFrameTag(f.key, t, f.nals));
+    v.viewer.send(frameTagOf(f, t));
+    if (!v.viewer.clock) return;
+    const now = Date.now();
+    if (now - v.clockAt < CLOCK_EVERY_MS) return;
+    v.clockAt = now;
+    v.viewer.send(clockMessage(t, f.arrivedAt, now));
   }
 
   private leave(id: string, ch: Channel, state: ViewerState): void {

@@ -34,7 +34,7 @@ function range(begin: string, end: string | null | undefined): { begin: string; 
 
 export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDeps): void {
   const { db } = deps;
-  const mediaOn = () => deps.channels !== null && !!deps.playbacks && !!deps.resources;
+  const mediaOn = () => deps.video !== null && !!deps.resources;
 
   app.post(
     '/api/video/records',
@@ -140,7 +140,7 @@ export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDep
         if (body.at === undefined) throw new AppError(400, 'video.seekMissing');
         command = { kind: 'seek', at: new Date(Date.parse(body.at)).toISOString() };
       } else command = { kind: body.command };
-      if (!deps.playbacks?.control(id, callerOf(req).memberId, command)) throw notFound();
+      if (!(await deps.video?.control(id, callerOf(req).memberId, command))) throw notFound();
       return { ok: true };
     },
   );

@@ -11,11 +11,11 @@
  */
 
 import { audioMessage, decodeAudio } from './audio';
-import { avcFrameTag, avcSequenceHeaderTag, flvHeader } from './flv';
+import { flvHeader } from './flv';
 import type { MediaFrame } from './frameAssembler';
 import { channelId, type ChannelKey, type Viewer } from './liveChannels';
 import { DataType } from './rtpPacket';
-import { videoFrameOf, type ParameterSets, type VideoFrame } from './videoFrame';
+import { frameTagOf, hasParameterSets, sequenceHeaderOf, videoFrameOf, type ParameterSets, type VideoFrame } from './videoFrame';
 
 /** Playback speeds of JT/T 1078 (0x9201/0x9202 speed 1–5). */
 export const PLAYBACK_SPEEDS = [1, 2, 4, 8, 16] as const;
@@ -182,11 +182,11 @@ export class Playbacks {
       return;
     }
     const vf = videoFrameOf(f, p);
-    if (!vf || !p.sps || !p.pps) return;
+    if (!vf || !hasParameterSets(p)) return;
     if (!p.started) {
       if (!vf.key) return; // waits for an I frame
       p.started = true;
-      p.viewer.send(avcSequenceHeaderTag(p.sps, p.pps));
+      p.viewer.send(sequenceHeaderOf(p)!); // hasParameterSets: there is one
     } else {
       const step = p.terminalMs === null ? FRAME_MS : vf.timestamp - p.terminalMs;
       // Kept exact and rounded when sent, so ×16's 2.5 ms a frame does not drift to 3.
@@ -198,7 +198,7 @@ export class Playbacks {
   }
 
   private send(p: Playback, vf: VideoFrame): void {
-    p.viewer.send(avcFrameTag(vf.key, Math.round(p.flvExact), vf.nals));
+    p.viewer.send(frameTagOf(vf, Math.round(p.flvExact)));
   }
 
   /** Ends a playback: the viewer told (`reason`, unless it left itself), the terminal told to stop when it may still send. */

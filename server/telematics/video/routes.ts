@@ -3,7 +3,7 @@
  *   POST /api/video/live {vehicleId, channel, audio?}  (code `video-live`, the caller's subtree) → a
  *        stream ticket for that vehicle's camera channel, valid 30 s for one opening (with `audio`, the
  *        stream carries the channel's sound too, as PCM messages: audio.ts);
- *   GET  /api/video/stream?ticket=…            (WebSocket) → the channel as FLV (H.264), binary
+ *   GET  /api/video/stream?ticket=…&clock=…    (WebSocket) → the channel as FLV (H.264), binary
  *        messages, as mpegts.js plays it. The first viewer of a channel asks the terminal to stream;
  *        a playback ticket (playbackRoutes.ts) opens that viewer's own playback instead.
  *   GET  /api/video/channels?vehicleId=…       → the vehicle's camera channels and their names
@@ -23,9 +23,9 @@ import { notFound, unauthorized } from '../../platform/http/errors';
 import { pathInSubtree } from '../../platform/scope';
 import { vehicleChannelNames } from './channelNames';
 import type { ResourceQuery } from './upstream';
-import type { LiveChannels, Viewer } from './liveChannels';
+import type { Viewer } from './liveChannels';
 import { registerPlaybackRoutes } from './playbackRoutes';
-import type { Playbacks } from './playbacks';
+import type { VideoSource } from './source';
 import { TicketBook, type StreamClaims } from './streamTicket';
 import { MAX_CHANNEL, ticketFor, videoVehicle } from './videoVehicle';
 import type { VideoResource } from '../jt808/codec';
@@ -44,13 +44,11 @@ interface VideoSocket {
 
 export interface VideoRouteDeps {
   db: Kysely<DB>;
-  /** Null when the media server is off (JT1078_MEDIA_PORT=0 or no gateway). */
-  channels: LiveChannels | null;
+  /** The live channels and playbacks, here or in the worker holding the terminal; null when the media server is off (JT1078_MEDIA_PORT=0 or no gateway). */
+  video: VideoSource | null;
   secret: string;
   /** Whether the terminal has a live 808 session. */
   isOnline: ((terminalId: number) => boolean | Promise<boolean>) | null;
-  /** Recorded playback; null when the media server is off. */
-  playbacks?: Playbacks | null;
   /** A terminal's recordings (0x9205 → 0x1205). */
   resources?: ((terminalId: number, q: ResourceQuery) => Promise<VideoResource[]>) | null;
 }
@@ -84,7 +82,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
     async (req) => {
       const caller = callerOf(req);
       const { vehicleId, channel, audio } = req.body as { vehicleId: number; channel: number; audio?: boolean };
-      const v = await videoVehicle(db, caller, vehicleId, deps.isOnline, deps.channels !== null);
+      const v = await videoVehicle(db, caller, vehicleId, deps.isOnline, deps.video !== null);
       return ticketFor(caller, v, { channel, audio }, deps.secret);
     },
   );
@@ -126,7 +124,12 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       schema: {
         tags: ['video'],
         summary: 'a camera channel, live or played back, as FLV (WebSocket)',
-        querystring: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string', maxLength: 2048 } } },
+        querystring: {
+          type: 'object',
+          required: ['ticket'],
+          // clock: clock messages beside a live stream's FLV, for the player's latency (clock.ts).
+          properties: { ticket: { type: 'string', maxLength: 2048 }, clock: { type: 'boolean' } },
+        },
       },
       preValidation: async (req) => {
         const r = book.check((req.query as { ticket?: string }).ticket ?? '');
@@ -137,8 +140,8 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
     (raw, req) => {
       const socket = raw as unknown as VideoSocket; // the ws socket; typed by the interface above
       const claims = claimsOf.get(req);
-      const { channels, playbacks } = deps;
-      if (!channels || !claims) return socket.close(1011, 'video off');
+      const { video } = deps;
+      if (!video || !claims) return socket.close(1011, 'video off');
       const opened = Date.now();
       const who = { member: { id: claims.memberId, name: claims.memberName, orgId: claims.orgId }, ip: req.ip };
       const target = `${claims.licence} #${claims.channel}`;
@@ -154,6 +157,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       let open = true;
       const viewer: Viewer = {
         audio: claims.audio === true,
+        clock: (req.query as { clock?: boolean }).clock === true,
         send: (chunk) => {
           if (!open) return;
           if (socket.bufferedAmount > MAX_BACKLOG) return socket.close(1013, 'viewer too slow');
@@ -164,10 +168,8 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       };
       const key = { terminalId: claims.terminalId, channel: claims.channel };
       let leave: () => void;
-      if (playback) {
-        if (!playbacks) return socket.close(1011, 'video off');
-        leave = playbacks.open(playback.id, key, playback, claims.memberId, viewer);
-      } else leave = channels.watch(key, viewer);
+      if (playback) leave = video.playback(playback.id, key, playback, claims.memberId, viewer);
+      else leave = video.watch(key, viewer);
       socket.on('close', () => {
         open = false;
         leave();

@@ -13,6 +13,7 @@ import type { PlaybackCommand, PlaybackRange, PlaybackSignals, PlaybackSpeed } f
 export interface MediaAddress {
   /** The address terminals dial (JT1078_MEDIA_HOST). */
   host: string;
+  /** The media server's port, TCP and UDP alike (the terminal chooses its transport). */
   port: number;
 }
 
@@ -87,7 +88,7 @@ export function downlinkUpstream(downlink: Downlink, media: MediaAddress, answer
         {
           msgId: MsgId.LiveVideoRequest,
           // Audio and video: a viewer may want the sound; those who do not never get it.
-          body: { host: media.host, tcpPort: media.port, udpPort: 0, channel: key.channel, dataType: 0, stream: 0 },
+          body: { host: media.host, tcpPort: media.port, udpPort: media.port, channel: key.channel, dataType: 0, stream: 0 },
         },
         [MsgId.LiveVideoRequest],
         answerMs,
@@ -140,7 +141,7 @@ export function downlinkPlayback(downlink: Downlink, media: MediaAddress, answer
           body: {
             host: media.host,
             tcpPort: media.port,
-            udpPort: 0,
+            udpPort: media.port,
             channel: key.channel,
             resourceType: 0, // audio and video: a viewer may want the sound
             stream: 0,

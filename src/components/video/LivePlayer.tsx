@@ -7,7 +7,7 @@ export default function LivePlayer({ vehicleId, channel }: { vehicleId: number; 
   const pcm = usePcmPlayer();
   return (
     <>
-      <StreamPlayer testId="live-video" open={() => openLiveVideo(vehicleId, channel, true)} onAudio={(m) => pcm.push(m)} />
+      <StreamPlayer testId="live-video" live open={() => openLiveVideo(vehicleId, channel, true)} onAudio={(m) => pcm.push(m)} />
       <SoundButton pcm={pcm} testId="live-video-sound" />
     </>
   );

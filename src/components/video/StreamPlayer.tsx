@@ -2,6 +2,7 @@ import { Alert, Space, Tag } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { failureOf } from '../../services/http/failureOf';
 import { streamSocketUrl } from '../../services/video';
+import { latencyMs, readClockMessage, type StreamClock } from './latency';
 import { splitLoader } from './splitLoader';
 import { useT } from '../../session/useT';
 
@@ -15,13 +16,19 @@ export interface StreamPlayerProps {
   onPlaying?: (el: HTMLVideoElement) => void;
   /** Takes the stream's PCM audio messages (the stream asked for audio). */
   onAudio?: (message: ArrayBuffer) => void;
+  /** A live stream: shows its latency (the server's clock messages). */
+  live?: boolean;
 }
+
+/** How often the latency shown is worked out again, ms. */
+const LATENCY_EVERY_MS = 500;
 
 /**
  * One camera stream, live or played back: asks for a stream ticket, then plays the FLV stream with
- * mpegts.js (loaded with the player, never in the entry bundle). Shows how long the first picture took.
+ * mpegts.js (loaded with the player, never in the entry bundle). Shows how long the first picture took
+ * and, live, how long ago the picture on screen reached the server.
  */
-export default function StreamPlayer({ open, testId, onPlaying, onAudio }: StreamPlayerProps) {
+export default function StreamPlayer({ open, testId, onPlaying, onAudio, live }: StreamPlayerProps) {
   const t = useT();
   const video = useRef<HTMLVideoElement>(null);
   const opener = useRef(open);
@@ -30,6 +37,9 @@ export default function StreamPlayer({ open, testId, onPlaying, onAudio }: Strea
   const audio = useRef(onAudio);
   audio.current = onAudio;
   const [state, setState] = useState<State>({ kind: 'connecting' });
+  const [latency, setLatency] = useState<number | null>(null);
+  const clock = useRef<StreamClock | null>(null);
+  const withClock = useRef(live === true);
   // The words may change with the language; the stream must not restart for that.
   const words = useRef(t);
   words.current = t;
@@ -49,14 +59,21 @@ export default function StreamPlayer({ open, testId, onPlaying, onAudio }: Strea
           setState({ kind: 'ended', reason: t('console.video.unsupported') });
           return;
         }
+        const url = streamSocketUrl(ticket.url) + (withClock.current ? '&clock=true' : '');
+        const side = {
+          onAudio: (m: ArrayBuffer) => audio.current?.(m),
+          onClock: (m: ArrayBuffer) => {
+            clock.current = readClockMessage(m) ?? clock.current;
+          },
+        };
         const player = mpegts.createPlayer(
-          { type: 'flv', isLive: true, hasAudio: false, url: streamSocketUrl(ticket.url) },
+          { type: 'flv', isLive: true, hasAudio: false, url },
           {
             enableWorker: false,
             liveBufferLatencyChasing: true,
             lazyLoad: false,
             // The audio messages are split off before the FLV demuxer, which would take them for broken FLV.
-            ...(audio.current ? { customLoader: splitLoader(mpegts, (m) => audio.current?.(m)) } : {}),
+            ...(audio.current || withClock.current ? { customLoader: splitLoader(mpegts, side) } : {}),
           },
         );
         player.attachMediaElement(el);
@@ -90,6 +107,16 @@ export default function StreamPlayer({ open, testId, onPlaying, onAudio }: Strea
     };
   }, []);
 
+  const isPlaying = state.kind === 'playing';
+  useEffect(() => {
+    if (!isPlaying || !withClock.current) return;
+    const timer = setInterval(() => {
+      const el = video.current;
+      if (el && clock.current) setLatency(latencyMs(clock.current, el.currentTime));
+    }, LATENCY_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [isPlaying]);
+
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       <video
@@ -104,6 +131,11 @@ export default function StreamPlayer({ open, testId, onPlaying, onAudio }: Strea
       {state.kind === 'playing' && (
         <Tag color="success" data-testid={`${testId}-first-frame`}>
           {t('console.video.firstFrame', { ms: state.firstFrameMs })}
+        </Tag>
+      )}
+      {state.kind === 'playing' && latency !== null && (
+        <Tag color="blue" data-testid={`${testId}-latency`} data-latency-ms={latency}>
+          {t('console.video.latency', { ms: latency })}
         </Tag>
       )}
       {state.kind === 'ended' && <Alert type="warning" showIcon message={state.reason} data-testid={`${testId}-ended`} />}

@@ -2,14 +2,23 @@ import type Mpegts from 'mpegts.js';
 
 /** The first byte of the server's PCM messages (server/telematics/video/audio.ts); FLV's never start so. */
 export const AUDIO_MESSAGE = 0xa0;
+/** The first byte of the server's clock messages (server/telematics/video/clock.ts). */
+export const CLOCK_MESSAGE = 0xa1;
+
+/** What the server sends beside the FLV. */
+export interface SideMessages {
+  onAudio?: (message: ArrayBuffer) => void;
+  onClock?: (message: ArrayBuffer) => void;
+}
 
 type MpegtsModule = typeof Mpegts;
 
 /**
- * mpegts.js's WebSocket loader, but a message of PCM audio goes to `onAudio` rather than to the FLV
- * demuxer (mpegts.js plays no G.711: the server decodes it, the page plays it with Web Audio).
+ * mpegts.js's WebSocket loader, but a message of PCM audio goes to `onAudio` (mpegts.js plays no
+ * G.711: the server decodes it, the page plays it with Web Audio) and a clock message to `onClock`,
+ * rather than to the FLV demuxer.
  */
-export function splitLoader(mpegts: MpegtsModule, onAudio: (message: ArrayBuffer) => void): Mpegts.CustomLoaderConstructor {
+export function splitLoader(mpegts: MpegtsModule, side: SideMessages): Mpegts.CustomLoaderConstructor {
   const { LoaderStatus, LoaderErrors } = mpegts;
   return class SplitLoader extends mpegts.BaseLoader {
     private ws: WebSocket | null = null;
@@ -31,7 +40,9 @@ export function splitLoader(mpegts: MpegtsModule, onAudio: (message: ArrayBuffer
       };
       ws.onmessage = (e: MessageEvent<ArrayBuffer>) => {
         const data = e.data;
-        if (data.byteLength && new Uint8Array(data, 0, 1)[0] === AUDIO_MESSAGE) return onAudio(data);
+        const first = data.byteLength ? new Uint8Array(data, 0, 1)[0] : -1;
+        if (first === AUDIO_MESSAGE) return side.onAudio?.(data);
+        if (first === CLOCK_MESSAGE) return side.onClock?.(data);
         const start = this.received;
         this.received += data.byteLength;
         this.onDataArrival(data, start, this.received);

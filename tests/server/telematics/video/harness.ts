@@ -12,6 +12,7 @@ import { LiveChannels } from '../../../../server/telematics/video/liveChannels';
 import { MediaServer } from '../../../../server/telematics/video/mediaServer';
 import { registerVideoRoutes } from '../../../../server/telematics/video/routes';
 import { Playbacks } from '../../../../server/telematics/video/playbacks';
+import { localVideo } from '../../../../server/telematics/video/source';
 import {
   downlinkPlayback,
   downlinkStatus,
@@ -61,8 +62,7 @@ export async function startVideo(backend: Backend, opts: { statusEveryMs?: numbe
   address.port = await media.listen(0, '127.0.0.1');
   await registerVideoRoutes(s.app, {
     db,
-    channels,
-    playbacks,
+    video: localVideo(channels, playbacks),
     resources: (terminalId, q) => queryResources(gateway, terminalId, q),
     secret: 'test-secret',
     isOnline: (id) => gateway.isOnline(id),
