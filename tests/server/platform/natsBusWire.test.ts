@@ -4,7 +4,7 @@
  * without handling them. Through a nats-server of the test's own.
  */
 import { createNatsBus, type NatsBus } from '../../../server/platform/natsBus';
-import { packStored, unpackStored } from '../../../server/platform/storedWire';
+import { packStored, storedJson, unpackStored } from '../../../server/platform/storedWire';
 import { startNatsServer, type NatsServer } from '../../helpers/natsServer';
 
 interface Topics {
@@ -69,6 +69,17 @@ describe('the packed form of a committed batch', () => {
     expect(JSON.stringify(packed).split('"terminalNo"').length - 1).toBe(3);
   });
 
+  it('is written as the same text JSON.stringify writes, whatever its numbers', () => {
+    const odd = [-0, 0.1, -0.5, 1e-7, 0.000001, 1e21, 2147.483647, 2147.483648, -121.123456, NaN, Infinity, 1 / 3];
+    const withOdd = {
+      inserted: [
+        ...batch.inserted,
+        ...odd.map((v, k) => ({ source: sources[0], record: { ...position(1, 20 + k), latitude: v, speed: -v } })),
+      ],
+    };
+    for (const p of [batch, withOdd, { inserted: [] }, { n: 1 }, null]) expect(storedJson(p)).toBe(JSON.stringify(packStored(p)));
+  });
+
   it('leaves any other payload as it is, both ways', () => {
     for (const p of [
       null,
@@ -110,6 +121,14 @@ describe('the NATS bus', () => {
     await until(() => got.reduce((n, b) => n + b.inserted.length, 0) === 40);
     expect(got.length).toBeGreaterThan(1); // split below the payload limit
     expect(got.flatMap((b) => b.inserted)).toEqual(JSON.parse(JSON.stringify(batch.inserted)));
+    // Large enough to be split from its first rows' size, before it is stringified whole.
+    const large = { inserted: Array.from({ length: 400 }, (_, k) => ({ source: sources[k % 2], record: position(1 + (k % 2), 100 + k) })) };
+    got.length = 0;
+    small.publish('positions.stored', large);
+    await small.settle();
+    await until(() => got.reduce((n, b) => n + b.inserted.length, 0) === 400);
+    expect(got.length).toBeGreaterThan(1);
+    expect(got.flatMap((b) => b.inserted)).toEqual(JSON.parse(JSON.stringify(large.inserted)));
     stop();
     await small.close();
   });
