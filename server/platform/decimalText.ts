@@ -2,9 +2,9 @@
  * A finite number as String(v) writes it, faster for what terminals report: coordinates in
  * millionths of a degree, speeds, mileage and fuel in tenths. Such a value is k / 10^6 for an
  * integer k, and its shortest round-trip text is k's digits with the point put back, which integer
- * arithmetic writes several times faster than V8's double-to-text (String(31.234567) ~0.5 µs: the
- * largest single cost of writing a batch as COPY text or as JSON; docs/benchmarks.md). Any other
- * value is written by String itself.
+ * arithmetic writes faster than V8's double-to-text for values it has not written lately (the
+ * COPY text of a batch of fresh positions in 0.78x the time; docs/benchmarks.md). Any other value
+ * is written by String itself.
  */
 
 const SCALE = 1e6;

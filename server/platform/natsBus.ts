@@ -22,7 +22,7 @@ import {
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { randomUUID } from 'node:crypto';
 import type { Bus, Handler } from './bus';
-import { storedJson, unpackStored } from './storedWire';
+import { packStored, unpackStored } from './storedWire';
 
 export interface NatsBusOptions {
   url: string;
@@ -62,7 +62,7 @@ function bodies(payload: unknown, max: number): Uint8Array[] {
   const list = (payload as { inserted?: unknown[] } | null)?.inserted;
   const part = (inserted: unknown[]) => ({ ...(payload as object), inserted });
   if (Array.isArray(list) && list.length >= 4 * SAMPLE_ROWS) {
-    const sample = Buffer.byteLength(storedJson(part(list.slice(0, SAMPLE_ROWS))));
+    const sample = Buffer.byteLength(JSON.stringify(packStored(part(list.slice(0, SAMPLE_ROWS)))));
     const parts = Math.ceil((sample * list.length) / SAMPLE_ROWS / (0.8 * max));
     if (parts > 1) {
       const size = Math.ceil(list.length / parts);
@@ -71,7 +71,7 @@ function bodies(payload: unknown, max: number): Uint8Array[] {
       return out;
     }
   }
-  const whole = Buffer.from(storedJson(payload));
+  const whole = Buffer.from(JSON.stringify(packStored(payload)));
   if (whole.length <= max || !Array.isArray(list) || list.length < 2) return [whole];
   const half = list.length >> 1;
   return [...bodies(part(list.slice(0, half)), max), ...bodies(part(list.slice(half)), max)];

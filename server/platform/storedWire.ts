@@ -8,8 +8,6 @@
  * as its own object. Anything else, or a body written before this form, passes through unchanged.
  */
 
-import { decimalText } from './decimalText';
-
 /** Marks the packed form; a payload of the stored topics never has this key. */
 const PACKED = '$packed';
 
@@ -87,30 +85,4 @@ export function unpackStored(payload: unknown): unknown {
     inserted[i] = { source: sources[s], record };
   }
   return { inserted };
-}
-
-/** One value as JSON.stringify writes it inside an array, numbers through decimalText. */
-function valueJson(v: unknown): string {
-  if (typeof v === 'number') return Number.isFinite(v) ? decimalText(v) : 'null';
-  // undefined never reaches a packed row (fits() sends such a record whole); in an array it is null.
-  return v === undefined ? 'null' : JSON.stringify(v);
-}
-
-/**
- * JSON.stringify(packStored(payload)), the same text, written faster: the rows' numbers (six or
- * more per row, mostly decimals) go through decimalText instead of V8's double-to-text, which was
- * most of the time the gateway spent stringifying each committed batch for the bus.
- */
-export function storedJson(payload: unknown): string {
-  const packed = packStored(payload);
-  if (typeof packed !== 'object' || packed === null || (packed as Packed)[PACKED] !== 1) return JSON.stringify(packed);
-  const { sources, keys, rows } = packed as Packed;
-  const out: string[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    let s = `[${row[0] as number}`;
-    for (let k = 1; k < row.length; k++) s += `,${valueJson(row[k])}`;
-    out[i] = `${s}]`;
-  }
-  return `{"${PACKED}":1,"sources":${JSON.stringify(sources)},"keys":${JSON.stringify(keys)},"rows":[${out.join(',')}]}`;
 }
