@@ -49,19 +49,32 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A consumer name from a group and a topic ("derive" + "positions.stored" → "derive_positions_stored"). */
 const consumerName = (group: string, topic: string) => `${group}_${topic}`.replace(/[^A-Za-z0-9_-]/g, '_');
 
+/** Rows stringified to estimate a batch's size before it is stringified whole. */
+const SAMPLE_ROWS = 32;
+
 /**
  * A payload as one or more JSON bodies no larger than `max`: a `{ inserted: [...] }` batch (the
  * stored topics) is split by its list, so a 2,000-position batch never exceeds NATS's payload limit.
+ * A batch whose first rows say it will not fit is split before it is stringified whole: that
+ * wasted stringify was ~5 % of a gateway worker's CPU at its ceiling (docs/benchmarks.md).
  */
 function bodies(payload: unknown, max: number): Uint8Array[] {
-  const whole = Buffer.from(JSON.stringify(packStored(payload)));
   const list = (payload as { inserted?: unknown[] } | null)?.inserted;
+  const part = (inserted: unknown[]) => ({ ...(payload as object), inserted });
+  if (Array.isArray(list) && list.length >= 4 * SAMPLE_ROWS) {
+    const sample = Buffer.byteLength(JSON.stringify(packStored(part(list.slice(0, SAMPLE_ROWS)))));
+    const parts = Math.ceil((sample * list.length) / SAMPLE_ROWS / (0.8 * max));
+    if (parts > 1) {
+      const size = Math.ceil(list.length / parts);
+      const out: Uint8Array[] = [];
+      for (let i = 0; i < list.length; i += size) out.push(...bodies(part(list.slice(i, i + size)), max));
+      return out;
+    }
+  }
+  const whole = Buffer.from(JSON.stringify(packStored(payload)));
   if (whole.length <= max || !Array.isArray(list) || list.length < 2) return [whole];
   const half = list.length >> 1;
-  return [
-    ...bodies({ ...(payload as object), inserted: list.slice(0, half) }, max),
-    ...bodies({ ...(payload as object), inserted: list.slice(half) }, max),
-  ];
+  return [...bodies(part(list.slice(0, half)), max), ...bodies(part(list.slice(half)), max)];
 }
 
 export async function createNatsBus<Topics extends object>(opts: NatsBusOptions): Promise<NatsBus<Topics>> {

@@ -10,7 +10,7 @@ import type { DB } from '../platform/db/tables';
 import type { TargetAllow } from '../notify/target';
 import { subscriptionDelivery, type SubscriptionDelivery, type SubscriptionDeliveryOptions } from './deliverer';
 import { alarmEvents, commandEvents, mediaEvents, positionEvents, tripEvents } from './events';
-import { enqueue } from './outbox';
+import { enqueue, enqueueOfType } from './outbox';
 
 export { registerSubscriptionRoutes } from './routes';
 
@@ -28,7 +28,7 @@ export function startSubscriptions(
   const shared = sharedView(bus, 'subscriptions');
   const unsubscribe = [
     shared.subscribe('alarm.raised', async (a) => void (await enqueue(db, await alarmEvents(db, [a.alarmId])))),
-    shared.subscribe('positions.stored', async (batch) => void (await enqueue(db, positionEvents(batch)))),
+    shared.subscribe('positions.stored', async (batch) => void (await enqueueOfType(db, 'position', () => positionEvents(batch)))),
     shared.subscribe('trips.closed', async ({ trips }) => void (await enqueue(db, await tripEvents(db, trips)))),
     shared.subscribe('command.finished', async (f) => void (await enqueue(db, await commandEvents(db, f)))),
     shared.subscribe('media.stored', async (m) => void (await enqueue(db, await mediaEvents(db, m)))),

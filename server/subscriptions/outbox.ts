@@ -25,18 +25,42 @@ export const retryDelayMs = (n: number): number => Math.min(FIRST_DELAY_MS * 2 *
 
 const at = (ms: number) => new Date(ms).toISOString();
 
+interface Taker {
+  id: number;
+  path: string;
+  eventTypes: string[];
+  vehicleIds: number[] | null;
+}
+
+/** The subscriptions (paused ones included) that take any of `types`. */
+async function takers(db: Kysely<DB>, types: readonly string[]): Promise<Taker[]> {
+  return (
+    await sql<Taker>`
+      SELECT s.id, o.path, s.event_types AS "eventTypes", s.vehicle_ids AS "vehicleIds"
+      FROM subscription s JOIN organisation o ON o.id = s.org_id WHERE s.event_types && ${types}::text[]`.execute(db)
+  ).rows;
+}
+
 /**
  * Queues each event for every subscription whose subtree, vehicles and types take it (a paused
  * subscription included: it keeps its outbox). An event queued before is not queued again.
  */
 export async function enqueue(db: Kysely<DB>, events: readonly OutboxEvent[]): Promise<number> {
   if (!events.length) return 0;
-  const types = [...new Set(events.map((e) => e.type))];
-  const subs = (
-    await sql<{ id: number; path: string; eventTypes: string[]; vehicleIds: number[] | null }>`
-      SELECT s.id, o.path, s.event_types AS "eventTypes", s.vehicle_ids AS "vehicleIds"
-      FROM subscription s JOIN organisation o ON o.id = s.org_id WHERE s.event_types && ${types}::text[]`.execute(db)
-  ).rows;
+  return queueFor(db, events, await takers(db, [...new Set(events.map((e) => e.type))]));
+}
+
+/**
+ * `enqueue` for events of one type, built only once some subscription takes that type: every
+ * committed batch of positions otherwise built a JSON body per position for nobody (~5 % of a
+ * gateway worker's CPU at its ceiling; docs/benchmarks.md, "Profiling the ingest").
+ */
+export async function enqueueOfType(db: Kysely<DB>, type: OutboxEvent['type'], build: () => readonly OutboxEvent[]): Promise<number> {
+  const subs = await takers(db, [type]);
+  return subs.length ? queueFor(db, build(), subs) : 0;
+}
+
+async function queueFor(db: Kysely<DB>, events: readonly OutboxEvent[], subs: readonly Taker[]): Promise<number> {
   const rows: Array<{ sub: number; e: OutboxEvent }> = [];
   for (const e of events)
     for (const s of subs)

@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { decimalText } from '../../platform/decimalText';
 import { isoFromEpochMs } from '../jt808/time';
 import { isAttachRace, retryAttachRace } from './attachRace';
 import type { PositionRecord } from './records';
@@ -23,7 +24,7 @@ function text(v: string | null): string {
   if (v === null) return '\\N';
   return /[\\\t\n\r]/.test(v) ? v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : v;
 }
-const num = (v: number | null): string => (v === null || !Number.isFinite(v) ? '\\N' : String(v));
+const num = (v: number | null): string => (v === null || !Number.isFinite(v) ? '\\N' : decimalText(v));
 const bool = (v: boolean): string => (v ? 't' : 'f');
 
 /**

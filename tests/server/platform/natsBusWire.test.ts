@@ -110,6 +110,14 @@ describe('the NATS bus', () => {
     await until(() => got.reduce((n, b) => n + b.inserted.length, 0) === 40);
     expect(got.length).toBeGreaterThan(1); // split below the payload limit
     expect(got.flatMap((b) => b.inserted)).toEqual(JSON.parse(JSON.stringify(batch.inserted)));
+    // Large enough to be split from its first rows' size, before it is stringified whole.
+    const large = { inserted: Array.from({ length: 400 }, (_, k) => ({ source: sources[k % 2], record: position(1 + (k % 2), 100 + k) })) };
+    got.length = 0;
+    small.publish('positions.stored', large);
+    await small.settle();
+    await until(() => got.reduce((n, b) => n + b.inserted.length, 0) === 400);
+    expect(got.length).toBeGreaterThan(1);
+    expect(got.flatMap((b) => b.inserted)).toEqual(JSON.parse(JSON.stringify(large.inserted)));
     stop();
     await small.close();
   });
