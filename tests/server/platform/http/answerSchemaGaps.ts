@@ -102,5 +102,4 @@ export const ANSWER_SCHEMA_GAPS: readonly string[] = [
   'GET /api/vehicle/district/name/:code',
   'PUT /api/vehicle/fence/:id/boundary',
   'POST /api/vehicle/fence/options',
-  'DELETE /api/vehicle/subscription/:id',
 ];
