@@ -97,9 +97,4 @@ export const ANSWER_SCHEMA_GAPS: readonly string[] = [
   'GET /api/location/:ticket',
   'POST /api/vehicle/configParseFile/:id/file',
   'GET /api/vehicle/configParseFile/:id/file',
-  'DELETE /api/vehicle/vehicleFence/deleteRel/:id',
-  'GET /api/vehicle/district/tree/options',
-  'GET /api/vehicle/district/name/:code',
-  'PUT /api/vehicle/fence/:id/boundary',
-  'POST /api/vehicle/fence/options',
 ];
