@@ -41,7 +41,6 @@ export const ANSWER_SCHEMA_GAPS: readonly string[] = [
   'GET /api/vehicle/apiUser/:id/keys',
   'POST /api/vehicle/apiUser/:id/keys',
   'PUT /api/vehicle/apiKey/:id',
-  'GET /api/vehicle/vehicle/:id/media',
   'GET /api/vehicle/labels/catalogue/:locale',
   'GET /api/vehicle/labels',
   'PUT /api/vehicle/labels',
