@@ -20,6 +20,7 @@ import { callerOf } from '../../platform/auth/authenticate';
 import { NONE, PUBLIC } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
 import { notFound, unauthorized } from '../../platform/http/errors';
+import { typed } from '../../platform/http/typed';
 import { pathInSubtree } from '../../platform/scope';
 import { vehicleChannelNames } from './channelNames';
 import type { ResourceQuery } from './upstream';
@@ -55,7 +56,12 @@ export interface VideoRouteDeps {
   resources?: ((terminalId: number, q: ResourceQuery) => Promise<VideoResource[]>) | null;
 }
 
-export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRouteDeps): Promise<void> {
+/** The stream's `?ticket=` (a WebSocket route's hooks are not typed by its schema), '' without one. */
+const ticketOf = (query: unknown): string =>
+  query && typeof query === 'object' && 'ticket' in query && typeof query.ticket === 'string' ? query.ticket : '';
+
+export async function registerVideoRoutes(fastify: FastifyInstance, deps: VideoRouteDeps): Promise<void> {
+  const app = typed(fastify);
   const { db } = deps;
   const book = new TicketBook(deps.secret);
   /** The checked ticket of each upgrade request, from its preValidation to its handler. */
@@ -83,7 +89,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
     },
     async (req) => {
       const caller = callerOf(req);
-      const { vehicleId, channel, audio } = req.body as { vehicleId: number; channel: number; audio?: boolean };
+      const { vehicleId, channel, audio } = req.body;
       const v = await videoVehicle(db, caller, vehicleId, deps.isOnline, deps.channels !== null);
       return ticketFor(caller, v, { channel, audio }, deps.secret);
     },
@@ -105,7 +111,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       },
     },
     async (req) => {
-      const { vehicleId } = req.query as { vehicleId: number };
+      const { vehicleId } = req.query;
       const v = await db
         .selectFrom('vehicle')
         .innerJoin('organisation', 'organisation.id', 'vehicle.org_id')
@@ -129,7 +135,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
         querystring: { type: 'object', required: ['ticket'], properties: { ticket: { type: 'string', maxLength: 2048 } } },
       },
       preValidation: async (req) => {
-        const r = book.check((req.query as { ticket?: string }).ticket ?? '');
+        const r = book.check(ticketOf(req.query));
         if (!r.ok) throw unauthorized(r.reason === 'expired' ? 'video.ticketExpired' : 'video.ticketInvalid');
         claimsOf.set(req, r.claims);
       },
