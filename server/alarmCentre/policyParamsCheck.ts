@@ -36,16 +36,22 @@ export function policyParamsErrors(body: { alarmType: string; params?: unknown }
   return errors.length ? errors : toFieldErrors(whole.errors, 'alarm.params');
 }
 
+/** The route's `:id` (already an integer by its params schema), if it has one. */
+const idOf = (params: unknown): number | undefined =>
+  params && typeof params === 'object' && 'id' in params && typeof params.id === 'number' ? params.id : undefined;
+
 const WRITES = new Set(['PUT /api/vehicle/policy', 'PUT /api/vehicle/policy/:id']);
 
 export function installPolicyParamsCheck(app: FastifyInstance, db: Kysely<DB>): void {
   app.addHook('preHandler', async (req: FastifyRequest) => {
     if (!WRITES.has(`${req.method} ${req.routeOptions.url}`)) return;
-    const body = req.body as { alarmType?: string; params?: unknown } | null;
-    if (!body || typeof body !== 'object' || (body.params === undefined && body.alarmType === undefined)) return;
-    let alarmType = body.alarmType;
-    let params = body.params;
-    const id = (req.params as { id?: number }).id;
+    // A hook over the entity's own routes: their bodies were validated by the entity schema, read here as they come.
+    const body: unknown = req.body;
+    if (!body || typeof body !== 'object') return;
+    let alarmType = 'alarmType' in body && typeof body.alarmType === 'string' ? body.alarmType : undefined;
+    let params = 'params' in body ? body.params : undefined;
+    if (params === undefined && alarmType === undefined) return;
+    const id = idOf(req.params);
     if (id !== undefined && (alarmType === undefined || params === undefined)) {
       const stored = (
         await sql<{ alarm_type: string; params: unknown }>`SELECT alarm_type, params FROM policy WHERE id = ${id}`.execute(db)

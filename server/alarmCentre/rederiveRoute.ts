@@ -15,6 +15,7 @@ import { auditRequest } from '../platform/audit';
 import { idParams, int } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { AppError, invalid, notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { PROGRESS_HEADER } from '../platform/progress/board';
 import { progressHeaders } from '../platform/progress/track';
 import { orgUnder, pathOfOrg } from '../platform/scope';
@@ -35,9 +36,10 @@ const body = {
   required: ['from'],
   additionalProperties: false,
   properties: { from: { type: 'string', format: 'date' } },
-};
+} as const;
 
-export function registerRederiveRoute(app: FastifyInstance, deps: RederiveDeps): void {
+export function registerRederiveRoute(fastify: FastifyInstance, deps: RederiveDeps): void {
+  const app = typed(fastify);
   const { db, timeZone } = deps;
   app.post(
     '/api/vehicle/policy/:id/rederive',
@@ -54,8 +56,8 @@ export function registerRederiveRoute(app: FastifyInstance, deps: RederiveDeps):
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
-      const day = (req.body as { from: string }).from;
+      const { id } = req.params;
+      const day = req.body.from;
       const policy = await sql<{
         org_id: number;
       }>`SELECT p.org_id FROM policy p WHERE p.id = ${id} AND ${orgUnder('p.org_id', caller.orgPath)}`.execute(db);

@@ -10,14 +10,17 @@ import { NONE } from '../../schemas/kit/authority';
 import { MAX_PAGE_SIZE, pageResponseSchema } from '../../schemas/kit/entity';
 import { callerOf } from '../platform/auth/authenticate';
 import { idParams, bool, int, nullable, str } from '../platform/crud/routeSpec';
-import { ALARM_ORDER, ALARM_STATES, handleAlarm, queryAlarms, toQuery, type Body } from './query';
+import { typed } from '../platform/http/typed';
+import { ALARM_ORDER, ALARM_STATES, handleAlarm, queryAlarms, toQuery } from './query';
 import { registerAlarmExport } from './exportRoute';
 import { ALARM_CATEGORIES, ALARM_TYPES } from '../intelligence/alarms/types';
 
 export const ALARM_HANDLE_PERMISSION = 'alarm-handle';
 
-const id = { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 };
-const time = { type: ['string', 'null'], format: 'date-time' };
+const id = { type: ['integer', 'null'], minimum: 1, maximum: 2147483647 } as const;
+const time = { type: ['string', 'null'], format: 'date-time' } as const;
+/** The orderable columns (`Object.keys` forgets they are the table's keys). */
+const ORDER_KEYS = Object.keys(ALARM_ORDER) as (keyof typeof ALARM_ORDER)[];
 
 const criteria = {
   type: ['object', 'null'],
@@ -36,7 +39,7 @@ const criteria = {
     orgId: id,
     fenceId: id,
   },
-};
+} as const;
 
 const body = {
   type: ['object', 'null'],
@@ -48,17 +51,18 @@ const body = {
       additionalProperties: false,
       properties: {
         direction: { enum: ['ASC', 'DESC', 'asc', 'desc', 'ascend', 'descend', null] },
-        property: { enum: [...Object.keys(ALARM_ORDER), null] },
+        property: { enum: [...ORDER_KEYS, null] },
       },
     },
     pageIndex: { type: 'integer', minimum: 1, default: 1 },
     pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: 20 },
   },
-};
+} as const;
 
 /** An alarm as the lists answer it (the unread list of notifications too). */
 export const ALARM_ROW_SCHEMA = {
   type: 'object',
+  additionalProperties: false,
   properties: {
     id: int,
     vehicleId: int,
@@ -80,11 +84,12 @@ export const ALARM_ROW_SCHEMA = {
     handledAt: nullable('string'),
     note: nullable('string'),
   },
-};
+} as const;
 const row = ALARM_ROW_SCHEMA;
 const fenceRow = { ...row, properties: { ...row.properties, fenceId: nullable('integer'), fenceName: nullable('string') } };
 
-export function registerAlarmRoutes(app: FastifyInstance, db: Kysely<DB>): void {
+export function registerAlarmRoutes(fastify: FastifyInstance, db: Kysely<DB>): void {
+  const app = typed(fastify);
   const config = { permission: NONE, labels: 'alarm.fields' };
   app.post(
     '/api/vehicle/alarm/query',
@@ -98,13 +103,13 @@ export function registerAlarmRoutes(app: FastifyInstance, db: Kysely<DB>): void 
         response: { 200: pageResponseSchema(fenceRow) },
       },
     },
-    async (req) => queryAlarms(db, callerOf(req), toQuery(req.body as Body | null)),
+    async (req) => queryAlarms(db, callerOf(req), toQuery(req.body)),
   );
   registerAlarmExport(app, db, body, (b) => toQuery(b));
   app.post(
     '/api/vehicle/vehicleFenceAlert/query',
     { config, schema: { tags: ['alarm'], summary: 'fence alarms, with the fence', body, response: { 200: pageResponseSchema(fenceRow) } } },
-    async (req) => queryAlarms(db, callerOf(req), toQuery(req.body as Body | null, { category: 'fence' })),
+    async (req) => queryAlarms(db, callerOf(req), toQuery(req.body, { category: 'fence' })),
   );
   app.put(
     '/api/vehicle/alarm/:id/handle',
@@ -137,9 +142,9 @@ export function registerAlarmRoutes(app: FastifyInstance, db: Kysely<DB>): void 
       },
     },
     async (req) => {
-      const { id: alarmId } = req.params as { id: number };
+      const { id: alarmId } = req.params;
       const caller = callerOf(req);
-      await handleAlarm(db, caller, alarmId, (req.body as { note: string }).note.trim());
+      await handleAlarm(db, caller, alarmId, req.body.note.trim());
       return (await queryAlarms(db, caller, { criteria: { id: alarmId }, property: 'begin', direction: 'DESC', pageIndex: 1, pageSize: 1 }))
         .data[0];
     },

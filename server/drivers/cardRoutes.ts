@@ -13,6 +13,7 @@ import { auditRequest } from '../platform/audit';
 import { idParam, int, num, str } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { AppError, notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { orgUnder, pathAbove, pathOfOrg, pathUnder } from '../platform/scope';
 
 export interface DriverCardDeps {
@@ -49,7 +50,8 @@ function vehiclesOf(callerPath: string, c: { orgId?: number | null; vehicleId?: 
   return sql.join(parts, sql` AND `);
 }
 
-export function registerDriverCardRoutes(app: FastifyInstance, { db }: DriverCardDeps): void {
+export function registerDriverCardRoutes(fastify: FastifyInstance, { db }: DriverCardDeps): void {
+  const app = typed(fastify);
   app.post(
     '/api/vehicle/driverCard/unknown',
     {
@@ -74,7 +76,8 @@ export function registerDriverCardRoutes(app: FastifyInstance, { db }: DriverCar
     },
     async (req) => {
       const caller = callerOf(req);
-      const c = (req.body as { criteria?: { orgId?: number; vehicleId?: number } } | undefined)?.criteria ?? {};
+      // The body is optional: a request without one sends none to check.
+      const c = req.body?.criteria ?? {};
       const r = await sql<{
         cardNo: string;
         holderName: string | null;
@@ -117,7 +120,7 @@ export function registerDriverCardRoutes(app: FastifyInstance, { db }: DriverCar
     },
     async (req) => {
       const caller = callerOf(req);
-      const { cardNo: card, driverId } = req.body as { cardNo: string; driverId: number };
+      const { cardNo: card, driverId } = req.body;
       const sessions = await db.transaction().execute(async (trx) => {
         const driver = (
           await sql<{ id: number; path: string; cardNo: string | null }>`

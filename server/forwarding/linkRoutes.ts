@@ -9,8 +9,10 @@
  */
 
 import type { FastifyInstance } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { sql, type Kysely } from 'kysely';
 import { handWrittenEntities } from '../../schemas/generated/registry';
+import type { ForwardLink } from '../../schemas/generated/types';
 import { createBodySchema, normaliseBody, updateBodySchema } from '../../schemas/kit/entity';
 import type { FieldError } from '../../schemas/kit/errors';
 import { auditRequest } from '../platform/audit';
@@ -20,6 +22,7 @@ import { idParams, int, noContent, nullable, str } from '../platform/crud/routeS
 import type { DB } from '../platform/db/tables';
 import type { AnnounceForwardChange } from '../platform/forwardChanges';
 import { invalid, notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { pathOfOrg, pathUnder } from '../platform/scope';
 import type { TargetAllow } from '../notify/target';
 import { LINK_LABELS, linkErrors, type LinkSettings } from './linkRules';
@@ -32,6 +35,7 @@ const BASE = '/api/vehicle/forwardLink';
 const count = nullable('integer');
 const view = {
   type: 'object',
+  additionalProperties: false,
   properties: {
     ...linkSettingsView,
     edition: int,
@@ -48,7 +52,7 @@ const view = {
     createdAt: str,
     updatedAt: str,
   },
-};
+} as const;
 
 interface Row extends LinkSettings {
   id: number;
@@ -61,7 +65,15 @@ interface Row extends LinkSettings {
 /** bigint columns (the 809 account and constants) come back as text from PostgreSQL. */
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-type Body = Partial<LinkSettings> & { password?: string | null };
+/**
+ * The bodies, as the entity's schema types them (its body schemas are built at run time, so their
+ * literal type cannot tell the route's types).
+ */
+type CreateBody = Omit<ForwardLink, 'id' | 'createdAt' | 'updatedAt' | 'orgName'>;
+type UpdateBody = Partial<CreateBody>;
+
+/** A parsed JSON object, whose keys hold anything until validated. */
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface ForwardLinkRouteDeps {
   db: Kysely<DB>;
@@ -71,7 +83,8 @@ export interface ForwardLinkRouteDeps {
   changed: AnnounceForwardChange;
 }
 
-export function registerForwardLinkRoutes(app: FastifyInstance, deps: ForwardLinkRouteDeps): void {
+export function registerForwardLinkRoutes(fastify: FastifyInstance, deps: ForwardLinkRouteDeps): void {
+  const app = typed(fastify);
   const { db, allow, changed } = deps;
 
   const inScope = async (caller: Caller, id: number): Promise<Row> => {
@@ -141,7 +154,7 @@ export function registerForwardLinkRoutes(app: FastifyInstance, deps: ForwardLin
     enabled: l.enabled,
   });
   const normalise = async (req: { body: unknown }) => {
-    if (req.body && typeof req.body === 'object') normaliseBody(schema, req.body as Record<string, unknown>);
+    if (isObject(req.body)) normaliseBody(schema, req.body);
   };
   const config = (permission: string) => ({ permission, labels: LINK_LABELS });
 
@@ -156,10 +169,10 @@ export function registerForwardLinkRoutes(app: FastifyInstance, deps: ForwardLin
         response: { 200: view },
       },
     },
-    async (req) => inScope(callerOf(req), (req.params as { id: number }).id),
+    async (req) => inScope(callerOf(req), req.params.id),
   );
 
-  app.post(
+  app.post<{ Body: CreateBody }>(
     BASE,
     {
       config: config(x.permissions.create),
@@ -173,13 +186,13 @@ export function registerForwardLinkRoutes(app: FastifyInstance, deps: ForwardLin
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const b = req.body as Body;
+      const b = req.body;
       const link: LinkSettings = {
         orgId: b.orgId ?? caller.orgId,
-        name: b.name!,
-        protocol: b.protocol!,
-        host: b.host!,
-        port: b.port!,
+        name: b.name,
+        protocol: b.protocol,
+        host: b.host,
+        port: b.port,
         vehicleIds: b.vehicleIds ?? null,
         enabled: b.enabled ?? true,
         backlogLimit: b.backlogLimit ?? 10_000,
@@ -209,7 +222,7 @@ export function registerForwardLinkRoutes(app: FastifyInstance, deps: ForwardLin
     },
   );
 
-  app.put(
+  app.put<{ Body: UpdateBody; Params: FromSchema<typeof idParams> }>(
     `${BASE}/:id`,
     {
       config: config(x.permissions.update),
@@ -224,8 +237,8 @@ export function registerForwardLinkRoutes(app: FastifyInstance, deps: ForwardLin
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
-      const b = req.body as Body;
+      const { id } = req.params;
+      const b = req.body;
       const before = await inScope(caller, id);
       // Absent or null: unchanged for the columns a link cannot lack; null clears the optional ones.
       const kept = <K extends keyof LinkSettings>(k: K, clearable: boolean): LinkSettings[K] =>
@@ -279,12 +292,12 @@ export function registerForwardLinkRoutes(app: FastifyInstance, deps: ForwardLin
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const before = await inScope(caller, id);
       await sql`DELETE FROM forward_link WHERE id = ${id}`.execute(db);
       await auditRequest(db, req, caller, 'forwardLinkDelete', before.name, audited(before));
       changed(id);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 }

@@ -27,7 +27,7 @@ export const linkSettingsView = {
   enabled: { type: 'boolean' },
   vehicleIds: { type: ['array', 'null'], items: int },
   backlogLimit: int,
-};
+} as const;
 
 const counts = { type: 'object', additionalProperties: int };
 const view = {

@@ -16,6 +16,7 @@ import { idParams } from '../platform/crud/routeSpec';
 import { createRow } from '../platform/crud/write';
 import type { DB } from '../platform/db/tables';
 import { AppError, invalid, notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { orgUnder } from '../platform/scope';
 import { expertFaultFor } from '../intelligence/alarms/dtcReports';
 import { parseDtc } from '../intelligence/alarms/detectors/obd';
@@ -62,10 +63,11 @@ async function dtcBody(db: Kysely<DB>, vehicleId: number, code: string) {
   };
 }
 
-export function registerWorkOrderRoutes(app: FastifyInstance, { db, workOrders }: WorkOrderRouteDeps): void {
+export function registerWorkOrderRoutes(fastify: FastifyInstance, { db, workOrders }: WorkOrderRouteDeps): void {
+  const app = typed(fastify);
   const permission = workOrders.schema['x-entity'].permissions.create;
   const config = { permission, labels: workOrders.labelPrefix };
-  const created = { 201: { type: 'object', additionalProperties: true, properties: {} } };
+  const created = { 201: { type: 'object', additionalProperties: true, properties: {} } } as const;
   const create = (req: Parameters<typeof callerOf>[0], body: Record<string, unknown>): Promise<Row> =>
     createRow(db, workOrders, callerOf(req), body);
 
@@ -87,7 +89,7 @@ export function registerWorkOrderRoutes(app: FastifyInstance, { db, workOrders }
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { scheduleId, vehicleId } = req.body as { scheduleId: number; vehicleId: number };
+      const { scheduleId, vehicleId } = req.body;
       const orgId = await vehicleOrg(db, caller, vehicleId);
       // The schedule must apply to the vehicle: its organisation above the vehicle's, its vehicle (if any) this one.
       const s = await sql<{ name: string }>`
@@ -113,7 +115,7 @@ export function registerWorkOrderRoutes(app: FastifyInstance, { db, workOrders }
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const alarmId = (req.params as { id: number }).id;
+      const alarmId = req.params.id;
       const r = await sql<{ vehicle_id: number; type: string; code: string | null }>`
         SELECT a.vehicle_id, a.type, a.detail ->> 'code' AS code FROM alarm a JOIN vehicle v ON v.id = a.vehicle_id
         WHERE a.id = ${alarmId} AND ${orgUnder('v.org_id', caller.orgPath)}`.execute(db);
@@ -145,7 +147,7 @@ export function registerWorkOrderRoutes(app: FastifyInstance, { db, workOrders }
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { vehicleId, dtcCode } = req.body as { vehicleId: number; dtcCode: string };
+      const { vehicleId, dtcCode } = req.body;
       const code = dtcCode.trim().toUpperCase();
       if (!code)
         throw invalid([{ field: 'dtcCode', key: 'validation.required', params: {}, labelKey: `${workOrders.labelPrefix}.dtcCode` }]);

@@ -12,6 +12,7 @@ import { pageResponseSchema } from '../../schemas/kit/entity';
 import { callerOf } from '../platform/auth/authenticate';
 import type { DB } from '../platform/db/tables';
 import { notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { offsetOf, pageOf, pagingBodySchema, pagingOf } from '../platform/paging';
 import { pathUnder } from '../platform/scope';
 import { ALARM_ROW_SCHEMA } from '../alarmCentre/routes';
@@ -19,7 +20,7 @@ import { ALARM_ROW_SCHEMA } from '../alarmCentre/routes';
 export const NOTIFY_ENABLE_PERMISSION = 'notify-enable';
 export const NOTIFY_EDIT_PERMISSION = 'notify-edit';
 
-const idParam = { type: 'integer', minimum: 1, maximum: 2147483647 };
+const idParam = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
 /** An alarm row (the fields the unread list selects) and when it was notified. */
 const unreadRow = { ...ALARM_ROW_SCHEMA, properties: { ...ALARM_ROW_SCHEMA.properties, notifiedAt: str } };
@@ -42,7 +43,7 @@ const deliveryRow = {
     createdAt: str,
     updatedAt: str,
   },
-};
+} as const;
 
 const iso = (d: Date | string): string => new Date(d).toISOString();
 
@@ -54,7 +55,8 @@ async function ruleInScope(db: Kysely<DB>, orgPath: string, id: number): Promise
   if (!r.rows.length) throw notFound();
 }
 
-export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void {
+export function registerNotifyRoutes(fastify: FastifyInstance, db: Kysely<DB>): void {
+  const app = typed(fastify);
   app.put(
     '/api/vehicle/notify/:id/secret',
     {
@@ -80,8 +82,8 @@ export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void
       },
     },
     async (req) => {
-      const { id } = req.params as { id: number };
-      const { secret } = req.body as { secret: string | null };
+      const { id } = req.params;
+      const { secret } = req.body;
       await ruleInScope(db, callerOf(req).orgPath, id);
       await sql`UPDATE notify SET secret = ${secret}, updated_at = now() WHERE id = ${id}`.execute(db);
       return { id, hasSecret: secret !== null };
@@ -99,7 +101,7 @@ export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void
       },
     },
     async (req) => {
-      const { id, action } = req.params as { id: number; action: 'enable' | 'disable' };
+      const { id, action } = req.params;
       await ruleInScope(db, callerOf(req).orgPath, id);
       const enabled = action === 'enable';
       await sql`UPDATE notify SET enabled = ${enabled}, updated_at = now() WHERE id = ${id}`.execute(db);
@@ -167,7 +169,7 @@ export function registerNotifyRoutes(app: FastifyInstance, db: Kysely<DB>): void
     },
     async (req) => {
       const caller = callerOf(req);
-      const ids = (req.body as { alarmIds?: number[] | null } | null)?.alarmIds ?? null;
+      const ids = req.body?.alarmIds ?? null;
       const r =
         await sql`DELETE FROM notify_unread WHERE member_id = ${caller.memberId} ${ids ? sql`AND alarm_id = ANY (${ids}::int[])` : sql``}`.execute(
           db,

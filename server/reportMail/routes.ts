@@ -11,7 +11,8 @@ import { callerOf } from '../platform/auth/authenticate';
 import { idParams, int, nullable, str } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { notFound } from '../platform/http/errors';
-import { scheduleInScope, sendHistory, type ReportMailer } from './mailer';
+import { typed } from '../platform/http/typed';
+import { scheduleInScope, sendHistory, type ReportMailer, type SendRecord } from './mailer';
 
 export const REPORT_SEND_PERMISSION = 'reportSchedule-send';
 
@@ -19,6 +20,7 @@ const BASE = '/api/vehicle/reportSchedule/:id';
 
 const sendRow = {
   type: 'object',
+  additionalProperties: false,
   properties: {
     id: int,
     trigger: { enum: ['schedule', 'manual'] },
@@ -35,7 +37,12 @@ const sendRow = {
   },
 } as const;
 
-export function registerReportMailRoutes(app: FastifyInstance, deps: { db: Kysely<DB>; mailer: ReportMailer }): void {
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** A send as answered: its times as ISO strings. */
+const sendOut = (r: SendRecord) => ({ ...r, dueAt: iso(r.dueAt), startedAt: r.startedAt.toISOString(), finishedAt: iso(r.finishedAt) });
+
+export function registerReportMailRoutes(fastify: FastifyInstance, deps: { db: Kysely<DB>; mailer: ReportMailer }): void {
+  const app = typed(fastify);
   const { db, mailer } = deps;
   const schedule = async (orgPath: string, id: number) => {
     const s = await scheduleInScope(db, orgPath, id);
@@ -55,8 +62,8 @@ export function registerReportMailRoutes(app: FastifyInstance, deps: { db: Kysel
       },
     },
     async (req) => {
-      const s = await schedule(callerOf(req).orgPath, (req.params as { id: number }).id);
-      return sendHistory(db, s.id);
+      const s = await schedule(callerOf(req).orgPath, req.params.id);
+      return (await sendHistory(db, s.id)).map(sendOut);
     },
   );
 
@@ -71,6 +78,6 @@ export function registerReportMailRoutes(app: FastifyInstance, deps: { db: Kysel
         response: { 200: sendRow },
       },
     },
-    async (req) => mailer.sendNow(await schedule(callerOf(req).orgPath, (req.params as { id: number }).id)),
+    async (req) => sendOut(await mailer.sendNow(await schedule(callerOf(req).orgPath, req.params.id))),
   );
 }

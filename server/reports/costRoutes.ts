@@ -11,18 +11,14 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { callerOf } from '../platform/auth/authenticate';
 import type { Caller } from '../platform/auth/caller';
 import { NONE } from '../../schemas/kit/authority';
+import { COST_GROUPS, OTHER_COST_KINDS, costSummarySchema, type CostFigures, type CostGroup } from '../../schemas/kit/costs';
 import { COST_VEHICLE_COLUMNS, type CostVehicleRow } from '../../schemas/kit/reportColumns';
 import type { DB } from '../platform/db/tables';
-import { int, num, str } from '../platform/crud/routeSpec';
 import { dayCriteria } from './ranges';
 import { reportExportRoute, type ReportSheet } from './reportSheet';
-import { date, ledgerBody, listOf } from './schemas';
+import { ledgerBody } from './schemas';
 import { vehicleInScope, vehicleScope } from './scope';
 import type { ReportDeps } from './tripRoutes';
-
-export const OTHER_COST_KINDS = ['toll', 'insurance', 'fine', 'tyre', 'parking', 'other'] as const;
-export const COST_GROUPS = ['day', 'month', 'vehicle', 'model', 'org'] as const;
-export type CostGroup = (typeof COST_GROUPS)[number];
 
 export interface CostCriteria {
   begin: string;
@@ -30,25 +26,6 @@ export interface CostCriteria {
   vehicleId?: number | null;
   orgId?: number | null;
   by?: CostGroup | null;
-}
-
-export interface CostFigures {
-  fuel: number;
-  maintenance: number;
-  /** Every other cost together, and each kind of it. */
-  other: number;
-  toll: number;
-  insurance: number;
-  fine: number;
-  tyre: number;
-  parking: number;
-  otherKind: number;
-  total: number;
-  mileageKm: number;
-  /** total / mileageKm; null with no kilometres. */
-  perKm: number | null;
-  /** total / the days of the range. */
-  perDay: number;
 }
 
 /** Each cost of the vehicles in scope between two local days, one row per source item. */
@@ -145,17 +122,6 @@ export const costSheet = ({ db, timeZone }: ReportDeps): ReportSheet<CostVehicle
   },
 });
 
-const figureSchema = {
-  fuel: num,
-  maintenance: num,
-  other: num,
-  ...Object.fromEntries(OTHER_COST_KINDS.map((k) => [k === 'other' ? 'otherKind' : k, num])),
-  total: num,
-  mileageKm: num,
-  perKm: { type: ['number', 'null'] },
-  perDay: num,
-};
-
 export function registerCostRoutes(app: FastifyInstance, { db, timeZone }: ReportDeps): void {
   app.post(
     '/api/vehicle/cost/summary',
@@ -166,18 +132,7 @@ export function registerCostRoutes(app: FastifyInstance, { db, timeZone }: Repor
         summary:
           'fuel, maintenance and other costs of the vehicles in scope over a range of local days: the totals with cost per km and per day, and the rows by day, month, vehicle, model or organisation (criteria.by, default vehicle)',
         body: ledgerBody({ by: { enum: [...COST_GROUPS, null] } }),
-        response: {
-          200: {
-            type: 'object',
-            properties: {
-              begin: date,
-              end: date,
-              days: int,
-              totals: { type: 'object', properties: figureSchema },
-              rows: listOf({ type: 'object', properties: { key: str, label: str, vehicles: int, ...figureSchema } }),
-            },
-          },
-        },
+        response: { 200: costSummarySchema },
       },
     },
     async (req) => {

@@ -15,9 +15,10 @@ import type { FieldError } from '../../schemas/kit/errors';
 import { auditRequest } from '../platform/audit';
 import { callerOf } from '../platform/auth/authenticate';
 import type { Caller } from '../platform/auth/caller';
-import { idParam, idParams, int, nullable, str } from '../platform/crud/routeSpec';
+import { idParam, idParams, int, noContent, nullable, str } from '../platform/crud/routeSpec';
 import type { DB } from '../platform/db/tables';
 import { invalid, notFound } from '../platform/http/errors';
+import { typed } from '../platform/http/typed';
 import { offsetOf, pageOf, pagingBodySchema, pagingOf } from '../platform/paging';
 import { pathOfOrg, pathUnder } from '../platform/scope';
 import { targetFieldError, type TargetAllow } from '../notify/target';
@@ -39,7 +40,7 @@ const secretSchema = {
   minLength: 16,
   maxLength: 200,
   'x-messages': { minLength: 'notify.secretTooShort', maxLength: 'notify.secretTooLong' },
-};
+} as const;
 const fields = {
   name: { type: 'string', minLength: 1, maxLength: 64 },
   url: { type: 'string', minLength: 1, maxLength: 2000 },
@@ -68,7 +69,7 @@ const view = {
     createdAt: str,
     updatedAt: str,
   },
-};
+} as const;
 
 const deliveryRow = {
   type: 'object',
@@ -86,7 +87,7 @@ const deliveryRow = {
     nextAt: str,
     updatedAt: str,
   },
-};
+} as const;
 
 interface Row {
   id: number;
@@ -113,7 +114,8 @@ const present = (r: Row) => ({
   updatedAt: iso(r.updatedAt),
 });
 
-export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>, allow: TargetAllow): void {
+export function registerSubscriptionRoutes(fastify: FastifyInstance, db: Kysely<DB>, allow: TargetAllow): void {
+  const app = typed(fastify);
   const rows = async (caller: Caller, id: number | null): Promise<Row[]> =>
     (
       await sql<Row>`
@@ -181,7 +183,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
       config: { permission: NONE, labels: LABELS },
       schema: { tags: ['subscription'], summary: 'one event subscription', params: idParams, response: { 200: view } },
     },
-    async (req) => present(await inScope(callerOf(req), (req.params as { id: number }).id)),
+    async (req) => present(await inScope(callerOf(req), req.params.id)),
   );
 
   app.post(
@@ -202,15 +204,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
     },
     async (req) => {
       const caller = callerOf(req);
-      const body = req.body as {
-        name: string;
-        url: string;
-        orgId?: number;
-        eventTypes: string[];
-        vehicleIds?: number[] | null;
-        secret?: string;
-        contactEmail?: string | null;
-      };
+      const { body } = req;
       const orgId = body.orgId ?? caller.orgId;
       await check(caller, body, orgId);
       const secret = body.secret ?? randomBytes(32).toString('base64url');
@@ -252,16 +246,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
-      const body = req.body as {
-        name?: string;
-        url?: string;
-        eventTypes?: string[];
-        vehicleIds?: number[] | null;
-        secret?: string;
-        contactEmail?: string | null;
-        state?: 'active' | 'paused';
-      };
+      const { id } = req.params;
+      const { body } = req;
       const before = await inScope(caller, id);
       await check(caller, body, before.orgId);
       await sql`
@@ -286,15 +272,15 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
     `${BASE}/:id`,
     {
       config: { permission: SUBSCRIPTION_REMOVE, labels: LABELS },
-      schema: { tags: ['subscription'], summary: 'delete an event subscription and its outbox', params: idParams },
+      schema: { tags: ['subscription'], summary: 'delete an event subscription and its outbox', params: idParams, response: noContent },
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const before = await inScope(caller, id);
       await sql`DELETE FROM subscription WHERE id = ${id}`.execute(db);
       await auditRequest(db, req, caller, 'subscriptionDelete', before.name, { id });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -317,8 +303,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
-      const { from } = req.body as { from: string };
+      const { id } = req.params;
+      const { from } = req.body;
       const before = await inScope(caller, id);
       const queued = await replay(db, id, new Date(from));
       await auditRequest(db, req, caller, 'subscriptionReplay', before.name, { id, from, queued });
@@ -340,7 +326,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, db: Kysely<DB>,
     },
     async (req) => {
       const caller = callerOf(req);
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       await inScope(caller, id);
       const p = pagingOf(req);
       const status = ((p.criteria ?? {}) as { status?: string | null }).status;

@@ -1,4 +1,5 @@
 import type { Page } from './passport';
+import type { AlarmCategory } from '../../schemas/kit/alarmModel';
 import { NONE } from '../../schemas/kit/authority';
 import { call } from './http/call';
 import { mediaFile } from './media';
@@ -6,7 +7,7 @@ import { downloadSheet, type DownloadWatch } from './sheet';
 
 /** The console's alarm calls (server/alarmCentre): the list, handling with a note. */
 
-export type AlarmCategory = 'terminal' | 'fence' | 'ai' | 'obd' | 'safety';
+export type { AlarmCategory } from '../../schemas/kit/alarmModel';
 
 export interface AlarmRow {
   id: number;

@@ -1,32 +1,10 @@
 import { call } from './http/call';
+import type { CostGroup, CostSummary } from '../../schemas/kit/costs';
 import type { LedgerCriteria } from './reports';
 
 /** The true cost of the vehicles: fuel, maintenance and other costs (server/reports/costRoutes.ts). */
 
-export const COST_GROUPS = ['day', 'month', 'vehicle', 'model', 'org'] as const;
-export type CostGroup = (typeof COST_GROUPS)[number];
-
-export interface CostFigures {
-  fuel: number;
-  maintenance: number;
-  /** Every other cost together (tolls, insurance, fines, tyres, parking, other). */
-  other: number;
-  total: number;
-  mileageKm: number;
-  /** total / mileageKm; null with no kilometres. */
-  perKm: number | null;
-  perDay: number;
-}
-
-export type CostRow = CostFigures & { key: string; label: string; vehicles: number };
-
-export interface CostSummary {
-  begin: string;
-  end: string;
-  days: number;
-  totals: CostFigures;
-  rows: CostRow[];
-}
+export { COST_GROUPS, type CostFigures, type CostGroup, type CostRow, type CostSummary } from '../../schemas/kit/costs';
 
 export type CostCriteria = LedgerCriteria & { by: CostGroup };
 

@@ -1,27 +1,10 @@
 import type { Range } from './vehicleDetail';
-import { MEDIA_EVENTS, type MediaType } from '../../schemas/kit/media';
+import type { MediaType, VehicleMedia } from '../../schemas/kit/media';
 import { call } from './http/call';
 
-export { MEDIA_EVENTS, MEDIA_TYPES, type MediaType } from '../../schemas/kit/media';
+export { MEDIA_EVENTS, MEDIA_TYPES, type MediaType, type VehicleMedia } from '../../schemas/kit/media';
 
 /** Media a terminal uploaded (server/telematics/media): a vehicle's list, filtered and paged. */
-
-export interface VehicleMedia {
-  id: number;
-  mediaId: number;
-  /** A name of MEDIA_TYPES, or the code when the terminal sent another. */
-  type: MediaType | number;
-  format: string | number;
-  event: number;
-  eventName: (typeof MEDIA_EVENTS)[number] | null;
-  channel: number;
-  latitude: number | null;
-  longitude: number | null;
-  takenAt: string | null;
-  receivedAt: string;
-  bytes: number;
-  url: string;
-}
 
 export interface MediaFilter {
   event?: number;

@@ -3,7 +3,7 @@ import { callerOf } from '../auth/authenticate';
 import { PROGRESS_HEADER, PROGRESS_ID_PATTERN, type Progress, type ProgressPhase } from './board';
 
 /** The progress id as a route's header schema checks it (400 in the caller's language when malformed). */
-export const progressIdSchema = { type: 'string', pattern: PROGRESS_ID_PATTERN, 'x-messages': { pattern: 'progress.badId' } };
+export const progressIdSchema = { type: 'string', pattern: PROGRESS_ID_PATTERN, 'x-messages': { pattern: 'progress.badId' } } as const;
 
 /** Header schema of a route that reports progress: the id is optional (scripts need not follow). */
 export const progressHeaders = { type: 'object', properties: { [PROGRESS_HEADER]: progressIdSchema } };

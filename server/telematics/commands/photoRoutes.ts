@@ -11,8 +11,9 @@ import { sql, type Kysely } from 'kysely';
 import { NONE } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
 import { notFound } from '../../platform/http/errors';
+import { typed } from '../../platform/http/typed';
 import { MEDIA_COLUMNS, mediaView, type MediaRow } from '../media/mediaView';
-import { scopedTerminal, terminalParams } from './routes';
+import { commandParams, scopedTerminal } from './routes';
 
 /** The media ids a command's response names (a take-photo answer's), none for any other. */
 export function answeredMediaIds(response: unknown): number[] {
@@ -20,16 +21,17 @@ export function answeredMediaIds(response: unknown): number[] {
   return Array.isArray(ids) ? ids.filter((x): x is number => Number.isInteger(x)) : [];
 }
 
-export function registerCommandPhotosRoute(app: FastifyInstance, db: Kysely<DB>): void {
+export function registerCommandPhotosRoute(fastify: FastifyInstance, db: Kysely<DB>): void {
+  const app = typed(fastify);
   app.get(
     '/api/vehicle/terminal/:id/command/:commandId/photos',
     {
       config: { permission: NONE },
-      schema: { tags: ['telematics'], summary: 'the photos a take-photo command brought, as they arrive', params: terminalParams },
+      schema: { tags: ['telematics'], summary: 'the photos a take-photo command brought, as they arrive', params: commandParams },
     },
     async (req) => {
       const terminalId = await scopedTerminal(db, req);
-      const { commandId } = req.params as { commandId: number };
+      const { commandId } = req.params;
       const command = await db
         .selectFrom('terminal_command')
         .select(['kind', 'response', 'created_at'])

@@ -11,6 +11,7 @@ import { callerOf } from '../../platform/auth/authenticate';
 import { NONE } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
 import { AppError, invalid, notFound } from '../../platform/http/errors';
+import { typed } from '../../platform/http/typed';
 import { terminalById } from '../gateway/terminals';
 import {
   CONTROL_COMMAND,
@@ -35,11 +36,10 @@ const MAX_WAIT_MS = 15_000;
 /** Most photos one take-photo command asks for. */
 export const PHOTO_MAX_COUNT = 10;
 
-export const terminalParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 }, commandId: { type: 'integer', minimum: 1, maximum: 2147483647 } },
-};
+const rowId = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
+export const terminalParams = { type: 'object', required: ['id'], properties: { id: rowId } } as const;
+/** A command of a terminal: `/terminal/:id/command/:commandId…`. */
+export const commandParams = { type: 'object', required: ['id', 'commandId'], properties: { id: rowId, commandId: rowId } } as const;
 const waitMs = { type: 'integer', minimum: 0, maximum: MAX_WAIT_MS };
 
 /** Each kind's body; an upgrade has its own route and code (upgradeRoutes.ts). */
@@ -229,15 +229,16 @@ export function commandMessage(kind: Exclude<SimpleKind, 'fence'>, body: Record<
 }
 
 /** The terminal named in the path, if the caller's subtree holds it (else 404, as for any unseen row). */
-export async function scopedTerminal(db: Kysely<DB>, req: FastifyRequest): Promise<number> {
-  const id = (req.params as { id: number }).id;
+export async function scopedTerminal(db: Kysely<DB>, req: FastifyRequest & { params: { id: number } }): Promise<number> {
+  const { id } = req.params;
   const t = await terminalById(db, id);
   if (!t || !pathInSubtree(callerOf(req).orgPath, t.orgPath)) throw notFound();
   return id;
 }
 
 /** `commands` is null when the gateway is disabled: every terminal is then offline. */
-export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, commands: CommandService | null): void {
+export function registerCommandRoutes(fastify: FastifyInstance, db: Kysely<DB>, commands: CommandService | null): void {
+  const app = typed(fastify);
   const base = '/api/vehicle/terminal/:id/command';
   registerCommandPhotosRoute(app, db);
   for (const kind of Object.keys(bodies) as SimpleKind[]) {
@@ -285,15 +286,15 @@ export function registerCommandRoutes(app: FastifyInstance, db: Kysely<DB>, comm
     },
     async (req) => {
       const terminalId = await scopedTerminal(db, req);
-      return commands ? commands.list(terminalId, (req.query as { limit: number }).limit) : [];
+      return commands ? commands.list(terminalId, req.query.limit) : [];
     },
   );
   app.get(
     `${base}/:commandId`,
-    { config: { permission: NONE }, schema: { tags: ['telematics'], summary: 'one command and its answer', params: terminalParams } },
+    { config: { permission: NONE }, schema: { tags: ['telematics'], summary: 'one command and its answer', params: commandParams } },
     async (req) => {
       const terminalId = await scopedTerminal(db, req);
-      const found = await commands?.get(terminalId, (req.params as { commandId: number }).commandId);
+      const found = await commands?.get(terminalId, req.params.commandId);
       if (!found) throw notFound();
       return found;
     },

@@ -17,6 +17,7 @@ import { auditRequest } from '../../platform/audit';
 import { callerOf } from '../../platform/auth/authenticate';
 import type { DB } from '../../platform/db/tables';
 import { AppError, invalid, refNotFound } from '../../platform/http/errors';
+import { typed } from '../../platform/http/typed';
 import { readUpload } from '../../platform/http/upload';
 import { orgUnder, pathUnder } from '../../platform/scope';
 import { terminalById } from '../gateway/terminals';
@@ -46,7 +47,7 @@ const uploadQuery = {
     // Written as BYTE length + GBK: plain version text.
     version: { type: 'string', pattern: '^[0-9A-Za-z._+ -]{1,64}$' },
   },
-};
+} as const;
 
 export interface UpgradePackageView {
   id: number;
@@ -90,7 +91,8 @@ function cleanName(name: string): string {
   return base.replace(/[\u0000-\u001f\u007f]/g, '').slice(-255);
 }
 
-export function registerUpgradeRoutes(app: FastifyInstance, db: Kysely<DB>, commands: CommandService | null): void {
+export function registerUpgradeRoutes(fastify: FastifyInstance, db: Kysely<DB>, commands: CommandService | null): void {
+  const app = typed(fastify);
   app.post(
     '/api/vehicle/upgradePackage',
     {
@@ -103,7 +105,7 @@ export function registerUpgradeRoutes(app: FastifyInstance, db: Kysely<DB>, comm
     },
     async (req, reply) => {
       const caller = callerOf(req);
-      const q = req.query as { upgradeType: number; makerId: string; version: string };
+      const q = req.query;
       const upload = await readUpload(req, {
         maxBytes: MAX_PACKAGE_BYTES,
         extensions: PACKAGE_EXTENSIONS,
@@ -163,7 +165,7 @@ export function registerUpgradeRoutes(app: FastifyInstance, db: Kysely<DB>, comm
     },
     async (req) => {
       const caller = callerOf(req);
-      const id = (req.params as { id: number }).id;
+      const { id } = req.params;
       const pkg = await db
         .selectFrom('upgrade_package')
         .select('id')
@@ -220,7 +222,7 @@ export function registerUpgradeRoutes(app: FastifyInstance, db: Kysely<DB>, comm
     async (req) => {
       const terminalId = await scopedTerminal(db, req);
       const caller = callerOf(req);
-      const { packageId, waitMs } = req.body as { packageId: number; waitMs?: number };
+      const { packageId, waitMs } = req.body;
       const pkg = await db
         .selectFrom('upgrade_package')
         .select(['upgrade_type', 'maker_id', 'version', 'content'])

@@ -28,7 +28,8 @@ interface LiveSocket {
 }
 
 function tokenOf(req: FastifyRequest): string | null {
-  const q = (req.query as { token?: unknown }).token;
+  const { query } = req;
+  const q = query && typeof query === 'object' && 'token' in query ? query.token : undefined;
   if (typeof q === 'string' && q) return q;
   const offered = req.headers['sec-websocket-protocol'];
   if (typeof offered !== 'string') return null;

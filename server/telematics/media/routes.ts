@@ -7,13 +7,16 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FromSchema } from 'json-schema-to-ts';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { callerOf } from '../../platform/auth/authenticate';
 import { NONE } from '../../platform/auth/caller';
 import { idParam } from '../../platform/crud/routeSpec';
 import type { DB } from '../../platform/db/tables';
 import { notFound } from '../../platform/http/errors';
+import { typed } from '../../platform/http/typed';
 import { orgUnder } from '../../platform/scope';
+import { vehicleMediaSchema } from '../../../schemas/kit/media';
 import { MEDIA_TYPES } from '../jt808/codec';
 import { belongsToAlarm, MEDIA_TIME } from './alarmMedia';
 import { MediaStore } from './mediaStore';
@@ -52,15 +55,19 @@ const listQuery = {
   additionalProperties: false,
 } as const;
 
-interface ListQuery {
-  pageIndex: number;
-  pageSize: number;
-  event?: number;
-  channel?: number;
-  type?: (typeof MEDIA_TYPES)[number];
-  begin?: string;
-  end?: string;
-}
+type ListQuery = FromSchema<typeof listQuery>;
+
+const mediaPage = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    data: { type: 'array', items: vehicleMediaSchema },
+    total: { type: 'integer' },
+    totalExact: { type: 'boolean' },
+    pageIndex: { type: 'integer' },
+    pageSize: { type: 'integer' },
+  },
+} as const;
 
 /** The list's conditions on `media m` besides its vehicle, each only when asked. */
 function listFilters(q: ListQuery): RawBuilder<unknown>[] {
@@ -73,7 +80,8 @@ function listFilters(q: ListQuery): RawBuilder<unknown>[] {
   return where;
 }
 
-export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaDir: string): void {
+export function registerMediaRoutes(fastify: FastifyInstance, db: Kysely<DB>, mediaDir: string): void {
+  const app = typed(fastify);
   const store = new MediaStore(db, mediaDir);
   /** A row's file in the store, whole; a row without its file is a fault of the store (logged), answered 404. */
   const storedFile = async (req: FastifyRequest, sha256: string, bytes: number, ids: object): Promise<{ file: string; size: number }> => {
@@ -98,11 +106,12 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
         summary: "a vehicle's uploaded photos, recordings and clips, newest taken first, paged (filter by event, channel, type, time)",
         params: { type: 'object', required: ['id'], properties: { id: idParam } },
         querystring: listQuery,
+        response: { 200: mediaPage },
       },
     },
     async (req) => {
-      const { id } = req.params as { id: number };
-      const q = req.query as ListQuery;
+      const { id } = req.params;
+      const q = req.query;
       const caller = callerOf(req);
       const vehicle = await sql<{
         id: number;
@@ -136,7 +145,7 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
       },
     },
     async (req, reply) => {
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const caller = callerOf(req);
       const r = await sql<{ sha256: string; format: number; bytes: number }>`
         SELECT m.sha256, m.format, m.bytes FROM media m JOIN vehicle v ON v.id = m.vehicle_id
@@ -164,7 +173,7 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
       },
     },
     async (req) => {
-      const { id } = req.params as { id: number };
+      const { id } = req.params;
       const caller = callerOf(req);
       // The alarm's key (terminal id, alarm time, sequence) ties it to the files of its vehicle.
       const alarm = await sql<{ vehicleId: number; type: string; begin: Date; end: Date | null; key: string | null }>`
@@ -220,8 +229,8 @@ export function registerMediaRoutes(app: FastifyInstance, db: Kysely<DB>, mediaD
       },
     },
     async (req, reply) => {
-      const { id } = req.params as { id: number };
-      const { download } = req.query as { download: boolean };
+      const { id } = req.params;
+      const { download } = req.query;
       const caller = callerOf(req);
       const r = await sql<{ sha256: string; name: string; bytes: string | number }>`
         SELECT x.sha256, x.file_name AS name, x.bytes FROM alarm_attachment x JOIN vehicle v ON v.id = x.vehicle_id

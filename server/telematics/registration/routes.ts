@@ -12,6 +12,7 @@ import { callerOf } from '../../platform/auth/authenticate';
 import { NONE } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
 import { AppError } from '../../platform/http/errors';
+import { typed } from '../../platform/http/typed';
 import { auditRequest } from '../../platform/audit';
 import { scopedTerminal, terminalParams } from '../commands/routes';
 import { registrationView, resetRegistration } from '../gateway/registration';
@@ -27,7 +28,8 @@ const LABELS = 'telematics.fields';
 export type DisconnectTerminal = (terminalId: number, reason: string) => boolean | Promise<boolean>;
 
 /** `disconnect` is null when the gateway is disabled (a reset then has no session to drop). */
-export function registerRegistrationRoutes(app: FastifyInstance, db: Kysely<DB>, disconnect: DisconnectTerminal | null): void {
+export function registerRegistrationRoutes(fastify: FastifyInstance, db: Kysely<DB>, disconnect: DisconnectTerminal | null): void {
+  const app = typed(fastify);
   app.get(
     '/api/vehicle/terminal/:id/registration',
     {

@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../platform/auth/authenticate';
 import { AppError, notFound } from '../../platform/http/errors';
+import { typed } from '../../platform/http/typed';
 import { PLAYBACK_SPEEDS, type PlaybackCommand } from './playbacks';
 import type { VideoRouteDeps } from './routes';
 import { MAX_CHANNEL, ticketFor, upstreamFailure, videoVehicle } from './videoVehicle';
@@ -32,7 +33,8 @@ function range(begin: string, end: string | null | undefined): { begin: string; 
   return { begin: new Date(b).toISOString(), end: e === null ? null : new Date(e).toISOString() };
 }
 
-export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDeps): void {
+export function registerPlaybackRoutes(fastify: FastifyInstance, deps: VideoRouteDeps): void {
+  const app = typed(fastify);
   const { db } = deps;
   const mediaOn = () => deps.video !== null && !!deps.resources;
 
@@ -52,7 +54,7 @@ export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDep
       },
     },
     async (req) => {
-      const body = req.body as { vehicleId: number; channel: number; begin: string; end: string };
+      const { body } = req;
       const r = range(body.begin, body.end);
       const v = await videoVehicle(db, callerOf(req), body.vehicleId, deps.isOnline, mediaOn());
       try {
@@ -101,7 +103,7 @@ export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDep
     },
     async (req) => {
       const caller = callerOf(req);
-      const body = req.body as { vehicleId: number; channel: number; begin: string; end?: string; audio?: boolean };
+      const { body } = req;
       const r = range(body.begin, body.end);
       const v = await videoVehicle(db, caller, body.vehicleId, deps.isOnline, mediaOn());
       const playback = { id: crypto.randomBytes(12).toString('base64url'), ...r };
@@ -130,8 +132,8 @@ export function registerPlaybackRoutes(app: FastifyInstance, deps: VideoRouteDep
       },
     },
     async (req) => {
-      const { id } = req.params as { id: string };
-      const body = req.body as { command: PlaybackCommand['kind']; speed?: (typeof PLAYBACK_SPEEDS)[number]; at?: string };
+      const { id } = req.params;
+      const { body } = req;
       let command: PlaybackCommand;
       if (body.command === 'speed') {
         if (body.speed === undefined) throw new AppError(400, 'video.speedMissing');

@@ -20,6 +20,7 @@ import { callerOf } from '../../platform/auth/authenticate';
 import { NONE, PUBLIC } from '../../platform/auth/caller';
 import type { DB } from '../../platform/db/tables';
 import { notFound, unauthorized } from '../../platform/http/errors';
+import { typed } from '../../platform/http/typed';
 import { pathInSubtree } from '../../platform/scope';
 import { vehicleChannelNames } from './channelNames';
 import type { ResourceQuery } from './upstream';
@@ -53,7 +54,15 @@ export interface VideoRouteDeps {
   resources?: ((terminalId: number, q: ResourceQuery) => Promise<VideoResource[]>) | null;
 }
 
-export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRouteDeps): Promise<void> {
+/** The stream's `?ticket=` (a WebSocket route's hooks are not typed by its schema), '' without one. */
+const ticketOf = (query: unknown): string =>
+  query && typeof query === 'object' && 'ticket' in query && typeof query.ticket === 'string' ? query.ticket : '';
+
+/** The stream's `?clock=true` (coerced to a boolean by the querystring's schema). */
+const clockOf = (query: unknown): boolean => Boolean(query && typeof query === 'object' && 'clock' in query && query.clock === true);
+
+export async function registerVideoRoutes(fastify: FastifyInstance, deps: VideoRouteDeps): Promise<void> {
+  const app = typed(fastify);
   const { db } = deps;
   const book = new TicketBook(deps.secret);
   /** The checked ticket of each upgrade request, from its preValidation to its handler. */
@@ -81,7 +90,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
     },
     async (req) => {
       const caller = callerOf(req);
-      const { vehicleId, channel, audio } = req.body as { vehicleId: number; channel: number; audio?: boolean };
+      const { vehicleId, channel, audio } = req.body;
       const v = await videoVehicle(db, caller, vehicleId, deps.isOnline, deps.video !== null);
       return ticketFor(caller, v, { channel, audio }, deps.secret);
     },
@@ -103,7 +112,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       },
     },
     async (req) => {
-      const { vehicleId } = req.query as { vehicleId: number };
+      const { vehicleId } = req.query;
       const v = await db
         .selectFrom('vehicle')
         .innerJoin('organisation', 'organisation.id', 'vehicle.org_id')
@@ -132,7 +141,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
         },
       },
       preValidation: async (req) => {
-        const r = book.check((req.query as { ticket?: string }).ticket ?? '');
+        const r = book.check(ticketOf(req.query));
         if (!r.ok) throw unauthorized(r.reason === 'expired' ? 'video.ticketExpired' : 'video.ticketInvalid');
         claimsOf.set(req, r.claims);
       },
@@ -157,7 +166,7 @@ export async function registerVideoRoutes(app: FastifyInstance, deps: VideoRoute
       let open = true;
       const viewer: Viewer = {
         audio: claims.audio === true,
-        clock: (req.query as { clock?: boolean }).clock === true,
+        clock: clockOf(req.query),
         send: (chunk) => {
           if (!open) return;
           if (socket.bufferedAmount > MAX_BACKLOG) return socket.close(1013, 'viewer too slow');

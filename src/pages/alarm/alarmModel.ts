@@ -1,61 +1,23 @@
 /** The alarm centre's pure parts: which types each page lists, the colour of a level, the unit of a value. */
 
 import type { FormatNumber } from '../../components/charts/numberFormat';
+import { ALARM_META, ALARM_TYPES, type AlarmType } from '../../../schemas/kit/alarmModel';
 import type { AlarmCategory, AlarmRow } from '../../services/alarms';
 
-/** The types a page's type filter offers (the server's alarm model, by category). */
-export const TYPES_BY_CATEGORY: Record<AlarmCategory, readonly string[]> = {
-  ai: ['Fatigue', 'FuelDrain', 'RepeatArrival', 'Skewing', 'FuelCardSuspect'],
-  fence: ['FenceIn', 'FenceOut', 'AreaInOut', 'RouteInOut'],
-  obd: ['Fault', 'ObdAlarm', 'MaintenanceDue', 'MaintenanceOverdue'],
-  safety: [
-    'ForwardCollision',
-    'LaneDeparture',
-    'HeadwayClose',
-    'PedestrianCollision',
-    'FrequentLaneChange',
-    'RoadSignExceeded',
-    'Obstacle',
-    'DriverFatigue',
-    'PhoneCall',
-    'Smoking',
-    'Distraction',
-    'DriverAbnormal',
-    'CameraBlocked',
-    'SeatbeltOff',
-    'HandsOff',
-    'TyreAlarm',
-    'BlindSpot',
-  ],
-  terminal: [
-    'FireOn',
-    'Low',
-    'Crash',
-    'Trail',
-    'PullOut',
-    'Insert',
-    'Idle',
-    'OfflineLongTime',
-    'StopLongTime',
-    'OverSpeed',
-    'Sos',
-    'DangerWarning',
-    'GnssFault',
-    'GnssAntenna',
-    'DeviceFault',
-    'OverSpeedWarning',
-    'IllegalDriving',
-    'TyrePressure',
-    'BlindZone',
-    'RouteTime',
-    'VssFault',
-    'Stolen',
-    'IllegalDoorOpen',
-  ],
+/** A category's types, in the model's order. */
+const ofCategory = (category: AlarmCategory): readonly AlarmType[] => ALARM_TYPES.filter((ty) => ALARM_META[ty].category === category);
+
+/** The types a page's type filter offers: the server's alarm model (schemas/kit/alarmModel.ts), by category. */
+export const TYPES_BY_CATEGORY: Record<AlarmCategory, readonly AlarmType[]> = {
+  ai: ofCategory('ai'),
+  fence: ofCategory('fence'),
+  obd: ofCategory('obd'),
+  safety: ofCategory('safety'),
+  terminal: ofCategory('terminal'),
 };
 
 export const typesOf = (category: AlarmCategory | null): readonly string[] =>
-  category ? TYPES_BY_CATEGORY[category] : (Object.values(TYPES_BY_CATEGORY) as string[][]).flat();
+  category ? TYPES_BY_CATEGORY[category] : Object.values(TYPES_BY_CATEGORY).flat();
 
 export const LEVEL_COLOURS: Record<string, string> = { low: 'blue', medium: 'gold', high: 'orange', critical: 'red' };
 

@@ -30,12 +30,4 @@ export const ANSWER_SCHEMA_GAPS: readonly string[] = [
   'GET /api/passport/member/:id/signin/:app',
   'PUT /api/passport/app-member/:id',
   'POST /api/passport/member/:id/simulate-login',
-  'POST /api/vehicle/tools/jt808/decode',
-  'GET /api/vehicle/vehicle/:id/media',
-  'DELETE /api/vehicle/vehicleFence/deleteRel/:id',
-  'GET /api/vehicle/district/tree/options',
-  'GET /api/vehicle/district/name/:code',
-  'PUT /api/vehicle/fence/:id/boundary',
-  'POST /api/vehicle/fence/options',
-  'DELETE /api/vehicle/subscription/:id',
 ];
