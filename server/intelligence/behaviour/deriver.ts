@@ -307,25 +307,19 @@ async function rebuildDays(
     recordsOf[i] = timeSlice(held.obdRecords, x.lo, x.hi);
   });
   const spans = items.map((x) => ({ vehicleId: x.w.vehicle.vehicleId, from: x.lo, to: x.hi }));
-  // The days' trips and current alarms in one statement (a round trip less per pass): a trip's row
-  // has no type; each kind comes in its own order.
-  const read = await sql<(AlarmRow & { e: null }) | { ord: number; type: null; b: number; e: number }>`
-    WITH w AS (SELECT * FROM ${rangesTable(spans)})
-    SELECT * FROM (
-      SELECT w.ord, NULL::text AS type, NULL::text AS subject, NULL::text AS level, NULL::jsonb AS detail, NULL::float8 AS latitude,
-             NULL::float8 AS longitude, (extract(epoch FROM t.begin_time) * 1000)::float8 AS b, (extract(epoch FROM t.end_time) * 1000)::float8 AS e,
-             NULL::bool AS begins_today, NULL::bool AS fired_today
-      FROM w JOIN trip t ON t.vehicle_id = w.vehicle_id AND t.begin_time < w.hi AND t.end_time >= w.lo
-      UNION ALL
-      SELECT w.ord, a.type, a.subject, a.level, a.detail, a.latitude, a.longitude, (extract(epoch FROM a.begin_time) * 1000)::float8, NULL,
-             a.begin_time >= w.lo, a.fired_at >= w.lo AND a.fired_at < w.hi
-      FROM w JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time >= w.lo) AND a.state = 'current'
-    ) r ORDER BY r.type IS NOT NULL, r.ord, r.b, r.type, r.subject`.execute(trx);
+  const trips = await sql<{ ord: number; b: number; e: number }>`
+    SELECT w.ord, (extract(epoch FROM t.begin_time) * 1000)::float8 AS b, (extract(epoch FROM t.end_time) * 1000)::float8 AS e
+    FROM ${rangesTable(spans)} JOIN trip t ON t.vehicle_id = w.vehicle_id AND t.begin_time < w.hi AND t.end_time >= w.lo
+    ORDER BY w.ord, t.begin_time`.execute(trx);
+  const alarms = await sql<AlarmRow>`
+    SELECT w.ord, a.type, a.subject, a.level, a.detail, a.latitude, a.longitude,
+           (extract(epoch FROM a.begin_time) * 1000)::float8 AS b, a.begin_time >= w.lo AS begins_today, a.fired_at >= w.lo AND a.fired_at < w.hi AS fired_today
+    FROM ${rangesTable(spans)} JOIN alarm a ON a.vehicle_id = w.vehicle_id AND a.begin_time < w.hi AND (a.end_time IS NULL OR a.end_time >= w.lo) AND a.state = 'current'
+    ORDER BY w.ord, a.begin_time, a.type, a.subject`.execute(trx);
   const tripsOf = items.map((): TripSpan[] => []);
+  for (const t of trips.rows) tripsOf[Number(t.ord) - 1].push({ begin: Number(t.b), end: Number(t.e) });
   const alarmsOf = items.map((): AlarmRow[] => []);
-  for (const r of read.rows)
-    if (r.type === null) tripsOf[Number(r.ord) - 1].push({ begin: Number(r.b), end: Number(r.e) });
-    else alarmsOf[Number(r.ord) - 1].push(r);
+  for (const a of alarms.rows) alarmsOf[Number(a.ord) - 1].push(a);
   const behaviour: Array<Insertable<BehaviourDayTable>> = [];
   const health: Array<Insertable<HealthDayTable>> = [];
   const events: Array<Insertable<BehaviourEventTable>> = [];
