@@ -22,9 +22,9 @@ import {
   type VehicleContext,
   type VehicleRange,
 } from './deriver';
-import { loadVehicleContexts, loadWindows } from './windowLoad';
+import { contextsOf, loadVehicleContexts, loadWindows, vehicleContextRows, type ContextRow } from './windowLoad';
 import { dayStart, localDay } from './localDay';
-import { judgedFromSql, SettingsCache, type DerivePass } from './settingsCache';
+import { judgedFromSql, SettingsCache, settingVersionColumns, type DerivePass, type SettingVersions } from './settingsCache';
 import { DEFAULT_HELD_LIMITS, heldFrom, HeldWindows, newestOf, type HeldLimits, type HeldWindow } from './heldWindows';
 
 /** What a store commit tells the pipeline: per vehicle, the device times it stored. */
@@ -414,10 +414,12 @@ export class DerivationPipeline {
     // The marks committed by now; later ones stay for the next pass (this one may not read their reports).
     // With the snapshot they were taken in: what it sees was judged by this pass's settings or older (newlyDecided.ts).
     const marks = (
-      await sql<{ vehicle_id: number; f: Date; t: Date; snapshot: string }>`
-      WITH taken AS (DELETE FROM derive_mark WHERE vehicle_id = ANY(${vehicleIds}::int[]) RETURNING vehicle_id, pending_from, pending_to)
-      SELECT vehicle_id, min(pending_from) AS f, max(pending_to) AS t, pg_current_snapshot()::text AS snapshot
-      FROM taken GROUP BY vehicle_id ORDER BY vehicle_id`.execute(trx)
+      await sql<{ vehicle_id: number; f: Date; t: Date; snapshot: string } & SettingVersions & ContextRow>`
+      WITH taken AS (DELETE FROM derive_mark WHERE vehicle_id = ANY(${vehicleIds}::int[]) RETURNING vehicle_id, pending_from, pending_to),
+        m AS (SELECT vehicle_id, min(pending_from) AS f, max(pending_to) AS t FROM taken GROUP BY vehicle_id),
+        c AS (${vehicleContextRows(sql`ARRAY(SELECT vehicle_id FROM m)`)})
+      SELECT m.*, c.*, pg_current_snapshot()::text AS snapshot, ${settingVersionColumns}
+      FROM m JOIN c ON c.id = m.vehicle_id ORDER BY m.vehicle_id`.execute(trx)
     ).rows;
     const work = marks.flatMap((mark): PassWork[] => {
       const state = states.get(mark.vehicle_id);
@@ -436,7 +438,8 @@ export class DerivationPipeline {
         },
       ];
     });
-    return this.rebuildIn(trx, work, committed);
+    // The settings' versions and the vehicles came with the marks (two round trips less; a vehicle gone has no row).
+    return this.rebuildIn(trx, work, committed, { versions: marks[0], contexts: contextsOf(marks, this.opts.timeZone) });
   }
 
   /**
@@ -551,15 +554,22 @@ export class DerivationPipeline {
     return { windows, read, heldOf };
   }
 
-  private async rebuildIn(trx: Kysely<DB>, work: readonly PassWork[], committed: Array<() => void>): Promise<ToHold[]> {
+  private async rebuildIn(
+    trx: Kysely<DB>,
+    work: readonly PassWork[],
+    committed: Array<() => void>,
+    known?: { versions: SettingVersions; contexts: Map<number, VehicleContext> },
+  ): Promise<ToHold[]> {
     if (!work.length) return [];
     let t = performance.now();
-    const lookups = await this.settings.forPass(trx);
-    const contexts = await loadVehicleContexts(
-      trx,
-      work.map((w) => w.vehicleId),
-      this.opts.timeZone,
-    );
+    const lookups = await this.settings.forPass(trx, known?.versions);
+    const contexts =
+      known?.contexts ??
+      (await loadVehicleContexts(
+        trx,
+        work.map((w) => w.vehicleId),
+        this.opts.timeZone,
+      ));
     const alarmSettings = this.settings.alarmSettings;
     const held: HeldWrite[] = [];
     const pass: DerivePass = {

@@ -107,14 +107,20 @@ export const judgedFromSql = (alarmSettings: string | undefined): RawBuilder<str
 const ALARM_SETTINGS = ['policy', 'fence', 'vehicle_fence', 'organisation'];
 
 /**
- * The versions of the tables the lookups read, as one value that grows with every change; and
- * those of the alarms' settings alone.
+ * The versions of the tables the lookups read, as one value that grows with every change (`v`); and
+ * those of the alarms' settings alone (`a`): columns a pass's first statement reads beside its own.
  */
-async function versionOf(db: Kysely<DB>): Promise<{ all: string; alarms: string }> {
-  const r = await sql<{ v: string | null; a: string | null }>`
-    SELECT sum(version)::text AS v, sum(version) FILTER (WHERE table_name = ANY(${ALARM_SETTINGS}::text[]))::text AS a
-    FROM derive_setting_version`.execute(db);
-  return { all: r.rows[0]?.v ?? '0', alarms: r.rows[0]?.a ?? '0' };
+export const settingVersionColumns = sql`(SELECT sum(version)::text FROM derive_setting_version) AS v,
+  (SELECT sum(version)::text FROM derive_setting_version WHERE table_name = ANY(${ALARM_SETTINGS}::text[])) AS a`;
+
+/** The versions as read (null: no table changed yet). */
+export interface SettingVersions {
+  v: string | null;
+  a: string | null;
+}
+
+async function versionOf(db: Kysely<DB>): Promise<SettingVersions> {
+  return (await sql<SettingVersions>`SELECT ${settingVersionColumns}`.execute(db)).rows[0];
 }
 
 export class SettingsCache {
@@ -126,10 +132,14 @@ export class SettingsCache {
   /** The alarms' settings as the last pass read them (`derive_state.alarm_settings`: newlyDecided.ts). */
   alarmSettings = '0';
 
-  /** At the start of a pass, in its transaction: the lookups, emptied first if a table changed since the last pass. */
-  async forPass(db: Kysely<DB>): Promise<DeriveLookups> {
-    const { all: version, alarms } = await versionOf(db);
-    this.alarmSettings = alarms;
+  /**
+   * At the start of a pass, in its transaction: the lookups, emptied first if a table changed since
+   * the last pass. `read`: the versions as the pass's first statement read them (else read here).
+   */
+  async forPass(db: Kysely<DB>, read?: SettingVersions): Promise<DeriveLookups> {
+    const versions = read ?? (await versionOf(db));
+    const version = versions.v ?? '0';
+    this.alarmSettings = versions.a ?? '0';
     if (version !== this.version || this.memo.size > MAX_ENTRIES) {
       if (this.version !== null) this.invalidations++;
       this.memo = new Memo();

@@ -3,7 +3,7 @@
  * OBD records in device-time order, and the positions just outside the window.
  */
 
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../platform/db/tables';
 import {
   boundOf,
@@ -45,7 +45,7 @@ export const toPosition = (r: PositionRow): DerivePosition => ({
   extras: r.extras,
 });
 
-interface ContextRow {
+export interface ContextRow {
   id: number;
   org_id: number;
   path: string;
@@ -67,22 +67,27 @@ const contextOf = (v: ContextRow, timeZone: string): VehicleContext => ({
   timeZone,
 });
 
-/** The vehicles with their organisations and the trip settings of the nearest organisation that has some; vehicles gone are absent. */
-export async function loadVehicleContexts(
-  db: Kysely<DB>,
-  vehicleIds: readonly number[],
-  timeZone: string,
-): Promise<Map<number, VehicleContext>> {
-  if (!vehicleIds.length) return new Map();
-  const r = await sql<ContextRow>`
+/** The rows of the vehicles in `ids` (an int[]) with their organisations and the trip settings of the nearest organisation that has some; vehicles gone are absent. */
+export const vehicleContextRows = (ids: RawBuilder<unknown>) => sql`
     SELECT v.id, v.org_id, o.path, v.licence, v.tank_capacity, v.fuel_type_id, s.stop_minutes, s.region
     FROM vehicle v JOIN organisation o ON o.id = v.org_id
     LEFT JOIN LATERAL (
       SELECT ts.stop_minutes, ts.region FROM trip_setting ts JOIN organisation a ON a.id = ts.org_id
       WHERE ${pathUnder('o.path', sql.ref('a.path'))} ORDER BY length(a.path) DESC LIMIT 1
     ) s ON true
-    WHERE v.id = ANY(${[...vehicleIds]}::int[])`.execute(db);
-  return new Map(r.rows.map((v) => [v.id, contextOf(v, timeZone)]));
+    WHERE v.id = ANY(${ids})`;
+
+export const contextsOf = (rows: readonly ContextRow[], timeZone: string): Map<number, VehicleContext> =>
+  new Map(rows.map((v) => [v.id, contextOf(v, timeZone)]));
+
+/** The vehicles with their organisations and trip settings (vehicleContextRows); vehicles gone are absent. */
+export async function loadVehicleContexts(
+  db: Kysely<DB>,
+  vehicleIds: readonly number[],
+  timeZone: string,
+): Promise<Map<number, VehicleContext>> {
+  if (!vehicleIds.length) return new Map();
+  return contextsOf((await sql<ContextRow>`${vehicleContextRows(sql`${[...vehicleIds]}::int[]`)}`.execute(db)).rows, timeZone);
 }
 
 /** The vehicle with its organisation and the trip settings of the nearest organisation that has some; null when it is gone. */
