@@ -28,6 +28,7 @@ import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Downlink } from '../commands/service';
 import type { Dispatched, SessionEnded, SessionOpened, TerminalResponse } from '../gateway/host';
 import type { Jt808Gateway } from '../gateway/server';
+import { serveHeldTerminals } from './heldTerminals';
 import type { Jt808BodyInput } from '../jt808/codec';
 
 /** Bytes above this go by their SHA-256 (NATS's default message limit is 1 MB). */
@@ -87,7 +88,6 @@ export function serveDownlink(
   bytesBy: BytesBySha256 = noStoredBytes,
   prefix = DOWNLINK_PREFIX,
 ): () => void {
-  const subs = new Map<number, Subscription>();
   const reply = async (terminalId: number, req: Request): Promise<Reply> => {
     if (req.op === 'send') {
       try {
@@ -103,29 +103,12 @@ export function serveDownlink(
     if (req.op === 'takeover') return { mayTakeOver: await gateway.yieldsTo(terminalId, req.remoteAddress) };
     return { online: gateway.isOnline(terminalId) };
   };
-  const online = (terminalId: number) => {
-    subs.get(terminalId)?.unsubscribe();
-    subs.set(
-      terminalId,
-      nc.subscribe(`${prefix}.downlink.${terminalId}`, {
-        callback: (err, msg) => {
-          if (err) return;
-          // A malformed request gets no answer: the sender times out.
-          let req: Request;
-          try {
-            req = msg.json<Request>();
-          } catch {
-            return;
-          }
-          void reply(terminalId, req).then((r) => msg.respond(JSON.stringify(r)));
-        },
-      }),
-    );
-  };
-  const offline = (terminalId: number) => {
-    subs.get(terminalId)?.unsubscribe();
-    subs.delete(terminalId);
-  };
+  const stopServing = serveHeldTerminals<Request>(
+    nc,
+    gateway,
+    (terminalId) => `${prefix}.downlink.${terminalId}`,
+    (terminalId, req, msg) => void reply(terminalId, req).then((r) => msg.respond(JSON.stringify(r))),
+  );
   // Logins here close older sessions of the same terminal in the other workers, and theirs ours.
   const opened = (o: SessionOpened) => nc.publish(`${prefix}.session.opened`, JSON.stringify(o));
   const others = nc.subscribe(`${prefix}.session.opened`, {
@@ -158,21 +141,16 @@ export function serveDownlink(
   };
   const response = (r: TerminalResponse) => nc.publish(`${prefix}.downlink.responses`, JSON.stringify(r));
   const ended = (e: SessionEnded) => nc.publish(`${prefix}.downlink.ended`, JSON.stringify(e));
-  gateway.on('online', online);
-  gateway.on('offline', offline);
   gateway.on('sessionOpened', opened);
   gateway.on('response', response);
   gateway.on('sessionEnded', ended);
   return () => {
-    gateway.off('online', online);
-    gateway.off('offline', offline);
+    stopServing();
     gateway.off('sessionOpened', opened);
     gateway.off('response', response);
     gateway.off('sessionEnded', ended);
     others.unsubscribe();
     gateway.peers = undefined;
-    for (const s of subs.values()) s.unsubscribe();
-    subs.clear();
   };
 }
 

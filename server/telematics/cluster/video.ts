@@ -20,6 +20,7 @@ import type { Jt808Gateway } from '../gateway/server';
 import type { ChannelKey, Viewer } from '../video/liveChannels';
 import type { PlaybackCommand, PlaybackRange } from '../video/playbacks';
 import type { VideoSource } from '../video/source';
+import { serveHeldTerminals } from './heldTerminals';
 import { DOWNLINK_PREFIX } from './downlink';
 
 type Request =
@@ -53,7 +54,6 @@ export function serveVideo(
 ): () => void {
   const prefix = opts.prefix ?? DOWNLINK_PREFIX;
   const lapse = opts.aliveEveryMs ? 3 * opts.aliveEveryMs : ALIVE_LAPSE_MS;
-  const subs = new Map<number, Subscription>();
   const remotes = new Map<string, Remote>();
   const controls = new Map<string, Subscription>();
 
@@ -114,30 +114,16 @@ export function serveVideo(
     };
   };
 
-  const online = (terminalId: number) => {
-    subs.get(terminalId)?.unsubscribe();
-    subs.set(
-      terminalId,
-      nc.subscribe(`${prefix}.video.${terminalId}`, {
-        callback: (err, msg) => {
-          if (err) return;
-          let req: Request;
-          try {
-            req = msg.json<Request>();
-          } catch {
-            return;
-          }
-          // Answered first: the viewer's process then knows a holder took it, whatever follows.
-          msg.respond(JSON.stringify({ ok: true }));
-          open(terminalId, req);
-        },
-      }),
-    );
-  };
-  const offline = (terminalId: number) => {
-    subs.get(terminalId)?.unsubscribe();
-    subs.delete(terminalId);
-  };
+  const stopServing = serveHeldTerminals<Request>(
+    nc,
+    gateway,
+    (terminalId) => `${prefix}.video.${terminalId}`,
+    (terminalId, req, msg) => {
+      // Answered first: the viewer's process then knows a holder took it, whatever follows.
+      msg.respond(JSON.stringify({ ok: true }));
+      open(terminalId, req);
+    },
+  );
   const leaves = nc.subscribe(`${prefix}.video.leave`, {
     callback: (err, msg) => {
       if (!err) drop(msg.string(), null);
@@ -164,16 +150,11 @@ export function serveVideo(
     for (const [id, r] of remotes) if (r.seen < before) drop(id, null);
   }, opts.aliveEveryMs ?? ALIVE_EVERY_MS);
   sweep.unref();
-  gateway.on('online', online);
-  gateway.on('offline', offline);
   return () => {
-    gateway.off('online', online);
-    gateway.off('offline', offline);
+    stopServing();
     clearInterval(sweep);
     leaves.unsubscribe();
     alive.unsubscribe();
-    for (const s of subs.values()) s.unsubscribe();
-    subs.clear();
     for (const id of [...remotes.keys()]) drop(id, 'server stopping');
   };
 }
