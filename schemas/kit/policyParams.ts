@@ -5,6 +5,8 @@
  * long; Idle, OfflineLongTime, StopLongTime: how long; Low: volts).
  */
 
+import { SPEC_ALARM_TYPES } from './alarmModel';
+
 const int = (minimum: number, maximum: number, def: number, title: string) => ({ type: 'integer', minimum, maximum, default: def, title });
 
 /** Types with parameters of their own, and those parameters. */
@@ -33,25 +35,7 @@ export function policyParamsFormSchema(type: string): Record<string, unknown> | 
 }
 
 /** Every alarm type a policy may name (the policy schema's enum). */
-export const POLICY_ALARM_TYPES = [
-  'FireOn',
-  'Low',
-  'Fault',
-  'Crash',
-  'Trail',
-  'PullOut',
-  'Insert',
-  'Idle',
-  'OfflineLongTime',
-  'StopLongTime',
-  'OverSpeed',
-  'Fatigue',
-  'FenceIn',
-  'FenceOut',
-  'FuelDrain',
-  'RepeatArrival',
-  'Skewing',
-] as const;
+export const POLICY_ALARM_TYPES = [...SPEC_ALARM_TYPES, 'Fatigue', 'FenceIn', 'FenceOut', 'FuelDrain', 'RepeatArrival', 'Skewing'] as const;
 
 /** `{alarmType, params}`: exactly one branch matches, by alarm type. */
 export const POLICY_PARAMS_SCHEMA = {
