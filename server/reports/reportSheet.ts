@@ -92,6 +92,14 @@ export function requestSheetContext(req: FastifyRequest, reply: FastifyReply): S
   return { caller: callerOf(req), language: requestLanguage(req), zone: requestTimeZone(req), progress: trackRequest(req, reply, 'write') };
 }
 
+/** The body's `criteria.begin` and `.end` when it has them (the route's schema checked the body; its type is the route's). */
+function rangeOf(body: unknown): { begin: string; end: string } | null {
+  const c = body && typeof body === 'object' && 'criteria' in body ? body.criteria : null;
+  return c && typeof c === 'object' && 'begin' in c && 'end' in c && typeof c.begin === 'string' && typeof c.end === 'string'
+    ? { begin: c.begin, end: c.end }
+    : null;
+}
+
 /**
  * Answers a report's xlsx made for the request's caller (its progress under the caller's id, rows
  * written of all; stopped once the member cancels or the client goes away), named by its title and
@@ -99,8 +107,8 @@ export function requestSheetContext(req: FastifyRequest, reply: FastifyReply): S
  */
 export async function sendReportSheet(req: FastifyRequest, reply: FastifyReply, make: SheetMaker): Promise<FastifyReply> {
   const { title, buffer } = await make(requestSheetContext(req, reply), req.body);
-  const { criteria } = (req.body ?? {}) as { criteria?: { begin?: string; end?: string } };
-  const name = criteria?.begin ? `${title} ${criteria.begin}_${criteria.end}` : title;
+  const range = rangeOf(req.body);
+  const name = range ? `${title} ${range.begin}_${range.end}` : title;
   return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(name)).send(buffer);
 }
 

@@ -59,7 +59,8 @@ describe.each(BACKENDS)('the daily driving report over a derived day on %s', (ba
       payload: { criteria: { begin: DAY, end: DAY } },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toContain('Daily%20driving%20report');
+    // Named by the report and its range.
+    expect(res.headers['content-disposition']).toContain(`Daily%20driving%20report%20${DAY}_${DAY}`);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
