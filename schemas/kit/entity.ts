@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { NORMALISERS, type Normaliser } from './vehicleCodes';
 
 /**
@@ -404,6 +405,7 @@ export const pageResponseSchema = (item: Record<string, unknown>) => ({
 /** One choice of a select, as an entity's options route answers it (the label may be an optional field, so null). */
 export const optionItemSchema = {
   type: 'object',
+  additionalProperties: false,
   required: ['value', 'label'],
   properties: {
     value: { type: 'integer', description: 'the row id' },
@@ -414,6 +416,8 @@ export const optionItemSchema = {
     },
   },
 } as const;
+
+export type OptionItem = FromSchema<typeof optionItemSchema>;
 
 /** The path of the tenant an organisation path belongs to: its first two levels (`/1/2/3/` → `/1/2/`). */
 export function tenantPath(orgPath: string): string {

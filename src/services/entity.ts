@@ -1,5 +1,5 @@
 import { NONE } from '../../schemas/kit/authority';
-import { permissionOf, type EntitySchema, type Operation, type Page } from '../../schemas/kit/entity';
+import { permissionOf, type EntitySchema, type Operation, type OptionItem, type Page } from '../../schemas/kit/entity';
 import { call, type Call } from './http/call';
 
 /** A row of an entity's list, as its query answers it. */
@@ -10,12 +10,8 @@ export interface ListOrder {
   direction: 'ASC' | 'DESC';
 }
 
-export interface Option {
-  value: number;
-  label: string;
-  /** What tells two rows of one label apart (a driver's mobile), where the entity names one. */
-  detail?: string | null;
-}
+/** One choice of a select (`…/options`): the label may be null where it is an optional field. */
+export type Option = OptionItem;
 
 export interface OrgNode {
   value: number;

@@ -1,6 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { FromSchema } from 'json-schema-to-ts';
-import { KEYWORD_SEPARATOR, type optionItemSchema, type Page } from '../../../schemas/kit/entity';
+import { KEYWORD_SEPARATOR, type OptionItem, type Page } from '../../../schemas/kit/entity';
 import { countUpTo, offsetOf, pageOf, sortOf, type Direction, type PageOrder } from '../paging';
 import type { Caller } from '../auth/caller';
 import type { EntityModel, FilterTarget } from './model';
@@ -142,8 +141,6 @@ export async function getOne(db: Kysely<DB>, m: EntityModel, caller: Caller, id:
   const r = await sql<Row>`SELECT ${selectList(m)} FROM ${fromClause(m)} WHERE t.id = ${id} AND ${scopeCondition(m, caller)}`.execute(db);
   return r.rows[0] && compact(r.rows[0]);
 }
-
-export type OptionItem = FromSchema<typeof optionItemSchema>;
 
 /** `{value, label}` pairs for selects; `q` narrows by label, `unused` to rows nothing uses (unusedBy.ts), at most `limit` rows. */
 export async function options(

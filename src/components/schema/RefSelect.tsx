@@ -29,6 +29,12 @@ interface RefSelectCommon {
 
 const SEARCH_DELAY_MS = 300;
 
+/** What a choice reads as: its label (a row without one, its id), with its detail where it has one. */
+const optionText = (o: Option): string => {
+  const label = o.label ?? `#${o.value}`;
+  return o.detail ? `${label}（${o.detail}）` : label;
+};
+
 /**
  * A relation's input: a searchable select over the referenced entity's `options` route, loaded when
  * it first opens and again, filtered on the server, as the person types.
@@ -76,7 +82,7 @@ export default function RefSelect(props: RefSelectProps) {
       value={value ?? undefined}
       onChange={(v) => onChange?.(v ?? (multiple ? [] : null))}
       // Rows of one label (three drivers named 刘明) are told apart by their detail.
-      options={options.map((o) => ({ value: o.value, label: o.detail ? `${o.label}（${o.detail}）` : o.label }))}
+      options={options.map((o) => ({ value: o.value, label: optionText(o) }))}
       placeholder={placeholder}
       loading={loading}
       notFoundContent={loading ? <Spin size="small" /> : undefined}
@@ -90,7 +96,7 @@ export default function RefSelect(props: RefSelectProps) {
         clearTimeout(timer.current);
         // Until the server answers, only what already matches stays: Enter never picks a stale match.
         const typed = q.trim();
-        const matches = (o: Option) => `${o.label}${o.detail ?? ''}`.includes(typed);
+        const matches = (o: Option) => `${o.label ?? ''}${o.detail ?? ''}`.includes(typed);
         // The current values stay (last) so the field keeps their labels; Enter takes the first match.
         setOptions((prev) => [...prev.filter(matches), ...prev.filter((o) => chosen(o) && !matches(o))]);
         timer.current = setTimeout(() => load(q.trim()), SEARCH_DELAY_MS);
