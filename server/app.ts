@@ -126,6 +126,13 @@ declare module 'fastify' {
 }
 
 /** A route's response schemas (Fastify types them unknown) include a success status. */
+/** `GET /api/health`: the server answers and its database does. */
+const HEALTH_ANSWER = {
+  type: 'object',
+  required: ['status', 'database', 'version'],
+  properties: { status: { const: 'ok' }, database: { enum: ['pglite', 'postgres'] }, version: { type: 'string' } },
+} as const;
+
 const answersDescribed = (response: unknown) =>
   typeof response === 'object' && response !== null && Object.keys(response).some((status) => /^2/.test(status));
 
@@ -230,7 +237,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installAuthentication(app, sessionDeps);
   if (opts.metrics) registerMetrics(app, opts.metrics, opts.metricsAccess ?? parseMetricsAccess(undefined, undefined));
 
-  app.get('/api/health', { config: { permission: PUBLIC }, schema: { tags: ['system'] } }, async () => {
+  app.get('/api/health', { config: { permission: PUBLIC }, schema: { tags: ['system'], response: { 200: HEALTH_ANSWER } } }, async () => {
     await db.selectFrom('schema_migration').select('name').limit(1).execute();
     return { status: 'ok', database: database.kind, version: VERSION };
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { translator } from '../../schemas/kit/catalogue';
+import { sessionAnswerSchema, type SessionAnswer } from '../../schemas/kit/loginSchema';
 import { accountRefusal, orgStatusInTree } from '../platform/auth/accountState';
 import { callerOf } from '../platform/auth/authenticate';
 import { NONE } from '../platform/auth/caller';
@@ -24,8 +25,13 @@ export function registerImpersonationRoutes(fastify: FastifyInstance, deps: Pass
 
   app.post('/api/passport/member/:id/simulate-login', {
     config: { permission: 'member-simulate', personOnly: true },
-    schema: { tags: ['member'], summary: 'Simulate login as a member of the caller subtree', params: idParams },
-    handler: async (req) => {
+    schema: {
+      tags: ['member'],
+      summary: 'Simulate login as a member of the caller subtree',
+      params: idParams,
+      response: { 200: sessionAnswerSchema },
+    },
+    handler: async (req): Promise<SessionAnswer> => {
       const caller = callerOf(req);
       const target = await membersInScope(db, caller)
         .select(['m.id', 'm.status', 'm.expire_date'])

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { passwordViolations } from '../../schemas/kit/password';
 import { changePasswordBodySchema } from '../../schemas/kit/passportSchemas';
-import { loginBodySchema } from '../../schemas/kit/loginSchema';
+import { loginAnswerSchema, loginBodySchema, type SessionAnswer, type WeakPasswordAnswer } from '../../schemas/kit/loginSchema';
 import { translator } from '../../schemas/kit/catalogue';
 import { accountRefusal, orgStatusInTree } from '../platform/auth/accountState';
 import { callerOf } from '../platform/auth/authenticate';
@@ -28,8 +28,13 @@ export function registerLoginRoutes(fastify: FastifyInstance, deps: PassportDeps
 
   app.post('/api/login', {
     config: { permission: PUBLIC, labels: 'login.fields', rateLimit: { max: 60, timeWindow: '1 minute' } },
-    schema: { tags: ['passport'], summary: 'Log in (SPEC §7): {success, message, object}', body: loginBodySchema },
-    handler: async (req) => {
+    schema: {
+      tags: ['passport'],
+      summary: 'Log in (SPEC §7): {success, message, object}',
+      body: loginBodySchema,
+      response: { 200: loginAnswerSchema },
+    },
+    handler: async (req): Promise<SessionAnswer | WeakPasswordAnswer> => {
       const body = req.body;
       const application = body.application ?? 'obd-web';
       const ip = req.ip;

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { SessionObject } from '../../schemas/kit/loginSchema';
 import type { DB } from '../platform/db/tables';
 
 /**
  * The `object` of a login (SPEC §3) plus what the console keeps of the session (§3, §4): member
  * summary and the organisation's branding, taken from the nearest organisation up the tree that sets it.
  */
-export async function sessionObject(db: Kysely<DB>, memberId: number, token: string) {
+export async function sessionObject(db: Kysely<DB>, memberId: number, token: string): Promise<SessionObject> {
   const m = await db
     .selectFrom('member as m')
     .innerJoin('organisation as o', 'o.id', 'm.org_id')

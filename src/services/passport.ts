@@ -1,38 +1,17 @@
 import type { RoleMisassignment } from '../../schemas/kit/roleMisassignment';
 import type { ResourceItem } from '../../schemas/kit/resourceItem';
 import type { Member as MemberEntity, Organisation, Role as RoleEntity } from '../../schemas/generated/types';
+import type { SessionAnswer, SessionObject, WeakPasswordAnswer } from '../../schemas/kit/loginSchema';
 import { call } from './http/call';
 
 /** The console's calls of SPEC.md §7 to the passport service (base address added by the request config). */
 
-export interface LoginObject {
-  token: string;
-  uid: string;
-  name: string;
-  memberType: string;
-  id: number;
-  branch: string;
-  firstSign: boolean;
-  memberId?: number;
-  memberName?: string;
-  orgType?: string | null;
-  title?: string | null;
-  logo?: string | null;
-  themeColor?: string | null;
-}
+/** A session's `object` (SPEC §3), as the login and the simulated login answer it. */
+export type LoginObject = SessionObject;
 
-export interface LoginAnswer {
-  success: true;
-  message: string;
-  object: LoginObject;
-}
+export type LoginAnswer = SessionAnswer;
 
-export interface WeakPasswordAnswer {
-  success: false;
-  code: 'weakPassword';
-  message: string;
-  object: { weakPassword: true; token: string; uid: string };
-}
+export type { WeakPasswordAnswer };
 
 export interface MessageAnswer {
   success: boolean;
@@ -73,14 +52,7 @@ export const changePassword = (body: { oldPassword: string; newPassword: string;
 export const authorizedResources = (application: string = APPLICATION) =>
   call<ResourceItem[]>(`/passport/resource/authorized/${application}`, { method: 'GET', skipErrorHandler: true });
 
-export interface SimulateLoginAnswer {
-  success: boolean;
-  message: string;
-  object: Omit<LoginObject, 'memberId' | 'memberName' | 'orgType'>;
-}
-
-export const simulateLogin = (memberId: number) =>
-  call<SimulateLoginAnswer>(`/passport/member/${memberId}/simulate-login`, { method: 'POST' });
+export const simulateLogin = (memberId: number) => call<SessionAnswer>(`/passport/member/${memberId}/simulate-login`, { method: 'POST' });
 
 export const simulateLogout = () => call<MessageAnswer>('/passport/member/simulate-logout', { method: 'POST' });
 

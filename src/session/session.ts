@@ -4,10 +4,13 @@ import type { LoginObject } from '../services/passport';
  * The signed-in session kept in browser storage (SPEC.md §3), deliberately without the password:
  * only the login name is remembered (DESIGN.md, Security).
  */
-export type Session = LoginObject & {
-  /** Remembered for the login form; never the password. */
-  loginName: string;
-};
+export type Session = Omit<LoginObject, 'memberId' | 'memberName' | 'orgType' | 'title' | 'logo' | 'themeColor'> &
+  // A session saved before the login answered these, or filled from `member/current` (orgType may be null there).
+  Partial<Pick<LoginObject, 'memberId' | 'memberName' | 'title' | 'logo' | 'themeColor'>> & {
+    orgType?: string | null;
+    /** Remembered for the login form; never the password. */
+    loginName: string;
+  };
 
 /** What simulate login saves before switching (SPEC.md §4) — the whole session, to restore it. */
 export type OriginSession = Session;
