@@ -95,3 +95,24 @@ export const loginAnswerSchema = { anyOf: [sessionAnswerSchema, weakPasswordAnsw
 export type SessionObject = FromSchema<typeof sessionObjectSchema>;
 export type SessionAnswer = FromSchema<typeof sessionAnswerSchema>;
 export type WeakPasswordAnswer = FromSchema<typeof weakPasswordAnswerSchema>;
+
+/** `GET /passport/member/current`: who the caller is, and whether it is a simulated login. */
+export const currentMemberSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['memberId', 'memberName', 'orgType', 'orgId', 'orgName', 'loginName', 'memberType', 'uid', 'firstSign', 'simulated'],
+  properties: {
+    memberId: { type: 'integer' },
+    memberName: text,
+    orgType: text,
+    orgId: { type: 'integer' },
+    orgName: text,
+    loginName: text,
+    memberType: text,
+    uid: text,
+    firstSign: { type: 'boolean' },
+    simulated: { type: 'boolean', description: 'the session is a simulated login (SPEC §4)' },
+  },
+} as const;
+
+export type CurrentMember = FromSchema<typeof currentMemberSchema>;

@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { passwordViolations } from '../../schemas/kit/password';
 import { changePasswordBodySchema } from '../../schemas/kit/passportSchemas';
-import { loginAnswerSchema, loginBodySchema, type SessionAnswer, type WeakPasswordAnswer } from '../../schemas/kit/loginSchema';
+import {
+  currentMemberSchema,
+  loginAnswerSchema,
+  loginBodySchema,
+  type SessionAnswer,
+  type WeakPasswordAnswer,
+} from '../../schemas/kit/loginSchema';
 import { translator } from '../../schemas/kit/catalogue';
 import { accountRefusal, orgStatusInTree } from '../platform/auth/accountState';
 import { callerOf } from '../platform/auth/authenticate';
@@ -158,7 +164,7 @@ export function registerLoginRoutes(fastify: FastifyInstance, deps: PassportDeps
 
   app.get('/api/passport/member/current', {
     config: { permission: NONE, passwordScope: true, personOnly: true },
-    schema: { tags: ['passport'], summary: "The caller's member id, name and organisation type" },
+    schema: { tags: ['passport'], summary: "The caller's member id, name and organisation type", response: { 200: currentMemberSchema } },
     handler: async (req) => {
       const c = callerOf(req);
       const m = await db.selectFrom('member').select(['first_sign']).where('id', '=', c.memberId).executeTakeFirstOrThrow();

@@ -1,7 +1,7 @@
 import type { RoleMisassignment } from '../../schemas/kit/roleMisassignment';
 import type { ResourceItem } from '../../schemas/kit/resourceItem';
 import type { Member as MemberEntity, Organisation, Role as RoleEntity } from '../../schemas/generated/types';
-import type { SessionAnswer, SessionObject, WeakPasswordAnswer } from '../../schemas/kit/loginSchema';
+import type { CurrentMember, SessionAnswer, SessionObject, WeakPasswordAnswer } from '../../schemas/kit/loginSchema';
 import { call } from './http/call';
 
 /** The console's calls of SPEC.md §7 to the passport service (base address added by the request config). */
@@ -18,17 +18,7 @@ export interface MessageAnswer {
   message: string;
 }
 
-export interface CurrentMember {
-  memberId: number;
-  memberName: string;
-  orgType: string | null;
-  orgId: number;
-  orgName: string;
-  loginName: string;
-  memberType: string;
-  uid: string;
-  firstSign: boolean;
-}
+export type { CurrentMember };
 
 export type { ResourceItem, ResourceKind } from '../../schemas/kit/resourceItem';
 
