@@ -61,7 +61,13 @@ export default function MonitorPage() {
   const [plates, setPlates] = useState(false);
   const mapBox = useRef<HTMLDivElement>(null);
   // A phone's map reaches the screen's bottom edge; a desktop's stops at the content's padding.
-  const mapHeight = useFillHeight(mapBox, mobile ? 0 : CONTENT_PADDING, MAP_MIN_HEIGHT);
+  const mapHeight = useFillHeight(
+    mapBox,
+    mobile ? 0 : CONTENT_PADDING,
+    MAP_MIN_HEIGHT,
+    // What can stand above the map: the alerts, and the map itself once the fleet is loaded.
+    `${Boolean(failed)} ${live === 'reconnecting'} ${Boolean(config && fleet)}`,
+  );
 
   useEffect(() => {
     loadOrgTree().then(setOrgTree, () => setOrgTree([]));
