@@ -44,16 +44,21 @@ export const sharedLocationSchema = {
 } as const;
 export type SharedLocation = FromSchema<typeof sharedLocationSchema>;
 
+/** What every share ticket answer tells of the ticket: which, for which vehicle, and its validity. */
+const ticketProperties = {
+  id: { type: 'integer' },
+  vehicleId: { type: 'integer' },
+  createdAt: { type: 'string', format: 'date-time' },
+  expiresAt: { type: 'string', format: 'date-time' },
+} as const;
+
 /** A share ticket as a vehicle's list shows it; the revocation only once revoked. */
 export const shareTicketSchema = {
   type: 'object',
   required: ['id', 'vehicleId', 'status', 'createdAt', 'expiresAt', 'createdBy'],
   properties: {
-    id: { type: 'integer' },
-    vehicleId: { type: 'integer' },
+    ...ticketProperties,
     status: { type: 'string', enum: ['active', 'expired', 'revoked'] },
-    createdAt: { type: 'string', format: 'date-time' },
-    expiresAt: { type: 'string', format: 'date-time' },
     createdBy: { type: 'string' },
     revokedAt: { type: 'string', format: 'date-time' },
     revokedBy: { type: ['string', 'null'] },
@@ -65,12 +70,5 @@ export type ShareTicket = FromSchema<typeof shareTicketSchema>;
 export const newShareTicketSchema = {
   type: 'object',
   required: ['id', 'vehicleId', 'ticket', 'path', 'createdAt', 'expiresAt'],
-  properties: {
-    id: { type: 'integer' },
-    vehicleId: { type: 'integer' },
-    ticket: { type: 'string' },
-    path: { type: 'string' },
-    createdAt: { type: 'string', format: 'date-time' },
-    expiresAt: { type: 'string', format: 'date-time' },
-  },
+  properties: { ...ticketProperties, ticket: { type: 'string' }, path: { type: 'string' } },
 } as const;
